@@ -1,0 +1,192 @@
+"""Typed handler results, and the coercion of what a handler returned into them.
+
+A handler may return ``None`` (no opinion), a result object, or a plain dict
+with the same keys (snake_case, or the seeds' camelCase). Dicts are validated
+strictly: an unknown key or a wrong type is an error naming the key, which the
+runner reports with the hook's path and the event.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic.alias_generators import to_camel
+
+from hookline.core.messages import Content, Message
+
+
+class HookResult(BaseModel):
+    """Base of results: strict keys, snake_case or camelCase accepted."""
+
+    model_config = ConfigDict(
+        extra="forbid",
+        alias_generator=to_camel,
+        populate_by_name=True,
+        arbitrary_types_allowed=True,
+    )
+
+
+class ToolCallResult(HookResult):
+    """``tool_call``: block with a reason, or rewrite the input (hookline extension)."""
+
+    block: bool = False
+    reason: str | None = None
+    input: dict[str, Any] | None = None
+
+
+class ToolResultResult(HookResult):
+    """``tool_result``: replace what the model sees; ``is_error`` is applied (extension)."""
+
+    content: list[Content] | None = None
+    details: Any = None
+    is_error: bool | None = None
+
+
+class ContextResult(HookResult):
+    messages: list[Message] | None = None
+
+
+class InjectedMessage(HookResult):
+    """A message ``before_agent_start`` adds to the conversation."""
+
+    custom_type: str
+    content: str | list[Content]
+    display: bool = True
+    details: Any = None
+    attribution: str | None = None
+
+
+class BeforeAgentStartResult(HookResult):
+    message: InjectedMessage | None = None
+
+
+class InputResult(HookResult):
+    """``input``: replace the text, or mark it handled (the model never sees it)."""
+
+    text: str | None = None
+    images: list[Content] | None = None
+    handled: bool = False
+
+
+class UserBashResult(HookResult):
+    command: str | None = None
+    cwd: str | None = None
+    env: dict[str, str] | None = None
+
+
+class SessionBeforeSwitchResult(HookResult):
+    cancel: bool = False
+
+
+class SessionBeforeForkResult(HookResult):
+    cancel: bool = False
+
+
+class SessionBeforeBranchResult(HookResult):
+    cancel: bool = False
+    skip_conversation_restore: bool = False
+
+
+class CompactionResult(HookResult):
+    summary: str
+    first_kept_entry_id: str | None = None
+    tokens_before: int | None = None
+    details: Any = None
+
+
+class SessionBeforeCompactResult(HookResult):
+    cancel: bool = False
+    compaction: CompactionResult | None = None
+
+
+class TreeSummary(HookResult):
+    summary: str
+    details: Any = None
+
+
+class SessionBeforeTreeResult(HookResult):
+    cancel: bool = False
+    summary: TreeSummary | None = None
+
+
+class SessionCompactingResult(HookResult):
+    context: list[str] | None = None
+    prompt: str | None = None
+    preserve_data: dict[str, Any] | None = None
+
+
+class StopResult(HookResult):
+    """``stop``: ``block`` keeps the agent going, with ``reason`` as the next prompt."""
+
+    block: bool = False
+    reason: str | None = None
+
+
+class PermissionRequestResult(HookResult):
+    decision: Literal["allow", "deny", "ask"] | None = None
+    reason: str | None = None
+    input: dict[str, Any] | None = None
+
+
+#: The result class of each event that takes a result; other events' returns are ignored.
+RESULT_TYPES: dict[str, type[HookResult]] = {
+    "tool_call": ToolCallResult,
+    "tool_result": ToolResultResult,
+    "context": ContextResult,
+    "before_agent_start": BeforeAgentStartResult,
+    "input": InputResult,
+    "user_bash": UserBashResult,
+    "session_before_switch": SessionBeforeSwitchResult,
+    "session_before_fork": SessionBeforeForkResult,
+    "session_before_branch": SessionBeforeBranchResult,
+    "session_before_compact": SessionBeforeCompactResult,
+    "session_before_tree": SessionBeforeTreeResult,
+    "session.compacting": SessionCompactingResult,
+    "stop": StopResult,
+    "permission_request": PermissionRequestResult,
+}
+
+
+class InvalidResultError(ValueError):
+    """A handler returned something its event does not accept."""
+
+
+def _describe(exc: ValidationError) -> str:
+    parts = []
+    for err in exc.errors():
+        loc = ".".join(str(p) for p in err["loc"]) or "(result)"
+        parts.append(f"{loc}: {err['msg']}")
+    return "; ".join(parts)
+
+
+def coerce_result(event_type: str, value: Any) -> HookResult | None:
+    """Turn a handler's return value into its event's result type.
+
+    Strings are accepted where the seeds allow them: ``input`` (the new text)
+    and ``session_before_compact`` (a custom summary).
+    """
+    if value is None:
+        return None
+    cls = RESULT_TYPES.get(event_type)
+    if cls is None:
+        return None
+    if isinstance(value, cls):
+        return value
+    if isinstance(value, str):
+        if event_type == "input":
+            return InputResult(text=value)
+        if event_type == "session_before_compact":
+            return SessionBeforeCompactResult(compaction=CompactionResult(summary=value))
+    if isinstance(value, dict):
+        try:
+            return cls.model_validate(value)
+        except ValidationError as exc:
+            raise InvalidResultError(
+                f"invalid {event_type} result: {_describe(exc)} (expected keys: "
+                f"{', '.join(cls.model_fields)})"
+            ) from None
+    raise InvalidResultError(
+        f"invalid {event_type} result: got {type(value).__name__}, "
+        f"expected None, a dict or {cls.__name__}"
+    )

@@ -1,0 +1,417 @@
+"""``HookRunner``: dispatches events to loaded hooks with the seeds' combination rules.
+
+Hot-path notes (DESIGN.md §7): handlers are called directly and an
+``async def`` handler is stepped by hand until it first suspends; only a
+handler that really suspends is put under the ``hook_timeout`` deadline, so a
+handler that answers at once costs about what the floor costs.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import logging
+from collections.abc import Awaitable, Callable, Coroutine, Generator, Iterable
+from dataclasses import dataclass
+from types import CoroutineType
+from typing import Any, TypeVar, cast
+
+from hookline.core.api import Handler, LoadedHook, MessageRenderer, RegisteredCommand
+from hookline.core.context import CommandContext, HookContext
+from hookline.core.events import (
+    ContextEvent,
+    Event,
+    InputEvent,
+    ToolCallEvent,
+    ToolResultEvent,
+    UserBashEvent,
+)
+from hookline.core.host import AgentHost, DetachedHost
+from hookline.core.messages import Message
+from hookline.core.results import (
+    BeforeAgentStartResult,
+    ContextResult,
+    HookResult,
+    InputResult,
+    PermissionRequestResult,
+    StopResult,
+    ToolCallResult,
+    ToolResultResult,
+    UserBashResult,
+    coerce_result,
+)
+from hookline.core.tool import Tool
+from hookline.core.ui import HookUI
+
+log = logging.getLogger("hookline")
+
+DEFAULT_HOOK_TIMEOUT = 30.0
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True, slots=True)
+class HookError:
+    """A hook failed: raised, timed out, or returned something invalid."""
+
+    hook_path: str
+    event: str
+    error: str
+    exception: BaseException | None = None
+
+
+ErrorListener = Callable[[HookError], None]
+
+
+class _Resume:
+    """Awaitable that continues a coroutine which already ran to its first suspension."""
+
+    __slots__ = ("_coro", "_first")
+
+    def __init__(self, coro: Coroutine[Any, Any, Any], first: Any) -> None:
+        self._coro = coro
+        self._first = first
+
+    def __await__(self) -> Generator[Any, Any, Any]:
+        coro, yielded = self._coro, self._first
+        while True:
+            try:
+                sent = yield yielded
+            except GeneratorExit:
+                coro.close()
+                raise
+            except BaseException as exc:  # cancellation, timeouts: pass them in
+                try:
+                    yielded = coro.throw(exc)
+                except StopIteration as stop:
+                    return stop.value
+            else:
+                try:
+                    yielded = coro.send(sent)
+                except StopIteration as stop:
+                    return stop.value
+
+
+_Entry = tuple[str, Handler]  # (hook path, handler)
+
+
+class HookRunner:
+    """Holds loaded hooks and emits events to them.
+
+    Handler order is load order, then registration order. ``tool_call`` has no
+    timeout and fails closed; every other event runs each handler under
+    ``timeout`` seconds, reports failures to ``on_error`` listeners and goes on.
+    """
+
+    def __init__(
+        self,
+        hooks: Iterable[LoadedHook] = (),
+        *,
+        cwd: str = ".",
+        timeout: float | None = DEFAULT_HOOK_TIMEOUT,
+        host: AgentHost | None = None,
+    ) -> None:
+        self.timeout = timeout
+        self.context = HookContext(cwd, host)
+        self.hooks: list[LoadedHook] = []
+        self._handlers: dict[str, list[_Entry]] = {}
+        self._listeners: list[ErrorListener] = []
+        for hook in hooks:
+            self.add_hook(hook)
+
+    # -- set-up ------------------------------------------------------------
+
+    def add_hook(self, hook: LoadedHook, api: Any = None) -> None:
+        """Append a hook after those already loaded; ``api`` (its HookAPI) gets bound."""
+        self.hooks.append(hook)
+        for event, fns in hook.handlers.items():
+            entries = self._handlers.setdefault(event, [])
+            entries.extend((hook.path, fn) for fn in fns)
+        if api is not None:
+            api._bind(self.context)
+
+    def bind_host(self, host: AgentHost) -> None:
+        """Attach the agent; what hooks sent before is replayed into it in order."""
+        previous = self.context.host
+        self.context.host = host
+        if isinstance(previous, DetachedHost):
+            host.set_system_prompt(previous.system_prompt or host.get_system_prompt())
+            previous.replay_into(host)
+
+    def set_ui(self, ui: HookUI, has_ui: bool) -> None:
+        self.context.ui = ui
+        self.context.has_ui = has_ui
+
+    def set_session_file(self, path: str | None) -> None:
+        self.context.session_file = path
+
+    def on_error(self, listener: ErrorListener) -> Callable[[], None]:
+        """Subscribe to hook errors; returns the unsubscribe function."""
+        self._listeners.append(listener)
+        return lambda: self._listeners.remove(listener) if listener in self._listeners else None
+
+    # -- queries -----------------------------------------------------------
+
+    def has_handlers(self, event: str) -> bool:
+        """True when some hook listens to ``event`` (callers skip building events otherwise)."""
+        return event in self._handlers
+
+    def get_command(self, name: str) -> RegisteredCommand | None:
+        """The first loaded hook's command of that name."""
+        for hook in self.hooks:
+            if name in hook.commands:
+                return hook.commands[name]
+        return None
+
+    def get_registered_commands(self) -> list[RegisteredCommand]:
+        """Every registered command, duplicates included, in load order."""
+        return [cmd for hook in self.hooks for cmd in hook.commands.values()]
+
+    def get_message_renderer(self, custom_type: str) -> MessageRenderer | None:
+        for hook in self.hooks:
+            if custom_type in hook.renderers:
+                return hook.renderers[custom_type]
+        return None
+
+    def get_registered_tools(self) -> dict[str, Tool]:
+        """Hook tools by name; the first loaded hook wins a name."""
+        tools: dict[str, Tool] = {}
+        for hook in self.hooks:
+            for name, tool in hook.tools.items():
+                tools.setdefault(name, tool)
+        return tools
+
+    # -- errors --------------------------------------------------------------
+
+    def report(self, hook_path: str, event: str, error: str | BaseException) -> None:
+        """Send a ``HookError`` to the listeners (or the log when there are none)."""
+        exc = error if isinstance(error, BaseException) else None
+        text = error if isinstance(error, str) else f"{type(error).__name__}: {error}"
+        err = HookError(hook_path, event, text, exc)
+        if not self._listeners:
+            log.warning("hook %s failed on %s: %s", hook_path, event, text)
+        for listener in list(self._listeners):
+            try:
+                listener(err)
+            except Exception:  # a broken listener must not break dispatch
+                log.exception("hook error listener failed")
+
+    # -- calling one handler -------------------------------------------------
+
+    async def _call(self, fn: Handler, event: Event, timeout: float | None) -> Any:
+        value = fn(event, self.context)
+        if type(value) is CoroutineType:
+            try:
+                first = value.send(None)
+            except StopIteration as stop:
+                return stop.value
+            if timeout is None:
+                return await _Resume(value, first)
+            async with asyncio.timeout(timeout):
+                return await _Resume(value, first)
+        if isinstance(value, Awaitable):
+            if timeout is None:
+                return await value
+            async with asyncio.timeout(timeout):
+                return await value
+        return value
+
+    async def _guarded(self, path: str, fn: Handler, event: Event) -> HookResult | None:
+        """Call under the timeout; report and return None on any failure."""
+        try:
+            value = await self._call(fn, event, self.timeout)
+            return coerce_result(event.type, value)
+        except TimeoutError:
+            self.report(path, event.type, f"timed out after {self.timeout:g}s")
+        except Exception as exc:
+            self.report(path, event.type, exc)
+        return None
+
+    # -- emitting ------------------------------------------------------------
+
+    async def emit(self, event: Event) -> HookResult | None:
+        """Emit ``event`` with its combination rule; returns the combined result."""
+        entries = self._handlers.get(event.type)
+        if not entries:
+            return None
+        rule = _RULES.get(event.type, HookRunner._notify)
+        return await rule(self, event, entries)
+
+    async def emit_tool_call(self, event: ToolCallEvent) -> ToolCallResult | None:
+        """``tool_call``: first block wins, a failing handler blocks, input rewrites chain."""
+        return cast(ToolCallResult | None, await self.emit(event))
+
+    async def emit_tool_result(self, event: ToolResultEvent) -> ToolResultResult | None:
+        return cast(ToolResultResult | None, await self.emit(event))
+
+    async def emit_context(self, messages: list[Message]) -> list[Message]:
+        """The messages after every ``context`` handler, each fed the previous output."""
+        result = await self.emit(ContextEvent(messages=messages))
+        if isinstance(result, ContextResult) and result.messages is not None:
+            return result.messages
+        return messages
+
+    async def emit_input(self, event: InputEvent) -> InputResult | None:
+        return cast(InputResult | None, await self.emit(event))
+
+    async def run_command(self, name: str, args: str = "") -> bool:
+        """Run slash command ``name``; False when no hook registered it. Errors are reported."""
+        command = self.get_command(name)
+        if command is None:
+            return False
+        ctx = CommandContext(self.context)
+        try:
+            value = command.handler(args, ctx)
+            if isinstance(value, Awaitable):
+                await value
+        except Exception as exc:
+            self.report(command.hook_path, f"command:{name}", exc)
+        return True
+
+    # -- rules (DESIGN.md §2 table) -------------------------------------------
+
+    async def _notify(self, event: Event, entries: list[_Entry]) -> HookResult | None:
+        for path, fn in entries:
+            await self._guarded(path, fn, event)
+        return None
+
+    async def _tool_call(self, event: Event, entries: list[_Entry]) -> HookResult | None:
+        assert isinstance(event, ToolCallEvent)
+        current = event
+        last: ToolCallResult | None = None
+        for path, fn in entries:
+            try:
+                value = await self._call(fn, current, None)
+                result = coerce_result("tool_call", value)
+            except Exception as exc:
+                self.report(path, "tool_call", exc)
+                return ToolCallResult(
+                    block=True, reason=f"blocked: hook {path} failed: {type(exc).__name__}: {exc}"
+                )
+            if result is None:
+                continue
+            assert isinstance(result, ToolCallResult)
+            if result.block:
+                return result
+            if result.input is not None:
+                current = dataclasses.replace(current, input=result.input)
+            last = result
+        if last is not None and current is not event:
+            last = last.model_copy(update={"input": current.input})
+        return last
+
+    async def _tool_result(self, event: Event, entries: list[_Entry]) -> HookResult | None:
+        last = None
+        for path, fn in entries:
+            result = await self._guarded(path, fn, event)
+            if result is not None:
+                last = result
+        return last
+
+    async def _context(self, event: Event, entries: list[_Entry]) -> HookResult | None:
+        assert isinstance(event, ContextEvent)
+        current = event
+        changed = False
+        for path, fn in entries:
+            result = await self._guarded(path, fn, current)
+            if isinstance(result, ContextResult) and result.messages is not None:
+                current = ContextEvent(messages=result.messages)
+                changed = True
+        return ContextResult(messages=current.messages) if changed else None
+
+    async def _first_message(self, event: Event, entries: list[_Entry]) -> HookResult | None:
+        kept: BeforeAgentStartResult | None = None
+        for path, fn in entries:
+            result = await self._guarded(path, fn, event)
+            if kept is None and isinstance(result, BeforeAgentStartResult) and result.message:
+                kept = result
+        return kept
+
+    async def _cancellable(self, event: Event, entries: list[_Entry]) -> HookResult | None:
+        latest = None
+        for path, fn in entries:
+            result = await self._guarded(path, fn, event)
+            if result is not None:
+                latest = result
+                if getattr(result, "cancel", False):
+                    return result
+        return latest
+
+    async def _latest(self, event: Event, entries: list[_Entry]) -> HookResult | None:
+        latest = None
+        for path, fn in entries:
+            result = await self._guarded(path, fn, event)
+            if result is not None:
+                latest = result
+        return latest
+
+    async def _input(self, event: Event, entries: list[_Entry]) -> HookResult | None:
+        assert isinstance(event, InputEvent)
+        current = event
+        changed = False
+        for path, fn in entries:
+            result = await self._guarded(path, fn, current)
+            if not isinstance(result, InputResult):
+                continue
+            if result.handled:
+                return result
+            if result.text is not None or result.images is not None:
+                current = dataclasses.replace(
+                    current,
+                    text=result.text if result.text is not None else current.text,
+                    images=result.images if result.images is not None else current.images,
+                )
+                changed = True
+        return InputResult(text=current.text, images=current.images) if changed else None
+
+    async def _user_bash(self, event: Event, entries: list[_Entry]) -> HookResult | None:
+        assert isinstance(event, UserBashEvent)
+        current = event
+        env: dict[str, str] | None = None
+        changed = False
+        for path, fn in entries:
+            result = await self._guarded(path, fn, current)
+            if not isinstance(result, UserBashResult):
+                continue
+            current = dataclasses.replace(
+                current, command=result.command or current.command, cwd=result.cwd or current.cwd
+            )
+            env = result.env if result.env is not None else env
+            changed = True
+        if not changed:
+            return None
+        return UserBashResult(command=current.command, cwd=current.cwd, env=env)
+
+    async def _first_block(self, event: Event, entries: list[_Entry]) -> HookResult | None:
+        for path, fn in entries:
+            result = await self._guarded(path, fn, event)
+            if isinstance(result, StopResult) and result.block:
+                return result
+        return None
+
+    async def _first_decision(self, event: Event, entries: list[_Entry]) -> HookResult | None:
+        for path, fn in entries:
+            result = await self._guarded(path, fn, event)
+            if isinstance(result, PermissionRequestResult) and result.decision is not None:
+                return result
+        return None
+
+
+_Rule = Callable[[HookRunner, Event, list[_Entry]], Awaitable[HookResult | None]]
+
+_RULES: dict[str, _Rule] = {
+    "tool_call": HookRunner._tool_call,
+    "tool_result": HookRunner._tool_result,
+    "context": HookRunner._context,
+    "before_agent_start": HookRunner._first_message,
+    "session_before_switch": HookRunner._cancellable,
+    "session_before_fork": HookRunner._cancellable,
+    "session_before_branch": HookRunner._cancellable,
+    "session_before_compact": HookRunner._cancellable,
+    "session_before_tree": HookRunner._cancellable,
+    "session.compacting": HookRunner._latest,
+    "input": HookRunner._input,
+    "user_bash": HookRunner._user_bash,
+    "stop": HookRunner._first_block,
+    "permission_request": HookRunner._first_decision,
+}

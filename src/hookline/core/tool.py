@@ -1,0 +1,56 @@
+"""The tool contract: what the agent calls, what hooks wrap, what ``register_tool`` takes."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from hookline.core.messages import Content
+
+#: Called by a running tool with a partial result (streamed output).
+ToolUpdate = Callable[["ToolResult"], None]
+
+
+@dataclass(slots=True)
+class ToolResult:
+    """What a tool returns: content blocks for the model, typed details for UIs and hooks."""
+
+    content: list[Content]
+    details: Any = None
+    is_error: bool = False
+
+
+class ToolError(Exception):
+    """A tool failed in a way the model should read (bad input, missing file, blocked)."""
+
+    def __init__(self, message: str, details: Any = None) -> None:
+        super().__init__(message)
+        self.details = details
+
+
+class ToolBlockedError(ToolError):
+    """A ``tool_call`` hook blocked the call; the message is the reason."""
+
+
+ToolExecute = Callable[
+    [str, dict[str, Any], "asyncio.Event | None", "ToolUpdate | None"], Awaitable[ToolResult]
+]
+
+
+@dataclass(slots=True)
+class Tool:
+    """A tool the model may call.
+
+    ``execute(tool_call_id, params, signal, on_update)``: ``signal`` is an
+    ``asyncio.Event`` set when the call is aborted; ``on_update`` receives
+    partial results. ``parameters`` is the JSON Schema the model sees.
+    """
+
+    name: str
+    description: str
+    parameters: dict[str, Any]
+    execute: ToolExecute
+    label: str = ""
+    meta: dict[str, Any] = field(default_factory=dict)

@@ -1,0 +1,1 @@
+"""hookline.settings."""

@@ -1,0 +1,1 @@
+"""Model providers: scripted (the embedded default), anthropic, openai."""

@@ -1,0 +1,38 @@
+"""The built-in tool set, and the one-call set-up an agent needs."""
+
+from __future__ import annotations
+
+from hookline.core.runner import HookRunner
+from hookline.core.tool import Tool
+from hookline.tools.bash import BashSpawnHook, create_bash_tool
+from hookline.tools.edit import create_edit_tool, create_write_tool
+from hookline.tools.read import create_read_tool
+from hookline.tools.search import create_find_tool, create_grep_tool, create_ls_tool
+from hookline.tools.wrapper import resolve_tools, wrap_tools
+
+#: The built-in tool names, in the order the model is shown them.
+BUILTIN_TOOL_NAMES = ("read", "bash", "edit", "write", "grep", "find", "ls")
+
+
+def builtin_tools(cwd: str, *, spawn_hook: BashSpawnHook | None = None) -> list[Tool]:
+    """Every built-in tool for ``cwd``, unwrapped."""
+    return [
+        create_read_tool(cwd),
+        create_bash_tool(cwd, spawn_hook),
+        create_edit_tool(cwd),
+        create_write_tool(cwd),
+        create_grep_tool(cwd),
+        create_find_tool(cwd),
+        create_ls_tool(cwd),
+    ]
+
+
+def hooked_tools(
+    cwd: str, runner: HookRunner, *, names: tuple[str, ...] | None = None
+) -> list[Tool]:
+    """What an agent hands the model: built-ins (optionally only ``names``), hook tools
+    applied over them, every one wrapped with the runner's hooks."""
+    tools = builtin_tools(cwd)
+    if names is not None:
+        tools = [t for t in tools if t.name in names]
+    return wrap_tools(resolve_tools(tools, runner), runner)

@@ -1,0 +1,180 @@
+"""The ``write`` and ``edit`` tools: whole-file writes and exact, unique replacements.
+
+``edit`` insists that ``oldText`` occurs exactly once: a replacement in the
+wrong place is worse than an error the model can fix by adding context.
+CRLF files and a UTF-8 BOM are kept as they were.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import difflib
+import os
+from typing import Any
+
+from hookline.core.messages import text
+from hookline.core.tool import Tool, ToolError, ToolResult, ToolUpdate
+from hookline.tools._params import display_path, existing_file, is_binary, require_str, resolve_path
+from hookline.tools.details import EditToolDetails, WriteToolDetails
+
+_BOM = "\ufeff"
+
+_WRITE_PARAMETERS: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "path": {"type": "string", "description": "Path to the file (relative or absolute)"},
+        "content": {"type": "string", "description": "Content to write"},
+    },
+    "required": ["path", "content"],
+    "additionalProperties": False,
+}
+
+_EDIT_PARAMETERS: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "path": {"type": "string", "description": "Path to the file (relative or absolute)"},
+        "oldText": {
+            "type": "string",
+            "description": "Exact text to find and replace (must occur exactly once)",
+        },
+        "newText": {"type": "string", "description": "Text to replace it with"},
+    },
+    "required": ["path", "oldText", "newText"],
+    "additionalProperties": False,
+}
+
+
+def _write_file(path: str, data: bytes) -> None:
+    os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
+    with open(path, "wb") as f:
+        f.write(data)
+
+
+def _read_file(path: str) -> bytes:
+    with open(path, "rb") as f:
+        return f.read()
+
+
+def create_write_tool(cwd: str) -> Tool:
+    """The ``write`` tool for ``cwd``: creates parent directories, overwrites files."""
+
+    async def execute(
+        tool_call_id: str,
+        params: dict[str, Any],
+        signal: asyncio.Event | None = None,
+        on_update: ToolUpdate | None = None,
+    ) -> ToolResult:
+        path = require_str("write", params, "path", empty_ok=False)
+        content = require_str("write", params, "content")
+        full, outside = resolve_path(cwd, path)
+        if os.path.isdir(full):
+            raise ToolError(f"write: {path} is a directory; give a file path to write.")
+        created = not os.path.exists(full)
+        data = content.encode("utf-8")
+        try:
+            await asyncio.to_thread(_write_file, full, data)
+        except OSError as exc:
+            raise ToolError(f"write: cannot write {path}: {exc.strerror or exc}") from exc
+        details: WriteToolDetails = {
+            "path": full,
+            "outside_cwd": outside,
+            "bytes": len(data),
+            "created": created,
+        }
+        shown = display_path(cwd, full)
+        return ToolResult([text(f"Successfully wrote {len(data)} bytes to {shown}")], details)
+
+    return Tool(
+        "write",
+        "Write content to a file. Creates the file if it does not exist, overwrites it if it "
+        "does, and creates parent directories.",
+        _WRITE_PARAMETERS,
+        execute,
+        label="write",
+    )
+
+
+def _replace(content: str, old: str, new: str, path: str) -> tuple[str, int]:
+    """The new content and the index of the single match; ToolError when not exactly one."""
+    count = content.count(old)
+    if count == 0:
+        raise ToolError(
+            f"edit: could not find oldText in {path}. It must match the file exactly, "
+            "including whitespace, indentation and line breaks; read the file and copy the text."
+        )
+    if count > 1:
+        raise ToolError(
+            f"edit: oldText occurs {count} times in {path}; it must be unique. "
+            "Include more surrounding lines in oldText so it matches exactly one place."
+        )
+    index = content.index(old)
+    return content[:index] + new + content[index + len(old) :], index
+
+
+def _diff(before: str, after: str, name: str) -> str:
+    lines = difflib.unified_diff(
+        before.splitlines(keepends=True),
+        after.splitlines(keepends=True),
+        fromfile=f"a/{name}",
+        tofile=f"b/{name}",
+    )
+    return "".join(line if line.endswith("\n") else line + "\n" for line in lines)
+
+
+def create_edit_tool(cwd: str) -> Tool:
+    """The ``edit`` tool for ``cwd``: replace one exact occurrence of ``oldText``."""
+
+    async def execute(
+        tool_call_id: str,
+        params: dict[str, Any],
+        signal: asyncio.Event | None = None,
+        on_update: ToolUpdate | None = None,
+    ) -> ToolResult:
+        path = require_str("edit", params, "path", empty_ok=False)
+        old = require_str("edit", params, "oldText", empty_ok=False)
+        new = require_str("edit", params, "newText")
+        full, outside = existing_file("edit", cwd, path)
+        try:
+            raw = await asyncio.to_thread(_read_file, full)
+        except OSError as exc:
+            raise ToolError(f"edit: cannot read {path}: {exc.strerror or exc}") from exc
+        if is_binary(raw):
+            raise ToolError(f"edit: {path} is a binary file; edit only changes text files.")
+        original = raw.decode("utf-8", errors="surrogateescape")
+        bom = _BOM if original.startswith(_BOM) else ""
+        # only a file with CRLF everywhere is normalised; a mixed one is matched as it is
+        crlf = "\r\n" in original and original.count("\n") == original.count("\r\n")
+        body = original[len(bom) :]
+        if crlf:
+            body = body.replace("\r\n", "\n")
+        old_n, new_n = old.replace("\r\n", "\n"), new.replace("\r\n", "\n")
+        if old_n == new_n:
+            raise ToolError(
+                "edit: oldText and newText are identical, so nothing would change. "
+                "Give the new text in newText."
+            )
+        updated, index = _replace(body, old_n, new_n, path)
+        out = updated.replace("\n", "\r\n") if crlf else updated
+        try:
+            await asyncio.to_thread(
+                _write_file, full, (bom + out).encode("utf-8", errors="surrogateescape")
+            )
+        except OSError as exc:
+            raise ToolError(f"edit: cannot write {path}: {exc.strerror or exc}") from exc
+        shown = display_path(cwd, full)
+        details: EditToolDetails = {
+            "path": full,
+            "outside_cwd": outside,
+            "diff": _diff(body, updated, shown),
+            "first_changed_line": body.count("\n", 0, index) + 1,
+        }
+        return ToolResult([text(f"Successfully replaced text in {shown}.")], details)
+
+    return Tool(
+        "edit",
+        "Edit a file by replacing exact text. oldText must match exactly one place in the "
+        "file, including whitespace; use it for precise, surgical edits.",
+        _EDIT_PARAMETERS,
+        execute,
+        label="edit",
+    )

@@ -1,0 +1,311 @@
+"""The ``ls``, ``find`` and ``grep`` tools, in pure Python.
+
+ripgrep and fd are deliberately not shelled out to, even when on PATH: the
+regex dialect (Python ``re``), the ``.gitignore`` handling and the output
+would otherwise depend on the machine. Walks run in a worker thread and stop
+when the abort ``signal`` is set.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+from typing import Any
+
+from hookline.core.messages import text
+from hookline.core.tool import Tool, ToolError, ToolResult, ToolUpdate
+from hookline.tools._params import (
+    existing_dir,
+    is_binary,
+    optional_bool,
+    optional_int,
+    optional_str,
+    require_str,
+)
+from hookline.tools._walk import glob_matches, walk
+from hookline.tools.details import FindToolDetails, GrepToolDetails, LsToolDetails
+from hookline.tools.truncation import (
+    DEFAULT_MAX_BYTES,
+    GREP_MAX_LINE_LENGTH,
+    TruncationResult,
+    format_size,
+    split_lines,
+    truncate_head,
+    truncate_line,
+)
+
+DEFAULT_LS_LIMIT = 500
+DEFAULT_FIND_LIMIT = 1000
+DEFAULT_GREP_LIMIT = 100
+_NO_LINE_LIMIT = 10**9  # listings are bounded by their entry limit and by bytes
+
+
+def _schema(props: dict[str, Any], required: list[str]) -> dict[str, Any]:
+    return {
+        "type": "object",
+        "properties": props,
+        "required": required,
+        "additionalProperties": False,
+    }
+
+
+def _finish(body: str, notices: list[str]) -> tuple[str, TruncationResult]:
+    """Cut ``body`` by bytes and append the notices (and a byte-limit one when cut)."""
+    shown, trunc = truncate_head(body, max_lines=_NO_LINE_LIMIT)
+    if trunc["truncated"]:
+        notices = [*notices, f"{format_size(DEFAULT_MAX_BYTES)} output limit reached"]
+    if notices:
+        shown = f"{shown}\n\n[{'. '.join(notices)}]"
+    return shown, trunc
+
+
+# --- ls ---------------------------------------------------------------------
+
+
+def create_ls_tool(cwd: str) -> Tool:
+    """The ``ls`` tool for ``cwd``: one directory's entries, dotfiles included, dirs with /."""
+
+    async def execute(
+        tool_call_id: str,
+        params: dict[str, Any],
+        signal: asyncio.Event | None = None,
+        on_update: ToolUpdate | None = None,
+    ) -> ToolResult:
+        path = optional_str("ls", params, "path") or "."
+        limit = optional_int("ls", params, "limit", minimum=1) or DEFAULT_LS_LIMIT
+        full, outside = existing_dir("ls", cwd, path)
+        if not os.path.isdir(full):
+            raise ToolError(f"ls: {path} is not a directory. Use read to see a file.")
+        try:
+            names = sorted(os.listdir(full), key=lambda n: (n.lower(), n))
+        except OSError as exc:
+            raise ToolError(f"ls: cannot list {path}: {exc.strerror or exc}") from exc
+        details: LsToolDetails = {"path": full, "outside_cwd": outside}
+        if not names:
+            return ToolResult([text("(empty directory)")], details)
+        notices = []
+        if len(names) > limit:
+            names = names[:limit]
+            details["entry_limit_reached"] = limit
+            notices.append(f"{limit} entries limit reached. Use limit={limit * 2} for more")
+        lines = [n + "/" if os.path.isdir(os.path.join(full, n)) else n for n in names]
+        shown, trunc = _finish("\n".join(lines), notices)
+        if trunc["truncated"]:
+            details["truncation"] = trunc
+        return ToolResult([text(shown)], details)
+
+    return Tool(
+        "ls",
+        "List a directory's entries, sorted alphabetically, directories with a trailing '/', "
+        f"dotfiles included. At most {DEFAULT_LS_LIMIT} entries unless limit is given.",
+        _schema(
+            {
+                "path": {"type": "string", "description": "Directory (default: current)"},
+                "limit": {"type": "integer", "description": "Maximum number of entries"},
+            },
+            [],
+        ),
+        execute,
+        label="ls",
+    )
+
+
+# --- find -------------------------------------------------------------------
+
+
+def _find(root: str, pattern: str, limit: int, signal: asyncio.Event | None) -> list[str]:
+    found: list[str] = []
+    for _full, rel, is_dir in walk(root, signal=signal):
+        if glob_matches(pattern, rel):
+            found.append(rel + "/" if is_dir else rel)
+            if len(found) > limit:
+                break
+    return found
+
+
+def create_find_tool(cwd: str) -> Tool:
+    """The ``find`` tool for ``cwd``: paths matching a glob, ``.gitignore`` respected."""
+
+    async def execute(
+        tool_call_id: str,
+        params: dict[str, Any],
+        signal: asyncio.Event | None = None,
+        on_update: ToolUpdate | None = None,
+    ) -> ToolResult:
+        pattern = require_str("find", params, "pattern", empty_ok=False)
+        path = optional_str("find", params, "path") or "."
+        limit = optional_int("find", params, "limit", minimum=1) or DEFAULT_FIND_LIMIT
+        full, outside = existing_dir("find", cwd, path)
+        if not os.path.isdir(full):
+            raise ToolError(f"find: {path} is a file; give a directory to search in.")
+        found = await asyncio.to_thread(_find, full, pattern, limit, signal)
+        details: FindToolDetails = {"path": full, "outside_cwd": outside}
+        if not found:
+            return ToolResult([text("No files found matching pattern")], details)
+        notices = []
+        if len(found) > limit:
+            found = found[:limit]
+            details["result_limit_reached"] = limit
+            notices.append(
+                f"{limit} results limit reached. Use limit={limit * 2} for more, "
+                "or refine the pattern"
+            )
+        shown, trunc = _finish("\n".join(found), notices)
+        if trunc["truncated"]:
+            details["truncation"] = trunc
+        return ToolResult([text(shown)], details)
+
+    return Tool(
+        "find",
+        "Find files by glob pattern (e.g. '*.py', '**/*.json', 'src/**/test_*.py'). A pattern "
+        "without '/' matches file names, one with '/' matches paths relative to the search "
+        "directory. Returns relative paths, directories with a trailing '/'. Respects "
+        f".gitignore. At most {DEFAULT_FIND_LIMIT} results unless limit is given.",
+        _schema(
+            {
+                "pattern": {"type": "string", "description": "Glob pattern to match"},
+                "path": {"type": "string", "description": "Directory to search (default: .)"},
+                "limit": {"type": "integer", "description": "Maximum number of results"},
+            },
+            ["pattern"],
+        ),
+        execute,
+        label="find",
+    )
+
+
+# --- grep -------------------------------------------------------------------
+
+
+class _Grep:
+    """One search: matching lines with merged context, up to ``limit`` matches."""
+
+    def __init__(self, regex: re.Pattern[str], context: int, limit: int) -> None:
+        self.regex = regex
+        self.context = context
+        self.limit = limit
+        self.matches = 0
+        self.lines_truncated = False
+        self.out: list[str] = []
+
+    @property
+    def full(self) -> bool:
+        return self.matches >= self.limit
+
+    def search(self, full: str, rel: str) -> None:
+        try:
+            with open(full, "rb") as f:
+                data = f.read()
+        except OSError:
+            return
+        if is_binary(data):
+            return
+        lines = split_lines(data.decode("utf-8", errors="replace"))
+        hits = []
+        for i, line in enumerate(lines):
+            if self.regex.search(line):
+                hits.append(i)
+                self.matches += 1
+                if self.full:
+                    break
+        if hits:
+            self._emit(rel, lines, hits)
+
+    def _emit(self, rel: str, lines: list[str], hits: list[int]) -> None:
+        shown_until = -1
+        hit_set = set(hits)
+        for hit in hits:
+            start = max(hit - self.context, shown_until + 1)
+            end = min(hit + self.context, len(lines) - 1)
+            if self.context and self.out and (shown_until < 0 or start > shown_until + 1):
+                self.out.append("--")
+            for i in range(start, end + 1):
+                line, cut = truncate_line(lines[i].replace("\r", ""))
+                self.lines_truncated |= cut
+                sep = ":" if i in hit_set else "-"
+                self.out.append(f"{rel}{sep}{i + 1}{sep} {line}")
+            shown_until = max(shown_until, end)
+
+
+def _grep(root: str, glob: str | None, search: _Grep, signal: asyncio.Event | None) -> None:
+    if os.path.isfile(root):
+        search.search(root, os.path.basename(root))
+        return
+    for full, rel, is_dir in walk(root, signal=signal):
+        if is_dir or (glob is not None and not glob_matches(glob, rel)):
+            continue
+        search.search(full, rel)
+        if search.full:
+            return
+
+
+def create_grep_tool(cwd: str) -> Tool:
+    """The ``grep`` tool for ``cwd``: regex (or literal) search over files."""
+
+    async def execute(
+        tool_call_id: str,
+        params: dict[str, Any],
+        signal: asyncio.Event | None = None,
+        on_update: ToolUpdate | None = None,
+    ) -> ToolResult:
+        pattern = require_str("grep", params, "pattern", empty_ok=False)
+        path = optional_str("grep", params, "path") or "."
+        glob = optional_str("grep", params, "glob") or None
+        ignore_case = optional_bool("grep", params, "ignoreCase")
+        literal = optional_bool("grep", params, "literal")
+        context = optional_int("grep", params, "context", minimum=0) or 0
+        limit = optional_int("grep", params, "limit", minimum=1) or DEFAULT_GREP_LIMIT
+        try:
+            regex = re.compile(
+                re.escape(pattern) if literal else pattern, re.IGNORECASE if ignore_case else 0
+            )
+        except re.error as exc:
+            raise ToolError(
+                f"grep: invalid regex {pattern!r}: {exc}. Fix the pattern, or set literal=true "
+                "to search for the text as it is."
+            ) from None
+        full, outside = existing_dir("grep", cwd, path)
+        search = _Grep(regex, context, limit)
+        await asyncio.to_thread(_grep, full, glob, search, signal)
+        details: GrepToolDetails = {"path": full, "outside_cwd": outside}
+        if not search.out:
+            return ToolResult([text("No matches found")], details)
+        notices = []
+        if search.full:
+            details["match_limit_reached"] = limit
+            notices.append(
+                f"{limit} matches limit reached. Use limit={limit * 2} for more, "
+                "or refine the pattern"
+            )
+        if search.lines_truncated:
+            details["lines_truncated"] = True
+            notices.append(
+                f"Some lines truncated to {GREP_MAX_LINE_LENGTH} chars. Use read to see them"
+            )
+        shown, trunc = _finish("\n".join(search.out), notices)
+        if trunc["truncated"]:
+            details["truncation"] = trunc
+        return ToolResult([text(shown)], details)
+
+    return Tool(
+        "grep",
+        "Search file contents for a regex (Python syntax) or, with literal=true, plain text. "
+        "Returns 'path:line: text' for matches and 'path-line- text' for context lines. "
+        f"Respects .gitignore; skips binary files. At most {DEFAULT_GREP_LIMIT} matches "
+        f"unless limit is given; long lines are cut to {GREP_MAX_LINE_LENGTH} chars.",
+        _schema(
+            {
+                "pattern": {"type": "string", "description": "Regex (or literal text)"},
+                "path": {"type": "string", "description": "Directory or file (default: .)"},
+                "glob": {"type": "string", "description": "Only files matching, e.g. '*.py'"},
+                "ignoreCase": {"type": "boolean", "description": "Case-insensitive search"},
+                "literal": {"type": "boolean", "description": "Treat pattern as plain text"},
+                "context": {"type": "integer", "description": "Lines of context around matches"},
+                "limit": {"type": "integer", "description": "Maximum number of matches"},
+            },
+            ["pattern"],
+        ),
+        execute,
+        label="grep",
+    )

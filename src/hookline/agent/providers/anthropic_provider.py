@@ -1,0 +1,277 @@
+"""Anthropic Messages API through the official ``anthropic`` SDK (streaming).
+
+The SDK is imported inside the constructor and the error mapper, never at
+module import: it costs ~1.2 s and only a run that uses this model pays it.
+The conversion functions are pure and SDK-free.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any, cast
+
+from hookline.agent.provider import ModelRequest, ProviderError, TextDelta, ToolSpec
+from hookline.agent.providers._common import (
+    PartialReply,
+    custom_content,
+    is_transient_status,
+    prepare_history,
+    run_abortable,
+    usage_dict,
+)
+from hookline.core.messages import (
+    AssistantContent,
+    AssistantMessage,
+    Content,
+    Message,
+    ThinkingContent,
+)
+
+API_KEY_ENV = "ANTHROPIC_API_KEY"
+
+_STOP_REASONS = {
+    "end_turn": "stop",
+    "stop_sequence": "stop",
+    "pause_turn": "stop",
+    "refusal": "stop",
+    "tool_use": "tool_use",
+    "max_tokens": "length",
+    "model_context_window_exceeded": "length",
+}
+#: In-stream ``event: error`` arrives on an HTTP 200; these give it the status it stands for.
+_ERROR_TYPE_STATUS = {"overloaded_error": 529, "api_error": 500, "rate_limit_error": 429}
+
+
+class AnthropicProvider:
+    """``anthropic:NAME`` — streams text to ``on_text``, returns the final message.
+
+    ``max_retries`` is the SDK's own retry count; it defaults to 0 so retries
+    go through ``complete_with_retry`` and are reported as events.
+    """
+
+    def __init__(
+        self,
+        model: str,
+        *,
+        api_key: str | None = None,
+        base_url: str | None = None,
+        max_retries: int = 0,
+        client: Any = None,
+    ) -> None:
+        self.model = model
+        if client is None:
+            key = api_key or os.environ.get(API_KEY_ENV)
+            if not key:
+                raise ProviderError(
+                    f"anthropic:{model} needs an API key: "
+                    f"set the {API_KEY_ENV} environment variable",
+                    transient=False,
+                )
+            import anthropic
+
+            client = anthropic.AsyncAnthropic(
+                api_key=key, base_url=base_url, max_retries=max_retries
+            )
+        # The SDK client is typed Any: it is imported lazily and our params are plain dicts.
+        self._client: Any = client
+
+    @property
+    def model_id(self) -> str:
+        return f"anthropic:{self.model}"
+
+    async def complete(
+        self, request: ModelRequest, on_text: TextDelta | None = None
+    ) -> AssistantMessage:
+        """One streamed Messages API call; abort via ``request.signal``."""
+        params = build_params(self.model, request)
+        partial = PartialReply(model=self.model)
+        try:
+            aborted, message = await run_abortable(
+                self._stream(params, partial, on_text), request.signal
+            )
+        except Exception as exc:
+            mapped = map_error(exc)
+            if mapped is None:
+                raise
+            raise mapped from exc
+        if aborted or message is None:
+            return partial.aborted()
+        return message
+
+    async def _stream(
+        self, params: dict[str, Any], partial: PartialReply, on_text: TextDelta | None
+    ) -> AssistantMessage:
+        async with self._client.messages.stream(**params) as stream:
+            async for event in stream:
+                if event.type == "text":
+                    partial.text.append(event.text)
+                    if on_text is not None:
+                        on_text(event.text)
+                elif event.type == "thinking":
+                    partial.thinking.append(event.thinking)
+            final = await stream.get_final_message()
+        return from_anthropic_message(final, self.model)
+
+
+# -- hookline → Anthropic -------------------------------------------------------
+
+
+def build_params(model: str, request: ModelRequest) -> dict[str, Any]:
+    """The keyword arguments of ``client.messages.stream``."""
+    params: dict[str, Any] = {
+        "model": model,
+        "max_tokens": request.max_tokens,
+        "messages": to_anthropic_messages(request.messages),
+    }
+    if request.system_prompt:
+        params["system"] = request.system_prompt
+    if request.tools:
+        params["tools"] = to_anthropic_tools(request.tools)
+    return params
+
+
+def to_anthropic_tools(tools: list[ToolSpec]) -> list[dict[str, Any]]:
+    return [
+        {
+            "name": t.name,
+            "description": t.description,
+            "input_schema": t.parameters or {"type": "object", "properties": {}},
+        }
+        for t in tools
+    ]
+
+
+def to_anthropic_messages(messages: list[Message]) -> list[dict[str, Any]]:
+    """Anthropic ``messages``: alternating roles, tool results as user ``tool_result`` blocks.
+
+    Consecutive messages of one role are merged (tool results of one turn go
+    in one user message, before any text, as the API requires).
+    """
+    out: list[dict[str, Any]] = []
+    for msg in prepare_history(messages):
+        if msg["role"] == "assistant":
+            _append(out, "assistant", [b for b in map(_assistant_block, msg["content"]) if b])
+        elif msg["role"] == "tool":
+            result: dict[str, Any] = {
+                "type": "tool_result",
+                "tool_use_id": msg["tool_call_id"],
+                "is_error": bool(msg["is_error"]),
+            }
+            blocks = _blocks(msg["content"])
+            if blocks:
+                result["content"] = blocks
+            _append(out, "user", [result])
+        elif msg["role"] == "user":
+            _append(out, "user", _blocks(msg["content"]))
+        else:
+            _append(out, "user", _blocks(custom_content(msg["content"])))
+    for item in out:
+        if item["role"] == "user":
+            item["content"].sort(key=lambda b: b["type"] != "tool_result")
+    return out
+
+
+def _append(out: list[dict[str, Any]], role: str, blocks: list[dict[str, Any]]) -> None:
+    if not blocks:
+        return
+    if out and out[-1]["role"] == role:
+        out[-1]["content"].extend(blocks)
+    else:
+        out.append({"role": role, "content": blocks})
+
+
+def _blocks(content: list[Content]) -> list[dict[str, Any]]:
+    return [b for b in map(_content_block, content) if b is not None]
+
+
+def _content_block(block: Content) -> dict[str, Any] | None:
+    if block["type"] == "text":
+        return {"type": "text", "text": block["text"]} if block["text"] else None
+    source = {"type": "base64", "media_type": block["mime_type"], "data": block["data"]}
+    return {"type": "image", "source": source}
+
+
+def _assistant_block(block: AssistantContent) -> dict[str, Any] | None:
+    if block["type"] == "text":
+        return {"type": "text", "text": block["text"]} if block["text"] else None
+    if block["type"] == "thinking":
+        # Only thinking Anthropic signed can be sent back; other thinking is dropped.
+        signature = cast(dict[str, Any], block).get("signature")
+        if not signature:
+            return None
+        return {"type": "thinking", "thinking": block["thinking"], "signature": signature}
+    return {
+        "type": "tool_use",
+        "id": block["id"],
+        "name": block["name"],
+        "input": block["arguments"],
+    }
+
+
+# -- Anthropic → hookline -------------------------------------------------------
+
+
+def from_anthropic_message(final: Any, model: str) -> AssistantMessage:
+    """The SDK's final ``Message`` as a hookline assistant message."""
+    content: list[AssistantContent] = []
+    for block in final.content:
+        if block.type == "text":
+            content.append({"type": "text", "text": block.text})
+        elif block.type == "thinking":
+            # ``signature`` rides along (not in ThinkingContent) so the block can be sent back.
+            thinking = {
+                "type": "thinking",
+                "thinking": block.thinking,
+                "signature": block.signature,
+            }
+            content.append(cast(ThinkingContent, thinking))
+        elif block.type == "tool_use":
+            args = block.input if isinstance(block.input, dict) else {"input": block.input}
+            content.append(
+                {"type": "tool_call", "id": block.id, "name": block.name, "arguments": dict(args)}
+            )
+    message: AssistantMessage = {
+        "role": "assistant",
+        "content": content,
+        "model": getattr(final, "model", None) or model,
+        "stop_reason": _STOP_REASONS.get(final.stop_reason or "", "stop"),
+    }
+    usage = getattr(final, "usage", None)
+    if usage is not None:
+        message["usage"] = usage_dict(
+            input_tokens=usage.input_tokens,
+            output_tokens=usage.output_tokens,
+            cache_read_tokens=getattr(usage, "cache_read_input_tokens", None),
+            cache_write_tokens=getattr(usage, "cache_creation_input_tokens", None),
+        )
+    return message
+
+
+def map_error(exc: BaseException) -> ProviderError | None:
+    """An SDK exception as a ``ProviderError`` (None for anything else)."""
+    import anthropic
+
+    if isinstance(exc, anthropic.APIStatusError):
+        kind = getattr(exc, "type", None) or _body_error_type(exc.body)
+        status: int | None = exc.status_code
+        if status is None or status < 400:
+            status = _ERROR_TYPE_STATUS.get(kind or "")
+        detail = getattr(exc, "api_message", None) or exc.message
+        text = f"anthropic error {status or ''} {kind or ''}: {detail}".replace("  ", " ")
+        if status in (401, 403):
+            text += f" (check {API_KEY_ENV})"
+        transient = is_transient_status(status) or kind in _ERROR_TYPE_STATUS
+        return ProviderError(text, transient=transient, status=status)
+    if isinstance(exc, anthropic.APIConnectionError):  # includes timeouts
+        return ProviderError(f"anthropic connection error: {exc}", transient=True)
+    if isinstance(exc, anthropic.AnthropicError):
+        return ProviderError(f"anthropic error: {exc}", transient=False)
+    return None
+
+
+def _body_error_type(body: object) -> str | None:
+    if isinstance(body, dict):
+        error = body.get("error")
+        if isinstance(error, dict) and isinstance(error.get("type"), str):
+            return str(error["type"])
+    return None

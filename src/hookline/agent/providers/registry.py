@@ -1,0 +1,52 @@
+"""``--model`` specs (``scripted:FILE``, ``anthropic:NAME``, ``openai:NAME``) → providers.
+
+Only the chosen provider's module does any work: the SDKs are imported when
+an Anthropic or OpenAI provider is built, never for a scripted run.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from hookline.agent.provider import Provider
+
+VALID_FORMS = "scripted:FILE, anthropic:NAME or openai:NAME"
+_KINDS = ("scripted", "anthropic", "openai")
+
+
+class ProviderSpecError(ValueError):
+    """A ``--model`` value that names no provider; the message lists the valid forms."""
+
+
+def parse_spec(spec: str) -> tuple[str, str]:
+    """``"anthropic:claude-x"`` → ``("anthropic", "claude-x")``; bad specs raise."""
+    kind, sep, name = spec.strip().partition(":")
+    if not sep or kind not in _KINDS:
+        raise ProviderSpecError(f"invalid model {spec!r}: expected {VALID_FORMS}")
+    if not name.strip():
+        what = "FILE" if kind == "scripted" else "NAME"
+        raise ProviderSpecError(
+            f"invalid model {spec!r}: {kind}: needs a {what} (expected {VALID_FORMS})"
+        )
+    return kind, name.strip()
+
+
+def create_provider(spec: str, *, base_url: str | None = None, cwd: str | Path = ".") -> Provider:
+    """The provider ``spec`` names; ``scripted:`` paths are relative to ``cwd``.
+
+    Raises ``ProviderSpecError`` for a bad spec, ``ScriptError`` for a bad
+    script and ``ProviderError`` when an API key is missing.
+    """
+    kind, name = parse_spec(spec)
+    if kind == "scripted":
+        from hookline.agent.providers.scripted import ScriptedProvider
+
+        path = Path(name).expanduser()
+        return ScriptedProvider(path if path.is_absolute() else Path(cwd) / path)
+    if kind == "anthropic":
+        from hookline.agent.providers.anthropic_provider import AnthropicProvider
+
+        return AnthropicProvider(name, base_url=base_url)
+    from hookline.agent.providers.openai_provider import OpenAIProvider
+
+    return OpenAIProvider(name, base_url=base_url)

@@ -207,7 +207,7 @@ def create_bash_tool(
             raise ToolError(f"bash: could not start the shell: {res.error}")
 
         shown, trunc = out.tail()
-        details: BashToolDetails = {"exit_code": res.code}
+        details: BashToolDetails = {"exit_code": None if res.killed else res.code}
         body = shown
         path = out.finish(trunc["truncated"])
         if trunc["truncated"]:

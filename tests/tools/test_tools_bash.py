@@ -137,9 +137,13 @@ async def test_timeout_kills_the_background_grandchild(project: Path) -> None:
 async def test_abort_signal_kills_the_process_group(project: Path) -> None:
     signal = asyncio.Event()
     tool = create_bash_tool(str(project))
-    task = asyncio.create_task(
-        tool.execute("c", {"command": "sleep 30 & echo $! > bg.pid; sleep 30"}, signal, None)
-    )
+
+    async def call() -> ToolResult:
+        return await tool.execute(
+            "c", {"command": "sleep 30 & echo $! > bg.pid; sleep 30"}, signal, None
+        )
+
+    task = asyncio.create_task(call())
     for _ in range(100):
         if (project / "bg.pid").exists():
             break

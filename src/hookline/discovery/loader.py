@@ -1,0 +1,238 @@
+"""Import discovered hook modules and call their ``register(pi)`` factories.
+
+Each module registers into a fresh ``LoadedHook`` that is only kept when the
+whole load succeeded, so a module that fails half-way contributes nothing.
+One module failing never stops the others; every failure becomes a
+``LoadError`` with the path and a reason a hook author can act on.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import inspect
+import os
+import re
+import sys
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from importlib.machinery import SourceFileLoader
+from types import ModuleType
+from typing import Any
+
+from hookline.core.api import HookAPI, LoadedHook, UnknownEventError
+from hookline.core.host import AgentHost
+from hookline.core.runner import DEFAULT_HOOK_TIMEOUT, HookRunner
+from hookline.discovery.sources import Discovery, HookSource, ShadowedSource, SkippedSource
+
+#: Prefix of the ``sys.modules`` names hook modules are imported under.
+MODULE_PREFIX = "_hookline_hook_"
+
+
+@dataclass(frozen=True, slots=True)
+class LoadError:
+    """A hook module that could not be loaded, and why."""
+
+    path: str
+    reason: str
+    origin: str = ""
+    exception: BaseException | None = field(default=None, compare=False, repr=False)
+
+    def __str__(self) -> str:
+        return f"{self.path}: {self.reason}"
+
+
+@dataclass(slots=True)
+class LoadResult:
+    """Loaded hooks in load order with their APIs, plus everything that did not load.
+
+    ``hooks[i]``, ``apis[i]`` and ``sources[i]`` belong together.
+    """
+
+    hooks: list[LoadedHook] = field(default_factory=list)
+    apis: list[HookAPI] = field(default_factory=list)
+    sources: list[HookSource] = field(default_factory=list)
+    errors: list[LoadError] = field(default_factory=list)
+    skipped: list[SkippedSource] = field(default_factory=list)
+    shadowed: list[ShadowedSource] = field(default_factory=list)
+
+    def pairs(self) -> Iterator[tuple[LoadedHook, HookAPI]]:
+        """``(hook, api)`` in load order, ready for ``HookRunner.add_hook``."""
+        return zip(self.hooks, self.apis, strict=True)
+
+
+class _LoadFailure(Exception):
+    """Internal: carries a finished reason out of the nested load steps."""
+
+    def __init__(self, reason: str, exception: BaseException | None = None) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.exception = exception
+
+
+def load_hooks(discovery: Discovery, *, cwd: str = ".") -> LoadResult:
+    """Load every source of ``discovery`` in order; failures go to ``errors``."""
+    result = LoadResult(skipped=list(discovery.skipped), shadowed=list(discovery.shadowed))
+    for source in discovery.sources:
+        loaded = load_source(source, cwd=cwd)
+        if isinstance(loaded, LoadError):
+            result.errors.append(loaded)
+        else:
+            hook, api = loaded
+            result.hooks.append(hook)
+            result.apis.append(api)
+            result.sources.append(source)
+    return result
+
+
+def load_source(source: HookSource, *, cwd: str = ".") -> tuple[LoadedHook, HookAPI] | LoadError:
+    """Load one source: a file by path or an entry point."""
+    try:
+        if source.entry_point is not None:
+            factory = _entry_point_factory(source)
+        else:
+            factory = _module_factory(_import_file(source.path))
+        return _run_factory(factory, source.path, cwd)
+    except _LoadFailure as failure:
+        return LoadError(source.path, failure.reason, source.origin, failure.exception)
+
+
+def load_hook_file(path: str, *, cwd: str = ".") -> tuple[LoadedHook, HookAPI] | LoadError:
+    """Load one hook file outside discovery (tests, ``hookline hooks test``)."""
+    abspath = os.path.abspath(os.path.expanduser(path))
+    return load_source(HookSource(abspath, "cli", os.path.realpath(abspath)), cwd=cwd)
+
+
+def load_into_runner(result: LoadResult, runner: HookRunner) -> HookRunner:
+    """Add the loaded hooks to ``runner`` in load order and bind their APIs."""
+    for hook, api in result.pairs():
+        runner.add_hook(hook, api)
+    return runner
+
+
+def build_runner(
+    result: LoadResult,
+    *,
+    cwd: str = ".",
+    timeout: float | None = DEFAULT_HOOK_TIMEOUT,
+    host: AgentHost | None = None,
+) -> HookRunner:
+    """A new ``HookRunner`` holding the loaded hooks, their APIs bound."""
+    return load_into_runner(result, HookRunner(cwd=cwd, timeout=timeout, host=host))
+
+
+# -- importing ---------------------------------------------------------------
+
+
+def module_name_for(path: str) -> str:
+    """A ``sys.modules`` name unique per real path, so equal file names never collide.
+
+    It has no dots: pickle imports a dotted name's parent package, which
+    does not exist for hook files.
+    """
+    real = os.path.realpath(path)
+    stem = re.sub(r"\W", "_", os.path.splitext(os.path.basename(real))[0])
+    digest = hashlib.sha1(real.encode(), usedforsecurity=False).hexdigest()[:12]
+    return f"{MODULE_PREFIX}{stem}_{digest}"
+
+
+def _import_file(path: str) -> ModuleType:
+    """Execute the file as a fresh module registered in ``sys.modules``."""
+    if not os.path.isfile(path):
+        raise _LoadFailure("file not found" if not os.path.exists(path) else "not a file")
+    name = module_name_for(path)
+    loader = SourceFileLoader(name, path)  # any suffix: an explicit path is a module
+    spec = importlib.util.spec_from_file_location(name, path, loader=loader)
+    if spec is None:  # pragma: no cover - spec_from_file_location with a loader
+        raise _LoadFailure("cannot create an import spec")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # dataclasses and pickle look the module up here
+    try:
+        loader.exec_module(module)
+    except BaseException as exc:
+        sys.modules.pop(name, None)
+        raise _import_failure(exc, path) from exc
+    return module
+
+
+def _import_failure(exc: BaseException, path: str) -> BaseException:
+    """Turn an exception raised while importing into a ``_LoadFailure`` (or re-raise)."""
+    if isinstance(exc, SyntaxError):
+        where = f"line {exc.lineno}"
+        if exc.filename and os.path.realpath(exc.filename) != os.path.realpath(path):
+            where = f"{exc.filename} line {exc.lineno}"
+        return _LoadFailure(f"syntax error at {where}: {exc.msg}", exc)
+    if isinstance(exc, ImportError):
+        return _LoadFailure(f"import error: {exc}", exc)
+    if isinstance(exc, Exception | SystemExit):
+        return _LoadFailure(f"error while importing: {_describe(exc)}", exc)
+    return exc  # KeyboardInterrupt and friends are not the hook's to swallow
+
+
+def _module_factory(module: ModuleType) -> Callable[..., Any]:
+    if not hasattr(module, "register"):
+        raise _LoadFailure("no module-level `register` function (define `def register(pi)`)")
+    return _check_factory(module.register, "`register`")
+
+
+def _entry_point_factory(source: HookSource) -> Callable[..., Any]:
+    """An entry point names a module (use its ``register``) or a factory callable."""
+    assert source.entry_point is not None
+    try:
+        obj = source.entry_point.load()
+    except SyntaxError as exc:
+        raise _LoadFailure(
+            f"syntax error in {exc.filename} line {exc.lineno}: {exc.msg}", exc
+        ) from exc
+    except ImportError as exc:
+        raise _LoadFailure(f"import error: {exc}", exc) from exc
+    except (Exception, SystemExit) as exc:
+        raise _LoadFailure(f"error while importing: {_describe(exc)}", exc) from exc
+    if isinstance(obj, ModuleType):
+        return _module_factory(obj)
+    return _check_factory(obj, "entry point object")
+
+
+def _check_factory(obj: Any, what: str) -> Callable[..., Any]:
+    if not callable(obj):
+        raise _LoadFailure(f"{what} is not callable (it is {type(obj).__name__})")
+    if inspect.isclass(obj):
+        raise _LoadFailure(f"{what} must be a function, not a class")
+    if inspect.iscoroutinefunction(obj) or inspect.isasyncgenfunction(obj):
+        raise _LoadFailure(f"{what} must be a plain (sync) function, not async")
+    factory: Callable[..., Any] = obj
+    return factory
+
+
+def _run_factory(factory: Callable[..., Any], path: str, cwd: str) -> tuple[LoadedHook, HookAPI]:
+    """Call the factory with a fresh API; anything it registered is dropped on failure."""
+    hook = LoadedHook(path)
+    api = HookAPI(hook, cwd=cwd)
+    try:
+        returned = factory(api)
+    except UnknownEventError as exc:
+        raise _LoadFailure(str(exc), exc) from exc
+    except (Exception, SystemExit) as exc:
+        raise _LoadFailure(f"register() raised {_describe(exc)}", exc) from exc
+    if inspect.isawaitable(returned):
+        _close(returned)
+        raise _LoadFailure("register() returned an awaitable: it must be sync and register now")
+    return hook, api
+
+
+def _close(awaitable: Any) -> None:
+    """Close a never-awaited coroutine so Python does not warn about it."""
+    close = getattr(awaitable, "close", None)
+    if callable(close):
+        close()
+
+
+def _describe(exc: BaseException) -> str:
+    text = str(exc)
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+
+
+def unload_modules(paths: Iterable[str]) -> None:
+    """Forget imported hook modules (for reloads and tests)."""
+    for path in paths:
+        sys.modules.pop(module_name_for(path), None)

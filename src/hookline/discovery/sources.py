@@ -1,0 +1,207 @@
+"""Where hook modules come from, in priority order (DESIGN.md §3).
+
+Discovery never imports anything: it only lists files and entry points, so
+it is safe to run on an untrusted project. The loader imports what it returns.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from importlib import metadata
+from pathlib import Path
+from typing import NamedTuple
+
+from hookline.core.paths import expand_path, hookline_home
+
+#: The entry-point group installed packages use to offer hook modules.
+ENTRY_POINT_GROUP = "hookline.hooks"
+
+#: Where a project keeps its hook modules, relative to the project folder.
+PROJECT_HOOKS_DIR = Path(".hookline") / "hooks"
+
+
+class SettingsHookPath(NamedTuple):
+    """One entry of a settings ``hooks`` list, as collected by the settings layer.
+
+    ``base_dir`` is where a relative ``path`` is taken from (the folder of the
+    project the settings file belongs to). ``from_project`` says whether the
+    settings file is a project file (then it needs trust); ``None`` lets
+    discovery decide: a settings file inside the project folder is a project
+    file.
+    """
+
+    path: str
+    base_dir: str
+    origin: str
+    from_project: bool | None = None
+
+
+SettingsEntry = SettingsHookPath | tuple[str, str, str] | tuple[str, str, str, bool | None]
+
+
+@dataclass(frozen=True, slots=True)
+class HookSource:
+    """One hook module to load, and why it is there.
+
+    ``path`` is the absolute path as found (``~`` expanded, not resolved
+    through links) or, for an entry point, its ``module:attr`` value.
+    ``key`` is what duplicates are detected by: the real path of a file,
+    ``entry_point:<name>`` for an entry point.
+    """
+
+    path: str
+    origin: str
+    key: str
+    from_project: bool = False
+    entry_point: metadata.EntryPoint | None = field(default=None, compare=False)
+
+    @property
+    def is_entry_point(self) -> bool:
+        return self.entry_point is not None
+
+
+@dataclass(frozen=True, slots=True)
+class ShadowedSource:
+    """A lower-priority duplicate of a source already kept; it is not loaded."""
+
+    source: HookSource
+    by: HookSource
+
+    @property
+    def reason(self) -> str:
+        return (
+            f"{self.source.path} ({self.source.origin}) is shadowed by "
+            f"{self.by.path} ({self.by.origin})"
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class SkippedSource:
+    """A source that was found but must not run (untrusted project); never imported."""
+
+    source: HookSource
+    reason: str
+
+
+@dataclass(slots=True)
+class Discovery:
+    """The outcome of discovery: what to load, in order, and what was left out."""
+
+    sources: list[HookSource] = field(default_factory=list)
+    skipped: list[SkippedSource] = field(default_factory=list)
+    shadowed: list[ShadowedSource] = field(default_factory=list)
+
+
+def untrusted_reason(project_dir: str | os.PathLike[str]) -> str:
+    """The message shown for a project hook skipped because its project is not trusted."""
+    return (
+        f"project {project_dir} is not trusted: run `hookline trust {project_dir}` "
+        "or pass --trust-project"
+    )
+
+
+def discover_hooks(
+    *,
+    cli_paths: Sequence[str | os.PathLike[str]] = (),
+    settings_paths: Iterable[SettingsEntry] = (),
+    project_dir: str | os.PathLike[str] | None = None,
+    project_trusted: bool = False,
+    cwd: str | os.PathLike[str] | None = None,
+    user: bool = True,
+    packages: bool = True,
+) -> Discovery:
+    """List hook sources, highest priority first, deduped by real path.
+
+    Order: ``cli_paths`` (files or folders, relative to ``cwd``), settings
+    ``hooks`` lists, ``<project_dir>/.hookline/hooks/*.py``,
+    ``$HOOKLINE_HOME/hooks/*.py``, then entry points of group
+    ``hookline.hooks``. Project sources (the project hooks folder and paths
+    from project settings files) are only kept when ``project_trusted``;
+    otherwise they are reported in ``skipped`` and never imported. A skipped
+    source does not claim its path, so the same file reached through a
+    trusted route (say the user's own folder) still loads.
+    """
+    base = Path(cwd) if cwd is not None else Path.cwd()
+    project = Path(os.path.abspath(os.path.expanduser(project_dir))) if project_dir else None
+    candidates: list[HookSource] = []
+    for cli_path in cli_paths:
+        candidates += _files_at(expand_path(os.fspath(cli_path), base), "cli", False)
+    for entry in settings_paths:
+        candidates += _settings_sources(SettingsHookPath(*entry), project)
+    if project is not None:
+        candidates += _files_in(project / PROJECT_HOOKS_DIR, "project", True)
+    if user:
+        candidates += _files_in(hookline_home() / "hooks", "user", False)
+    if packages:
+        candidates += _entry_point_sources()
+    return _select(candidates, project, project_trusted)
+
+
+def _select(candidates: list[HookSource], project: Path | None, trusted: bool) -> Discovery:
+    """Apply trust, then dedupe by key: the first kept source of a key wins."""
+    out = Discovery()
+    kept: dict[str, HookSource] = {}
+    for source in candidates:
+        if source.from_project and not trusted:
+            out.skipped.append(SkippedSource(source, untrusted_reason(project or "?")))
+        elif source.key in kept:
+            out.shadowed.append(ShadowedSource(source, kept[source.key]))
+        else:
+            kept[source.key] = source
+            out.sources.append(source)
+    return out
+
+
+def _file_source(path: Path, origin: str, from_project: bool) -> HookSource:
+    return HookSource(str(path), origin, os.path.realpath(path), from_project)
+
+
+def _files_at(path: Path, origin: str, from_project: bool) -> list[HookSource]:
+    """An explicit path: a folder means its modules; anything else is one module.
+
+    A missing file is still returned so that loading reports it as an error
+    rather than silently ignoring a path the user asked for.
+    """
+    if path.is_dir():
+        return _files_in(path, origin, from_project)
+    return [_file_source(path, origin, from_project)]
+
+
+def _files_in(folder: Path, origin: str, from_project: bool) -> list[HookSource]:
+    """The ``*.py`` modules of a folder sorted by name; ``_private`` and dot files are helpers."""
+    if not folder.is_dir():
+        return []
+    names = sorted(
+        p.name
+        for p in folder.iterdir()
+        if p.suffix == ".py" and not p.name.startswith(("_", ".")) and p.is_file()
+    )
+    return [_file_source(folder / name, origin, from_project) for name in names]
+
+
+def _settings_sources(entry: SettingsHookPath, project: Path | None) -> list[HookSource]:
+    origin = entry.origin if entry.origin.startswith("settings:") else f"settings:{entry.origin}"
+    from_project = entry.from_project
+    if from_project is None:
+        from_project = _is_inside(origin.removeprefix("settings:"), project)
+    return _files_at(expand_path(entry.path, entry.base_dir), origin, from_project)
+
+
+def _is_inside(file: str, folder: Path | None) -> bool:
+    """True when ``file`` lies in ``folder`` (both compared through real paths)."""
+    if folder is None or not file:
+        return False
+    real_folder = os.path.realpath(folder)
+    real_file = os.path.realpath(os.path.expanduser(file))
+    return os.path.commonpath([real_folder, real_file]) == real_folder
+
+
+def _entry_point_sources() -> list[HookSource]:
+    """Entry points of ``hookline.hooks`` by name; equal names keep ``sys.path`` order."""
+    eps = sorted(metadata.entry_points(group=ENTRY_POINT_GROUP), key=lambda ep: ep.name)
+    return [
+        HookSource(ep.value, f"entry_point:{ep.name}", f"entry_point:{ep.name}", False, ep)
+        for ep in eps
+    ]

@@ -196,3 +196,22 @@ async def test_async_spawn_hook(project: Path) -> None:
 async def test_missing_working_directory(tmp_path: Path) -> None:
     with pytest.raises(ToolError, match=r"working directory .* does not exist"):
         await run(tmp_path / "nope", command="true")
+
+
+async def test_cancelling_the_call_kills_the_process_group(project: Path) -> None:
+    tool = create_bash_tool(str(project))
+
+    async def call() -> ToolResult:
+        return await tool.execute(
+            "c", {"command": "sleep 30 & echo $! > bg.pid; sleep 30"}, None, None
+        )
+
+    task = asyncio.create_task(call())
+    for _ in range(100):
+        if (project / "bg.pid").exists():
+            break
+        await asyncio.sleep(0.05)
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await asyncio.wait_for(task, 10)
+    assert await _gone(int((project / "bg.pid").read_text()))

@@ -1,0 +1,258 @@
+"""Hook sources → hook definitions, each with its scope, origin and policy verdict.
+
+The settings loader (``hookline.settings.sources``) and plugin ``hooks.json``
+files both become ``HookSource`` objects; this module flattens them into
+``HookDefinition``s in source order. A definition that policy or trust forbids
+is kept, marked with the reason, so selection can report it instead of
+silently dropping it.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Awaitable, Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal, Protocol
+
+from pydantic import TypeAdapter, ValidationError
+
+from hookline.settings.models import (
+    CLAUDE_EVENTS,
+    AgentHookConfig,
+    CommandHookConfig,
+    MatcherConfig,
+    PromptHookConfig,
+)
+
+Scope = Literal["user", "project", "local", "cli", "managed", "plugin", "callback"]
+
+#: Scopes that live in the project directory and need it trusted.
+PROJECT_SCOPES: frozenset[str] = frozenset({"project", "local"})
+
+CallbackFn = Callable[[dict[str, Any], "str | None", Any], "Awaitable[dict[str, Any]] | Any"]
+
+
+@dataclass(frozen=True, slots=True)
+class CallbackHookConfig:
+    """A Python callable registered in code (the Claude Agent SDK ``HookMatcher`` style).
+
+    ``fn(input_data, tool_use_id, context)`` returns the JSON object a command
+    hook would print (a dict), or ``None``; ``async def`` or plain ``def``.
+    """
+
+    fn: CallbackFn
+    timeout: float | None = None
+    type: Literal["callback"] = "callback"
+
+
+HookSpec = CommandHookConfig | PromptHookConfig | AgentHookConfig | CallbackHookConfig
+
+
+@dataclass(frozen=True, slots=True)
+class HookSource:
+    """One place hooks come from: a settings file, a plugin ``hooks.json``, or code."""
+
+    scope: Scope
+    origin_path: Path | None
+    hooks: dict[str, list[MatcherConfig]]
+    plugin_root: Path | None = None  # a plugin's folder: ``CLAUDE_PLUGIN_ROOT`` for its hooks
+
+
+@dataclass(frozen=True, slots=True)
+class HookDefinition:
+    """One configured hook of one event, where it came from, and whether it may run."""
+
+    event: str
+    matcher: str | None
+    spec: HookSpec
+    scope: Scope
+    origin: str  # settings file path, plugin hooks.json path, or the callable's name
+    group: int  # index of the matcher group in its source's event list
+    index: int  # index of the hook in its group
+    denied: str | None = None  # why policy or trust forbids it; None when allowed
+    plugin_root: Path | None = None
+
+    @property
+    def id(self) -> str:
+        """Stable identity for diagnostics and outcomes."""
+        return f"{self.scope}:{self.origin}#{self.event}[{self.group}].hooks[{self.index}]"
+
+    @property
+    def type(self) -> str:
+        return self.spec.type
+
+    @property
+    def dedupe_key(self) -> tuple[str, str] | None:
+        """The seed's dedupe identity; ``None`` for callbacks (never deduped)."""
+        spec = self.spec
+        if isinstance(spec, CommandHookConfig):
+            return ("command", spec.command)
+        if isinstance(spec, PromptHookConfig):
+            return ("prompt", spec.prompt)
+        if isinstance(spec, AgentHookConfig):
+            # agent prompts are templates; stringified with empty arguments they are the text
+            return ("agent", spec.prompt.replace("$ARGUMENTS", ""))
+        return None
+
+    def describe(self) -> str:
+        """A short human label: the command, the prompt, or the callable."""
+        spec = self.spec
+        if isinstance(spec, CommandHookConfig):
+            return spec.command
+        if isinstance(spec, PromptHookConfig | AgentHookConfig):
+            return f"{spec.type}: {spec.prompt[:60]}"
+        return f"callback {self.origin}"
+
+
+class PolicyLike(Protocol):
+    """``hookline.settings.policy.HookPolicy``'s shape."""
+
+    @property
+    def disable_all(self) -> bool: ...
+    @property
+    def managed_only(self) -> bool: ...
+
+
+@dataclass(frozen=True, slots=True)
+class OpenPolicy:
+    """The policy when settings say nothing: every hook may run."""
+
+    disable_all: bool = False
+    managed_only: bool = False
+
+
+def policy_verdict(scope: str, policy: PolicyLike, project_trusted: bool) -> str | None:
+    """Why a hook of ``scope`` may not run, or ``None`` when it may.
+
+    ``disableAllHooks`` stops everything (callbacks too: "no hooks run");
+    ``allowManagedHooksOnly`` keeps managed hooks and callbacks registered by
+    the embedding program (code, not configuration); project and local
+    settings need a trusted project.
+    """
+    if policy.disable_all:
+        return "disableAllHooks is set"
+    if policy.managed_only and scope not in ("managed", "callback"):
+        return f"allowManagedHooksOnly is set; {scope} hooks are excluded"
+    if scope in PROJECT_SCOPES and not project_trusted:
+        return "project is not trusted (run `hookline trust` or pass --trust-project)"
+    return None
+
+
+@dataclass(slots=True)
+class HookTable:
+    """Every definition by event, in source order, plus configuration errors."""
+
+    by_event: dict[str, list[HookDefinition]] = field(default_factory=dict)
+    errors: list[str] = field(default_factory=list)
+
+    def add(self, definition: HookDefinition) -> None:
+        self.by_event.setdefault(definition.event, []).append(definition)
+
+    def events(self) -> list[str]:
+        return [e for e, defs in self.by_event.items() if defs]
+
+
+def build_table(
+    sources: Iterable[HookSource],
+    policy: PolicyLike | None = None,
+    project_trusted: bool = True,
+) -> HookTable:
+    """Flatten sources (highest-precedence first, as given) into a ``HookTable``."""
+    from hookline.claude.matchers import compile_matcher
+
+    policy = policy or OpenPolicy()
+    table = HookTable()
+    for source in sources:
+        origin = str(source.origin_path) if source.origin_path else source.scope
+        denied = policy_verdict(source.scope, policy, project_trusted)
+        for event, groups in source.hooks.items():
+            if event not in CLAUDE_EVENTS:
+                table.errors.append(f"{origin}: unknown hook event {event!r}")
+                continue
+            for g, group in enumerate(groups):
+                error = compile_matcher(group.matcher).error
+                if error:
+                    table.errors.append(f"{origin}: {event}[{g}]: {error}")
+                for i, spec in enumerate(group.hooks):
+                    table.add(
+                        HookDefinition(
+                            event, group.matcher, spec, source.scope, origin, g, i,
+                            denied, source.plugin_root,
+                        )
+                    )  # fmt: skip
+    return table
+
+
+# -- building sources -----------------------------------------------------------
+
+
+class _SettingsFileLike(Protocol):
+    path: Path
+    scope: Any
+    settings: Any
+
+
+class _LoadedSettingsLike(Protocol):
+    @property
+    def files(self) -> Sequence[_SettingsFileLike]: ...
+
+
+def sources_from_settings(loaded: _LoadedSettingsLike) -> list[HookSource]:
+    """One source per settings file whose ``hooks`` is a Claude-style object.
+
+    A ``hooks`` list is module paths (handled by discovery) and a file that
+    failed to load has no settings (the loader reports it): both are skipped.
+    """
+    out: list[HookSource] = []
+    for f in loaded.files:
+        hooks = getattr(f.settings, "hooks", None) if f.settings is not None else None
+        if isinstance(hooks, dict) and hooks:
+            out.append(HookSource(f.scope, Path(f.path), {str(k): v for k, v in hooks.items()}))
+    return out
+
+
+_HOOKS_ADAPTER: TypeAdapter[dict[str, list[MatcherConfig]]] = TypeAdapter(
+    dict[str, list[MatcherConfig]]
+)
+
+
+def load_plugin_hooks(path: Path) -> tuple[HookSource | None, str | None]:
+    """Read a plugin's ``hooks/hooks.json`` (``{"hooks": {...}}`` or the bare event object).
+
+    Returns the source, or ``None`` and the error; a missing file is ``(None, None)``.
+    """
+    try:
+        raw = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return None, None
+    except (OSError, ValueError) as exc:
+        return None, f"{path}: cannot read plugin hooks: {exc}"
+    if isinstance(raw, dict) and isinstance(raw.get("hooks"), dict):
+        raw = raw["hooks"]
+    if not isinstance(raw, dict):
+        return None, f"{path}: plugin hooks must be a JSON object of events"
+    unknown = [k for k in raw if k not in CLAUDE_EVENTS]
+    if unknown:
+        return None, f"{path}: unknown hook event(s): {', '.join(map(repr, unknown))}"
+    try:
+        hooks = _HOOKS_ADAPTER.validate_python(raw)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        loc = ".".join(str(p) for p in first["loc"])
+        return None, f"{path}: invalid plugin hooks at {loc}: {first['msg']}"
+    root = path.parent.parent if path.parent.name == "hooks" else path.parent
+    return HookSource("plugin", path, hooks, plugin_root=root), None
+
+
+def plugin_sources(paths: Iterable[Path]) -> tuple[list[HookSource], list[str]]:
+    """Load several plugin hook files; errors are collected, never raised."""
+    sources: list[HookSource] = []
+    errors: list[str] = []
+    for p in paths:
+        source, error = load_plugin_hooks(Path(p))
+        if source is not None:
+            sources.append(source)
+        if error:
+            errors.append(error)
+    return sources, errors

@@ -1,0 +1,253 @@
+"""Running one Claude event: select the hooks, run them in parallel, collect outcomes.
+
+This is the bus-independent half of ``ClaudeHooks``: ``run("PreToolUse",
+fields)`` works without a ``HookRunner`` (``hookline claude-hook``, tests,
+embedders). Each hook has its own timeout; a caller that is cancelled
+cancels them all, and every command hook's process group is killed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import uuid
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from hookline.claude.async_hooks import AsyncHookRegistry, AsyncHookTask, AsyncListener
+from hookline.claude.callbacks import run_callback_hook
+from hookline.claude.command import DEFAULT_MAX_OUTPUT, run_command_hook
+from hookline.claude.config import (
+    CallbackFn,
+    CallbackHookConfig,
+    HookDefinition,
+    HookSource,
+    OpenPolicy,
+    PolicyLike,
+    build_table,
+    policy_verdict,
+)
+from hookline.claude.env_file import new_env_file, read_env_file
+from hookline.claude.matchers import compile_matcher, match_query
+from hookline.claude.model_hooks import ModelRunner, run_model_hook
+from hookline.claude.outcome import Outcome, new_outcome
+from hookline.claude.payloads import BaseFields, build_payload
+from hookline.claude.selection import Selection, Skipped, select_hooks
+from hookline.claude.verdict import Verdict, aggregate
+from hookline.settings.models import CLAUDE_EVENTS, CommandHookConfig
+
+log = logging.getLogger("hookline.claude")
+
+OutcomeListener = Callable[[Outcome], None]
+
+
+@dataclass(slots=True)
+class EventRun:
+    """One event's selection, input and outcomes (in selection order)."""
+
+    event: str
+    payload: dict[str, Any]
+    selection: Selection
+    outcomes: list[Outcome] = field(default_factory=list)
+
+    @property
+    def verdict(self) -> Verdict:
+        return aggregate(self.outcomes)
+
+
+class HookEngine:
+    """Holds the hook table, callbacks and session facts; runs events."""
+
+    def __init__(
+        self,
+        sources: Sequence[HookSource] = (),
+        *,
+        project_dir: str | Path = ".",
+        policy: PolicyLike | None = None,
+        project_trusted: bool = True,
+        env: Mapping[str, str] | None = None,
+        model_runner: ModelRunner | None = None,
+        max_output: int = DEFAULT_MAX_OUTPUT,
+        shell: str | None = None,
+        errors: Sequence[str] = (),
+    ) -> None:
+        self.project_dir = str(Path(project_dir).resolve())
+        self.policy = policy
+        self.project_trusted = project_trusted
+        self.table = build_table(sources, policy, project_trusted)
+        self.errors: list[str] = [*errors, *self.table.errors]
+        self.env = env  # None: the process env at each run
+        self.model_runner = model_runner
+        self.max_output = max_output
+        self.shell = shell
+        self.registry = AsyncHookRegistry()
+        self.session_id: str = str(uuid.uuid4())
+        self.transcript_path: str | None = None
+        self.permission_mode: str | None = None
+        #: Variables SessionStart hooks exported through ``CLAUDE_ENV_FILE``.
+        self.session_env: dict[str, str] = {}
+        self._once_ran: set[str] = set()
+        self._outcome_listeners: list[OutcomeListener] = []
+        self._callbacks = 0
+
+    # -- configuration -----------------------------------------------------------
+
+    def add_callback(
+        self,
+        event: str,
+        fn: CallbackFn,
+        matcher: str | None = None,
+        *,
+        timeout: float | None = None,
+    ) -> HookDefinition:
+        """Register a Python callable for a Claude event (SDK ``HookMatcher`` style)."""
+        if event not in CLAUDE_EVENTS:
+            raise ValueError(f"unknown Claude hook event {event!r}")
+        if not callable(fn):
+            raise TypeError(f"callback for {event} is not callable: {fn!r}")
+        m = compile_matcher(matcher)
+        if m.error:
+            self.errors.append(f"callback {event}: {m.error}")
+        name = getattr(fn, "__qualname__", None) or repr(fn)
+        denied = policy_verdict("callback", self.policy or OpenPolicy(), self.project_trusted)
+        self._callbacks += 1
+        spec = CallbackHookConfig(fn, timeout)
+        d = HookDefinition(event, matcher, spec, "callback", name, self._callbacks, 0, denied)
+        self.table.add(d)
+        return d
+
+    def set_session(
+        self,
+        *,
+        session_id: str | None = None,
+        transcript_path: str | None = None,
+        permission_mode: str | None = None,
+    ) -> None:
+        """The facts every hook input starts with; ``None`` leaves a value unchanged."""
+        if session_id is not None:
+            self.session_id = session_id
+        if transcript_path is not None:
+            self.transcript_path = transcript_path
+        if permission_mode is not None:
+            self.permission_mode = permission_mode
+
+    def has_hooks(self, event: str) -> bool:
+        return bool(self.table.by_event.get(event))
+
+    # -- listeners ----------------------------------------------------------------
+
+    def on_outcome(self, listener: OutcomeListener) -> Callable[[], None]:
+        """Every hook run's outcome (json mode, the CLI); returns the unsubscribe function."""
+        self._outcome_listeners.append(listener)
+        return lambda: (
+            self._outcome_listeners.remove(listener)
+            if listener in self._outcome_listeners
+            else None
+        )
+
+    def on_async_result(self, listener: AsyncListener) -> Callable[[], None]:
+        """Background hooks' outcomes when they end; returns the unsubscribe function."""
+        return self.registry.on_result(listener)
+
+    def _report(self, outcome: Outcome) -> None:
+        for listener in list(self._outcome_listeners):
+            try:
+                listener(outcome)
+            except Exception:
+                log.exception("hook outcome listener failed")
+
+    @property
+    def async_tasks(self) -> dict[str, AsyncHookTask]:
+        return self.registry.tasks
+
+    async def shutdown(self) -> None:
+        """Cancel background hooks (their process groups are killed)."""
+        await self.registry.cancel_all()
+
+    # -- running ------------------------------------------------------------------
+
+    def base_fields(self, cwd: str | None = None, session_file: str | None = None) -> BaseFields:
+        transcript = self.transcript_path or session_file or ""
+        session_id = self.session_id
+        return BaseFields(session_id, transcript, cwd or self.project_dir, self.permission_mode)
+
+    def select(self, event: str, query: str | None) -> Selection:
+        """The hooks ``event`` would run for ``query``, with the diagnostics."""
+        sel = select_hooks(event, query, self.table.by_event.get(event, ()))
+        once = [h for h in sel.hooks if _is_once(h) and h.id in self._once_ran]
+        if once:
+            sel.hooks = [h for h in sel.hooks if h not in once]
+            sel.skipped.extend(Skipped(h, "once: already ran this session") for h in once)
+        return sel
+
+    async def run(
+        self,
+        event: str,
+        fields: dict[str, Any],
+        *,
+        cwd: str | None = None,
+        session_file: str | None = None,
+        signal: asyncio.Event | None = None,
+    ) -> EventRun:
+        """Build the input, select, run every hook in parallel; outcomes in selection order."""
+        payload = build_payload(event, self.base_fields(cwd, session_file), fields)
+        selection = self.select(event, match_query(event, payload))
+        run = EventRun(event, payload, selection)
+        if not selection.hooks:
+            return run
+        extra: dict[str, str] = {}
+        env_file = None
+        if event == "SessionStart":
+            env_file = new_env_file()
+            extra["CLAUDE_ENV_FILE"] = str(env_file)
+        try:
+            run.outcomes = list(
+                await asyncio.gather(
+                    *(self._run_one(h, payload, extra, signal) for h in selection.hooks)
+                )
+            )
+        finally:
+            if env_file is not None:
+                base = dict(self.env if self.env is not None else os.environ)
+                self.session_env.update(read_env_file(env_file, {**base, **self.session_env}))
+        for h in selection.hooks:
+            if _is_once(h):
+                self._once_ran.add(h.id)
+        for outcome in run.outcomes:
+            self._report(outcome)
+        return run
+
+    async def _run_one(
+        self,
+        hook: HookDefinition,
+        payload: dict[str, Any],
+        extra: dict[str, str],
+        signal: asyncio.Event | None,
+    ) -> Outcome:
+        try:
+            if isinstance(hook.spec, CommandHookConfig):
+                return await run_command_hook(
+                    hook,
+                    payload,
+                    project_dir=self.project_dir,
+                    cwd=payload.get("cwd"),
+                    env=self.env,
+                    extra_env=extra,
+                    signal=signal,
+                    max_output=self.max_output,
+                    registry=self.registry,
+                    shell=self.shell,
+                )
+            if isinstance(hook.spec, CallbackHookConfig):
+                return await run_callback_hook(hook, payload, payload.get("tool_use_id"), signal)
+            return await run_model_hook(hook, payload, self.model_runner)
+        except Exception as exc:  # a bug here must not become a crash of the agent
+            log.exception("hook %s crashed", hook.id)
+            return new_outcome(hook, "non_blocking_error", f"internal error: {exc}")
+
+
+def _is_once(hook: HookDefinition) -> bool:
+    return isinstance(hook.spec, CommandHookConfig) and hook.spec.once

@@ -1,0 +1,72 @@
+"""Claude Code's tool vocabulary: hookline tool names and input keys shown as Claude's.
+
+Settings hooks are written for Claude Code, so they look for ``Bash`` and
+``tool_input.file_path``. Names and keys are translated on the way out and
+``updatedInput`` is translated back; anything unknown (MCP tools named
+``mcp__server__tool``, hook tools, extra keys) passes through unchanged, so
+``from_claude_input(t, to_claude_input(t, x)) == x`` for every input.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+#: hookline tool name → Claude Code tool name.
+CLAUDE_TOOL_NAMES: dict[str, str] = {
+    "bash": "Bash",
+    "read": "Read",
+    "write": "Write",
+    "edit": "Edit",
+    "ls": "LS",
+    "find": "Glob",
+    "grep": "Grep",
+}
+#: Claude Code tool name → hookline tool name.
+HOOKLINE_TOOL_NAMES: dict[str, str] = {v: k for k, v in CLAUDE_TOOL_NAMES.items()}
+
+# hookline key → Claude key, per hookline tool. Keys not listed keep their name.
+_KEYS: dict[str, dict[str, str]] = {
+    "read": {"path": "file_path"},
+    "write": {"path": "file_path"},
+    "edit": {"path": "file_path", "oldText": "old_string", "newText": "new_string"},
+    "grep": {"ignoreCase": "-i", "context": "-C", "limit": "head_limit"},
+}
+_BACK: dict[str, dict[str, str]] = {t: {v: k for k, v in m.items()} for t, m in _KEYS.items()}
+
+
+def to_claude_tool_name(name: str) -> str:
+    """``bash`` → ``Bash``; unknown names (MCP, hook tools) unchanged."""
+    return CLAUDE_TOOL_NAMES.get(name, name)
+
+
+def from_claude_tool_name(name: str) -> str:
+    """``Bash`` → ``bash``; unknown names unchanged."""
+    return HOOKLINE_TOOL_NAMES.get(name, name)
+
+
+def _rename(data: dict[str, Any], keys: dict[str, str]) -> dict[str, Any]:
+    return {keys.get(k, k): v for k, v in data.items()}
+
+
+def to_claude_input(tool_name: str, data: dict[str, Any]) -> dict[str, Any]:
+    """A hookline tool input in Claude's keys (``tool_name`` is hookline's name).
+
+    Bash's ``timeout`` is seconds in hookline and milliseconds in Claude Code.
+    """
+    out = _rename(data, _KEYS.get(tool_name, {}))
+    if tool_name == "bash" and isinstance(out.get("timeout"), int | float):
+        out["timeout"] = _number(out["timeout"] * 1000)
+    return out
+
+
+def from_claude_input(tool_name: str, data: dict[str, Any]) -> dict[str, Any]:
+    """A Claude-keyed input (e.g. ``updatedInput``) back in hookline's keys."""
+    out = _rename(data, _BACK.get(tool_name, {}))
+    if tool_name == "bash" and isinstance(out.get("timeout"), int | float):
+        out["timeout"] = _number(out["timeout"] / 1000)
+    return out
+
+
+def _number(value: float) -> float | int:
+    """Keep integers integral so a round trip gives back ``30``, not ``30.0``."""
+    return int(value) if float(value).is_integer() else value

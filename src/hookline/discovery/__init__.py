@@ -5,6 +5,7 @@ and calls ``register(pi)``. Only ``hookline.core`` is imported from here.
 """
 
 from hookline.discovery.loader import (
+    MODULE_PREFIX,
     LoadError,
     LoadResult,
     build_runner,
@@ -30,6 +31,7 @@ from hookline.discovery.sources import (
 
 __all__ = [
     "ENTRY_POINT_GROUP",
+    "MODULE_PREFIX",
     "PROJECT_HOOKS_DIR",
     "Discovery",
     "HookSource",

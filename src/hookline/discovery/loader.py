@@ -86,13 +86,19 @@ def load_hooks(discovery: Discovery, *, cwd: str = ".") -> LoadResult:
 
 
 def load_source(source: HookSource, *, cwd: str = ".") -> tuple[LoadedHook, HookAPI] | LoadError:
-    """Load one source: a file by path or an entry point."""
+    """Load one source: a file by path or an entry point.
+
+    A hook file that fails is also dropped from ``sys.modules``: nothing of
+    it stays behind.
+    """
     try:
         if source.entry_point is not None:
-            factory = _entry_point_factory(source)
-        else:
-            factory = _module_factory(_import_file(source.path))
-        return _run_factory(factory, source.path, cwd)
+            return _run_factory(_entry_point_factory(source), source.path, cwd)
+        try:
+            return _run_factory(_module_factory(_import_file(source.path)), source.path, cwd)
+        except _LoadFailure:
+            sys.modules.pop(module_name_for(source.path), None)
+            raise
     except _LoadFailure as failure:
         return LoadError(source.path, failure.reason, source.origin, failure.exception)
 

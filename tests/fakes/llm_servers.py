@@ -28,11 +28,18 @@ from typing import Any, ClassVar, Self
 
 @dataclass
 class FakeToolCall:
-    """A tool call in a scripted reply; ``id`` is generated when not given."""
+    """A tool call in a scripted reply; ``id`` is generated when not given.
+
+    ``raw_arguments`` replaces the JSON of ``arguments`` on the wire (to send bad JSON).
+    """
 
     name: str
     arguments: dict[str, Any] = field(default_factory=dict)
     id: str | None = None
+    raw_arguments: str | None = None
+
+    def wire_arguments(self) -> str:
+        return json.dumps(self.arguments) if self.raw_arguments is None else self.raw_arguments
 
 
 @dataclass
@@ -52,6 +59,7 @@ class FakeReply:
     status: int = 200
     error_message: str = ""
     error_type: str | None = None
+    error_code: str | None = None
     stop_reason: str | None = None
     input_tokens: int = 12
     output_tokens: int = 7
@@ -101,9 +109,17 @@ class _FakeServer:
         )
 
     def add_error(
-        self, status: int, message: str = "", *, error_type: str | None = None
+        self,
+        status: int,
+        message: str = "",
+        *,
+        error_type: str | None = None,
+        error_code: str | None = None,
     ) -> FakeReply:
-        return self.add(FakeReply(status=status, error_message=message, error_type=error_type))
+        """Queue an HTTP error reply (the API's JSON error body)."""
+        reply = FakeReply(status=status, error_message=message, error_type=error_type)
+        reply.error_code = error_code
+        return self.add(reply)
 
     @property
     def requests(self) -> list[dict[str, Any]]:
@@ -127,7 +143,9 @@ class _FakeServer:
         handler = type("Handler", (_Handler,), {"fake": self})
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
         self._server.daemon_threads = True
-        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+        self._thread = threading.Thread(
+            target=self._server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True
+        )
         self._thread.start()
         return self
 
@@ -248,8 +266,8 @@ class FakeAnthropicServer(_FakeServer):
         yield _sse("ping", {"type": "ping"})
         index = 0
         if reply.thinking:
-            start = {"type": "thinking", "thinking": "", "signature": ""}
-            yield from self._block(index, start, "thinking_delta", "thinking", reply)
+            empty = {"type": "thinking", "thinking": "", "signature": ""}
+            yield from self._block(index, empty, "thinking_delta", "thinking", reply)
             sig = {"type": "signature_delta", "signature": f"sig_{n}"}
             yield _sse("content_block_delta", _delta(index, sig))
             yield _sse("content_block_stop", {"type": "content_block_stop", "index": index})
@@ -264,7 +282,7 @@ class FakeAnthropicServer(_FakeServer):
             yield _sse("content_block_stop", {"type": "content_block_stop", "index": index})
             index += 1
         for k, call in enumerate(reply.tool_calls):
-            start = {
+            block: dict[str, Any] = {
                 "type": "tool_use",
                 "id": call.id or f"toolu_{n}_{k}",
                 "name": call.name,
@@ -272,9 +290,9 @@ class FakeAnthropicServer(_FakeServer):
             }
             yield _sse(
                 "content_block_start",
-                {"type": "content_block_start", "index": index, "content_block": start},
+                {"type": "content_block_start", "index": index, "content_block": block},
             )
-            for piece in _pieces(json.dumps(call.arguments), 7):
+            for piece in _pieces(call.wire_arguments(), 7):
                 delta = {"type": "input_json_delta", "partial_json": piece}
                 yield _sse("content_block_delta", _delta(index, delta))
             yield _sse("content_block_stop", {"type": "content_block_stop", "index": index})
@@ -323,7 +341,9 @@ class FakeOpenAIServer(_FakeServer):
             "server_error" if reply.status >= 500 else "invalid_request_error"
         )
         message = reply.error_message or f"fake {reply.status} {kind}"
-        return {"error": {"message": message, "type": kind, "param": None, "code": None}}
+        return {
+            "error": {"message": message, "type": kind, "param": None, "code": reply.error_code}
+        }
 
     def events(self, reply: FakeReply, body: dict[str, Any]) -> Iterator[bytes]:
         n = len(self.recorded)
@@ -359,7 +379,7 @@ class FakeOpenAIServer(_FakeServer):
                 "function": {"name": call.name, "arguments": ""},
             }
             yield chunk({"tool_calls": [head]})
-            for piece in _pieces(json.dumps(call.arguments), 7):
+            for piece in _pieces(call.wire_arguments(), 7):
                 yield chunk({"tool_calls": [{"index": k, "function": {"arguments": piece}}]})
         yield chunk({}, reply.stop_reason or ("tool_calls" if reply.tool_calls else "stop"))
         if (body.get("stream_options") or {}).get("include_usage"):

@@ -79,6 +79,10 @@ class AnthropicProvider:
     def model_id(self) -> str:
         return f"anthropic:{self.model}"
 
+    async def aclose(self) -> None:
+        """Close the SDK client's HTTP connections (optional; not part of ``Provider``)."""
+        await self._client.close()
+
     async def complete(
         self, request: ModelRequest, on_text: TextDelta | None = None
     ) -> AssistantMessage:

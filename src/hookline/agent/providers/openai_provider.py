@@ -78,6 +78,10 @@ class OpenAIProvider:
     def model_id(self) -> str:
         return f"openai:{self.model}"
 
+    async def aclose(self) -> None:
+        """Close the SDK client's HTTP connections (optional; not part of ``Provider``)."""
+        await self._client.close()
+
     async def complete(
         self, request: ModelRequest, on_text: TextDelta | None = None
     ) -> AssistantMessage:

@@ -97,9 +97,9 @@ class ScriptedProvider:
 
     @classmethod
     def from_turns(
-        cls, turns: Sequence[Mapping[str, Any]], name: str = "<inline>"
+        cls, turns: Sequence[Mapping[str, Any] | str], name: str = "<inline>"
     ) -> ScriptedProvider:
-        """A provider from in-memory turns (validated like a file)."""
+        """A provider from in-memory turns (validated like a file; a string is a text turn)."""
         self = cls.__new__(cls)
         self._file = name
         self._turns = parse_turns(list(turns), name)

@@ -1,0 +1,122 @@
+"""complete_with_retry: backoff, callbacks, non-transient errors, abort while waiting."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+
+from hookline.agent.provider import ModelRequest, ProviderError
+from hookline.agent.providers import ScriptedProvider, complete_with_retry
+from hookline.core.messages import user_message
+
+OVERLOADED = {"error": {"message": "overloaded", "transient": True, "status": 529}}
+BAD_KEY = {"error": {"message": "bad key", "transient": False, "status": 401}}
+
+
+def request(signal: asyncio.Event | None = None) -> ModelRequest:
+    return ModelRequest("s", [user_message("q")], signal=signal)
+
+
+class Recorder:
+    """Collects callback calls and sleeps; sync callbacks, to show both kinds work."""
+
+    def __init__(self) -> None:
+        self.events: list[tuple[Any, ...]] = []
+        self.sleeps: list[float] = []
+
+    def start(self, attempt: int, max_attempts: int, delay_ms: int, error: str) -> None:
+        self.events.append(("start", attempt, max_attempts, delay_ms, error))
+
+    def end(self, success: bool, attempt: int, final_error: str | None) -> None:
+        self.events.append(("end", success, attempt, final_error))
+
+    async def sleep(self, delay: float) -> None:
+        self.sleeps.append(delay)
+
+    async def run(self, provider: ScriptedProvider, **kw: Any) -> Any:
+        return await complete_with_retry(
+            provider,
+            kw.pop("req", None) or request(),
+            on_retry_start=self.start,
+            on_retry_end=self.end,
+            sleep=kw.pop("sleep", self.sleep),
+            **kw,
+        )
+
+
+async def test_success_first_time_calls_no_callbacks() -> None:
+    rec = Recorder()
+    msg = await rec.run(ScriptedProvider.from_turns(["hi"]))
+    assert msg["content"][0]["text"] == "hi"
+    assert rec.events == [] and rec.sleeps == []
+
+
+async def test_transient_errors_back_off_exponentially() -> None:
+    rec = Recorder()
+    provider = ScriptedProvider.from_turns([OVERLOADED, OVERLOADED, OVERLOADED, "ok"])
+    msg = await rec.run(provider, max_attempts=4, base_delay=0.25)
+    assert msg["content"][0]["text"] == "ok"
+    assert rec.sleeps == [0.25, 0.5, 1.0]
+    assert rec.events == [
+        ("start", 2, 4, 250, "overloaded"),
+        ("start", 3, 4, 500, "overloaded"),
+        ("start", 4, 4, 1000, "overloaded"),
+        ("end", True, 4, None),
+    ]
+
+
+async def test_gives_up_after_max_attempts() -> None:
+    rec = Recorder()
+    provider = ScriptedProvider.from_turns([OVERLOADED] * 3 + ["never"])
+    with pytest.raises(ProviderError, match="overloaded"):
+        await rec.run(provider)
+    assert [e[0] for e in rec.events] == ["start", "start", "end"]
+    assert rec.events[-1] == ("end", False, 3, "overloaded")
+    assert provider.remaining == 1
+
+
+async def test_delay_is_capped() -> None:
+    rec = Recorder()
+    provider = ScriptedProvider.from_turns([OVERLOADED] * 3 + ["ok"])
+    await rec.run(provider, max_attempts=4, base_delay=10, max_delay=15)
+    assert rec.sleeps == [10, 15, 15]
+
+
+async def test_non_transient_error_is_raised_at_once() -> None:
+    rec = Recorder()
+    with pytest.raises(ProviderError, match="bad key"):
+        await rec.run(ScriptedProvider.from_turns([BAD_KEY, "never"]))
+    assert rec.events == [] and rec.sleeps == []
+
+
+async def test_non_transient_error_during_a_retry_ends_the_sequence() -> None:
+    rec = Recorder()
+    with pytest.raises(ProviderError, match="bad key"):
+        await rec.run(ScriptedProvider.from_turns([OVERLOADED, BAD_KEY]))
+    assert rec.events[-1] == ("end", False, 2, "bad key")
+
+
+async def test_max_attempts_one_means_no_retry() -> None:
+    rec = Recorder()
+    with pytest.raises(ProviderError):
+        await rec.run(ScriptedProvider.from_turns([OVERLOADED, "ok"]), max_attempts=1)
+    assert rec.events == []
+
+
+async def test_abort_while_waiting_returns_aborted() -> None:
+    rec = Recorder()
+    signal = asyncio.Event()
+    asyncio.get_running_loop().call_later(0.05, signal.set)
+    provider = ScriptedProvider.from_turns([OVERLOADED, "never"])
+    msg = await rec.run(provider, req=request(signal), base_delay=30, sleep=asyncio.sleep)
+    assert msg["stop_reason"] == "aborted"
+    assert rec.events[-1] == ("end", False, 1, "aborted")
+    assert provider.remaining == 1
+
+
+async def test_without_callbacks_uses_real_sleep() -> None:
+    provider = ScriptedProvider.from_turns([OVERLOADED, "ok"])
+    msg = await complete_with_retry(provider, request(), base_delay=0.01)
+    assert msg["content"][0]["text"] == "ok"  # type: ignore[typeddict-item]

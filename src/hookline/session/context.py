@@ -1,0 +1,115 @@
+"""What the model sees for one path of the session tree.
+
+Rules (root → leaf):
+
+- ``message`` entries are sent as they are.
+- ``custom_message`` entries become ``role: "custom"`` messages (the model sees
+  them as user text); ``custom`` and ``model_change`` entries are never sent.
+- ``branch_summary`` entries become a custom message with custom_type
+  ``"branch_summary"``.
+- The **latest** ``compaction`` on the path replaces everything before its
+  ``first_kept_entry_id`` with one custom message, custom_type
+  ``"compaction_summary"``, placed first. Entries from ``first_kept_entry_id``
+  up to the compaction, then those after it, follow. When the kept id is
+  ``None`` or not on the path, nothing before the compaction is kept.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import chain, islice
+from typing import Any
+
+from hookline.core.messages import CustomMessage, Message
+from hookline.session.entries import SessionEntry
+
+COMPACTION_SUMMARY_TYPE = "compaction_summary"
+BRANCH_SUMMARY_TYPE = "branch_summary"
+
+_COMPACTION_PREFIX = (
+    "The conversation history before this point was compacted into the following summary:\n\n"
+)
+_BRANCH_PREFIX = "The following is a summary of a branch that this conversation came back from:\n\n"
+
+
+def _summary_message(custom_type: str, text: str, details: dict[str, Any]) -> CustomMessage:
+    return {
+        "role": "custom",
+        "custom_type": custom_type,
+        "content": text,
+        "display": True,
+        "details": details,
+    }
+
+
+def entry_message(entry: SessionEntry) -> Message | None:
+    """The message one entry contributes (``None`` for entries the model never sees).
+
+    A compaction is handled by ``context_items``; alone it yields its summary message.
+    """
+    if entry["type"] == "message":
+        return entry["message"]
+    if entry["type"] == "custom_message":
+        msg: CustomMessage = {
+            "role": "custom",
+            "custom_type": entry["custom_type"],
+            "content": entry["content"],
+            "display": entry.get("display", True),
+        }
+        if "details" in entry:
+            msg["details"] = entry["details"]
+        return msg
+    if entry["type"] == "branch_summary":
+        details: dict[str, Any] = {"from_id": entry["from_id"], "entry_id": entry["id"]}
+        if entry.get("details") is not None:
+            details["details"] = entry["details"]
+        return _summary_message(BRANCH_SUMMARY_TYPE, _BRANCH_PREFIX + entry["summary"], details)
+    if entry["type"] == "compaction":
+        details = {
+            "entry_id": entry["id"],
+            "first_kept_entry_id": entry["first_kept_entry_id"],
+            "tokens_before": entry["tokens_before"],
+            "from_hook": entry.get("from_hook", False),
+        }
+        if entry.get("details") is not None:
+            details["details"] = entry["details"]
+        return _summary_message(
+            COMPACTION_SUMMARY_TYPE, _COMPACTION_PREFIX + entry["summary"], details
+        )
+    return None
+
+
+def context_items(path: Sequence[SessionEntry]) -> list[tuple[SessionEntry, Message]]:
+    """The (entry, message) pairs the model sees, in order (see the module rules)."""
+    last_compaction = -1
+    for i in range(len(path) - 1, -1, -1):
+        if path[i]["type"] == "compaction":
+            last_compaction = i
+            break
+    items: list[tuple[SessionEntry, Message]] = []
+    if last_compaction < 0:
+        start_kept, stop_kept, rest = 0, 0, 0
+    else:
+        compaction = path[last_compaction]
+        summary = entry_message(compaction)
+        assert summary is not None
+        items.append((compaction, summary))
+        kept_id = compaction.get("first_kept_entry_id")
+        start_kept = stop_kept = last_compaction
+        for i in range(last_compaction):
+            if path[i]["id"] == kept_id:
+                start_kept = i
+                break
+        rest = last_compaction + 1
+    for entry in chain(islice(path, start_kept, stop_kept), islice(path, rest, None)):
+        if entry["type"] == "compaction":
+            continue  # an older compaction's summary is inside the latest one
+        message = entry_message(entry)
+        if message is not None:
+            items.append((entry, message))
+    return items
+
+
+def context_messages(path: Sequence[SessionEntry]) -> list[Message]:
+    """The messages the model sees for ``path``."""
+    return [message for _, message in context_items(path)]

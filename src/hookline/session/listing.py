@@ -1,0 +1,71 @@
+"""Listing a project's session files for ``/resume`` and ``--continue``."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+from hookline.core.messages import content_text
+
+_PREVIEW_CHARS = 100
+
+
+@dataclass(frozen=True)
+class SessionInfo:
+    """One session file as a picker shows it."""
+
+    path: str
+    id: str
+    cwd: str
+    created: str  # the header's ISO timestamp
+    modified: float  # mtime, seconds since the epoch
+    message_count: int
+    first_message: str  # the first user message's text, cut to 100 chars
+    parent_session: str | None
+
+
+def _info(path: Path) -> SessionInfo | None:
+    """Read one file cheaply; ``None`` when it is not a readable session."""
+    try:
+        modified = path.stat().st_mtime
+        with open(path, "rb") as f:
+            header = json.loads(f.readline())
+            if not isinstance(header, dict) or header.get("type") != "session":
+                return None
+            count = 0
+            first = ""
+            for raw in f:
+                # A substring test first: most lines are not messages worth parsing.
+                if b'"type":"message"' not in raw[:40]:
+                    continue
+                count += 1
+                if first:
+                    continue
+                try:
+                    message = json.loads(raw).get("message", {})
+                except ValueError:
+                    continue
+                if message.get("role") == "user":
+                    first = " ".join(content_text(message.get("content", [])).split())
+    except (OSError, ValueError):
+        return None
+    return SessionInfo(
+        path=str(path),
+        id=str(header.get("id", "")),
+        cwd=str(header.get("cwd", "")),
+        created=str(header.get("timestamp", "")),
+        modified=modified,
+        message_count=count,
+        first_message=first[:_PREVIEW_CHARS],
+        parent_session=header.get("parent_session"),
+    )
+
+
+def list_session_infos(folder: Path) -> list[SessionInfo]:
+    """Sessions in ``folder``, most recently written first (ties: newest name first)."""
+    if not folder.is_dir():
+        return []
+    infos = [info for p in folder.glob("*.jsonl") if (info := _info(p)) is not None]
+    infos.sort(key=lambda i: (i.modified, Path(i.path).name), reverse=True)
+    return infos

@@ -1,0 +1,354 @@
+"""``SessionManager``: one session (a file, or memory only), its entry tree and leaf.
+
+The leaf is the entry the next append hangs under. ``branch`` moves it back
+so the next append forks the tree there; leaf moves are not written to the
+file, so a reopened session's leaf is its last entry.
+"""
+
+from __future__ import annotations
+
+import os
+import weakref
+from pathlib import Path
+from typing import Any, cast
+
+from hookline.core.messages import Content, Message
+from hookline.session.context import context_messages
+from hookline.session.entries import (
+    SESSION_VERSION,
+    SessionEntry,
+    SessionHeader,
+    new_entry_id,
+    new_session_id,
+    now_iso,
+)
+from hookline.session.errors import SessionClosedError
+from hookline.session.listing import SessionInfo, list_session_infos
+from hookline.session.storage import (
+    LockedFile,
+    encode_line,
+    read_session_file,
+    session_file_name,
+    sessions_dir,
+)
+
+PathLike = str | os.PathLike[str]
+
+
+class SessionManager:
+    """Append-only session storage with tree navigation; build with the classmethods."""
+
+    def __init__(
+        self,
+        header: SessionHeader,
+        entries: list[SessionEntry],
+        index: dict[str, SessionEntry],
+        file: LockedFile | None,
+        path: Path | None,
+        warnings: list[str] | None = None,
+    ) -> None:
+        """Internal: use ``create``, ``open``, ``in_memory`` or ``continue_recent``."""
+        self._header = header
+        self._entries = entries
+        self._index = index
+        self._file = file
+        self._path = path
+        self._leaf: str | None = entries[-1]["id"] if entries else None
+        self._closed = False
+        self._read_only = path is not None and file is None
+        #: What the loader skipped or repaired (torn last line, corrupt lines), for the UI.
+        self.load_warnings: list[str] = list(warnings or [])
+        self._finalizer = weakref.finalize(self, _close_file, file) if file else None
+
+    # -- construction ------------------------------------------------------------
+
+    @classmethod
+    def create(
+        cls,
+        cwd: PathLike,
+        *,
+        session_dir: PathLike | None = None,
+        parent_session: str | None = None,
+    ) -> SessionManager:
+        """A new session file under ``$HOOKLINE_HOME/sessions/<slug>/`` (or ``session_dir``)."""
+        header = _new_header(cwd, parent_session)
+        folder = sessions_dir(cwd, session_dir)
+        path = folder / session_file_name(header["timestamp"], header["id"])
+        file = LockedFile(path, create=True)
+        try:
+            file.append(encode_line(header))
+        except BaseException:
+            file.close()
+            raise
+        return cls(header, [], {}, file, path)
+
+    @classmethod
+    def open(cls, path: PathLike, *, read_only: bool = False) -> SessionManager:
+        """Resume a session file: locked for writing unless ``read_only``.
+
+        Raises ``SessionLockedError`` when another manager or process writes
+        it, ``SessionFormatError`` when it is not a session file.
+        """
+        file_path = Path(path).expanduser().absolute()
+        file = None if read_only else LockedFile(file_path, create=False)
+        try:
+            parsed = read_session_file(file_path)
+            if file is not None:
+                if parsed.missing_newline:
+                    file.append(b"\n")
+                    parsed.warnings.append(f"{file_path}: final newline was missing; added")
+                elif parsed.good_size < file_path.stat().st_size:
+                    file.truncate(parsed.good_size)
+        except BaseException:
+            if file is not None:
+                file.close()
+            raise
+        return cls(
+            cast(SessionHeader, parsed.header),
+            cast(list[SessionEntry], parsed.entries),
+            cast(dict[str, SessionEntry], parsed.index),
+            file,
+            file_path,
+            parsed.warnings,
+        )
+
+    @classmethod
+    def in_memory(cls, cwd: PathLike, *, parent_session: str | None = None) -> SessionManager:
+        """Same API with no file (``--no-session``): ``get_session_file()`` is ``None``."""
+        return cls(_new_header(cwd, parent_session), [], {}, None, None)
+
+    @classmethod
+    def continue_recent(
+        cls, cwd: PathLike, *, session_dir: PathLike | None = None
+    ) -> SessionManager:
+        """Resume the project's most recently written session, or create one if none."""
+        for info in list_session_infos(sessions_dir(cwd, session_dir)):
+            return cls.open(info.path)
+        return cls.create(cwd, session_dir=session_dir)
+
+    @staticmethod
+    def list_sessions(cwd: PathLike, *, session_dir: PathLike | None = None) -> list[SessionInfo]:
+        """The project's sessions, most recently written first (unreadable files skipped)."""
+        return list_session_infos(sessions_dir(cwd, session_dir))
+
+    # -- identity ----------------------------------------------------------------
+
+    def get_session_file(self) -> str | None:
+        """The file path, or ``None`` for an in-memory session."""
+        return str(self._path) if self._path is not None else None
+
+    def get_session_id(self) -> str:
+        return self._header["id"]
+
+    def get_cwd(self) -> str:
+        return self._header["cwd"]
+
+    def get_header(self) -> SessionHeader:
+        return self._header
+
+    @property
+    def is_persistent(self) -> bool:
+        """True when entries go to a file (False for ``in_memory`` sessions)."""
+        return self._path is not None
+
+    # -- appending ---------------------------------------------------------------
+
+    def append_message(self, message: Message) -> str:
+        """Append a conversation message; a ``role: "custom"`` one becomes a custom_message."""
+        if message["role"] == "custom":
+            return self.append_custom_message(
+                message["custom_type"],
+                message["content"],
+                display=message.get("display", True),
+                details=message.get("details"),
+            )
+        return self._append({"type": "message", "message": message})
+
+    def append_custom_entry(self, custom_type: str, data: Any = None) -> str:
+        """Hook state (``append_entry``): stored, never sent to the model."""
+        return self._append({"type": "custom", "custom_type": custom_type, "data": data})
+
+    def append_custom_message(
+        self,
+        custom_type: str,
+        content: str | list[Content],
+        *,
+        display: bool = True,
+        details: Any = None,
+    ) -> str:
+        """A hook message (``send_message``): the model sees it as user text."""
+        fields: dict[str, Any] = {
+            "type": "custom_message",
+            "custom_type": custom_type,
+            "content": content,
+            "display": display,
+        }
+        if details is not None:
+            fields["details"] = details
+        return self._append(fields)
+
+    def append_model_change(self, model: str, previous: str | None = None) -> str:
+        return self._append({"type": "model_change", "model": model, "previous": previous})
+
+    def append_compaction(
+        self,
+        summary: str,
+        *,
+        first_kept_entry_id: str | None,
+        tokens_before: int,
+        details: Any = None,
+        from_hook: bool = False,
+    ) -> str:
+        """Record a compaction: the context drops what precedes ``first_kept_entry_id``."""
+        if first_kept_entry_id is not None and first_kept_entry_id not in self._index:
+            raise ValueError(f"first_kept_entry_id {first_kept_entry_id!r} is not an entry")
+        fields: dict[str, Any] = {
+            "type": "compaction",
+            "summary": summary,
+            "first_kept_entry_id": first_kept_entry_id,
+            "tokens_before": tokens_before,
+            "from_hook": from_hook,
+        }
+        if details is not None:
+            fields["details"] = details
+        return self._append(fields)
+
+    def append_branch_summary(
+        self, summary: str, *, from_id: str | None, details: Any = None
+    ) -> str:
+        """Summarise the branch left behind (``from_id`` was its leaf) at the current leaf."""
+        fields: dict[str, Any] = {"type": "branch_summary", "summary": summary, "from_id": from_id}
+        if details is not None:
+            fields["details"] = details
+        return self._append(fields)
+
+    def _append(self, fields: dict[str, Any]) -> str:
+        if self._closed:
+            raise SessionClosedError(f"session {self._path or self.get_session_id()} is closed")
+        if self._read_only:
+            raise SessionClosedError(f"session {self._path} was opened read-only")
+        entry_id = new_entry_id(self._index)
+        # Key order for readers of the raw file: type, id, parent_id, timestamp, then the rest.
+        entry = cast(
+            SessionEntry,
+            {
+                "type": fields["type"],
+                "id": entry_id,
+                "parent_id": self._leaf,
+                "timestamp": now_iso(),
+                **fields,
+            },
+        )
+        if self._file is not None:
+            self._file.append(encode_line(entry))
+        self._entries.append(entry)
+        self._index[entry_id] = entry
+        self._leaf = entry_id
+        return entry_id
+
+    # -- the tree ----------------------------------------------------------------
+
+    def get_entries(self) -> list[SessionEntry]:
+        """All entries in file order (the header excluded)."""
+        return list(self._entries)
+
+    def get_entry(self, entry_id: str) -> SessionEntry | None:
+        return self._index.get(entry_id)
+
+    def get_leaf_id(self) -> str | None:
+        """The entry the next append hangs under (``None``: the next append is a root)."""
+        return self._leaf
+
+    def branch(self, from_id: str | None) -> None:
+        """Move the leaf to an earlier entry (``None``: before the first) to fork there."""
+        if from_id is not None and from_id not in self._index:
+            raise ValueError(f"no entry {from_id!r} in session {self.get_session_id()}")
+        self._leaf = from_id
+
+    def get_branch(self, leaf: str | None = None) -> list[SessionEntry]:
+        """The path root → ``leaf`` (default: the current leaf)."""
+        current = self._leaf if leaf is None else leaf
+        if current is not None and current not in self._index:
+            raise ValueError(f"no entry {current!r} in session {self.get_session_id()}")
+        path: list[SessionEntry] = []
+        index = self._index
+        seen: set[str] = set()
+        while current is not None and current not in seen:
+            seen.add(current)
+            entry = index.get(current)
+            if entry is None:
+                break
+            path.append(entry)
+            current = entry["parent_id"]
+        path.reverse()
+        return path
+
+    def get_tree(self) -> dict[str | None, list[str]]:
+        """Children ids of each entry in file order; key ``None`` lists the roots."""
+        children: dict[str | None, list[str]] = {None: []}
+        for entry in self._entries:
+            children.setdefault(entry["id"], [])
+            children.setdefault(entry["parent_id"], []).append(entry["id"])
+        return children
+
+    def build_context_messages(self) -> list[Message]:
+        """The messages the model sees at the current leaf (rules: ``session.context``)."""
+        return context_messages(self.get_branch())
+
+    # -- fork and close ----------------------------------------------------------
+
+    def fork(self, entry_id: str | None) -> SessionManager:
+        """A new session holding the path up to ``entry_id``; its header names this file.
+
+        A file session forks into a new file beside it; an in-memory one stays
+        in memory. Entry ids are kept, so compactions' references stay valid.
+        """
+        path = self.get_branch(entry_id) if entry_id is not None else []
+        parent = str(self._path) if self._path is not None else None
+        if self._path is None:
+            header = _new_header(self.get_cwd(), parent)
+            copies = [cast(SessionEntry, dict(e)) for e in path]
+            return SessionManager(header, copies, {e["id"]: e for e in copies}, None, None)
+        forked = SessionManager.create(
+            self.get_cwd(), session_dir=self._path.parent, parent_session=parent
+        )
+        assert forked._file is not None
+        if path:
+            forked._file.append(b"".join(encode_line(e) for e in path))
+        forked._entries = [cast(SessionEntry, dict(e)) for e in path]
+        forked._index = {e["id"]: e for e in forked._entries}
+        forked._leaf = entry_id
+        return forked
+
+    def close(self) -> None:
+        """Release the file lock; later appends raise ``SessionClosedError``. Idempotent."""
+        self._closed = True
+        if self._finalizer is not None:
+            self._finalizer()
+
+    def __enter__(self) -> SessionManager:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        where = self._path or "in memory"
+        return f"<SessionManager {self.get_session_id()} {where} entries={len(self._entries)}>"
+
+
+def _close_file(file: LockedFile) -> None:
+    file.close()
+
+
+def _new_header(cwd: PathLike, parent_session: str | None) -> SessionHeader:
+    header: SessionHeader = {
+        "type": "session",
+        "version": SESSION_VERSION,
+        "id": new_session_id(),
+        "cwd": str(Path(cwd).resolve()),
+        "timestamp": now_iso(),
+    }
+    if parent_session is not None:
+        header["parent_session"] = parent_session
+    return header

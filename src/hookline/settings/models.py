@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag
 
 #: Claude Code's hook event names, as settings files spell them.
 CLAUDE_EVENTS: tuple[str, ...] = (
@@ -99,8 +99,36 @@ class MatcherConfig(_Strict):
 
 HooksConfig = dict[ClaudeEvent, list[MatcherConfig]]
 
+#: The tags of the ``hooks`` union; they show up in pydantic error locations
+#: (``hooks.events...``) and are dropped again when errors are reported.
+HOOKS_UNION_TAGS: tuple[str, str] = ("paths", "events")
+
+
+def _hooks_kind(value: Any) -> str | None:
+    """Pick the ``hooks`` branch from the JSON type, so errors come from one branch only."""
+    if isinstance(value, list):
+        return HOOKS_UNION_TAGS[0]
+    if isinstance(value, dict):
+        return HOOKS_UNION_TAGS[1]
+    return None
+
+
+HooksField = Annotated[
+    Annotated[list[str], Tag(HOOKS_UNION_TAGS[0])]
+    | Annotated[HooksConfig, Tag(HOOKS_UNION_TAGS[1])],
+    Discriminator(
+        _hooks_kind,
+        custom_error_type="hooks_type",
+        custom_error_message=(
+            "must be a list of hook module paths or an object of Claude-style event hooks"
+        ),
+    ),
+]
+
 
 class PermissionsConfig(BaseModel):
+    """Tool permission rules; other keys are kept for Claude Code compatibility."""
+
     model_config = ConfigDict(extra="allow", populate_by_name=True)
 
     allow: list[str] = Field(default_factory=list)
@@ -115,18 +143,42 @@ class Settings(BaseModel):
     """A settings file, or the merge of all of them.
 
     ``hooks`` is either a list of hook module paths (hookline/pi style) or a
-    Claude-style object of command hooks keyed by event.
+    Claude-style object of command hooks keyed by event. In the merged
+    settings ``hooks`` is always ``None``: the two shapes do not merge, so the
+    loader hands them out per source instead (see ``LoadedSettings``).
     """
 
-    model_config = ConfigDict(extra="allow", populate_by_name=True)
+    model_config = ConfigDict(extra="allow", populate_by_name=True, title="hookline settings")
 
-    hooks: list[str] | HooksConfig | None = None
-    hook_timeout: int | None = Field(default=None, alias="hookTimeout", gt=0)
-    disable_all_hooks: bool | None = Field(default=None, alias="disableAllHooks")
-    allow_managed_hooks_only: bool | None = Field(default=None, alias="allowManagedHooksOnly")
+    hooks: HooksField | None = Field(
+        default=None,
+        description=(
+            "A list of hook module paths (relative to the project, or to the home "
+            "folder for user settings), or Claude Code command hooks keyed by event."
+        ),
+    )
+    hook_timeout: int | None = Field(
+        default=None,
+        alias="hookTimeout",
+        gt=0,
+        description="Timeout of in-process hook handlers, in milliseconds (default 30000).",
+    )
+    disable_all_hooks: bool | None = Field(
+        default=None,
+        alias="disableAllHooks",
+        description="Run no hooks at all. A value in the managed settings file wins.",
+    )
+    allow_managed_hooks_only: bool | None = Field(
+        default=None,
+        alias="allowManagedHooksOnly",
+        description="Run only hooks from the managed settings file (managed file only).",
+    )
     permissions: PermissionsConfig | None = None
-    env: dict[str, str] | None = None
-    model: str | None = None
+    env: dict[str, str] | None = Field(
+        default=None, description="Environment variables for tools and command hooks."
+    )
+    model: str | None = Field(default=None, description="Default model, e.g. 'anthropic:NAME'.")
 
     def extra_keys(self) -> dict[str, Any]:
+        """Keys hookline does not read (kept, so Claude Code settings round-trip)."""
         return dict(self.model_extra or {})

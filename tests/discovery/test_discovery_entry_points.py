@@ -118,3 +118,20 @@ def test_entry_points_come_after_file_sources(
     found = discover_hooks(cli_paths=[write_hook(tmp_path / "c.py")])
 
     assert [s.origin for s in found.sources] == ["cli", "user", "entry_point:last"]
+
+
+def test_entry_points_are_asked_for_by_group(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The ``group=`` form only: the dict form is slower and raises on Python 3.12+."""
+    calls: list[dict[str, str]] = []
+
+    def fake_entry_points(**kwargs: str) -> metadata.EntryPoints:
+        calls.append(kwargs)
+        ep = metadata.EntryPoint("fake", "fake_mod", ENTRY_POINT_GROUP)
+        return metadata.EntryPoints([ep])
+
+    monkeypatch.setattr(metadata, "entry_points", fake_entry_points)
+
+    found = discover_hooks(user=False)
+
+    assert calls == [{"group": ENTRY_POINT_GROUP}]
+    assert [s.origin for s in found.sources] == ["entry_point:fake"]

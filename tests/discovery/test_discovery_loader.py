@@ -138,6 +138,7 @@ def test_untrusted_project_hook_is_never_imported(
 
     assert not marker.exists()
     assert result.hooks == [] and result.errors == []
+    assert not [name for name in sys.modules if "evil" in name]
     assert sorted(Path(s.source.path).name for s in result.skipped) == ["evil.py", "evil2.py"]
     assert all("is not trusted" in s.reason for s in result.skipped)
 

@@ -231,3 +231,16 @@ def test_sources_can_be_switched_off(
     found = discover_hooks(user=False, packages=False)
 
     assert found.sources == []
+
+
+def test_project_settings_without_a_project_dir_name_their_base(
+    tmp_path: Path, write_hook: WriteHook
+) -> None:
+    write_hook(tmp_path / "repo" / "h.py")
+    entry = SettingsHookPath("h.py", str(tmp_path / "repo"), "repo/.hookline/settings.json", True)
+
+    found = discover_hooks(settings_paths=[entry], packages=False)
+
+    [skipped] = found.skipped
+    assert skipped.source.project_dir == str(tmp_path / "repo")
+    assert skipped.reason == untrusted_reason(tmp_path / "repo")

@@ -48,14 +48,19 @@ class HookSource:
     ``path`` is the absolute path as found (``~`` expanded, not resolved
     through links) or, for an entry point, its ``module:attr`` value.
     ``key`` is what duplicates are detected by: the real path of a file,
-    ``entry_point:<name>`` for an entry point.
+    ``entry_point:<name>`` for an entry point. ``project_dir`` is set when
+    the source comes from a project (and so needs that project's trust).
     """
 
     path: str
     origin: str
     key: str
-    from_project: bool = False
+    project_dir: str | None = None
     entry_point: metadata.EntryPoint | None = field(default=None, compare=False)
+
+    @property
+    def from_project(self) -> bool:
+        return self.project_dir is not None
 
     @property
     def is_entry_point(self) -> bool:
@@ -127,25 +132,25 @@ def discover_hooks(
     project = Path(os.path.abspath(os.path.expanduser(project_dir))) if project_dir else None
     candidates: list[HookSource] = []
     for cli_path in cli_paths:
-        candidates += _files_at(expand_path(os.fspath(cli_path), base), "cli", False)
+        candidates += _files_at(expand_path(os.fspath(cli_path), base), "cli", None)
     for entry in settings_paths:
         candidates += _settings_sources(SettingsHookPath(*entry), project)
     if project is not None:
-        candidates += _files_in(project / PROJECT_HOOKS_DIR, "project", True)
+        candidates += _files_in(project / PROJECT_HOOKS_DIR, "project", str(project))
     if user:
-        candidates += _files_in(hookline_home() / "hooks", "user", False)
+        candidates += _files_in(hookline_home() / "hooks", "user", None)
     if packages:
         candidates += _entry_point_sources()
-    return _select(candidates, project, project_trusted)
+    return _select(candidates, project_trusted)
 
 
-def _select(candidates: list[HookSource], project: Path | None, trusted: bool) -> Discovery:
+def _select(candidates: list[HookSource], trusted: bool) -> Discovery:
     """Apply trust, then dedupe by key: the first kept source of a key wins."""
     out = Discovery()
     kept: dict[str, HookSource] = {}
     for source in candidates:
-        if source.from_project and not trusted:
-            out.skipped.append(SkippedSource(source, untrusted_reason(project or "?")))
+        if source.project_dir is not None and not trusted:
+            out.skipped.append(SkippedSource(source, untrusted_reason(source.project_dir)))
         elif source.key in kept:
             out.shadowed.append(ShadowedSource(source, kept[source.key]))
         else:
@@ -154,22 +159,22 @@ def _select(candidates: list[HookSource], project: Path | None, trusted: bool) -
     return out
 
 
-def _file_source(path: Path, origin: str, from_project: bool) -> HookSource:
-    return HookSource(str(path), origin, os.path.realpath(path), from_project)
+def _file_source(path: Path, origin: str, project_dir: str | None) -> HookSource:
+    return HookSource(str(path), origin, os.path.realpath(path), project_dir)
 
 
-def _files_at(path: Path, origin: str, from_project: bool) -> list[HookSource]:
+def _files_at(path: Path, origin: str, project_dir: str | None) -> list[HookSource]:
     """An explicit path: a folder means its modules; anything else is one module.
 
     A missing file is still returned so that loading reports it as an error
     rather than silently ignoring a path the user asked for.
     """
     if path.is_dir():
-        return _files_in(path, origin, from_project)
-    return [_file_source(path, origin, from_project)]
+        return _files_in(path, origin, project_dir)
+    return [_file_source(path, origin, project_dir)]
 
 
-def _files_in(folder: Path, origin: str, from_project: bool) -> list[HookSource]:
+def _files_in(folder: Path, origin: str, project_dir: str | None) -> list[HookSource]:
     """The ``*.py`` modules of a folder sorted by name; ``_private`` and dot files are helpers."""
     if not folder.is_dir():
         return []
@@ -178,7 +183,7 @@ def _files_in(folder: Path, origin: str, from_project: bool) -> list[HookSource]
         for p in folder.iterdir()
         if p.suffix == ".py" and not p.name.startswith(("_", ".")) and p.is_file()
     )
-    return [_file_source(folder / name, origin, from_project) for name in names]
+    return [_file_source(folder / name, origin, project_dir) for name in names]
 
 
 def _settings_sources(entry: SettingsHookPath, project: Path | None) -> list[HookSource]:
@@ -186,7 +191,9 @@ def _settings_sources(entry: SettingsHookPath, project: Path | None) -> list[Hoo
     from_project = entry.from_project
     if from_project is None:
         from_project = _is_inside(origin.removeprefix("settings:"), project)
-    return _files_at(expand_path(entry.path, entry.base_dir), origin, from_project)
+    # A project file's own project is the one given, else the folder it resolves against.
+    project_dir = str(project or entry.base_dir) if from_project else None
+    return _files_at(expand_path(entry.path, entry.base_dir), origin, project_dir)
 
 
 def _is_inside(file: str, folder: Path | None) -> bool:
@@ -202,6 +209,6 @@ def _entry_point_sources() -> list[HookSource]:
     """Entry points of ``hookline.hooks`` by name; equal names keep ``sys.path`` order."""
     eps = sorted(metadata.entry_points(group=ENTRY_POINT_GROUP), key=lambda ep: ep.name)
     return [
-        HookSource(ep.value, f"entry_point:{ep.name}", f"entry_point:{ep.name}", False, ep)
+        HookSource(ep.value, f"entry_point:{ep.name}", f"entry_point:{ep.name}", None, ep)
         for ep in eps
     ]

@@ -155,14 +155,17 @@ def _import_file(path: str) -> ModuleType:
     sys.modules[name] = module  # dataclasses and pickle look the module up here
     try:
         loader.exec_module(module)
-    except BaseException as exc:
+    except (Exception, SystemExit) as exc:  # KeyboardInterrupt is not the hook's to swallow
         sys.modules.pop(name, None)
         raise _import_failure(exc, path) from exc
+    except BaseException:
+        sys.modules.pop(name, None)
+        raise
     return module
 
 
-def _import_failure(exc: BaseException, path: str) -> BaseException:
-    """Turn an exception raised while importing into a ``_LoadFailure`` (or re-raise)."""
+def _import_failure(exc: Exception | SystemExit, path: str) -> _LoadFailure:
+    """Turn an exception raised while importing into a reason a hook author can act on."""
     if isinstance(exc, SyntaxError):
         where = f"line {exc.lineno}"
         if exc.filename and os.path.realpath(exc.filename) != os.path.realpath(path):
@@ -170,9 +173,7 @@ def _import_failure(exc: BaseException, path: str) -> BaseException:
         return _LoadFailure(f"syntax error at {where}: {exc.msg}", exc)
     if isinstance(exc, ImportError):
         return _LoadFailure(f"import error: {exc}", exc)
-    if isinstance(exc, Exception | SystemExit):
-        return _LoadFailure(f"error while importing: {_describe(exc)}", exc)
-    return exc  # KeyboardInterrupt and friends are not the hook's to swallow
+    return _LoadFailure(f"error while importing: {_describe(exc)}", exc)
 
 
 def _module_factory(module: ModuleType) -> Callable[..., Any]:

@@ -92,6 +92,21 @@ class _Resume:
                     return stop.value
 
 
+class _DeadlineExceeded(Exception):
+    """The runner's deadline expired (a handler's own ``TimeoutError`` is not this)."""
+
+
+async def _under_deadline(awaitable: Awaitable[T], timeout: float) -> T:
+    scope = asyncio.timeout(timeout)
+    try:
+        async with scope:
+            return await awaitable
+    except TimeoutError:
+        if scope.expired():
+            raise _DeadlineExceeded from None
+        raise
+
+
 _Entry = tuple[str, Handler]  # (hook path, handler)
 
 
@@ -207,13 +222,11 @@ class HookRunner:
                 return stop.value
             if timeout is None:
                 return await _Resume(value, first)
-            async with asyncio.timeout(timeout):
-                return await _Resume(value, first)
+            return await _under_deadline(_Resume(value, first), timeout)
         if isinstance(value, Awaitable):
             if timeout is None:
                 return await value
-            async with asyncio.timeout(timeout):
-                return await value
+            return await _under_deadline(value, timeout)
         return value
 
     async def _guarded(self, path: str, fn: Handler, event: Event) -> HookResult | None:
@@ -221,7 +234,7 @@ class HookRunner:
         try:
             value = await self._call(fn, event, self.timeout)
             return coerce_result(event.type, value)
-        except TimeoutError:
+        except _DeadlineExceeded:
             self.report(path, event.type, f"timed out after {self.timeout:g}s")
         except Exception as exc:
             self.report(path, event.type, exc)

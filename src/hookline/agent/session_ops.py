@@ -1,0 +1,263 @@
+"""Session operations of the agent and the events around them.
+
+Each ``before`` event may cancel; the operation then does nothing and
+returns False. Kept apart from the loop so each file holds one idea.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any
+
+from hookline.core.events import (
+    AutoCompactionEndEvent,
+    AutoCompactionStartEvent,
+    Event,
+    SessionBeforeBranchEvent,
+    SessionBeforeCompactEvent,
+    SessionBeforeForkEvent,
+    SessionBeforeSwitchEvent,
+    SessionBeforeTreeEvent,
+    SessionBranchEvent,
+    SessionCompactEvent,
+    SessionCompactingEvent,
+    SessionForkEvent,
+    SessionShutdownEvent,
+    SessionStartEvent,
+    SessionSwitchEvent,
+    SessionTreeEvent,
+)
+from hookline.core.results import (
+    SessionBeforeBranchResult,
+    SessionBeforeCompactResult,
+    SessionBeforeTreeResult,
+    SessionCompactingResult,
+)
+from hookline.session import SessionManager, default_summary, estimate_tokens, prepare_compaction
+
+if TYPE_CHECKING:
+    from hookline.core.runner import HookRunner
+
+
+class SessionOps:
+    """Mixed into ``Agent``: the session lifecycle with its hook events."""
+
+    session: SessionManager
+    runner: HookRunner
+    cwd: str
+    turn_leaves: dict[int, str | None]
+    context_window: int
+    auto_compact: bool
+    compact_threshold: float
+    _shut_down: bool = False
+
+    async def emit(self, event: Event) -> Any:  # provided by Agent
+        raise NotImplementedError
+
+    def sync_claude(self) -> None:  # provided by Agent
+        raise NotImplementedError
+
+    def _attach(self, session: SessionManager) -> None:
+        self.session = session
+        self.runner.set_session_file(session.get_session_file())
+        self.runner.context.session_manager = session
+        self.sync_claude()
+
+    async def start(self, source: str = "startup") -> None:
+        """Announce the session (``session_start``): startup, resume, clear or compact."""
+        await self.emit(
+            SessionStartEvent(source=source, session_file=self.session.get_session_file())
+        )
+
+    async def new_session(
+        self,
+        parent_session: str | None = None,
+        setup: Callable[[Any], Awaitable[None] | None] | None = None,
+        *,
+        reason: str = "new",
+    ) -> bool:
+        """Start a fresh session file (``/new``, ``/clear``, a hook's ``new_session``)."""
+        if await self._cancelled(SessionBeforeSwitchEvent(reason=reason)):
+            return False
+        previous = self.session.get_session_file()
+        persistent = previous is not None
+        self.session.close()
+        if persistent:
+            fresh = SessionManager.create(self.cwd, parent_session=parent_session or previous)
+        else:
+            fresh = SessionManager.in_memory(self.cwd)
+        if setup is not None:
+            value = setup(fresh)
+            if value is not None:
+                await value
+        self._attach(fresh)
+        self.turn_leaves.clear()
+        await self.emit(
+            SessionSwitchEvent(
+                reason=reason, previous_session_file=previous, session_file=fresh.get_session_file()
+            )
+        )
+        await self.start("clear")
+        return True
+
+    async def switch_session(self, path: str) -> bool:
+        """Resume another session file."""
+        if await self._cancelled(
+            SessionBeforeSwitchEvent(reason="switch", target_session_file=path)
+        ):
+            return False
+        previous = self.session.get_session_file()
+        opened = SessionManager.open(path)
+        self.session.close()
+        self._attach(opened)
+        self.turn_leaves.clear()
+        await self.emit(
+            SessionSwitchEvent(reason="switch", previous_session_file=previous, session_file=path)
+        )
+        await self.start("resume")
+        return True
+
+    async def branch(self, turn_index: int | None = None, entry_id: str | None = None) -> bool:
+        """Go back to the state before turn ``turn_index`` (or to ``entry_id``)."""
+        if entry_id is None:
+            if turn_index is None or turn_index not in self.turn_leaves:
+                known = ", ".join(str(i) for i in sorted(self.turn_leaves)) or "none"
+                raise ValueError(f"no turn {turn_index} in this run (known turns: {known})")
+            entry_id = self.turn_leaves[turn_index]
+        index = turn_index if turn_index is not None else -1
+        result = await self.emit(
+            SessionBeforeBranchEvent(target_turn_index=index, entry_id=entry_id)
+        )
+        if isinstance(result, SessionBeforeBranchResult):
+            if result.cancel:
+                return False
+            skip = result.skip_conversation_restore
+        else:
+            skip = False
+        if not skip:
+            self.session.branch(entry_id)
+        await self.emit(
+            SessionBranchEvent(
+                target_turn_index=index,
+                entry_id=entry_id,
+                previous_session_file=self.session.get_session_file(),
+            )
+        )
+        return True
+
+    async def fork(self, entry_id: str | None = None) -> bool:
+        """Copy the path up to ``entry_id`` (default: the leaf) into a new session file."""
+        if await self._cancelled(SessionBeforeForkEvent(entry_id=entry_id)):
+            return False
+        previous = self.session.get_session_file()
+        forked = self.session.fork(entry_id or self.session.get_leaf_id())
+        self.session.close()
+        self._attach(forked)
+        await self.emit(
+            SessionForkEvent(previous_session_file=previous, session_file=forked.get_session_file())
+        )
+        return True
+
+    async def navigate_tree(self, target_id: str) -> bool:
+        """Move the leaf to any entry; a hook may supply a summary of the branch left."""
+        old = self.session.get_leaf_id()
+        result = await self.emit(SessionBeforeTreeEvent(target_id=target_id, old_leaf_id=old))
+        summary_id = None
+        if isinstance(result, SessionBeforeTreeResult) and result.cancel:
+            return False
+        self.session.branch(target_id)
+        if isinstance(result, SessionBeforeTreeResult) and result.summary is not None:
+            summary_id = self.session.append_branch_summary(
+                result.summary.summary, from_id=old, details=result.summary.details
+            )
+        await self.emit(
+            SessionTreeEvent(
+                new_leaf_id=self.session.get_leaf_id(), old_leaf_id=old, summary_entry_id=summary_id
+            )
+        )
+        return True
+
+    async def compact(
+        self, custom_instructions: str | None = None, trigger: str = "manual"
+    ) -> bool:
+        """Summarise old messages into a compaction entry; hooks may cancel or supply it."""
+        prep = prepare_compaction(self.session)
+        if not prep.messages_to_summarize:
+            return False
+        summary = default_summary(prep.messages_to_summarize)
+        result = await self.emit(
+            SessionBeforeCompactEvent(
+                trigger="auto" if trigger == "auto" else "manual",
+                custom_instructions=custom_instructions,
+                summary=summary,
+                messages=prep.messages_to_summarize,
+                tokens_before=prep.tokens_before,
+            )
+        )
+        from_hook = False
+        first_kept = prep.first_kept_entry_id
+        details: Any = None
+        if isinstance(result, SessionBeforeCompactResult):
+            if result.cancel:
+                return False
+            if result.compaction is not None:
+                summary = result.compaction.summary
+                first_kept = result.compaction.first_kept_entry_id or first_kept
+                details = result.compaction.details
+                from_hook = True
+        if not from_hook:
+            extra = await self.emit(SessionCompactingEvent(messages=prep.messages_to_summarize))
+            if isinstance(extra, SessionCompactingResult):
+                if extra.context:
+                    summary += "\n\nAdditional context:\n" + "\n".join(extra.context)
+                if extra.prompt:
+                    summary = f"{extra.prompt}\n\n{summary}"
+                if extra.preserve_data:
+                    details = {"preserve_data": extra.preserve_data}
+        self.session.append_compaction(
+            summary,
+            first_kept_entry_id=first_kept,
+            tokens_before=prep.tokens_before,
+            details=details,
+            from_hook=from_hook,
+        )
+        await self.emit(
+            SessionCompactEvent(
+                summary=summary,
+                first_kept_entry_id=first_kept,
+                tokens_before=prep.tokens_before,
+                from_hook=from_hook,
+            )
+        )
+        await self.start("compact")
+        return True
+
+    async def maybe_auto_compact(self) -> None:
+        """Compact when the context passes the threshold of the model's window."""
+        if not self.auto_compact:
+            return
+        tokens = estimate_tokens(self.session.build_context_messages())
+        if tokens < self.context_window * self.compact_threshold:
+            return
+        await self.emit(AutoCompactionStartEvent(reason="threshold"))
+        error = None
+        done = False
+        try:
+            done = await self.compact(trigger="auto")
+        except Exception as exc:  # compaction must never lose the session
+            error = f"{type(exc).__name__}: {exc}"
+        await self.emit(AutoCompactionEndEvent(aborted=not done, error=error))
+
+    async def shutdown(self, reason: str = "exit") -> None:
+        """``session_shutdown`` once, then close the session file."""
+        if self._shut_down:
+            return
+        self._shut_down = True
+        try:
+            await self.emit(SessionShutdownEvent(reason=reason))
+        finally:
+            self.session.close()
+
+    async def _cancelled(self, event: Event) -> bool:
+        result = await self.emit(event)
+        return bool(getattr(result, "cancel", False))

@@ -1,0 +1,157 @@
+"""``run_process``: group kill on timeout and abort, bounded output, decoding, errors, stdin."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from hookline.core.process import run_process
+
+
+def _alive(pid: int) -> bool:
+    """True while ``pid`` runs (a zombie waiting for its reaper counts as gone)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return False
+    return "\nState:\tZ" not in status
+
+
+async def _gone_within(pid: int, seconds: float) -> bool:
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        if not _alive(pid):
+            return True
+        await asyncio.sleep(0.02)
+    return not _alive(pid)
+
+
+async def test_success_captures_stdout_stderr_code() -> None:
+    res = await run_process(["sh", "-c", "echo out; echo err >&2; exit 4"])
+    assert (res.stdout, res.stderr, res.code) == ("out\n", "err\n", 4)
+    assert res.killed is False and res.timed_out is False and res.error is None
+    assert (res.stdout_bytes, res.stderr_bytes) == (4, 4)
+
+
+async def test_timeout_kills_the_whole_group() -> None:
+    start = time.monotonic()
+    res = await run_process(["sh", "-c", "sleep 30 & echo $!; sleep 30"], timeout=0.3)
+    elapsed = time.monotonic() - start
+    assert res.killed is True
+    assert res.timed_out is True
+    bg_pid = int(res.stdout.split()[0])
+    assert await _gone_within(bg_pid, 5.0), f"background sleep {bg_pid} survived the timeout"
+    assert elapsed < 10  # loose: the 30 s sleeps were not waited for
+
+
+async def test_timeout_with_grandchild_holding_pipes() -> None:
+    res = await run_process(["sh", "-c", "sleep 30 | cat"], timeout=0.2)
+    assert res.killed is True and res.timed_out is True
+
+
+async def test_signal_aborts() -> None:
+    abort = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    loop.call_later(0.2, abort.set)
+    res = await run_process(["sh", "-c", "sleep 30 & echo $!; sleep 30"], signal=abort)
+    assert res.killed is True
+    assert res.timed_out is False
+    assert await _gone_within(int(res.stdout.split()[0]), 5.0)
+
+
+async def test_signal_unset_lets_process_finish() -> None:
+    res = await run_process(["sh", "-c", "echo done"], signal=asyncio.Event(), timeout=30)
+    assert res.stdout == "done\n"
+    assert res.killed is False
+
+
+async def test_cancellation_kills_the_group() -> None:
+    marker: list[int] = []
+
+    def on_stdout(data: bytes) -> None:
+        marker.extend(int(x) for x in data.split())
+
+    task = asyncio.ensure_future(
+        run_process(["sh", "-c", "sleep 30 & echo $!; sleep 30"], on_stdout=on_stdout)
+    )
+    for _ in range(500):
+        if marker:
+            break
+        await asyncio.sleep(0.01)
+    assert marker, "the child never printed its background pid"
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    assert await _gone_within(marker[0], 5.0)
+
+
+async def test_output_is_bounded_but_counted() -> None:
+    script = "import sys; sys.stdout.write('x' * 5000); sys.stderr.write('y' * 3000)"
+    res = await run_process([sys.executable, "-c", script], max_output=1000)
+    assert res.stdout == "x" * 1000
+    assert res.stderr == "y" * 1000
+    assert res.stdout_bytes == 5000 and res.stderr_bytes == 3000
+    assert res.stdout_truncated is True and res.stderr_truncated is True
+
+
+async def test_output_under_limit_not_truncated() -> None:
+    res = await run_process(["printf", "abc"], max_output=3)
+    assert res.stdout == "abc"
+    assert res.stdout_truncated is False
+    assert res.stdout_bytes == 3
+
+
+async def test_non_utf8_is_replaced() -> None:
+    res = await run_process(["printf", "a\\377b"])
+    assert res.stdout == "a\ufffdb"
+    assert res.stdout_bytes == 3
+
+
+async def test_missing_program_gives_error_not_exception(tmp_path: Path) -> None:
+    res = await run_process([str(tmp_path / "no-such-program")])
+    assert res.error is not None
+    assert res.code is None
+    res = await run_process(["true"], cwd=tmp_path / "missing-dir")
+    assert res.error is not None
+
+
+async def test_stdin_input_delivered() -> None:
+    res = await run_process(["cat"], input=b"hello\nworld")
+    assert res.stdout == "hello\nworld"
+    res = await run_process(["sh", "-c", "read x; echo got:$x"], input=b"line\n")
+    assert res.stdout == "got:line\n"
+
+
+async def test_stdin_ignored_by_child_does_not_hang() -> None:
+    res = await run_process(["true"], input=b"z" * (1024 * 1024), timeout=30)
+    assert res.code == 0
+    assert res.killed is False
+
+
+async def test_merge_stderr_and_env(tmp_path: Path) -> None:
+    res = await run_process(
+        ["sh", "-c", "echo $FOO; echo e >&2; pwd"],
+        env={"FOO": "bar", "PATH": os.environ["PATH"]},
+        merge_stderr=True,
+        cwd=tmp_path,
+    )
+    lines = res.stdout.splitlines()
+    assert lines[:2] == ["bar", "e"]
+    assert Path(lines[2]).resolve() == tmp_path.resolve()
+    assert res.stderr == ""
+
+
+async def test_runs_in_its_own_session() -> None:
+    res = await run_process([sys.executable, "-c", "import os; print(os.getsid(0), os.getpgid(0))"])
+    sid, pgid = (int(x) for x in res.stdout.split())
+    assert sid != os.getsid(0)
+    assert pgid == sid

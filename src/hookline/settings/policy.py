@@ -13,11 +13,16 @@ from typing import Literal
 
 from hookline.settings.loader import LoadedSettings
 
-#: Where a hook comes from: the settings scopes plus ``plugin`` (plugin ``hooks/hooks.json``).
-HookScope = Literal["user", "project", "local", "cli", "managed", "plugin"]
+#: Where a hook comes from: the settings scopes, ``plugin`` (plugin ``hooks/hooks.json``)
+#: and ``callback`` (Python callables registered by the embedding program, in code).
+HookScope = Literal["user", "project", "local", "cli", "managed", "plugin", "callback"]
 
-_KNOWN_SCOPES: frozenset[str] = frozenset({"user", "project", "local", "cli", "managed", "plugin"})
+_KNOWN_SCOPES: frozenset[str] = frozenset(
+    {"user", "project", "local", "cli", "managed", "plugin", "callback"}
+)
 _TRUST_SCOPES: frozenset[str] = frozenset({"project", "local"})
+#: Scopes ``allowManagedHooksOnly`` keeps: the policy file, and code (not configuration).
+_MANAGED_ONLY_SCOPES: frozenset[str] = frozenset({"managed", "callback"})
 
 
 @dataclass(frozen=True)
@@ -45,13 +50,17 @@ def hook_policy(loaded: LoadedSettings) -> HookPolicy:
 def allows(scope: str, policy: HookPolicy, project_trusted: bool) -> tuple[bool, str]:
     """Whether a hook from ``scope`` may run, and why (the reason is shown to the user).
 
-    An unknown scope is refused: a new source must be classified, not run by default.
+    ``disableAllHooks`` stops everything; ``allowManagedHooksOnly`` keeps the
+    managed file's hooks and callbacks registered in code by the embedding
+    program (the same rule as ``hookline.claude``); project and local scopes
+    need a trusted project. An unknown scope is refused: a new source must be
+    classified, not run by default.
     """
     if policy.disable_all:
         return False, "all hooks are disabled (disableAllHooks)"
     if scope not in _KNOWN_SCOPES:
         return False, f"unknown hook scope {scope!r}"
-    if policy.managed_only and scope != "managed":
+    if policy.managed_only and scope not in _MANAGED_ONLY_SCOPES:
         return False, f"only managed hooks may run (allowManagedHooksOnly); this is a {scope} hook"
     if scope in _TRUST_SCOPES and not project_trusted:
         return False, "the project directory is not trusted (run `hookline trust`)"

@@ -1,0 +1,457 @@
+"""Settings sources, scopes, merge order and the handling of broken files (real files in tmp)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from hookline.settings import (
+    DEFAULT_MANAGED_PATHS,
+    LoadedSettings,
+    Settings,
+    load_settings,
+    settings_candidates,
+)
+
+WriteJson = Callable[[Path, Any], Path]
+
+
+def _sources(home: Path, project: Path) -> dict[str, Path]:
+    """The five always-present sources, by a short name."""
+    return {
+        "hookline_user": home / ".hookline" / "settings.json",
+        "claude_user": home / ".claude" / "settings.json",
+        "claude_project": project / ".claude" / "settings.json",
+        "hookline_project": project / ".hookline" / "settings.json",
+        "local": project / ".claude" / "settings.local.json",
+    }
+
+
+def _load(
+    project: Path, managed_paths: list[Path], cli_settings: Path | None = None
+) -> LoadedSettings:
+    return load_settings(project, cli_settings=cli_settings, managed_paths=managed_paths)
+
+
+# --- sources and scopes -------------------------------------------------------------
+
+
+def test_every_candidate_is_listed_in_merge_order_with_its_scope(
+    isolated_home: Path, project: Path, managed_paths: list[Path], tmp_path: Path
+) -> None:
+    cli = tmp_path / "cli.json"
+    cli.write_text("{}")
+    loaded = _load(project, managed_paths, cli_settings=cli)
+    src = _sources(isolated_home, project)
+    assert [(f.path, f.scope) for f in loaded.files] == [
+        (src["hookline_user"], "user"),
+        (src["claude_user"], "user"),
+        (src["claude_project"], "project"),
+        (src["hookline_project"], "project"),
+        (src["local"], "local"),
+        (cli, "cli"),
+        (managed_paths[0], "managed"),
+        (managed_paths[1], "managed"),
+    ]
+    assert [f.exists for f in loaded.files] == [False] * 5 + [True, False, False]
+    assert loaded.errors == []
+    assert loaded.merged == Settings()
+
+
+def test_each_source_is_read_with_its_scope(
+    isolated_home: Path, project: Path, managed_paths: list[Path], write_json: WriteJson
+) -> None:
+    for name, path in _sources(isolated_home, project).items():
+        write_json(path, {"origin": name})
+    write_json(managed_paths[1], {"origin": "managed"})
+    loaded = _load(project, managed_paths)
+    seen = [(f.scope, f.raw) for f in loaded.files if f.exists]
+    assert seen == [
+        ("user", {"origin": "hookline_user"}),
+        ("user", {"origin": "claude_user"}),
+        ("project", {"origin": "claude_project"}),
+        ("project", {"origin": "hookline_project"}),
+        ("local", {"origin": "local"}),
+        ("managed", {"origin": "managed"}),
+    ]
+    assert all(f.settings is not None and f.error is None for f in loaded.files if f.exists)
+    assert loaded.merged.extra_keys() == {"origin": "managed"}
+
+
+def test_hookline_home_env_moves_the_first_source(
+    project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, write_json: WriteJson
+) -> None:
+    elsewhere = tmp_path / "elsewhere"
+    monkeypatch.setenv("HOOKLINE_HOME", str(elsewhere))
+    write_json(elsewhere / "settings.json", {"model": "from-env-home"})
+    loaded = load_settings(project, managed_paths=[])
+    assert loaded.files[0].path == elsewhere / "settings.json"
+    assert loaded.merged.model == "from-env-home"
+
+
+def test_later_sources_win_for_scalars_in_the_documented_order(
+    isolated_home: Path,
+    project: Path,
+    managed_paths: list[Path],
+    write_json: WriteJson,
+    tmp_path: Path,
+) -> None:
+    src = _sources(isolated_home, project)
+    order = list(src.values())
+    cli = tmp_path / "cli.json"
+    order += [cli, managed_paths[0]]
+    # Each file sets `model`; removing them from the last one shows each earlier one wins
+    # over everything before it.
+    for index, path in enumerate(order):
+        write_json(path, {"model": f"m{index}"})
+    for expected in range(len(order) - 1, -1, -1):
+        loaded = _load(project, managed_paths, cli_settings=cli if cli.exists() else None)
+        assert loaded.merged.model == f"m{expected}"
+        order[expected].unlink()
+
+
+def test_first_existing_managed_path_is_the_managed_file(
+    project: Path, managed_paths: list[Path], write_json: WriteJson
+) -> None:
+    write_json(managed_paths[1], {"model": "second"})
+    loaded = _load(project, managed_paths)
+    managed = [f for f in loaded.files if f.scope == "managed"]
+    assert [(f.path, f.exists) for f in managed] == [(managed_paths[1], True)]
+    assert loaded.merged.model == "second"
+
+    write_json(managed_paths[0], {"model": "first"})
+    loaded = _load(project, managed_paths)
+    managed = [f for f in loaded.files if f.scope == "managed"]
+    assert [f.path for f in managed] == [managed_paths[0]]
+    assert loaded.merged.model == "first"
+    assert loaded.managed is managed[0]
+
+
+def test_invalid_managed_file_does_not_fall_back_to_the_next_path(
+    project: Path, managed_paths: list[Path], write_json: WriteJson
+) -> None:
+    write_json(managed_paths[0], "[1]")
+    write_json(managed_paths[1], {"model": "second"})
+    loaded = _load(project, managed_paths)
+    assert [f.path for f in loaded.files if f.scope == "managed"] == [managed_paths[0]]
+    assert loaded.managed is None
+    assert loaded.merged.model is None
+    assert len(loaded.errors) == 1
+
+
+def test_default_managed_paths_are_the_etc_locations() -> None:
+    assert (
+        Path("/etc/hookline/managed-settings.json"),
+        Path("/etc/claude-code/managed-settings.json"),
+    ) == DEFAULT_MANAGED_PATHS
+    scopes = [scope for _, scope in settings_candidates(Path("/nonexistent-project"))]
+    assert scopes[-1] == "managed"
+
+
+def test_empty_managed_paths_means_no_managed_source(project: Path) -> None:
+    loaded = load_settings(project, managed_paths=[])
+    assert all(f.scope != "managed" for f in loaded.files)
+
+
+def test_missing_cli_settings_file_is_an_error(
+    project: Path, managed_paths: list[Path], tmp_path: Path
+) -> None:
+    missing = tmp_path / "nope.json"
+    loaded = _load(project, managed_paths, cli_settings=missing)
+    cli = next(f for f in loaded.files if f.scope == "cli")
+    assert not cli.exists
+    assert cli.error is not None and str(missing) in cli.error
+    assert loaded.errors == [cli.error]
+
+
+def test_relative_cli_settings_is_taken_from_the_current_directory(
+    project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, write_json: WriteJson
+) -> None:
+    write_json(tmp_path / "here" / "s.json", {"model": "cli"})
+    monkeypatch.chdir(tmp_path / "here")
+    loaded = load_settings(project, cli_settings=Path("s.json"), managed_paths=[])
+    assert loaded.files[-1].path == tmp_path / "here" / "s.json"
+    assert loaded.merged.model == "cli"
+
+
+def test_project_that_is_the_home_reads_each_file_once_as_user(
+    isolated_home: Path, write_json: WriteJson
+) -> None:
+    write_json(isolated_home / ".claude" / "settings.json", {"hooks": ["h.py"]})
+    write_json(isolated_home / ".hookline" / "settings.json", {"model": "x"})
+    loaded = load_settings(isolated_home, managed_paths=[])
+    paths = [f.path for f in loaded.files]
+    assert len(paths) == len(set(paths)) == 3  # two user files and settings.local.json
+    assert [f.scope for f in loaded.files] == ["user", "user", "local"]
+    assert [(p, f.scope) for p, _, f in loaded.hook_paths()] == [("h.py", "user")]
+
+
+# --- merge rules ----------------------------------------------------------------------
+
+
+def test_objects_deep_merge_lists_union_scalars_override(
+    isolated_home: Path, project: Path, write_json: WriteJson
+) -> None:
+    src = _sources(isolated_home, project)
+    write_json(
+        src["claude_user"],
+        {
+            "permissions": {"allow": ["Bash(ls)", "Read"], "defaultMode": "plan"},
+            "env": {"A": "1", "B": "1"},
+            "model": "user-model",
+            "custom": {"nested": {"keep": 1, "over": 1}, "tags": [1, {"x": 1}]},
+        },
+    )
+    write_json(
+        src["claude_project"],
+        {
+            "permissions": {"allow": ["Read", "Edit"], "deny": ["Bash(rm)"]},
+            "env": {"B": "2"},
+            "custom": {"nested": {"over": 2}, "tags": [{"x": 1}, True, 2]},
+        },
+    )
+    merged = load_settings(project, managed_paths=[]).merged
+    assert merged.permissions is not None
+    assert merged.permissions.allow == ["Bash(ls)", "Read", "Edit"]  # union, first order
+    assert merged.permissions.deny == ["Bash(rm)"]
+    assert merged.permissions.default_mode == "plan"  # untouched keys survive
+    assert merged.env == {"A": "1", "B": "2"}
+    assert merged.model == "user-model"
+    # 1 and true are different JSON values: both kept.
+    assert merged.extra_keys() == {
+        "custom": {"nested": {"keep": 1, "over": 2}, "tags": [1, {"x": 1}, True, 2]}
+    }
+
+
+def test_later_value_of_another_type_replaces(
+    isolated_home: Path, project: Path, write_json: WriteJson
+) -> None:
+    src = _sources(isolated_home, project)
+    write_json(src["claude_user"], {"x": {"a": 1}, "y": [1], "z": 1})
+    write_json(src["local"], {"x": [1], "y": "s", "z": None})
+    merged = load_settings(project, managed_paths=[]).merged
+    assert merged.extra_keys() == {"x": [1], "y": "s", "z": None}
+
+
+def test_snake_case_and_camel_case_keys_merge_as_one(
+    isolated_home: Path, project: Path, write_json: WriteJson
+) -> None:
+    src = _sources(isolated_home, project)
+    write_json(src["claude_user"], {"hookTimeout": 1000})
+    write_json(src["claude_project"], {"hook_timeout": 2000})
+    loaded = load_settings(project, managed_paths=[])
+    assert loaded.merged.hook_timeout == 2000
+    assert loaded.merged.extra_keys() == {}
+
+
+def test_merged_hooks_stays_none_whatever_the_shapes(
+    isolated_home: Path, project: Path, write_json: WriteJson
+) -> None:
+    src = _sources(isolated_home, project)
+    command_hooks = {"Stop": [{"hooks": [{"type": "command", "command": "echo hi"}]}]}
+    write_json(src["claude_user"], {"hooks": command_hooks})
+    write_json(src["hookline_project"], {"hooks": ["hooks/guard.py"]})
+    loaded = load_settings(project, managed_paths=[])
+    assert loaded.errors == []
+    assert loaded.merged.hooks is None
+    [(file, hooks)] = loaded.command_hooks()
+    assert file.path == src["claude_user"]
+    assert hooks["Stop"][0].hooks[0].command == "echo hi"  # type: ignore[union-attr]
+    assert [(p, f.path) for p, _, f in loaded.hook_paths()] == [
+        ("hooks/guard.py", src["hookline_project"])
+    ]
+
+
+# --- broken files ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("text", ["", "   \n\t\n"])
+def test_empty_file_is_an_empty_object(project: Path, write_json: WriteJson, text: str) -> None:
+    path = write_json(project / ".claude" / "settings.json", text)
+    loaded = load_settings(project, managed_paths=[])
+    file = next(f for f in loaded.files if f.path == path)
+    assert file.exists and file.raw == {} and file.settings == Settings()
+    assert file.error is None and loaded.errors == []
+
+
+def test_invalid_json_reports_file_line_and_column(
+    isolated_home: Path, project: Path, write_json: WriteJson
+) -> None:
+    path = write_json(project / ".claude" / "settings.json", '{\n  "model": "a",\n  "x": }\n')
+    write_json(isolated_home / ".claude" / "settings.json", {"model": "user"})
+    loaded = load_settings(project, managed_paths=[])
+    [error] = loaded.errors
+    assert error == f"{path}: invalid JSON at line 3, column 8: Expecting value"
+    file = next(f for f in loaded.files if f.path == path)
+    assert (file.exists, file.raw, file.settings, file.error) == (True, None, None, error)
+    assert loaded.merged.model == "user"  # the broken file is absent, the others apply
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("[]", "an array"),
+        ('"x"', "a string"),
+        ("3", "a number"),
+        ("true", "a boolean"),
+        ("null", "null"),
+    ],
+)
+def test_non_object_json_is_an_error(
+    project: Path, write_json: WriteJson, text: str, kind: str
+) -> None:
+    path = write_json(project / ".hookline" / "settings.json", text)
+    loaded = load_settings(project, managed_paths=[])
+    assert loaded.errors == [f"{path}: settings must be a JSON object, not {kind}"]
+
+
+def test_schema_error_names_file_and_key_path_and_file_is_absent(
+    isolated_home: Path, project: Path, write_json: WriteJson
+) -> None:
+    bad = {
+        "model": "project",
+        "hooks": {
+            "PreToolUse": [
+                {"matcher": "Bash", "hooks": [{"type": "command", "command": "x", "timeout": 0}]}
+            ]
+        },
+    }
+    path = write_json(project / ".claude" / "settings.json", bad)
+    write_json(isolated_home / ".claude" / "settings.json", {"model": "user", "hookTimeout": 5})
+    loaded = load_settings(project, managed_paths=[])
+    assert loaded.errors == [
+        f"{path}: hooks.PreToolUse[0].hooks[0].timeout: Input should be greater than 0"
+    ]
+    file = next(f for f in loaded.files if f.path == path)
+    assert file.exists and file.settings is None and file.raw is None
+    assert loaded.merged.model == "user" and loaded.merged.hook_timeout == 5
+    assert loaded.command_hooks() == []
+
+
+@pytest.mark.parametrize(
+    ("data", "expected"),
+    [
+        ({"hookTimeout": -1}, "hookTimeout: Input should be greater than 0"),
+        ({"hooks": 5}, "hooks: must be a list of hook module paths"),
+        ({"hooks": ["a.py", 3]}, "hooks[1]: Input should be a valid string"),
+        ({"hooks": {"Nope": []}}, "hooks.Nope: unknown hook event (expected one of: PreToolUse"),
+        (
+            {"hooks": {"Stop": [{"hooks": [{"type": "command", "command": ""}]}]}},
+            "hooks.Stop[0].hooks[0].command: String should have at least 1 character",
+        ),
+        (
+            {"hooks": {"Stop": [{"hooks": [{"type": "prompt", "promt": "x"}]}]}},
+            "hooks.Stop[0].hooks[0].prompt: Field required",
+        ),
+        (
+            {"hooks": {"Stop": [{"hooks": [{"type": "prompt", "prompt": "x", "promt": 1}]}]}},
+            "hooks.Stop[0].hooks[0].promt: unknown key",
+        ),
+        ({"hooks": {"Stop": [{"hooks": [{"type": "shell"}]}]}}, "hooks.Stop[0].hooks[0]: "),
+        ({"permissions": {"allow": "Read"}}, "permissions.allow: Input should be a valid list"),
+        ({"env": {"A": 1}}, "env.A: Input should be a valid string"),
+    ],
+)
+def test_schema_error_key_paths(
+    project: Path, write_json: WriteJson, data: dict[str, object], expected: str
+) -> None:
+    path = write_json(project / ".claude" / "settings.local.json", data)
+    loaded = load_settings(project, managed_paths=[])
+    [error] = loaded.errors
+    assert error.startswith(f"{path}: {expected}"), error
+    assert "Traceback" not in error
+
+
+def test_many_schema_errors_are_one_line_each_and_capped(
+    project: Path, write_json: WriteJson
+) -> None:
+    data = {"env": {f"K{i}": i for i in range(15)}}
+    path = write_json(project / ".claude" / "settings.json", data)
+    [error] = load_settings(project, managed_paths=[]).errors
+    lines = error.splitlines()
+    assert len(lines) == 11
+    assert all(line.startswith(f"{path}: ") for line in lines)
+    assert lines[-1].endswith("... and 5 more errors")
+
+
+def test_unreadable_and_undecodable_files_are_errors(project: Path, write_json: WriteJson) -> None:
+    (project / ".claude" / "settings.json").mkdir(parents=True)
+    local = project / ".claude" / "settings.local.json"
+    local.write_bytes(b'{"model": "\xff"}')
+    errors = load_settings(project, managed_paths=[]).errors
+    assert len(errors) == 2
+    assert "cannot read settings file" in errors[0]
+    assert "not UTF-8" in errors[1]
+
+
+def test_utf8_bom_is_accepted(project: Path) -> None:
+    path = project / ".claude" / "settings.json"
+    path.parent.mkdir()
+    path.write_bytes(b'\xef\xbb\xbf{"model": "bom"}')
+    assert load_settings(project, managed_paths=[]).merged.model == "bom"
+
+
+def test_deeply_nested_json_is_an_error_not_a_crash(project: Path, write_json: WriteJson) -> None:
+    write_json(project / ".claude" / "settings.json", "[" * 100_000 + "]" * 100_000)
+    [error] = load_settings(project, managed_paths=[]).errors
+    assert "invalid JSON" in error
+
+
+# --- hook paths and timeout -----------------------------------------------------------
+
+
+def test_hook_paths_base_dirs_per_scope(
+    isolated_home: Path,
+    project: Path,
+    managed_paths: list[Path],
+    write_json: WriteJson,
+    tmp_path: Path,
+) -> None:
+    src = _sources(isolated_home, project)
+    for name, path in src.items():
+        write_json(path, {"hooks": [f"{name}.py"]})
+    cli = write_json(tmp_path / "cli" / "s.json", {"hooks": ["cli.py", "~/abs.py"]})
+    managed = write_json(managed_paths[0], {"hooks": ["managed.py"]})
+    loaded = _load(project, managed_paths, cli_settings=cli)
+    got = [(entry, base, file.scope) for entry, base, file in loaded.hook_paths()]
+    assert got == [
+        ("hookline_user.py", isolated_home, "user"),
+        ("claude_user.py", isolated_home, "user"),
+        ("claude_project.py", project, "project"),
+        ("hookline_project.py", project, "project"),
+        ("local.py", project, "local"),
+        ("cli.py", cli.parent, "cli"),
+        ("~/abs.py", cli.parent, "cli"),
+        ("managed.py", managed.parent, "managed"),
+    ]
+
+
+def test_hook_paths_skip_invalid_files_and_keep_duplicates(
+    project: Path, write_json: WriteJson
+) -> None:
+    write_json(project / ".claude" / "settings.json", {"hooks": ["a.py", "b.py"]})
+    write_json(project / ".hookline" / "settings.json", {"hooks": ["a.py"]})
+    write_json(project / ".claude" / "settings.local.json", {"hooks": ["c.py", 1]})
+    loaded = load_settings(project, managed_paths=[])
+    # Shadowing of duplicates is the discovery layer's job (it reports it).
+    assert [entry for entry, _, _ in loaded.hook_paths()] == ["a.py", "b.py", "a.py"]
+
+
+def test_project_dir_is_absolute(
+    project: Path, monkeypatch: pytest.MonkeyPatch, write_json: WriteJson
+) -> None:
+    monkeypatch.chdir(project.parent)
+    write_json(project / ".claude" / "settings.json", {"hooks": ["x.py"]})
+    loaded = load_settings(Path(project.name), managed_paths=[])
+    assert loaded.project_dir == project
+    assert os.path.isabs(loaded.hook_paths()[0][1])
+
+
+def test_hook_timeout_seconds(project: Path, write_json: WriteJson) -> None:
+    assert load_settings(project, managed_paths=[]).hook_timeout_seconds == 30.0
+    write_json(project / ".claude" / "settings.json", {"hookTimeout": 1500})
+    assert load_settings(project, managed_paths=[]).hook_timeout_seconds == 1.5

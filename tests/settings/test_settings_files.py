@@ -1,0 +1,245 @@
+"""Merge rules across real settings files, and how broken files are reported (never raised)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from hookline.settings import (
+    LoadedSettings,
+    Settings,
+    load_settings,
+)
+
+WriteJson = Callable[[Path, Any], Path]
+
+
+def _sources(home: Path, project: Path) -> dict[str, Path]:
+    """The five always-present sources, by a short name."""
+    return {
+        "hookline_user": home / ".hookline" / "settings.json",
+        "claude_user": home / ".claude" / "settings.json",
+        "claude_project": project / ".claude" / "settings.json",
+        "hookline_project": project / ".hookline" / "settings.json",
+        "local": project / ".claude" / "settings.local.json",
+    }
+
+
+def _load(
+    project: Path, managed_paths: list[Path], cli_settings: Path | None = None
+) -> LoadedSettings:
+    return load_settings(project, cli_settings=cli_settings, managed_paths=managed_paths)
+
+
+# --- merge rules ----------------------------------------------------------------------
+
+
+def test_objects_deep_merge_lists_union_scalars_override(
+    isolated_home: Path, project: Path, write_json: WriteJson
+) -> None:
+    src = _sources(isolated_home, project)
+    write_json(
+        src["claude_user"],
+        {
+            "permissions": {"allow": ["Bash(ls)", "Read"], "defaultMode": "plan"},
+            "env": {"A": "1", "B": "1"},
+            "model": "user-model",
+            "custom": {"nested": {"keep": 1, "over": 1}, "tags": [1, {"x": 1}]},
+        },
+    )
+    write_json(
+        src["claude_project"],
+        {
+            "permissions": {"allow": ["Read", "Edit"], "deny": ["Bash(rm)"]},
+            "env": {"B": "2"},
+            "custom": {"nested": {"over": 2}, "tags": [{"x": 1}, True, 2]},
+        },
+    )
+    merged = load_settings(project, managed_paths=[]).merged
+    assert merged.permissions is not None
+    assert merged.permissions.allow == ["Bash(ls)", "Read", "Edit"]  # union, first order
+    assert merged.permissions.deny == ["Bash(rm)"]
+    assert merged.permissions.default_mode == "plan"  # untouched keys survive
+    assert merged.env == {"A": "1", "B": "2"}
+    assert merged.model == "user-model"
+    # 1 and true are different JSON values: both kept.
+    assert merged.extra_keys() == {
+        "custom": {"nested": {"keep": 1, "over": 2}, "tags": [1, {"x": 1}, True, 2]}
+    }
+
+
+def test_later_value_of_another_type_replaces(
+    isolated_home: Path, project: Path, write_json: WriteJson
+) -> None:
+    src = _sources(isolated_home, project)
+    write_json(src["claude_user"], {"x": {"a": 1}, "y": [1], "z": 1})
+    write_json(src["local"], {"x": [1], "y": "s", "z": None})
+    merged = load_settings(project, managed_paths=[]).merged
+    assert merged.extra_keys() == {"x": [1], "y": "s", "z": None}
+
+
+def test_snake_case_and_camel_case_keys_merge_as_one(
+    isolated_home: Path, project: Path, write_json: WriteJson
+) -> None:
+    src = _sources(isolated_home, project)
+    write_json(src["claude_user"], {"hookTimeout": 1000})
+    write_json(src["claude_project"], {"hook_timeout": 2000})
+    loaded = load_settings(project, managed_paths=[])
+    assert loaded.merged.hook_timeout == 2000
+    assert loaded.merged.extra_keys() == {}
+
+
+def test_merged_hooks_stays_none_whatever_the_shapes(
+    isolated_home: Path, project: Path, write_json: WriteJson
+) -> None:
+    src = _sources(isolated_home, project)
+    command_hooks = {"Stop": [{"hooks": [{"type": "command", "command": "echo hi"}]}]}
+    write_json(src["claude_user"], {"hooks": command_hooks})
+    write_json(src["hookline_project"], {"hooks": ["hooks/guard.py"]})
+    loaded = load_settings(project, managed_paths=[])
+    assert loaded.errors == []
+    assert loaded.merged.hooks is None
+    [(file, hooks)] = loaded.command_hooks()
+    assert file.path == src["claude_user"]
+    assert hooks["Stop"][0].hooks[0].command == "echo hi"  # type: ignore[union-attr]
+    assert [(p, f.path) for p, _, f in loaded.hook_paths()] == [
+        ("hooks/guard.py", src["hookline_project"])
+    ]
+
+
+# --- broken files ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("text", ["", "   \n\t\n"])
+def test_empty_file_is_an_empty_object(project: Path, write_json: WriteJson, text: str) -> None:
+    path = write_json(project / ".claude" / "settings.json", text)
+    loaded = load_settings(project, managed_paths=[])
+    file = next(f for f in loaded.files if f.path == path)
+    assert file.exists and file.raw == {} and file.settings == Settings()
+    assert file.error is None and loaded.errors == []
+
+
+def test_invalid_json_reports_file_line_and_column(
+    isolated_home: Path, project: Path, write_json: WriteJson
+) -> None:
+    path = write_json(project / ".claude" / "settings.json", '{\n  "model": "a",\n  "x": }\n')
+    write_json(isolated_home / ".claude" / "settings.json", {"model": "user"})
+    loaded = load_settings(project, managed_paths=[])
+    [error] = loaded.errors
+    assert error == f"{path}: invalid JSON at line 3, column 8: Expecting value"
+    file = next(f for f in loaded.files if f.path == path)
+    assert (file.exists, file.raw, file.settings, file.error) == (True, None, None, error)
+    assert loaded.merged.model == "user"  # the broken file is absent, the others apply
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("[]", "an array"),
+        ('"x"', "a string"),
+        ("3", "a number"),
+        ("true", "a boolean"),
+        ("null", "null"),
+    ],
+)
+def test_non_object_json_is_an_error(
+    project: Path, write_json: WriteJson, text: str, kind: str
+) -> None:
+    path = write_json(project / ".hookline" / "settings.json", text)
+    loaded = load_settings(project, managed_paths=[])
+    assert loaded.errors == [f"{path}: settings must be a JSON object, not {kind}"]
+
+
+def test_schema_error_names_file_and_key_path_and_file_is_absent(
+    isolated_home: Path, project: Path, write_json: WriteJson
+) -> None:
+    bad = {
+        "model": "project",
+        "hooks": {
+            "PreToolUse": [
+                {"matcher": "Bash", "hooks": [{"type": "command", "command": "x", "timeout": 0}]}
+            ]
+        },
+    }
+    path = write_json(project / ".claude" / "settings.json", bad)
+    write_json(isolated_home / ".claude" / "settings.json", {"model": "user", "hookTimeout": 5})
+    loaded = load_settings(project, managed_paths=[])
+    assert loaded.errors == [
+        f"{path}: hooks.PreToolUse[0].hooks[0].timeout: Input should be greater than 0"
+    ]
+    file = next(f for f in loaded.files if f.path == path)
+    assert file.exists and file.settings is None and file.raw is None
+    assert loaded.merged.model == "user" and loaded.merged.hook_timeout == 5
+    assert loaded.command_hooks() == []
+
+
+@pytest.mark.parametrize(
+    ("data", "expected"),
+    [
+        ({"hookTimeout": -1}, "hookTimeout: Input should be greater than 0"),
+        ({"hooks": 5}, "hooks: must be a list of hook module paths"),
+        ({"hooks": ["a.py", 3]}, "hooks[1]: Input should be a valid string"),
+        ({"hooks": {"Nope": []}}, "hooks.Nope: unknown hook event (expected one of: PreToolUse"),
+        (
+            {"hooks": {"Stop": [{"hooks": [{"type": "command", "command": ""}]}]}},
+            "hooks.Stop[0].hooks[0].command: String should have at least 1 character",
+        ),
+        (
+            {"hooks": {"Stop": [{"hooks": [{"type": "prompt", "promt": "x"}]}]}},
+            "hooks.Stop[0].hooks[0].prompt: Field required",
+        ),
+        (
+            {"hooks": {"Stop": [{"hooks": [{"type": "prompt", "prompt": "x", "promt": 1}]}]}},
+            "hooks.Stop[0].hooks[0].promt: unknown key",
+        ),
+        ({"hooks": {"Stop": [{"hooks": [{"type": "shell"}]}]}}, "hooks.Stop[0].hooks[0]: "),
+        ({"permissions": {"allow": "Read"}}, "permissions.allow: Input should be a valid list"),
+        ({"env": {"A": 1}}, "env.A: Input should be a valid string"),
+    ],
+)
+def test_schema_error_key_paths(
+    project: Path, write_json: WriteJson, data: dict[str, object], expected: str
+) -> None:
+    path = write_json(project / ".claude" / "settings.local.json", data)
+    loaded = load_settings(project, managed_paths=[])
+    [error] = loaded.errors
+    assert error.startswith(f"{path}: {expected}"), error
+    assert "Traceback" not in error
+
+
+def test_many_schema_errors_are_one_line_each_and_capped(
+    project: Path, write_json: WriteJson
+) -> None:
+    data = {"env": {f"K{i}": i for i in range(15)}}
+    path = write_json(project / ".claude" / "settings.json", data)
+    [error] = load_settings(project, managed_paths=[]).errors
+    lines = error.splitlines()
+    assert len(lines) == 11
+    assert all(line.startswith(f"{path}: ") for line in lines)
+    assert lines[-1].endswith("... and 5 more errors")
+
+
+def test_unreadable_and_undecodable_files_are_errors(project: Path, write_json: WriteJson) -> None:
+    (project / ".claude" / "settings.json").mkdir(parents=True)
+    local = project / ".claude" / "settings.local.json"
+    local.write_bytes(b'{"model": "\xff"}')
+    errors = load_settings(project, managed_paths=[]).errors
+    assert len(errors) == 2
+    assert "cannot read settings file" in errors[0]
+    assert "not UTF-8" in errors[1]
+
+
+def test_utf8_bom_is_accepted(project: Path) -> None:
+    path = project / ".claude" / "settings.json"
+    path.parent.mkdir()
+    path.write_bytes(b'\xef\xbb\xbf{"model": "bom"}')
+    assert load_settings(project, managed_paths=[]).merged.model == "bom"
+
+
+def test_deeply_nested_json_is_an_error_not_a_crash(project: Path, write_json: WriteJson) -> None:
+    write_json(project / ".claude" / "settings.json", "[" * 100_000 + "]" * 100_000)
+    [error] = load_settings(project, managed_paths=[]).errors
+    assert "invalid JSON" in error

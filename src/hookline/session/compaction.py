@@ -80,9 +80,10 @@ def prepare_compaction(
     to summarise, so what it said is carried into the new summary.
     """
     items = context_items(manager.get_branch())
-    costs = [estimate_tokens([m]) for _, m in items]
-    tokens_before = sum(costs)
-    kept = 0
+    messages = [m for _, m in items]
+    costs = [_message_chars(m) / 4 for m in messages]
+    tokens_before = estimate_tokens(messages)
+    kept = 0.0
     cut = 0
     for i in range(len(items) - 1, -1, -1):
         kept += costs[i]
@@ -95,10 +96,10 @@ def prepare_compaction(
     if cut == 0 or (cut == 1 and items[0][0]["type"] == "compaction"):
         return CompactionPreparation([], None, tokens_before, tokens_before)
     return CompactionPreparation(
-        messages_to_summarize=[m for _, m in items[:cut]],
+        messages_to_summarize=messages[:cut],
         first_kept_entry_id=items[cut][0]["id"],
         tokens_before=tokens_before,
-        tokens_kept=sum(costs[cut:]),
+        tokens_kept=estimate_tokens(messages[cut:]),
     )
 
 

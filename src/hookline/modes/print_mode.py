@@ -12,8 +12,13 @@ import sys
 from typing import Any, TextIO
 
 from hookline.agent.agent import Agent
+from hookline.core.api import HookAPI, LoadedHook
+from hookline.core.events import Event
 from hookline.core.messages import content_text
 from hookline.core.ui import NotifyType, NoUI
+
+#: The path the event-stream observer is registered under (never a real file).
+OBSERVER_PATH = "<hookline event stream>"
 
 
 class StderrUI(NoUI):
@@ -42,11 +47,32 @@ def dumps(payload: dict[str, Any]) -> str:
     return json.dumps(payload, default=_json_default, ensure_ascii=False)
 
 
+def observe_tool_events(agent: Agent) -> None:
+    """Put ``tool_call`` and ``tool_result`` into the agent's event stream.
+
+    The tool wrapper emits them to hooks only, not to ``Agent.subscribe``
+    listeners, so JSON and RPC modes add a no-op hook that publishes them.
+    It is loaded last: it sees the input the tool really gets (after rewrites),
+    and a call an earlier hook blocked shows as ``tool_execution_start/end``
+    (``is_error``) without a ``tool_call`` line.
+    """
+
+    def publish(event: Event, ctx: object) -> None:
+        agent.publish(event.to_dict())
+
+    hook = LoadedHook(path=OBSERVER_PATH)
+    api = HookAPI(hook, agent.cwd)
+    api.on("tool_call", publish)
+    api.on("tool_result", publish)
+    agent.runner.add_hook(hook, api)
+
+
 async def run_print(agent: Agent, prompt: str, *, json_mode: bool = False) -> int:
     """Run ``prompt`` once; returns the exit code (1 when the model failed)."""
     out = sys.stdout
     if json_mode:
         agent.subscribe(lambda payload: print(dumps(payload), file=out, flush=True))
+        observe_tool_events(agent)
     try:
         await agent.start()
         added = await agent.prompt(prompt, source="print")
@@ -56,6 +82,9 @@ async def run_print(agent: Agent, prompt: str, *, json_mode: bool = False) -> in
     final = next((m for m in reversed(added) if m["role"] == "assistant"), None)
     if final is None:
         return 0
+    if final.get("stop_reason") == "error":
+        # The agent already reported the error on stderr (ui.notify); stdout stays answers only.
+        return 1
     if not json_mode:
         print(content_text(final["content"]), file=out, flush=True)
-    return 1 if final.get("stop_reason") == "error" else 0
+    return 0

@@ -1,0 +1,103 @@
+"""JSON mode (``--mode json -p``): every event one JSON line on stdout, in order."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from .helpers import assert_in_order, json_lines, run_cli, types_of, write_hook, write_script
+
+NOTIFY_HOOK = """
+    def register(pi):
+        @pi.on("agent_start")
+        def hello(event, ctx):
+            ctx.ui.notify("from a hook", "info")
+"""
+
+
+def test_every_line_is_an_event_and_the_lifecycle_is_in_order(tmp_path: Path) -> None:
+    hook = write_hook(tmp_path / "notify.py", NOTIFY_HOOK)
+    model = write_script(
+        tmp_path / "script.json",
+        [
+            {
+                "text": "Looking.",
+                "tool_calls": [{"id": "call_ls", "name": "ls", "arguments": {"path": "."}}],
+            },
+            {"text": "All done."},
+        ],
+    )
+    (tmp_path / "a.txt").write_text("a")
+
+    done = run_cli(
+        "--mode", "json", "-p", "hello", "--model", model, "--hook", str(hook),
+        "--cwd", str(tmp_path),
+    )  # fmt: skip
+
+    assert done.returncode == 0, done.stderr
+    events = json_lines(done.stdout)  # fails on any non-JSON line
+    assert all(isinstance(e.get("type"), str) for e in events)
+    names = types_of(events)
+    assert names[0] == "session_start"
+    assert names[-1] == "session_shutdown"
+    assert_in_order(
+        names,
+        [
+            "session_start",
+            "input",
+            "before_agent_start",
+            "agent_start",
+            "turn_start",
+            "context",
+            "tool_execution_start",
+            "tool_call",
+            "tool_result",
+            "tool_execution_end",
+            "turn_end",
+            "turn_start",
+            "turn_end",
+            "agent_end",
+            "session_shutdown",
+        ],
+    )
+    by_type = {e["type"]: e for e in reversed(events)}  # first occurrence of each
+    assert by_type["session_start"]["source"] == "startup"
+    assert by_type["session_start"]["session_file"]
+    assert by_type["input"]["text"] == "hello"
+    assert by_type["input"]["source"] == "print"
+    assert by_type["before_agent_start"]["prompt"] == "hello"
+    assert "system_prompt" in by_type["before_agent_start"]
+    assert by_type["turn_start"]["turn_index"] == 0
+    call = by_type["tool_call"]
+    assert call["tool_name"] == "ls"
+    assert call["tool_call_id"] == "call_ls"
+    assert call["input"] == {"path": "."}
+    result = by_type["tool_result"]
+    assert result["tool_call_id"] == "call_ls"
+    assert result["is_error"] is False
+    assert "a.txt" in result["content"][0]["text"]
+    end = by_type["tool_execution_end"]
+    assert end["tool_call_id"] == "call_ls" and end["is_error"] is False
+    turn_ends = [e for e in events if e["type"] == "turn_end"]
+    assert [e["turn_index"] for e in turn_ends] == [0, 1]
+    assert turn_ends[0]["tool_results"][0]["tool_call_id"] == "call_ls"
+    agent_end = by_type["agent_end"]
+    assert [m["role"] for m in agent_end["messages"]] == ["user", "assistant", "tool", "assistant"]
+    assert by_type["session_shutdown"]["reason"] == "exit"
+    # the answer is inside the events, never printed as text; notifications go to stderr
+    assert "All done." not in [line.strip() for line in done.stdout.splitlines()]
+    assert "[info] from a hook" in done.stderr
+
+
+def test_json_mode_exits_1_when_the_model_errors(tmp_path: Path) -> None:
+    model = write_script(tmp_path / "script.json", [{"error": "bad request"}])
+
+    done = run_cli(
+        "--mode", "json", "-p", "hello", "--model", model, "--no-session", "--cwd", str(tmp_path)
+    )  # fmt: skip
+
+    assert done.returncode == 1
+    events = json_lines(done.stdout)
+    assert types_of(events)[-1] == "session_shutdown"
+    final = [e for e in events if e["type"] == "turn_end"][-1]["message"]
+    assert final["stop_reason"] == "error"
+    assert "bad request" in done.stderr

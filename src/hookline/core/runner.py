@@ -107,6 +107,15 @@ async def _under_deadline(awaitable: Awaitable[T], timeout: float) -> T:
         raise
 
 
+class _Pending:
+    """A handler that suspended: what is left to await."""
+
+    __slots__ = ("awaitable",)
+
+    def __init__(self, awaitable: Awaitable[Any]) -> None:
+        self.awaitable = awaitable
+
+
 _Entry = tuple[str, Handler]  # (hook path, handler)
 
 
@@ -213,27 +222,43 @@ class HookRunner:
 
     # -- calling one handler -------------------------------------------------
 
-    async def _call(self, fn: Handler, event: Event, timeout: float | None) -> Any:
+    def _start(self, fn: Handler, event: Event) -> Any:
+        """Run ``fn`` until it first suspends: its value, or a ``_Pending`` to await.
+
+        Plain function calls, no coroutine of our own: a handler that answers at
+        once costs about what the floor costs.
+        """
         value = fn(event, self.context)
+        if value is None:
+            return None
         if type(value) is CoroutineType:
             try:
                 first = value.send(None)
             except StopIteration as stop:
                 return stop.value
-            if timeout is None:
-                return await _Resume(value, first)
-            return await _under_deadline(_Resume(value, first), timeout)
+            return _Pending(_Resume(value, first))
         if isinstance(value, Awaitable):
-            if timeout is None:
-                return await value
-            return await _under_deadline(value, timeout)
+            return _Pending(value)
         return value
+
+    async def _call(self, fn: Handler, event: Event, timeout: float | None) -> Any:
+        value = self._start(fn, event)
+        if type(value) is not _Pending:
+            return value
+        if timeout is None:
+            return await value.awaitable
+        return await _under_deadline(value.awaitable, timeout)
 
     async def _guarded(self, path: str, fn: Handler, event: Event) -> HookResult | None:
         """Call under the timeout; report and return None on any failure."""
         try:
-            value = await self._call(fn, event, self.timeout)
-            return coerce_result(event.type, value)
+            value = self._start(fn, event)
+            if type(value) is _Pending:
+                if self.timeout is None:
+                    value = await value.awaitable
+                else:
+                    value = await _under_deadline(value.awaitable, self.timeout)
+            return None if value is None else coerce_result(event.type, value)
         except _DeadlineExceeded:
             self.report(path, event.type, f"timed out after {self.timeout:g}s")
         except Exception as exc:
@@ -284,9 +309,27 @@ class HookRunner:
     # -- rules (DESIGN.md §2 table) -------------------------------------------
 
     async def _notify(self, event: Event, entries: list[_Entry]) -> HookResult | None:
+        # The hottest non-tool path: step each handler inline, await only if it suspends.
         for path, fn in entries:
-            await self._guarded(path, fn, event)
+            try:
+                value = self._start(fn, event)
+            except Exception as exc:
+                self.report(path, event.type, exc)
+                continue
+            if type(value) is _Pending:
+                await self._finish(path, event, value)
         return None
+
+    async def _finish(self, path: str, event: Event, pending: _Pending) -> None:
+        try:
+            if self.timeout is None:
+                await pending.awaitable
+            else:
+                await _under_deadline(pending.awaitable, self.timeout)
+        except _DeadlineExceeded:
+            self.report(path, event.type, f"timed out after {self.timeout:g}s")
+        except Exception as exc:
+            self.report(path, event.type, exc)
 
     async def _tool_call(self, event: Event, entries: list[_Entry]) -> HookResult | None:
         assert isinstance(event, ToolCallEvent)
@@ -294,7 +337,12 @@ class HookRunner:
         last: ToolCallResult | None = None
         for path, fn in entries:
             try:
-                value = await self._call(fn, current, None)
+                # No deadline on tool_call, so a plain await is the cheapest path.
+                value = fn(current, self.context)
+                if value is not None and isinstance(value, Awaitable):
+                    value = await value
+                if value is None:
+                    continue
                 result = coerce_result("tool_call", value)
             except Exception as exc:
                 self.report(path, "tool_call", exc)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from typing import Any
 
 from hookline.agent.gate import PermissionGate
@@ -181,10 +181,11 @@ class Agent(SessionOps):
                 return
             await asyncio.gather(*pending, return_exceptions=True)
 
-    def _spawn(self, coro: Any) -> None:
+    def _spawn(self, coro: Coroutine[Any, Any, Any]) -> asyncio.Task[Any]:
         task = asyncio.ensure_future(coro)
         self._background.add(task)
         task.add_done_callback(self._background.discard)
+        return task
 
     # -- prompting -----------------------------------------------------------------
 
@@ -402,22 +403,23 @@ class Agent(SessionOps):
         tool = self.tools.get(name)
         is_error = False
         details: Any = None
+        # Updates come from a sync callback, so each is emitted by a task; every task waits
+        # for the one before it, and the end event waits for the last: hooks see them in order.
+        last_update: list[asyncio.Task[Any]] = []
         try:
             if tool is None:
                 raise LookupError(f"unknown tool {name!r}; available: {', '.join(self.tools)}")
 
             def on_update(partial: ToolResult) -> None:
                 if self._listeners or self.runner.has_handlers("tool_execution_update"):
-                    self._spawn(
-                        self.emit(
-                            ToolExecutionUpdateEvent(
-                                tool_name=name,
-                                tool_call_id=call_id,
-                                input=args,
-                                partial_result=content_text(partial.content),
-                            )
-                        )
+                    event = ToolExecutionUpdateEvent(
+                        tool_name=name,
+                        tool_call_id=call_id,
+                        input=args,
+                        partial_result=content_text(partial.content),
                     )
+                    previous = last_update.pop() if last_update else None
+                    last_update.append(self._spawn(self._emit_after(previous, event)))
 
             result = await tool.execute(call_id, args, self._abort, on_update)
             content, details, is_error = result.content, result.details, result.is_error
@@ -425,6 +427,8 @@ class Agent(SessionOps):
             content = [{"type": "text", "text": str(exc) or type(exc).__name__}]
             details = getattr(exc, "details", None)
             is_error = True
+        if last_update:
+            await asyncio.wait(last_update)
         message: ToolResultMessage = {
             "role": "tool",
             "tool_call_id": call_id,
@@ -443,6 +447,11 @@ class Agent(SessionOps):
             )
         )
         return message
+
+    async def _emit_after(self, previous: asyncio.Task[Any] | None, event: Event) -> None:
+        if previous is not None:
+            await asyncio.wait([previous])
+        await self.emit(event)
 
     # -- the user's own shell command and the model switch ----------------------------
 

@@ -204,20 +204,26 @@ class Agent(SessionOps):
         if self.is_streaming:
             self._queue.append(user_message([{"type": "text", "text": text}, *images]))
             return []
-        return await self._run([user_message([{"type": "text", "text": text}, *images])], text)
+        return await self._run(
+            [user_message([{"type": "text", "text": text}, *images])], text, images
+        )
 
     def abort(self) -> None:
         """Stop the current run: the model call and running tools are cancelled."""
         self._abort.set()
 
-    async def _run(self, new: list[Message], prompt: str = "") -> list[Message]:
+    async def _run(
+        self, new: list[Message], prompt: str = "", images: list[Content] | None = None
+    ) -> list[Message]:
         self._idle.clear()
         self._abort = asyncio.Event()
         added: list[Message] = []
         try:
             self.system_prompt = self.base_system_prompt
             before = await self.emit(
-                BeforeAgentStartEvent(prompt=prompt, system_prompt=self.system_prompt)
+                BeforeAgentStartEvent(
+                    prompt=prompt, images=list(images or []), system_prompt=self.system_prompt
+                )
             )
             for msg in new:
                 added.append(self._append(msg))

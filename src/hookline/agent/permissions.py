@@ -36,6 +36,8 @@ CLAUDE_TOOL_NAMES = {
     "grep": "Grep",
 }
 READ_ONLY_TOOLS = frozenset({"read", "ls", "find", "grep"})
+#: The agent's own tools that touch nothing outside it (the task list): never asked about.
+INTERNAL_TOOLS = frozenset({"todo_write"})
 EDIT_TOOLS = frozenset({"write", "edit"})
 
 _RULE = re.compile(r"^\s*([A-Za-z0-9_.*-]+)\s*(?:\((.*)\))?\s*$")
@@ -126,6 +128,8 @@ def check_permission(
     for rule in rules.deny:
         if rule.matches(tool_name, input, cwd):
             return PermissionCheck("deny", f"denied by rule {_show(rule)}")
+    if tool_name in INTERNAL_TOOLS:
+        return PermissionCheck("allow", "the agent's own task list")
     if mode == "plan" and tool_name not in READ_ONLY_TOOLS:
         return PermissionCheck("deny", "plan mode: only read-only tools run")
     for rule in rules.ask:

@@ -104,7 +104,12 @@ def _main_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="trust the project's hooks and settings hooks for this run only",
     )
-    p.add_argument("--cwd", default=None, metavar="DIR", help="work in DIR (default: .)")
+    p.add_argument(
+        "--cwd",
+        default=None,
+        metavar="DIR",
+        help="work in DIR (default: .); relative paths in the other flags are taken from DIR",
+    )
     p.add_argument(
         "--system-prompt", default=None, metavar="TEXT", help="replace the default system prompt"
     )
@@ -168,16 +173,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     if mode == "rpc" and args.prompt is not None:
         parser.error("--mode rpc reads prompts from stdin; drop -p")
     interactive = mode == "text" and args.prompt is None
+    cwd = os.path.abspath(args.cwd or ".")
+    # --hook and scripted: paths are resolved against --cwd downstream; these two alike.
+    settings_file = _under(cwd, args.settings)
+    session_file = _under(cwd, args.session)
+    if session_file is not None and not os.path.isfile(session_file):
+        parser.error(f"--session {session_file}: no such file")
     from hookline.agent.setup import AgentOptions, SetupError
 
     options = AgentOptions(
-        cwd=os.path.abspath(args.cwd or "."),
+        cwd=cwd,
         model=args.model,
         base_url=args.base_url,
         hook_paths=args.hooks,
-        settings_file=args.settings,
+        settings_file=settings_file,
         no_session=args.no_session,
-        session_file=args.session,
+        session_file=session_file,
         resume=args.resume,
         permission_mode=args.permission_mode,
         trust_project=args.trust_project,
@@ -192,6 +203,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_USAGE
     except KeyboardInterrupt:
         return 130
+
+
+def _under(cwd: str, path: str | None) -> str | None:
+    """``path`` with ``~`` expanded, relative to ``cwd``."""
+    return None if path is None else os.path.join(cwd, os.path.expanduser(path))
 
 
 async def _run(options: object, mode: str, prompt: str | None, interactive: bool) -> int:

@@ -1,0 +1,306 @@
+"""RPC mode (``--mode rpc``): commands in, responses and events out, hook UI as requests."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from .helpers import RpcClient, assert_in_order, read_jsonl, types_of, write_hook, write_script
+
+UI_HOOK = """
+    import json
+
+    def register(pi):
+        @pi.on("turn_start")
+        async def ask(event, ctx):
+            answers = {
+                "has_ui": ctx.has_ui,
+                "confirm": await ctx.ui.confirm("Proceed?", "with the plan"),
+                "select": await ctx.ui.select("Pick one", ["a", "b"]),
+                "input": await ctx.ui.input("Your name", "name here"),
+                "editor": await ctx.ui.editor("Edit", "draft"),
+            }
+            with open(RECORD, "a") as f:
+                f.write(json.dumps(answers) + "\\n")
+"""
+
+HANDOFF_HOOK = """
+    import json
+
+    def register(pi):
+        @pi.register_command("handoff", description="continue in a fresh session")
+        async def handoff(args, ctx):
+            await ctx.wait_for_idle()
+            before = ctx.session_manager.get_session_file()
+
+            def seed(session):
+                session.append_message(
+                    {"role": "user", "content": [{"type": "text", "text": "handoff: " + args}]}
+                )
+
+            ok = await ctx.new_session(parent_session=before, setup=seed)
+            after = ctx.host.session.get_session_file()
+            with open(RECORD, "w") as f:
+                json.dump({"ok": ok, "before": before, "after": after}, f)
+"""
+
+
+def _project(tmp_path: Path) -> Path:
+    project = tmp_path / "proj"
+    project.mkdir()
+    (project / "hello.txt").write_text("hi\n")
+    return project
+
+
+async def test_prompt_streams_events_then_a_response(tmp_path: Path) -> None:
+    project = _project(tmp_path)
+    model = write_script(
+        tmp_path / "script.json",
+        [
+            {"text": "Looking.", "tool_calls": [{"id": "c1", "name": "ls", "arguments": {}}]},
+            {"text": "There is hello.txt."},
+        ],
+    )
+    async with RpcClient("--model", model, "--cwd", str(project)) as rpc:
+        response, events = await rpc.command({"type": "prompt", "message": "what is here?"})
+        assert response["success"] is True, response
+        assert response["command"] == "prompt"
+        assert response["data"] == {"messages": 4}
+        assert_in_order(
+            types_of(events),
+            [
+                "session_start",
+                "input",
+                "before_agent_start",
+                "agent_start",
+                "turn_start",
+                "tool_execution_start",
+                "tool_call",
+                "tool_result",
+                "tool_execution_end",
+                "turn_end",
+                "turn_start",
+                "turn_end",
+                "agent_end",
+            ],
+        )
+        call = next(e for e in events if e["type"] == "tool_call")
+        assert (call["tool_name"], call["tool_call_id"], call["input"]) == ("ls", "c1", {})
+
+        state = await rpc.ok({"type": "get_state"})
+        assert state["model"] == model
+        assert state["is_streaming"] is False
+        assert state["permission_mode"] == "default"
+        assert state["turn_index"] == 2
+        assert state["message_count"] == 4
+        session_file = Path(state["session_file"])
+        assert session_file.is_file()
+
+        messages = (await rpc.ok({"type": "get_messages"}))["messages"]
+        assert [m["role"] for m in messages] == ["user", "assistant", "tool", "assistant"]
+        assert messages[-1]["content"][0]["text"] == "There is hello.txt."
+
+        assert await rpc.ok({"type": "set_permission_mode", "mode": "plan"}) == {
+            "permission_mode": "plan"
+        }
+        assert (await rpc.ok({"type": "get_state"}))["permission_mode"] == "plan"
+
+        bash = await rpc.ok({"type": "bash", "command": "cat hello.txt; echo err >&2; exit 3"})
+        assert "hi" in bash["output"] and "err" in bash["output"]
+        assert bash["exit_code"] == 3
+
+        assert await rpc.close_stdin() == 0
+
+    assert types_of(rpc.seen)[-1] == "session_shutdown"
+    entries = read_jsonl(session_file)  # every line valid JSON
+    assert [e["message"]["role"] for e in entries if e["type"] == "message"] == [
+        "user",
+        "assistant",
+        "tool",
+        "assistant",
+    ]
+
+
+async def test_session_commands(tmp_path: Path) -> None:
+    project = _project(tmp_path)
+    big = "x" * 40_000  # ~10 000 tokens a reply, so a manual compaction has something to cut
+    model = write_script(
+        tmp_path / "script.json",
+        [f"one {big}", f"two {big}", f"three {big}"],
+    )
+    async with RpcClient("--model", model, "--cwd", str(project)) as rpc:
+        await rpc.ok({"type": "prompt", "message": "first"})
+        first = await rpc.ok({"type": "get_state"})
+        await rpc.ok({"type": "prompt", "message": "second"})
+        assert (await rpc.ok({"type": "get_state"}))["message_count"] == 4
+        file1 = first["session_file"]
+
+        # navigate_tree: back to the end of the first exchange
+        response, events = await rpc.command(
+            {"type": "navigate_tree", "target_id": first["leaf_id"]}
+        )
+        assert response["data"] == {"cancelled": False}
+        assert_in_order(types_of(events), ["session_before_tree", "session_tree"])
+        state = await rpc.ok({"type": "get_state"})
+        assert (state["leaf_id"], state["message_count"]) == (first["leaf_id"], 2)
+
+        # branch: to before turn 0 (just the first user message)
+        response, events = await rpc.command({"type": "branch", "turn_index": 0})
+        assert response["data"] == {"cancelled": False}
+        branch = next(e for e in events if e["type"] == "session_branch")
+        assert branch["target_turn_index"] == 0
+        messages = (await rpc.ok({"type": "get_messages"}))["messages"]
+        assert [m["role"] for m in messages] == ["user"]
+
+        # fork: the current path copied into a new file
+        response, events = await rpc.command({"type": "fork"})
+        file2 = response["data"]["session_file"]
+        assert response["data"]["cancelled"] is False
+        assert file2 != file1 and Path(file2).is_file()
+        assert "session_fork" in types_of(events)
+        forked = [e for e in read_jsonl(Path(file2)) if e["type"] == "message"]
+        assert [e["message"]["role"] for e in forked] == ["user"]
+
+        # new_session: a fresh, empty file
+        response, events = await rpc.command({"type": "new_session"})
+        assert response["data"] == {"cancelled": False}
+        assert_in_order(types_of(events), ["session_before_switch", "session_switch"])
+        start = next(e for e in events if e["type"] == "session_start")
+        assert start["source"] == "clear"
+        state = await rpc.ok({"type": "get_state"})
+        file3 = state["session_file"]
+        assert file3 not in (file1, file2) and state["message_count"] == 0
+
+        # switch_session: back to the first file (leaf = its last entry)
+        response, events = await rpc.command({"type": "switch_session", "session_path": file1})
+        assert response["data"] == {"cancelled": False}
+        switch = next(e for e in events if e["type"] == "session_switch")
+        assert (switch["previous_session_file"], switch["session_file"]) == (file3, file1)
+        state = await rpc.ok({"type": "get_state"})
+        assert (state["session_file"], state["message_count"]) == (file1, 4)
+
+        # compact: a third exchange, then the oldest part becomes a summary
+        await rpc.ok({"type": "prompt", "message": "third"})
+        response, events = await rpc.command({"type": "compact", "custom_instructions": "short"})
+        assert response["data"] == {"compacted": True}
+        assert_in_order(
+            types_of(events), ["session_before_compact", "session_compact", "session_start"]
+        )
+        messages = (await rpc.ok({"type": "get_messages"}))["messages"]
+        assert len(messages) < 6
+        assert not any("one x" in json.dumps(m) for m in messages[1:])
+
+        assert await rpc.close_stdin() == 0
+    assert any(e["type"] == "compaction" for e in read_jsonl(Path(file1)))
+
+
+async def test_hook_ui_calls_become_requests_the_host_answers(tmp_path: Path) -> None:
+    project = _project(tmp_path)
+    record = tmp_path / "answers.jsonl"
+    hook = write_hook(tmp_path / "ui_hook.py", UI_HOOK.replace("RECORD", repr(str(record))))
+    model = write_script(tmp_path / "script.json", ["Done."])
+    async with RpcClient("--model", model, "--hook", str(hook), "--cwd", str(project)) as rpc:
+        await rpc.send({"type": "prompt", "message": "go", "id": "p1"})
+        answers = {
+            "confirm": {"confirmed": True},
+            "select": {"value": "b"},
+            "input": {"value": "Ada"},
+            "editor": {"cancelled": True},
+        }
+        asked = []
+        for _ in answers:
+            request = (await rpc.read_until(lambda m: m["type"] == "extension_ui_request"))[-1]
+            asked.append(request)
+            await rpc.send(
+                {"type": "extension_ui_response", "id": request["id"], **answers[request["method"]]}
+            )
+        response = (await rpc.read_until(lambda m: m["type"] == "response"))[-1]
+        assert (response["id"], response["success"]) == ("p1", True)
+
+        assert [r["method"] for r in asked] == ["confirm", "select", "input", "editor"]
+        assert len({r["id"] for r in asked}) == 4
+        assert asked[0]["title"] == "Proceed?" and asked[0]["message"] == "with the plan"
+        assert asked[1]["options"] == ["a", "b"]
+        assert asked[2]["placeholder"] == "name here"
+        assert asked[3]["prefill"] == "draft"
+        assert json.loads(record.read_text()) == {
+            "has_ui": True,
+            "confirm": True,
+            "select": "b",
+            "input": "Ada",
+            "editor": None,
+        }
+
+        # an answer nobody asked for is an error, not a crash
+        stray, _ = await rpc.command({"type": "extension_ui_response", "value": "x"})
+        assert stray["success"] is False
+        assert await rpc.close_stdin() == 0
+
+
+async def test_bad_lines_get_error_responses_and_the_process_stays_up(tmp_path: Path) -> None:
+    project = _project(tmp_path)
+    model = write_script(tmp_path / "script.json", ["ok"])
+    async with RpcClient("--model", model, "--no-session", "--cwd", str(project)) as rpc:
+        for raw in ("this is not json", "[1, 2]", '{"no": "type"}', '{"type": 7}'):
+            await rpc.send(raw)
+            response = (await rpc.read_until(lambda m: m["type"] == "response"))[-1]
+            assert "id" not in response  # nothing to echo
+            assert response["success"] is False
+            assert response["error"]
+        for bad in (
+            {"type": "frobnicate"},
+            {"type": "prompt", "message": 5},
+            {"type": "prompt"},
+            {"type": "branch", "turn_index": "zero"},
+            {"type": "branch", "turn_index": 99},
+            {"type": "switch_session", "session_path": str(tmp_path / "missing.jsonl")},
+            {"type": "set_permission_mode", "mode": "yolo"},
+            {"type": "navigate_tree", "target_id": 3},
+            {"type": "command", "name": "nope"},
+            {"type": "bash", "command": ["ls"]},
+        ):
+            response, _ = await rpc.command(bad)
+            assert response["success"] is False, (bad, response)
+            assert response["command"] == bad["type"]
+            assert isinstance(response["error"], str) and response["error"]
+        state = await rpc.ok({"type": "get_state"})
+        assert state["is_streaming"] is False and state["session_file"] is None
+        assert await rpc.ok({"type": "prompt", "message": "still alive?"}) == {"messages": 2}
+        assert await rpc.close_stdin() == 0
+        assert "Traceback" not in await rpc.stderr()
+
+
+async def test_hook_command_waits_for_idle_and_starts_a_new_session(tmp_path: Path) -> None:
+    project = _project(tmp_path)
+    record = tmp_path / "handoff.json"
+    hook = write_hook(tmp_path / "handoff.py", HANDOFF_HOOK.replace("RECORD", repr(str(record))))
+    model = write_script(
+        tmp_path / "script.json",
+        [
+            {"text": "slow answer", "delay_ms": 300},
+            {"text": "fresh", "expect_user_contains": "bye"},
+        ],
+    )
+    async with RpcClient("--model", model, "--hook", str(hook), "--cwd", str(project)) as rpc:
+        state = await rpc.ok({"type": "get_state"})
+        assert state["commands"] == ["handoff"]
+        old_file = state["session_file"]
+        await rpc.send({"type": "prompt", "message": "start", "id": "p1"})
+        await rpc.read_until(lambda m: m["type"] == "turn_start")
+        await rpc.send({"type": "command", "name": "/handoff", "args": "bye", "id": "h1"})
+        lines = await rpc.read_until(lambda m: m["type"] == "response" and m.get("id") == "h1")
+        responses = [m for m in lines if m["type"] == "response"]
+        # the command waited for the running prompt to finish
+        assert [r["id"] for r in responses] == ["p1", "h1"]
+        assert all(r["success"] for r in responses)
+        assert_in_order(types_of(lines), ["agent_end", "session_switch", "session_start"])
+
+        done = json.loads(record.read_text())
+        assert done["ok"] is True and done["before"] == old_file
+        state = await rpc.ok({"type": "get_state"})
+        assert state["session_file"] == done["after"] != old_file
+        header = read_jsonl(Path(state["session_file"]))[0]
+        assert header["parent_session"] == old_file
+        # the seeded message is in the new session and the model sees it
+        assert await rpc.ok({"type": "prompt", "message": "continue"}) == {"messages": 2}
+        assert await rpc.close_stdin() == 0

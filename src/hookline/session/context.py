@@ -11,14 +11,15 @@ Rules (root → leaf):
   ``first_kept_entry_id`` with one custom message, custom_type
   ``"compaction_summary"``, placed first. Entries from ``first_kept_entry_id``
   up to the compaction, then those after it, follow. When the kept id is
-  ``None`` or not on the path, nothing before the compaction is kept.
+  ``None`` or not on the path, nothing before the compaction is kept. Older
+  compactions are not shown again: the latest summary covers them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from itertools import chain, islice
-from typing import Any
+from typing import Any, cast
 
 from hookline.core.messages import CustomMessage, Message
 from hookline.session.entries import SessionEntry
@@ -79,37 +80,49 @@ def entry_message(entry: SessionEntry) -> Message | None:
     return None
 
 
-def context_items(path: Sequence[SessionEntry]) -> list[tuple[SessionEntry, Message]]:
-    """The (entry, message) pairs the model sees, in order (see the module rules)."""
-    last_compaction = -1
+def _visible(path: Sequence[SessionEntry]) -> tuple[SessionEntry | None, Iterator[SessionEntry]]:
+    """The latest compaction on ``path`` (if any) and the entries shown after its summary."""
     for i in range(len(path) - 1, -1, -1):
         if path[i]["type"] == "compaction":
-            last_compaction = i
-            break
+            compaction = path[i]
+            kept_id = compaction.get("first_kept_entry_id")
+            start = i
+            for j in range(i):
+                if path[j]["id"] == kept_id:
+                    start = j
+                    break
+            return compaction, chain(islice(path, start, i), islice(path, i + 1, None))
+    return None, iter(path)
+
+
+def context_items(path: Sequence[SessionEntry]) -> list[tuple[SessionEntry, Message]]:
+    """The (entry, message) pairs the model sees, in order (see the module rules)."""
+    compaction, entries = _visible(path)
     items: list[tuple[SessionEntry, Message]] = []
-    if last_compaction < 0:
-        start_kept, stop_kept, rest = 0, 0, 0
-    else:
-        compaction = path[last_compaction]
-        summary = entry_message(compaction)
-        assert summary is not None
-        items.append((compaction, summary))
-        kept_id = compaction.get("first_kept_entry_id")
-        start_kept = stop_kept = last_compaction
-        for i in range(last_compaction):
-            if path[i]["id"] == kept_id:
-                start_kept = i
-                break
-        rest = last_compaction + 1
-    for entry in chain(islice(path, start_kept, stop_kept), islice(path, rest, None)):
-        if entry["type"] == "compaction":
-            continue  # an older compaction's summary is inside the latest one
-        message = entry_message(entry)
-        if message is not None:
-            items.append((entry, message))
+    if compaction is not None:
+        items.append((compaction, cast(Message, entry_message(compaction))))
+    for entry in entries:
+        if entry["type"] == "message":
+            items.append((entry, entry["message"]))
+        elif entry["type"] != "compaction":  # older compactions live inside the latest
+            message = entry_message(entry)
+            if message is not None:
+                items.append((entry, message))
     return items
 
 
 def context_messages(path: Sequence[SessionEntry]) -> list[Message]:
-    """The messages the model sees for ``path``."""
-    return [message for _, message in context_items(path)]
+    """The messages the model sees for ``path`` (``context_items`` without the entries)."""
+    compaction, entries = _visible(path)
+    messages: list[Message] = []
+    append = messages.append
+    if compaction is not None:
+        append(cast(Message, entry_message(compaction)))
+    for entry in entries:
+        if entry["type"] == "message":
+            append(entry["message"])
+        elif entry["type"] != "compaction":
+            message = entry_message(entry)
+            if message is not None:
+                append(message)
+    return messages

@@ -54,6 +54,9 @@ class SessionManager:
         self._file = file
         self._path = path
         self._leaf: str | None = entries[-1]["id"] if entries else None
+        # The path root → leaf, kept up to date by appends so each turn's
+        # build_context_messages does not walk a 100 000-entry tree again.
+        self._path_cache: list[SessionEntry] | None = None
         self._closed = False
         self._read_only = path is not None and file is None
         #: What the loader skipped or repaired (torn last line, corrupt lines), for the UI.
@@ -241,6 +244,8 @@ class SessionManager:
         )
         if self._file is not None:
             self._file.append(encode_line(entry))
+        if self._path_cache is not None:
+            self._path_cache.append(entry)
         self._entries.append(entry)
         self._index[entry_id] = entry
         self._leaf = entry_id
@@ -263,11 +268,23 @@ class SessionManager:
         """Move the leaf to an earlier entry (``None``: before the first) to fork there."""
         if from_id is not None and from_id not in self._index:
             raise ValueError(f"no entry {from_id!r} in session {self.get_session_id()}")
+        if from_id != self._leaf:
+            self._path_cache = None
         self._leaf = from_id
 
     def get_branch(self, leaf: str | None = None) -> list[SessionEntry]:
-        """The path root → ``leaf`` (default: the current leaf)."""
-        current = self._leaf if leaf is None else leaf
+        """The path root → ``leaf`` (default: the current leaf), a new list each call."""
+        return list(self._branch(leaf))
+
+    def _branch(self, leaf: str | None) -> list[SessionEntry]:
+        """The path, shared with the cache when it is the current leaf's: do not mutate."""
+        if leaf is None or leaf == self._leaf:
+            if self._path_cache is None:
+                self._path_cache = self._walk(self._leaf)
+            return self._path_cache
+        return self._walk(leaf)
+
+    def _walk(self, current: str | None) -> list[SessionEntry]:
         if current is not None and current not in self._index:
             raise ValueError(f"no entry {current!r} in session {self.get_session_id()}")
         path: list[SessionEntry] = []
@@ -293,7 +310,7 @@ class SessionManager:
 
     def build_context_messages(self) -> list[Message]:
         """The messages the model sees at the current leaf (rules: ``session.context``)."""
-        return context_messages(self.get_branch())
+        return context_messages(self._branch(None))
 
     # -- fork and close ----------------------------------------------------------
 
@@ -303,7 +320,7 @@ class SessionManager:
         A file session forks into a new file beside it; an in-memory one stays
         in memory. Entry ids are kept, so compactions' references stay valid.
         """
-        path = self.get_branch(entry_id) if entry_id is not None else []
+        path = self._branch(entry_id) if entry_id is not None else []
         parent = str(self._path) if self._path is not None else None
         if self._path is None:
             header = _new_header(self.get_cwd(), parent)

@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import gc
 import json
 import os
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -125,8 +127,26 @@ def _preview(raw: bytes) -> str:
     return repr(text + ("…" if len(raw) > _PREVIEW else ""))
 
 
+@contextlib.contextmanager
+def _gc_paused() -> Iterator[None]:
+    """Pause the cyclic GC while parsing: ``json.loads`` makes no cycles, but its
+    millions of new dicts and lists trigger full collections that double load time."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
 def parse_session_bytes(data: bytes, path: str) -> ParsedFile:
     """Parse a whole session file in one pass: ``json.loads`` per line, nothing more."""
+    with _gc_paused():
+        return _parse(data, path)
+
+
+def _parse(data: bytes, path: str) -> ParsedFile:
     loads = json.loads
     warnings: list[str] = []
     lines = data.split(b"\n")

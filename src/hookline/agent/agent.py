@@ -215,40 +215,51 @@ class Agent(SessionOps):
     async def _run(
         self, new: list[Message], prompt: str = "", images: list[Content] | None = None
     ) -> list[Message]:
+        """One run, then auto-compaction and the runs of messages queued meanwhile.
+
+        The agent is idle (``wait_for_idle``) only after all of it.
+        """
         self._idle.clear()
-        self._abort = asyncio.Event()
-        added: list[Message] = []
         try:
-            self.system_prompt = self.base_system_prompt
-            before = await self.emit(
-                BeforeAgentStartEvent(
-                    prompt=prompt, images=list(images or []), system_prompt=self.system_prompt
-                )
-            )
-            for msg in new:
-                added.append(self._append(msg))
-            if isinstance(before, BeforeAgentStartResult) and before.message is not None:
-                m = before.message
-                injected: CustomMessage = {
-                    "role": "custom",
-                    "custom_type": m.custom_type,
-                    "content": m.content,
-                    "display": m.display,
-                    "details": m.details,
-                    "timestamp": time.time(),
-                }
-                added.append(self._append(injected))
-            for extra in self.take_pending_context():
-                added.append(self._append(extra))
-            await self.emit(AgentStartEvent())
-            await self._loop(added)
-            await self.emit(AgentEndEvent(messages=added))
+            added = await self._run_once(new, prompt, images)
+            await self.maybe_auto_compact()
+            while self._queue and not self._abort.is_set():
+                queued, self._queue = self._queue, []
+                added += await self._run_once(queued)
+                await self.maybe_auto_compact()
         finally:
             self._idle.set()
-        await self.maybe_auto_compact()
-        if self._queue and not self._abort.is_set():
-            queued, self._queue = self._queue, []
-            added += await self._run(queued)
+        return added
+
+    async def _run_once(
+        self, new: list[Message], prompt: str = "", images: list[Content] | None = None
+    ) -> list[Message]:
+        self._abort = asyncio.Event()
+        added: list[Message] = []
+        self.system_prompt = self.base_system_prompt
+        before = await self.emit(
+            BeforeAgentStartEvent(
+                prompt=prompt, images=list(images or []), system_prompt=self.system_prompt
+            )
+        )
+        for msg in new:
+            added.append(self._append(msg))
+        if isinstance(before, BeforeAgentStartResult) and before.message is not None:
+            m = before.message
+            injected: CustomMessage = {
+                "role": "custom",
+                "custom_type": m.custom_type,
+                "content": m.content,
+                "display": m.display,
+                "details": m.details,
+                "timestamp": time.time(),
+            }
+            added.append(self._append(injected))
+        for extra in self.take_pending_context():
+            added.append(self._append(extra))
+        await self.emit(AgentStartEvent())
+        await self._loop(added)
+        await self.emit(AgentEndEvent(messages=added))
         return added
 
     def bind_claude(self, claude: ClaudeHooks) -> None:
@@ -313,13 +324,13 @@ class Agent(SessionOps):
             await self.emit(TurnEndEvent(turn_index=index, message=assistant, tool_results=results))
             if self._hook_stop():
                 return
-            if results or assistant.get("stop_reason") == "error":
-                if assistant.get("stop_reason") == "error":
-                    return
-                continue
-            if self._queue:
+            if assistant.get("stop_reason") == "error":
+                return
+            if self._queue:  # sent while streaming: the model sees it at its next call
                 queued, self._queue = self._queue, []
                 added.extend(self._append(m) for m in queued)
+                continue
+            if results:
                 continue
             if not ttsr_used and not content_text(assistant["content"]).strip():
                 ttsr_used = True

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import json
 from pathlib import Path
 
@@ -219,3 +220,17 @@ def test_closed_session_refuses_appends(session: SessionManager) -> None:
     with pytest.raises(SessionClosedError):
         session.append_message(user_message("late"))
     assert session.get_session_file() is not None
+
+
+def test_loading_restores_the_gc_state(session: SessionManager) -> None:
+    path = session.get_session_file() or ""
+    session.append_message(user_message("a"))
+    assert gc.isenabled()
+    SessionManager.open(path, read_only=True)
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        SessionManager.open(path, read_only=True)
+        assert not gc.isenabled()  # an embedder's choice is kept
+    finally:
+        gc.enable()

@@ -232,3 +232,31 @@ def test_continue_recent_creates_when_there_is_none(project: Path) -> None:
     with SessionManager.continue_recent(project) as s:
         assert s.get_session_file() is not None and s.get_entries() == []
     assert len(SessionManager.list_sessions(project)) == 1
+
+
+def test_get_branch_returns_a_fresh_list(session: SessionManager) -> None:
+    a = session.append_message(user_message("a"))
+    path = session.get_branch()
+    path.clear()
+    assert [e["id"] for e in session.get_branch()] == [a]
+    assert _texts(session.build_context_messages()) == ["a"]
+
+
+def test_cached_path_follows_branch_and_append(session: SessionManager) -> None:
+    a = session.append_message(user_message("a"))
+    b = session.append_message(user_message("b"))
+    assert [e["id"] for e in session.get_branch()] == [a, b]  # cache built
+    c = session.append_message(user_message("c"))
+    assert [e["id"] for e in session.get_branch()] == [a, b, c]  # extended by the append
+    session.branch(a)
+    assert [e["id"] for e in session.get_branch()] == [a]
+    d = session.append_message(user_message("d"))
+    assert [e["id"] for e in session.get_branch()] == [a, d]
+    assert [e["id"] for e in session.get_branch(c)] == [a, b, c]
+    assert [e["id"] for e in session.get_branch()] == [a, d]
+
+
+def test_empty_session_tree(session: SessionManager) -> None:
+    assert session.get_tree() == {None: []}
+    assert session.get_entries() == [] and session.get_leaf_id() is None
+    assert session.build_context_messages() == []

@@ -82,6 +82,7 @@ class SessionManager:
             file.append(encode_line(header))
         except BaseException:
             file.close()
+            path.unlink(missing_ok=True)  # no headerless file for list_sessions to trip on
             raise
         return cls(header, [], {}, file, path)
 

@@ -106,7 +106,8 @@ class Agent(SessionOps):
         self._raw_tools = [*tools, self.todos.tool()]
         self.tools: dict[str, Tool] = {}
         self._listeners: list[Listener] = []
-        self._queue: list[Message] = []
+        #: Messages that arrived while streaming, with whether each asks for a turn.
+        self._queue: list[tuple[Message, bool]] = []
         self._idle = asyncio.Event()
         self._idle.set()
         self._abort = asyncio.Event()
@@ -150,16 +151,20 @@ class Agent(SessionOps):
     # -- AgentHost ---------------------------------------------------------------
 
     def send_message(self, message: CustomMessage, trigger_turn: bool) -> None:
+        """Persist a hook message; while streaming it waits for the end of the turn, so it
+        never lands between a tool call and its result."""
         msg: CustomMessage = {**message, "timestamp": time.time()}  # type: ignore[typeddict-item]
-        self.session.append_message(msg)
-        self.publish({"type": "message", "message": msg})
-        if trigger_turn and not self.is_streaming:
+        if self.is_streaming:
+            self._queue.append((msg, trigger_turn))
+            return
+        self._append(msg)
+        if trigger_turn:
             self._spawn(self._run([]))
 
     def send(self, text: str, attachments: list[Content] | None) -> None:
         content: list[Content] = [{"type": "text", "text": text}, *(attachments or [])]
         if self.is_streaming:
-            self._queue.append(user_message(content, time.time()))
+            self._queue.append((user_message(content, time.time()), True))
         else:
             self._spawn(self.prompt(text, images=list(attachments or []), source="extension"))
 
@@ -202,7 +207,7 @@ class Agent(SessionOps):
                 text = result.text if result.text is not None else text
                 images = result.images if result.images is not None else images
         if self.is_streaming:
-            self._queue.append(user_message([{"type": "text", "text": text}, *images]))
+            self._queue.append((user_message([{"type": "text", "text": text}, *images]), True))
             return []
         return await self._run(
             [user_message([{"type": "text", "text": text}, *images])], text, images
@@ -225,7 +230,11 @@ class Agent(SessionOps):
             await self.maybe_auto_compact()
             while self._queue and not self._abort.is_set():
                 queued, self._queue = self._queue, []
-                added += await self._run_once(queued)
+                if not any(trigger for _, trigger in queued):
+                    for message, _ in queued:
+                        self._append(message)
+                    break
+                added += await self._run_once([m for m, _ in queued])
                 await self.maybe_auto_compact()
         finally:
             self._idle.set()
@@ -326,11 +335,10 @@ class Agent(SessionOps):
                 return
             if assistant.get("stop_reason") == "error":
                 return
-            if self._queue:  # sent while streaming: the model sees it at its next call
-                queued, self._queue = self._queue, []
-                added.extend(self._append(m) for m in queued)
-                continue
-            if results:
+            # Sent while streaming: persisted now, seen by the model at its next call.
+            queued, self._queue = self._queue, []
+            added.extend(self._append(m) for m, _ in queued)
+            if results or any(trigger for _, trigger in queued):
                 continue
             if not ttsr_used and not content_text(assistant["content"]).strip():
                 ttsr_used = True

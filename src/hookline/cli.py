@@ -219,15 +219,17 @@ async def _run(options: object, mode: str, prompt: str | None, interactive: bool
     agent = bundle.agent
     loop = asyncio.get_running_loop()
     main_task = asyncio.current_task()
-    stopping: set[asyncio.Task[None]] = set()
+    terminated = False
 
     def on_sigterm() -> None:
-        async def stop() -> None:
-            await agent.shutdown("sigterm")
-            if main_task is not None:
-                main_task.cancel()
-
-        stopping.add(loop.create_task(stop()))
+        # Stop the work first: cancelling the mode unwinds the model call and the
+        # tools, so nothing is appended once session_shutdown has closed the session.
+        nonlocal terminated
+        if terminated or main_task is None:
+            return
+        terminated = True
+        agent.abort()
+        main_task.cancel()
 
     loop.add_signal_handler(signal.SIGTERM, on_sigterm)
     try:
@@ -243,9 +245,14 @@ async def _run(options: object, mode: str, prompt: str | None, interactive: bool
         assert prompt is not None
         return await run_print(agent, prompt, json_mode=mode == "json")
     except asyncio.CancelledError:
-        return 143
+        if not terminated or main_task is None:
+            raise  # Ctrl-C: asyncio.run turns it into KeyboardInterrupt
+        main_task.uncancel()
+        return 128 + signal.SIGTERM
     finally:
         loop.remove_signal_handler(signal.SIGTERM)
+        # The modes shut down when they end normally; this covers a signal or an error.
+        await agent.shutdown("sigterm" if terminated else "exit")
 
 
 if __name__ == "__main__":

@@ -80,24 +80,23 @@ async def run_interactive(agent: Agent, bundle: Any) -> int:
     )
     await agent.start()
     print("hookline — type a prompt; /quit to leave, /help for commands")
-    try:
-        while True:
-            line = await _read("\n> ")
-            if line is None or line.strip() in ("/quit", "/exit"):
-                break
-            line = line.strip()
-            if not line:
-                continue
-            if line.startswith("!"):
-                result = await agent.run_user_bash(line[1:])
-                print(content_text(result.content))
-            elif line.startswith("/"):
-                await _slash(agent, line[1:])
-            else:
-                await agent.prompt(line)
-                print()
-    finally:
-        await agent.shutdown("exit")
+    while True:
+        line = await _read("\n> ")
+        if line is None or line.strip() in ("/quit", "/exit"):
+            break
+        line = line.strip()
+        if not line:
+            continue
+        if line.startswith("!"):
+            result = await agent.run_user_bash(line[1:])
+            print(content_text(result.content))
+        elif line.startswith("/"):
+            await _slash(agent, line[1:])
+        else:
+            await agent.prompt(line)
+            print()
+    # On a signal or an error the caller (cli) shuts down with its reason.
+    await agent.shutdown("exit")
     return 0
 
 

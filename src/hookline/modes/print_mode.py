@@ -73,12 +73,11 @@ async def run_print(agent: Agent, prompt: str, *, json_mode: bool = False) -> in
     if json_mode:
         agent.subscribe(lambda payload: print(dumps(payload), file=out, flush=True))
         observe_tool_events(agent)
-    try:
-        await agent.start()
-        added = await agent.prompt(prompt, source="print")
-        await agent.wait_for_idle()
-    finally:
-        await agent.shutdown("exit")
+    await agent.start()
+    added = await agent.prompt(prompt, source="print")
+    await agent.wait_for_idle()
+    # Not in a `finally`: when cancelled (SIGTERM) the caller shuts down with its reason.
+    await agent.shutdown("exit")
     final = next((m for m in reversed(added) if m["role"] == "assistant"), None)
     if final is None:
         return 0

@@ -168,9 +168,16 @@ class RpcServer:
             if self._tasks:
                 await asyncio.gather(*self._tasks, return_exceptions=True)
             await self.agent.wait_for_idle()
+        except asyncio.CancelledError:
+            # SIGTERM: stop the commands still running; the caller shuts the agent down.
+            self.agent.abort()
+            for task in list(self._tasks):
+                task.cancel()
+            await asyncio.gather(*self._tasks, return_exceptions=True)
+            raise
         finally:
             self.ui.cancel_all()
-            await self.agent.shutdown("exit")
+        await self.agent.shutdown("exit")
         return 0
 
     async def handle_line(self, text: str) -> None:

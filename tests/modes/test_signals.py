@@ -1,0 +1,144 @@
+"""SIGTERM: the run stops, ``session_shutdown`` hooks run, the session file is intact."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+from pathlib import Path
+from typing import Any
+
+from .helpers import CLI, TIMEOUT, read_jsonl, session_files, write_hook, write_script
+
+SIGTERM_EXIT = 128 + signal.SIGTERM
+
+HOOK = """
+    import asyncio
+    import json
+
+    def register(pi):
+        @pi.on("turn_start")
+        def started(event, ctx):
+            ctx.ui.notify(f"ready: turn {event.turn_index} started")
+
+        @pi.on("tool_call")
+        def tool(event, ctx):
+            if event.tool_name == "bash":
+                ctx.ui.notify("ready: bash started")
+
+        @pi.on("session_shutdown")
+        async def bye(event, ctx):
+            await asyncio.sleep(0.5)  # a slow hook is awaited, not cut short
+            with open(MARKER, "w") as f:
+                json.dump({"reason": event.reason, "session_file": ctx.session_file}, f)
+"""
+
+
+async def _sigterm_when(
+    tmp_path: Path,
+    ready: bytes,
+    turns: list[Any],
+    *args: str,
+    stdin: bytes | None = None,
+) -> tuple[int, dict[str, Any], list[dict[str, Any]], bytes]:
+    """Run the CLI, send SIGTERM once ``ready`` is notified; exit code, marker, messages, stdout."""
+    marker = tmp_path / "shutdown.json"
+    hook = write_hook(tmp_path / "hook.py", HOOK.replace("MARKER", repr(str(marker))))
+    model = write_script(tmp_path / "script.json", turns)
+    proc = await asyncio.create_subprocess_exec(
+        *CLI, *args, "--model", model, "--hook", str(hook), "--cwd", str(tmp_path),
+        "--permission-mode", "bypassPermissions",
+        stdin=asyncio.subprocess.DEVNULL if stdin is None else asyncio.subprocess.PIPE,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+        env=os.environ.copy(),
+    )  # fmt: skip
+    seen = b""
+    try:
+        if stdin is not None:
+            assert proc.stdin is not None
+            proc.stdin.write(stdin)  # kept open: the RPC server must not see EOF
+            await proc.stdin.drain()
+        # notifications: stderr in print mode, extension_ui_request lines in RPC mode
+        watched = proc.stderr if stdin is None else proc.stdout
+        assert watched is not None
+        while ready not in seen:
+            line = await asyncio.wait_for(watched.readline(), TIMEOUT)
+            assert line, f"the process ended before {ready!r}"
+            seen += line
+        proc.send_signal(signal.SIGTERM)
+        out, err = await asyncio.wait_for(proc.communicate(), TIMEOUT)
+    finally:
+        if proc.returncode is None:
+            proc.kill()
+            await proc.wait()
+    assert b"Traceback" not in err, err.decode()
+    assert proc.returncode is not None
+    (session,) = session_files(Path.home())
+    lines = read_jsonl(session)  # every line valid JSON, none torn
+    assert session.read_text().endswith("\n")
+    assert lines[0]["type"] == "session"
+    messages = [e["message"] for e in lines if e["type"] == "message"]
+    shutdown = json.loads(marker.read_text())
+    assert shutdown["session_file"] == str(session)
+    return proc.returncode, shutdown, messages, out if stdin is None else seen + out
+
+
+async def test_sigterm_during_a_long_model_call_in_print_mode(tmp_path: Path) -> None:
+    code, shutdown, messages, stdout = await _sigterm_when(
+        tmp_path,
+        b"ready: turn 1 started",
+        [
+            {"text": "Looking.", "tool_calls": [{"name": "ls", "arguments": {}}]},
+            {"text": "never finished", "delay_ms": 120_000},
+        ],
+        "-p",
+        "list things",
+    )
+
+    assert code == SIGTERM_EXIT
+    assert shutdown["reason"] == "sigterm"
+    assert [m["role"] for m in messages] == ["user", "assistant", "tool"]
+    assert messages[0]["content"][0]["text"] == "list things"
+    assert b"never finished" not in stdout
+
+
+async def test_sigterm_during_a_tool_stops_the_run_before_shutdown(tmp_path: Path) -> None:
+    # The tool would finish while the (slow) shutdown hook runs: the run must not go on.
+    code, shutdown, messages, stdout = await _sigterm_when(
+        tmp_path,
+        b"ready: bash started",
+        [
+            {"tool_calls": [{"name": "bash", "arguments": {"command": "sleep 0.3; echo slept"}}]},
+            "should never be reached",
+        ],
+        "-p",
+        "run it",
+    )
+
+    assert code == SIGTERM_EXIT
+    assert shutdown["reason"] == "sigterm"
+    assert [m["role"] for m in messages] == ["user", "assistant"]
+    assert stdout == b""
+
+
+async def test_sigterm_in_rpc_mode(tmp_path: Path) -> None:
+    prompt = json.dumps({"type": "prompt", "message": "list things"}).encode() + b"\n"
+    code, shutdown, messages, stdout = await _sigterm_when(
+        tmp_path,
+        b"ready: turn 1 started",
+        [
+            {"text": "Looking.", "tool_calls": [{"name": "ls", "arguments": {}}]},
+            {"text": "never finished", "delay_ms": 120_000},
+        ],
+        "--mode",
+        "rpc",
+        stdin=prompt,
+    )
+
+    assert code == SIGTERM_EXIT
+    assert shutdown["reason"] == "sigterm"
+    assert [m["role"] for m in messages] == ["user", "assistant", "tool"]
+    events = [json.loads(line) for line in stdout.splitlines()]
+    assert events[-1] == {"type": "session_shutdown", "reason": "sigterm"}

@@ -1,0 +1,121 @@
+"""Hook failures inside the real agent: ``tool_call`` fails closed, the rest fail open."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from hookline import ToolResultEvent
+from hookline.core.messages import content_text
+
+from .conftest import MakeAgent
+from .helpers import texts
+
+RAISES = """\
+def register(pi):
+    @pi.on("tool_call")
+    async def broken(event, ctx):
+        raise RuntimeError("policy service unreachable")
+"""
+
+INVALID = """\
+def register(pi):
+    @pi.on("tool_call")
+    def typo(event, ctx):
+        return {"blok": True}
+"""
+
+
+def write_then_answer(expect: str) -> list[dict[str, object]]:
+    return [
+        {
+            "tool_calls": [
+                {"name": "write", "arguments": {"path": "out.txt", "content": "x"}, "id": "w1"}
+            ]
+        },
+        {"text": "The write was blocked.", "expect_tool_result_contains": expect},
+    ]
+
+
+@pytest.mark.parametrize(
+    ("source", "reason"),
+    [
+        (RAISES, "RuntimeError: policy service unreachable"),
+        (INVALID, "invalid tool_call result: blok: Extra inputs are not permitted"),
+    ],
+    ids=["raises", "invalid-result"],
+)
+async def test_a_failing_tool_call_hook_blocks_the_tool_and_the_agent_goes_on(
+    make_agent: MakeAgent, project: Path, source: str, reason: str
+) -> None:
+    h = await make_agent(write_then_answer(reason), hooks={"policy": source})
+    added = await h.agent.prompt("write out.txt")
+
+    assert not (project / "out.txt").exists()
+    result = added[2]
+    assert result["role"] == "tool" and result["is_error"] is True
+    text = content_text(result["content"])
+    assert text.startswith(f"blocked: hook {h.hook_files['policy']} failed: ")
+    assert reason in text
+    assert texts(added)[-1] == "The write was blocked."
+    assert h.provider.remaining == 0
+    assert h.events(ToolResultEvent) == []  # the tool never ran
+    assert [(e.hook_path, e.event) for e in h.errors] == [
+        (str(h.hook_files["policy"]), "tool_call")
+    ]
+    assert h.types()[-2:] == ["stop", "agent_end"]
+
+
+LATER_HOOK = """\
+CALLED = []
+
+
+def register(pi):
+    @pi.on("tool_call")
+    def later(event, ctx):
+        CALLED.append(event.tool_name)
+"""
+
+
+async def test_handlers_after_a_failing_one_are_not_asked(make_agent: MakeAgent) -> None:
+    h = await make_agent(
+        write_then_answer("policy service unreachable"),
+        hooks={"policy": RAISES, "later": LATER_HOOK},
+    )
+    await h.agent.prompt("write out.txt")
+    assert h.hook("later").CALLED == []
+
+
+NOTIFICATION_FAILURES = """\
+def register(pi):
+    @pi.on("turn_start")
+    def broken_turn(event, ctx):
+        raise ValueError("turn hook bug")
+
+    @pi.on("tool_result")
+    def broken_result(event, ctx):
+        raise KeyError("result hook bug")
+"""
+
+
+async def test_other_hooks_that_raise_are_reported_and_change_nothing(
+    make_agent: MakeAgent, project: Path
+) -> None:
+    (project / "a.txt").write_text("alpha")
+    h = await make_agent(
+        [
+            {"tool_calls": [{"name": "read", "arguments": {"path": "a.txt"}}]},
+            {"text": "alpha it is", "expect_tool_result_contains": "alpha"},
+        ],
+        hooks={"buggy": NOTIFICATION_FAILURES},
+    )
+    added = await h.agent.prompt("read it")
+
+    assert content_text(added[2]["content"]) == "alpha"  # the original result was kept
+    assert texts(added)[-1] == "alpha it is"
+    assert [(e.event, e.error) for e in h.errors] == [
+        ("turn_start", "ValueError: turn hook bug"),
+        ("tool_result", "KeyError: 'result hook bug'"),
+        ("turn_start", "ValueError: turn hook bug"),
+    ]

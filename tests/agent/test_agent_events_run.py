@@ -291,3 +291,75 @@ async def test_user_bash_can_be_rewritten_by_a_hook(make_agent: MakeAgent, proje
     assert content_text(result.content) == f"{project}\non\n"
     assert result.details == {"exit_code": 0}
     assert h.errors == []
+
+
+INPUT_HOOKS = """\
+def register(pi):
+    @pi.on("input")
+    def expand(event, ctx):
+        if event.text.startswith("!"):
+            return event.text[1:].upper()  # the seed's string form
+        return None
+
+    @pi.on("input")
+    def swallow(event, ctx):
+        if event.text == "/ping":
+            ctx.ui.notify("pong")
+            return {"handled": True}
+        return {"text": event.text + " (from the editor)"}
+"""
+
+
+@covers("input")
+async def test_input_hooks_chain_their_transforms_and_may_handle_the_prompt(
+    make_agent: MakeAgent,
+) -> None:
+    h = await make_agent(
+        [{"text": "ok", "expect_user_contains": "SHOUT (from the editor)"}, "never played"],
+        hooks={"input": INPUT_HOOKS},
+    )
+    added = await h.agent.prompt("!shout")
+    assert texts(added)[0] == "SHOUT (from the editor)"
+    assert h.event(BeforeAgentStartEvent).prompt == "SHOUT (from the editor)"
+
+    assert await h.agent.prompt("/ping") == []
+    assert h.types().count("agent_start") == 1  # handled: no run
+    assert [e.text for e in h.events(InputEvent)] == ["!shout", "/ping"]
+    assert h.runner.context.ui.notifications == [("info", "pong")]  # type: ignore[attr-defined]
+    assert h.provider.remaining == 1
+
+
+CONTEXT_PROBE = """\
+SEEN = []
+
+
+def register(pi):
+    @pi.on("turn_start")
+    def probe(event, ctx):
+        SEEN.append(
+            {
+                "cwd": ctx.cwd,
+                "has_ui": ctx.has_ui,
+                "model": ctx.model,
+                "session_file": ctx.session_file,
+                "session_id": ctx.session_manager.get_session_id(),
+                "system_prompt": ctx.get_system_prompt(),
+            }
+        )
+"""
+
+
+async def test_handlers_see_the_agents_state_in_ctx(make_agent: MakeAgent, project: Path) -> None:
+    h = await make_agent(["hi"], hooks={"probe": CONTEXT_PROBE})
+    await h.agent.prompt("hello")
+    seen = h.hook("probe").SEEN
+    assert seen == [
+        {
+            "cwd": str(project),
+            "has_ui": False,
+            "model": h.agent.provider.model_id,
+            "session_file": h.agent.session.get_session_file(),
+            "session_id": h.agent.session.get_session_id(),
+            "system_prompt": h.agent.base_system_prompt,
+        }
+    ]

@@ -64,7 +64,11 @@ def covered_names(folder: Path) -> set[str]:
                 and isinstance(node.func, ast.Name)
                 and node.func.id == "covers"
             ):
-                names.update(a.value for a in node.args if isinstance(a, ast.Constant))
+                names.update(
+                    a.value
+                    for a in node.args
+                    if isinstance(a, ast.Constant) and isinstance(a.value, str)
+                )
     return names
 
 
@@ -145,4 +149,4 @@ class Harness:
 
 def texts(messages: Sequence[Message]) -> list[str]:
     """Each message's text, for compact assertions."""
-    return [content_text(m["content"]) for m in messages]  # type: ignore[arg-type]
+    return [content_text(m["content"]) for m in messages]

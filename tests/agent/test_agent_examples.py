@@ -14,7 +14,7 @@ import stat
 import subprocess
 from pathlib import Path
 
-from hookline import AgentStartEvent, InputEvent, StopEvent, ToolResultEvent
+from hookline import AgentEndEvent, AgentStartEvent, InputEvent, StopEvent, ToolResultEvent
 from hookline.core.messages import content_text
 
 from .conftest import MakeAgent
@@ -430,4 +430,9 @@ async def test_wait_for_idle_waits_for_the_follow_up_run_of_a_queued_send(
     assert not h.agent.is_streaming
     added = await run
     assert texts(added) == ["go", "first", "and one more thing", "second"]
+    ends = h.events(AgentEndEvent)  # each run's own messages, not grown afterwards
+    assert [texts(e.messages) for e in ends] == [
+        ["go", "first"],
+        ["and one more thing", "second"],
+    ]
     assert h.provider.remaining == 0

@@ -234,7 +234,7 @@ class Agent(SessionOps):
                     for message, _ in queued:
                         self._append(message)
                     break
-                added += await self._run_once([m for m, _ in queued])
+                added = [*added, *await self._run_once([m for m, _ in queued])]
                 await self.maybe_auto_compact()
         finally:
             self._idle.set()

@@ -2,9 +2,19 @@
 
 from __future__ import annotations
 
+import subprocess
 from pathlib import Path
 
-from .helpers import assert_in_order, json_lines, run_cli, types_of, write_hook, write_script
+from .helpers import (
+    CLI,
+    TIMEOUT,
+    assert_in_order,
+    json_lines,
+    run_cli,
+    types_of,
+    write_hook,
+    write_script,
+)
 
 NOTIFY_HOOK = """
     def register(pi):
@@ -101,3 +111,36 @@ def test_json_mode_exits_1_when_the_model_errors(tmp_path: Path) -> None:
     final = [e for e in events if e["type"] == "turn_end"][-1]["message"]
     assert final["stop_reason"] == "error"
     assert "bad request" in done.stderr
+
+
+def test_a_reader_that_goes_away_is_no_crash(tmp_path: Path) -> None:
+    # `hookline --mode json -p ... | head -1`: the rest of the run goes on, quietly.
+    marker = tmp_path / "shutdown-ran"
+    hook = write_hook(
+        tmp_path / "bye.py",
+        f"""
+        def register(pi):
+            @pi.on("session_shutdown")
+            def bye(event, ctx):
+                open({str(marker)!r}, "w").close()
+        """,
+    )
+    model = write_script(tmp_path / "script.json", [{"text": "late", "delay_ms": 300}])
+    proc = subprocess.Popen(
+        [*CLI, "--mode", "json", "-p", "hi", "--model", model, "--hook", str(hook),
+         "--no-session", "--cwd", str(tmp_path)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )  # fmt: skip
+    try:
+        assert proc.stdout is not None and proc.stderr is not None
+        assert json_lines(proc.stdout.readline().decode())[0]["type"] == "session_start"
+        proc.stdout.close()  # before the delayed answer is written
+        err = proc.stderr.read().decode()
+        assert proc.wait(TIMEOUT) == 0, err
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert "Traceback" not in err and "BrokenPipe" not in err, err
+    assert marker.exists()

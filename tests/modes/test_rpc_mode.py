@@ -258,6 +258,10 @@ async def test_bad_lines_get_error_responses_and_the_process_stays_up(tmp_path: 
             {"type": "navigate_tree", "target_id": 3},
             {"type": "command", "name": "nope"},
             {"type": "bash", "command": ["ls"]},
+            {"type": "branch", "turn_index": True},
+            {"type": "fork", "entry_id": 5},
+            {"type": "compact", "custom_instructions": {"a": 1}},
+            {"type": "command", "name": "nope", "args": ["a"]},
         ):
             response, _ = await rpc.command(bad)
             assert response["success"] is False, (bad, response)
@@ -304,3 +308,25 @@ async def test_hook_command_waits_for_idle_and_starts_a_new_session(tmp_path: Pa
         # the seeded message is in the new session and the model sees it
         assert await rpc.ok({"type": "prompt", "message": "continue"}) == {"messages": 2}
         assert await rpc.close_stdin() == 0
+
+
+async def test_eof_while_a_dialog_is_open_cancels_it_and_shuts_down(tmp_path: Path) -> None:
+    project = _project(tmp_path)
+    record = tmp_path / "answers.jsonl"
+    hook = write_hook(tmp_path / "ui_hook.py", UI_HOOK.replace("RECORD", repr(str(record))))
+    model = write_script(tmp_path / "script.json", ["Done."])
+    async with RpcClient("--model", model, "--hook", str(hook), "--cwd", str(project)) as rpc:
+        await rpc.send({"type": "prompt", "message": "go", "id": "p1"})
+        await rpc.read_until(lambda m: m["type"] == "extension_ui_request")
+        assert await rpc.close_stdin() == 0  # the host went away mid-dialog
+        assert "Traceback" not in await rpc.stderr()
+    assert json.loads(record.read_text()) == {
+        "has_ui": True,
+        "confirm": False,
+        "select": None,
+        "input": None,
+        "editor": None,
+    }
+    names = types_of(rpc.seen)
+    assert_in_order(names, ["agent_end", "response", "session_shutdown"])
+    assert names[-1] == "session_shutdown"

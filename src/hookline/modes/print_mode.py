@@ -8,6 +8,7 @@ to stderr so that stdout stays the answer.
 from __future__ import annotations
 
 import json
+import os
 import sys
 from typing import Any, TextIO
 
@@ -32,6 +33,45 @@ class StderrUI(NoUI):
         super().notify(message, type)
         stream = self._stream or sys.stderr
         print(f"[{type}] {message}", file=stream, flush=True)
+
+
+class LineWriter:
+    """Writes lines to stdout (or ``stream``); once the reader is gone the rest is dropped.
+
+    ``hookline --mode json -p ... | head -1`` must not end in a traceback, and a
+    listener that raises would stop the agent's events (``session_shutdown``
+    hooks included), so a broken pipe only marks the writer ``broken``.
+    """
+
+    def __init__(self, stream: TextIO | None = None) -> None:
+        self._stream = stream
+        self.broken = False
+
+    def __call__(self, line: str) -> None:
+        if self.broken:
+            return
+        stream = self._stream or sys.stdout
+        try:
+            stream.write(line + "\n")
+            stream.flush()
+        except (BrokenPipeError, ValueError):  # ValueError: the stream was closed
+            self.broken = True
+            _to_devnull(stream)
+
+
+def _to_devnull(stream: TextIO) -> None:
+    """Point the stream's descriptor at /dev/null so the exit-time flush cannot fail."""
+    try:
+        fd = stream.fileno()
+        null = os.open(os.devnull, os.O_WRONLY)
+    except (OSError, ValueError):
+        return
+    try:
+        os.dup2(null, fd)
+    except OSError:
+        pass
+    finally:
+        os.close(null)
 
 
 def _json_default(value: Any) -> Any:
@@ -69,9 +109,9 @@ def observe_tool_events(agent: Agent) -> None:
 
 async def run_print(agent: Agent, prompt: str, *, json_mode: bool = False) -> int:
     """Run ``prompt`` once; returns the exit code (1 when the model failed)."""
-    out = sys.stdout
+    write = LineWriter()
     if json_mode:
-        agent.subscribe(lambda payload: print(dumps(payload), file=out, flush=True))
+        agent.subscribe(lambda payload: write(dumps(payload)))
         observe_tool_events(agent)
     await agent.start()
     added = await agent.prompt(prompt, source="print")
@@ -85,5 +125,5 @@ async def run_print(agent: Agent, prompt: str, *, json_mode: bool = False) -> in
         # The agent already reported the error on stderr (ui.notify); stdout stays answers only.
         return 1
     if not json_mode:
-        print(content_text(final["content"]), file=out, flush=True)
+        write(content_text(final["content"]))
     return 0

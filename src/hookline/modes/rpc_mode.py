@@ -20,7 +20,7 @@ from hookline.agent.agent import Agent
 from hookline.agent.permissions import PERMISSION_MODES
 from hookline.core.messages import content_text
 from hookline.core.ui import NotifyType, StatusLine
-from hookline.modes.print_mode import dumps, observe_tool_events
+from hookline.modes.print_mode import LineWriter, dumps, observe_tool_events
 
 Writer = Callable[[dict[str, Any]], None]
 
@@ -130,7 +130,7 @@ class RpcServer:
     def __init__(self, agent: Agent, make_provider: Callable[[str], Any] | None = None) -> None:
         self.agent = agent
         self.make_provider = make_provider
-        self._out = sys.stdout
+        self._out = LineWriter()
         self.ui = RpcUI(self.write)
         agent.runner.set_ui(self.ui, True)
         agent.subscribe(self.write)
@@ -138,8 +138,7 @@ class RpcServer:
         self._tasks: set[asyncio.Task[Any]] = set()
 
     def write(self, payload: dict[str, Any]) -> None:
-        self._out.write(dumps(payload) + "\n")
-        self._out.flush()
+        self._out(dumps(payload))
 
     def respond(
         self, command: str, request_id: Any, data: Any = None, error: str | None = None
@@ -229,6 +228,13 @@ def _str(message: dict[str, Any], key: str) -> str:
     return value
 
 
+def _opt_str(message: dict[str, Any], key: str) -> str | None:
+    value = message.get(key)
+    if value is not None and not isinstance(value, str):
+        raise ValueError(f'"{key}" must be a string')
+    return value
+
+
 async def _prompt(s: RpcServer, m: dict[str, Any]) -> Any:
     added = await s.agent.prompt(_str(m, "message"), source="rpc")
     return {"messages": len(added)}
@@ -270,12 +276,14 @@ async def _branch(s: RpcServer, m: dict[str, Any]) -> Any:
     turn = m.get("turn_index")
     if turn is not None and not isinstance(turn, int):
         raise ValueError('"turn_index" must be an integer')
-    entry = m.get("entry_id")
+    if isinstance(turn, bool):
+        raise ValueError('"turn_index" must be an integer')
+    entry = _opt_str(m, "entry_id")
     return {"cancelled": not await s.agent.branch(turn, entry)}
 
 
 async def _fork(s: RpcServer, m: dict[str, Any]) -> Any:
-    done = await s.agent.fork(m.get("entry_id"))
+    done = await s.agent.fork(_opt_str(m, "entry_id"))
     return {"cancelled": not done, "session_file": s.agent.session.get_session_file()}
 
 
@@ -284,7 +292,7 @@ async def _tree(s: RpcServer, m: dict[str, Any]) -> Any:
 
 
 async def _compact(s: RpcServer, m: dict[str, Any]) -> Any:
-    return {"compacted": await s.agent.compact(m.get("custom_instructions"))}
+    return {"compacted": await s.agent.compact(_opt_str(m, "custom_instructions"))}
 
 
 async def _set_model(s: RpcServer, m: dict[str, Any]) -> Any:
@@ -304,8 +312,8 @@ async def _mode(s: RpcServer, m: dict[str, Any]) -> Any:
 
 async def _command(s: RpcServer, m: dict[str, Any]) -> Any:
     name = _str(m, "name").lstrip("/")
-    args = m.get("args", "")
-    if not await s.agent.runner.run_command(name, str(args)):
+    args = _opt_str(m, "args") or ""
+    if not await s.agent.runner.run_command(name, args):
         raise ValueError(f"no command /{name}")
     return None
 

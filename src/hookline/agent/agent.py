@@ -93,6 +93,7 @@ class Agent(SessionOps):
         self.base_system_prompt = system_prompt
         self.system_prompt = system_prompt
         self.gate = gate or PermissionGate(runner, cwd=cwd)
+        self.gate.emit = self.emit
         self.max_retries = max_retries
         self.retry_base_delay = retry_base_delay
         self.context_window = context_window

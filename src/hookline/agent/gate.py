@@ -8,11 +8,12 @@ with a reason that says how to allow it.
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from typing import Any
 
 from hookline.agent.permissions import PermissionRules, check_permission
-from hookline.core.events import NotificationEvent, PermissionRequestEvent
+from hookline.core.events import Event, NotificationEvent, PermissionRequestEvent
 from hookline.core.results import PermissionRequestResult
 from hookline.core.runner import HookRunner
 from hookline.core.tool import Tool, ToolBlockedError, ToolResult, ToolUpdate
@@ -33,6 +34,8 @@ class PermissionGate:
         self.mode = mode
         self.rules = rules or PermissionRules()
         self.cwd = cwd
+        #: How events are sent; the agent points it at its own emit so listeners see them.
+        self.emit: Callable[[Event], Awaitable[Any]] = runner.emit
 
     def wrap(self, tool: Tool) -> Tool:
         """A tool whose execute asks the gate first."""
@@ -55,8 +58,8 @@ class PermissionGate:
             return params
         if check.decision == "deny":
             raise ToolBlockedError(f"Permission denied: {check.reason}")
-        if self.runner.has_handlers("permission_request"):
-            result = await self.runner.emit(
+        if self.runner.has_handlers("permission_request") or self.emit != self.runner.emit:
+            result = await self.emit(
                 PermissionRequestEvent(tool_name=tool_name, tool_call_id=call_id, input=params)
             )
             if isinstance(result, PermissionRequestResult) and result.decision in ("allow", "deny"):
@@ -67,8 +70,8 @@ class PermissionGate:
                 return result.input if result.input is not None else params
         ctx = self.runner.context
         summary = _summary(tool_name, params)
-        if self.runner.has_handlers("notification"):
-            await self.runner.emit(
+        if self.runner.has_handlers("notification") or self.emit != self.runner.emit:
+            await self.emit(
                 NotificationEvent(
                     message=f"hookline needs your permission to use {summary}",
                     title="Permission needed",

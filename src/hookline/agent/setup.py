@@ -182,7 +182,9 @@ async def build_agent(options: AgentOptions, *, stderr: TextIO | None = None) ->
         policy=policy,
         project_trusted=trusted,
         project_dir=cwd,
-        model_runner=make_model_runner(lambda: agent_ref[0].provider, cwd, runner.emit),
+        model_runner=make_model_runner(
+            lambda: agent_ref[0].provider, cwd, lambda event: agent_ref[0].emit(event)
+        ),
     )
     claude.install(runner)
     for problem in claude.errors:

@@ -50,10 +50,20 @@ class HookContext:
 
 
 class CommandContext(HookContext):
-    """The context of a slash command handler: it may also wait and start sessions."""
+    """The context of a slash command handler: it may also wait and start sessions.
+
+    It reads through to the runner's live context, so after ``new_session``
+    ``session_file`` and ``session_manager`` are the new session's.
+    """
 
     def __init__(self, base: HookContext) -> None:
-        self.__dict__.update(base.__dict__)
+        object.__setattr__(self, "_base", base)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(object.__getattribute__(self, "_base"), name)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        setattr(object.__getattribute__(self, "_base"), name, value)
 
     async def wait_for_idle(self) -> None:
         """Return once the agent is not streaming."""

@@ -5,8 +5,6 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import pytest
-
 from hookline.agent.setup import AgentOptions, build_agent
 
 from .helpers import write_hook, write_script
@@ -25,12 +23,6 @@ HOOK = """
 """
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="core/context.py: CommandContext copies the base context's __dict__ when the "
-    "command starts, so after ctx.new_session() its session_file and session_manager "
-    "are still those of the closed session",
-)
 async def test_command_ctx_follows_the_new_session(tmp_path: Path) -> None:
     record = tmp_path / "seen.json"
     hook = write_hook(tmp_path / "handoff.py", HOOK.replace("RECORD", repr(str(record))))

@@ -1,1 +1,78 @@
-"""hookline.claude."""
+"""Claude Code compatibility: ``.claude/settings.json`` hooks on hookline's event bus.
+
+``ClaudeHooks`` is the entry point (see ``adapter.py``); the other modules are
+its parts: names (Claude's tool vocabulary), config (sources → definitions),
+matchers and selection, payloads (stdin JSON), command (one process), outcome
+(exit code and output → ``Outcome``), verdict, async_hooks, model_hooks,
+callbacks, env_file and engine (one event, hooks in parallel).
+"""
+
+from hookline.claude.adapter import BUS_EVENTS, SETTINGS_HOOK_PATH, UNBOUND_EVENTS, ClaudeHooks
+from hookline.claude.async_hooks import AsyncHookRegistry, AsyncHookTask
+from hookline.claude.callbacks import CallbackContext
+from hookline.claude.config import (
+    CallbackHookConfig,
+    HookDefinition,
+    HookSource,
+    OpenPolicy,
+    load_plugin_hooks,
+    plugin_sources,
+    sources_from_settings,
+)
+from hookline.claude.engine import EventRun, HookEngine
+from hookline.claude.env_file import parse_env_exports
+from hookline.claude.matchers import Matcher, compile_matcher, match_query
+from hookline.claude.model_hooks import ModelHookCancelled, ModelHookRequest, ModelRunner
+from hookline.claude.names import (
+    CLAUDE_TOOL_NAMES,
+    from_claude_input,
+    from_claude_tool_name,
+    to_claude_input,
+    to_claude_tool_name,
+)
+from hookline.claude.outcome import Outcome, OutcomeKind
+from hookline.claude.payloads import BaseFields, build_payload
+from hookline.claude.selection import Deduped, MatcherCheck, Selection, Skipped, select_hooks
+from hookline.claude.verdict import Verdict, aggregate
+
+__all__ = [
+    "BUS_EVENTS",
+    "CLAUDE_TOOL_NAMES",
+    "SETTINGS_HOOK_PATH",
+    "UNBOUND_EVENTS",
+    "AsyncHookRegistry",
+    "AsyncHookTask",
+    "BaseFields",
+    "CallbackContext",
+    "CallbackHookConfig",
+    "ClaudeHooks",
+    "Deduped",
+    "EventRun",
+    "HookDefinition",
+    "HookEngine",
+    "HookSource",
+    "Matcher",
+    "MatcherCheck",
+    "ModelHookCancelled",
+    "ModelHookRequest",
+    "ModelRunner",
+    "OpenPolicy",
+    "Outcome",
+    "OutcomeKind",
+    "Selection",
+    "Skipped",
+    "Verdict",
+    "aggregate",
+    "build_payload",
+    "compile_matcher",
+    "from_claude_input",
+    "from_claude_tool_name",
+    "load_plugin_hooks",
+    "match_query",
+    "parse_env_exports",
+    "plugin_sources",
+    "select_hooks",
+    "sources_from_settings",
+    "to_claude_input",
+    "to_claude_tool_name",
+]

@@ -42,6 +42,7 @@ from hookline.settings.models import CLAUDE_EVENTS, CommandHookConfig
 log = logging.getLogger("hookline.claude")
 
 OutcomeListener = Callable[[Outcome], None]
+RunListener = Callable[["EventRun"], None]
 
 
 @dataclass(slots=True)
@@ -91,6 +92,7 @@ class HookEngine:
         self.session_env: dict[str, str] = {}
         self._once_ran: set[str] = set()
         self._outcome_listeners: list[OutcomeListener] = []
+        self._run_listeners: list[RunListener] = []
         self._callbacks = 0
 
     # -- configuration -----------------------------------------------------------
@@ -146,6 +148,13 @@ class HookEngine:
             self._outcome_listeners.remove(listener)
             if listener in self._outcome_listeners
             else None
+        )
+
+    def on_run(self, listener: RunListener) -> Callable[[], None]:
+        """Every event run with hooks (selection diagnostics + outcomes); returns unsubscribe."""
+        self._run_listeners.append(listener)
+        return lambda: (
+            self._run_listeners.remove(listener) if listener in self._run_listeners else None
         )
 
     def on_async_result(self, listener: AsyncListener) -> Callable[[], None]:
@@ -218,6 +227,11 @@ class HookEngine:
                 self._once_ran.add(h.id)
         for outcome in run.outcomes:
             self._report(outcome)
+        for run_listener in list(self._run_listeners):
+            try:
+                run_listener(run)
+            except Exception:
+                log.exception("hook run listener failed")
         return run
 
     async def _run_one(

@@ -90,10 +90,10 @@ class Selection:
 def select_hooks(event: str, query: str | None, definitions: Iterable[HookDefinition]) -> Selection:
     """Run the selection algorithm over ``definitions`` (already in source order)."""
     sel = Selection(event, query)
-    seen_groups: dict[tuple[str, int], bool] = {}
+    seen_groups: dict[tuple[str, str, int], bool] = {}
     kept: dict[tuple[str, str], HookDefinition] = {}
     for d in definitions:
-        group_key = (d.origin, d.group)
+        group_key = (d.scope, d.origin, d.group)
         matched = seen_groups.get(group_key)
         if matched is None:
             m = compile_matcher(d.matcher)

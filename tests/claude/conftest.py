@@ -4,16 +4,17 @@ from __future__ import annotations
 
 import os
 import stat
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import pytest
 
 from hookline.claude import ClaudeHooks, HookSource
-from hookline.settings.models import CommandHookConfig, MatcherConfig
+from hookline.settings.models import CommandHookConfig, HookConfig, MatcherConfig
 
-ScriptFactory = Callable[[str], str]
+
+class ScriptFactory(Protocol):
+    def __call__(self, body: str, shebang: str = ...) -> str: ...
 
 
 @pytest.fixture
@@ -44,7 +45,7 @@ def source(
     scope: str = "project",
     origin: str = "/proj/.claude/settings.json",
 ) -> HookSource:
-    hooks = [command(c) if isinstance(c, str) else c for c in commands]
+    hooks: list[HookConfig] = [command(c) if isinstance(c, str) else c for c in commands]
     group = MatcherConfig(matcher=matcher, hooks=hooks)
     return HookSource(scope, Path(origin), {event: [group]})  # type: ignore[arg-type]
 

@@ -345,3 +345,22 @@ async def test_callback_added_after_install_is_wired(tmp_path: Path) -> None:
     hooks.add_callback("PreToolUse", deny, matcher="Bash")
     result = await runner.emit_tool_call(bash_call())
     assert result is not None and result.block and result.reason == "callback blocked Bash"
+
+
+async def test_notification_subagent_start_and_session_end_run(tmp_path: Path) -> None:
+    from hookline.core.events import NotificationEvent, SessionShutdownEvent, SubagentStartEvent
+
+    log = tmp_path / "events.log"
+    sed = r"""sed -n 's/.*"hook_event_name": *"\([A-Za-z]*\)".*/\1/p'"""
+    cmd = f"{{ {sed}; echo; }} >> {log}"
+    _, runner = setup(
+        tmp_path,
+        source("Notification", cmd, matcher="idle_prompt"),
+        source("SubagentStart", cmd, origin="/a.json"),
+        source("SessionEnd", cmd, origin="/b.json", matcher="prompt_input_exit"),
+    )
+    await runner.emit(NotificationEvent(message="m", notification_type="idle_prompt"))
+    await runner.emit(NotificationEvent(message="m", notification_type="permission_prompt"))
+    await runner.emit(SubagentStartEvent(agent_id="a", agent_type="t"))
+    await runner.emit(SessionShutdownEvent(reason="exit"))
+    assert log.read_text().split() == ["Notification", "SubagentStart", "SessionEnd"]

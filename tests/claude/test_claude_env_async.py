@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 from pathlib import Path
 
@@ -132,3 +133,25 @@ async def test_once_hooks_run_once(tmp_path: Path) -> None:
     assert len((await hooks.run("SessionStart", {"source": "startup"})).outcomes) == 1
     run = await hooks.run("SessionStart", {"source": "startup"})
     assert run.outcomes == [] and run.selection.skipped[0].reason.startswith("once")
+
+
+async def test_cancelled_caller_kills_hook_groups(tmp_path: Path, script: ScriptFactory) -> None:
+    pidfile = tmp_path / "pid"
+    body = f"sleep 30 &\necho $! > {pidfile}\nwait"
+    hooks = hooks_for(tmp_path, source("PreToolUse", script(body)))
+    task = asyncio.ensure_future(hooks.run("PreToolUse", dict(CALL)))
+    for _ in range(100):
+        if pidfile.exists() and pidfile.read_text().strip():
+            break
+        await asyncio.sleep(0.02)
+    task.cancel()
+    started = time.monotonic()
+    with contextlib.suppress(asyncio.CancelledError):
+        await task
+    assert time.monotonic() - started < 5
+    child = int(pidfile.read_text())
+    for _ in range(50):
+        if not pid_alive(child):
+            break
+        await asyncio.sleep(0.02)
+    assert not pid_alive(child)

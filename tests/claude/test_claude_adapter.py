@@ -160,10 +160,9 @@ async def test_post_tool_use_additional_context_reaches_result(
         content=[{"type": "text", "text": "wrote a"}],
     )
     result = await runner.emit_tool_result(ev)
-    assert result is not None and result.content == [
-        {"type": "text", "text": "wrote a"},
-        {"type": "text", "text": "lint: 2 warnings"},
-    ]
+    # Feedback is appended, never a replacement of the content another hook may have set.
+    assert result is not None and result.content is None
+    assert result.append == [{"type": "text", "text": "lint: 2 warnings"}]
 
 
 async def test_post_tool_use_failure_blocking_feedback(
@@ -182,8 +181,8 @@ async def test_post_tool_use_failure_blocking_feedback(
         is_error=True,
     )
     result = await runner.emit_tool_result(failed)
-    assert result is not None and result.content is not None
-    assert result.content[-1] == {
+    assert result is not None and result.append is not None
+    assert result.append[-1] == {
         "type": "text",
         "text": "PostToolUseFailure hook feedback: try --force",
     }
@@ -364,3 +363,74 @@ async def test_notification_subagent_start_and_session_end_run(tmp_path: Path) -
     await runner.emit(SubagentStartEvent(agent_id="a", agent_type="t"))
     await runner.emit(SessionShutdownEvent(reason="exit"))
     assert log.read_text().split() == ["Notification", "SubagentStart", "SessionEnd"]
+
+
+async def test_settings_feedback_never_undoes_a_module_redaction(
+    tmp_path: Path, script: ScriptFactory
+) -> None:
+    """A module hook redacts, a settings hook adds context: the model gets both."""
+    from hookline.core.tool import Tool, ToolResult
+    from hookline.tools import wrap_tool
+
+    redactor = LoadedHook("redactor.py")
+    HookAPI(redactor).on(
+        "tool_result",
+        lambda ev, ctx: {"content": [{"type": "text", "text": "KEY=[REDACTED]"}]},
+    )
+    cmd = json_hook(
+        tmp_path,
+        script,
+        {"hookSpecificOutput": {"hookEventName": "PostToolUse", "additionalContext": "audited"}},
+    )
+    _, runner = setup(tmp_path, source("PostToolUse", cmd), module=redactor)
+
+    async def execute(call_id: str, params: dict[str, Any], signal: Any, up: Any) -> ToolResult:
+        return ToolResult([{"type": "text", "text": "KEY=sk-secret"}])
+
+    tool = wrap_tool(Tool("read", "read", {"type": "object"}, execute), runner)
+    result = await tool.execute("t", {"path": "x"}, None, None)
+    texts = [c["text"] for c in result.content if c["type"] == "text"]
+    assert texts == ["KEY=[REDACTED]", "audited"]
+    assert not any("sk-secret" in t for t in texts)
+
+
+async def test_failure_feedback_is_noted_on_the_reraised_error(
+    tmp_path: Path, script: ScriptFactory
+) -> None:
+    from hookline.core.tool import Tool, ToolError, ToolResult
+    from hookline.tools import wrap_tool
+
+    _, runner = setup(
+        tmp_path, source("PostToolUseFailure", script("echo 'try --force' >&2; exit 2"))
+    )
+    error = ToolError("boom")
+
+    async def execute(call_id: str, params: dict[str, Any], signal: Any, up: Any) -> ToolResult:
+        raise error
+
+    tool = wrap_tool(Tool("bash", "bash", {"type": "object"}, execute), runner)
+    try:
+        await tool.execute("t", {"command": "x"}, None, None)
+    except ToolError as raised:
+        assert raised is error  # the original error, as the seed requires
+        assert raised.__notes__ == ["PostToolUseFailure hook feedback: try --force"]
+    else:
+        raise AssertionError("the tool error was swallowed")
+
+
+async def test_settings_hooks_are_not_cut_by_the_runner_hook_timeout(
+    tmp_path: Path, script: ScriptFactory
+) -> None:
+    """hookTimeout applies to module handlers; a command hook keeps its own timeout."""
+    _, runner = setup(
+        tmp_path, source("PostToolUse", script("sleep 0.5; echo 'slow but fine' >&2; exit 2"))
+    )
+    runner.timeout = 0.1
+    errors: list[Any] = []
+    runner.on_error(errors.append)
+    result = await runner.emit_tool_result(
+        ToolResultEvent(tool_name="bash", tool_call_id="t", input={}, content=[])
+    )
+    assert errors == []
+    assert result is not None and result.append is not None
+    assert "slow but fine" in result.append[0]["text"]

@@ -609,3 +609,21 @@ async def test_emit_with_no_handlers_returns_none(make_runner: MakeRunner) -> No
     built = make_runner(one("agent_start", lambda e, c: None))
     assert await built.emit(turn()) is None
     assert await built.emit(StopEvent()) is None
+
+
+async def test_tool_result_appends_accumulate_beside_the_last_override() -> None:
+    from hookline.core.api import HookAPI, LoadedHook
+    from hookline.core.events import ToolResultEvent
+    from hookline.core.runner import HookRunner
+
+    first, second, third = LoadedHook("a.py"), LoadedHook("b.py"), LoadedHook("c.py")
+    HookAPI(first).on("tool_result", lambda e, c: {"append": [{"type": "text", "text": "A"}]})
+    HookAPI(second).on("tool_result", lambda e, c: {"content": [{"type": "text", "text": "new"}]})
+    HookAPI(third).on("tool_result", lambda e, c: {"append": [{"type": "text", "text": "C"}]})
+    runner = HookRunner([first, second, third])
+    result = await runner.emit_tool_result(
+        ToolResultEvent(tool_name="read", tool_call_id="t", input={}, content=[])
+    )
+    assert result is not None
+    assert result.content == [{"type": "text", "text": "new"}]
+    assert result.append == [{"type": "text", "text": "A"}, {"type": "text", "text": "C"}]

@@ -75,12 +75,18 @@ async def test_bad_params(project: Path, params: dict[str, object], needle: str)
 
 async def test_partial_output_streams_to_on_update(project: Path) -> None:
     updates: list[str] = []
+    go = project / "go"
+
+    def on_update(partial: ToolResult) -> None:
+        updates.append(content_text(partial.content))
+        go.touch()  # the command prints "two" only after the first update arrived
+
     tool = create_bash_tool(str(project))
     result = await tool.execute(
         "c",
-        {"command": "echo one; sleep 0.2; echo two"},
+        {"command": "echo one; while [ ! -f go ]; do sleep 0.01; done; echo two"},
         None,
-        lambda partial: updates.append(content_text(partial.content)),
+        on_update,
     )
     assert content_text(result.content) == "one\ntwo\n"
     assert updates[0] == "one\n"

@@ -128,7 +128,8 @@ class TurnSteps:
             result = await tool.execute(call_id, args, self._abort, on_update)
             content, details, is_error = result.content, result.details, result.is_error
         except Exception as exc:
-            content = [{"type": "text", "text": str(exc) or type(exc).__name__}]
+            notes = "".join(f"\n\n{n}" for n in getattr(exc, "__notes__", ()))
+            content = [{"type": "text", "text": (str(exc) or type(exc).__name__) + notes}]
             details = getattr(exc, "details", None)
             is_error = True
         if last_update:

@@ -150,7 +150,7 @@ class ClaudeHooks(HookEngine):
         wanted = list(self.bus_events() if events is None else events)
         handlers: dict[str, list[Handler]] = {e: [self._handler(e)] for e in wanted}
         self._wired.update(wanted)
-        return LoadedHook(path=SETTINGS_HOOK_PATH, handlers=handlers)
+        return LoadedHook(path=SETTINGS_HOOK_PATH, handlers=handlers, own_deadlines=True)
 
     def install(self, runner: HookRunner) -> LoadedHook:
         """Add the settings hooks to ``runner`` after the hooks it already has."""
@@ -244,7 +244,7 @@ class ClaudeHooks(HookEngine):
         texts = [f"{event} hook feedback: {r}" for r in v.block_reasons] + v.contexts
         if not texts:
             return None
-        return {"content": [*ev.content, {"type": "text", "text": "\n\n".join(texts)}]}
+        return {"append": [{"type": "text", "text": "\n\n".join(texts)}]}
 
     async def _on_input(self, ev: InputEvent, ctx: HookContext) -> dict[str, Any] | None:
         if not self.has_hooks("UserPromptSubmit"):

@@ -42,6 +42,9 @@ class LoadedHook:
     commands: dict[str, RegisteredCommand] = field(default_factory=dict)
     renderers: dict[str, MessageRenderer] = field(default_factory=dict)
     tools: dict[str, Tool] = field(default_factory=dict)
+    #: The hook enforces its own time limits (settings hooks: one per command), so the
+    #: runner's ``hook_timeout`` is not applied to its handlers.
+    own_deadlines: bool = False
 
 
 def _suggest(name: str) -> str:

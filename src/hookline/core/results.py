@@ -36,11 +36,18 @@ class ToolCallResult(HookResult):
 
 
 class ToolResultResult(HookResult):
-    """``tool_result``: replace what the model sees; ``is_error`` is applied (extension)."""
+    """``tool_result``: replace what the model sees; ``is_error`` is applied (extension).
+
+    ``append`` (hookline extension) adds blocks after the final content and
+    accumulates across handlers, so feedback never replaces another hook's
+    override (a redaction stays redacted); on a failed tool it is attached to
+    the re-raised error as notes.
+    """
 
     content: list[Content] | None = None
     details: Any = None
     is_error: bool | None = None
+    append: list[Content] | None = None
 
 
 class ContextResult(HookResult):
@@ -144,6 +151,7 @@ RESULT_TYPES: dict[str, type[HookResult]] = {
     "session_before_tree": SessionBeforeTreeResult,
     "session.compacting": SessionCompactingResult,
     "stop": StopResult,
+    "subagent_stop": StopResult,
     "permission_request": PermissionRequestResult,
 }
 

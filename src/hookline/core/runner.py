@@ -136,6 +136,7 @@ class HookRunner:
         host: AgentHost | None = None,
     ) -> None:
         self.timeout = timeout
+        self._own_deadlines: set[str] = set()
         self.context = HookContext(cwd, host)
         self.hooks: list[LoadedHook] = []
         self._handlers: dict[str, list[_Entry]] = {}
@@ -151,6 +152,8 @@ class HookRunner:
         for event, fns in hook.handlers.items():
             entries = self._handlers.setdefault(event, [])
             entries.extend((hook.path, fn) for fn in fns)
+        if hook.own_deadlines:
+            self._own_deadlines.add(hook.path)
         if api is not None:
             api._bind(self.context)
 
@@ -249,15 +252,20 @@ class HookRunner:
             return await value.awaitable
         return await _under_deadline(value.awaitable, timeout)
 
+    def _deadline(self, path: str) -> float | None:
+        """The runner's timeout, unless the hook keeps its own (settings hooks do)."""
+        return None if path in self._own_deadlines else self.timeout
+
     async def _guarded(self, path: str, fn: Handler, event: Event) -> HookResult | None:
         """Call under the timeout; report and return None on any failure."""
         try:
             value = self._start(fn, event)
             if type(value) is _Pending:
-                if self.timeout is None:
+                timeout = self._deadline(path)
+                if timeout is None:
                     value = await value.awaitable
                 else:
-                    value = await _under_deadline(value.awaitable, self.timeout)
+                    value = await _under_deadline(value.awaitable, timeout)
             return None if value is None else coerce_result(event.type, value)
         except _DeadlineExceeded:
             self.report(path, event.type, f"timed out after {self.timeout:g}s")
@@ -322,10 +330,11 @@ class HookRunner:
 
     async def _finish(self, path: str, event: Event, pending: _Pending) -> None:
         try:
-            if self.timeout is None:
+            timeout = self._deadline(path)
+            if timeout is None:
                 await pending.awaitable
             else:
-                await _under_deadline(pending.awaitable, self.timeout)
+                await _under_deadline(pending.awaitable, timeout)
         except _DeadlineExceeded:
             self.report(path, event.type, f"timed out after {self.timeout:g}s")
         except Exception as exc:
@@ -362,11 +371,19 @@ class HookRunner:
         return last
 
     async def _tool_result(self, event: Event, entries: list[_Entry]) -> HookResult | None:
-        last = None
+        last: ToolResultResult | None = None
+        appended: list[Any] = []
         for path, fn in entries:
             result = await self._guarded(path, fn, event)
-            if result is not None:
+            if not isinstance(result, ToolResultResult):
+                continue
+            if result.append:
+                appended.extend(result.append)
+            if result.model_fields_set - {"append"}:
                 last = result
+        if appended:
+            base = last if last is not None else ToolResultResult()
+            return base.model_copy(update={"append": appended})
         return last
 
     async def _context(self, event: Event, entries: list[_Entry]) -> HookResult | None:
@@ -474,5 +491,6 @@ _RULES: dict[str, _Rule] = {
     "input": HookRunner._input,
     "user_bash": HookRunner._user_bash,
     "stop": HookRunner._first_block,
+    "subagent_stop": HookRunner._first_block,
     "permission_request": HookRunner._first_decision,
 }

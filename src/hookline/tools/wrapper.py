@@ -62,7 +62,7 @@ def wrap_tool(tool: Tool, runner: HookRunner) -> Tool:
             result = await inner(tool_call_id, params, signal, on_update)
         except Exception as exc:
             if runner.has_handlers("tool_result"):
-                await runner.emit_tool_result(
+                failed = await runner.emit_tool_result(
                     ToolResultEvent(
                         tool_name=name,
                         tool_call_id=tool_call_id,
@@ -72,6 +72,9 @@ def wrap_tool(tool: Tool, runner: HookRunner) -> Tool:
                         is_error=True,
                     )
                 )
+                for block in (failed.append or []) if failed is not None else []:
+                    if block.get("type") == "text":
+                        exc.add_note(block["text"])  # type: ignore[typeddict-item]
             raise
         if not runner.has_handlers("tool_result"):
             return result
@@ -88,8 +91,9 @@ def wrap_tool(tool: Tool, runner: HookRunner) -> Tool:
         if override is None:
             return result
         fields = override.model_fields_set
+        content = override.content if override.content is not None else result.content
         return ToolResult(
-            content=override.content if override.content is not None else result.content,
+            content=[*content, *override.append] if override.append else content,
             details=override.details if "details" in fields else result.details,
             is_error=override.is_error if override.is_error is not None else result.is_error,
         )

@@ -257,6 +257,9 @@ class SessionOps:
             await self.emit(SessionShutdownEvent(reason=reason))
         finally:
             self.session.close()
+            claude = getattr(self, "claude", None)
+            if claude is not None:
+                await claude.shutdown()  # background (async) settings hooks end with us
 
     async def _cancelled(self, event: Event) -> bool:
         result = await self.emit(event)

@@ -215,6 +215,7 @@ async def build_agent(options: AgentOptions, *, stderr: TextIO | None = None) ->
     )
     agent_ref.append(agent)
     agent.bind_claude(claude)
+    claude.on_outcome(lambda o: agent.publish({"type": "settings_hook_outcome", **o.to_dict()}))
     if options.verbose:
         _verbose_transcript(agent, err)
     return AgentBundle(
@@ -243,6 +244,13 @@ def _verbose_transcript(agent: Agent, stream: TextIO) -> None:
             if isinstance(args, dict):
                 detail = str(args.get("command") or args.get("path") or "")
             print(f"  -> {payload.get('tool_name')} {detail}", file=stream, flush=True)
+        elif kind == "settings_hook_outcome" and payload.get("kind") != "success":
+            print(
+                f"     settings hook {payload.get('event')} ({payload.get('hook_id')}): "
+                f"{payload.get('kind')}: {payload.get('reason')}",
+                file=stream,
+                flush=True,
+            )
         elif kind == "tool_execution_end":
             text = str(payload.get("result") or "").strip().splitlines()
             first = text[0] if text else ""

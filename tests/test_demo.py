@@ -1,0 +1,30 @@
+"""`make demo` stays true: the scripted session shows every hook doing its job."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_demo_shows_block_redaction_settings_hook_load_error_and_answer() -> None:
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "examples" / "demo.py")],
+        capture_output=True,
+        text=True,
+        env=os.environ.copy(),
+        timeout=120,
+        check=False,
+    )
+    out = done.stdout + done.stderr
+    assert done.returncode == 0, out
+    assert "broken_hook.py failed to load: unknown event 'tool_cal'" in out
+    assert "-> bash rm -rf build\n     [x] Blocked by user" in out
+    assert "OPENAI_API_KEY=[REDACTED]" in out and "sk-demo" not in out
+    assert "blocking: Piping a download into a shell is not allowed" in out
+    assert "Done. The build folder was kept" in out
+    assert "build/ still there: True" in out
+    assert "settings-hook audit log entries: 1" in out

@@ -270,6 +270,11 @@ class Agent(TurnSteps, SessionOps):
         self.claude = claude
         self.sync_claude()
 
+    def set_permission_mode(self, mode: str) -> None:
+        """Change the mode for later tool calls; command hooks see it as ``permission_mode``."""
+        self.gate.mode = mode
+        self.sync_claude()
+
     def sync_claude(self) -> None:
         if self.claude is not None:
             self.claude.set_session(

@@ -23,6 +23,7 @@ from hookline.agent.provider import Provider, ProviderError
 from hookline.agent.providers.registry import ProviderSpecError, create_provider
 from hookline.agent.providers.scripted import ScriptError
 from hookline.claude import ClaudeHooks
+from hookline.core.paths import hookline_home
 from hookline.core.runner import HookError, HookRunner
 from hookline.discovery import (
     LoadResult,
@@ -179,6 +180,7 @@ async def build_agent(options: AgentOptions, *, stderr: TextIO | None = None) ->
     agent_ref: list[Agent] = []
     claude = ClaudeHooks.from_settings(
         settings,
+        plugin_hook_files=[] if policy.managed_only else plugin_hook_files(),
         policy=policy,
         project_trusted=trusted,
         project_dir=cwd,
@@ -227,6 +229,12 @@ async def build_agent(options: AgentOptions, *, stderr: TextIO | None = None) ->
         make_provider=lambda spec: _provider(spec, options.base_url, cwd),
         trusted=trusted,
     )
+
+
+def plugin_hook_files() -> list[Path]:
+    """Claude Code plugins' ``hooks/hooks.json`` (user scope: no project trust needed)."""
+    roots = [Path.home() / ".claude" / "plugins", hookline_home() / "plugins"]
+    return [f for root in roots for f in sorted(root.glob("*/hooks/hooks.json"))]
 
 
 def _report_hook_error(stream: TextIO, error: HookError) -> None:

@@ -306,7 +306,7 @@ async def _mode(s: RpcServer, m: dict[str, Any]) -> Any:
     mode = _str(m, "mode")
     if mode not in PERMISSION_MODES:
         raise ValueError(f"unknown permission mode {mode!r}; one of {', '.join(PERMISSION_MODES)}")
-    s.agent.gate.mode = mode
+    s.agent.set_permission_mode(mode)
     return {"permission_mode": mode}
 
 

@@ -8,15 +8,14 @@ handler that answers at once costs about what the floor costs.
 
 from __future__ import annotations
 
-import asyncio
-import dataclasses
 import logging
-from collections.abc import Awaitable, Callable, Coroutine, Generator, Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from types import CoroutineType
 from typing import Any, TypeVar, cast
 
 from hookline.core.api import Handler, LoadedHook, MessageRenderer, RegisteredCommand
+from hookline.core.calling import DeadlineExceeded, Pending, Resume, under_deadline
 from hookline.core.context import CommandContext, HookContext
 from hookline.core.events import (
     ContextEvent,
@@ -24,22 +23,18 @@ from hookline.core.events import (
     InputEvent,
     ToolCallEvent,
     ToolResultEvent,
-    UserBashEvent,
 )
 from hookline.core.host import AgentHost, DetachedHost
 from hookline.core.messages import Message
 from hookline.core.results import (
-    BeforeAgentStartResult,
     ContextResult,
     HookResult,
     InputResult,
-    PermissionRequestResult,
-    StopResult,
     ToolCallResult,
     ToolResultResult,
-    UserBashResult,
     coerce_result,
 )
+from hookline.core.rules import RULES, CombinationRules, Entry
 from hookline.core.tool import Tool
 from hookline.core.ui import HookUI
 
@@ -63,63 +58,7 @@ class HookError:
 ErrorListener = Callable[[HookError], None]
 
 
-class _Resume:
-    """Awaitable that continues a coroutine which already ran to its first suspension."""
-
-    __slots__ = ("_coro", "_first")
-
-    def __init__(self, coro: Coroutine[Any, Any, Any], first: Any) -> None:
-        self._coro = coro
-        self._first = first
-
-    def __await__(self) -> Generator[Any, Any, Any]:
-        coro, yielded = self._coro, self._first
-        while True:
-            try:
-                sent = yield yielded
-            except GeneratorExit:
-                coro.close()
-                raise
-            except BaseException as exc:  # cancellation, timeouts: pass them in
-                try:
-                    yielded = coro.throw(exc)
-                except StopIteration as stop:
-                    return stop.value
-            else:
-                try:
-                    yielded = coro.send(sent)
-                except StopIteration as stop:
-                    return stop.value
-
-
-class _DeadlineExceeded(Exception):
-    """The runner's deadline expired (a handler's own ``TimeoutError`` is not this)."""
-
-
-async def _under_deadline(awaitable: Awaitable[T], timeout: float) -> T:
-    scope = asyncio.timeout(timeout)
-    try:
-        async with scope:
-            return await awaitable
-    except TimeoutError:
-        if scope.expired():
-            raise _DeadlineExceeded from None
-        raise
-
-
-class _Pending:
-    """A handler that suspended: what is left to await."""
-
-    __slots__ = ("awaitable",)
-
-    def __init__(self, awaitable: Awaitable[Any]) -> None:
-        self.awaitable = awaitable
-
-
-_Entry = tuple[str, Handler]  # (hook path, handler)
-
-
-class HookRunner:
+class HookRunner(CombinationRules):
     """Holds loaded hooks and emits events to them.
 
     Handler order is load order, then registration order. ``tool_call`` has no
@@ -139,7 +78,7 @@ class HookRunner:
         self._own_deadlines: set[str] = set()
         self.context = HookContext(cwd, host)
         self.hooks: list[LoadedHook] = []
-        self._handlers: dict[str, list[_Entry]] = {}
+        self._handlers: dict[str, list[Entry]] = {}
         self._listeners: list[ErrorListener] = []
         for hook in hooks:
             self.add_hook(hook)
@@ -226,7 +165,7 @@ class HookRunner:
     # -- calling one handler -------------------------------------------------
 
     def _start(self, fn: Handler, event: Event) -> Any:
-        """Run ``fn`` until it first suspends: its value, or a ``_Pending`` to await.
+        """Run ``fn`` until it first suspends: its value, or a ``Pending`` to await.
 
         Plain function calls, no coroutine of our own: a handler that answers at
         once costs about what the floor costs.
@@ -239,18 +178,18 @@ class HookRunner:
                 first = value.send(None)
             except StopIteration as stop:
                 return stop.value
-            return _Pending(_Resume(value, first))
+            return Pending(Resume(value, first))
         if isinstance(value, Awaitable):
-            return _Pending(value)
+            return Pending(value)
         return value
 
     async def _call(self, fn: Handler, event: Event, timeout: float | None) -> Any:
         value = self._start(fn, event)
-        if type(value) is not _Pending:
+        if type(value) is not Pending:
             return value
         if timeout is None:
             return await value.awaitable
-        return await _under_deadline(value.awaitable, timeout)
+        return await under_deadline(value.awaitable, timeout)
 
     def _deadline(self, path: str) -> float | None:
         """The runner's timeout, unless the hook keeps its own (settings hooks do)."""
@@ -260,14 +199,14 @@ class HookRunner:
         """Call under the timeout; report and return None on any failure."""
         try:
             value = self._start(fn, event)
-            if type(value) is _Pending:
+            if type(value) is Pending:
                 timeout = self._deadline(path)
                 if timeout is None:
                     value = await value.awaitable
                 else:
-                    value = await _under_deadline(value.awaitable, timeout)
+                    value = await under_deadline(value.awaitable, timeout)
             return None if value is None else coerce_result(event.type, value)
-        except _DeadlineExceeded:
+        except DeadlineExceeded:
             self.report(path, event.type, f"timed out after {self.timeout:g}s")
         except Exception as exc:
             self.report(path, event.type, exc)
@@ -280,7 +219,7 @@ class HookRunner:
         entries = self._handlers.get(event.type)
         if not entries:
             return None
-        rule = _RULES.get(event.type, HookRunner._notify)
+        rule = RULES.get(event.type, CombinationRules._notify)
         return await rule(self, event, entries)
 
     async def emit_tool_call(self, event: ToolCallEvent) -> ToolCallResult | None:
@@ -313,184 +252,3 @@ class HookRunner:
         except Exception as exc:
             self.report(command.hook_path, f"command:{name}", exc)
         return True
-
-    # -- rules (DESIGN.md §2 table) -------------------------------------------
-
-    async def _notify(self, event: Event, entries: list[_Entry]) -> HookResult | None:
-        # The hottest non-tool path: step each handler inline, await only if it suspends.
-        for path, fn in entries:
-            try:
-                value = self._start(fn, event)
-            except Exception as exc:
-                self.report(path, event.type, exc)
-                continue
-            if type(value) is _Pending:
-                await self._finish(path, event, value)
-        return None
-
-    async def _finish(self, path: str, event: Event, pending: _Pending) -> None:
-        try:
-            timeout = self._deadline(path)
-            if timeout is None:
-                await pending.awaitable
-            else:
-                await _under_deadline(pending.awaitable, timeout)
-        except _DeadlineExceeded:
-            self.report(path, event.type, f"timed out after {self.timeout:g}s")
-        except Exception as exc:
-            self.report(path, event.type, exc)
-
-    async def _tool_call(self, event: Event, entries: list[_Entry]) -> HookResult | None:
-        assert isinstance(event, ToolCallEvent)
-        current = event
-        last: ToolCallResult | None = None
-        for path, fn in entries:
-            try:
-                # No deadline on tool_call, so a plain await is the cheapest path.
-                value = fn(current, self.context)
-                if value is not None and isinstance(value, Awaitable):
-                    value = await value
-                if value is None:
-                    continue
-                result = coerce_result("tool_call", value)
-            except Exception as exc:
-                self.report(path, "tool_call", exc)
-                return ToolCallResult(
-                    block=True, reason=f"blocked: hook {path} failed: {type(exc).__name__}: {exc}"
-                )
-            if result is None:
-                continue
-            assert isinstance(result, ToolCallResult)
-            if result.block:
-                return result
-            if result.input is not None:
-                current = dataclasses.replace(current, input=result.input)
-            last = result
-        if last is not None and current is not event:
-            last = last.model_copy(update={"input": current.input})
-        return last
-
-    async def _tool_result(self, event: Event, entries: list[_Entry]) -> HookResult | None:
-        last: ToolResultResult | None = None
-        appended: list[Any] = []
-        for path, fn in entries:
-            result = await self._guarded(path, fn, event)
-            if not isinstance(result, ToolResultResult):
-                continue
-            if result.append:
-                appended.extend(result.append)
-            if result.model_fields_set - {"append"}:
-                last = result
-        if appended:
-            base = last if last is not None else ToolResultResult()
-            return base.model_copy(update={"append": appended})
-        return last
-
-    async def _context(self, event: Event, entries: list[_Entry]) -> HookResult | None:
-        assert isinstance(event, ContextEvent)
-        current = event
-        changed = False
-        for path, fn in entries:
-            result = await self._guarded(path, fn, current)
-            if isinstance(result, ContextResult) and result.messages is not None:
-                current = ContextEvent(messages=result.messages)
-                changed = True
-        return ContextResult(messages=current.messages) if changed else None
-
-    async def _first_message(self, event: Event, entries: list[_Entry]) -> HookResult | None:
-        kept: BeforeAgentStartResult | None = None
-        for path, fn in entries:
-            result = await self._guarded(path, fn, event)
-            if kept is None and isinstance(result, BeforeAgentStartResult) and result.message:
-                kept = result
-        return kept
-
-    async def _cancellable(self, event: Event, entries: list[_Entry]) -> HookResult | None:
-        latest = None
-        for path, fn in entries:
-            result = await self._guarded(path, fn, event)
-            if result is not None:
-                latest = result
-                if getattr(result, "cancel", False):
-                    return result
-        return latest
-
-    async def _latest(self, event: Event, entries: list[_Entry]) -> HookResult | None:
-        latest = None
-        for path, fn in entries:
-            result = await self._guarded(path, fn, event)
-            if result is not None:
-                latest = result
-        return latest
-
-    async def _input(self, event: Event, entries: list[_Entry]) -> HookResult | None:
-        assert isinstance(event, InputEvent)
-        current = event
-        changed = False
-        for path, fn in entries:
-            result = await self._guarded(path, fn, current)
-            if not isinstance(result, InputResult):
-                continue
-            if result.handled:
-                return result
-            if result.text is not None or result.images is not None:
-                current = dataclasses.replace(
-                    current,
-                    text=result.text if result.text is not None else current.text,
-                    images=result.images if result.images is not None else current.images,
-                )
-                changed = True
-        return InputResult(text=current.text, images=current.images) if changed else None
-
-    async def _user_bash(self, event: Event, entries: list[_Entry]) -> HookResult | None:
-        assert isinstance(event, UserBashEvent)
-        current = event
-        env: dict[str, str] | None = None
-        changed = False
-        for path, fn in entries:
-            result = await self._guarded(path, fn, current)
-            if not isinstance(result, UserBashResult):
-                continue
-            current = dataclasses.replace(
-                current, command=result.command or current.command, cwd=result.cwd or current.cwd
-            )
-            env = result.env if result.env is not None else env
-            changed = True
-        if not changed:
-            return None
-        return UserBashResult(command=current.command, cwd=current.cwd, env=env)
-
-    async def _first_block(self, event: Event, entries: list[_Entry]) -> HookResult | None:
-        for path, fn in entries:
-            result = await self._guarded(path, fn, event)
-            if isinstance(result, StopResult) and result.block:
-                return result
-        return None
-
-    async def _first_decision(self, event: Event, entries: list[_Entry]) -> HookResult | None:
-        for path, fn in entries:
-            result = await self._guarded(path, fn, event)
-            if isinstance(result, PermissionRequestResult) and result.decision is not None:
-                return result
-        return None
-
-
-_Rule = Callable[[HookRunner, Event, list[_Entry]], Awaitable[HookResult | None]]
-
-_RULES: dict[str, _Rule] = {
-    "tool_call": HookRunner._tool_call,
-    "tool_result": HookRunner._tool_result,
-    "context": HookRunner._context,
-    "before_agent_start": HookRunner._first_message,
-    "session_before_switch": HookRunner._cancellable,
-    "session_before_fork": HookRunner._cancellable,
-    "session_before_branch": HookRunner._cancellable,
-    "session_before_compact": HookRunner._cancellable,
-    "session_before_tree": HookRunner._cancellable,
-    "session.compacting": HookRunner._latest,
-    "input": HookRunner._input,
-    "user_bash": HookRunner._user_bash,
-    "stop": HookRunner._first_block,
-    "subagent_stop": HookRunner._first_block,
-    "permission_request": HookRunner._first_decision,
-}

@@ -24,6 +24,7 @@ lint: $(STAMP)
 	$(VENV)/bin/ruff check src tests examples benchmarks
 	$(VENV)/bin/ruff format --check src tests examples benchmarks
 	$(VENV)/bin/mypy
+	$(VENV)/bin/mypy --strict examples/hooks
 
 format: $(STAMP)
 	$(VENV)/bin/ruff format src tests examples benchmarks

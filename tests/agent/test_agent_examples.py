@@ -20,6 +20,8 @@ from hookline.core.messages import content_text
 from .conftest import MakeAgent
 from .helpers import ScriptedUI, texts
 
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "hooks"
+
 # -- permission gate ------------------------------------------------------------------
 
 PERMISSION_GATE = r'''
@@ -97,42 +99,7 @@ async def test_permission_gate_lets_the_command_run_when_the_user_says_yes(
 
 # -- git checkpointing ----------------------------------------------------------------
 
-GIT_CHECKPOINT = '''
-"""pi-hooks.md "Git Checkpointing", in Python.
-
-Two changes from the seed: checkpoints are kept across runs (the seed clears
-them on agent_end, which would leave nothing to restore when the user
-branches after the run), and the restore first drops the working tree's
-changes (``git checkout -- .``): ``git stash apply`` refuses to overwrite
-local changes to the files the stash touches.
-"""
-CHECKPOINTS = {}
-RESTORED = []
-
-
-def register(pi):
-    @pi.on("turn_start")
-    async def checkpoint(event, ctx):
-        result = await ctx.exec("git", ["stash", "create"])
-        ref = result.stdout.strip()
-        if ref:
-            CHECKPOINTS[event.turn_index] = ref
-
-    @pi.on("session_before_branch")
-    async def restore(event, ctx):
-        ref = CHECKPOINTS.get(event.target_turn_index)
-        if not ref:
-            return None
-        choice = await ctx.ui.select(
-            "Restore code state?", ["Yes, restore code to that point", "No, keep current code"]
-        )
-        if choice and choice.startswith("Yes"):
-            await ctx.exec("git", ["checkout", "--", "."])
-            applied = await ctx.exec("git", ["stash", "apply", ref])
-            RESTORED.append((ref, applied.code))
-            ctx.ui.notify("Code restored to checkpoint", "info")
-        return None
-'''
+GIT_CHECKPOINT = (EXAMPLES / "git_checkpoint.py").read_text()
 
 
 def git(cwd: Path, *args: str) -> str:
@@ -302,27 +269,7 @@ async def test_send_while_streaming_is_queued_and_seen_at_the_next_model_call(
 
 # -- the handoff command ------------------------------------------------------------------
 
-HANDOFF = '''
-"""omp-hooks-internals.md: the ``handoff`` command, in Python."""
-import time
-
-
-def register(pi):
-    @pi.register_command("handoff", description="Create a new session with setup message")
-    async def handoff(args, ctx):
-        await ctx.wait_for_idle()
-
-        def setup(sm):
-            sm.append_message(
-                {
-                    "role": "user",
-                    "content": [{"type": "text", "text": "Continue from prior session summary."}],
-                    "timestamp": time.time(),
-                }
-            )
-
-        await ctx.new_session(parent_session=ctx.session_manager.get_session_file(), setup=setup)
-'''
+HANDOFF = (EXAMPLES / "handoff.py").read_text()
 
 
 async def test_handoff_waits_for_the_run_then_starts_a_child_session(

@@ -19,6 +19,7 @@ Handler = Callable[[Any, "HookContext"], Any]
 CommandHandler = Callable[[str, Any], Any]
 MessageRenderer = Callable[..., Any]
 F = TypeVar("F", bound=Callable[..., Any])
+C = TypeVar("C", bound=CommandHandler)
 
 
 class UnknownEventError(ValueError):
@@ -89,16 +90,22 @@ class HookAPI:
 
     # -- registrations -----------------------------------------------------
 
+    @overload
+    def register_command(
+        self, name: str, handler: None = None, *, description: str = ""
+    ) -> Callable[[C], C]: ...
+    @overload
+    def register_command(self, name: str, handler: C, *, description: str = "") -> C: ...
     def register_command(
         self,
         name: str,
-        handler: CommandHandler | None = None,
+        handler: C | None = None,
         *,
         description: str = "",
-    ) -> Any:
+    ) -> C | Callable[[C], C]:
         """Add a slash command ``/name``; ``handler(args, ctx)``. Decorator without a handler."""
 
-        def add(fn: CommandHandler) -> CommandHandler:
+        def add(fn: C) -> C:
             self.hook.commands[name] = RegisteredCommand(name, fn, description, self.hook.path)
             return fn
 

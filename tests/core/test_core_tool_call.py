@@ -248,3 +248,32 @@ async def test_tool_call_emit_through_generic_emit(make_runner: MakeRunner) -> N
     result = await built.emit(call())
     assert isinstance(result, ToolCallResult)
     assert result.block is True
+
+
+async def test_a_handler_calling_sys_exit_blocks_and_never_ends_the_process() -> None:
+    import sys
+
+    from hookline.core.api import HookAPI, LoadedHook
+    from hookline.core.events import ToolCallEvent, TurnStartEvent
+    from hookline.core.runner import HookRunner
+
+    hook = LoadedHook("exits.py")
+    api = HookAPI(hook)
+    api.on("tool_call", lambda e, c: sys.exit(3))
+    api.on("turn_start", lambda e, c: sys.exit(4))
+    api.register_command("bye", lambda args, ctx: sys.exit(5))
+    later: list[str] = []
+    other = LoadedHook("later.py")
+    HookAPI(other).on("turn_start", lambda e, c: later.append("ran"))
+    runner = HookRunner([hook, other])
+    errors: list[str] = []
+    runner.on_error(lambda err: errors.append(f"{err.event}: {err.error}"))
+
+    blocked = await runner.emit_tool_call(
+        ToolCallEvent(tool_name="bash", tool_call_id="t", input={"command": "ls"})
+    )
+    assert blocked is not None and blocked.block and "SystemExit" in (blocked.reason or "")
+    await runner.emit(TurnStartEvent(turn_index=0, timestamp=0.0))
+    assert later == ["ran"]
+    assert await runner.run_command("bye")
+    assert [e.split(":")[0] for e in errors] == ["tool_call", "turn_start", "command"]

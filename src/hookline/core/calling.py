@@ -14,6 +14,10 @@ from typing import Any, TypeVar
 
 T = TypeVar("T")
 
+#: What a failing hook may raise without taking the agent down: a handler that
+#: calls ``sys.exit()`` is a failed hook, not a request to end hookline.
+HOOK_FAILURES: tuple[type[BaseException], ...] = (Exception, SystemExit)
+
 
 class Resume:
     """Awaitable that continues a coroutine which already ran to its first suspension."""

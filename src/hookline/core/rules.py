@@ -12,7 +12,7 @@ from types import CoroutineType
 from typing import Any
 
 from hookline.core.api import Handler
-from hookline.core.calling import DeadlineExceeded, Pending, under_deadline
+from hookline.core.calling import HOOK_FAILURES, DeadlineExceeded, Pending, under_deadline
 from hookline.core.context import HookContext
 from hookline.core.events import ContextEvent, Event, InputEvent, ToolCallEvent, UserBashEvent
 from hookline.core.results import (
@@ -54,7 +54,7 @@ class CombinationRules:
         for path, fn in entries:
             try:
                 value = self._start(fn, event)
-            except Exception as exc:
+            except HOOK_FAILURES as exc:
                 self.report(path, event.type, exc)
                 continue
             if type(value) is Pending:
@@ -70,7 +70,7 @@ class CombinationRules:
                 await under_deadline(pending.awaitable, timeout)
         except DeadlineExceeded:
             self.report(path, event.type, f"timed out after {self.timeout:g}s")
-        except Exception as exc:
+        except HOOK_FAILURES as exc:
             self.report(path, event.type, exc)
 
     async def _tool_call(self, event: Event, entries: list[Entry]) -> HookResult | None:
@@ -88,7 +88,7 @@ class CombinationRules:
                 if value is None:
                     continue
                 result = coerce_result("tool_call", value)
-            except Exception as exc:
+            except HOOK_FAILURES as exc:
                 self.report(path, "tool_call", exc)
                 return ToolCallResult(
                     block=True, reason=f"blocked: hook {path} failed: {type(exc).__name__}: {exc}"

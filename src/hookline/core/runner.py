@@ -15,7 +15,7 @@ from types import CoroutineType
 from typing import Any, TypeVar, cast
 
 from hookline.core.api import Handler, LoadedHook, MessageRenderer, RegisteredCommand
-from hookline.core.calling import DeadlineExceeded, Pending, Resume, under_deadline
+from hookline.core.calling import HOOK_FAILURES, DeadlineExceeded, Pending, Resume, under_deadline
 from hookline.core.context import CommandContext, HookContext
 from hookline.core.events import (
     ContextEvent,
@@ -159,7 +159,7 @@ class HookRunner(CombinationRules):
         for listener in list(self._listeners):
             try:
                 listener(err)
-            except Exception:  # a broken listener must not break dispatch
+            except HOOK_FAILURES:  # a broken listener must not break dispatch
                 log.exception("hook error listener failed")
 
     # -- calling one handler -------------------------------------------------
@@ -208,7 +208,7 @@ class HookRunner(CombinationRules):
             return None if value is None else coerce_result(event.type, value)
         except DeadlineExceeded:
             self.report(path, event.type, f"timed out after {self.timeout:g}s")
-        except Exception as exc:
+        except HOOK_FAILURES as exc:
             self.report(path, event.type, exc)
         return None
 
@@ -249,6 +249,6 @@ class HookRunner(CombinationRules):
             value = command.handler(args, ctx)
             if isinstance(value, Awaitable):
                 await value
-        except Exception as exc:
+        except HOOK_FAILURES as exc:
             self.report(command.hook_path, f"command:{name}", exc)
         return True

@@ -119,3 +119,31 @@ async def test_other_hooks_that_raise_are_reported_and_change_nothing(
         ("tool_result", "KeyError: 'result hook bug'"),
         ("turn_start", "ValueError: turn hook bug"),
     ]
+
+
+EXITING_TOOL = """
+import sys
+
+from hookline import Tool
+
+
+def register(pi):
+    async def execute(call_id, params, signal, on_update):
+        sys.exit(7)
+
+    pi.register_tool(Tool("quit_now", "exits", {"type": "object"}, execute))
+"""
+
+
+async def test_a_hook_tool_calling_sys_exit_is_an_error_result_not_an_exit(
+    make_agent: MakeAgent,
+) -> None:
+    h = await make_agent(
+        [{"tool_calls": [{"name": "quit_now", "arguments": {}}]}, "still here"],
+        hooks={"exiting": EXITING_TOOL},
+    )
+    added = await h.agent.prompt("go")
+    results = [m for m in added if m["role"] == "tool"]
+    assert results and results[0]["is_error"]
+    assert added[-1]["role"] == "assistant"
+    assert "still here" in str(added[-1]["content"])

@@ -13,6 +13,7 @@ from typing import Any
 from hookline.agent.gate import PermissionGate
 from hookline.agent.provider import ModelRequest, Provider, ProviderError, ToolSpec
 from hookline.agent.providers.retry import complete_with_retry
+from hookline.core.calling import HOOK_FAILURES
 from hookline.core.events import (
     AutoRetryEndEvent,
     AutoRetryStartEvent,
@@ -127,7 +128,7 @@ class TurnSteps:
 
             result = await tool.execute(call_id, args, self._abort, on_update)
             content, details, is_error = result.content, result.details, result.is_error
-        except Exception as exc:
+        except HOOK_FAILURES as exc:
             notes = "".join(f"\n\n{n}" for n in getattr(exc, "__notes__", ()))
             content = [{"type": "text", "text": (str(exc) or type(exc).__name__) + notes}]
             details = getattr(exc, "details", None)

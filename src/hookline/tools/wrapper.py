@@ -25,6 +25,7 @@ from collections.abc import Iterable
 from dataclasses import replace
 from typing import Any
 
+from hookline.core.calling import HOOK_FAILURES
 from hookline.core.events import ToolCallEvent, ToolResultEvent
 from hookline.core.messages import text
 from hookline.core.runner import HookRunner
@@ -60,7 +61,7 @@ def wrap_tool(tool: Tool, runner: HookRunner) -> Tool:
                     params = call.input
         try:
             result = await inner(tool_call_id, params, signal, on_update)
-        except Exception as exc:
+        except HOOK_FAILURES as exc:
             if runner.has_handlers("tool_result"):
                 failed = await runner.emit_tool_result(
                     ToolResultEvent(

@@ -8,6 +8,7 @@ fork, tree, compaction) live in ``SessionOps``, which this class mixes in.
 from __future__ import annotations
 
 import asyncio
+import os
 import time
 from collections.abc import Callable, Coroutine
 from typing import Any
@@ -385,8 +386,6 @@ class Agent(TurnSteps, SessionOps):
             command = result.command or command
             cwd = result.cwd or cwd
             env = result.env
-        import os
-
         full_env = {**os.environ, **self.extra_env, **(env or {})}
         done = await run_process(["bash", "-c", command], cwd=cwd, env=full_env, merge_stderr=True)
         text = done.stdout + (f"\n(exit code {done.code})" if done.code else "")

@@ -386,7 +386,8 @@ class Agent(TurnSteps, SessionOps):
             command = result.command or command
             cwd = result.cwd or cwd
             env = result.env
-        full_env = {**os.environ, **self.extra_env, **(env or {})}
+        session_env = self.claude.session_env if self.claude is not None else {}
+        full_env = {**os.environ, **session_env, **self.extra_env, **(env or {})}
         done = await run_process(["bash", "-c", command], cwd=cwd, env=full_env, merge_stderr=True)
         text = done.stdout + (f"\n(exit code {done.code})" if done.code else "")
         return ToolResult([{"type": "text", "text": text}], {"exit_code": done.code})

@@ -120,7 +120,9 @@ async def test_ask_with_ui_confirms(tmp_path: Path, script: ScriptFactory) -> No
     _, runner = setup(tmp_path, source("PreToolUse", cmd))
     yes = AnswerUI(True)
     runner.set_ui(yes, True)
-    assert await runner.emit_tool_call(bash_call()) is None
+    confirmed = await runner.emit_tool_call(bash_call())
+    # answered once here, so the permission gate must not ask again
+    assert confirmed is not None and not confirmed.block and confirmed.permission == "allow"
     assert yes.asked == [("Allow Bash?", "a PreToolUse hook asks before running Bash")]
     runner.set_ui(AnswerUI(False), True)
     result = await runner.emit_tool_call(bash_call())

@@ -277,3 +277,24 @@ async def test_a_handler_calling_sys_exit_blocks_and_never_ends_the_process() ->
     assert later == ["ran"]
     assert await runner.run_command("bye")
     assert [e.split(":")[0] for e in errors] == ["tool_call", "turn_start", "command"]
+
+
+async def test_tool_call_permission_ask_beats_allow_in_any_order() -> None:
+    from hookline.core.api import HookAPI, LoadedHook
+    from hookline.core.events import ToolCallEvent
+    from hookline.core.runner import HookRunner
+
+    def runner_for(*decisions: str) -> HookRunner:
+        hooks = []
+        for i, decision in enumerate(decisions):
+            hook = LoadedHook(f"h{i}.py")
+            HookAPI(hook).on("tool_call", lambda e, c, d=decision: {"permission": d})
+            hooks.append(hook)
+        return HookRunner(hooks)
+
+    event = ToolCallEvent(tool_name="bash", tool_call_id="t", input={})
+    for order in (("allow", "ask"), ("ask", "allow")):
+        result = await runner_for(*order).emit_tool_call(event)
+        assert result is not None and result.permission == "ask" and not result.block
+    only_allow = await runner_for("allow").emit_tool_call(event)
+    assert only_allow is not None and only_allow.permission == "allow"

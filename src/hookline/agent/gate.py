@@ -12,11 +12,11 @@ from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from typing import Any
 
-from hookline.agent.permissions import PermissionRules, check_permission
+from hookline.agent.permissions import PermissionCheck, PermissionRules, check_permission
 from hookline.core.events import Event, NotificationEvent, PermissionRequestEvent
 from hookline.core.results import PermissionRequestResult
 from hookline.core.runner import HookRunner
-from hookline.core.tool import Tool, ToolBlockedError, ToolResult, ToolUpdate
+from hookline.core.tool import TOOL_CALL_PERMISSION, Tool, ToolBlockedError, ToolResult, ToolUpdate
 
 
 class PermissionGate:
@@ -54,10 +54,15 @@ class PermissionGate:
     ) -> dict[str, Any]:
         """Return the params to run with, or raise ``ToolBlockedError`` with the reason."""
         check = check_permission(self.mode, self.rules, tool_name, params, self.cwd)
-        if check.decision == "allow":
-            return params
-        if check.decision == "deny":
+        if check.decision == "deny":  # deny rules and plan mode beat any hook's allow
             raise ToolBlockedError(f"Permission denied: {check.reason}")
+        hook_says = TOOL_CALL_PERMISSION.get()
+        if hook_says == "allow":
+            return params
+        if hook_says == "ask":
+            check = PermissionCheck("ask", "a tool_call hook asks for confirmation")
+        elif check.decision == "allow":
+            return params
         if self.runner.has_handlers("permission_request") or self.emit != self.runner.emit:
             result = await self.emit(
                 PermissionRequestEvent(tool_name=tool_name, tool_call_id=call_id, input=params)

@@ -230,10 +230,14 @@ class ClaudeHooks(HookEngine):
                 return {"block": True, "reason": f"{why} (needs confirmation; no UI to ask)"}
             if not await ctx.ui.confirm(f"Allow {name}?", why):
                 return {"block": True, "reason": f"{why} (denied by the user)"}
+        out: dict[str, Any] = {}
+        if v.permission in ("allow", "ask"):
+            # allow skips the permission prompt; a confirmed ask was just answered.
+            out["permission"] = "allow"
         if v.updated_input:
             merged = {**to_claude_input(ev.tool_name, ev.input), **v.updated_input}
-            return {"input": from_claude_input(ev.tool_name, merged)}
-        return None
+            out["input"] = from_claude_input(ev.tool_name, merged)
+        return out or None
 
     async def _on_tool_result(self, ev: ToolResultEvent, ctx: HookContext) -> dict[str, Any] | None:
         event = "PostToolUseFailure" if ev.is_error else "PostToolUse"

@@ -28,11 +28,17 @@ class HookResult(BaseModel):
 
 
 class ToolCallResult(HookResult):
-    """``tool_call``: block with a reason, or rewrite the input (hookline extension)."""
+    """``tool_call``: block with a reason, or rewrite the input (hookline extension).
+
+    ``permission`` (hookline extension, Claude's PreToolUse decision):
+    ``"allow"`` skips the permission prompt, ``"ask"`` forces it; deny rules
+    and plan mode still apply either way, and ``"ask"`` beats ``"allow"``.
+    """
 
     block: bool = False
     reason: str | None = None
     input: dict[str, Any] | None = None
+    permission: Literal["allow", "ask"] | None = None
 
 
 class ToolResultResult(HookResult):

@@ -77,6 +77,7 @@ class CombinationRules:
         assert isinstance(event, ToolCallEvent)
         current = event
         last: ToolCallResult | None = None
+        permission: str | None = None
         for path, fn in entries:
             try:
                 # No deadline on tool_call, so a plain await is the cheapest path.
@@ -98,11 +99,15 @@ class CombinationRules:
             assert isinstance(result, ToolCallResult)
             if result.block:
                 return result
+            if result.permission is not None and permission != "ask":
+                permission = result.permission
             if result.input is not None:
                 current = dataclasses.replace(current, input=result.input)
             last = result
         if last is not None and current is not event:
             last = last.model_copy(update={"input": current.input})
+        if last is not None and permission != last.permission:
+            last = last.model_copy(update={"permission": permission})
         return last
 
     async def _tool_result(self, event: Event, entries: list[Entry]) -> HookResult | None:

@@ -4,10 +4,15 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any
 
 from hookline.core.messages import Content
+
+#: The ``tool_call`` hooks' permission decision for the call being executed ("allow",
+#: "ask" or None); set by the tool wrapper around ``execute``, read by permission gates.
+TOOL_CALL_PERMISSION: ContextVar[str | None] = ContextVar("TOOL_CALL_PERMISSION", default=None)
 
 #: Called by a running tool with a partial result (streamed output).
 ToolUpdate = Callable[["ToolResult"], None]

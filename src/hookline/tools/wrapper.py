@@ -29,7 +29,14 @@ from hookline.core.calling import HOOK_FAILURES
 from hookline.core.events import ToolCallEvent, ToolResultEvent
 from hookline.core.messages import text
 from hookline.core.runner import HookRunner
-from hookline.core.tool import Tool, ToolBlockedError, ToolError, ToolResult, ToolUpdate
+from hookline.core.tool import (
+    TOOL_CALL_PERMISSION,
+    Tool,
+    ToolBlockedError,
+    ToolError,
+    ToolResult,
+    ToolUpdate,
+)
 
 
 def error_text(exc: BaseException) -> str:
@@ -50,6 +57,7 @@ def wrap_tool(tool: Tool, runner: HookRunner) -> Tool:
         signal: asyncio.Event | None = None,
         on_update: ToolUpdate | None = None,
     ) -> ToolResult:
+        permission = None
         if runner.has_handlers("tool_call"):
             call = await runner.emit_tool_call(
                 ToolCallEvent(tool_name=name, tool_call_id=tool_call_id, input=params)
@@ -59,6 +67,8 @@ def wrap_tool(tool: Tool, runner: HookRunner) -> Tool:
                     raise ToolBlockedError(call.reason or "blocked by hook")
                 if call.input is not None:
                     params = call.input
+                permission = call.permission
+        token = TOOL_CALL_PERMISSION.set(permission)
         try:
             result = await inner(tool_call_id, params, signal, on_update)
         except HOOK_FAILURES as exc:
@@ -77,6 +87,8 @@ def wrap_tool(tool: Tool, runner: HookRunner) -> Tool:
                     if block.get("type") == "text":
                         exc.add_note(block["text"])  # type: ignore[typeddict-item]
             raise
+        finally:
+            TOOL_CALL_PERMISSION.reset(token)
         if not runner.has_handlers("tool_result"):
             return result
         override = await runner.emit_tool_result(

@@ -147,3 +147,19 @@ async def test_a_hook_tool_calling_sys_exit_is_an_error_result_not_an_exit(
     assert results and results[0]["is_error"]
     assert added[-1]["role"] == "assistant"
     assert "still here" in str(added[-1]["content"])
+
+
+async def test_abort_ends_the_run_without_a_nudge(make_agent: MakeAgent) -> None:
+    """An aborted (empty) reply is not a too-short response: no ttsr, no extra turn."""
+    import asyncio
+
+    from hookline import TtsrTriggeredEvent
+
+    h = await make_agent([{"text": "slow", "delay_ms": 5000}, "should not run"])
+    run = asyncio.ensure_future(h.agent.prompt("go"))
+    await asyncio.sleep(0.2)
+    h.agent.abort()
+    added = await asyncio.wait_for(run, 5)
+    assert h.events(TtsrTriggeredEvent) == []
+    assert [m["role"] for m in added] == ["user", "assistant"]
+    assert added[-1].get("stop_reason") == "aborted"

@@ -333,7 +333,7 @@ class Agent(TurnSteps, SessionOps):
             await self.emit(TurnEndEvent(turn_index=index, message=assistant, tool_results=results))
             if self._hook_stop():
                 return
-            if assistant.get("stop_reason") == "error":
+            if assistant.get("stop_reason") in ("error", "aborted") or self._abort.is_set():
                 return
             # Sent while streaming: persisted now, seen by the model at its next call.
             queued, self._queue = self._queue, []

@@ -67,3 +67,52 @@ def test_user_bash_and_eof_exit(tmp_path: Path) -> None:
     done = _run(tmp_path, "!echo from-user-shell\n")
     assert done.returncode == 0, done.stderr
     assert "from-user-shell" in done.stdout
+
+
+MARKER_HOOK = """
+from pathlib import Path
+
+Path(__file__).with_name("imported.marker").write_text("yes")
+
+
+def register(pi):
+    pass
+"""
+
+
+def _project_with_hook(root: Path) -> Path:
+    project = root / "project"
+    hook = project / ".hookline" / "hooks" / "marker.py"
+    hook.parent.mkdir(parents=True)
+    hook.write_text(MARKER_HOOK)
+    return hook.with_name("imported.marker")
+
+
+def _interactive(root: Path, stdin: str) -> subprocess.CompletedProcess[str]:
+    model = write_script(root / "script.json", ["ok"])
+    return subprocess.run(
+        [*CLI, "--model", model, "--no-session", "--cwd", str(root / "project")],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        env=os.environ.copy(),
+        timeout=TIMEOUT,
+        check=False,
+    )
+
+
+def test_interactive_mode_asks_before_trusting_a_project(tmp_path: Path) -> None:
+    marker = _project_with_hook(tmp_path)
+    refused = _interactive(tmp_path, "n\n/quit\n")
+    assert refused.returncode == 0, refused.stderr
+    assert "Trust the project" in refused.stdout
+    assert "not trusted" in refused.stderr
+    assert not marker.exists()  # the project's hook was never imported
+
+    accepted = _interactive(tmp_path, "y\n/quit\n")
+    assert accepted.returncode == 0, accepted.stderr
+    assert marker.exists()
+    marker.unlink()
+    again = _interactive(tmp_path, "/quit\n")  # remembered: no question the second time
+    assert "Trust the project" not in again.stdout
+    assert marker.exists()

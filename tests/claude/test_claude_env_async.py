@@ -8,6 +8,7 @@ import time
 from pathlib import Path
 
 from hookline.claude import AsyncHookTask, Outcome, parse_env_exports
+from hookline.core.host import DetachedHost
 from hookline.core.runner import HookRunner
 
 from .conftest import ScriptFactory, command, hooks_for, pid_alive, source
@@ -84,10 +85,19 @@ async def test_async_hook_json_after_first_line(tmp_path: Path, script: ScriptFa
     hooks = hooks_for(tmp_path, source("PostToolUse", script(body)))
     runner = HookRunner(cwd=str(tmp_path))
     hooks.install(runner)
+    host = DetachedHost()
+    runner.bind_host(host)
     (o,) = (await hooks.run("PostToolUse", {**CALL, "tool_response": {}})).outcomes
     final = await hooks.async_tasks[o.async_task_id or ""].wait()
     assert (final.kind, final.additional_context) == ("success", "tests pass")
-    assert hooks.pending_context == ["tests pass"]
+    # The context reaches the host as a hidden message for the model's next call.
+    ((kind, (message, trigger)),) = host.pending
+    assert (kind, message["content"], message["display"], trigger) == (
+        "send_message",
+        "tests pass",
+        False,
+        False,
+    )
     assert any("ended: success" in m for _, m in runner.context.ui.notifications)  # type: ignore[attr-defined]
 
 

@@ -47,7 +47,7 @@ from hookline.core.results import BeforeAgentStartResult, StopResult, UserBashRe
 from hookline.core.runner import HookRunner
 from hookline.core.tool import Tool, ToolResult
 from hookline.session import SessionManager
-from hookline.tools import wrap_tools
+from hookline.tools.pipeline import Denial, ToolPipeline
 
 DEFAULT_SYSTEM_PROMPT = (
     "You are hookline's reference coding agent. Use the tools to read, search and change "
@@ -88,6 +88,11 @@ class Agent(TurnSteps, SessionOps):
         self.system_prompt = system_prompt
         self.gate = gate or PermissionGate(runner, cwd=cwd)
         self.gate.emit = self.emit
+        self.pipeline = ToolPipeline(runner, authorize=self.gate.authorize, observe=self._observe)
+        #: Tool calls that did not run in the current run (print/JSON modes summarise them).
+        self.denials: list[Denial] = []
+        #: Set by ``request_stop`` (a settings hook's ``continue: false``): end the run.
+        self._stop_reason: str | None = None
         self.max_retries = max_retries
         self.retry_base_delay = retry_base_delay
         self.context_window = context_window
@@ -116,11 +121,10 @@ class Agent(TurnSteps, SessionOps):
     # -- wiring ----------------------------------------------------------------
 
     def rebuild_tools(self) -> None:
-        """Hook tools replace built-ins of the same name; every tool is gated and wrapped."""
+        """Hook tools replace built-ins of the same name; every call goes through the pipeline."""
         merged = {t.name: t for t in self._raw_tools}
         merged.update(self.runner.get_registered_tools())
-        gated = [self.gate.wrap(t) for t in merged.values()]
-        self.tools = {t.name: t for t in wrap_tools(gated, self.runner)}
+        self.tools = merged
 
     def subscribe(self, listener: Listener) -> Callable[[], None]:
         """Receive every event (hook events and stream events) as a JSON-ready dict."""
@@ -130,6 +134,11 @@ class Agent(TurnSteps, SessionOps):
     def publish(self, payload: dict[str, Any]) -> None:
         for listener in list(self._listeners):
             listener(payload)
+
+    def _observe(self, event: Event) -> None:
+        """The pipeline's ``tool_call``/``tool_result`` events, for the JSON/RPC stream."""
+        if self._listeners:
+            self.publish(event.to_dict())
 
     async def emit(self, event: Event) -> Any:
         """Tell listeners, then hooks; returns the hooks' combined result."""
@@ -168,6 +177,11 @@ class Agent(TurnSteps, SessionOps):
 
     def get_system_prompt(self) -> str:
         return self.system_prompt
+
+    def request_stop(self, reason: str) -> None:
+        """End the current run after the step in progress (Claude's ``continue: false``)."""
+        if self.is_streaming:
+            self._stop_reason = reason
 
     def set_system_prompt(self, prompt: str) -> None:
         self.system_prompt = prompt
@@ -220,6 +234,7 @@ class Agent(TurnSteps, SessionOps):
         The agent is idle (``wait_for_idle``) only after all of it.
         """
         self._idle.clear()
+        self.denials = []
         try:
             added = await self._run_once(new, prompt, images)
             await self.maybe_auto_compact()
@@ -239,6 +254,7 @@ class Agent(TurnSteps, SessionOps):
         self, new: list[Message], prompt: str = "", images: list[Content] | None = None
     ) -> list[Message]:
         self._abort = asyncio.Event()
+        self._stop_reason = None
         added: list[Message] = []
         self.system_prompt = self.base_system_prompt
         before = await self.emit(
@@ -259,11 +275,9 @@ class Agent(TurnSteps, SessionOps):
                 "timestamp": time.time(),
             }
             added.append(self._append(injected))
-        for extra in self.take_pending_context():
-            added.append(self._append(extra))
         await self.emit(AgentStartEvent())
         await self._loop(added)
-        await self.emit(AgentEndEvent(messages=added))
+        await self.emit(AgentEndEvent(messages=added, denials=[d.to_dict() for d in self.denials]))
         return added
 
     def bind_claude(self, claude: ClaudeHooks) -> None:
@@ -283,29 +297,6 @@ class Agent(TurnSteps, SessionOps):
                 transcript_path=self.session.get_session_file() or "",
                 permission_mode=self.gate.mode,
             )
-
-    def take_pending_context(self) -> list[Message]:
-        """Context that settings hooks (SessionStart, async hooks) left for the next run."""
-        if self.claude is None:
-            return []
-        text = self.claude.take_pending_context()
-        if not text:
-            return []
-        message: CustomMessage = {
-            "role": "custom",
-            "custom_type": "hook_context",
-            "content": text,
-            "display": False,
-            "timestamp": time.time(),
-        }
-        return [message]
-
-    def _hook_stop(self) -> bool:
-        """A settings hook answered ``continue: false``: end the run now."""
-        if self.claude is None or self.claude.stop_reason is None:
-            return False
-        self.claude.stop_reason = None
-        return True
 
     def _append(self, msg: Message) -> Message:
         self.session.append_message(msg)
@@ -331,7 +322,7 @@ class Agent(TurnSteps, SessionOps):
                 results.append(result)
                 added.append(self._append(result))
             await self.emit(TurnEndEvent(turn_index=index, message=assistant, tool_results=results))
-            if self._hook_stop():
+            if self._stop_reason is not None:
                 return
             if assistant.get("stop_reason") in ("error", "aborted") or self._abort.is_set():
                 return

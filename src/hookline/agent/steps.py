@@ -13,7 +13,6 @@ from typing import Any
 from hookline.agent.gate import PermissionGate
 from hookline.agent.provider import ModelRequest, Provider, ProviderError, ToolSpec
 from hookline.agent.providers.retry import complete_with_retry
-from hookline.core.calling import HOOK_FAILURES
 from hookline.core.events import (
     AutoRetryEndEvent,
     AutoRetryStartEvent,
@@ -27,10 +26,12 @@ from hookline.core.messages import (
     ToolCallContent,
     ToolResultMessage,
     content_text,
+    text,
 )
 from hookline.core.runner import HookRunner
 from hookline.core.tool import Tool, ToolResult
 from hookline.session import SessionManager
+from hookline.tools.pipeline import Denial, ToolPipeline
 
 
 class TurnSteps:
@@ -42,6 +43,8 @@ class TurnSteps:
     tools: dict[str, Tool]
     system_prompt: str
     gate: PermissionGate
+    pipeline: ToolPipeline
+    denials: list[Denial]
     max_retries: int
     retry_base_delay: float
     _listeners: list[Callable[[dict[str, Any]], None]]
@@ -106,50 +109,48 @@ class TurnSteps:
         name, call_id, args = call["name"], call["id"], dict(call.get("arguments") or {})
         await self.emit(ToolExecutionStartEvent(tool_name=name, tool_call_id=call_id, input=args))
         tool = self.tools.get(name)
-        is_error = False
-        details: Any = None
         # Updates come from a sync callback, so each is emitted by a task; every task waits
         # for the one before it, and the end event waits for the last: hooks see them in order.
         last_update: list[asyncio.Task[Any]] = []
-        try:
-            if tool is None:
-                raise LookupError(f"unknown tool {name!r}; available: {', '.join(self.tools)}")
 
-            def on_update(partial: ToolResult) -> None:
-                if self._listeners or self.runner.has_handlers("tool_execution_update"):
-                    event = ToolExecutionUpdateEvent(
-                        tool_name=name,
-                        tool_call_id=call_id,
-                        input=args,
-                        partial_result=content_text(partial.content),
-                    )
-                    previous = last_update.pop() if last_update else None
-                    last_update.append(self._spawn(self._emit_after(previous, event)))
+        def on_update(partial: ToolResult) -> None:
+            if self._listeners or self.runner.has_handlers("tool_execution_update"):
+                event = ToolExecutionUpdateEvent(
+                    tool_name=name,
+                    tool_call_id=call_id,
+                    input=args,
+                    partial_result=content_text(partial.content),
+                )
+                previous = last_update.pop() if last_update else None
+                last_update.append(self._spawn(self._emit_after(previous, event)))
 
-            result = await tool.execute(call_id, args, self._abort, on_update)
-            content, details, is_error = result.content, result.details, result.is_error
-        except HOOK_FAILURES as exc:
-            notes = "".join(f"\n\n{n}" for n in getattr(exc, "__notes__", ()))
-            content = [{"type": "text", "text": (str(exc) or type(exc).__name__) + notes}]
-            details = getattr(exc, "details", None)
-            is_error = True
+        if tool is None:
+            known = ", ".join(self.tools)
+            result = ToolResult(
+                [text(f"unknown tool {name!r}; available: {known}")], None, is_error=True
+            )
+        else:
+            outcome = await self.pipeline.run(tool, call_id, args, self._abort, on_update)
+            result = outcome.result
+            if outcome.denial is not None:
+                self.denials.append(outcome.denial)
         if last_update:
             await asyncio.wait(last_update)
         message: ToolResultMessage = {
             "role": "tool",
             "tool_call_id": call_id,
             "tool_name": name,
-            "content": content,
-            "details": details,
-            "is_error": is_error,
+            "content": result.content,
+            "details": result.details,
+            "is_error": result.is_error,
             "timestamp": time.time(),
         }
         await self.emit(
             ToolExecutionEndEvent(
                 tool_name=name,
                 tool_call_id=call_id,
-                result=content_text(content),
-                is_error=is_error,
+                result=content_text(result.content),
+                is_error=result.is_error,
             )
         )
         return message

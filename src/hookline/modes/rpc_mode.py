@@ -20,7 +20,7 @@ from hookline.agent.agent import Agent
 from hookline.agent.permissions import PERMISSION_MODES
 from hookline.core.messages import content_text
 from hookline.core.ui import NotifyType, StatusLine
-from hookline.modes.print_mode import LineWriter, dumps, observe_tool_events
+from hookline.modes.print_mode import LineWriter, dumps
 
 Writer = Callable[[dict[str, Any]], None]
 
@@ -134,7 +134,6 @@ class RpcServer:
         self.ui = RpcUI(self.write)
         agent.runner.set_ui(self.ui, True)
         agent.subscribe(self.write)
-        observe_tool_events(agent)
         self._tasks: set[asyncio.Task[Any]] = set()
 
     def write(self, payload: dict[str, Any]) -> None:

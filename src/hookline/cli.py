@@ -213,8 +213,12 @@ def _under(cwd: str, path: str | None) -> str | None:
 async def _run(options: object, mode: str, prompt: str | None, interactive: bool) -> int:
     from hookline.agent.setup import AgentOptions, build_agent
     from hookline.modes.print_mode import StderrUI, run_print
+    from hookline.modes.stdout import claim_stdout
 
     assert isinstance(options, AgentOptions)
+    # Machine-read output gets a private stdout before any hook is imported: a hook's
+    # print() or a program it spawns writes to stderr, never into the answer or JSON.
+    out = None if interactive else claim_stdout()
     bundle = await build_agent(options)
     agent = bundle.agent
     loop = asyncio.get_running_loop()
@@ -236,14 +240,14 @@ async def _run(options: object, mode: str, prompt: str | None, interactive: bool
         if mode == "rpc":
             from hookline.modes.rpc_mode import run_rpc
 
-            return await run_rpc(agent, bundle.make_provider)
+            return await run_rpc(agent, bundle.make_provider, out)
         if interactive:
             from hookline.modes.interactive import run_interactive
 
             return await run_interactive(agent, bundle)
         agent.runner.set_ui(StderrUI(), False)
         assert prompt is not None
-        return await run_print(agent, prompt, json_mode=mode == "json")
+        return await run_print(agent, prompt, json_mode=mode == "json", out=out)
     except asyncio.CancelledError:
         if not terminated or main_task is None:
             raise  # Ctrl-C: asyncio.run turns it into KeyboardInterrupt

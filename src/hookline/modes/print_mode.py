@@ -96,9 +96,15 @@ def dumps(payload: dict[str, Any]) -> str:
     return json.dumps(payload, default=_json_default, ensure_ascii=False)
 
 
-async def run_print(agent: Agent, prompt: str, *, json_mode: bool = False) -> int:
-    """Run ``prompt`` once; returns the exit code (1 when the model failed)."""
-    write = LineWriter()
+async def run_print(
+    agent: Agent, prompt: str, *, json_mode: bool = False, out: TextIO | None = None
+) -> int:
+    """Run ``prompt`` once; returns the exit code (1 when the model failed).
+
+    ``out`` is where the answer (or the JSON lines) goes: the CLI passes the
+    private stdout from ``claim_stdout`` so nothing a hook prints lands there.
+    """
+    write = LineWriter(out)
     if json_mode:
         agent.subscribe(lambda payload: write(dumps(payload)))
     await agent.start()

@@ -14,7 +14,7 @@ import itertools
 import json
 import sys
 from collections.abc import Awaitable, Callable, Sequence
-from typing import Any
+from typing import Any, TextIO
 
 from hookline.agent.agent import Agent
 from hookline.agent.permissions import PERMISSION_MODES
@@ -127,10 +127,15 @@ class RpcUI:
 class RpcServer:
     """Reads commands, runs them on the agent, writes responses and events."""
 
-    def __init__(self, agent: Agent, make_provider: Callable[[str], Any] | None = None) -> None:
+    def __init__(
+        self,
+        agent: Agent,
+        make_provider: Callable[[str], Any] | None = None,
+        out: TextIO | None = None,
+    ) -> None:
         self.agent = agent
         self.make_provider = make_provider
-        self._out = LineWriter()
+        self._out = LineWriter(out)
         self.ui = RpcUI(self.write)
         agent.runner.set_ui(self.ui, True)
         agent.subscribe(self.write)
@@ -354,8 +359,13 @@ _BACKGROUND = frozenset(
 )
 
 
-async def run_rpc(agent: Agent, make_provider: Callable[[str], Any] | None = None) -> int:
+async def run_rpc(
+    agent: Agent,
+    make_provider: Callable[[str], Any] | None = None,
+    out: TextIO | None = None,
+) -> int:
+    """Serve the protocol on stdin and ``out`` (the CLI passes its private stdout)."""
     loop = asyncio.get_running_loop()
     reader = asyncio.StreamReader()
     await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
-    return await RpcServer(agent, make_provider).serve(reader)
+    return await RpcServer(agent, make_provider, out).serve(reader)

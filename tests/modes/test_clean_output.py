@@ -122,7 +122,5 @@ def test_json_mode_records_each_denial_in_its_final_event(tmp_path: Path) -> Non
         "no_ui",
     )
     # The denied call is visible in the stream as a tool_call line too.
-    assert [e["input"] for e in events if e["type"] == "tool_call"] == [
-        {"command": "rm -rf build"}
-    ]
+    assert [e["input"] for e in events if e["type"] == "tool_call"] == [{"command": "rm -rf build"}]
     assert "tool call denied" not in done.stderr  # JSON mode: the event carries it

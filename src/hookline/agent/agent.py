@@ -16,7 +16,7 @@ from typing import Any
 from hookline.agent.gate import PermissionGate
 from hookline.agent.provider import Provider
 from hookline.agent.session_ops import SessionOps
-from hookline.agent.steps import TurnSteps
+from hookline.agent.steps import ModelStep, RetryPolicy, ToolStep
 from hookline.agent.todos import TodoList
 from hookline.claude import ClaudeHooks
 from hookline.core.events import (
@@ -61,7 +61,7 @@ MAX_TODO_REMINDERS = 1
 Listener = Callable[[dict[str, Any]], None]
 
 
-class Agent(TurnSteps, SessionOps):
+class Agent(SessionOps):
     """Runs prompts through the model and tools, emitting hook events at every step."""
 
     def __init__(
@@ -93,8 +93,7 @@ class Agent(TurnSteps, SessionOps):
         self.denials: list[Denial] = []
         #: Set by ``request_stop`` (a settings hook's ``continue: false``): end the run.
         self._stop_reason: str | None = None
-        self.max_retries = max_retries
-        self.retry_base_delay = retry_base_delay
+        self.retry = RetryPolicy(max_retries, retry_base_delay)
         self.context_window = context_window
         self.auto_compact = auto_compact
         self.compact_threshold = compact_threshold
@@ -112,6 +111,8 @@ class Agent(TurnSteps, SessionOps):
         self._idle.set()
         self._abort = asyncio.Event()
         self._background: set[asyncio.Task[Any]] = set()
+        self.model_step = ModelStep(runner, self.emit, self.publish, self._listening, self.retry)
+        self.tool_step = ToolStep(runner, self.pipeline, self.emit, self._listening, self._spawn)
         self.rebuild_tools()
         runner.bind_host(self)
         runner.set_session_file(session.get_session_file())
@@ -134,6 +135,9 @@ class Agent(TurnSteps, SessionOps):
     def publish(self, payload: dict[str, Any]) -> None:
         for listener in list(self._listeners):
             listener(payload)
+
+    def _listening(self) -> bool:
+        return bool(self._listeners)
 
     def _observe(self, event: Event) -> None:
         """The pipeline's ``tool_call``/``tool_result`` events, for the JSON/RPC stream."""
@@ -312,13 +316,21 @@ class Agent(TurnSteps, SessionOps):
             self.turn_index += 1
             self.turn_leaves[index] = self.session.get_leaf_id()
             await self.emit(TurnStartEvent(turn_index=index, timestamp=time.time()))
-            assistant = await self._call_model()
+            assistant = await self.model_step.call(
+                self.provider,
+                self.system_prompt,
+                self.session.build_context_messages(),
+                list(self.tools.values()),
+                self._abort,
+            )
             added.append(self._append(assistant))
             results: list[ToolResultMessage] = []
             for call in tool_calls(assistant):
                 if self._abort.is_set():
                     break
-                result = await self._run_tool(call)
+                result, denial = await self.tool_step.run(call, self.tools, self._abort)
+                if denial is not None:
+                    self.denials.append(denial)
                 results.append(result)
                 added.append(self._append(result))
             await self.emit(TurnEndEvent(turn_index=index, message=assistant, tool_results=results))

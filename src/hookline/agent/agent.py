@@ -1,8 +1,11 @@
-"""The reference agent: the loop of pi-hooks.md's lifecycle, emitting every event.
+"""The reference agent: the hook lifecycle loop, emitting every event.
 
-One ``Agent`` owns a session, a model, the wrapped tools and the hook runner,
-and is the ``AgentHost`` hooks talk to. Session operations (switch, branch,
-fork, tree, compaction) live in ``SessionOps``, which this class mixes in.
+One ``Agent`` owns a session, a model, the tools and the hook runner, and is
+the ``AgentHost`` hooks talk to. It is composed of objects with one idea
+each: ``ModelStep`` (a model call), ``ToolStep`` around the ``ToolPipeline``
+(a tool call: hooks, permission stage, tool, result hooks),
+``PermissionGate`` (the permission stage) and ``SessionLifecycle`` (switch,
+branch, fork, tree, compaction).
 """
 
 from __future__ import annotations
@@ -10,12 +13,12 @@ from __future__ import annotations
 import asyncio
 import os
 import time
-from collections.abc import Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
 from hookline.agent.gate import PermissionGate
 from hookline.agent.provider import Provider
-from hookline.agent.session_ops import SessionOps
+from hookline.agent.session_ops import CompactionPolicy, SessionLifecycle
 from hookline.agent.steps import ModelStep, RetryPolicy, ToolStep
 from hookline.agent.todos import TodoList
 from hookline.claude import ClaudeHooks
@@ -61,7 +64,7 @@ MAX_TODO_REMINDERS = 1
 Listener = Callable[[dict[str, Any]], None]
 
 
-class Agent(SessionOps):
+class Agent:
     """Runs prompts through the model and tools, emitting hook events at every step."""
 
     def __init__(
@@ -82,7 +85,6 @@ class Agent(SessionOps):
     ) -> None:
         self.provider = provider
         self.runner = runner
-        self.session = session
         self.cwd = cwd
         self.base_system_prompt = system_prompt
         self.system_prompt = system_prompt
@@ -94,11 +96,9 @@ class Agent(SessionOps):
         #: Set by ``request_stop`` (a settings hook's ``continue: false``): end the run.
         self._stop_reason: str | None = None
         self.retry = RetryPolicy(max_retries, retry_base_delay)
-        self.context_window = context_window
-        self.auto_compact = auto_compact
-        self.compact_threshold = compact_threshold
+        self.compaction = CompactionPolicy(context_window, auto_compact, compact_threshold)
+        self.sessions = SessionLifecycle(session, cwd, self.emit, self._attached, self.compaction)
         self.turn_index = 0
-        self.turn_leaves: dict[int, str | None] = {}
         self.extra_env: dict[str, str] = {}
         self.claude: ClaudeHooks | None = None
         self.todos = TodoList()
@@ -155,6 +155,77 @@ class Agent(SessionOps):
     @property
     def is_streaming(self) -> bool:
         return not self._idle.is_set()
+
+    # -- the session (SessionLifecycle does the work) ---------------------------------
+
+    @property
+    def session(self) -> SessionManager:
+        return self.sessions.session
+
+    @property
+    def turn_leaves(self) -> dict[int, str | None]:
+        return self.sessions.turn_leaves
+
+    @property
+    def context_window(self) -> int:
+        return self.compaction.context_window
+
+    @context_window.setter
+    def context_window(self, value: int) -> None:
+        self.compaction.context_window = value
+
+    def _attached(self, session: SessionManager) -> None:
+        self.runner.set_session_file(session.get_session_file())
+        self.runner.context.session_manager = session
+        self.sync_claude()
+
+    async def start(self, source: str = "startup") -> None:
+        """Announce the session (``session_start``): startup, resume, clear or compact."""
+        await self.sessions.start(source)
+
+    async def new_session(
+        self,
+        parent_session: str | None = None,
+        setup: Callable[[Any], Awaitable[None] | None] | None = None,
+        *,
+        reason: str = "new",
+    ) -> bool:
+        """Start a fresh session file (``/new``, ``/clear``, a hook's ``new_session``)."""
+        return await self.sessions.new_session(parent_session, setup, reason=reason)
+
+    async def switch_session(self, path: str) -> bool:
+        """Resume another session file."""
+        return await self.sessions.switch_session(path)
+
+    async def branch(self, turn_index: int | None = None, entry_id: str | None = None) -> bool:
+        """Go back to the state before turn ``turn_index`` (or to ``entry_id``)."""
+        return await self.sessions.branch(turn_index, entry_id)
+
+    async def fork(self, entry_id: str | None = None) -> bool:
+        """Copy the path up to ``entry_id`` into a new session file."""
+        return await self.sessions.fork(entry_id)
+
+    async def navigate_tree(self, target_id: str) -> bool:
+        """Move the leaf to any entry; a hook may supply a summary of the branch left."""
+        return await self.sessions.navigate_tree(target_id)
+
+    async def compact(
+        self, custom_instructions: str | None = None, trigger: str = "manual"
+    ) -> bool:
+        """Summarise old messages into a compaction entry; hooks may cancel or supply it."""
+        return await self.sessions.compact(custom_instructions, trigger)
+
+    async def maybe_auto_compact(self) -> None:
+        await self.sessions.maybe_auto_compact()
+
+    async def shutdown(self, reason: str = "exit") -> None:
+        """``session_shutdown`` once, close the session; background settings hooks end too."""
+        first = not self.sessions.shut_down
+        try:
+            await self.sessions.shutdown(reason)
+        finally:
+            if first and self.claude is not None:
+                await self.claude.shutdown()
 
     # -- AgentHost ---------------------------------------------------------------
 
@@ -314,7 +385,7 @@ class Agent(SessionOps):
         while not self._abort.is_set():
             index = self.turn_index
             self.turn_index += 1
-            self.turn_leaves[index] = self.session.get_leaf_id()
+            self.sessions.turn_leaves[index] = self.session.get_leaf_id()
             await self.emit(TurnStartEvent(turn_index=index, timestamp=time.time()))
             assistant = await self.model_step.call(
                 self.provider,

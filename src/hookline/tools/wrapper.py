@@ -1,21 +1,16 @@
-"""Tool wrapping: ``tool_call`` before and ``tool_result`` after every tool (the seeds' flow).
+"""Tool wrapping for embedders: the ``ToolPipeline`` around each tool, as a plain ``Tool``.
 
-::
+A wrapped tool runs ``tool_call`` hooks, the tool and ``tool_result`` hooks
+(see ``hookline.tools.pipeline``); with no permission stage. Its contract is
+the exception one an embedding agent expects:
 
-    tool_call handlers ── block? ──> raise ToolBlockedError(reason); the tool never runs
-          │ (a handler's ``input`` replaces the params: hookline extension)
-          ▼
-    execute the tool ── success ──> tool_result(is_error=False) may override
-          │                         content / details / is_error (is_error: extension)
-          └─ raises ──> tool_result(is_error=True, error text), then re-raise the original
+- a block raises ``ToolBlockedError`` with the reason; the tool never runs;
+- a tool's own failure is re-raised after ``tool_result`` hooks saw it (their
+  ``append`` feedback is attached to it as notes);
+- a hook that returns ``is_error=True`` makes the wrapper return a
+  ``ToolResult`` with ``is_error`` set (it does not raise).
 
-With no handler for an event, the wrapper builds no event for it: the cost
-of a wrapped tool without hooks is two dict look-ups.
-
-A tool's own failure stays an exception: ``tool_result`` hooks observe it
-but cannot turn it back into a success. A hook that wants the model to see a
-successful call as failed returns ``is_error=True``: the wrapper then returns
-a ``ToolResult`` with ``is_error`` set (it does not raise).
+With no handler for an event, no event is built for it.
 """
 
 from __future__ import annotations

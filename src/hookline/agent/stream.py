@@ -32,10 +32,11 @@ class StreamShaper:
 
     def event(self, event: Event) -> dict[str, Any]:
         if isinstance(event, TurnEndEvent):
+            message = event.message
             return {
                 "type": event.type,
                 "turn_index": event.turn_index,
-                "stop_reason": (event.message or {}).get("stop_reason"),
+                "stop_reason": message.get("stop_reason") if message is not None else None,
                 "tool_call_ids": [r["tool_call_id"] for r in event.tool_results],
             }
         if isinstance(event, AgentEndEvent):

@@ -14,7 +14,8 @@ every simple command a shell would execute:
   ``command``, ``builtin``, ``exec``, ``nice``, ``nohup``, ``time``,
   ``timeout``, ``stdbuf``, ``xargs``, ``find -exec/-execdir/-ok/-okdir``,
   ``ionice``, ``chrt``, ``setsid``, ``flock``, ``watch``, ``coproc``,
-  ``busybox`` and ``trap``;
+  ``busybox``, ``chroot``, ``taskset``, ``unbuffer``, ``fakeroot``, ``strace``
+  and ``trap``;
 - into scripts: ``sh``/``bash``/``zsh``/``dash``/``ksh``/``fish -c`` (also
   ``-lc``, ``-ec``, ``-c`` after other flags), ``su -c``, ``flock -c``,
   ``env -S``, ``watch`` and ``eval``, parsed recursively up to a depth limit.
@@ -108,6 +109,8 @@ class Redirection:
             return False
         if self.op == ">&" and (self.target == "-" or self.target.isdigit()):
             return False
+        if self.dynamic and self.target.startswith((">(", "<(")):
+            return False  # ``> >(cmd)`` writes to a pipe; ``cmd`` is listed as a command
         return self.target not in _NOT_WRITTEN
 
 
@@ -182,7 +185,10 @@ def parse_command(text: str, *, strict: bool = False) -> ParsedCommandLine:
         result = ParsedCommandLine(text, (), (f"command line longer than {MAX_LENGTH} characters",))
     else:
         analysis = _Analysis(text)
-        analysis.script(text, _Context())
+        try:
+            analysis.script(text, _Context())
+        except RecursionError:  # a safety net: the depth limits should stop well before
+            analysis.problems.append("command line nested too deeply to analyse")
         result = ParsedCommandLine(text, tuple(analysis.commands), tuple(analysis.problems))
     if strict and result.unparsable:
         raise ShellParseError(result.problems)
@@ -266,7 +272,9 @@ class _Analysis:
 
     # -- scripts
 
-    def script(self, text: str, ctx: _Context) -> None:
+    def script(self, text: str, ctx: _Context, tree_depth: int = 0) -> None:
+        """Parse and walk one script; ``tree_depth`` is how deep the text that holds it sits,
+        so nesting counts across ``bash -c`` levels."""
         if ctx.depth > MAX_SCRIPT_DEPTH:
             self.problems.append(f"scripts nested deeper than {MAX_SCRIPT_DEPTH} levels")
             return
@@ -278,7 +286,7 @@ class _Analysis:
         walker = _Walker(self, text, data)
         if root.has_error:
             self.problems.append(_error_reason(root, data, ctx))
-        walker.walk(root, ctx, 0)
+        walker.walk(root, ctx, tree_depth)
 
     # -- offsets
 
@@ -315,6 +323,8 @@ class _Walker:
     def __init__(self, analysis: _Analysis, text: str, data: bytes) -> None:
         self.analysis = analysis
         self.data = data
+        #: tree depth of the command being reported, where a wrapper's script is nested
+        self.depth = 0
         #: for ASCII text byte offsets are character offsets: slice the str, skip decoding
         self.ascii = text if len(text) == len(data) else None
 
@@ -348,17 +358,22 @@ class _Walker:
         elif kind in ("declaration_command", "unset_command"):
             self.declaration(node, ctx, depth)
         else:
-            if kind in _SUBSTITUTIONS and ctx.inherited:
-                ctx = _Context(ctx.wrappers, (), ctx.span, ctx.depth)
+            if kind in _SUBSTITUTIONS:
+                if ctx.inherited:
+                    ctx = _Context(ctx.wrappers, (), ctx.span, ctx.depth)
+                if node.named_child_count == 1 and node.named_children[0].type == "file_redirect":
+                    # ``$(<file)`` reads the file like ``$(cat file)``
+                    bare = self.redirections(node.named_children[0])
+                    self.emit_bare(bare, node, ctx)
             for child in node.children:
                 if child.child_count:
                     self.walk(child, ctx, depth + 1)
                 elif kind == "expansion" and child.type == "word":
-                    self.hidden_substitution(child, ctx)
+                    self.hidden_substitution(child, ctx, depth)
             if kind == "heredoc_redirect":
-                self.heredoc_backticks(node, ctx)
+                self.heredoc_backticks(node, ctx, depth)
 
-    def heredoc_backticks(self, node: Node, ctx: _Context) -> None:
+    def heredoc_backticks(self, node: Node, ctx: _Context, depth: int) -> None:
         """tree-sitter misses backticks in a heredoc body, and ``$(…)`` after a tab in a
         ``<<-`` body; bash runs both (unless the delimiter is quoted)."""
         start = body = None
@@ -376,10 +391,12 @@ class _Walker:
         for part in parts:
             raw = self.text(part)
             if _has_live_substitution(raw):
-                self.hidden_substitution(part, ctx, raw)
+                self.hidden_substitution(part, ctx, depth, raw)
                 return
 
-    def hidden_substitution(self, node: Node, ctx: _Context, raw: str | None = None) -> None:
+    def hidden_substitution(
+        self, node: Node, ctx: _Context, depth: int, raw: str | None = None
+    ) -> None:
         """tree-sitter reads ``${x:=`rm y`}`` as a plain word: the shell runs ``rm y``.
 
         Such a word is reported unparsable, and its text is parsed as a script so
@@ -390,7 +407,7 @@ class _Walker:
                 return
         self.analysis.problems.append(f"command substitution the parser cannot read: {raw[:80]}")
         span = self.span(node.start_byte, node.end_byte, ctx)
-        self.analysis.script(raw, _Context(ctx.wrappers, (), span, ctx.depth + 1))
+        self.analysis.script(raw, _Context(ctx.wrappers, (), span, ctx.depth + 1), depth + 1)
 
     def walk_children(self, node: Node, ctx: _Context, depth: int) -> None:
         for child in node.children:
@@ -462,6 +479,7 @@ class _Walker:
                 )
             elif child.type not in _REDIRECT_TYPES:
                 words.append(self.word(child))
+        self.depth = depth
         self.run(
             words,
             {},
@@ -500,6 +518,7 @@ class _Walker:
         redirs.extend(outer)
         words = self.words(word_nodes)
         where = span_node if span_node is not None else node
+        self.depth = depth
         self.run(
             words,
             assignments,
@@ -714,7 +733,7 @@ class _Walker:
                 self.span(script_start, script_end, ctx),
                 ctx.depth + 1,
             )
-            self.analysis.script(script.text, inner_ctx)
+            self.analysis.script(script.text, inner_ctx, self.depth + 1)
             if not unwrapped.keep_self and len(self.analysis.commands) == mark:
                 self.emit(words, assignments, redirs, start, end, ctx, wrappers, runtime_args)
 
@@ -732,7 +751,12 @@ class _Walker:
         wrappers: list[str],
         runtime_args: bool,
     ) -> None:
-        flags = [w.dynamic_at(i) for i, w in enumerate(words)]
+        flags = [w.expands for w in words]
+        if words[0].glob:
+            flags[0] = True
+        if words[0].value in ("{", "}") and not flags[0]:
+            # bash never runs a command named ``{`` or ``}``: the grammar misread a group
+            self.analysis.problems.append(f"a group the parser cannot read: {words[0].value}")
         self.analysis.commands.append(
             SimpleCommand(
                 program=words[0].value,
@@ -983,7 +1007,7 @@ def _sudo(words: list[_Word]) -> _Unwrapped | None:
     i, found = _options(
         words,
         1,
-        "ugpCDrtTUR",
+        "acugpCDrtTUR",
         frozenset(
             {
                 "--user",
@@ -1014,7 +1038,7 @@ def _env(words: list[_Word]) -> _Unwrapped | None:
     i = 1
     split: _Option | None = None
     while i < len(words):
-        i, found = _options(words, i, "uCS", frozenset({"--unset", "--chdir", "--split-string"}))
+        i, found = _options(words, i, "uCSP", frozenset({"--unset", "--chdir", "--split-string"}))
         for option in found:
             if option.name in ("-S", "--split-string") and option.word is not None:
                 split = option
@@ -1121,6 +1145,18 @@ def _find(words: list[_Word]) -> _Unwrapped | None:
     return result if result.commands else None
 
 
+def _coproc(words: list[_Word]) -> _Unwrapped | None:
+    """``coproc cmd``, ``coproc { list; }``, ``coproc NAME { list; }``: the grammar splits
+    the group, so the ``}`` left over makes the line unparsable; the list's first
+    command is reported from here."""
+    start = 1
+    if len(words) > 2 and words[2].value in ("{", "(") and words[1].value not in ("{", "("):
+        start = 2
+    if start < len(words) and words[start].value in ("{", "("):
+        start += 1
+    return _Unwrapped("coproc", commands=[words[start:]])
+
+
 def _busybox(words: list[_Word]) -> _Unwrapped | None:
     if len(words) < 2 or words[1].value.startswith("-"):
         return None
@@ -1128,15 +1164,36 @@ def _busybox(words: list[_Word]) -> _Unwrapped | None:
 
 
 def _su(words: list[_Word]) -> _Unwrapped | None:
-    _, found = _options(
-        words, 1, "cgGsw", frozenset({"--command", "--session-command", "--group", "--shell"})
-    )
-    for option in found:
-        if option.name in ("-c", "--command", "--session-command"):
-            script = option.script()
-            if script is not None:
+    """``su [options] [-] [user] -c CMD``: su permutes, so ``-c`` may follow the user."""
+    for index, word in enumerate(words[1:], start=1):
+        value = word.value
+        if value in ("-c", "--command", "--session-command") and index + 1 < len(words):
+            return _Unwrapped(
+                "su -c", scripts=[_Script(words[index + 1].value, [words[index + 1]])]
+            )
+        if value.startswith(("--command=", "--session-command=")):
+            return _Unwrapped("su -c", scripts=[_Script(value.partition("=")[2], [word])])
+        if value.startswith("-") and not value.startswith("--") and "c" in value:
+            letters = value[1:]
+            attached = letters[letters.index("c") + 1 :]
+            if attached:
+                return _Unwrapped("su -c", scripts=[_Script(attached, [word])])
+            if index + 1 < len(words):
+                script = _Script(words[index + 1].value, [words[index + 1]])
                 return _Unwrapped("su -c", scripts=[script])
     return None
+
+
+def _chroot(words: list[_Word]) -> _Unwrapped | None:
+    i, _ = _options(words, 1, "", frozenset({"--userspec", "--groups"}))
+    return _Unwrapped("chroot", commands=[words[i + 1 :]])
+
+
+def _taskset(words: list[_Word]) -> _Unwrapped | None:
+    i, found = _options(words, 1)
+    if _names(found) & {"-p", "--pid"}:
+        return None
+    return _Unwrapped("taskset", commands=[words[i + 1 :]])
 
 
 def _shell(words: list[_Word]) -> _Unwrapped | None:
@@ -1201,8 +1258,13 @@ _WRAPPERS: dict[str, Callable[[list[_Word]], _Unwrapped | None]] = {
     "setsid": _simple("setsid"),
     "flock": _flock,
     "watch": _watch,
-    "coproc": _simple("coproc"),
+    "coproc": _coproc,
     "busybox": _busybox,
+    "chroot": _chroot,
+    "taskset": _taskset,
+    "unbuffer": _simple("unbuffer"),
+    "fakeroot": _simple("fakeroot", "lsi"),
+    "strace": _simple("strace", "abeEIoOpPsSuX"),
     "su": _su,
     "eval": _eval,
     "trap": _trap,

@@ -218,6 +218,25 @@ def test_redirections_of_a_wrapper_reach_its_script() -> None:
     assert parse_command("bash -c '' > out.txt").writes == ("out.txt",)
 
 
+def test_a_process_substitution_target_is_not_a_file_write() -> None:
+    result = parse_command("echo hi > >(tee log)")
+    assert result.writes == ()
+    assert ["tee", "log"] in [c.argv for c in result.commands]
+    assert parse_command("echo hi > '>(x)'").writes == (">(x)",)  # quoted: a real file
+
+
+def test_reading_a_file_in_a_substitution_is_reported() -> None:
+    result = parse_command("echo $(<secret.txt)")
+    assert [c.redirections for c in result.commands if not c.argv] == [
+        [Redirection("<", "secret.txt")]
+    ]
+
+
+def test_a_comment_hides_nothing_it_should_not() -> None:
+    assert argvs("echo hi # ; rm x") == [["echo", "hi"]]
+    assert argvs("echo hi #; rm x\nrm y") == [["echo", "hi"], ["rm", "y"]]
+
+
 def test_fd_words_glued_to_a_redirect_are_not_arguments() -> None:
     assert only("cat 0<&3").argv == ["cat"]
 
@@ -328,6 +347,12 @@ def test_a_script_that_is_not_static_is_unparsable_and_keeps_the_shell() -> None
 
 def test_eval_joins_its_arguments() -> None:
     assert argvs("eval 'ls -l' '&&' pwd") == [["ls", "-l"], ["pwd"]]
+
+
+def test_coproc_group_finds_the_command_and_is_unparsable() -> None:
+    result = parse_command("coproc NAME { rm x; }")
+    assert ["rm", "x"] in [c.argv for c in result.commands]
+    assert result.unparsable and "group" in result.problems[0]
 
 
 def test_trap_is_a_command_and_its_action_is_parsed() -> None:

@@ -42,10 +42,10 @@ class SessionWriteError(SessionError):
         self.errno = cause.errno
         self.truncated = truncated
         name = errno_name(cause.errno)
+        #: The cause in a few words: ``No space left on device [ENOSPC]``.
+        self.reason = f"{cause.strerror or cause} [{name}]"
         hint = _HINTS.get(name, "check the disk")
-        super().__init__(
-            f"could not write session file {path}: {cause.strerror or cause} [{name}] ({hint})"
-        )
+        super().__init__(f"could not write session file {path}: {self.reason} ({hint})")
 
 
 class SessionAccessError(SessionError):

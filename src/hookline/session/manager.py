@@ -406,7 +406,7 @@ class SessionManager:
                 "hookline: session file %s: %s of this run not saved (%s): %s%s",
                 self._path,
                 "1 entry was" if count == 1 else f"{count} entries were",
-                self._save_error,
+                self._save_error.reason if self._save_error else "unknown cause",
                 shown,
                 f" and {more} more" if more > 0 else "",
             )

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import asyncio
 import itertools
-import sys
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
@@ -29,6 +28,7 @@ from hookline.modes.print_mode import LineWriter, dumps, observe_tool_events
 from hookline.modes.rpc_protocol import (
     MAX_LINE_BYTES,
     LineTooLong,
+    open_stdin,
     parse_command,
     read_lines,
     ui_answer,
@@ -438,7 +438,4 @@ _COMMANDS: dict[str, _Handler] = {
 
 
 async def run_rpc(agent: Agent, make_provider: Callable[[str], Any] | None = None) -> int:
-    loop = asyncio.get_running_loop()
-    reader = asyncio.StreamReader()
-    await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
-    return await RpcServer(agent, make_provider).serve(reader)
+    return await RpcServer(agent, make_provider).serve(await open_stdin())

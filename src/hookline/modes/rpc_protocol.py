@@ -8,7 +8,12 @@ dialog answer can count as a yes.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
+import os
+import stat
+import sys
+import threading
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -59,6 +64,42 @@ async def read_lines(
         yield LineTooLong(dropped)
     elif buffer:
         yield bytes(buffer)
+
+
+async def open_stdin() -> asyncio.StreamReader:
+    """The process's stdin as a stream, whatever it is.
+
+    Pipes, sockets and terminals are watched by the event loop; a regular
+    file (``hookline --mode rpc < commands.jsonl``) or ``/dev/null``, which
+    the loop cannot watch, is read by a daemon thread. A closed stdin is EOF.
+    """
+    loop = asyncio.get_running_loop()
+    reader = asyncio.StreamReader()
+    try:
+        fd = sys.stdin.fileno()
+        mode = os.fstat(fd).st_mode
+    except (OSError, ValueError, AttributeError):
+        reader.feed_eof()
+        return reader
+    if stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode) or os.isatty(fd):
+        await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
+    else:
+        threading.Thread(
+            target=_pump, args=(loop, reader, fd), name="hookline-rpc-stdin", daemon=True
+        ).start()
+    return reader
+
+
+def _pump(loop: asyncio.AbstractEventLoop, reader: asyncio.StreamReader, fd: int) -> None:
+    """Feed ``fd`` to ``reader`` from a thread (reads of regular files never block for long)."""
+    try:
+        while chunk := os.read(fd, _CHUNK):
+            loop.call_soon_threadsafe(reader.feed_data, chunk)
+    except OSError:
+        pass  # an unreadable stdin ends like an empty one
+    finally:
+        with contextlib.suppress(RuntimeError):  # the loop is closed: nobody reads any more
+            loop.call_soon_threadsafe(reader.feed_eof)
 
 
 def parse_command(text: str) -> dict[str, Any]:

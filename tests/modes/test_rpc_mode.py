@@ -456,6 +456,12 @@ async def test_abort_ends_a_turn_whose_tool_call_hook_hangs(tmp_path: Path) -> N
             "commands_cancelled": 1,
             "commands_abandoned": 0,
         }
+        # the cancelled call got an error result, so the next model request is well formed
+        end = next(m for m in lines if m["type"] == "tool_execution_end")
+        assert (end["tool_call_id"], end["is_error"]) == ("c1", True)
+        messages = (await rpc.ok({"type": "get_messages"}))["messages"]
+        assert [m["role"] for m in messages] == ["user", "assistant", "tool"]
+        assert messages[-1]["tool_call_id"] == "c1" and "aborted" in json.dumps(messages[-1])
         state = await rpc.ok({"type": "get_state"})
         assert state["is_streaming"] is False
         # the agent takes prompts again (the hook hangs on tool calls only)

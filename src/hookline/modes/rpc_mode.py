@@ -39,6 +39,7 @@ Writer = Callable[[dict[str, Any]], None]
 #: How long an aborted command may take to end on the abort signal before it is
 #: cancelled, and again before a command that ignores cancellation is given up on.
 ABORT_GRACE = 1.0
+_ABORTED_TOOL = "Tool call aborted: the run was cancelled before the tool finished."
 
 
 class RpcUI:
@@ -294,6 +295,8 @@ class RpcServer:
                 _, abandoned = await asyncio.wait(cancelled, timeout=ABORT_GRACE)
             for task in abandoned:
                 self._abandoned.add(task)
+            if cancelled and not self.agent.is_streaming:
+                self._close_cancelled_tool_calls()
         finally:
             self.ui.refusing = False
         return {
@@ -301,6 +304,26 @@ class RpcServer:
             "commands_cancelled": len(cancelled),
             "commands_abandoned": len(abandoned),
         }
+
+    def _close_cancelled_tool_calls(self) -> None:
+        """A cancelled run may have left a tool call without result: answer it as aborted."""
+        session = self.agent.session
+        for entry_id in session.answer_open_tool_calls(_ABORTED_TOOL):
+            entry = session.get_entry(entry_id)
+            if entry is None or entry["type"] != "message":
+                continue
+            result = entry["message"]
+            if result["role"] == "tool":
+                self.agent.publish(
+                    {
+                        "type": "tool_execution_end",
+                        "tool_name": result["tool_name"],
+                        "tool_call_id": result["tool_call_id"],
+                        "result": _ABORTED_TOOL,
+                        "is_error": True,
+                    }
+                )
+            self.agent.publish({"type": "message", "message": result})
 
     async def _run(self, kind: str, message: dict[str, Any], handler: _Handler) -> None:
         request_id = message.get("id")

@@ -20,7 +20,7 @@ import weakref
 from pathlib import Path
 from typing import Any, cast
 
-from hookline.core.messages import Content, Message
+from hookline.core.messages import AssistantMessage, Content, Message, tool_calls
 from hookline.session.context import context_messages
 from hookline.session.entries import (
     SESSION_VERSION,
@@ -296,6 +296,41 @@ class SessionManager:
         self._index[entry_id] = entry
         self._leaf = entry_id
         return entry_id
+
+    def answer_open_tool_calls(self, text: str) -> list[str]:
+        """Give each unanswered tool call of the last assistant message an error result.
+
+        A run cancelled mid-tool (an abort that had to cancel a hung hook)
+        leaves a call without a result, which model APIs refuse in the next
+        request. Returns the new entries' ids (none when every call has one).
+        """
+        answered: set[str] = set()
+        last: AssistantMessage | None = None
+        for entry in reversed(self._branch(None)):
+            if entry["type"] != "message":
+                continue
+            message = entry["message"]
+            if message["role"] == "tool":
+                answered.add(message["tool_call_id"])
+                continue
+            if message["role"] == "assistant":
+                last = message
+            break
+        if last is None:
+            return []
+        return [
+            self.append_message(
+                {
+                    "role": "tool",
+                    "tool_call_id": call["id"],
+                    "tool_name": call["name"],
+                    "content": [{"type": "text", "text": text}],
+                    "is_error": True,
+                }
+            )
+            for call in tool_calls(last)
+            if call["id"] not in answered
+        ]
 
     # -- the tree ----------------------------------------------------------------
 

@@ -7,6 +7,7 @@ the failure, with the ids at close) which entries were not saved.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import re
@@ -14,11 +15,12 @@ import subprocess
 import sys
 import textwrap
 from pathlib import Path
+from typing import Any
 
 from hookline.core.messages import user_message
 from hookline.session import SessionManager, SessionWriteError
 
-from .helpers import file_size_limit, jsonl_lines, run_hookline
+from .helpers import HOOKLINE, file_size_limit, jsonl_lines, run_hookline
 
 # The limit lands in the middle of an entry: its first write is short, the next
 # one fails with EFBIG. Every entry after that must stay in memory only.
@@ -190,3 +192,55 @@ def test_write_error_names_the_cause() -> None:
         "could not write session file /s.jsonl: No space left on device [ENOSPC] "
         "(the disk is full: free some space)"
     )
+
+
+async def test_rpc_host_sees_the_unsaved_entries_in_get_state(
+    tmp_path: Path, isolated_home: Path
+) -> None:
+    project = tmp_path / "proj"
+    project.mkdir()
+    script = tmp_path / "script.json"
+    script.write_text(json.dumps({"turns": ["big " + "z" * 30_000, "small"]}))
+    proc = await asyncio.create_subprocess_exec(
+        *HOOKLINE,
+        "--mode",
+        "rpc",
+        "--model",
+        f"scripted:{script}",
+        "--cwd",
+        str(project),
+        stdin=asyncio.subprocess.PIPE,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+        env=dict(os.environ),
+        preexec_fn=file_size_limit(16_000),
+        limit=1 << 20,
+    )
+    assert proc.stdin is not None and proc.stdout is not None
+
+    async def call(command: dict[str, Any]) -> Any:
+        assert proc.stdin is not None and proc.stdout is not None
+        proc.stdin.write(json.dumps(command).encode() + b"\n")
+        await proc.stdin.drain()
+        while True:
+            line = json.loads(await asyncio.wait_for(proc.stdout.readline(), 30))
+            if line["type"] == "response" and line.get("id") == command["id"]:
+                assert line["success"] is True, line
+                return line.get("data")
+
+    await call({"type": "prompt", "message": "one", "id": "p1"})
+    state = await call({"type": "get_state", "id": "s1"})
+    assert len(state["unsaved_entry_ids"]) == 1 and "EFBIG" in state["save_error"]
+    await call({"type": "prompt", "message": "two", "id": "p2"})
+    # the run went on in memory: the second exchange is there for the model
+    messages = (await call({"type": "get_messages", "id": "m1"}))["messages"]
+    assert [m["role"] for m in messages] == ["user", "assistant", "user", "assistant"]
+    proc.stdin.close()
+    _, err = await asyncio.wait_for(proc.communicate(), 30)
+    assert proc.returncode == 0, err
+    stderr = err.decode()
+    assert "Traceback" not in stderr
+    assert "3 entries were not saved" in stderr.replace("of this run ", "")
+    (path,) = (isolated_home / ".hookline" / "sessions").rglob("*.jsonl")
+    saved = [e["message"]["role"] for e in jsonl_lines(path) if e["type"] == "message"]
+    assert saved == ["user"]  # a clean prefix: nothing after the first unsaved entry

@@ -376,6 +376,9 @@ async def _state(s: RpcServer, m: dict[str, Any]) -> Any:
         "turn_index": a.turn_index,
         "message_count": len(a.session.build_context_messages()),
         "commands": [c.name for c in a.runner.get_registered_commands()],
+        # Disk full or a size limit: the run goes on in memory; these entries are not saved.
+        "unsaved_entry_ids": a.session.unsaved_entry_ids,
+        "save_error": str(a.session.save_error) if a.session.save_error else None,
     }
 
 

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
+import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -11,6 +13,7 @@ from typing import Any
 import pytest
 
 from .helpers import (
+    TIMEOUT,
     Line,
     RpcClient,
     assert_in_order,
@@ -683,3 +686,59 @@ async def test_an_allowed_write_to_dev_stdout_cannot_forge_protocol_lines(
         assert end["is_error"] is True
         assert await rpc.close_stdin() == 0
         assert sum(1 for m in rpc.seen if m.get("id") == "p1") == 1
+
+
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    # a zombie still answers kill(0): count it as gone once it has exited
+    with contextlib.suppress(OSError):
+        if Path(f"/proc/{pid}/stat").read_text().split()[2] == "Z":
+            return False
+    return True
+
+
+async def test_abort_ends_a_turn_whose_settings_hook_hangs_and_kills_it(tmp_path: Path) -> None:
+    """A PreToolUse command that never exits (600 s default timeout): abort ends it now."""
+    project = _project(tmp_path)
+    pid_file = tmp_path / "hook.pid"
+    (project / ".claude").mkdir()
+    (project / ".claude" / "settings.json").write_text(
+        json.dumps(
+            {
+                "hooks": {
+                    "PreToolUse": [
+                        {
+                            "matcher": "",
+                            "hooks": [
+                                {
+                                    "type": "command",
+                                    "command": f"echo $$ > {pid_file}; exec sleep 600",
+                                }
+                            ],
+                        }
+                    ]
+                }
+            }
+        )
+    )
+    model = _tool_then_done(tmp_path)
+    async with RpcClient("--model", model, "--trust-project", "--cwd", str(project)) as rpc:
+        await rpc.send({"type": "prompt", "message": "go", "id": "p1"})
+        await rpc.read_until(lambda m: m["type"] == "tool_execution_start")
+        deadline = asyncio.get_running_loop().time() + TIMEOUT
+        while not pid_file.exists() or not pid_file.read_text().strip():
+            assert asyncio.get_running_loop().time() < deadline, "the hook never started"
+            await asyncio.sleep(0.02)
+        pid = int(pid_file.read_text())
+        await rpc.send({"type": "abort", "id": "a1"})
+        lines = await rpc.read_until(_is_response("a1"))
+        assert any(m.get("id") == "p1" for m in lines if m["type"] == "response")
+        assert lines[-1]["success"] is True
+        while _pid_alive(pid):  # the hook's process group was killed
+            assert asyncio.get_running_loop().time() < deadline, f"hook process {pid} survived"
+            await asyncio.sleep(0.02)
+        assert (await rpc.ok({"type": "get_state"}))["is_streaming"] is False
+        assert await rpc.close_stdin() == 0

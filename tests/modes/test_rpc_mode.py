@@ -386,6 +386,10 @@ STUBBORN_HOOK = """
 """
 
 
+#: Hang guard of the tests that only pass once other branches are merged.
+_PROTOCOL_GUARD = 10.0  # only a broken build waits this long
+
+
 def _tool_then_done(tmp_path: Path, *more: Any) -> str:
     return write_script(
         tmp_path / "script.json",
@@ -486,8 +490,11 @@ async def test_abort_ends_a_turn_whose_hook_swallows_cancellation(tmp_path: Path
         await rpc.send({"type": "prompt", "message": "go", "id": "p1"})
         await rpc.read_until(lambda m: m["type"] == "tool_execution_start")
         await rpc.send({"type": "abort", "id": "a1"})
-        lines = await rpc.read_until(_is_response("a1"))
-        assert lines[-1]["data"]["commands_abandoned"] == 0
+        seen: set[str] = set()
+        while seen != {"a1", "p1"}:  # both answered, in whichever order
+            line = await asyncio.wait_for(rpc.read(), _PROTOCOL_GUARD)
+            if line["type"] == "response":
+                seen.add(str(line.get("id")))
         state = await rpc.ok({"type": "get_state"})
         assert state["is_streaming"] is False
 
@@ -616,7 +623,6 @@ async def test_a_string_false_never_approves_a_tool(tmp_path: Path) -> None:
 
 # Needs the tools branch (read/write refuse non-regular files): until both are merged,
 # the read blocks on the host's own stdin and the write forges a protocol line.
-_PROTOCOL_GUARD = 10.0  # only a broken build waits this long
 
 
 @pytest.mark.xfail(

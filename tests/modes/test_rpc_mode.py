@@ -748,3 +748,25 @@ async def test_abort_ends_a_turn_whose_settings_hook_hangs_and_kills_it(tmp_path
             await asyncio.sleep(0.02)
         assert (await rpc.ok({"type": "get_state"}))["is_streaming"] is False
         assert await rpc.close_stdin() == 0
+
+
+async def test_a_new_session_that_cannot_be_created_keeps_the_current_one(tmp_path: Path) -> None:
+    project = _project(tmp_path)
+    model = write_script(tmp_path / "script.json", ["one", "two"])
+    async with RpcClient("--model", model, "--cwd", str(project)) as rpc:
+        await rpc.ok({"type": "prompt", "message": "first"})
+        old_file = Path((await rpc.ok({"type": "get_state"}))["session_file"])
+        # the sessions folder becomes a file: no new session can be created there
+        folder = old_file.parent
+        moved = folder.with_name(folder.name + ".moved")
+        folder.rename(moved)
+        folder.write_text("not a folder")
+        response, _ = await rpc.command({"type": "new_session"})
+        assert response["success"] is False
+        assert "cannot create session file" in response["error"]
+        # the current session is still open and still written
+        assert await rpc.ok({"type": "prompt", "message": "second"}) == {"messages": 2}
+        assert await rpc.close_stdin() == 0
+        assert "Traceback" not in await rpc.stderr()
+    messages = [e for e in read_jsonl(moved / old_file.name) if e["type"] == "message"]
+    assert len(messages) == 4

@@ -770,3 +770,39 @@ async def test_a_new_session_that_cannot_be_created_keeps_the_current_one(tmp_pa
         assert "Traceback" not in await rpc.stderr()
     messages = [e for e in read_jsonl(moved / old_file.name) if e["type"] == "message"]
     assert len(messages) == 4
+
+
+IMPATIENT_HOOK = """
+    import asyncio, json
+
+    def register(pi):
+        @pi.on("turn_start")
+        async def ask(event, ctx):
+            try:
+                answer = await asyncio.wait_for(ctx.ui.confirm("Quick?", "no time"), 0.1)
+            except asyncio.TimeoutError:
+                answer = "gave up"
+            with open(RECORD, "w") as f:
+                json.dump(answer, f)
+"""
+
+
+async def test_a_dialog_the_hook_stops_waiting_for_is_withdrawn(tmp_path: Path) -> None:
+    project = _project(tmp_path)
+    record = tmp_path / "answer.json"
+    hook = write_hook(
+        tmp_path / "impatient.py", IMPATIENT_HOOK.replace("RECORD", repr(str(record)))
+    )
+    model = write_script(tmp_path / "script.json", ["Done."])
+    async with RpcClient("--model", model, "--hook", str(hook), "--cwd", str(project)) as rpc:
+        await rpc.send({"type": "prompt", "message": "go", "id": "p1"})
+        request = (await rpc.read_until(lambda m: m["type"] == "extension_ui_request"))[-1]
+        lines = await rpc.read_until(_is_response("p1"))
+        withdrawn = [m for m in lines if m["type"] == "extension_ui_cancelled"]
+        assert withdrawn == [
+            {"type": "extension_ui_cancelled", "id": request["id"], "reason": "withdrawn"}
+        ]
+        late, _ = await _answer(rpc, request["id"], {"confirmed": True})
+        assert late["success"] is False and "no open UI request" in late["error"]
+        assert await rpc.close_stdin() == 0
+    assert json.loads(record.read_text()) == "gave up"

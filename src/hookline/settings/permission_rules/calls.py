@@ -13,20 +13,22 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hookline.core.vocabulary import CLAUDE_TOOL_NAMES
 from hookline.settings.permission_rules.command import squeeze
 from hookline.settings.permission_rules.paths import FilePath
 
+if TYPE_CHECKING:
+    from hookline.shell import SimpleCommand
+
 #: hookline tools that read the file or folder named by their ``path`` (default: the cwd).
 _READERS = {"read": None, "grep": ".", "find": ".", "ls": "."}
 _EDITORS = frozenset({"edit", "write"})
-#: Redirection targets that are not files of the project.
-_HARMLESS_TARGETS = frozenset({"/dev/null", "/dev/stdout", "/dev/stderr"})
 #: Commands after which a relative redirection target no longer names a known place.
 _CHANGES_DIR = frozenset({"cd", "pushd", "popd"})
-_RUNTIME_CHARS = ("$", "`", "*", "?", "[")
+#: Wrappers that run the command as someone else: an allow rule must name them.
+_ESCALATING = frozenset({"sudo", "doas", "su"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,6 +61,8 @@ class ToolCall:
     unverifiable: str | None = None
     #: The whole bash line, squeezed (deny rules also see it as one text).
     command_line: str | None = None
+    #: Every text a deny or ask Bash rule is compared with: each command's forms and the line.
+    command_texts: frozenset[str] = frozenset()
 
 
 def describe_call(tool_name: str, input: dict[str, Any], cwd: str) -> ToolCall:
@@ -79,59 +83,77 @@ def describe_call(tool_name: str, input: dict[str, Any], cwd: str) -> ToolCall:
 
 
 def _describe_bash(line: str, cwd: str) -> ToolCall:
-    from hookline.shell import parse_command
+    from hookline.shell import parse_command  # tree-sitter loads on the first bash call
 
     parsed = parse_command(line)
     commands: list[ShellCommand] = []
-    edits: list[FilePath] = []
+    edits: dict[str, FilePath] = {}
     unknown: list[str] = []
     why: str | None = None
     if parsed.unparsable:
-        problems = "; ".join(str(p) for p in parsed.problems) or "it does not parse"
-        why = f"the command line cannot be read ({problems})"
+        why = f"the command line cannot be read ({'; '.join(parsed.problems)})"
     # After a cd anywhere in the line, a relative target's folder is not known.
-    moved = any(str(cmd.name) in _CHANGES_DIR for cmd in parsed.commands)
+    moved = any(cmd.name in _CHANGES_DIR for cmd in parsed.commands)
     for cmd in parsed.commands:
-        argv = [str(a) for a in cmd.argv]
-        written = squeeze(" ".join(argv))
-        source = squeeze(_span_text(line, cmd.span))
-        exact = tuple(dict.fromkeys(t for t in (written, source) if t))
-        based = squeeze(" ".join([str(cmd.name), *argv[1:]])) if argv else ""
-        loose = tuple(dict.fromkeys(t for t in (*exact, based) if t))
-        commands.append(ShellCommand(exact, loose, bool(cmd.dynamic)))
-        if cmd.dynamic and why is None:
-            why = f"the program of {source or written!r} is known only when it runs"
-        for target in cmd.writes:
-            target = str(target)
-            if target in _HARMLESS_TARGETS:
+        if cmd.argv:
+            commands.append(_command(line, cmd))
+            if cmd.program_dynamic and why is None:
+                why = f"the program of {commands[-1].loose[0]!r} is known only when it runs"
+        for redirection in cmd.redirections:
+            target = redirection.target
+            if not redirection.writes_file or target is None:
                 continue
-            if any(c in target for c in _RUNTIME_CHARS) or (moved and not _absolute(target)):
+            if redirection.dynamic or (moved and not target.startswith(("/", "~"))):
                 unknown.append(target)
             else:
-                edits.append(FilePath.of(target, cwd))
+                file = FilePath.of(target, cwd)
+                edits.setdefault(file.path, file)
+    whole = squeeze(line)
+    texts = dict.fromkeys(t for c in commands for t in c.loose)
+    texts[whole] = None
     return ToolCall(
         "bash",
         "Bash",
         cwd,
-        edits=tuple(edits),
+        edits=tuple(edits.values()),
         commands=tuple(commands),
-        unknown_edits=tuple(unknown),
+        unknown_edits=tuple(dict.fromkeys(unknown)),
         unverifiable=why,
-        command_line=squeeze(line),
+        command_line=whole,
+        command_texts=frozenset(texts),
     )
 
 
-def _absolute(target: str) -> bool:
-    return target.startswith(("/", "~"))
+def _command(line: str, cmd: SimpleCommand) -> ShellCommand:
+    """The texts rules compare for one simple command.
 
-
-def _span_text(line: str, span: Any) -> str:
-    """The source text of a command from its span (character or byte offsets)."""
-    try:
-        start, end = int(span[0]), int(span[1])
-    except (TypeError, ValueError, IndexError):
-        return ""
-    data = line.encode()
-    if len(data) != len(line):  # byte offsets from tree-sitter on non-ASCII text
-        return data[start:end].decode(errors="replace")
-    return line[start:end]
+    Allow rules see the command as written (argv joined, or its source text).
+    Under ``sudo``/``doas``/``su`` or with variable assignments (``FOO=1 npm
+    test``, ``env LD_PRELOAD=… npm test``) they see it only with those in front,
+    so ``Bash(npm test)`` does not allow ``sudo npm test``. Deny and ask rules
+    see every form, plus the basename of the program and each wrapper's name in
+    front (``Bash(sudo *)`` stops ``true && sudo rm x``).
+    """
+    written = squeeze(" ".join(cmd.argv))
+    start, end = cmd.span
+    source = squeeze(line[start:end])
+    exact: tuple[str, ...]
+    if not cmd.wrappers and not cmd.assignments:  # the common case, kept cheap
+        exact = (written,) if source in (written, "") else (written, source)
+        if cmd.name == cmd.program:
+            return ShellCommand(exact, exact, cmd.program_dynamic)
+        based = squeeze(" ".join([cmd.name, *cmd.args]))
+        return ShellCommand(exact, (*exact, based), cmd.program_dynamic)
+    based = squeeze(" ".join([cmd.name, *cmd.args]))
+    assigned = [f"{k}={v}" for k, v in cmd.assignments.items()]
+    escalated = [w for w in cmd.wrappers if w.split()[0] in _ESCALATING]
+    wrapped = squeeze(" ".join([*cmd.wrappers, *assigned, *cmd.argv]))
+    if escalated or assigned:
+        exact = (squeeze(" ".join([*escalated, *assigned, *cmd.argv])),)
+    else:
+        exact = tuple(dict.fromkeys(t for t in (written, source) if t))
+    per_wrapper = (squeeze(f"{w} {written}") for w in cmd.wrappers)
+    loose = tuple(
+        dict.fromkeys(t for t in (*exact, written, based, source, wrapped, *per_wrapper) if t)
+    )
+    return ShellCommand(exact, loose, cmd.program_dynamic)

@@ -96,16 +96,16 @@ class PermissionRule:
 
     def matches(self, call: ToolCall) -> bool:
         """Whether the rule touches any part of the call (deny, ask, hook conditions)."""
+        command = self.command
+        if command is not None:
+            return call.tool == "bash" and command.matches_any(call.command_texts)
+        if self.path is not None:
+            files = self._files(call)
+            return bool(files) and any(self.path.matches(f, call.cwd) for f in files)
         if self.specifier is None:
             # A bare Edit/Write rule also covers the files a bash line writes.
             edits_by_shell = call.tool == "bash" and bool(call.edits or call.unknown_edits)
             return self.names_tool(call) or (self.tool in EDIT_RULE_TOOLS and edits_by_shell)
-        if self.command is not None:
-            return any(self.command.matches(t) for c in call.commands for t in c.loose) or (
-                call.command_line is not None and self.command.matches(call.command_line)
-            )
-        if self.path is not None:
-            return any(self.path.matches(f, call.cwd) for f in self._files(call))
         # A specifier hookline cannot read (WebFetch(domain:…), a custom tool's):
         # the rule still names its tool, so a deny covers every use of it.
         return self.names_tool(call) and call.tool not in _BUILTIN
@@ -132,7 +132,7 @@ class PermissionRule:
             return False
         if self.command is None:
             return self.specifier is None
-        return any(self.command.matches(t) for t in command.exact)
+        return self.command.matches_any(command.exact)
 
     def allows_file(self, file: FilePath, kind: str, cwd: str) -> bool:
         """Whether this (allow) rule grants reading (``"read"``) or editing (``"edit"``) a file."""

@@ -83,7 +83,9 @@ def split_rule(text: str, origin: RuleOrigin) -> RuleText:
     if not rest.endswith(")"):
         if ")" in rest:
             tail = rest[rest.rindex(")") + 1 :].strip()
-            raise PermissionRuleError(origin, text, f"unexpected {tail[:20]!r} after the closing ')'")
+            raise PermissionRuleError(
+                origin, text, f"unexpected {tail[:20]!r} after the closing ')'"
+            )
         raise PermissionRuleError(origin, text, "missing the closing ')'")
     spec = rest[1:-1].strip()
     if not spec:

@@ -149,6 +149,13 @@ from hookline.settings import (
     load_settings,
     settings_json_schema,
 )
+from hookline.shell import (
+    ParsedCommandLine,
+    Redirection,
+    ShellParseError,
+    SimpleCommand,
+    parse_command,
+)
 from hookline.tools import (
     BUILTIN_TOOL_NAMES,
     BashSpawnContext,
@@ -256,6 +263,7 @@ __all__ = [
     "OpenAIProvider",
     "Outcome",
     "OutcomeKind",
+    "ParsedCommandLine",
     "PermissionGate",
     "PermissionRequestEvent",
     "PermissionRequestResult",
@@ -264,6 +272,7 @@ __all__ = [
     "ProviderError",
     "ProviderSpecError",
     "ReadToolDetails",
+    "Redirection",
     "RegisteredCommand",
     "ScriptError",
     "ScriptedProvider",
@@ -296,6 +305,8 @@ __all__ = [
     "SettingsHookPath",
     "SetupError",
     "ShadowedSource",
+    "ShellParseError",
+    "SimpleCommand",
     "SkippedSource",
     "StatusLine",
     "StopEvent",
@@ -357,6 +368,7 @@ __all__ = [
     "load_hooks",
     "load_into_runner",
     "load_settings",
+    "parse_command",
     "prepare_compaction",
     "resolve_tools",
     "run_process",

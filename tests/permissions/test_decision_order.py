@@ -52,3 +52,29 @@ def test_read_only_tools_run_unasked_and_edits_ask_by_default(tmp_path: Path) ->
     assert decide("default", "grep", {"pattern": "x"}, tmp_path).decision == "allow"
     check = decide("default", "edit", {"path": "a"}, tmp_path)
     assert (check.decision, check.reason) == ("ask", "Edit needs approval")
+
+
+def test_a_bare_read_rule_covers_every_tool_that_reads(tmp_path: Path) -> None:
+    for tool, args in [
+        ("read", {"path": "a"}),
+        ("grep", {"pattern": "x"}),
+        ("find", {"pattern": "*"}),
+        ("ls", {}),
+    ]:
+        assert decide("bypassPermissions", tool, args, tmp_path, deny=["Read"]).decision == "deny"
+    assert decide(
+        "bypassPermissions", "bash", {"command": "ls"}, tmp_path, deny=["Read"]
+    ).decision == ("allow")
+
+
+def test_a_bare_edit_rule_covers_every_tool_that_writes(tmp_path: Path) -> None:
+    for tool, args in [
+        ("write", {"path": "a"}),
+        ("edit", {"path": "a"}),
+        ("bash", {"command": "echo hi > a"}),
+        ("bash", {"command": "echo hi > $F"}),
+    ]:
+        assert decide("bypassPermissions", tool, args, tmp_path, deny=["Edit"]).decision == "deny"
+    assert decide(
+        "bypassPermissions", "bash", {"command": "echo hi"}, tmp_path, deny=["Edit"]
+    ).decision == ("allow")

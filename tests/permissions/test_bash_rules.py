@@ -317,3 +317,32 @@ async def test_the_agent_denies_in_bypass_mode_through_the_shell(tmp_path: Path)
     assert [r.is_error for r in results] == [True] * 5 + [False]
     assert not any((project / n).exists() for n in "abcde")
     assert all("Bash(touch:*)" in r.text for r in results[:5])
+
+
+def test_a_pathological_bash_rule_cannot_stall_a_call(tmp_path: Path) -> None:
+    """``* * * … z`` against a long line: no backtracking (the test timeout guards)."""
+    rule = "Bash(" + "* " * 40 + "z)"
+    line = "echo " + "a " * 20_000
+    check = decide("bypassPermissions", "bash", {"command": line}, tmp_path, deny=[rule])
+    assert check.decision == "allow"
+    assert decide(
+        "bypassPermissions", "bash", {"command": line + "z"}, tmp_path, deny=[rule]
+    ).decision == ("deny")
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "env -C /etc sh -c 'echo x > passwd'",
+        "sudo -D /etc sh -c 'echo x > passwd'",
+        "find /etc -maxdepth 0 -execdir sh -c 'echo x > passwd' \\;",
+        "(cd /etc; echo x > passwd)",
+    ],
+)
+def test_a_redirect_in_another_folder_is_never_auto_allowed(tmp_path: Path, line: str) -> None:
+    check = decide("acceptEdits", "bash", {"command": line}, tmp_path, allow=["Bash"])
+    assert check.decision == "ask", check
+    denied = decide(
+        "bypassPermissions", "bash", {"command": line}, tmp_path, deny=["Edit(//etc/**)"]
+    )
+    assert denied.decision == "ask"

@@ -226,3 +226,37 @@ def test_symlinked_working_dir_still_matches(tmp_path: Path, project: Path) -> N
     check = decide("bypassPermissions", "read", {"path": ".env"}, alias, deny=["Read(./.env)"])
     assert check.decision == "deny"
     assert os.path.realpath(alias) == str(project)
+
+
+@pytest.mark.parametrize(
+    "path", ["@.env", "a.txt", "~/x", "sub/../a", "/abs/p", "./x/", "@sub/../.env"]
+)
+def test_rules_resolve_paths_as_the_tools_do(project: Path, path: str) -> None:
+    """The tools read ``@.env`` as ``.env``: a rule must see the same file."""
+    from hookline.settings.permission_rules import FilePath
+    from hookline.tools._params import resolve_path
+
+    assert FilePath.of(path, str(project)).path == os.path.normpath(
+        resolve_path(str(project), path)[0]
+    )
+
+
+def test_a_mention_prefix_does_not_slip_past_a_read_deny(project: Path) -> None:
+    for path in ("@.env", "@./.env", "@link"):
+        check = decide("bypassPermissions", "read", {"path": path}, project, deny=["Read(./.env)"])
+        assert check.decision == "deny", path
+
+
+def test_a_nul_byte_in_a_path_is_judged_not_raised(project: Path) -> None:
+    check = decide("default", "write", {"path": "a\x00b"}, project, deny=["Read(./.env)"])
+    assert check.decision == "ask"
+
+
+def test_a_pathological_path_rule_cannot_stall_a_call(project: Path) -> None:
+    """Backtracking regexes take hours here; RE2 answers at once (the test timeout guards)."""
+    deny = ["Read(*a*a*a*a*a*a*a*a*a*a*a*a*b)", "Edit(**/*a*a*a*a*a*a*a*a*a*a*c)"]
+    long_name = "a" * 20_000
+    assert decide("default", "read", {"path": long_name}, project, deny=deny).decision == "allow"
+    assert (
+        decide("acceptEdits", "write", {"path": long_name}, project, deny=deny).decision == "allow"
+    )

@@ -27,6 +27,9 @@ _READERS = {"read": None, "grep": ".", "find": ".", "ls": "."}
 _EDITORS = frozenset({"edit", "write"})
 #: Commands after which a relative redirection target no longer names a known place.
 _CHANGES_DIR = frozenset({"cd", "pushd", "popd"})
+#: Wrappers that may run their command in another folder (``env -C``, ``sudo -D``,
+#: ``find -execdir``, ``su -``): a relative target inside them is not a known place.
+_MAY_CHANGE_DIR = frozenset({"env", "sudo", "find", "su"})
 #: Wrappers that run the command as someone else: an allow rule must name them.
 _ESCALATING = frozenset({"sudo", "doas", "su"})
 
@@ -103,11 +106,15 @@ def _describe_bash(line: str, cwd: str) -> ToolCall:
             target = redirection.target
             if not redirection.writes_file or target is None:
                 continue
-            if redirection.dynamic or (moved and not target.startswith(("/", "~"))):
+            if redirection.dynamic:
                 unknown.append(target)
-            else:
-                file = FilePath.of(target, cwd)
-                edits.setdefault(file.path, file)
+                continue
+            relative = not target.startswith(("/", "~"))
+            elsewhere = moved or any(w.split()[0] in _MAY_CHANGE_DIR for w in cmd.wrappers)
+            if relative and elsewhere:
+                unknown.append(target)  # never auto-allowed; deny rules still see it below
+            file = FilePath.of(target, cwd)
+            edits.setdefault(file.path, file)
     whole = squeeze(line)
     texts = dict.fromkeys(t for c in commands for t in c.loose)
     texts[whole] = None

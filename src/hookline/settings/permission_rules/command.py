@@ -6,12 +6,15 @@ As Claude Code reads them: ``npm test`` is exact; ``npm run test:*`` matches
 trailing `` *`` also matches nothing (``ls *`` matches ``ls`` and ``ls -la``,
 not ``lsof``). ``\\*`` is a literal star. The specifier is matched against one
 simple command at a time, never the whole line: the caller splits the line.
+
+Wildcards are matched without regular expressions, in time linear in the
+command for each literal piece, so no specifier (an untrusted project's deny
+rules apply too) can stall a tool call by backtracking.
 """
 
 from __future__ import annotations
 
-import re
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -29,9 +32,8 @@ class CommandPattern:
     text: str
     #: ``text`` and, when it reads as one plain command, that command unquoted.
     forms: tuple[str, ...] = ()
-    _regex: re.Pattern[str] | None = field(default=None, repr=False, compare=False)
-    #: The literal text before a wildcard's first ``*``: a cheap first test.
-    _lead: str = field(default="", repr=False, compare=False)
+    #: A wildcard's literal pieces between its stars (``git * main`` → ``git ``, `` main``).
+    pieces: tuple[str, ...] = field(default=(), repr=False)
 
     @classmethod
     def compile(cls, specifier: str) -> CommandPattern:
@@ -39,9 +41,9 @@ class CommandPattern:
         if spec.endswith(":*") and len(spec) > 2:
             prefix = squeeze(spec[:-2])
             return cls("prefix", prefix, _forms(prefix))
-        if _has_wildcard(spec):
-            regex = re.compile(_wildcard_regex(spec), re.DOTALL)
-            return cls("wildcard", spec, (spec,), regex, _literal_lead(spec))
+        pieces = _pieces(spec)
+        if len(pieces) > 1:
+            return cls("wildcard", spec, (spec,), tuple(pieces))
         exact = spec.replace("\\*", "*")
         return cls("exact", exact, _forms(exact))
 
@@ -61,19 +63,29 @@ class CommandPattern:
                     ):
                         return True
             return False
-        regex, lead = self._regex, self._lead
-        if regex is None:
-            return False
-        for command in commands:
-            if command.startswith(lead) and regex.fullmatch(command) is not None:
-                return True
+        pieces = self.pieces
+        # ``ls *`` also matches a bare ``ls`` (as ``ls:*`` does); not when other stars exist.
+        bare = (
+            pieces[0][:-1] if len(pieces) == 2 and pieces[0][-1:] == " " and not pieces[1] else None
+        )
+        return any(command == bare or _star_match(pieces, command) for command in commands)
+
+
+def _star_match(pieces: Sequence[str], text: str) -> bool:
+    """Whether ``text`` is ``pieces`` joined by runs of any characters (greedy leftmost is
+    exact when ``*`` is the only wildcard)."""
+    first, last = pieces[0], pieces[-1]
+    if len(text) < len(first) + len(last) or not text.startswith(first):
         return False
-
-
-def _literal_lead(spec: str) -> str:
-    """``git * main`` → ``git ``; ``ls *`` → ``ls`` (the space is optional there)."""
-    lead = spec[: spec.index("*")] if "\\" not in spec else ""
-    return lead.rstrip(" ") if spec.count("*") == 1 and spec.endswith(" *") else lead
+    if not text.endswith(last):
+        return False
+    pos, end = len(first), len(text) - len(last)
+    for piece in pieces[1:-1]:
+        found = text.find(piece, pos, end)
+        if found < 0:
+            return False
+        pos = found + len(piece)
+    return True
 
 
 def _forms(text: str) -> tuple[str, ...]:
@@ -89,36 +101,21 @@ def _forms(text: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys((text, squeeze(" ".join(command.argv)))))
 
 
-def _has_wildcard(spec: str) -> bool:
-    i = 0
-    while i < len(spec):
-        if spec[i] == "\\" and i + 1 < len(spec):
-            i += 2
-            continue
-        if spec[i] == "*":
-            return True
-        i += 1
-    return False
-
-
-def _wildcard_regex(spec: str) -> str:
-    parts: list[str] = []
-    stars = 0
+def _pieces(spec: str) -> list[str]:
+    """The literal text between unescaped stars; ``\\*`` and ``\\\\`` are a star and a backslash."""
+    pieces, current = [], []
     i = 0
     while i < len(spec):
         c = spec[i]
         if c == "\\" and i + 1 < len(spec) and spec[i + 1] in "*\\":
-            parts.append(re.escape(spec[i + 1]))
+            current.append(spec[i + 1])
             i += 2
             continue
         if c == "*":
-            parts.append(".*")
-            stars += 1
+            pieces.append("".join(current))
+            current = []
         else:
-            parts.append(re.escape(c))
+            current.append(c)
         i += 1
-    regex = "".join(parts)
-    # ``ls *`` also matches a bare ``ls`` (as ``ls:*`` does); not when other stars exist.
-    if stars == 1 and regex.endswith(re.escape(" ") + ".*"):
-        regex = regex[: -len(re.escape(" ") + ".*")] + "(?: .*)?"
-    return regex
+    pieces.append("".join(current))
+    return pieces

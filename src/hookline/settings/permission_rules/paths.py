@@ -9,8 +9,9 @@
 | ``path``       | the working directory; a pattern without a    |
 |                | ``/`` matches at any depth (``*.env``)        |
 
-The glob is gitignore's (via ``pathspec``): ``*`` stays inside a folder,
-``**`` crosses folders, a pattern naming a folder covers what is inside it.
+The glob is gitignore's (via ``pathspec``, on the linear-time RE2 engine):
+``*`` stays inside a folder, ``**`` crosses folders, a pattern naming a
+folder covers what is inside it.
 Both the path and the anchor are resolved before matching: ``..``, ``~`` and
 symlinks (``os.path.realpath``), so ``sub/../.env`` and a link to ``.env``
 are ``.env``.
@@ -35,8 +36,16 @@ class FilePath:
 
     @classmethod
     def of(cls, path: str, cwd: str) -> FilePath:
+        """``path`` as the built-in tools resolve it: relative to ``cwd``, ``~`` expanded,
+        and a leading ``@`` (the mention syntax models copy) dropped."""
+        if path.startswith("@"):
+            path = path[1:]
         full = os.path.normpath(os.path.join(cwd, os.path.expanduser(path)))
-        return cls(full, os.path.realpath(full))
+        try:
+            real = os.path.realpath(full)
+        except (OSError, ValueError):  # a NUL byte: the tool will refuse it anyway
+            real = full
+        return cls(full, real)
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,7 +93,10 @@ class PathPattern:
             pattern = pattern[: len(pattern) - len(body)] + "\\" + body
         if base is not None:
             base = os.path.normpath(base)
-        return cls(specifier, base, up, pattern, pathspec.GitIgnoreSpec.from_lines([pattern]))
+        # RE2 runs in linear time: a rule like ``Read(*a*a*a*a*b)`` (an untrusted project's
+        # deny rules apply) cannot stall a call on a long path, as backtracking ``re`` would.
+        matcher = pathspec.GitIgnoreSpec.from_lines([pattern], backend="re2")
+        return cls(specifier, base, up, pattern, matcher)
 
     def matches(self, file: FilePath, cwd: str, *, resolved_only: bool = False) -> bool:
         """Whether the file falls under the pattern.

@@ -23,8 +23,10 @@ import os
 import posixpath
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-import pathspec
+if TYPE_CHECKING:
+    import pathspec
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,6 +97,8 @@ class PathPattern:
             base = os.path.normpath(base)
         # RE2 runs in linear time: a rule like ``Read(*a*a*a*a*b)`` (an untrusted project's
         # deny rules apply) cannot stall a call on a long path, as backtracking ``re`` would.
+        import pathspec  # only projects with path rules pay for the import
+
         matcher = pathspec.GitIgnoreSpec.from_lines([pattern], backend="re2")
         return cls(specifier, base, up, pattern, matcher)
 

@@ -164,6 +164,18 @@ def test_rules_name_claude_or_hookline_tools(tmp_path: Path) -> None:
     ).decision == ("deny")
 
 
+def test_hookline_tool_names_read_as_claudes(tmp_path: Path) -> None:
+    line = {"command": "curl x && ls"}
+    check = decide("bypassPermissions", "bash", line, tmp_path, deny=["bash(curl:*)"])
+    assert check.decision == "deny"
+    ls_only = decide(
+        "bypassPermissions", "bash", {"command": "ls"}, tmp_path, deny=["bash(curl:*)"]
+    )
+    assert ls_only.decision == "allow"
+    edit = decide("bypassPermissions", "edit", {"path": "a"}, tmp_path, deny=["write(a)"])
+    assert edit.decision == "deny"
+
+
 def test_settings_json_round_trip_keeps_additional_directories(tmp_path: Path) -> None:
     project = tmp_path / "p"
     (project / "extra").mkdir(parents=True)

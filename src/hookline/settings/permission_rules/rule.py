@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from hookline.core.vocabulary import CLAUDE_TOOL_NAMES
 from hookline.settings.permission_rules.calls import ShellCommand, ToolCall
 from hookline.settings.permission_rules.command import CommandPattern
 from hookline.settings.permission_rules.paths import FilePath, PathPattern
@@ -60,15 +61,16 @@ class PermissionRule:
         """Read and compile one rule; raise :class:`PermissionRuleError` naming its origin."""
         where = origin or RuleOrigin(key=f"permissions.{behavior}")
         parts = split_rule(text, where)
+        tool = CLAUDE_TOOL_NAMES.get(parts.tool, parts.tool)  # ``bash(ls *)`` is ``Bash(ls *)``
         command = path = None
-        if parts.specifier is not None and parts.tool == "Bash":
+        if parts.specifier is not None and tool == "Bash":
             command = CommandPattern.compile(parts.specifier)
-        elif parts.specifier is not None and parts.tool in PATH_RULE_TOOLS:
+        elif parts.specifier is not None and tool in PATH_RULE_TOOLS:
             try:
                 path = PathPattern.compile(parts.specifier, root=where.root)
             except ValueError as exc:
                 raise PermissionRuleError(where, text, str(exc)) from None
-        return cls(text.strip(), parts.tool, parts.specifier, behavior, where, command, path)
+        return cls(text.strip(), tool, parts.specifier, behavior, where, command, path)
 
     def __str__(self) -> str:
         return self.text

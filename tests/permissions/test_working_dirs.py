@@ -110,3 +110,14 @@ async def test_settings_additional_directories_extend_the_working_dirs(
     )
     assert not results[0].is_error, results[0].text
     assert (outside / "ok.txt").read_text() == "x"
+
+
+def test_a_missing_add_dir_is_a_clear_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from hookline.cli import main
+
+    code = main(["--cwd", str(tmp_path), "--add-dir", "nope", "--no-session", "-p", "hi"])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert f"--add-dir {tmp_path / 'nope'} is not a directory" in err

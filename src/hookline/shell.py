@@ -209,6 +209,12 @@ def _parser() -> Parser:
     return parser
 
 
+def _snippet(text: str, limit: int = 60) -> str:
+    """Text quoted in a problem: one line, cut short."""
+    flat = text.replace("\n", "\\n")
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
 def _decode(data: bytes) -> str:
     try:
         return data.decode("utf-8", "surrogatepass")
@@ -268,6 +274,7 @@ class _Analysis:
         self.commands: list[SimpleCommand] = []
         self.problems: list[str] = []
         self._top_text = text
+        self._ascii = text.isascii()
         self._char_of: list[int] | None = None
 
     # -- scripts
@@ -292,7 +299,7 @@ class _Analysis:
 
     def char_offset(self, byte: int) -> int:
         """Character offset in the top-level text of a byte offset in its UTF-8 form."""
-        if self._top_text.isascii():
+        if self._ascii:
             return byte
         if self._char_of is None:
             table: list[int] = []
@@ -399,15 +406,19 @@ class _Walker:
     ) -> None:
         """tree-sitter reads ``${x:=`rm y`}`` as a plain word: the shell runs ``rm y``.
 
-        Such a word is reported unparsable, and its text is parsed as a script so
-        that deny rules still see what it runs."""
+        Such a word is reported unparsable, and its text is parsed as a double-quoted
+        string so that deny rules still see what it runs."""
         if raw is None:
             raw = self.text(node)
             if not _has_live_substitution(raw):
                 return
-        self.analysis.problems.append(f"command substitution the parser cannot read: {raw[:80]}")
+        self.analysis.problems.append(
+            f"command substitution the parser cannot read: {_snippet(raw)}"
+        )
         span = self.span(node.start_byte, node.end_byte, ctx)
-        self.analysis.script(raw, _Context(ctx.wrappers, (), span, ctx.depth + 1), depth + 1)
+        # read as the double-quoted text it behaves like; ``:`` is the no-op builtin
+        quoted = ': "' + raw.replace("\\", "\\\\").replace('"', '\\"') + '"'
+        self.analysis.script(quoted, _Context(ctx.wrappers, (), span, ctx.depth + 1), depth + 1)
 
     def walk_children(self, node: Node, ctx: _Context, depth: int) -> None:
         for child in node.children:
@@ -553,29 +564,17 @@ class _Walker:
             if node.type == "$" and index + 1 < len(nodes) and nodes[index + 1].type == "string":
                 continue
             word = self.word(node)
-            if previous_end < 0:
-                out.append(word)
-                previous_end = word.end
-                continue
-            gap = data[previous_end : word.start]
-            if not gap or not gap.replace(b"\\\n", b""):
+            if out and not data[previous_end : word.start].replace(b"\\\n", b""):
                 last = out[-1]
                 last.value += word.value
                 last.expands = last.expands or word.expands
                 last.glob = last.glob or word.glob
                 last.end = word.end
+            elif word.value.isdigit() and data[word.end : word.end + 1] in (b"<", b">"):
+                pass  # ``cat 0<&3``: tree-sitter reads the ``0`` as an argument, bash as an fd
             else:
                 out.append(word)
             previous_end = word.end
-        if out:
-            # ``cat 0<&3``: tree-sitter reads the ``0`` as an argument; the shell as an fd.
-            kept = [
-                w
-                for w in out
-                if not (w.value.isdigit() and data[w.end : w.end + 1] in (b"<", b">"))
-            ]
-            if len(kept) != len(out):
-                out = kept
         return out
 
     def word(self, node: Node) -> _Word:
@@ -605,7 +604,7 @@ class _Walker:
             raw = self.text(node)
             if _has_live_substitution(raw):
                 self.analysis.problems.append(
-                    f"command substitution the parser cannot read: {raw[:80]}"
+                    f"command substitution the parser cannot read: {_snippet(raw)}"
                 )
             value, bare = _unescape_word(raw)
             parts.append(value)
@@ -738,7 +737,7 @@ class _Walker:
                 self.emit(words, assignments, redirs, start, end, ctx, wrappers, runtime_args)
 
     def text_between(self, start: int, end: int) -> str:
-        return _decode(self.data[start:end])[:80]
+        return _snippet(_decode(self.data[start:end]))
 
     def emit(
         self,

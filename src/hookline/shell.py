@@ -27,6 +27,11 @@ expansion ``{a,b}``) keeps its text and is marked dynamic; a glob (``*.py``)
 is kept as written and is dynamic only in the program position, where it
 makes the program unknown. A leading ``~`` is kept as written.
 
+Scripts for ``sh``, ``dash`` and ``ksh`` are read with bash's grammar too. Where
+a POSIX shell differs it does less (no ``$'…'``, no brace expansion, no
+``[[``), so it can only run words differently spelled, never a command the
+parser does not list.
+
 Text that tree-sitter cannot parse, or that cannot be analysed (too long, too
 deeply nested, a ``-c`` script or ``eval`` argument that is not static) gives
 ``unparsable=True`` with the reasons in ``problems``. Callers fail closed:

@@ -23,7 +23,11 @@ from hookline.shell import parse_command
 pytestmark = pytest.mark.skipif(shutil.which("bash") is None, reason="needs bash")
 
 PROBE = """#!/bin/sh
-{ printf '%s\\037' "$(basename "$0")"; for a in "$@"; do printf '%s\\037' "$a"; done; printf '\\036'; } >> "$PROBE_LOG"
+{
+  printf '%s\\037' "$(basename "$0")"
+  for a in "$@"; do printf '%s\\037' "$a"; done
+  printf '\\036'
+} >> "$PROBE_LOG"
 """
 
 LINES = [

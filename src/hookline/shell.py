@@ -127,7 +127,9 @@ class SimpleCommand:
     :attr:`name` is its basename). ``argv[0]`` is the program. A line holding
     only redirections (``> f``) gives a command with an empty program and argv.
     ``wrappers`` lists what it was found inside, outermost first (``sudo``,
-    ``bash -c``, ``eval``, ``xargs``, ``find``). ``dynamic_words`` is parallel to
+    ``bash -c``, ``eval``, ``xargs``, ``find``), and ``wrapper_argvs`` the full
+    argv of each of those wrapper commands (``["sudo", "-u", "root", "rm", "x"]``),
+    so a rule can match the wrapper as written. ``dynamic_words`` is parallel to
     ``argv``; ``dynamic`` is true when any word is decided at run time or the
     wrapper adds arguments at run time (``xargs``, ``find -exec``).
     """
@@ -140,6 +142,7 @@ class SimpleCommand:
     wrappers: list[str] = field(default_factory=list)
     dynamic: bool = False
     dynamic_words: list[bool] = field(default_factory=list)
+    wrapper_argvs: list[list[str]] = field(default_factory=list)
 
     @property
     def name(self) -> str:
@@ -227,12 +230,16 @@ def _decode(data: bytes) -> str:
         return data.decode("utf-8", "replace")
 
 
+#: a wrapper a command was found in: its label (``sudo``, ``bash -c``) and its argv
+_Wrap = tuple[str, tuple[str, ...]]
+
+
 @dataclass(frozen=True, slots=True)
 class _Context:
     """Where the walker is: the wrappers around it, redirections inherited from an
     enclosing ``{ …; } > f``, the outer span for text from a ``-c`` script, script depth."""
 
-    wrappers: tuple[str, ...] = ()
+    wrappers: tuple[_Wrap, ...] = ()
     inherited: tuple[Redirection, ...] = ()
     span: tuple[int, int] | None = None
     depth: int = 0
@@ -472,7 +479,8 @@ class _Walker:
                 assignments={},
                 redirections=list(ctx.inherited) + redirs,
                 span=self.span(node.start_byte, node.end_byte, ctx),
-                wrappers=list(ctx.wrappers),
+                wrappers=[label for label, _ in ctx.wrappers],
+                wrapper_argvs=[list(argv) for _, argv in ctx.wrappers],
             )
         )
 
@@ -503,7 +511,7 @@ class _Walker:
             node.start_byte,
             node.end_byte,
             ctx,
-            list(ctx.wrappers),
+            ctx.wrappers,
             False,
             0,
         )
@@ -542,7 +550,7 @@ class _Walker:
             where.start_byte,
             where.end_byte,
             ctx,
-            list(ctx.wrappers),
+            ctx.wrappers,
             False,
             0,
         )
@@ -686,15 +694,17 @@ class _Walker:
         start: int,
         end: int,
         ctx: _Context,
-        wrappers: list[str],
+        wrappers: tuple[_Wrap, ...],
         runtime_args: bool,
         level: int,
     ) -> None:
         """Report ``words`` as a command, or look through it if it is a wrapper."""
         if not words:
             if redirs:
+                span = self.span(start, end, ctx)
+                labels = [label for label, _ in wrappers]
                 self.analysis.commands.append(
-                    SimpleCommand("", [], assignments, redirs, self.span(start, end, ctx), wrappers)
+                    SimpleCommand("", [], assignments, redirs, span, labels)
                 )
             return
         head = words[0]
@@ -707,7 +717,7 @@ class _Walker:
             return
         if unwrapped.keep_self:
             self.emit(words, assignments, redirs, start, end, ctx, wrappers, runtime_args)
-        inner_wrappers = [*wrappers, unwrapped.label]
+        inner_wrappers = (*wrappers, (unwrapped.label, tuple(w.value for w in words)))
         inner_assignments = {**assignments, **unwrapped.assignments}
         for inner in unwrapped.commands:
             self.run(
@@ -732,7 +742,7 @@ class _Walker:
                 continue
             mark = len(self.analysis.commands)
             inner_ctx = _Context(
-                tuple(inner_wrappers),
+                inner_wrappers,
                 tuple(redirs),
                 self.span(script_start, script_end, ctx),
                 ctx.depth + 1,
@@ -752,7 +762,7 @@ class _Walker:
         start: int,
         end: int,
         ctx: _Context,
-        wrappers: list[str],
+        wrappers: tuple[_Wrap, ...],
         runtime_args: bool,
     ) -> None:
         flags = [w.expands for w in words]
@@ -768,9 +778,10 @@ class _Walker:
                 assignments=dict(assignments),
                 redirections=list(redirs),
                 span=self.span(start, end, ctx),
-                wrappers=list(wrappers),
+                wrappers=[label for label, _ in wrappers],
                 dynamic=runtime_args or any(flags),
                 dynamic_words=flags,
+                wrapper_argvs=[list(argv) for _, argv in wrappers],
             )
         )
 

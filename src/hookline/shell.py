@@ -14,7 +14,8 @@ every simple command a shell would execute:
   ``command``, ``builtin``, ``exec``, ``nice``, ``nohup``, ``time``,
   ``timeout``, ``stdbuf``, ``xargs``, ``find -exec/-execdir/-ok/-okdir``,
   ``ionice``, ``chrt``, ``setsid``, ``flock``, ``watch``, ``coproc``,
-  ``busybox`` and ``trap``;
+  ``busybox``, ``chroot``, ``taskset``, ``unbuffer``, ``fakeroot``, ``strace``
+  and ``trap``;
 - into scripts: ``sh``/``bash``/``zsh``/``dash``/``ksh``/``fish -c`` (also
   ``-lc``, ``-ec``, ``-c`` after other flags), ``su -c``, ``flock -c``,
   ``env -S``, ``watch`` and ``eval``, parsed recursively up to a depth limit.
@@ -25,6 +26,11 @@ whose value the shell decides at run time (``$VAR``, ``$(…)``, brace
 expansion ``{a,b}``) keeps its text and is marked dynamic; a glob (``*.py``)
 is kept as written and is dynamic only in the program position, where it
 makes the program unknown. A leading ``~`` is kept as written.
+
+Scripts for ``sh``, ``dash`` and ``ksh`` are read with bash's grammar too. Where
+a POSIX shell differs it does less (no ``$'…'``, no brace expansion, no
+``[[``), so it can only run words differently spelled, never a command the
+parser does not list.
 
 Text that tree-sitter cannot parse, or that cannot be analysed (too long, too
 deeply nested, a ``-c`` script or ``eval`` argument that is not static) gives
@@ -108,6 +114,8 @@ class Redirection:
             return False
         if self.op == ">&" and (self.target == "-" or self.target.isdigit()):
             return False
+        if self.dynamic and self.target.startswith((">(", "<(")):
+            return False  # ``> >(cmd)`` writes to a pipe; ``cmd`` is listed as a command
         return self.target not in _NOT_WRITTEN
 
 
@@ -119,7 +127,9 @@ class SimpleCommand:
     :attr:`name` is its basename). ``argv[0]`` is the program. A line holding
     only redirections (``> f``) gives a command with an empty program and argv.
     ``wrappers`` lists what it was found inside, outermost first (``sudo``,
-    ``bash -c``, ``eval``, ``xargs``, ``find``). ``dynamic_words`` is parallel to
+    ``bash -c``, ``eval``, ``xargs``, ``find``), and ``wrapper_argvs`` the full
+    argv of each of those wrapper commands (``["sudo", "-u", "root", "rm", "x"]``),
+    so a rule can match the wrapper as written. ``dynamic_words`` is parallel to
     ``argv``; ``dynamic`` is true when any word is decided at run time or the
     wrapper adds arguments at run time (``xargs``, ``find -exec``).
     """
@@ -132,6 +142,7 @@ class SimpleCommand:
     wrappers: list[str] = field(default_factory=list)
     dynamic: bool = False
     dynamic_words: list[bool] = field(default_factory=list)
+    wrapper_argvs: list[list[str]] = field(default_factory=list)
 
     @property
     def name(self) -> str:
@@ -182,7 +193,10 @@ def parse_command(text: str, *, strict: bool = False) -> ParsedCommandLine:
         result = ParsedCommandLine(text, (), (f"command line longer than {MAX_LENGTH} characters",))
     else:
         analysis = _Analysis(text)
-        analysis.script(text, _Context())
+        try:
+            analysis.script(text, _Context())
+        except RecursionError:  # a safety net: the depth limits should stop well before
+            analysis.problems.append("command line nested too deeply to analyse")
         result = ParsedCommandLine(text, tuple(analysis.commands), tuple(analysis.problems))
     if strict and result.unparsable:
         raise ShellParseError(result.problems)
@@ -203,6 +217,12 @@ def _parser() -> Parser:
     return parser
 
 
+def _snippet(text: str, limit: int = 60) -> str:
+    """Text quoted in a problem: one line, cut short."""
+    flat = text.replace("\n", "\\n")
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
 def _decode(data: bytes) -> str:
     try:
         return data.decode("utf-8", "surrogatepass")
@@ -210,12 +230,16 @@ def _decode(data: bytes) -> str:
         return data.decode("utf-8", "replace")
 
 
+#: a wrapper a command was found in: its label (``sudo``, ``bash -c``) and its argv
+_Wrap = tuple[str, tuple[str, ...]]
+
+
 @dataclass(frozen=True, slots=True)
 class _Context:
     """Where the walker is: the wrappers around it, redirections inherited from an
     enclosing ``{ …; } > f``, the outer span for text from a ``-c`` script, script depth."""
 
-    wrappers: tuple[str, ...] = ()
+    wrappers: tuple[_Wrap, ...] = ()
     inherited: tuple[Redirection, ...] = ()
     span: tuple[int, int] | None = None
     depth: int = 0
@@ -262,11 +286,14 @@ class _Analysis:
         self.commands: list[SimpleCommand] = []
         self.problems: list[str] = []
         self._top_text = text
+        self._ascii = text.isascii()
         self._char_of: list[int] | None = None
 
     # -- scripts
 
-    def script(self, text: str, ctx: _Context) -> None:
+    def script(self, text: str, ctx: _Context, tree_depth: int = 0) -> None:
+        """Parse and walk one script; ``tree_depth`` is how deep the text that holds it sits,
+        so nesting counts across ``bash -c`` levels."""
         if ctx.depth > MAX_SCRIPT_DEPTH:
             self.problems.append(f"scripts nested deeper than {MAX_SCRIPT_DEPTH} levels")
             return
@@ -278,13 +305,13 @@ class _Analysis:
         walker = _Walker(self, text, data)
         if root.has_error:
             self.problems.append(_error_reason(root, data, ctx))
-        walker.walk(root, ctx, 0)
+        walker.walk(root, ctx, tree_depth)
 
     # -- offsets
 
     def char_offset(self, byte: int) -> int:
         """Character offset in the top-level text of a byte offset in its UTF-8 form."""
-        if self._top_text.isascii():
+        if self._ascii:
             return byte
         if self._char_of is None:
             table: list[int] = []
@@ -315,6 +342,8 @@ class _Walker:
     def __init__(self, analysis: _Analysis, text: str, data: bytes) -> None:
         self.analysis = analysis
         self.data = data
+        #: tree depth of the command being reported, where a wrapper's script is nested
+        self.depth = 0
         #: for ASCII text byte offsets are character offsets: slice the str, skip decoding
         self.ascii = text if len(text) == len(data) else None
 
@@ -348,17 +377,22 @@ class _Walker:
         elif kind in ("declaration_command", "unset_command"):
             self.declaration(node, ctx, depth)
         else:
-            if kind in _SUBSTITUTIONS and ctx.inherited:
-                ctx = _Context(ctx.wrappers, (), ctx.span, ctx.depth)
+            if kind in _SUBSTITUTIONS:
+                if ctx.inherited:
+                    ctx = _Context(ctx.wrappers, (), ctx.span, ctx.depth)
+                if node.named_child_count == 1 and node.named_children[0].type == "file_redirect":
+                    # ``$(<file)`` reads the file like ``$(cat file)``
+                    bare = self.redirections(node.named_children[0])
+                    self.emit_bare(bare, node, ctx)
             for child in node.children:
                 if child.child_count:
                     self.walk(child, ctx, depth + 1)
                 elif kind == "expansion" and child.type == "word":
-                    self.hidden_substitution(child, ctx)
+                    self.hidden_substitution(child, ctx, depth)
             if kind == "heredoc_redirect":
-                self.heredoc_backticks(node, ctx)
+                self.heredoc_backticks(node, ctx, depth)
 
-    def heredoc_backticks(self, node: Node, ctx: _Context) -> None:
+    def heredoc_backticks(self, node: Node, ctx: _Context, depth: int) -> None:
         """tree-sitter misses backticks in a heredoc body, and ``$(…)`` after a tab in a
         ``<<-`` body; bash runs both (unless the delimiter is quoted)."""
         start = body = None
@@ -376,21 +410,27 @@ class _Walker:
         for part in parts:
             raw = self.text(part)
             if _has_live_substitution(raw):
-                self.hidden_substitution(part, ctx, raw)
+                self.hidden_substitution(part, ctx, depth, raw)
                 return
 
-    def hidden_substitution(self, node: Node, ctx: _Context, raw: str | None = None) -> None:
+    def hidden_substitution(
+        self, node: Node, ctx: _Context, depth: int, raw: str | None = None
+    ) -> None:
         """tree-sitter reads ``${x:=`rm y`}`` as a plain word: the shell runs ``rm y``.
 
-        Such a word is reported unparsable, and its text is parsed as a script so
-        that deny rules still see what it runs."""
+        Such a word is reported unparsable, and its text is parsed as a double-quoted
+        string so that deny rules still see what it runs."""
         if raw is None:
             raw = self.text(node)
             if not _has_live_substitution(raw):
                 return
-        self.analysis.problems.append(f"command substitution the parser cannot read: {raw[:80]}")
+        self.analysis.problems.append(
+            f"command substitution the parser cannot read: {_snippet(raw)}"
+        )
         span = self.span(node.start_byte, node.end_byte, ctx)
-        self.analysis.script(raw, _Context(ctx.wrappers, (), span, ctx.depth + 1))
+        # read as the double-quoted text it behaves like; ``:`` is the no-op builtin
+        quoted = ': "' + raw.replace("\\", "\\\\").replace('"', '\\"') + '"'
+        self.analysis.script(quoted, _Context(ctx.wrappers, (), span, ctx.depth + 1), depth + 1)
 
     def walk_children(self, node: Node, ctx: _Context, depth: int) -> None:
         for child in node.children:
@@ -439,7 +479,8 @@ class _Walker:
                 assignments={},
                 redirections=list(ctx.inherited) + redirs,
                 span=self.span(node.start_byte, node.end_byte, ctx),
-                wrappers=list(ctx.wrappers),
+                wrappers=[label for label, _ in ctx.wrappers],
+                wrapper_argvs=[list(argv) for _, argv in ctx.wrappers],
             )
         )
 
@@ -462,6 +503,7 @@ class _Walker:
                 )
             elif child.type not in _REDIRECT_TYPES:
                 words.append(self.word(child))
+        self.depth = depth
         self.run(
             words,
             {},
@@ -469,7 +511,7 @@ class _Walker:
             node.start_byte,
             node.end_byte,
             ctx,
-            list(ctx.wrappers),
+            ctx.wrappers,
             False,
             0,
         )
@@ -500,6 +542,7 @@ class _Walker:
         redirs.extend(outer)
         words = self.words(word_nodes)
         where = span_node if span_node is not None else node
+        self.depth = depth
         self.run(
             words,
             assignments,
@@ -507,7 +550,7 @@ class _Walker:
             where.start_byte,
             where.end_byte,
             ctx,
-            list(ctx.wrappers),
+            ctx.wrappers,
             False,
             0,
         )
@@ -534,29 +577,17 @@ class _Walker:
             if node.type == "$" and index + 1 < len(nodes) and nodes[index + 1].type == "string":
                 continue
             word = self.word(node)
-            if previous_end < 0:
-                out.append(word)
-                previous_end = word.end
-                continue
-            gap = data[previous_end : word.start]
-            if not gap or not gap.replace(b"\\\n", b""):
+            if out and not data[previous_end : word.start].replace(b"\\\n", b""):
                 last = out[-1]
                 last.value += word.value
                 last.expands = last.expands or word.expands
                 last.glob = last.glob or word.glob
                 last.end = word.end
+            elif word.value.isdigit() and data[word.end : word.end + 1] in (b"<", b">"):
+                pass  # ``cat 0<&3``: tree-sitter reads the ``0`` as an argument, bash as an fd
             else:
                 out.append(word)
             previous_end = word.end
-        if out:
-            # ``cat 0<&3``: tree-sitter reads the ``0`` as an argument; the shell as an fd.
-            kept = [
-                w
-                for w in out
-                if not (w.value.isdigit() and data[w.end : w.end + 1] in (b"<", b">"))
-            ]
-            if len(kept) != len(out):
-                out = kept
         return out
 
     def word(self, node: Node) -> _Word:
@@ -586,7 +617,7 @@ class _Walker:
             raw = self.text(node)
             if _has_live_substitution(raw):
                 self.analysis.problems.append(
-                    f"command substitution the parser cannot read: {raw[:80]}"
+                    f"command substitution the parser cannot read: {_snippet(raw)}"
                 )
             value, bare = _unescape_word(raw)
             parts.append(value)
@@ -663,15 +694,17 @@ class _Walker:
         start: int,
         end: int,
         ctx: _Context,
-        wrappers: list[str],
+        wrappers: tuple[_Wrap, ...],
         runtime_args: bool,
         level: int,
     ) -> None:
         """Report ``words`` as a command, or look through it if it is a wrapper."""
         if not words:
             if redirs:
+                span = self.span(start, end, ctx)
+                labels = [label for label, _ in wrappers]
                 self.analysis.commands.append(
-                    SimpleCommand("", [], assignments, redirs, self.span(start, end, ctx), wrappers)
+                    SimpleCommand("", [], assignments, redirs, span, labels)
                 )
             return
         head = words[0]
@@ -684,7 +717,7 @@ class _Walker:
             return
         if unwrapped.keep_self:
             self.emit(words, assignments, redirs, start, end, ctx, wrappers, runtime_args)
-        inner_wrappers = [*wrappers, unwrapped.label]
+        inner_wrappers = (*wrappers, (unwrapped.label, tuple(w.value for w in words)))
         inner_assignments = {**assignments, **unwrapped.assignments}
         for inner in unwrapped.commands:
             self.run(
@@ -709,17 +742,17 @@ class _Walker:
                 continue
             mark = len(self.analysis.commands)
             inner_ctx = _Context(
-                tuple(inner_wrappers),
+                inner_wrappers,
                 tuple(redirs),
                 self.span(script_start, script_end, ctx),
                 ctx.depth + 1,
             )
-            self.analysis.script(script.text, inner_ctx)
+            self.analysis.script(script.text, inner_ctx, self.depth + 1)
             if not unwrapped.keep_self and len(self.analysis.commands) == mark:
                 self.emit(words, assignments, redirs, start, end, ctx, wrappers, runtime_args)
 
     def text_between(self, start: int, end: int) -> str:
-        return _decode(self.data[start:end])[:80]
+        return _snippet(_decode(self.data[start:end]))
 
     def emit(
         self,
@@ -729,10 +762,15 @@ class _Walker:
         start: int,
         end: int,
         ctx: _Context,
-        wrappers: list[str],
+        wrappers: tuple[_Wrap, ...],
         runtime_args: bool,
     ) -> None:
-        flags = [w.dynamic_at(i) for i, w in enumerate(words)]
+        flags = [w.expands for w in words]
+        if words[0].glob:
+            flags[0] = True
+        if words[0].value in ("{", "}") and not flags[0]:
+            # bash never runs a command named ``{`` or ``}``: the grammar misread a group
+            self.analysis.problems.append(f"a group the parser cannot read: {words[0].value}")
         self.analysis.commands.append(
             SimpleCommand(
                 program=words[0].value,
@@ -740,9 +778,10 @@ class _Walker:
                 assignments=dict(assignments),
                 redirections=list(redirs),
                 span=self.span(start, end, ctx),
-                wrappers=list(wrappers),
+                wrappers=[label for label, _ in wrappers],
                 dynamic=runtime_args or any(flags),
                 dynamic_words=flags,
+                wrapper_argvs=[list(argv) for _, argv in wrappers],
             )
         )
 
@@ -983,7 +1022,7 @@ def _sudo(words: list[_Word]) -> _Unwrapped | None:
     i, found = _options(
         words,
         1,
-        "ugpCDrtTUR",
+        "acugpCDrtTUR",
         frozenset(
             {
                 "--user",
@@ -1014,7 +1053,7 @@ def _env(words: list[_Word]) -> _Unwrapped | None:
     i = 1
     split: _Option | None = None
     while i < len(words):
-        i, found = _options(words, i, "uCS", frozenset({"--unset", "--chdir", "--split-string"}))
+        i, found = _options(words, i, "uCSP", frozenset({"--unset", "--chdir", "--split-string"}))
         for option in found:
             if option.name in ("-S", "--split-string") and option.word is not None:
                 split = option
@@ -1121,6 +1160,18 @@ def _find(words: list[_Word]) -> _Unwrapped | None:
     return result if result.commands else None
 
 
+def _coproc(words: list[_Word]) -> _Unwrapped | None:
+    """``coproc cmd``, ``coproc { list; }``, ``coproc NAME { list; }``: the grammar splits
+    the group, so the ``}`` left over makes the line unparsable; the list's first
+    command is reported from here."""
+    start = 1
+    if len(words) > 2 and words[2].value in ("{", "(") and words[1].value not in ("{", "("):
+        start = 2
+    if start < len(words) and words[start].value in ("{", "("):
+        start += 1
+    return _Unwrapped("coproc", commands=[words[start:]])
+
+
 def _busybox(words: list[_Word]) -> _Unwrapped | None:
     if len(words) < 2 or words[1].value.startswith("-"):
         return None
@@ -1128,15 +1179,36 @@ def _busybox(words: list[_Word]) -> _Unwrapped | None:
 
 
 def _su(words: list[_Word]) -> _Unwrapped | None:
-    _, found = _options(
-        words, 1, "cgGsw", frozenset({"--command", "--session-command", "--group", "--shell"})
-    )
-    for option in found:
-        if option.name in ("-c", "--command", "--session-command"):
-            script = option.script()
-            if script is not None:
+    """``su [options] [-] [user] -c CMD``: su permutes, so ``-c`` may follow the user."""
+    for index, word in enumerate(words[1:], start=1):
+        value = word.value
+        if value in ("-c", "--command", "--session-command") and index + 1 < len(words):
+            return _Unwrapped(
+                "su -c", scripts=[_Script(words[index + 1].value, [words[index + 1]])]
+            )
+        if value.startswith(("--command=", "--session-command=")):
+            return _Unwrapped("su -c", scripts=[_Script(value.partition("=")[2], [word])])
+        if value.startswith("-") and not value.startswith("--") and "c" in value:
+            letters = value[1:]
+            attached = letters[letters.index("c") + 1 :]
+            if attached:
+                return _Unwrapped("su -c", scripts=[_Script(attached, [word])])
+            if index + 1 < len(words):
+                script = _Script(words[index + 1].value, [words[index + 1]])
                 return _Unwrapped("su -c", scripts=[script])
     return None
+
+
+def _chroot(words: list[_Word]) -> _Unwrapped | None:
+    i, _ = _options(words, 1, "", frozenset({"--userspec", "--groups"}))
+    return _Unwrapped("chroot", commands=[words[i + 1 :]])
+
+
+def _taskset(words: list[_Word]) -> _Unwrapped | None:
+    i, found = _options(words, 1)
+    if _names(found) & {"-p", "--pid"}:
+        return None
+    return _Unwrapped("taskset", commands=[words[i + 1 :]])
 
 
 def _shell(words: list[_Word]) -> _Unwrapped | None:
@@ -1201,8 +1273,13 @@ _WRAPPERS: dict[str, Callable[[list[_Word]], _Unwrapped | None]] = {
     "setsid": _simple("setsid"),
     "flock": _flock,
     "watch": _watch,
-    "coproc": _simple("coproc"),
+    "coproc": _coproc,
     "busybox": _busybox,
+    "chroot": _chroot,
+    "taskset": _taskset,
+    "unbuffer": _simple("unbuffer"),
+    "fakeroot": _simple("fakeroot", "lsi"),
+    "strace": _simple("strace", "abeEIoOpPsSuX"),
     "su": _su,
     "eval": _eval,
     "trap": _trap,

@@ -101,6 +101,17 @@ CORPUS: list[tuple[str, list[list[str]]]] = [
     ("busybox rm x", [["rm", "x"]]),
     ("coproc rm x", [["rm", "x"]]),
     ("trap 'rm x' EXIT", [["rm", "x"]]),
+    ("chroot /mnt rm x", [["rm", "x"]]),
+    ("taskset -c 1 rm x", [["rm", "x"]]),
+    ("unbuffer rm x", [["rm", "x"]]),
+    ("fakeroot -- rm x", [["rm", "x"]]),
+    ("strace -f -o log rm x", [["rm", "x"]]),
+    ("su - root -c 'rm x'", [["rm", "x"]]),
+    ("su -lc 'rm x'", [["rm", "x"]]),
+    ("echo > >(rm x)", [["rm", "x"]]),
+    ("a[$(rm x)]=1", [["rm", "x"]]),
+    ("echo ${a[$(rm x)]}", [["rm", "x"]]),
+    ("echo a#b; rm x", [["rm", "x"]]),
     ("sudo nice -n 1 timeout 5 env A=1 nohup rm x", [["rm", "x"]]),
     ("/usr/bin/sudo /usr/bin/env rm x", [["rm", "x"]]),
     # scripts
@@ -216,6 +227,8 @@ UNPARSABLE = [
     "bash -c 'echo \"x'",
     "cat <<EOF\nno end",
     "{rm,-rf,/}",
+    "coproc { rm x; }",
+    "coproc NAME { rm x; }",
 ]
 
 

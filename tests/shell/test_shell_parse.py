@@ -218,6 +218,25 @@ def test_redirections_of_a_wrapper_reach_its_script() -> None:
     assert parse_command("bash -c '' > out.txt").writes == ("out.txt",)
 
 
+def test_a_process_substitution_target_is_not_a_file_write() -> None:
+    result = parse_command("echo hi > >(tee log)")
+    assert result.writes == ()
+    assert ["tee", "log"] in [c.argv for c in result.commands]
+    assert parse_command("echo hi > '>(x)'").writes == (">(x)",)  # quoted: a real file
+
+
+def test_reading_a_file_in_a_substitution_is_reported() -> None:
+    result = parse_command("echo $(<secret.txt)")
+    assert [c.redirections for c in result.commands if not c.argv] == [
+        [Redirection("<", "secret.txt")]
+    ]
+
+
+def test_a_comment_hides_nothing_it_should_not() -> None:
+    assert argvs("echo hi # ; rm x") == [["echo", "hi"]]
+    assert argvs("echo hi #; rm x\nrm y") == [["echo", "hi"], ["rm", "y"]]
+
+
 def test_fd_words_glued_to_a_redirect_are_not_arguments() -> None:
     assert only("cat 0<&3").argv == ["cat"]
 
@@ -264,6 +283,18 @@ def test_span_of_a_script_command_is_the_script_word() -> None:
 def test_wrappers_are_listed_outermost_first(line: str, wrappers: list[str]) -> None:
     rm = [c for c in parse_command(line).commands if c.name == "rm"]
     assert rm and rm[0].wrappers == wrappers
+
+
+def test_wrapper_argvs_give_each_wrapper_as_written() -> None:
+    (rm,) = parse_command("sudo -u root timeout 5 bash -c 'nice rm x'").commands
+    assert rm.wrappers == ["sudo", "timeout", "bash -c", "nice"]
+    assert rm.wrapper_argvs == [
+        ["sudo", "-u", "root", "timeout", "5", "bash", "-c", "nice rm x"],
+        ["timeout", "5", "bash", "-c", "nice rm x"],
+        ["bash", "-c", "nice rm x"],
+        ["nice", "rm", "x"],
+    ]
+    assert only("rm x").wrapper_argvs == []
 
 
 def test_env_assignments_and_options() -> None:
@@ -328,6 +359,12 @@ def test_a_script_that_is_not_static_is_unparsable_and_keeps_the_shell() -> None
 
 def test_eval_joins_its_arguments() -> None:
     assert argvs("eval 'ls -l' '&&' pwd") == [["ls", "-l"], ["pwd"]]
+
+
+def test_coproc_group_finds_the_command_and_is_unparsable() -> None:
+    result = parse_command("coproc NAME { rm x; }")
+    assert ["rm", "x"] in [c.argv for c in result.commands]
+    assert result.unparsable and "group" in result.problems[0]
 
 
 def test_trap_is_a_command_and_its_action_is_parsed() -> None:

@@ -346,3 +346,18 @@ def test_a_redirect_in_another_folder_is_never_auto_allowed(tmp_path: Path, line
         "bypassPermissions", "bash", {"command": line}, tmp_path, deny=["Edit(//etc/**)"]
     )
     assert denied.decision == "ask"
+
+
+def test_a_sudo_allow_rule_is_matched_as_written(tmp_path: Path) -> None:
+    allow = ["Bash(sudo apt update)"]
+    assert decide(
+        "default", "bash", {"command": "sudo apt update"}, tmp_path, allow=allow
+    ).decision == ("allow")
+    other_user = {"command": "sudo -u mallory apt update"}
+    assert decide("default", "bash", other_user, tmp_path, allow=allow).decision == "ask"
+    deny = ["Bash(sudo -u root *)"]
+    line = {"command": "true && sudo -u root ls"}
+    assert decide("bypassPermissions", "bash", line, tmp_path, deny=deny).decision == "deny"
+    assert decide(
+        "bypassPermissions", "bash", {"command": "sudo ls"}, tmp_path, deny=deny
+    ).decision == ("allow")

@@ -138,8 +138,8 @@ def _command(line: str, cmd: SimpleCommand) -> ShellCommand:
     Under ``sudo``/``doas``/``su`` or with variable assignments (``FOO=1 npm
     test``, ``env LD_PRELOAD=… npm test``) they see it only with those in front,
     so ``Bash(npm test)`` does not allow ``sudo npm test``. Deny and ask rules
-    see every form, plus the basename of the program and each wrapper's name in
-    front (``Bash(sudo *)`` stops ``true && sudo rm x``).
+    see every form, plus the basename of the program and each wrapper's whole
+    command as written (``Bash(sudo -u root *)`` stops ``true && sudo -u root rm x``).
     """
     written = squeeze(" ".join(cmd.argv))
     start, end = cmd.span
@@ -153,14 +153,21 @@ def _command(line: str, cmd: SimpleCommand) -> ShellCommand:
         return ShellCommand(exact, (*exact, based), cmd.program_dynamic)
     based = squeeze(" ".join([cmd.name, *cmd.args]))
     assigned = [f"{k}={v}" for k, v in cmd.assignments.items()]
-    escalated = [w for w in cmd.wrappers if w.split()[0] in _ESCALATING]
-    wrapped = squeeze(" ".join([*cmd.wrappers, *assigned, *cmd.argv]))
-    if escalated or assigned:
-        exact = (squeeze(" ".join([*escalated, *assigned, *cmd.argv])),)
+    argvs = cmd.wrapper_argvs
+    if len(argvs) != len(cmd.wrappers):  # each wrapper as written; its label if unknown
+        argvs = [[label, *cmd.argv] for label in cmd.wrappers]
+    wrapper_texts = [squeeze(" ".join(argv)) for argv in argvs]
+    labels = [label.split()[0] for label in cmd.wrappers]
+    escalating = [i for i, label in enumerate(labels) if label in _ESCALATING]
+    if escalating:  # the outermost, as written: ``sudo -u root npm test``
+        exact = (wrapper_texts[escalating[0]],)
+    elif assigned:
+        envs = (text for text, label in zip(wrapper_texts, labels, strict=True) if label == "env")
+        exact = tuple(dict.fromkeys((squeeze(" ".join([*assigned, *cmd.argv])), *envs)))
     else:
         exact = tuple(dict.fromkeys(t for t in (written, source) if t))
-    per_wrapper = (squeeze(f"{w} {written}") for w in cmd.wrappers)
+    labelled = squeeze(" ".join([*cmd.wrappers, *assigned, *cmd.argv]))
     loose = tuple(
-        dict.fromkeys(t for t in (*exact, written, based, source, wrapped, *per_wrapper) if t)
+        dict.fromkeys(t for t in (*exact, written, based, source, labelled, *wrapper_texts) if t)
     )
     return ShellCommand(exact, loose, cmd.program_dynamic)

@@ -5,7 +5,13 @@ The public API is re-exported here; everything else is private to its layer.
 
 from hookline.agent.agent import Agent
 from hookline.agent.gate import PermissionGate
-from hookline.agent.permissions import PermissionRules, check_permission
+from hookline.agent.permissions import (
+    PermissionCheck,
+    PermissionRule,
+    PermissionRuleError,
+    PermissionRules,
+    check_permission,
+)
 from hookline.agent.provider import ModelRequest, Provider, ProviderError, ToolSpec
 from hookline.agent.providers.anthropic_provider import AnthropicProvider
 from hookline.agent.providers.openai_provider import OpenAIProvider
@@ -265,9 +271,12 @@ __all__ = [
     "Outcome",
     "OutcomeKind",
     "ParsedCommandLine",
+    "PermissionCheck",
     "PermissionGate",
     "PermissionRequestEvent",
     "PermissionRequestResult",
+    "PermissionRule",
+    "PermissionRuleError",
     "PermissionRules",
     "Provider",
     "ProviderError",

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import NoReturn
 
-from hookline.agent.permissions import PERMISSION_MODES
+from hookline.core.vocabulary import PERMISSION_MODES
 
 EXIT_USAGE = 2
 
@@ -98,6 +98,14 @@ def _main_parser() -> argparse.ArgumentParser:
         choices=PERMISSION_MODES,
         default=None,
         help="default, acceptEdits, plan, bypassPermissions or dontAsk",
+    )
+    p.add_argument(
+        "--add-dir",
+        dest="add_dirs",
+        action="append",
+        default=[],
+        metavar="DIR",
+        help="another working directory: acceptEdits edits there without asking (repeatable)",
     )
     p.add_argument(
         "--trust-project",
@@ -197,6 +205,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         session_file=session_file,
         resume=args.resume,
         permission_mode=args.permission_mode,
+        add_dirs=args.add_dirs,
         trust_project=args.trust_project,
         system_prompt=args.system_prompt,
         interactive=interactive,

@@ -27,6 +27,11 @@ expansion ``{a,b}``) keeps its text and is marked dynamic; a glob (``*.py``)
 is kept as written and is dynamic only in the program position, where it
 makes the program unknown. A leading ``~`` is kept as written.
 
+Scripts for ``sh``, ``dash`` and ``ksh`` are read with bash's grammar too. Where
+a POSIX shell differs it does less (no ``$'…'``, no brace expansion, no
+``[[``), so it can only run words differently spelled, never a command the
+parser does not list.
+
 Text that tree-sitter cannot parse, or that cannot be analysed (too long, too
 deeply nested, a ``-c`` script or ``eval`` argument that is not static) gives
 ``unparsable=True`` with the reasons in ``problems``. Callers fail closed:
@@ -122,7 +127,9 @@ class SimpleCommand:
     :attr:`name` is its basename). ``argv[0]`` is the program. A line holding
     only redirections (``> f``) gives a command with an empty program and argv.
     ``wrappers`` lists what it was found inside, outermost first (``sudo``,
-    ``bash -c``, ``eval``, ``xargs``, ``find``). ``dynamic_words`` is parallel to
+    ``bash -c``, ``eval``, ``xargs``, ``find``), and ``wrapper_argvs`` the full
+    argv of each of those wrapper commands (``["sudo", "-u", "root", "rm", "x"]``),
+    so a rule can match the wrapper as written. ``dynamic_words`` is parallel to
     ``argv``; ``dynamic`` is true when any word is decided at run time or the
     wrapper adds arguments at run time (``xargs``, ``find -exec``).
     """
@@ -135,6 +142,7 @@ class SimpleCommand:
     wrappers: list[str] = field(default_factory=list)
     dynamic: bool = False
     dynamic_words: list[bool] = field(default_factory=list)
+    wrapper_argvs: list[list[str]] = field(default_factory=list)
 
     @property
     def name(self) -> str:
@@ -209,6 +217,12 @@ def _parser() -> Parser:
     return parser
 
 
+def _snippet(text: str, limit: int = 60) -> str:
+    """Text quoted in a problem: one line, cut short."""
+    flat = text.replace("\n", "\\n")
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
 def _decode(data: bytes) -> str:
     try:
         return data.decode("utf-8", "surrogatepass")
@@ -216,12 +230,16 @@ def _decode(data: bytes) -> str:
         return data.decode("utf-8", "replace")
 
 
+#: a wrapper a command was found in: its label (``sudo``, ``bash -c``) and its argv
+_Wrap = tuple[str, tuple[str, ...]]
+
+
 @dataclass(frozen=True, slots=True)
 class _Context:
     """Where the walker is: the wrappers around it, redirections inherited from an
     enclosing ``{ …; } > f``, the outer span for text from a ``-c`` script, script depth."""
 
-    wrappers: tuple[str, ...] = ()
+    wrappers: tuple[_Wrap, ...] = ()
     inherited: tuple[Redirection, ...] = ()
     span: tuple[int, int] | None = None
     depth: int = 0
@@ -268,6 +286,7 @@ class _Analysis:
         self.commands: list[SimpleCommand] = []
         self.problems: list[str] = []
         self._top_text = text
+        self._ascii = text.isascii()
         self._char_of: list[int] | None = None
 
     # -- scripts
@@ -292,7 +311,7 @@ class _Analysis:
 
     def char_offset(self, byte: int) -> int:
         """Character offset in the top-level text of a byte offset in its UTF-8 form."""
-        if self._top_text.isascii():
+        if self._ascii:
             return byte
         if self._char_of is None:
             table: list[int] = []
@@ -399,15 +418,19 @@ class _Walker:
     ) -> None:
         """tree-sitter reads ``${x:=`rm y`}`` as a plain word: the shell runs ``rm y``.
 
-        Such a word is reported unparsable, and its text is parsed as a script so
-        that deny rules still see what it runs."""
+        Such a word is reported unparsable, and its text is parsed as a double-quoted
+        string so that deny rules still see what it runs."""
         if raw is None:
             raw = self.text(node)
             if not _has_live_substitution(raw):
                 return
-        self.analysis.problems.append(f"command substitution the parser cannot read: {raw[:80]}")
+        self.analysis.problems.append(
+            f"command substitution the parser cannot read: {_snippet(raw)}"
+        )
         span = self.span(node.start_byte, node.end_byte, ctx)
-        self.analysis.script(raw, _Context(ctx.wrappers, (), span, ctx.depth + 1), depth + 1)
+        # read as the double-quoted text it behaves like; ``:`` is the no-op builtin
+        quoted = ': "' + raw.replace("\\", "\\\\").replace('"', '\\"') + '"'
+        self.analysis.script(quoted, _Context(ctx.wrappers, (), span, ctx.depth + 1), depth + 1)
 
     def walk_children(self, node: Node, ctx: _Context, depth: int) -> None:
         for child in node.children:
@@ -456,7 +479,8 @@ class _Walker:
                 assignments={},
                 redirections=list(ctx.inherited) + redirs,
                 span=self.span(node.start_byte, node.end_byte, ctx),
-                wrappers=list(ctx.wrappers),
+                wrappers=[label for label, _ in ctx.wrappers],
+                wrapper_argvs=[list(argv) for _, argv in ctx.wrappers],
             )
         )
 
@@ -487,7 +511,7 @@ class _Walker:
             node.start_byte,
             node.end_byte,
             ctx,
-            list(ctx.wrappers),
+            ctx.wrappers,
             False,
             0,
         )
@@ -526,7 +550,7 @@ class _Walker:
             where.start_byte,
             where.end_byte,
             ctx,
-            list(ctx.wrappers),
+            ctx.wrappers,
             False,
             0,
         )
@@ -553,29 +577,17 @@ class _Walker:
             if node.type == "$" and index + 1 < len(nodes) and nodes[index + 1].type == "string":
                 continue
             word = self.word(node)
-            if previous_end < 0:
-                out.append(word)
-                previous_end = word.end
-                continue
-            gap = data[previous_end : word.start]
-            if not gap or not gap.replace(b"\\\n", b""):
+            if out and not data[previous_end : word.start].replace(b"\\\n", b""):
                 last = out[-1]
                 last.value += word.value
                 last.expands = last.expands or word.expands
                 last.glob = last.glob or word.glob
                 last.end = word.end
+            elif word.value.isdigit() and data[word.end : word.end + 1] in (b"<", b">"):
+                pass  # ``cat 0<&3``: tree-sitter reads the ``0`` as an argument, bash as an fd
             else:
                 out.append(word)
             previous_end = word.end
-        if out:
-            # ``cat 0<&3``: tree-sitter reads the ``0`` as an argument; the shell as an fd.
-            kept = [
-                w
-                for w in out
-                if not (w.value.isdigit() and data[w.end : w.end + 1] in (b"<", b">"))
-            ]
-            if len(kept) != len(out):
-                out = kept
         return out
 
     def word(self, node: Node) -> _Word:
@@ -605,7 +617,7 @@ class _Walker:
             raw = self.text(node)
             if _has_live_substitution(raw):
                 self.analysis.problems.append(
-                    f"command substitution the parser cannot read: {raw[:80]}"
+                    f"command substitution the parser cannot read: {_snippet(raw)}"
                 )
             value, bare = _unescape_word(raw)
             parts.append(value)
@@ -682,15 +694,17 @@ class _Walker:
         start: int,
         end: int,
         ctx: _Context,
-        wrappers: list[str],
+        wrappers: tuple[_Wrap, ...],
         runtime_args: bool,
         level: int,
     ) -> None:
         """Report ``words`` as a command, or look through it if it is a wrapper."""
         if not words:
             if redirs:
+                span = self.span(start, end, ctx)
+                labels = [label for label, _ in wrappers]
                 self.analysis.commands.append(
-                    SimpleCommand("", [], assignments, redirs, self.span(start, end, ctx), wrappers)
+                    SimpleCommand("", [], assignments, redirs, span, labels)
                 )
             return
         head = words[0]
@@ -703,7 +717,7 @@ class _Walker:
             return
         if unwrapped.keep_self:
             self.emit(words, assignments, redirs, start, end, ctx, wrappers, runtime_args)
-        inner_wrappers = [*wrappers, unwrapped.label]
+        inner_wrappers = (*wrappers, (unwrapped.label, tuple(w.value for w in words)))
         inner_assignments = {**assignments, **unwrapped.assignments}
         for inner in unwrapped.commands:
             self.run(
@@ -728,7 +742,7 @@ class _Walker:
                 continue
             mark = len(self.analysis.commands)
             inner_ctx = _Context(
-                tuple(inner_wrappers),
+                inner_wrappers,
                 tuple(redirs),
                 self.span(script_start, script_end, ctx),
                 ctx.depth + 1,
@@ -738,7 +752,7 @@ class _Walker:
                 self.emit(words, assignments, redirs, start, end, ctx, wrappers, runtime_args)
 
     def text_between(self, start: int, end: int) -> str:
-        return _decode(self.data[start:end])[:80]
+        return _snippet(_decode(self.data[start:end]))
 
     def emit(
         self,
@@ -748,7 +762,7 @@ class _Walker:
         start: int,
         end: int,
         ctx: _Context,
-        wrappers: list[str],
+        wrappers: tuple[_Wrap, ...],
         runtime_args: bool,
     ) -> None:
         flags = [w.expands for w in words]
@@ -764,9 +778,10 @@ class _Walker:
                 assignments=dict(assignments),
                 redirections=list(redirs),
                 span=self.span(start, end, ctx),
-                wrappers=list(wrappers),
+                wrappers=[label for label, _ in wrappers],
                 dynamic=runtime_args or any(flags),
                 dynamic_words=flags,
+                wrapper_argvs=[list(argv) for _, argv in wrappers],
             )
         )
 

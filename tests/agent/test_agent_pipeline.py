@@ -66,7 +66,8 @@ async def test_a_settings_hook_allow_never_skips_an_ask_rule(
     )
     added = await h.agent.prompt("make a file")
     assert not (project / "made.txt").exists()
-    assert "rule Bash(touch:*) asks" in tool_text(added)
+    text = tool_text(added)
+    assert "rule Bash(touch:*)" in text and "permissions.ask[0]) asks" in text
     (denial,) = h.agent.denials
     assert (denial.tool_name, denial.source) == ("bash", "no_ui")
 

@@ -285,6 +285,18 @@ def test_wrappers_are_listed_outermost_first(line: str, wrappers: list[str]) -> 
     assert rm and rm[0].wrappers == wrappers
 
 
+def test_wrapper_argvs_give_each_wrapper_as_written() -> None:
+    (rm,) = parse_command("sudo -u root timeout 5 bash -c 'nice rm x'").commands
+    assert rm.wrappers == ["sudo", "timeout", "bash -c", "nice"]
+    assert rm.wrapper_argvs == [
+        ["sudo", "-u", "root", "timeout", "5", "bash", "-c", "nice rm x"],
+        ["timeout", "5", "bash", "-c", "nice rm x"],
+        ["bash", "-c", "nice rm x"],
+        ["nice", "rm", "x"],
+    ]
+    assert only("rm x").wrapper_argvs == []
+
+
 def test_env_assignments_and_options() -> None:
     result = parse_command("env -i -u PATH A=1 B='x y' rm x")
     (rm,) = result.commands

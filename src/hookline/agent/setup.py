@@ -18,7 +18,7 @@ from typing import TextIO
 from hookline.agent.agent import DEFAULT_SYSTEM_PROMPT, Agent
 from hookline.agent.gate import PermissionGate
 from hookline.agent.model_hooks import make_model_runner
-from hookline.agent.permissions import PermissionRuleError, PermissionRules
+from hookline.agent.permissions import PermissionRules
 from hookline.agent.provider import Provider, ProviderError
 from hookline.agent.providers.registry import ProviderSpecError, create_provider
 from hookline.agent.providers.scripted import ScriptError
@@ -60,6 +60,8 @@ class AgentOptions:
     verbose: bool = False
     verbose_context: bool = False
     managed_paths: list[Path] | None = None
+    #: ``--add-dir``: more working directories (acceptEdits edits there without asking).
+    add_dirs: list[str] = field(default_factory=list)
 
 
 @dataclass(slots=True)
@@ -136,6 +138,7 @@ async def build_agent(options: AgentOptions, *, stderr: TextIO | None = None) ->
     )
     for problem in settings.errors:
         _say(err, f"settings: {problem}")
+    rules = _permission_rules(settings, options, cwd, err)  # before any hook code runs
 
     store = TrustStore()
     trusted = options.trust_project or store.is_trusted(Path(cwd))
@@ -198,12 +201,6 @@ async def build_agent(options: AgentOptions, *, stderr: TextIO | None = None) ->
         return dataclasses.replace(ctx, env={**ctx.env, **extra}) if extra else ctx
 
     perms = settings.merged.permissions
-    try:
-        rules = PermissionRules.from_lists(
-            perms.allow if perms else [], perms.deny if perms else [], perms.ask if perms else []
-        )
-    except PermissionRuleError as exc:
-        raise SetupError(f"settings permissions: {exc}") from None
     mode = options.permission_mode or (perms.default_mode if perms else None) or "default"
     gate = PermissionGate(runner, mode=mode, rules=rules, cwd=cwd)
     session = _open_session(options, cwd)
@@ -211,7 +208,7 @@ async def build_agent(options: AgentOptions, *, stderr: TextIO | None = None) ->
         provider=provider,
         runner=runner,
         session=session,
-        tools=builtin_tools(cwd, spawn_hook=spawn_hook),
+        tools=builtin_tools(cwd, spawn_hook=spawn_hook, hide=rules.hide_predicate(cwd)),
         cwd=cwd,
         system_prompt=options.system_prompt or DEFAULT_SYSTEM_PROMPT,
         gate=gate,
@@ -231,6 +228,33 @@ async def build_agent(options: AgentOptions, *, stderr: TextIO | None = None) ->
         make_provider=lambda spec: _provider(spec, options.base_url, cwd),
         trusted=trusted,
     )
+
+
+def _permission_rules(
+    settings: LoadedSettings, options: AgentOptions, cwd: str, err: TextIO
+) -> PermissionRules:
+    """Every settings file's rules, with ``--add-dir`` folders.
+
+    An unreadable deny or ask rule stops the agent: what it would have
+    refused cannot be known. An unreadable allow rule is skipped with a warning.
+    """
+    rules = PermissionRules.from_settings(settings)
+    fatal = rules.errors_in("deny", "ask")
+    if fatal:
+        lines = "; ".join(str(e) for e in fatal)
+        raise SetupError(
+            f"settings permissions: {lines} (fix or remove the rule: a deny or ask rule "
+            "that cannot be read could hide a refusal)"
+        )
+    for error in rules.errors_in("allow"):
+        _say(err, f"settings permissions: {error} (rule skipped)")
+    for folder in options.add_dirs:
+        full = os.path.normpath(os.path.join(cwd, os.path.expanduser(folder)))
+        if not os.path.isdir(full):
+            raise SetupError(f"--add-dir {full} is not a directory")
+        if full not in rules.additional_directories:
+            rules.additional_directories.append(full)
+    return rules
 
 
 def plugin_hook_files() -> list[Path]:

@@ -11,6 +11,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag
 
+from hookline.core.vocabulary import PermissionMode
+
 #: Claude Code's hook event names, as settings files spell them.
 CLAUDE_EVENTS: tuple[str, ...] = (
     "PreToolUse",
@@ -134,9 +136,12 @@ class PermissionsConfig(BaseModel):
     allow: list[str] = Field(default_factory=list)
     deny: list[str] = Field(default_factory=list)
     ask: list[str] = Field(default_factory=list)
-    default_mode: (
-        Literal["default", "acceptEdits", "plan", "bypassPermissions", "dontAsk"] | None
-    ) = Field(default=None, alias="defaultMode")
+    default_mode: PermissionMode | None = Field(default=None, alias="defaultMode")
+    additional_directories: list[str] = Field(
+        default_factory=list,
+        alias="additionalDirectories",
+        description="More working directories: acceptEdits covers edits inside them too.",
+    )
 
 
 class Settings(BaseModel):

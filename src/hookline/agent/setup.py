@@ -33,7 +33,17 @@ from hookline.discovery import (
     load_into_runner,
 )
 from hookline.session import SessionError, SessionManager
-from hookline.settings import LoadedSettings, TrustStore, hook_policy, load_settings
+from hookline.core.paths import expand_path
+from hookline.settings import (
+    LoadedSettings,
+    PermissionModeError,
+    TrustError,
+    TrustStore,
+    allows,
+    hook_policy,
+    load_settings,
+    resolve_permission_mode,
+)
 from hookline.tools import BashSpawnContext, builtin_tools
 
 DEFAULT_MODEL = "scripted:" + str(Path(__file__).with_name("default_script.yaml"))
@@ -59,6 +69,8 @@ class AgentOptions:
     interactive: bool = False
     verbose: bool = False
     managed_paths: list[Path] | None = None
+    #: ``--require-hook PATH``: loaded like ``--hook``, and the agent refuses to start without it.
+    required_hooks: list[str] = field(default_factory=list)
 
 
 @dataclass(slots=True)
@@ -107,6 +119,70 @@ def _project_has_hooks(cwd: str) -> bool:
     )
 
 
+def _decide_trust(options: AgentOptions, cwd: str, err: TextIO) -> bool:
+    """Trusted by flag or record; interactive mode asks when the project has anything to run."""
+    store = TrustStore()
+    if options.trust_project or store.is_trusted(Path(cwd)):
+        return True
+    if not _project_has_hooks(cwd):
+        return False
+    if options.interactive and _ask_trust(cwd):
+        try:
+            store.trust(Path(cwd))
+        except TrustError as exc:
+            _say(err, f"{exc}; trusting {cwd} for this run only")
+        return True
+    _say(
+        err,
+        f"project {cwd} is not trusted: its hooks and settings hooks are skipped "
+        f"(run `hookline trust {cwd}` or pass --trust-project)",
+    )
+    return False
+
+
+@dataclass(frozen=True, slots=True)
+class _Required:
+    """A hook the agent must not start without: the path as given, where it came from."""
+
+    path: Path
+    written: str
+    origin: str
+
+
+def _required_hooks(options: AgentOptions, settings: LoadedSettings, cwd: str) -> list[_Required]:
+    """``--require-hook`` paths (relative to ``cwd``) and ``requiredHooks`` of trusted files."""
+    out = [_Required(expand_path(p, cwd), p, "--require-hook") for p in options.required_hooks]
+    out += [
+        _Required(expand_path(p, base), p, f"requiredHooks in {f.path}")
+        for p, base, f in settings.required_hooks()
+    ]
+    return out
+
+
+def _check_required(required: list[_Required], result: LoadResult, disabled: str | None) -> None:
+    """``SetupError`` naming each required hook that is not loaded, and why."""
+    loaded = {os.path.realpath(s.path) for s in result.sources}
+    reasons = {os.path.realpath(e.path): f"failed to load: {e.reason}" for e in result.errors}
+    for skipped in result.skipped:
+        reasons.setdefault(os.path.realpath(skipped.source.path), f"skipped: {skipped.reason}")
+    problems = []
+    for hook in required:
+        real = os.path.realpath(hook.path)
+        if real in loaded:
+            continue
+        if disabled is not None:
+            why = f"not loaded: {disabled}"
+        elif not hook.path.exists():
+            why = "no such file"
+        else:
+            why = reasons.get(real, "not loaded")
+        problems.append(f"required hook {hook.written} ({hook.origin}): {why}")
+    if problems:
+        raise SetupError(
+            "the agent does not start without its required hooks:\n" + "\n".join(problems)
+        )
+
+
 def _open_session(options: AgentOptions, cwd: str) -> SessionManager:
     try:
         if options.no_session:
@@ -128,41 +204,40 @@ async def build_agent(options: AgentOptions, *, stderr: TextIO | None = None) ->
         raise SetupError(f"--cwd {cwd} is not a directory")
     provider = _provider(options.model or DEFAULT_MODEL, options.base_url, cwd)
 
+    trusted = _decide_trust(options, cwd, err)
     settings = load_settings(
         Path(cwd),
         cli_settings=Path(options.settings_file) if options.settings_file else None,
         managed_paths=options.managed_paths,
+        project_trusted=trusted,
     )
-    for problem in settings.errors:
-        _say(err, f"settings: {problem}")
-
-    store = TrustStore()
-    trusted = options.trust_project or store.is_trusted(Path(cwd))
-    if not trusted and _project_has_hooks(cwd):
-        if options.interactive and _ask_trust(cwd):
-            store.trust(Path(cwd))
-            trusted = True
-        else:
-            _say(
-                err,
-                f"project {cwd} is not trusted: its hooks and settings hooks are skipped "
-                f"(run `hookline trust {cwd}` or pass --trust-project)",
-            )
+    if settings.errors:
+        raise SetupError(
+            "settings cannot be used, so nothing was started (its deny rules cannot be "
+            "known); fix or remove the file:\n" + "\n".join(settings.errors)
+        )
+    for warning in settings.warnings:
+        _say(err, f"settings: {warning}")
+    notice = settings.untrusted_notice()
+    if notice is not None:
+        _say(err, notice)
 
     policy = hook_policy(settings)
     runner = HookRunner(cwd=cwd, timeout=settings.hook_timeout_seconds)
     runner.on_error(lambda e: _report_hook_error(err, e))
-    if policy.disable_all:
-        _say(err, "disableAllHooks is set: no hooks run")
+    required = _required_hooks(options, settings, cwd)
+    module_hooks_ok, why_not = allows("user", policy, trusted)
+    if not module_hooks_ok:
+        _say(err, f"no hook modules run: {why_not}")
         result = LoadResult()
     else:
+        settings_paths = [
+            SettingsHookPath(p, str(base), str(f.path), f.from_project)
+            for p, base, f in [*settings.hook_paths(), *settings.required_hooks()]
+        ]
         discovery = discover_hooks(
-            cli_paths=options.hook_paths,
-            settings_paths=[
-                SettingsHookPath(p, str(base), str(f.path)) for p, base, f in settings.hook_paths()
-            ]
-            if not policy.managed_only
-            else [],
+            cli_paths=[*options.hook_paths, *options.required_hooks],
+            settings_paths=settings_paths if not policy.managed_only else [],
             project_dir=cwd,
             project_trusted=trusted,
             cwd=cwd,
@@ -175,6 +250,7 @@ async def build_agent(options: AgentOptions, *, stderr: TextIO | None = None) ->
             _say(err, f"hook {shadowed.source.path} shadowed: {shadowed.reason}")
         for skipped in result.skipped:
             _say(err, f"hook {skipped.source.path} skipped: {skipped.reason}")
+    _check_required(required, result, why_not if not module_hooks_ok else None)
     load_into_runner(result, runner)
 
     agent_ref: list[Agent] = []
@@ -203,7 +279,12 @@ async def build_agent(options: AgentOptions, *, stderr: TextIO | None = None) ->
         )
     except PermissionRuleError as exc:
         raise SetupError(f"settings permissions: {exc}") from None
-    mode = options.permission_mode or (perms.default_mode if perms else None) or "default"
+    try:
+        mode, mode_warnings = resolve_permission_mode(settings, options.permission_mode)
+    except PermissionModeError as exc:
+        raise SetupError(str(exc)) from None
+    for warning in mode_warnings:
+        _say(err, f"settings: {warning}")
     gate = PermissionGate(runner, mode=mode, rules=rules, cwd=cwd)
     session = _open_session(options, cwd)
     agent = Agent(

@@ -7,27 +7,9 @@ hook definition is reported with its key path, not ignored.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag
-
-#: Claude Code's hook event names, as settings files spell them.
-CLAUDE_EVENTS: tuple[str, ...] = (
-    "PreToolUse",
-    "PostToolUse",
-    "PostToolUseFailure",
-    "PermissionRequest",
-    "UserPromptSubmit",
-    "Notification",
-    "Stop",
-    "SubagentStart",
-    "SubagentStop",
-    "SessionStart",
-    "SessionEnd",
-    "PreCompact",
-    "StatusLine",
-    "FileSuggestion",
-)
 
 ClaudeEvent = Literal[
     "PreToolUse",
@@ -45,6 +27,14 @@ ClaudeEvent = Literal[
     "StatusLine",
     "FileSuggestion",
 ]
+
+#: Claude Code's hook event names hookline runs, as settings files spell them: the
+#: one list (an event not listed here is warned about and skipped, never run).
+CLAUDE_EVENTS: tuple[str, ...] = get_args(ClaudeEvent)
+
+#: The permission modes, loosest first (see ``hookline.settings.policy`` for strictness).
+PermissionMode = Literal["bypassPermissions", "acceptEdits", "default", "dontAsk", "plan"]
+PERMISSION_MODES: tuple[str, ...] = get_args(PermissionMode)
 
 
 class _Strict(BaseModel):
@@ -134,9 +124,12 @@ class PermissionsConfig(BaseModel):
     allow: list[str] = Field(default_factory=list)
     deny: list[str] = Field(default_factory=list)
     ask: list[str] = Field(default_factory=list)
-    default_mode: (
-        Literal["default", "acceptEdits", "plan", "bypassPermissions", "dontAsk"] | None
-    ) = Field(default=None, alias="defaultMode")
+    default_mode: PermissionMode | None = Field(default=None, alias="defaultMode")
+    disable_bypass_permissions_mode: Literal["disable"] | None = Field(
+        default=None,
+        alias="disableBypassPermissionsMode",
+        description='"disable" forbids bypassPermissions mode (honoured from the managed file).',
+    )
 
 
 class Settings(BaseModel):
@@ -178,6 +171,14 @@ class Settings(BaseModel):
         default=None, description="Environment variables for tools and command hooks."
     )
     model: str | None = Field(default=None, description="Default model, e.g. 'anthropic:NAME'.")
+    required_hooks: list[str] | None = Field(
+        default=None,
+        alias="requiredHooks",
+        description=(
+            "Hook module paths that must load, or the agent refuses to start (relative to "
+            "the project, or to the home folder for user settings)."
+        ),
+    )
 
     def extra_keys(self) -> dict[str, Any]:
         """Keys hookline does not read (kept, so Claude Code settings round-trip)."""

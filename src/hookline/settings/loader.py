@@ -257,13 +257,11 @@ def read_settings_file(path: Path, scope: SettingsScope) -> SettingsFile:
         return SettingsFile(path, scope, raw=None, settings=None, error=message, exists=True)
 
     try:
-        raw = read_json_file(path)
+        raw = read_json_file(path, empty={})
     except JsonFileMissing:
         return SettingsFile(path, scope, raw=None, settings=None, error=None, exists=False)
     except JsonFileError as exc:
         return broken(str(exc))
-    if raw is None:
-        return SettingsFile(path, scope, raw={}, settings=Settings(), error=None, exists=True)
     if not isinstance(raw, dict):
         return broken(f"{path}: settings must be a JSON object, not {_json_kind(raw)}")
     checked = check_settings(raw)

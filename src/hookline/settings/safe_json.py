@@ -38,14 +38,16 @@ class JsonFileMissing(JsonFileError):
     """The path does not exist (callers usually treat this as "no such source")."""
 
 
-def read_json_file(path: Path, *, max_bytes: int = MAX_BYTES, max_depth: int = MAX_DEPTH) -> Any:
+def read_json_file(
+    path: Path, *, empty: Any = None, max_bytes: int = MAX_BYTES, max_depth: int = MAX_DEPTH
+) -> Any:
     """The parsed JSON of a regular file, or ``JsonFileError`` saying what was wrong.
 
-    An empty (or whitespace-only) file reads as ``None``.
+    An empty (or whitespace-only) file reads as ``empty``.
     """
     text = read_text_file(path, max_bytes=max_bytes)
     if not text.strip():
-        return None
+        return empty
     return parse_json(text, str(path), max_depth=max_depth)
 
 

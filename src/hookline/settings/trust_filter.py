@@ -46,7 +46,7 @@ def mode_strictness(mode: str | None) -> int:
 def restrict_untrusted(
     settings: Settings, *, current_mode: str | None = None
 ) -> tuple[Settings, list[str]]:
-    """``settings`` with only restrictive keys, and the key paths dropped (in file order).
+    """``settings`` with only restrictive keys, and the key paths dropped.
 
     ``current_mode`` is the ``defaultMode`` the sources merged before this one
     chose (``None``: none did, so ``default``); this file's ``defaultMode``

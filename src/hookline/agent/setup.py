@@ -120,7 +120,11 @@ def _project_has_hooks(cwd: str) -> bool:
 
 
 def _decide_trust(options: AgentOptions, cwd: str, err: TextIO) -> bool:
-    """Trusted by flag or record; interactive mode asks when the project has anything to run."""
+    """Trusted by flag or record; interactive mode asks when the project has anything to run.
+
+    Only a failure to record a yes is said here; "not trusted" is said once after
+    the settings are loaded, together with what was ignored from them.
+    """
     store = TrustStore()
     if options.trust_project or store.is_trusted(Path(cwd)):
         return True
@@ -132,12 +136,7 @@ def _decide_trust(options: AgentOptions, cwd: str, err: TextIO) -> bool:
         except TrustError as exc:
             _say(err, f"{exc}; trusting {cwd} for this run only")
         return True
-    _say(
-        err,
-        f"project {cwd} is not trusted: its hooks and settings hooks are skipped "
-        f"(run `hookline trust {cwd}` or pass --trust-project)",
-    )
-    return False
+    return False  # said once, with what was ignored, after the settings are loaded
 
 
 @dataclass(frozen=True, slots=True)
@@ -192,8 +191,14 @@ def _open_session(options: AgentOptions, cwd: str) -> SessionManager:
         if options.resume:
             return SessionManager.continue_recent(cwd)
         return SessionManager.create(cwd)
-    except (SessionError, OSError) as exc:
+    except SessionError as exc:
         raise SetupError(str(exc)) from None
+    except OSError as exc:
+        where = f" {exc.filename}" if exc.filename else ""
+        raise SetupError(
+            f"cannot open the session file{where}: {exc.strerror or exc} "
+            "(set HOOKLINE_HOME to a writable folder, or pass --no-session)"
+        ) from None
 
 
 async def build_agent(options: AgentOptions, *, stderr: TextIO | None = None) -> AgentBundle:
@@ -218,9 +223,14 @@ async def build_agent(options: AgentOptions, *, stderr: TextIO | None = None) ->
         )
     for warning in settings.warnings:
         _say(err, f"settings: {warning}")
-    notice = settings.untrusted_notice()
-    if notice is not None:
-        _say(err, notice)
+    ignored = settings.ignored_summary()
+    if not trusted and (ignored is not None or _project_has_hooks(cwd)):
+        _say(
+            err,
+            f"project {cwd} is not trusted: its hooks and settings hooks are skipped"
+            + (f"; {ignored}" if ignored else "")
+            + f" (run `hookline trust {cwd}` or pass --trust-project)",
+        )
 
     policy = hook_policy(settings)
     runner = HookRunner(cwd=cwd, timeout=settings.hook_timeout_seconds)

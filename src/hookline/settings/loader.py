@@ -101,16 +101,21 @@ class LoadedSettings:
         if self.errors:
             raise SettingsError("\n".join(self.errors))
 
-    def untrusted_notice(self) -> str | None:
-        """One line naming what was ignored from the untrusted project's files, or None."""
+    def ignored_summary(self) -> str | None:
+        """``ignored from .claude/settings.json: a, b; ignored from ...``, or None."""
         parts = [
             f"ignored from {_relative(file.path, self.project_dir)}: {', '.join(file.ignored)}"
             for file in self.files
             if file.ignored
         ]
-        if not parts:
+        return "; ".join(parts) or None
+
+    def untrusted_notice(self) -> str | None:
+        """One line naming what was ignored from the untrusted project's files, or None."""
+        summary = self.ignored_summary()
+        if summary is None:
             return None
-        return f"project {self.project_dir} is not trusted; " + "; ".join(parts)
+        return f"project {self.project_dir} is not trusted; {summary}"
 
     @property
     def hook_timeout_seconds(self) -> float:

@@ -55,7 +55,7 @@ def read_text_file(path: Path, *, max_bytes: int = MAX_BYTES) -> str:
     """UTF-8 text (a BOM allowed) of a regular file of at most ``max_bytes``."""
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
-    except FileNotFoundError:
+    except (FileNotFoundError, NotADirectoryError):  # a file in the way of a folder: no file
         raise JsonFileMissing(f"{path}: no such file") from None
     except OSError as exc:
         raise JsonFileError(f"{path}: cannot open: {exc.strerror or exc}") from None

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from hookline.claude import ClaudeHooks, compile_matcher, match_query
-from hookline.settings import HookPolicy
 from hookline.claude.config import build_table
+from hookline.settings import HookPolicy
 from hookline.settings.models import AgentHookConfig, MatcherConfig, PromptHookConfig
 
 from .conftest import command, source

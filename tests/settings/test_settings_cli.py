@@ -49,7 +49,6 @@ def test_untrusted_local_allow_and_bypass_mode_do_not_let_bash_run(tmp_path: Pat
 
     assert done.returncode == 0, done.stderr
     assert not marker.exists()
-    assert "Permission denied" in done.stdout + done.stderr or done.stdout == "done\n"
     notice = [line for line in done.stderr.splitlines() if "is not trusted" in line]
     assert notice == [
         f"hookline: project {project} is not trusted: its hooks and settings hooks are "

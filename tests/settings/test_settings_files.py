@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from hookline.settings import (
-    SettingsError,
     Settings,
+    SettingsError,
     load_settings,
 )
 

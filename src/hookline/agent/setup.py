@@ -23,7 +23,7 @@ from hookline.agent.provider import Provider, ProviderError
 from hookline.agent.providers.registry import ProviderSpecError, create_provider
 from hookline.agent.providers.scripted import ScriptError
 from hookline.claude import ClaudeHooks
-from hookline.core.paths import hookline_home
+from hookline.core.paths import expand_path, hookline_home
 from hookline.core.runner import HookError, HookRunner
 from hookline.discovery import (
     LoadResult,
@@ -33,7 +33,6 @@ from hookline.discovery import (
     load_into_runner,
 )
 from hookline.session import SessionError, SessionManager
-from hookline.core.paths import expand_path
 from hookline.settings import (
     LoadedSettings,
     PermissionModeError,

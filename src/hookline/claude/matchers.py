@@ -135,29 +135,6 @@ _REPEATS = frozenset({"MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT"})
 _SINGLE = frozenset({"LITERAL", "NOT_LITERAL", "ANY", "IN", "CATEGORY"})
 
 
-def _simple_repeats(items: Any) -> bool:
-    """True when every quantifier in a parsed pattern repeats one character or class."""
-    for op, arg in items:
-        name = str(op)
-        if name in _REPEATS:
-            _low, _high, body = arg
-            if len(body) != 1 or str(body[0][0]) not in _SINGLE:
-                return False
-        elif name == "SUBPATTERN":
-            if not _simple_repeats(arg[-1]):
-                return False
-        elif name in ("ASSERT", "ASSERT_NOT"):
-            if not _simple_repeats(arg[1]):
-                return False
-        elif name == "BRANCH":
-            if not all(_simple_repeats(branch) for branch in arg[1]):
-                return False
-        elif name == "GROUPREF_EXISTS":
-            if not all(_simple_repeats(part) for part in arg[1:] if part is not None):
-                return False
-    return True
-
-
 def match_query(event: str, payload: dict[str, Any]) -> str | None:
     """The string an event's matchers are tested against, or ``None`` (match all)."""
     key = MATCH_FIELDS.get(event)
@@ -165,3 +142,29 @@ def match_query(event: str, payload: dict[str, Any]) -> str | None:
         return None
     value = payload.get(key)
     return None if value is None else str(value)
+
+
+def _simple_repeats(items: Any) -> bool:
+    """True when every quantifier in a parsed pattern repeats one character or class."""
+    for op, arg in items:
+        name = str(op)
+        if name in _REPEATS:
+            body = arg[2]
+            if len(body) != 1 or str(body[0][0]) not in _SINGLE:
+                return False
+        elif not all(_simple_repeats(part) for part in _subpatterns(name, arg)):
+            return False
+    return True
+
+
+def _subpatterns(name: str, arg: Any) -> list[Any]:
+    """The nested patterns of a group, lookaround, alternation or conditional."""
+    if name == "SUBPATTERN":
+        return [arg[-1]]
+    if name in ("ASSERT", "ASSERT_NOT"):
+        return [arg[1]]
+    if name == "BRANCH":
+        return list(arg[1])
+    if name == "GROUPREF_EXISTS":
+        return [part for part in arg[1:] if part is not None]
+    return []

@@ -57,9 +57,9 @@ def hook_policy(loaded: LoadedSettings) -> HookPolicy:
     managed_settings = managed.settings if managed is not None else None
     unmanaged: bool | None = None
     for file in loaded.files:
-        if file.scope != "managed" and file.settings is not None:
-            if file.settings.disable_all_hooks is not None:
-                unmanaged = file.settings.disable_all_hooks
+        value = file.settings.disable_all_hooks if file.settings is not None else None
+        if file.scope != "managed" and value is not None:
+            unmanaged = value  # scalars override in merge order
     managed_only = loaded.merged.allow_managed_hooks_only
     disable_all = False
     if managed_settings is not None:

@@ -61,9 +61,9 @@ def restrict_untrusted(
             continue
         permissions: dict[str, Any] = {}
         for name, item in value.items():
-            if name in _KEPT_PERMISSIONS:
-                permissions[name] = item
-            elif name == "defaultMode" and mode_strictness(item) > mode_strictness(current_mode):
+            if name in _KEPT_PERMISSIONS or (
+                name == "defaultMode" and mode_strictness(item) > mode_strictness(current_mode)
+            ):
                 permissions[name] = item
             else:
                 ignored.append(f"permissions.{name}")

@@ -169,7 +169,9 @@ def _hook(hook: Any, where: str, out: Checked) -> dict[str, Any] | None:
 
 def _check_permissions(value: Any, out: Checked) -> None:
     if not isinstance(value, dict):
-        out.errors.append("permissions: must be an object (it restricts the agent, so it must be valid)")
+        out.errors.append(
+            "permissions: must be an object (it restricts the agent, so it must be valid)"
+        )
         return
     kept: dict[str, Any] = {}
     for key, item in value.items():

@@ -237,3 +237,50 @@ def test_add_callback_rejects_unknown_event(tmp_path: Path) -> None:
     hooks = ClaudeHooks(project_dir=tmp_path)
     with pytest.raises(ValueError, match="unknown Claude hook event"):
         hooks.add_callback("PreTool", lambda d, t, c: None)
+
+
+# -- matchers run on RE2, or on a bounded fallback ----------------------------------------
+
+
+def test_regex_matchers_run_on_re2() -> None:
+    import re2
+
+    m = compile_matcher("^(Bash|Edit)$")
+    assert m.kind == "regex" and isinstance(m.regex, re2._Regexp) and not m.bounded
+    assert m.matches("Bash") and not m.matches("Bashful")
+
+
+@pytest.mark.parametrize(
+    "pattern",
+    ["(.?){2000}z", "(a+)+$x(?=y)", "(a|aa)*(?=b)", "(?<=x)(\\w+)*", "(a)\\1*(b+)+"],
+)
+def test_patterns_that_could_backtrack_are_refused_not_run(pattern: str) -> None:
+    m = compile_matcher(pattern)
+    assert m.kind == "invalid" and m.error is not None and "could stall" in m.error
+    assert not m.matches("a" * 40)
+
+
+@pytest.mark.parametrize(
+    ("pattern", "query", "hit"),
+    [
+        ("^(?!Edit)\\w+", "Bash", True),
+        ("^(?!Edit)\\w+", "Edit", False),
+        ("(?<=mcp__)memory", "mcp__memory__x", True),
+        ("(a)b\\1", "xaba", True),
+    ],
+)
+def test_lookarounds_and_backrefs_use_the_bounded_fallback(
+    pattern: str, query: str, hit: bool
+) -> None:
+    m = compile_matcher(pattern)
+    assert m.kind == "regex" and m.bounded
+    assert m.matches(query) is hit
+
+
+def test_fallback_is_bounded_in_pattern_and_query_length() -> None:
+    from hookline.claude.matchers import MAX_FALLBACK_PATTERN, MAX_FALLBACK_QUERY
+
+    long_pattern = "(?=x)" + "a" * MAX_FALLBACK_PATTERN
+    assert compile_matcher(long_pattern).kind == "invalid"
+    m = compile_matcher("^(?!Edit)Bash$")
+    assert m.matches("x" * (MAX_FALLBACK_QUERY + 1))  # too long to test: the hook runs

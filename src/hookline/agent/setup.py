@@ -98,7 +98,8 @@ def _ask_trust(cwd: str) -> bool:
     """Interactive mode asks before anything from the project runs."""
     try:
         answer = input(
-            f"Trust the project {cwd}? Its hooks and settings hooks will run code. [y/N] "
+            f"Trust the project {cwd} and everything below it? Its hooks will run code and "
+            "its settings may loosen permissions. [y/N] "
         )
     except EOFError:
         return False
@@ -168,12 +169,12 @@ def _check_required(required: list[_Required], result: LoadResult, disabled: str
         real = os.path.realpath(hook.path)
         if real in loaded:
             continue
-        if disabled is not None:
-            why = f"not loaded: {disabled}"
-        elif not hook.path.exists():
+        if not hook.path.exists():
             why = "no such file"
+        elif real in reasons:
+            why = reasons[real]
         else:
-            why = reasons.get(real, "not loaded")
+            why = f"not loaded: {disabled}" if disabled is not None else "not loaded"
         problems.append(f"required hook {hook.written} ({hook.origin}): {why}")
     if problems:
         raise SetupError(
@@ -235,21 +236,27 @@ async def build_agent(options: AgentOptions, *, stderr: TextIO | None = None) ->
     runner = HookRunner(cwd=cwd, timeout=settings.hook_timeout_seconds)
     runner.on_error(lambda e: _report_hook_error(err, e))
     required = _required_hooks(options, settings, cwd)
-    module_hooks_ok, why_not = allows("user", policy, trusted)
-    if not module_hooks_ok:
+    # Module hooks are never the managed file's unless its own ``hooks`` list names them.
+    others_ok, why_not = allows("user", policy, trusted)
+    if not allows("managed", policy, trusted)[0]:
         _say(err, f"no hook modules run: {why_not}")
         result = LoadResult()
     else:
+        if not others_ok:
+            _say(err, f"only the managed settings' hook modules run: {why_not}")
         settings_paths = [
             SettingsHookPath(p, str(base), str(f.path), f.from_project)
             for p, base, f in [*settings.hook_paths(), *settings.required_hooks()]
+            if others_ok or f.scope == "managed"
         ]
         discovery = discover_hooks(
-            cli_paths=[*options.hook_paths, *options.required_hooks],
-            settings_paths=settings_paths if not policy.managed_only else [],
-            project_dir=cwd,
+            cli_paths=[*options.hook_paths, *options.required_hooks] if others_ok else [],
+            settings_paths=settings_paths,
+            project_dir=cwd if others_ok else None,
             project_trusted=trusted,
             cwd=cwd,
+            user=others_ok,
+            packages=others_ok,
         )
         result = load_hooks(discovery, cwd=cwd)
     for error in result.errors:
@@ -259,7 +266,7 @@ async def build_agent(options: AgentOptions, *, stderr: TextIO | None = None) ->
             _say(err, f"hook {shadowed.source.path} shadowed: {shadowed.reason}")
         for skipped in result.skipped:
             _say(err, f"hook {skipped.source.path} skipped: {skipped.reason}")
-    _check_required(required, result, why_not if not module_hooks_ok else None)
+    _check_required(required, result, None if others_ok else why_not)
     load_into_runner(result, runner)
 
     agent_ref: list[Agent] = []

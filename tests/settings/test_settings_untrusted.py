@@ -134,6 +134,8 @@ def test_untrusted_local_file_cannot_loosen_the_users_settings(
     file = next(f for f in loaded.files if f.path == local)
     assert file.settings is not None and file.settings.permissions is not None
     assert file.settings.permissions.allow == []  # what the permission layer reads per file
+    assert list(loaded.ignored) == [local]
+    assert loaded.ignored[local][:2] == ["hooks", "hookTimeout"]
     notice = loaded.untrusted_notice()
     assert notice is not None and "\n" not in notice
     assert notice.startswith(f"project {project} is not trusted; ignored from ")

@@ -101,6 +101,11 @@ class LoadedSettings:
         if self.errors:
             raise SettingsError("\n".join(self.errors))
 
+    @property
+    def ignored(self) -> dict[Path, list[str]]:
+        """Key paths dropped from each file of an untrusted project (files with none left out)."""
+        return {file.path: list(file.ignored) for file in self.files if file.ignored}
+
     def ignored_summary(self) -> str | None:
         """``ignored from .claude/settings.json: a, b; ignored from ...``, or None."""
         parts = [

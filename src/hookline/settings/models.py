@@ -1,8 +1,10 @@
 """The settings file schema (pydantic): one model validates every source and makes the JSON Schema.
 
 Unknown top-level keys are kept (Claude Code settings carry many keys hookline
-does not read); the keys hookline reads are validated strictly so a typo in a
-hook definition is reported with its key path, not ignored.
+does not read); the keys hookline reads are validated strictly. Files are
+checked entry by entry before these models see them (``validate.py``), so an
+entry hookline does not understand is skipped with a warning naming its key
+path instead of invalidating the whole file.
 """
 
 from __future__ import annotations

@@ -108,6 +108,15 @@ def _main_parser() -> argparse.ArgumentParser:
         help="another working directory: acceptEdits edits there without asking (repeatable)",
     )
     p.add_argument(
+        "--require-hook",
+        dest="required_hooks",
+        action="append",
+        default=[],
+        metavar="PATH",
+        help="load a hook module file and refuse to start if it is missing or fails to load "
+        "(repeatable)",
+    )
+    p.add_argument(
         "--trust-project",
         action="store_true",
         help="trust the project's hooks and settings hooks for this run only",
@@ -133,30 +142,56 @@ def _main_parser() -> argparse.ArgumentParser:
 
 
 def _trust_parser(name: str) -> argparse.ArgumentParser:
+    what = (
+        "Trust a project directory and everything below it, including folders cloned there "
+        "later: its hook modules, settings hooks and settings that loosen permissions apply."
+        if name == "trust"
+        else "Stop trusting a project directory (a trusted parent still covers it)."
+    )
     p = _Parser(
-        prog=f"hookline {name}",
-        description=f"{name.capitalize()} a project directory's hooks "
-        f"(recorded in $HOOKLINE_HOME/trust.json).",
+        prog=f"hookline {name}", description=f"{what} Recorded in $HOOKLINE_HOME/trust.json."
     )
     p.add_argument("dir", nargs="?", default=".", help="the project directory (default: .)")
+    if name == "trust":
+        p.add_argument("--list", action="store_true", help="show the trusted directories")
     return p
 
 
 def _trust(argv: Sequence[str], trust: bool) -> int:
-    from hookline.settings.trust import TrustStore
+    from hookline.settings.trust import TrustError, TrustStore
 
     args = _trust_parser("trust" if trust else "untrust").parse_args(argv)
+    store = TrustStore()
+    if trust and args.list:
+        dirs = store.trusted_dirs()
+        if store.warning:
+            print(f"hookline: warning: {store.warning}", file=sys.stderr)
+        for folder in dirs:
+            print(f"{folder}  (and everything below it)")
+        if not dirs:
+            print(f"no trusted directories (recorded in {store.path})")
+        return 0
     folder = Path(args.dir).resolve()
     if not folder.is_dir():
         print(f"hookline: error: {folder} is not a directory", file=sys.stderr)
         return EXIT_USAGE
-    store = TrustStore()
+    try:
+        changed = store.trust(folder) if trust else store.untrust(folder)
+    except TrustError as exc:
+        print(f"hookline: error: {exc}", file=sys.stderr)
+        return 1
     if trust:
-        store.trust(folder)
-        print(f"trusted {folder}: its hooks and settings hooks will run")
-    else:
-        store.untrust(folder)
+        already = "" if changed else " (already trusted)"
+        print(
+            f"trusted {folder}{already}: it and everything below it, including folders cloned "
+            "there later, may run hooks and loosen permissions"
+        )
+    elif changed:
         print(f"no longer trusted: {folder}")
+    else:
+        covering = [d for d in store.trusted_dirs() if d in folder.parents]
+        note = f"; it stays trusted through {covering[0]}" if covering else ""
+        print(f"{folder} was not recorded as trusted{note}")
     return 0
 
 
@@ -207,6 +242,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         permission_mode=args.permission_mode,
         add_dirs=args.add_dirs,
         trust_project=args.trust_project,
+        required_hooks=args.required_hooks,
         system_prompt=args.system_prompt,
         interactive=interactive,
         verbose=args.verbose,

@@ -102,7 +102,9 @@ async def test_an_unreadable_allow_rule_is_skipped_with_a_warning(tmp_path: Path
     project.mkdir()
     settings = write_settings(project, {"permissions": {"allow": ["Bash(", "Read"]}})
     err = io.StringIO()
-    bundle = await build_agent(AgentOptions(cwd=str(project), no_session=True), stderr=err)
+    bundle = await build_agent(
+        AgentOptions(cwd=str(project), no_session=True, trust_project=True), stderr=err
+    )
     bundle.agent.session.close()
     assert f"{settings}: permissions.allow[0]: bad rule 'Bash('" in err.getvalue()
     assert "rule skipped" in err.getvalue()

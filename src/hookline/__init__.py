@@ -1,186 +1,174 @@
 """hookline: a hook and extension engine for coding agents, with a reference agent.
 
 The public API is re-exported here; everything else is private to its layer.
+Names resolve on first access (``_EXPORTS``, PEP 562), so ``import hookline``
+and ``hookline --version`` load no model, SDK or pydantic module until a name
+that needs one is read.
 """
 
-from hookline.agent.agent import Agent
-from hookline.agent.gate import PermissionGate
-from hookline.agent.permissions import PermissionRules, check_permission
-from hookline.agent.provider import ModelRequest, Provider, ProviderError, ToolSpec
-from hookline.agent.providers.anthropic_provider import AnthropicProvider
-from hookline.agent.providers.openai_provider import OpenAIProvider
-from hookline.agent.providers.registry import ProviderSpecError, create_provider
-from hookline.agent.providers.scripted import ScriptedProvider, ScriptError
-from hookline.agent.setup import AgentBundle, AgentOptions, SetupError, build_agent
-from hookline.claude import (
-    AsyncHookTask,
-    CallbackContext,
-    ClaudeHooks,
-    EventRun,
-    HookEngine,
-    ModelHookCancelled,
-    ModelHookRequest,
-    ModelRunner,
-    Outcome,
-    OutcomeKind,
-    Selection,
-)
-from hookline.core.api import (
-    ExtensionAPI,
-    HookAPI,
-    LoadedHook,
-    RegisteredCommand,
-    UnknownEventError,
-)
-from hookline.core.context import CommandContext, HookContext
-from hookline.core.events import (
-    EVENT_NAMES,
-    EVENT_TYPES,
-    AgentEndEvent,
-    AgentStartEvent,
-    AutoCompactionEndEvent,
-    AutoCompactionStartEvent,
-    AutoRetryEndEvent,
-    AutoRetryStartEvent,
-    BeforeAgentStartEvent,
-    ContextEvent,
-    Event,
-    InputEvent,
-    ModelSelectEvent,
-    NotificationEvent,
-    PermissionRequestEvent,
-    SessionBeforeBranchEvent,
-    SessionBeforeCompactEvent,
-    SessionBeforeForkEvent,
-    SessionBeforeSwitchEvent,
-    SessionBeforeTreeEvent,
-    SessionBranchEvent,
-    SessionCompactEvent,
-    SessionCompactingEvent,
-    SessionForkEvent,
-    SessionShutdownEvent,
-    SessionStartEvent,
-    SessionSwitchEvent,
-    SessionTreeEvent,
-    StopEvent,
-    SubagentStartEvent,
-    SubagentStopEvent,
-    TodoReminderEvent,
-    ToolCallEvent,
-    ToolExecutionEndEvent,
-    ToolExecutionStartEvent,
-    ToolExecutionUpdateEvent,
-    ToolResultEvent,
-    TtsrTriggeredEvent,
-    TurnEndEvent,
-    TurnStartEvent,
-    UserBashEvent,
-)
-from hookline.core.host import AgentHost, DetachedHost
-from hookline.core.messages import (
-    AssistantMessage,
-    Content,
-    CustomMessage,
-    ImageContent,
-    Message,
-    TextContent,
-    ToolCallContent,
-    ToolResultMessage,
-    UserMessage,
-)
-from hookline.core.process import ExecResult, run_process
-from hookline.core.results import (
-    BeforeAgentStartResult,
-    CompactionResult,
-    ContextResult,
-    HookResult,
-    InjectedMessage,
-    InputResult,
-    InvalidResultError,
-    PermissionRequestResult,
-    SessionBeforeBranchResult,
-    SessionBeforeCompactResult,
-    SessionBeforeForkResult,
-    SessionBeforeSwitchResult,
-    SessionBeforeTreeResult,
-    SessionCompactingResult,
-    StopResult,
-    ToolCallResult,
-    ToolResultResult,
-    UserBashResult,
-)
-from hookline.core.runner import DEFAULT_HOOK_TIMEOUT, HookError, HookRunner
-from hookline.core.tool import Tool, ToolBlockedError, ToolError, ToolResult
-from hookline.core.ui import HookUI, NoUI, StatusLine
-from hookline.discovery import (
-    ENTRY_POINT_GROUP,
-    Discovery,
-    HookSource,
-    LoadError,
-    LoadResult,
-    SettingsHookPath,
-    ShadowedSource,
-    SkippedSource,
-    build_runner,
-    discover_hooks,
-    load_hook_file,
-    load_hooks,
-    load_into_runner,
-)
-from hookline.session import (
-    CompactionPreparation,
-    SessionError,
-    SessionInfo,
-    SessionLockedError,
-    SessionManager,
-    default_summary,
-    estimate_tokens,
-    prepare_compaction,
-    should_compact,
-)
-from hookline.settings import (
-    HookPolicy,
-    LoadedSettings,
-    Settings,
-    SettingsFile,
-    TrustStore,
-    allows,
-    hook_policy,
-    load_settings,
-    settings_json_schema,
-)
-from hookline.tools import (
-    BUILTIN_TOOL_NAMES,
-    BashSpawnContext,
-    BashSpawnHook,
-    BashToolDetails,
-    EditToolDetails,
-    FindToolDetails,
-    GrepToolDetails,
-    LsToolDetails,
-    ReadToolDetails,
-    TruncationResult,
-    WriteToolDetails,
-    builtin_tools,
-    create_bash_tool,
-    create_edit_tool,
-    create_find_tool,
-    create_grep_tool,
-    create_ls_tool,
-    create_read_tool,
-    create_write_tool,
-    hooked_tools,
-    is_bash_tool_result,
-    is_edit_tool_result,
-    is_find_tool_result,
-    is_grep_tool_result,
-    is_ls_tool_result,
-    is_read_tool_result,
-    is_write_tool_result,
-    resolve_tools,
-    wrap_tool,
-    wrap_tools,
-)
+from typing import TYPE_CHECKING
+
+from hookline._lazy import lazy_exports
+
+if TYPE_CHECKING:
+    from hookline.agent.agent import Agent
+    from hookline.agent.gate import PermissionGate
+    from hookline.agent.permissions import PermissionRules, check_permission
+    from hookline.agent.provider import ModelRequest, Provider, ProviderError, ToolSpec
+    from hookline.agent.providers.anthropic_provider import AnthropicProvider
+    from hookline.agent.providers.openai_provider import OpenAIProvider
+    from hookline.agent.providers.registry import ProviderSpecError, create_provider
+    from hookline.agent.providers.scripted import ScriptedProvider, ScriptError
+    from hookline.agent.setup import AgentBundle, AgentOptions, SetupError, build_agent
+    from hookline.claude.adapter import ClaudeHooks
+    from hookline.claude.async_hooks import AsyncHookTask
+    from hookline.claude.callbacks import CallbackContext
+    from hookline.claude.engine import EventRun, HookEngine
+    from hookline.claude.model_hooks import ModelHookCancelled, ModelHookRequest, ModelRunner
+    from hookline.claude.outcome import Outcome, OutcomeKind
+    from hookline.claude.selection import Selection
+    from hookline.core.api import (
+        ExtensionAPI,
+        HookAPI,
+        LoadedHook,
+        RegisteredCommand,
+        UnknownEventError,
+    )
+    from hookline.core.context import CommandContext, HookContext
+    from hookline.core.events import (
+        EVENT_NAMES,
+        EVENT_TYPES,
+        AgentEndEvent,
+        AgentStartEvent,
+        AutoCompactionEndEvent,
+        AutoCompactionStartEvent,
+        AutoRetryEndEvent,
+        AutoRetryStartEvent,
+        BeforeAgentStartEvent,
+        ContextEvent,
+        Event,
+        InputEvent,
+        ModelSelectEvent,
+        NotificationEvent,
+        PermissionRequestEvent,
+        SessionBeforeBranchEvent,
+        SessionBeforeCompactEvent,
+        SessionBeforeForkEvent,
+        SessionBeforeSwitchEvent,
+        SessionBeforeTreeEvent,
+        SessionBranchEvent,
+        SessionCompactEvent,
+        SessionCompactingEvent,
+        SessionForkEvent,
+        SessionShutdownEvent,
+        SessionStartEvent,
+        SessionSwitchEvent,
+        SessionTreeEvent,
+        StopEvent,
+        SubagentStartEvent,
+        SubagentStopEvent,
+        TodoReminderEvent,
+        ToolCallEvent,
+        ToolExecutionEndEvent,
+        ToolExecutionStartEvent,
+        ToolExecutionUpdateEvent,
+        ToolResultEvent,
+        TtsrTriggeredEvent,
+        TurnEndEvent,
+        TurnStartEvent,
+        UserBashEvent,
+    )
+    from hookline.core.host import AgentHost, DetachedHost
+    from hookline.core.messages import (
+        AssistantMessage,
+        Content,
+        CustomMessage,
+        ImageContent,
+        Message,
+        TextContent,
+        ToolCallContent,
+        ToolResultMessage,
+        UserMessage,
+    )
+    from hookline.core.process import ExecResult, run_process
+    from hookline.core.results import (
+        BeforeAgentStartResult,
+        CompactionResult,
+        ContextResult,
+        HookResult,
+        InjectedMessage,
+        InputResult,
+        InvalidResultError,
+        PermissionRequestResult,
+        SessionBeforeBranchResult,
+        SessionBeforeCompactResult,
+        SessionBeforeForkResult,
+        SessionBeforeSwitchResult,
+        SessionBeforeTreeResult,
+        SessionCompactingResult,
+        StopResult,
+        ToolCallResult,
+        ToolResultResult,
+        UserBashResult,
+    )
+    from hookline.core.runner import DEFAULT_HOOK_TIMEOUT, HookError, HookRunner
+    from hookline.core.tool import Tool, ToolBlockedError, ToolError, ToolResult
+    from hookline.core.ui import HookUI, NoUI, StatusLine
+    from hookline.discovery.loader import (
+        LoadError,
+        LoadResult,
+        build_runner,
+        load_hook_file,
+        load_hooks,
+        load_into_runner,
+    )
+    from hookline.discovery.sources import (
+        ENTRY_POINT_GROUP,
+        Discovery,
+        HookSource,
+        SettingsHookPath,
+        ShadowedSource,
+        SkippedSource,
+        discover_hooks,
+    )
+    from hookline.session.compaction import (
+        CompactionPreparation,
+        default_summary,
+        estimate_tokens,
+        prepare_compaction,
+        should_compact,
+    )
+    from hookline.session.errors import SessionError, SessionLockedError
+    from hookline.session.listing import SessionInfo
+    from hookline.session.manager import SessionManager
+    from hookline.settings.loader import LoadedSettings, SettingsFile, load_settings
+    from hookline.settings.models import Settings
+    from hookline.settings.policy import HookPolicy, allows, hook_policy
+    from hookline.settings.schema import settings_json_schema
+    from hookline.settings.trust import TrustStore
+    from hookline.tools.bash import BashSpawnContext, BashSpawnHook, create_bash_tool
+    from hookline.tools.builtin import BUILTIN_TOOL_NAMES, builtin_tools, hooked_tools
+    from hookline.tools.details import (
+        BashToolDetails,
+        EditToolDetails,
+        FindToolDetails,
+        GrepToolDetails,
+        LsToolDetails,
+        ReadToolDetails,
+        WriteToolDetails,
+        is_bash_tool_result,
+        is_edit_tool_result,
+        is_find_tool_result,
+        is_grep_tool_result,
+        is_ls_tool_result,
+        is_read_tool_result,
+        is_write_tool_result,
+    )
+    from hookline.tools.edit import create_edit_tool, create_write_tool
+    from hookline.tools.read import create_read_tool
+    from hookline.tools.search import create_find_tool, create_grep_tool, create_ls_tool
+    from hookline.tools.truncation import TruncationResult
+    from hookline.tools.wrapper import resolve_tools, wrap_tool, wrap_tools
 
 __version__ = "0.1.0"
 
@@ -365,3 +353,188 @@ __all__ = [
     "wrap_tool",
     "wrap_tools",
 ]
+
+#: Public name → the module that defines it, imported when the name is first read.
+_EXPORTS = {
+    "Agent": "hookline.agent.agent",
+    "PermissionGate": "hookline.agent.gate",
+    "PermissionRules": "hookline.agent.permissions",
+    "check_permission": "hookline.agent.permissions",
+    "ModelRequest": "hookline.agent.provider",
+    "Provider": "hookline.agent.provider",
+    "ProviderError": "hookline.agent.provider",
+    "ToolSpec": "hookline.agent.provider",
+    "AnthropicProvider": "hookline.agent.providers.anthropic_provider",
+    "OpenAIProvider": "hookline.agent.providers.openai_provider",
+    "ProviderSpecError": "hookline.agent.providers.registry",
+    "create_provider": "hookline.agent.providers.registry",
+    "ScriptError": "hookline.agent.providers.scripted",
+    "ScriptedProvider": "hookline.agent.providers.scripted",
+    "AgentBundle": "hookline.agent.setup",
+    "AgentOptions": "hookline.agent.setup",
+    "SetupError": "hookline.agent.setup",
+    "build_agent": "hookline.agent.setup",
+    "ClaudeHooks": "hookline.claude.adapter",
+    "AsyncHookTask": "hookline.claude.async_hooks",
+    "CallbackContext": "hookline.claude.callbacks",
+    "EventRun": "hookline.claude.engine",
+    "HookEngine": "hookline.claude.engine",
+    "ModelHookCancelled": "hookline.claude.model_hooks",
+    "ModelHookRequest": "hookline.claude.model_hooks",
+    "ModelRunner": "hookline.claude.model_hooks",
+    "Outcome": "hookline.claude.outcome",
+    "OutcomeKind": "hookline.claude.outcome",
+    "Selection": "hookline.claude.selection",
+    "ExtensionAPI": "hookline.core.api",
+    "HookAPI": "hookline.core.api",
+    "LoadedHook": "hookline.core.api",
+    "RegisteredCommand": "hookline.core.api",
+    "UnknownEventError": "hookline.core.api",
+    "CommandContext": "hookline.core.context",
+    "HookContext": "hookline.core.context",
+    "AgentEndEvent": "hookline.core.events",
+    "AgentStartEvent": "hookline.core.events",
+    "AutoCompactionEndEvent": "hookline.core.events",
+    "AutoCompactionStartEvent": "hookline.core.events",
+    "AutoRetryEndEvent": "hookline.core.events",
+    "AutoRetryStartEvent": "hookline.core.events",
+    "BeforeAgentStartEvent": "hookline.core.events",
+    "ContextEvent": "hookline.core.events",
+    "EVENT_NAMES": "hookline.core.events",
+    "EVENT_TYPES": "hookline.core.events",
+    "Event": "hookline.core.events",
+    "InputEvent": "hookline.core.events",
+    "ModelSelectEvent": "hookline.core.events",
+    "NotificationEvent": "hookline.core.events",
+    "PermissionRequestEvent": "hookline.core.events",
+    "SessionBeforeBranchEvent": "hookline.core.events",
+    "SessionBeforeCompactEvent": "hookline.core.events",
+    "SessionBeforeForkEvent": "hookline.core.events",
+    "SessionBeforeSwitchEvent": "hookline.core.events",
+    "SessionBeforeTreeEvent": "hookline.core.events",
+    "SessionBranchEvent": "hookline.core.events",
+    "SessionCompactEvent": "hookline.core.events",
+    "SessionCompactingEvent": "hookline.core.events",
+    "SessionForkEvent": "hookline.core.events",
+    "SessionShutdownEvent": "hookline.core.events",
+    "SessionStartEvent": "hookline.core.events",
+    "SessionSwitchEvent": "hookline.core.events",
+    "SessionTreeEvent": "hookline.core.events",
+    "StopEvent": "hookline.core.events",
+    "SubagentStartEvent": "hookline.core.events",
+    "SubagentStopEvent": "hookline.core.events",
+    "TodoReminderEvent": "hookline.core.events",
+    "ToolCallEvent": "hookline.core.events",
+    "ToolExecutionEndEvent": "hookline.core.events",
+    "ToolExecutionStartEvent": "hookline.core.events",
+    "ToolExecutionUpdateEvent": "hookline.core.events",
+    "ToolResultEvent": "hookline.core.events",
+    "TtsrTriggeredEvent": "hookline.core.events",
+    "TurnEndEvent": "hookline.core.events",
+    "TurnStartEvent": "hookline.core.events",
+    "UserBashEvent": "hookline.core.events",
+    "AgentHost": "hookline.core.host",
+    "DetachedHost": "hookline.core.host",
+    "AssistantMessage": "hookline.core.messages",
+    "Content": "hookline.core.messages",
+    "CustomMessage": "hookline.core.messages",
+    "ImageContent": "hookline.core.messages",
+    "Message": "hookline.core.messages",
+    "TextContent": "hookline.core.messages",
+    "ToolCallContent": "hookline.core.messages",
+    "ToolResultMessage": "hookline.core.messages",
+    "UserMessage": "hookline.core.messages",
+    "ExecResult": "hookline.core.process",
+    "run_process": "hookline.core.process",
+    "BeforeAgentStartResult": "hookline.core.results",
+    "CompactionResult": "hookline.core.results",
+    "ContextResult": "hookline.core.results",
+    "HookResult": "hookline.core.results",
+    "InjectedMessage": "hookline.core.results",
+    "InputResult": "hookline.core.results",
+    "InvalidResultError": "hookline.core.results",
+    "PermissionRequestResult": "hookline.core.results",
+    "SessionBeforeBranchResult": "hookline.core.results",
+    "SessionBeforeCompactResult": "hookline.core.results",
+    "SessionBeforeForkResult": "hookline.core.results",
+    "SessionBeforeSwitchResult": "hookline.core.results",
+    "SessionBeforeTreeResult": "hookline.core.results",
+    "SessionCompactingResult": "hookline.core.results",
+    "StopResult": "hookline.core.results",
+    "ToolCallResult": "hookline.core.results",
+    "ToolResultResult": "hookline.core.results",
+    "UserBashResult": "hookline.core.results",
+    "DEFAULT_HOOK_TIMEOUT": "hookline.core.runner",
+    "HookError": "hookline.core.runner",
+    "HookRunner": "hookline.core.runner",
+    "Tool": "hookline.core.tool",
+    "ToolBlockedError": "hookline.core.tool",
+    "ToolError": "hookline.core.tool",
+    "ToolResult": "hookline.core.tool",
+    "HookUI": "hookline.core.ui",
+    "NoUI": "hookline.core.ui",
+    "StatusLine": "hookline.core.ui",
+    "LoadError": "hookline.discovery.loader",
+    "LoadResult": "hookline.discovery.loader",
+    "build_runner": "hookline.discovery.loader",
+    "load_hook_file": "hookline.discovery.loader",
+    "load_hooks": "hookline.discovery.loader",
+    "load_into_runner": "hookline.discovery.loader",
+    "Discovery": "hookline.discovery.sources",
+    "ENTRY_POINT_GROUP": "hookline.discovery.sources",
+    "HookSource": "hookline.discovery.sources",
+    "SettingsHookPath": "hookline.discovery.sources",
+    "ShadowedSource": "hookline.discovery.sources",
+    "SkippedSource": "hookline.discovery.sources",
+    "discover_hooks": "hookline.discovery.sources",
+    "CompactionPreparation": "hookline.session.compaction",
+    "default_summary": "hookline.session.compaction",
+    "estimate_tokens": "hookline.session.compaction",
+    "prepare_compaction": "hookline.session.compaction",
+    "should_compact": "hookline.session.compaction",
+    "SessionError": "hookline.session.errors",
+    "SessionLockedError": "hookline.session.errors",
+    "SessionInfo": "hookline.session.listing",
+    "SessionManager": "hookline.session.manager",
+    "LoadedSettings": "hookline.settings.loader",
+    "SettingsFile": "hookline.settings.loader",
+    "load_settings": "hookline.settings.loader",
+    "Settings": "hookline.settings.models",
+    "HookPolicy": "hookline.settings.policy",
+    "allows": "hookline.settings.policy",
+    "hook_policy": "hookline.settings.policy",
+    "settings_json_schema": "hookline.settings.schema",
+    "TrustStore": "hookline.settings.trust",
+    "BashSpawnContext": "hookline.tools.bash",
+    "BashSpawnHook": "hookline.tools.bash",
+    "create_bash_tool": "hookline.tools.bash",
+    "BUILTIN_TOOL_NAMES": "hookline.tools.builtin",
+    "builtin_tools": "hookline.tools.builtin",
+    "hooked_tools": "hookline.tools.builtin",
+    "BashToolDetails": "hookline.tools.details",
+    "EditToolDetails": "hookline.tools.details",
+    "FindToolDetails": "hookline.tools.details",
+    "GrepToolDetails": "hookline.tools.details",
+    "LsToolDetails": "hookline.tools.details",
+    "ReadToolDetails": "hookline.tools.details",
+    "WriteToolDetails": "hookline.tools.details",
+    "is_bash_tool_result": "hookline.tools.details",
+    "is_edit_tool_result": "hookline.tools.details",
+    "is_find_tool_result": "hookline.tools.details",
+    "is_grep_tool_result": "hookline.tools.details",
+    "is_ls_tool_result": "hookline.tools.details",
+    "is_read_tool_result": "hookline.tools.details",
+    "is_write_tool_result": "hookline.tools.details",
+    "create_edit_tool": "hookline.tools.edit",
+    "create_write_tool": "hookline.tools.edit",
+    "create_read_tool": "hookline.tools.read",
+    "create_find_tool": "hookline.tools.search",
+    "create_grep_tool": "hookline.tools.search",
+    "create_ls_tool": "hookline.tools.search",
+    "TruncationResult": "hookline.tools.truncation",
+    "resolve_tools": "hookline.tools.wrapper",
+    "wrap_tool": "hookline.tools.wrapper",
+    "wrap_tools": "hookline.tools.wrapper",
+}
+
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)

@@ -15,14 +15,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-PermissionMode = Literal["default", "acceptEdits", "plan", "bypassPermissions", "dontAsk"]
-PERMISSION_MODES: tuple[str, ...] = (
-    "default",
-    "acceptEdits",
-    "plan",
-    "bypassPermissions",
-    "dontAsk",
-)
+from hookline.agent.permission_modes import PERMISSION_MODES as PERMISSION_MODES
+from hookline.agent.permission_modes import PermissionMode as PermissionMode
+
 Decision = Literal["allow", "deny", "ask"]
 
 #: hookline tool name → Claude's, as rules and command hooks spell them.

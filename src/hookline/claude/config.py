@@ -9,6 +9,7 @@ silently dropping it.
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -212,9 +213,10 @@ def sources_from_settings(loaded: _LoadedSettingsLike) -> list[HookSource]:
     return out
 
 
-_HOOKS_ADAPTER: TypeAdapter[dict[str, list[MatcherConfig]]] = TypeAdapter(
-    dict[str, list[MatcherConfig]]
-)
+@functools.cache
+def _hooks_adapter() -> TypeAdapter[dict[str, list[MatcherConfig]]]:
+    """The validator of a plugin's hooks object, built when a plugin is first read."""
+    return TypeAdapter(dict[str, list[MatcherConfig]])
 
 
 def load_plugin_hooks(path: Path) -> tuple[HookSource | None, str | None]:
@@ -236,7 +238,7 @@ def load_plugin_hooks(path: Path) -> tuple[HookSource | None, str | None]:
     if unknown:
         return None, f"{path}: unknown hook event(s): {', '.join(map(repr, unknown))}"
     try:
-        hooks = _HOOKS_ADAPTER.validate_python(raw)
+        hooks = _hooks_adapter().validate_python(raw)
     except ValidationError as exc:
         first = exc.errors()[0]
         loc = ".".join(str(p) for p in first["loc"])

@@ -9,7 +9,6 @@ checkers and IDEs see the real types.
 
 from __future__ import annotations
 
-import importlib
 import sys
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -28,7 +27,10 @@ def lazy_exports(
         module = exports.get(name)
         if module is None:
             raise AttributeError(f"module {package!r} has no attribute {name!r}")
-        value = getattr(importlib.import_module(module), name)
+        # The import statement's path (not importlib.import_module), so that
+        # `python -X importtime` shows these imports too.
+        __import__(module)
+        value = getattr(sys.modules[module], name)
         setattr(sys.modules[package], name, value)
         return value
 

@@ -138,7 +138,7 @@ if TYPE_CHECKING:
         prepare_compaction,
         should_compact,
     )
-    from hookline.session.errors import SessionError, SessionLockedError
+    from hookline.session.errors import SessionError, SessionLockedError, SessionWriteError
     from hookline.session.listing import SessionInfo
     from hookline.session.manager import SessionManager
     from hookline.settings.loader import LoadedSettings, SettingsFile, load_settings
@@ -146,6 +146,13 @@ if TYPE_CHECKING:
     from hookline.settings.policy import HookPolicy, allows, hook_policy
     from hookline.settings.schema import settings_json_schema
     from hookline.settings.trust import TrustStore
+    from hookline.shell import (
+        ParsedCommandLine,
+        Redirection,
+        ShellParseError,
+        SimpleCommand,
+        parse_command,
+    )
     from hookline.tools.bash import BashSpawnContext, BashSpawnHook, create_bash_tool
     from hookline.tools.builtin import BUILTIN_TOOL_NAMES, builtin_tools, hooked_tools
     from hookline.tools.details import (
@@ -244,6 +251,7 @@ __all__ = [
     "OpenAIProvider",
     "Outcome",
     "OutcomeKind",
+    "ParsedCommandLine",
     "PermissionGate",
     "PermissionRequestEvent",
     "PermissionRequestResult",
@@ -252,6 +260,7 @@ __all__ = [
     "ProviderError",
     "ProviderSpecError",
     "ReadToolDetails",
+    "Redirection",
     "RegisteredCommand",
     "ScriptError",
     "ScriptedProvider",
@@ -279,11 +288,14 @@ __all__ = [
     "SessionStartEvent",
     "SessionSwitchEvent",
     "SessionTreeEvent",
+    "SessionWriteError",
     "Settings",
     "SettingsFile",
     "SettingsHookPath",
     "SetupError",
     "ShadowedSource",
+    "ShellParseError",
+    "SimpleCommand",
     "SkippedSource",
     "StatusLine",
     "StopEvent",
@@ -345,6 +357,7 @@ __all__ = [
     "load_hooks",
     "load_into_runner",
     "load_settings",
+    "parse_command",
     "prepare_compaction",
     "resolve_tools",
     "run_process",
@@ -494,6 +507,7 @@ _EXPORTS = {
     "should_compact": "hookline.session.compaction",
     "SessionError": "hookline.session.errors",
     "SessionLockedError": "hookline.session.errors",
+    "SessionWriteError": "hookline.session.errors",
     "SessionInfo": "hookline.session.listing",
     "SessionManager": "hookline.session.manager",
     "LoadedSettings": "hookline.settings.loader",
@@ -505,6 +519,11 @@ _EXPORTS = {
     "hook_policy": "hookline.settings.policy",
     "settings_json_schema": "hookline.settings.schema",
     "TrustStore": "hookline.settings.trust",
+    "ParsedCommandLine": "hookline.shell",
+    "Redirection": "hookline.shell",
+    "ShellParseError": "hookline.shell",
+    "SimpleCommand": "hookline.shell",
+    "parse_command": "hookline.shell",
     "BashSpawnContext": "hookline.tools.bash",
     "BashSpawnHook": "hookline.tools.bash",
     "create_bash_tool": "hookline.tools.bash",

@@ -146,6 +146,12 @@ def _main_parser() -> argparse.ArgumentParser:
         "--system-prompt", default=None, metavar="TEXT", help="replace the default system prompt"
     )
     p.add_argument("--verbose", action="store_true", help="show hook diagnostics on stderr")
+    p.add_argument(
+        "--verbose-context",
+        action="store_true",
+        help="JSON/RPC: put the whole message list in every `context` event "
+        "(default: only the messages added since the previous model call)",
+    )
     p.add_argument("--version", action="version", version=VERSION)
     return p
 
@@ -235,6 +241,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         system_prompt=args.system_prompt,
         interactive=interactive,
         verbose=args.verbose,
+        verbose_context=args.verbose_context,
     )
     try:
         return asyncio.run(_run(options, mode, args.prompt, interactive))

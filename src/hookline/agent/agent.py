@@ -20,6 +20,7 @@ from hookline.agent.gate import PermissionGate
 from hookline.agent.provider import Provider
 from hookline.agent.session_ops import CompactionPolicy, SessionLifecycle
 from hookline.agent.steps import ModelStep, RetryPolicy, ToolStep
+from hookline.agent.stream import StreamShaper
 from hookline.agent.todos import TodoList
 from hookline.claude import ClaudeHooks
 from hookline.core.events import (
@@ -111,7 +112,11 @@ class Agent:
         self._idle.set()
         self._abort = asyncio.Event()
         self._background: set[asyncio.Task[Any]] = set()
-        self.model_step = ModelStep(runner, self.emit, self.publish, self._listening, self.retry)
+        #: The JSON/RPC stream's shape (``verbose_context``: the full context on every call).
+        self.stream = StreamShaper()
+        self.model_step = ModelStep(
+            runner, self.emit, self.publish, self._listening, self.retry, self.stream
+        )
         self.tool_step = ToolStep(runner, self.pipeline, self.emit, self._listening, self._spawn)
         self.rebuild_tools()
         runner.bind_host(self)
@@ -147,7 +152,7 @@ class Agent:
     async def emit(self, event: Event) -> Any:
         """Tell listeners, then hooks; returns the hooks' combined result."""
         if self._listeners:
-            self.publish(event.to_dict())
+            self.publish(self.stream.event(event))
         if self.runner.has_handlers(event.type):
             return await self.runner.emit(event)
         return None

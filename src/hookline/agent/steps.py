@@ -16,6 +16,7 @@ from typing import Any
 
 from hookline.agent.provider import ModelRequest, Provider, ProviderError, ToolSpec
 from hookline.agent.providers.retry import complete_with_retry
+from hookline.agent.stream import StreamShaper
 from hookline.core.events import (
     AutoRetryEndEvent,
     AutoRetryStartEvent,
@@ -59,12 +60,14 @@ class ModelStep:
         publish: Publish,
         listening: Callable[[], bool],
         retry: RetryPolicy,
+        stream: StreamShaper,
     ) -> None:
         self.runner = runner
         self.emit = emit
         self.publish = publish
         self.listening = listening
         self.retry = retry
+        self.stream = stream
 
     async def call(
         self,
@@ -78,7 +81,7 @@ class ModelStep:
         if self.runner.has_handlers("context"):
             messages = await self.runner.emit_context(messages)
         if self.listening():
-            self.publish({"type": "context", "messages": messages})
+            self.publish(self.stream.context(messages))
         specs = [ToolSpec(t.name, t.description, t.parameters) for t in tools]
         request = ModelRequest(system_prompt, messages, specs, signal=signal)
 

@@ -20,11 +20,13 @@ from hookline.core.results import (
     ContextResult,
     HookResult,
     InputResult,
+    InvalidResultError,
     PermissionRequestResult,
     StopResult,
     ToolCallResult,
     ToolResultResult,
     UserBashResult,
+    check_new_messages,
     coerce_result,
 )
 
@@ -130,12 +132,22 @@ class CombinationRules:
         assert isinstance(event, ContextEvent)
         current = event
         changed = False
+        known: set[int] | None = None
+        kept: list[list[Any]] = [event.messages]  # alive, so checked ids are not reused
         for path, fn in entries:
             result = await self._guarded(path, fn, current)
             if isinstance(result, ContextResult) and result.messages is not None:
+                if known is None:
+                    known = {id(m) for m in event.messages}
+                try:
+                    check_new_messages(result.messages, known)
+                except InvalidResultError as exc:
+                    self.report(path, event.type, exc)
+                    continue
+                kept.append(result.messages)
                 current = ContextEvent(messages=result.messages)
                 changed = True
-        return ContextResult(messages=current.messages) if changed else None
+        return ContextResult.model_construct(messages=current.messages) if changed else None
 
     async def _first_message(self, event: Event, entries: list[Entry]) -> HookResult | None:
         kept: BeforeAgentStartResult | None = None

@@ -29,10 +29,12 @@ if TYPE_CHECKING:
         SessionHeader,
     )
     from hookline.session.errors import (
+        SessionAccessError,
         SessionClosedError,
         SessionError,
         SessionFormatError,
         SessionLockedError,
+        SessionWriteError,
     )
     from hookline.session.listing import SessionInfo
     from hookline.session.manager import SessionManager
@@ -49,6 +51,7 @@ __all__ = [
     "CustomMessageEntry",
     "MessageEntry",
     "ModelChangeEntry",
+    "SessionAccessError",
     "SessionClosedError",
     "SessionEntry",
     "SessionError",
@@ -57,6 +60,7 @@ __all__ = [
     "SessionInfo",
     "SessionLockedError",
     "SessionManager",
+    "SessionWriteError",
     "default_summary",
     "estimate_tokens",
     "prepare_compaction",
@@ -82,10 +86,12 @@ _EXPORTS = {
     "SESSION_VERSION": "hookline.session.entries",
     "SessionEntry": "hookline.session.entries",
     "SessionHeader": "hookline.session.entries",
+    "SessionAccessError": "hookline.session.errors",
     "SessionClosedError": "hookline.session.errors",
     "SessionError": "hookline.session.errors",
     "SessionFormatError": "hookline.session.errors",
     "SessionLockedError": "hookline.session.errors",
+    "SessionWriteError": "hookline.session.errors",
     "SessionInfo": "hookline.session.listing",
     "SessionManager": "hookline.session.manager",
     "project_slug": "hookline.session.storage",

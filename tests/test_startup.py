@@ -116,6 +116,16 @@ def test_help_loads_only_the_parser() -> None:
     assert len(_hookline_modules(modules)) <= MAX_HOOKLINE_MODULES, _hookline_modules(modules)
 
 
+def test_trust_loads_only_the_trust_store(tmp_path: Path) -> None:
+    modules, out = _cli("trust", str(tmp_path))
+
+    assert out.startswith("trusted ")
+    assert _of(modules, HEAVY) == []
+    assert [m for m in _hookline_modules(modules) if m.startswith("hookline.settings.")] == [
+        "hookline.settings.trust"
+    ]
+
+
 def test_a_scripted_turn_loads_no_sdk_no_tui_no_yaml(tmp_path: Path) -> None:
     script = tmp_path / "one-turn.json"
     script.write_text(json.dumps({"turns": ["hello"]}), encoding="utf-8")

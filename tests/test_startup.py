@@ -20,6 +20,8 @@ import pytest
 
 import hookline
 from hookline import cli
+from hookline.settings.loader import load_settings
+from hookline.settings.models import Settings
 
 #: Never needed to print the version or the help.
 HEAVY = (
@@ -137,6 +139,56 @@ def test_a_scripted_turn_loads_no_sdk_no_tui_no_yaml(tmp_path: Path) -> None:
     assert _of(modules, (*NOT_FOR_A_SCRIPTED_TURN, "yaml")) == []
     assert "hookline.agent.providers.anthropic_provider" not in modules
     assert "hookline.modes.interactive" not in modules
+
+
+#: After a run: hookline's pydantic models whose validator has been built, into ``REPORT``
+#: (a file: print mode hands stdout to the answer alone).
+_BUILT_MODELS = """
+from pydantic import BaseModel
+
+def subclasses(cls):
+    for sub in cls.__subclasses__():
+        yield sub
+        yield from subclasses(sub)
+
+built = sorted(
+    c.__qualname__
+    for c in subclasses(BaseModel)
+    if c.__module__.startswith("hookline.") and c.__pydantic_complete__
+)
+with open(REPORT, "w") as report:
+    report.write(" ".join(["BUILT", *built]))
+"""
+
+
+def test_a_bare_turn_builds_no_pydantic_validator(tmp_path: Path) -> None:
+    """No settings file, no hook: no model validates anything, so none is built."""
+    script = tmp_path / "one-turn.json"
+    script.write_text(json.dumps({"turns": ["hello"]}), encoding="utf-8")
+    run = (
+        "after = sys.argv.pop(); from hookline.cli import main; sys.argv[0] = 'hookline'; "
+        "code = main(); sys.stdout.flush(); exec(after); sys.exit(code)"
+    )
+    report = tmp_path / "built.txt"
+    after = f"REPORT = {str(report)!r}\n{_BUILT_MODELS}"
+    argv = ["-p", "hi", "--no-session", "--model", f"scripted:{script}", after]
+
+    modules, out = _imported(run, *argv, cwd=tmp_path)
+
+    assert out == "hello\n"
+    assert report.read_text() == "BUILT"
+    assert "hookline.core.results" in modules  # the models exist, unbuilt
+    assert "hookline.settings.models" in modules
+
+
+def test_settings_without_files_equal_validated_defaults(tmp_path: Path) -> None:
+    merged = load_settings(tmp_path, managed_paths=[]).merged
+    validated = Settings.model_validate({})
+
+    assert merged == validated
+    assert merged.model_fields_set == validated.model_fields_set
+    assert merged.model_extra == validated.model_extra == {}
+    assert merged.model_dump() == validated.model_dump()
 
 
 def test_import_hookline_loads_two_modules() -> None:

@@ -6,19 +6,20 @@ is one clear line on stderr and exit code 2 — never a traceback.
 
 from __future__ import annotations
 
+# Imports here are what `hookline --version` and `--help` need; the rest are
+# imported where they are used (a chosen subcommand or mode), so start-up stays
+# cheap (tests/test_startup.py pins the modules `--version` loads).
 import argparse
-import asyncio
-import json
 import os
 import signal
 import sys
 from collections.abc import Sequence
-from pathlib import Path
 from typing import NoReturn
 
 from hookline.core.vocabulary import PERMISSION_MODES
 
 EXIT_USAGE = 2
+VERSION = "hookline 0.1.0"
 
 
 class _Parser(argparse.ArgumentParser):
@@ -26,6 +27,37 @@ class _Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see `{self.prog} --help`)\n")
+
+
+def _columns() -> int:
+    """The terminal width as ``shutil.get_terminal_size`` finds it, without importing shutil.
+
+    argparse imports shutil (and with it zlib, bz2 and lzma) only to ask this.
+    """
+    try:
+        columns = int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
+        except (AttributeError, ValueError, OSError):
+            columns = 0
+    return columns or 80
+
+
+class _RawFormatter(argparse.RawDescriptionHelpFormatter):
+    """argparse's raw-description formatter, its width found without shutil."""
+
+    def __init__(
+        self,
+        prog: str,
+        indent_increment: int = 2,
+        max_help_position: int = 24,
+        width: int | None = None,
+    ) -> None:
+        width = _columns() - 2 if width is None else width
+        super().__init__(prog, indent_increment, max_help_position, width)
 
 
 def _main_parser() -> argparse.ArgumentParser:
@@ -36,7 +68,7 @@ def _main_parser() -> argparse.ArgumentParser:
             "modules and Claude Code settings hooks.\n\nOther commands: `hookline trust [DIR]`, "
             "`hookline untrust [DIR]`, `hookline settings schema`."
         ),
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=_RawFormatter,
     )
     p.add_argument(
         "-p",
@@ -137,7 +169,7 @@ def _main_parser() -> argparse.ArgumentParser:
         help="JSON/RPC: put the whole message list in every `context` event "
         "(default: only the messages added since the previous model call)",
     )
-    p.add_argument("--version", action="version", version="hookline 0.1.0")
+    p.add_argument("--version", action="version", version=VERSION)
     return p
 
 
@@ -158,6 +190,8 @@ def _trust_parser(name: str) -> argparse.ArgumentParser:
 
 
 def _trust(argv: Sequence[str], trust: bool) -> int:
+    from pathlib import Path
+
     from hookline.settings.trust import TrustError, TrustStore
 
     args = _trust_parser("trust" if trust else "untrust").parse_args(argv)
@@ -201,6 +235,8 @@ def _settings(argv: Sequence[str]) -> int:
     sub.add_parser("schema", help="print the JSON Schema of the settings file")
     args = p.parse_args(argv)
     if args.action == "schema":
+        import json
+
         from hookline.settings.schema import settings_json_schema
 
         print(json.dumps(settings_json_schema(), indent=2))
@@ -210,6 +246,8 @@ def _settings(argv: Sequence[str]) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``hookline`` console script."""
     args_list = list(sys.argv[1:] if argv is None else argv)
+    if args_list == ["--version"]:
+        return _version()
     if args_list and args_list[0] in ("trust", "untrust"):
         return _trust(args_list[1:], args_list[0] == "trust")
     if args_list and args_list[0] == "settings":
@@ -228,6 +266,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     session_file = _under(cwd, args.session)
     if session_file is not None and not os.path.isfile(session_file):
         parser.error(f"--session {session_file}: no such file")
+    import asyncio
+
     from hookline.agent.setup import AgentOptions, SetupError
 
     options = AgentOptions(
@@ -257,12 +297,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
 
 
+def _version() -> int:
+    """``hookline --version`` alone: print it before building the parser."""
+    print(VERSION)
+    return 0
+
+
 def _under(cwd: str, path: str | None) -> str | None:
     """``path`` with ``~`` expanded, relative to ``cwd``."""
     return None if path is None else os.path.join(cwd, os.path.expanduser(path))
 
 
 async def _run(options: object, mode: str, prompt: str | None, interactive: bool) -> int:
+    import asyncio
+
     from hookline.agent.setup import AgentOptions, build_agent
     from hookline.modes.print_mode import StderrUI, run_print
     from hookline.modes.stdout import claim_stdout

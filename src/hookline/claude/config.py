@@ -11,6 +11,7 @@ the one implementation.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -188,9 +189,10 @@ def sources_from_settings(loaded: _LoadedSettingsLike) -> list[HookSource]:
     return out
 
 
-_HOOKS_ADAPTER: TypeAdapter[dict[str, list[MatcherConfig]]] = TypeAdapter(
-    dict[str, list[MatcherConfig]]
-)
+@functools.cache
+def _hooks_adapter() -> TypeAdapter[dict[str, list[MatcherConfig]]]:
+    """The validator of a plugin's hooks object, built when a plugin is first read."""
+    return TypeAdapter(dict[str, list[MatcherConfig]])
 
 
 def load_plugin_hooks(path: Path) -> tuple[HookSource | None, list[str]]:
@@ -213,7 +215,7 @@ def load_plugin_hooks(path: Path) -> tuple[HookSource | None, list[str]]:
     checked = check_hooks(raw, key="hooks")
     messages = [f"{path}: {w}" for w in checked.warnings]
     try:
-        hooks = _HOOKS_ADAPTER.validate_python(checked.value)
+        hooks = _hooks_adapter().validate_python(checked.value)
     except ValidationError as exc:  # pragma: no cover - check_hooks keeps only valid entries
         first = exc.errors()[0]
         loc = ".".join(str(p) for p in first["loc"])

@@ -308,6 +308,10 @@ def _without_bypass_mode(file: SettingsFile) -> Settings:
 
 def _merge(layers: list[Settings], errors: list[str]) -> Settings:
     """The merged settings of valid files, ``hooks`` left out (see module doc)."""
+    if not layers:
+        # No file: the defaults, without building the validator (most of a bare run's
+        # start-up); every field's default is None, so this equals validating {}.
+        return Settings.model_construct()
     dumps = [
         layer.model_dump(mode="json", by_alias=True, exclude_unset=True, exclude={"hooks"})
         for layer in layers

@@ -40,7 +40,7 @@ CLAUDE_EVENTS: tuple[str, ...] = get_args(ClaudeEvent)
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+    model_config = ConfigDict(extra="forbid", populate_by_name=True, defer_build=True)
 
 
 class CommandHookConfig(_Strict):
@@ -121,7 +121,7 @@ HooksField = Annotated[
 class PermissionsConfig(BaseModel):
     """Tool permission rules; other keys are kept for Claude Code compatibility."""
 
-    model_config = ConfigDict(extra="allow", populate_by_name=True)
+    model_config = ConfigDict(extra="allow", populate_by_name=True, defer_build=True)
 
     allow: list[str] = Field(default_factory=list)
     deny: list[str] = Field(default_factory=list)
@@ -148,7 +148,10 @@ class Settings(BaseModel):
     loader hands them out per source instead (see ``LoadedSettings``).
     """
 
-    model_config = ConfigDict(extra="allow", populate_by_name=True, title="hookline settings")
+    # defer_build: validators are built on first use, not when `hookline --help` imports this.
+    model_config = ConfigDict(
+        extra="allow", populate_by_name=True, title="hookline settings", defer_build=True
+    )
 
     hooks: HooksField | None = Field(
         default=None,

@@ -83,6 +83,8 @@ _EXPANSION_TYPES = frozenset(
     }
 )
 _SUBSTITUTIONS = frozenset({"command_substitution", "process_substitution"})
+#: ``NAME=`` at the start of a word: an assignment for ``env``/``sudo``
+_ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
 #: characters that make an unquoted word more than its text (escapes, globs, braces)
 _SPECIAL = re.compile(r"[\\*?\[{`$]")
 
@@ -717,7 +719,7 @@ class _Walker:
             return
         if unwrapped.keep_self:
             self.emit(words, assignments, redirs, start, end, ctx, wrappers, runtime_args)
-        inner_wrappers = (*wrappers, (unwrapped.label, tuple(w.value for w in words)))
+        inner_wrappers = (*wrappers, (unwrapped.label, tuple([w.value for w in words])))
         inner_assignments = {**assignments, **unwrapped.assignments}
         for inner in unwrapped.commands:
             self.run(
@@ -982,13 +984,7 @@ def _names(found: list[_Option]) -> set[str]:
 
 
 def _is_assignment(word: _Word) -> bool:
-    name, eq, _ = word.value.partition("=")
-    return (
-        bool(eq)
-        and bool(name)
-        and (name[0].isalpha() or name[0] == "_")
-        and all(c.isalnum() or c == "_" for c in name)
-    )
+    return _ASSIGNMENT.match(word.value) is not None
 
 
 def _take_assignments(words: list[_Word], i: int, into: dict[str, str]) -> int:

@@ -18,7 +18,9 @@ every simple command a shell would execute:
   and ``trap``;
 - into scripts: ``sh``/``bash``/``zsh``/``dash``/``ksh``/``fish -c`` (also
   ``-lc``, ``-ec``, ``-c`` after other flags), ``su -c``, ``flock -c``,
-  ``env -S``, ``watch`` and ``eval``, parsed recursively up to a depth limit.
+  ``env -S``, ``watch`` and ``eval``, and a heredoc or herestring fed to a
+  shell (``bash <<'EOF'``, ``sh <<< "…"``), parsed recursively up to a depth
+  limit.
 
 Words are unquoted as the program receives them: ``r\\m``, ``'rm'``, ``"rm"``,
 ``r""m`` and ``$'\\x72m'`` are all ``rm`` (ANSI-C strings are decoded). A word
@@ -279,6 +281,8 @@ class _Unwrapped:
     assignments: dict[str, str] = field(default_factory=dict)
     runtime_args: bool = False
     keep_self: bool = False
+    #: a shell reading its script from stdin: a heredoc or herestring is the script
+    stdin: bool = False
 
 
 class _Analysis:
@@ -287,6 +291,8 @@ class _Analysis:
     def __init__(self, text: str) -> None:
         self.commands: list[SimpleCommand] = []
         self.problems: list[str] = []
+        #: the text a heredoc or herestring feeds to stdin, by ``id`` of its Redirection
+        self.stdin: dict[int, tuple[Redirection, _Script]] = {}
         self._top_text = text
         self._ascii = text.isascii()
         self._char_of: list[int] | None = None
@@ -678,6 +684,18 @@ class _Walker:
                 target_nodes.append(child)
             elif kind in _REDIRECT_TYPES:
                 nested.extend(self.redirections(child))
+        if node.type == "heredoc_redirect":
+            redirection = Redirection(op, None, fd)
+            self.keep_stdin(redirection, self.heredoc_script(node))
+            return [redirection, *nested]
+        if node.type == "herestring_redirect":
+            redirection = Redirection(op, None, fd)
+            content = [c for c in node.children if c.is_named]
+            if content:
+                word = self.words(content)[0] if self.words(content) else None
+                if word is not None:
+                    self.keep_stdin(redirection, _Script(word.value + "\n", [word]))
+            return [redirection, *nested]
         if node.type != "file_redirect" or not target_nodes:
             return [Redirection(op, None, fd), *nested]
         words = self.words(target_nodes)
@@ -685,6 +703,42 @@ class _Walker:
         if target is None:
             return [Redirection(op, None, fd), *nested]
         return [Redirection(op, target.value, fd, target.expands), *nested]
+
+    def keep_stdin(self, redirection: Redirection, script: _Script | None) -> None:
+        if script is not None:
+            self.analysis.stdin[id(redirection)] = (redirection, script)
+
+    def heredoc_script(self, node: Node) -> _Script | None:
+        """A heredoc body as the text stdin receives (``bash <<EOF`` runs it)."""
+        start = body = None
+        dash = False
+        for child in node.children:
+            kind = child.type
+            if kind == "heredoc_start":
+                start = child
+            elif kind == "heredoc_body":
+                body = child
+            elif kind == "<<-":
+                dash = True
+        if start is None or body is None:
+            return None
+        raw = self.text(body)
+        quoted = any(c in self.text(start) for c in "'\"\\")
+        expands = not quoted and any(c.type in _EXPANSION_TYPES for c in body.children)
+        text = raw if quoted else _unescape_heredoc(raw)
+        if dash:
+            text = "\n".join(line.lstrip("\t") for line in text.split("\n"))
+        return _Script(text, [_Word(text, expands, False, body.start_byte, body.end_byte)])
+
+    def stdin_script(self, redirs: list[Redirection]) -> _Script | None:
+        """The heredoc or herestring that is a command's stdin, if the last input redirect."""
+        found: _Script | None = None
+        for redirection in redirs:
+            if redirection.fd not in (None, 0) or not redirection.op.startswith("<"):
+                continue
+            entry = self.analysis.stdin.get(id(redirection))
+            found = entry[1] if entry is not None and entry[0] is redirection else None
+        return found
 
     # -- wrappers
 
@@ -714,6 +768,10 @@ class _Walker:
         unwrapped = handler(words) if handler is not None and level < _MAX_WRAPPERS else None
         if unwrapped is not None:
             unwrapped.commands = [inner for inner in unwrapped.commands if inner]
+            if unwrapped.stdin:
+                script = self.stdin_script(redirs)
+                if script is not None:
+                    unwrapped.scripts.append(script)
         if unwrapped is None or not (unwrapped.commands or unwrapped.scripts):
             self.emit(words, assignments, redirs, start, end, ctx, wrappers, runtime_args)
             return
@@ -837,6 +895,25 @@ def _has_live_substitution(raw: str) -> bool:
             return True
         i += 1
     return False
+
+
+def _unescape_heredoc(raw: str) -> str:
+    """In an unquoted heredoc a backslash escapes only ``$ ` \\`` and a newline."""
+    if "\\" not in raw:
+        return raw
+    out: list[str] = []
+    i = 0
+    n = len(raw)
+    while i < n:
+        char = raw[i]
+        if char == "\\" and i + 1 < n and raw[i + 1] in "$`\\\n":
+            if raw[i + 1] != "\n":
+                out.append(raw[i + 1])
+            i += 2
+            continue
+        out.append(char)
+        i += 1
+    return "".join(out)
 
 
 def _unescape_double(raw: str) -> str:
@@ -1208,8 +1285,9 @@ def _taskset(words: list[_Word]) -> _Unwrapped | None:
 
 
 def _shell(words: list[_Word]) -> _Unwrapped | None:
-    """``bash [options] -c SCRIPT [name args…]``: the first operand after ``-c`` is the script."""
-    reads_c = False
+    """``bash [options] -c SCRIPT [name args…]``: the first operand after ``-c`` is the script;
+    with no operand (or ``-s``) the script is stdin, read from a heredoc or herestring."""
+    reads_c = reads_stdin = False
     i = 1
     n = len(words)
     while i < n:
@@ -1224,13 +1302,18 @@ def _shell(words: list[_Word]) -> _Unwrapped | None:
             letters = word[1:]
             if "c" in letters and word[0] == "-":
                 reads_c = True
+            if "s" in letters and word[0] == "-":
+                reads_stdin = True
             i += 2 if ("o" in letters or "O" in letters) else 1
             continue
         break
-    if not reads_c or i >= n:
-        return None
-    script = _Script(words[i].value, [words[i]])
-    return _Unwrapped(f"{posixpath.basename(words[0].value)} -c", scripts=[script])
+    name = posixpath.basename(words[0].value)
+    if reads_c and i < n:
+        script = _Script(words[i].value, [words[i]])
+        return _Unwrapped(f"{name} -c", scripts=[script])
+    if not reads_c and (reads_stdin or i >= n):
+        return _Unwrapped(f"{name} stdin", stdin=True)
+    return None
 
 
 def _eval(words: list[_Word]) -> _Unwrapped | None:

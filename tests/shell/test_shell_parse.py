@@ -347,6 +347,19 @@ def test_shell_scripts_are_parsed_and_other_shell_uses_are_not() -> None:
     assert argvs("bash -o pipefail -c ls") == [["ls"]]
 
 
+def test_a_shell_reading_a_heredoc_or_herestring_runs_it() -> None:
+    assert argvs("bash <<'EOF'\nls -l\nEOF") == [["ls", "-l"]]
+    assert argvs('sh <<< "ls; pwd"') == [["ls"], ["pwd"]]
+    (ls,) = parse_command("bash <<EOF\nls\nEOF").commands
+    assert ls.wrappers == ["bash stdin"]
+    # stdin from a file, or a later redirect replacing the herestring: not analysable text
+    assert argvs("bash < script.sh") == [["bash"]]
+    assert argvs("bash <<< 'ls' < script.sh") == [["bash"]]
+    assert argvs("cat <<< 'rm x'") == [["cat"]]
+    result = parse_command("bash <<EOF\n$CMD\nEOF")
+    assert result.unparsable and "not static" in result.problems[0]
+
+
 def test_an_empty_script_reports_the_shell_itself() -> None:
     assert argvs("bash -c ''") == [["bash", "-c", ""]]
 

@@ -86,6 +86,11 @@ LINES = [
     "eval 'probe x;' 'probe y'",
     "timeout 5 nice -n 1 env A=1 bash -c 'probe x'",
     "echo x > out.txt; probe y 2>&1 >/dev/null",
+    "bash <<'EOF'\nprobe a 'b c'\nEOF",
+    "bash <<EOF\nprobe \\\\x 'y z'\nEOF",
+    "bash <<-EOF\n\t\tprobe x\n\tEOF",
+    'sh <<< "probe x; probe y"',
+    "bash -s arg <<< 'probe x'",
 ]
 
 

@@ -30,12 +30,16 @@ is kept as written and is dynamic only in the program position, where it
 makes the program unknown. A leading ``~`` is kept as written.
 
 Scripts for ``sh``, ``dash`` and ``ksh`` are read with bash's grammar too. Where
-a POSIX shell differs it does less (no ``$'…'``, no brace expansion, no
-``[[``), so it can only run words differently spelled, never a command the
-parser does not list.
+a POSIX shell differs it mostly does less (no ``$'…'``, no brace expansion,
+no ``[[``): it then spells some words differently than listed here.
+
+Where tree-sitter-bash is known to misread bash (a backtick inside ``${…}``
+or in a heredoc, ``$(…)`` in a ``<<-`` body, ``coproc`` groups), the commands
+are still looked for, and the line is reported unparsable.
 
 Text that tree-sitter cannot parse, or that cannot be analysed (too long, too
-deeply nested, a ``-c`` script or ``eval`` argument that is not static) gives
+deeply nested, a ``-c`` script, ``eval`` argument or heredoc fed to a shell
+that is not static) gives
 ``unparsable=True`` with the reasons in ``problems``. Callers fail closed:
 never auto-allow an unparsable line. Spans are character offsets into the
 text given to :func:`parse_command` (``text[start:end]``).
@@ -87,7 +91,8 @@ _EXPANSION_TYPES = frozenset(
 _SUBSTITUTIONS = frozenset({"command_substitution", "process_substitution"})
 #: ``NAME=`` at the start of a word: an assignment for ``env``/``sudo``
 _ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
-#: characters that make an unquoted word more than its text (escapes, globs, braces)
+#: characters that make an unquoted word more than its text (escapes, globs, braces,
+#: a substitution tree-sitter did not read as one)
 _SPECIAL = re.compile(r"[\\*?\[{`$]")
 
 

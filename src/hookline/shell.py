@@ -395,7 +395,7 @@ class _Walker:
                     ctx = _Context(ctx.wrappers, (), ctx.span, ctx.depth)
                 if node.named_child_count == 1 and node.named_children[0].type == "file_redirect":
                     # ``$(<file)`` reads the file like ``$(cat file)``
-                    bare = self.redirections(node.named_children[0])
+                    bare = self.redirections(node.named_children[0], [])
                     self.emit_bare(bare, node, ctx)
             for child in node.children:
                 if child.child_count:
@@ -453,11 +453,28 @@ class _Walker:
     def redirected(self, node: Node, ctx: _Context, depth: int) -> None:
         body = node.child_by_field_name("body")
         redirs: list[Redirection] = []
+        # tree-sitter reads ``cmd > f x y`` as a redirect to ``f x y``; bash, as the
+        # redirect ``> f`` and the arguments ``x y`` of ``cmd``
+        extra: list[_Word] = []
         for child in node.children:
             if child.type in _REDIRECT_TYPES:
-                redirs.extend(self.redirections(child))
+                redirs.extend(self.redirections(child, extra))
         if body is None:
-            self.emit_bare(redirs, node, ctx)
+            if extra:  # ``> f cmd args``
+                self.depth = depth
+                self.run(
+                    extra,
+                    {},
+                    [*ctx.inherited, *redirs],
+                    node.start_byte,
+                    node.end_byte,
+                    ctx,
+                    ctx.wrappers,
+                    False,
+                    0,
+                )
+            else:
+                self.emit_bare(redirs, node, ctx)
         else:
             # tree-sitter hangs ``a && b > f`` and ``a | b > f`` on the whole list;
             # the shell gives the redirection to the last command only.
@@ -469,8 +486,14 @@ class _Walker:
                         self.walk(child, ctx, depth + 1)
                 target = last
             if target.type == "command":
-                self.command(target, ctx, depth + 1, redirs, node if target.id == body.id else None)
+                span_node = node if target.id == body.id else None
+                self.command(target, ctx, depth + 1, redirs, span_node, extra)
             else:
+                if extra:
+                    shown = self.text_between(extra[0].start, extra[-1].end)
+                    self.analysis.problems.append(
+                        f"words after the redirection of a compound command: {shown}"
+                    )
                 mark = len(self.analysis.commands)
                 inner = _Context(ctx.wrappers, ctx.inherited + tuple(redirs), ctx.span, ctx.depth)
                 self.walk(target, inner, depth + 1)
@@ -537,23 +560,27 @@ class _Walker:
         depth: int,
         outer: Sequence[Redirection] = (),
         span_node: Node | None = None,
+        extra: Sequence[_Word] = (),
     ) -> None:
         assignments: dict[str, str] = {}
         redirs: list[Redirection] = list(ctx.inherited)
         word_nodes: list[Node] = []
+        own_extra: list[_Word] = []
         for child in node.children:
             kind = child.type
             if kind == "variable_assignment" and not word_nodes:
                 name, value = self.assignment(child)
                 assignments[name] = value.value
             elif kind in _REDIRECT_TYPES:
-                redirs.extend(self.redirections(child))
+                redirs.extend(self.redirections(child, own_extra))
             elif kind == "command_name":
                 word_nodes.extend(child.children)
             elif kind != "comment":
                 word_nodes.append(child)
         redirs.extend(outer)
         words = self.words(word_nodes)
+        if extra or own_extra:
+            words = sorted([*words, *own_extra, *extra], key=lambda word: word.start)
         where = span_node if span_node is not None else node
         self.depth = depth
         self.run(
@@ -673,7 +700,9 @@ class _Walker:
 
     # -- redirections
 
-    def redirections(self, node: Node) -> list[Redirection]:
+    def redirections(self, node: Node, extra: list[_Word]) -> list[Redirection]:
+        """The redirections of one redirect node; words tree-sitter hung on it after the
+        target (``> f x``) are command words, added to ``extra``."""
         fd: int | None = None
         op = ""
         target_nodes: list[Node] = []
@@ -688,7 +717,7 @@ class _Walker:
             elif node.type == "file_redirect" and child.is_named and op:
                 target_nodes.append(child)
             elif kind in _REDIRECT_TYPES:
-                nested.extend(self.redirections(child))
+                nested.extend(self.redirections(child, extra))
         if node.type == "heredoc_redirect":
             redirection = Redirection(op, None, fd)
             self.keep_stdin(redirection, self.heredoc_script(node))
@@ -705,6 +734,7 @@ class _Walker:
             return [Redirection(op, None, fd), *nested]
         words = self.words(target_nodes)
         target = words[0] if words else None
+        extra.extend(words[1:])
         if target is None:
             return [Redirection(op, None, fd), *nested]
         return [Redirection(op, target.value, fd, target.expands), *nested]

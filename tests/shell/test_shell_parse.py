@@ -237,6 +237,17 @@ def test_a_comment_hides_nothing_it_should_not() -> None:
     assert argvs("echo hi #; rm x\nrm y") == [["echo", "hi"], ["rm", "y"]]
 
 
+def test_words_after_a_redirect_target_are_arguments() -> None:
+    """tree-sitter hangs ``> f x y`` all on the redirect; bash passes ``x y`` to the command."""
+    command = only("rm >/dev/null -rf /")
+    assert command.argv == ["rm", "-rf", "/"] and command.writes == ()
+    assert only("rm 2> 'a b' c").argv == ["rm", "c"]
+    assert only("> f x y").argv == ["x", "y"]
+    assert argvs("a && b > f c") == [["a"], ["b", "c"]]
+    result = parse_command("{ a; } > f c")  # a syntax error in bash
+    assert result.unparsable and "compound" in result.problems[0]
+
+
 def test_fd_words_glued_to_a_redirect_are_not_arguments() -> None:
     assert only("cat 0<&3").argv == ["cat"]
 

@@ -91,6 +91,12 @@ LINES = [
     "bash <<-EOF\n\t\tprobe x\n\tEOF",
     'sh <<< "probe x; probe y"',
     "bash -s arg <<< 'probe x'",
+    "probe x >/dev/null y z",
+    "probe 2>/dev/null x",
+    "> out.txt probe x y",
+    "probe <<EOF > out.txt a b\nhello\nEOF",
+    "true && probe > out.txt c",
+    "probe 0<&0 x",
 ]
 
 

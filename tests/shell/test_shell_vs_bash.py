@@ -23,11 +23,9 @@ from hookline.shell import parse_command
 pytestmark = pytest.mark.skipif(shutil.which("bash") is None, reason="needs bash")
 
 PROBE = """#!/bin/sh
-{
-  printf '%s\\037' "$(basename "$0")"
-  for a in "$@"; do printf '%s\\037' "$a"; done
-  printf '\\036'
-} >> "$PROBE_LOG"
+# one record, written at once: probes in a pipeline run at the same time
+record=$(printf '%s\\037' "$(basename "$0")" "$@"; printf '\\036')
+printf '%s' "$record" >> "$PROBE_LOG"
 """
 
 LINES = [

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import ast
+import sys
 import threading
+from pathlib import Path
 
 import pytest
 
 import hookline
+import hookline.shell
 from hookline.shell import (
     MAX_LENGTH,
     MAX_SCRIPT_DEPTH,
@@ -442,3 +446,18 @@ def test_each_thread_gets_its_own_parser() -> None:
         thread.join()
     assert errors == []
     assert len(seen) == 800 and all(len(argv) == 2 for argv in seen)
+
+
+def test_the_module_imports_only_the_standard_library_and_tree_sitter() -> None:
+    """``hookline.shell`` sits beside ``core``: hooks can use it without the agent."""
+    tree = ast.parse(Path(hookline.shell.__file__).read_text(encoding="utf-8"))
+    imported = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            imported.update(alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            imported.add(node.module.split(".")[0])
+    outside = {
+        name for name in imported if name not in sys.stdlib_module_names and name != "__future__"
+    }
+    assert outside == {"tree_sitter", "tree_sitter_bash"}

@@ -22,6 +22,17 @@ every simple command a shell would execute:
   shell (``bash <<'EOF'``, ``sh <<< "…"``), parsed recursively up to a depth
   limit.
 
+For example::
+
+    >>> from hookline.shell import parse_command
+    >>> line = parse_command("FOO=1 sudo rm -rf -- '/x' && echo $(id -u) > out.txt")
+    >>> [(c.argv, c.wrappers) for c in line.commands]
+    [(['rm', '-rf', '--', '/x'], ['sudo']), (['echo', '$(id -u)'], []), (['id', '-u'], [])]
+    >>> line.commands[0].assignments, line.writes, line.unparsable
+    ({'FOO': '1'}, ('out.txt',), False)
+    >>> parse_command('bash -c "$SCRIPT"').problems
+    ('bash -c script is not static: "$SCRIPT"',)
+
 Words are unquoted as the program receives them: ``r\\m``, ``'rm'``, ``"rm"``,
 ``r""m`` and ``$'\\x72m'`` are all ``rm`` (ANSI-C strings are decoded). A word
 whose value the shell decides at run time (``$VAR``, ``$(…)``, brace

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import doctest
 import sys
 import threading
 from pathlib import Path
@@ -461,3 +462,8 @@ def test_the_module_imports_only_the_standard_library_and_tree_sitter() -> None:
         name for name in imported if name not in sys.stdlib_module_names and name != "__future__"
     }
     assert outside == {"tree_sitter", "tree_sitter_bash"}
+
+
+def test_the_module_documentation_examples_hold() -> None:
+    failed, tried = doctest.testmod(hookline.shell)
+    assert tried >= 3 and failed == 0

@@ -18,7 +18,20 @@ every simple command a shell would execute:
   and ``trap``;
 - into scripts: ``sh``/``bash``/``zsh``/``dash``/``ksh``/``fish -c`` (also
   ``-lc``, ``-ec``, ``-c`` after other flags), ``su -c``, ``flock -c``,
-  ``env -S``, ``watch`` and ``eval``, parsed recursively up to a depth limit.
+  ``env -S``, ``watch`` and ``eval``, and a heredoc or herestring fed to a
+  shell (``bash <<'EOF'``, ``sh <<< "…"``), parsed recursively up to a depth
+  limit.
+
+For example::
+
+    >>> from hookline.shell import parse_command
+    >>> line = parse_command("FOO=1 sudo rm -rf -- '/x' && echo $(id -u) > out.txt")
+    >>> [(c.argv, c.wrappers) for c in line.commands]
+    [(['rm', '-rf', '--', '/x'], ['sudo']), (['echo', '$(id -u)'], []), (['id', '-u'], [])]
+    >>> line.commands[0].assignments, line.writes, line.unparsable
+    ({'FOO': '1'}, ('out.txt',), False)
+    >>> parse_command('bash -c "$SCRIPT"').problems
+    ('bash -c script is not static: "$SCRIPT"',)
 
 Words are unquoted as the program receives them: ``r\\m``, ``'rm'``, ``"rm"``,
 ``r""m`` and ``$'\\x72m'`` are all ``rm`` (ANSI-C strings are decoded). A word
@@ -28,12 +41,16 @@ is kept as written and is dynamic only in the program position, where it
 makes the program unknown. A leading ``~`` is kept as written.
 
 Scripts for ``sh``, ``dash`` and ``ksh`` are read with bash's grammar too. Where
-a POSIX shell differs it does less (no ``$'…'``, no brace expansion, no
-``[[``), so it can only run words differently spelled, never a command the
-parser does not list.
+a POSIX shell differs it mostly does less (no ``$'…'``, no brace expansion,
+no ``[[``): it then spells some words differently than listed here.
+
+Where tree-sitter-bash is known to misread bash (a backtick inside ``${…}``
+or in a heredoc, ``$(…)`` in a ``<<-`` body, ``coproc`` groups), the commands
+are still looked for, and the line is reported unparsable.
 
 Text that tree-sitter cannot parse, or that cannot be analysed (too long, too
-deeply nested, a ``-c`` script or ``eval`` argument that is not static) gives
+deeply nested, a ``-c`` script, ``eval`` argument or heredoc fed to a shell
+that is not static) gives
 ``unparsable=True`` with the reasons in ``problems``. Callers fail closed:
 never auto-allow an unparsable line. Spans are character offsets into the
 text given to :func:`parse_command` (``text[start:end]``).
@@ -83,7 +100,10 @@ _EXPANSION_TYPES = frozenset(
     }
 )
 _SUBSTITUTIONS = frozenset({"command_substitution", "process_substitution"})
-#: characters that make an unquoted word more than its text (escapes, globs, braces)
+#: ``NAME=`` at the start of a word: an assignment for ``env``/``sudo``
+_ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
+#: characters that make an unquoted word more than its text (escapes, globs, braces,
+#: a substitution tree-sitter did not read as one)
 _SPECIAL = re.compile(r"[\\*?\[{`$]")
 
 
@@ -277,6 +297,8 @@ class _Unwrapped:
     assignments: dict[str, str] = field(default_factory=dict)
     runtime_args: bool = False
     keep_self: bool = False
+    #: a shell reading its script from stdin: a heredoc or herestring is the script
+    stdin: bool = False
 
 
 class _Analysis:
@@ -285,6 +307,8 @@ class _Analysis:
     def __init__(self, text: str) -> None:
         self.commands: list[SimpleCommand] = []
         self.problems: list[str] = []
+        #: the text a heredoc or herestring feeds to stdin, by ``id`` of its Redirection
+        self.stdin: dict[int, tuple[Redirection, _Script]] = {}
         self._top_text = text
         self._ascii = text.isascii()
         self._char_of: list[int] | None = None
@@ -382,7 +406,7 @@ class _Walker:
                     ctx = _Context(ctx.wrappers, (), ctx.span, ctx.depth)
                 if node.named_child_count == 1 and node.named_children[0].type == "file_redirect":
                     # ``$(<file)`` reads the file like ``$(cat file)``
-                    bare = self.redirections(node.named_children[0])
+                    bare = self.redirections(node.named_children[0], [])
                     self.emit_bare(bare, node, ctx)
             for child in node.children:
                 if child.child_count:
@@ -440,11 +464,28 @@ class _Walker:
     def redirected(self, node: Node, ctx: _Context, depth: int) -> None:
         body = node.child_by_field_name("body")
         redirs: list[Redirection] = []
+        # tree-sitter reads ``cmd > f x y`` as a redirect to ``f x y``; bash, as the
+        # redirect ``> f`` and the arguments ``x y`` of ``cmd``
+        extra: list[_Word] = []
         for child in node.children:
             if child.type in _REDIRECT_TYPES:
-                redirs.extend(self.redirections(child))
+                redirs.extend(self.redirections(child, extra))
         if body is None:
-            self.emit_bare(redirs, node, ctx)
+            if extra:  # ``> f cmd args``
+                self.depth = depth
+                self.run(
+                    extra,
+                    {},
+                    [*ctx.inherited, *redirs],
+                    node.start_byte,
+                    node.end_byte,
+                    ctx,
+                    ctx.wrappers,
+                    False,
+                    0,
+                )
+            else:
+                self.emit_bare(redirs, node, ctx)
         else:
             # tree-sitter hangs ``a && b > f`` and ``a | b > f`` on the whole list;
             # the shell gives the redirection to the last command only.
@@ -456,8 +497,14 @@ class _Walker:
                         self.walk(child, ctx, depth + 1)
                 target = last
             if target.type == "command":
-                self.command(target, ctx, depth + 1, redirs, node if target.id == body.id else None)
+                span_node = node if target.id == body.id else None
+                self.command(target, ctx, depth + 1, redirs, span_node, extra)
             else:
+                if extra:
+                    shown = self.text_between(extra[0].start, extra[-1].end)
+                    self.analysis.problems.append(
+                        f"words after the redirection of a compound command: {shown}"
+                    )
                 mark = len(self.analysis.commands)
                 inner = _Context(ctx.wrappers, ctx.inherited + tuple(redirs), ctx.span, ctx.depth)
                 self.walk(target, inner, depth + 1)
@@ -524,23 +571,27 @@ class _Walker:
         depth: int,
         outer: Sequence[Redirection] = (),
         span_node: Node | None = None,
+        extra: Sequence[_Word] = (),
     ) -> None:
         assignments: dict[str, str] = {}
         redirs: list[Redirection] = list(ctx.inherited)
         word_nodes: list[Node] = []
+        own_extra: list[_Word] = []
         for child in node.children:
             kind = child.type
             if kind == "variable_assignment" and not word_nodes:
                 name, value = self.assignment(child)
                 assignments[name] = value.value
             elif kind in _REDIRECT_TYPES:
-                redirs.extend(self.redirections(child))
+                redirs.extend(self.redirections(child, own_extra))
             elif kind == "command_name":
                 word_nodes.extend(child.children)
             elif kind != "comment":
                 word_nodes.append(child)
         redirs.extend(outer)
         words = self.words(word_nodes)
+        if extra or own_extra:
+            words = sorted([*words, *own_extra, *extra], key=lambda word: word.start)
         where = span_node if span_node is not None else node
         self.depth = depth
         self.run(
@@ -660,7 +711,9 @@ class _Walker:
 
     # -- redirections
 
-    def redirections(self, node: Node) -> list[Redirection]:
+    def redirections(self, node: Node, extra: list[_Word]) -> list[Redirection]:
+        """The redirections of one redirect node; words tree-sitter hung on it after the
+        target (``> f x``) are command words, added to ``extra``."""
         fd: int | None = None
         op = ""
         target_nodes: list[Node] = []
@@ -675,14 +728,63 @@ class _Walker:
             elif node.type == "file_redirect" and child.is_named and op:
                 target_nodes.append(child)
             elif kind in _REDIRECT_TYPES:
-                nested.extend(self.redirections(child))
+                nested.extend(self.redirections(child, extra))
+        if node.type == "heredoc_redirect":
+            redirection = Redirection(op, None, fd)
+            self.keep_stdin(redirection, self.heredoc_script(node))
+            return [redirection, *nested]
+        if node.type == "herestring_redirect":
+            redirection = Redirection(op, None, fd)
+            content = [c for c in node.children if c.is_named]
+            if content:
+                word = self.words(content)[0] if self.words(content) else None
+                if word is not None:
+                    self.keep_stdin(redirection, _Script(word.value + "\n", [word]))
+            return [redirection, *nested]
         if node.type != "file_redirect" or not target_nodes:
             return [Redirection(op, None, fd), *nested]
         words = self.words(target_nodes)
         target = words[0] if words else None
+        extra.extend(words[1:])
         if target is None:
             return [Redirection(op, None, fd), *nested]
         return [Redirection(op, target.value, fd, target.expands), *nested]
+
+    def keep_stdin(self, redirection: Redirection, script: _Script | None) -> None:
+        if script is not None:
+            self.analysis.stdin[id(redirection)] = (redirection, script)
+
+    def heredoc_script(self, node: Node) -> _Script | None:
+        """A heredoc body as the text stdin receives (``bash <<EOF`` runs it)."""
+        start = body = None
+        dash = False
+        for child in node.children:
+            kind = child.type
+            if kind == "heredoc_start":
+                start = child
+            elif kind == "heredoc_body":
+                body = child
+            elif kind == "<<-":
+                dash = True
+        if start is None or body is None:
+            return None
+        raw = self.text(body)
+        quoted = any(c in self.text(start) for c in "'\"\\")
+        expands = not quoted and any(c.type in _EXPANSION_TYPES for c in body.children)
+        text = raw if quoted else _unescape_heredoc(raw)
+        if dash:
+            text = "\n".join(line.lstrip("\t") for line in text.split("\n"))
+        return _Script(text, [_Word(text, expands, False, body.start_byte, body.end_byte)])
+
+    def stdin_script(self, redirs: list[Redirection]) -> _Script | None:
+        """The heredoc or herestring that is a command's stdin, if the last input redirect."""
+        found: _Script | None = None
+        for redirection in redirs:
+            if redirection.fd not in (None, 0) or not redirection.op.startswith("<"):
+                continue
+            entry = self.analysis.stdin.get(id(redirection))
+            found = entry[1] if entry is not None and entry[0] is redirection else None
+        return found
 
     # -- wrappers
 
@@ -712,12 +814,16 @@ class _Walker:
         unwrapped = handler(words) if handler is not None and level < _MAX_WRAPPERS else None
         if unwrapped is not None:
             unwrapped.commands = [inner for inner in unwrapped.commands if inner]
+            if unwrapped.stdin:
+                script = self.stdin_script(redirs)
+                if script is not None:
+                    unwrapped.scripts.append(script)
         if unwrapped is None or not (unwrapped.commands or unwrapped.scripts):
             self.emit(words, assignments, redirs, start, end, ctx, wrappers, runtime_args)
             return
         if unwrapped.keep_self:
             self.emit(words, assignments, redirs, start, end, ctx, wrappers, runtime_args)
-        inner_wrappers = (*wrappers, (unwrapped.label, tuple(w.value for w in words)))
+        inner_wrappers = (*wrappers, (unwrapped.label, tuple([w.value for w in words])))
         inner_assignments = {**assignments, **unwrapped.assignments}
         for inner in unwrapped.commands:
             self.run(
@@ -835,6 +941,25 @@ def _has_live_substitution(raw: str) -> bool:
             return True
         i += 1
     return False
+
+
+def _unescape_heredoc(raw: str) -> str:
+    """In an unquoted heredoc a backslash escapes only ``$ ` \\`` and a newline."""
+    if "\\" not in raw:
+        return raw
+    out: list[str] = []
+    i = 0
+    n = len(raw)
+    while i < n:
+        char = raw[i]
+        if char == "\\" and i + 1 < n and raw[i + 1] in "$`\\\n":
+            if raw[i + 1] != "\n":
+                out.append(raw[i + 1])
+            i += 2
+            continue
+        out.append(char)
+        i += 1
+    return "".join(out)
 
 
 def _unescape_double(raw: str) -> str:
@@ -982,13 +1107,7 @@ def _names(found: list[_Option]) -> set[str]:
 
 
 def _is_assignment(word: _Word) -> bool:
-    name, eq, _ = word.value.partition("=")
-    return (
-        bool(eq)
-        and bool(name)
-        and (name[0].isalpha() or name[0] == "_")
-        and all(c.isalnum() or c == "_" for c in name)
-    )
+    return _ASSIGNMENT.match(word.value) is not None
 
 
 def _take_assignments(words: list[_Word], i: int, into: dict[str, str]) -> int:
@@ -1212,8 +1331,9 @@ def _taskset(words: list[_Word]) -> _Unwrapped | None:
 
 
 def _shell(words: list[_Word]) -> _Unwrapped | None:
-    """``bash [options] -c SCRIPT [name args…]``: the first operand after ``-c`` is the script."""
-    reads_c = False
+    """``bash [options] -c SCRIPT [name args…]``: the first operand after ``-c`` is the script;
+    with no operand (or ``-s``) the script is stdin, read from a heredoc or herestring."""
+    reads_c = reads_stdin = False
     i = 1
     n = len(words)
     while i < n:
@@ -1228,13 +1348,18 @@ def _shell(words: list[_Word]) -> _Unwrapped | None:
             letters = word[1:]
             if "c" in letters and word[0] == "-":
                 reads_c = True
+            if "s" in letters and word[0] == "-":
+                reads_stdin = True
             i += 2 if ("o" in letters or "O" in letters) else 1
             continue
         break
-    if not reads_c or i >= n:
-        return None
-    script = _Script(words[i].value, [words[i]])
-    return _Unwrapped(f"{posixpath.basename(words[0].value)} -c", scripts=[script])
+    name = posixpath.basename(words[0].value)
+    if reads_c and i < n:
+        script = _Script(words[i].value, [words[i]])
+        return _Unwrapped(f"{name} -c", scripts=[script])
+    if not reads_c and (reads_stdin or i >= n):
+        return _Unwrapped(f"{name} stdin", stdin=True)
+    return None
 
 
 def _eval(words: list[_Word]) -> _Unwrapped | None:

@@ -23,11 +23,9 @@ from hookline.shell import parse_command
 pytestmark = pytest.mark.skipif(shutil.which("bash") is None, reason="needs bash")
 
 PROBE = """#!/bin/sh
-{
-  printf '%s\\037' "$(basename "$0")"
-  for a in "$@"; do printf '%s\\037' "$a"; done
-  printf '\\036'
-} >> "$PROBE_LOG"
+# one record, written at once: probes in a pipeline run at the same time
+record=$(printf '%s\\037' "$(basename "$0")" "$@"; printf '\\036')
+printf '%s' "$record" >> "$PROBE_LOG"
 """
 
 LINES = [
@@ -86,6 +84,17 @@ LINES = [
     "eval 'probe x;' 'probe y'",
     "timeout 5 nice -n 1 env A=1 bash -c 'probe x'",
     "echo x > out.txt; probe y 2>&1 >/dev/null",
+    "bash <<'EOF'\nprobe a 'b c'\nEOF",
+    "bash <<EOF\nprobe \\\\x 'y z'\nEOF",
+    "bash <<-EOF\n\t\tprobe x\n\tEOF",
+    'sh <<< "probe x; probe y"',
+    "bash -s arg <<< 'probe x'",
+    "probe x >/dev/null y z",
+    "probe 2>/dev/null x",
+    "> out.txt probe x y",
+    "probe <<EOF > out.txt a b\nhello\nEOF",
+    "true && probe > out.txt c",
+    "probe 0<&0 x",
 ]
 
 

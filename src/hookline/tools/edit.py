@@ -2,7 +2,10 @@
 
 ``edit`` insists that ``oldText`` occurs exactly once: a replacement in the
 wrong place is worse than an error the model can fix by adding context.
-CRLF files and a UTF-8 BOM are kept as they were.
+CRLF files and a UTF-8 BOM are kept as they were. Both work on regular files
+only: a FIFO, a device or a socket (or a symlink to one, such as
+``/dev/stdout``) is refused before it is opened for a write that could block
+or reach the host's own streams.
 """
 
 from __future__ import annotations
@@ -14,7 +17,8 @@ from typing import Any
 
 from hookline.core.messages import text
 from hookline.core.tool import Tool, ToolError, ToolResult, ToolUpdate
-from hookline.tools._params import display_path, existing_file, is_binary, require_str, resolve_path
+from hookline.tools._files import open_for_read, open_for_write, too_large
+from hookline.tools._params import display_path, is_binary, require_str, resolve_path
 from hookline.tools.details import EditToolDetails, WriteToolDetails
 
 _BOM = "\ufeff"
@@ -44,15 +48,29 @@ _EDIT_PARAMETERS: dict[str, Any] = {
 }
 
 
-def _write_file(path: str, data: bytes) -> None:
-    os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
-    with open(path, "wb") as f:
+#: ``edit`` reads the whole file; larger files are refused (use bash: sed, a script).
+MAX_EDIT_BYTES = 32 * 1024 * 1024
+
+
+def _write_file(full: str, path: str, tool: str, data: bytes) -> bool:
+    """Write ``data`` to the regular file ``full`` (created with its parents); True when
+    it was created. A FIFO, device or socket is refused, never opened for a blocking write."""
+    os.makedirs(os.path.dirname(full) or ".", exist_ok=True)
+    fd, created = open_for_write(tool, path, full)
+    with os.fdopen(fd, "wb") as f:
+        f.truncate(0)
         f.write(data)
+    return created
 
 
-def _read_file(path: str) -> bytes:
-    with open(path, "rb") as f:
-        return f.read()
+def _read_file(full: str, path: str) -> bytes:
+    fd, st = open_for_read("edit", path, full)
+    with os.fdopen(fd, "rb") as f:
+        if st.st_size > MAX_EDIT_BYTES:
+            raise too_large(
+                "edit", path, st.st_size, MAX_EDIT_BYTES, "Use bash (e.g. sed -i) to change it."
+            )
+        return f.read(MAX_EDIT_BYTES + 1)
 
 
 def create_write_tool(cwd: str) -> Tool:
@@ -67,12 +85,9 @@ def create_write_tool(cwd: str) -> Tool:
         path = require_str("write", params, "path", empty_ok=False)
         content = require_str("write", params, "content")
         full, outside = resolve_path(cwd, path)
-        if os.path.isdir(full):
-            raise ToolError(f"write: {path} is a directory; give a file path to write.")
-        created = not os.path.exists(full)
         data = content.encode("utf-8")
         try:
-            await asyncio.to_thread(_write_file, full, data)
+            created = await asyncio.to_thread(_write_file, full, path, "write", data)
         except OSError as exc:
             raise ToolError(f"write: cannot write {path}: {exc.strerror or exc}") from exc
         details: WriteToolDetails = {
@@ -133,9 +148,9 @@ def create_edit_tool(cwd: str) -> Tool:
         path = require_str("edit", params, "path", empty_ok=False)
         old = require_str("edit", params, "oldText", empty_ok=False)
         new = require_str("edit", params, "newText")
-        full, outside = existing_file("edit", cwd, path)
+        full, outside = resolve_path(cwd, path)
         try:
-            raw = await asyncio.to_thread(_read_file, full)
+            raw = await asyncio.to_thread(_read_file, full, path)
         except OSError as exc:
             raise ToolError(f"edit: cannot read {path}: {exc.strerror or exc}") from exc
         if is_binary(raw):
@@ -157,7 +172,11 @@ def create_edit_tool(cwd: str) -> Tool:
         out = updated.replace("\n", "\r\n") if crlf else updated
         try:
             await asyncio.to_thread(
-                _write_file, full, (bom + out).encode("utf-8", errors="surrogateescape")
+                _write_file,
+                full,
+                path,
+                "edit",
+                (bom + out).encode("utf-8", errors="surrogateescape"),
             )
         except OSError as exc:
             raise ToolError(f"edit: cannot write {path}: {exc.strerror or exc}") from exc

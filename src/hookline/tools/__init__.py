@@ -5,7 +5,7 @@ an embedding agent may compose ``builtin_tools``, ``resolve_tools`` and
 ``wrap_tools`` itself.
 """
 
-from hookline.tools.bash import BashSpawnContext, BashSpawnHook, create_bash_tool
+from hookline.tools.bash import BashSpawnContext, BashSpawnHook, bash_timeouts, create_bash_tool
 from hookline.tools.builtin import BUILTIN_TOOL_NAMES, builtin_tools, hooked_tools
 from hookline.tools.details import (
     BashToolDetails,
@@ -32,8 +32,10 @@ from hookline.tools.details import (
     is_write_tool_result,
 )
 from hookline.tools.edit import create_edit_tool, create_write_tool
+from hookline.tools.leftovers import ToolLeftovers, cleanup_leftovers, default_leftovers
 from hookline.tools.read import create_read_tool
 from hookline.tools.search import create_find_tool, create_grep_tool, create_ls_tool
+from hookline.tools.terminal import clean_terminal_output
 from hookline.tools.truncation import (
     DEFAULT_MAX_BYTES,
     DEFAULT_MAX_LINES,
@@ -64,11 +66,15 @@ __all__ = [
     "LsToolResultEvent",
     "ReadToolDetails",
     "ReadToolResultEvent",
+    "ToolLeftovers",
     "TruncationResult",
     "TypedToolResultEvent",
     "WriteToolDetails",
     "WriteToolResultEvent",
+    "bash_timeouts",
     "builtin_tools",
+    "clean_terminal_output",
+    "cleanup_leftovers",
     "create_bash_tool",
     "create_edit_tool",
     "create_find_tool",
@@ -76,6 +82,7 @@ __all__ = [
     "create_ls_tool",
     "create_read_tool",
     "create_write_tool",
+    "default_leftovers",
     "error_text",
     "hooked_tools",
     "is_bash_tool_result",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -216,3 +217,30 @@ async def test_a_raising_stdout_listener_does_not_break_reading() -> None:
 
     res = await run_process(["sh", "-c", "echo a; echo b"], on_stdout=boom)
     assert (res.code, res.stdout) == (0, "a\nb\n")
+
+
+def test_no_transport_noise_at_interpreter_exit(tmp_path: Path) -> None:
+    # killed by its timeout while a child that left the group still holds the pipes: the
+    # transport must be closed by run_process, not by the garbage collector after the loop
+    pidfile = tmp_path / "setsid.pid"
+    child = (
+        "import asyncio, sys\n"
+        "from hookline.core.process import run_process\n"
+        "script = sys.argv[1]\n"
+        "res = asyncio.run(run_process(['bash', '-c', script], timeout=0.5))\n"
+        "print(res.timed_out)\n"
+    )
+    script = _setsid_script(pidfile).replace("echo verdict; exit 5", "sleep 30")
+    done = subprocess.run(
+        [sys.executable, "-c", child, script],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    try:
+        assert (done.returncode, done.stdout) == (0, "True\n")
+        assert "Exception ignored" not in done.stderr, done.stderr
+        assert done.stderr == ""
+    finally:
+        os.kill(int(pidfile.read_text()), 9)

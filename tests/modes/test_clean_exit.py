@@ -88,3 +88,39 @@ def test_no_noise_and_no_leftover_children_after_a_run(tmp_path: Path, isolated_
     finally:
         if pids["setsid"].exists():
             os.kill(int(pids["setsid"].read_text()), 9)
+
+
+def test_a_flood_in_json_mode_sends_few_small_updates(tmp_path: Path) -> None:
+    project = tmp_path / "project"
+    project.mkdir()
+    flood = {"name": "bash", "arguments": {"command": "yes | head -c 20000000"}}
+    script = write_script(
+        tmp_path / "script.json", [{"text": "", "tool_calls": [flood]}, {"text": "ok"}]
+    )
+    started = time.monotonic()
+    done = run_cli(
+        "-p",
+        "go",
+        "--mode",
+        "json",
+        "--model",
+        script,
+        "--cwd",
+        str(project),
+        "--permission-mode",
+        "bypassPermissions",
+    )
+    elapsed = time.monotonic() - started
+    assert done.returncode == 0, done.stderr
+    updates = [
+        json.loads(line)
+        for line in done.stdout.splitlines()
+        if '"tool_execution_update"' in line[:40]
+    ]
+    assert updates, "the flood was streamed"
+    # a rate bound, not a speed claim: at most ten a second however slow the machine is
+    assert len(updates) <= 10 * elapsed + 2, (len(updates), elapsed)
+    # each update carries only new output, at most 50 KB of it (re-sending the rolling tail
+    # for every pipe read made this 15 MB)
+    assert all(len(u["partial_result"]) <= 51 * 1024 for u in updates)
+    assert len(done.stdout) < 1_000_000, len(done.stdout)

@@ -165,25 +165,39 @@ def _read_window(f: BinaryIO, size: int, start: int, limit: int | None) -> _Wind
 def _read_file(full: str, path: str, start: int, limit: int | None) -> _Window | bytes:
     """The window of a text file, or the bytes of an image; ToolError for anything else."""
     fd, st = open_for_read("read", path, full)
-    with os.fdopen(fd, "rb") as f:
-        head = f.read(_SNIFF)
-        if image_mime(head[:16]) is not None:
-            if st.st_size > MAX_IMAGE_BYTES:
-                raise too_large(
-                    "read",
-                    path,
-                    st.st_size,
-                    MAX_IMAGE_BYTES,
-                    "Resize it (e.g. with ImageMagick) or inspect it with bash.",
-                )
-            return head + f.read(MAX_IMAGE_BYTES + 1 - len(head))
-        if is_binary(head):
-            raise ToolError(
-                f"read: {path} is a binary file ({format_size(st.st_size)}), not text or a "
-                "png/jpg/gif/webp image. Use bash (e.g. file, xxd | head) to inspect it."
+    try:
+        with os.fdopen(fd, "rb") as f:
+            return _read_open(f, st.st_size, path, start, limit)
+    except BlockingIOError as exc:  # the fd stays O_NONBLOCK: a read never hangs
+        raise ToolError(
+            f"read: {path} has no data to read now (a pseudo-file that blocks); "
+            "read only reads regular files."
+        ) from exc
+    except OSError as exc:
+        raise ToolError(f"read: cannot read {path}: {exc.strerror or exc}") from exc
+
+
+def _read_open(f: BinaryIO, size: int, path: str, start: int, limit: int | None) -> _Window | bytes:
+    head = f.read(_SNIFF)
+    if head is None:  # a non-blocking pseudo-file with nothing to give
+        raise BlockingIOError
+    if image_mime(head[:16]) is not None:
+        if size > MAX_IMAGE_BYTES:
+            raise too_large(
+                "read",
+                path,
+                size,
+                MAX_IMAGE_BYTES,
+                "Resize it (e.g. with ImageMagick) or inspect it with bash.",
             )
-        f.seek(0)
-        return _read_window(f, st.st_size, start, limit)
+        return head + f.read(MAX_IMAGE_BYTES + 1 - len(head))
+    if is_binary(head):
+        raise ToolError(
+            f"read: {path} is a binary file ({format_size(size)}), not text or a "
+            "png/jpg/gif/webp image. Use bash (e.g. file, xxd | head) to inspect it."
+        )
+    f.seek(0)
+    return _read_window(f, size, start, limit)
 
 
 def _text_result(

@@ -230,3 +230,37 @@ async def test_edit_refuses_a_file_too_large_to_hold(project: Path) -> None:
         await create_edit_tool(str(project)).execute(
             "c", {"path": "big.txt", "oldText": "text", "newText": "t"}, None, None
         )
+
+
+# --- grep and the walk: a FIFO in the tree is skipped ----------------------------------
+
+_GREP_CHILD = """
+import asyncio, sys
+from hookline.core.messages import content_text
+from hookline.tools import create_grep_tool, create_find_tool
+
+async def main():
+    grep = await create_grep_tool(sys.argv[1]).execute("c", {"pattern": "needle"}, None, None)
+    find = await create_find_tool(sys.argv[1]).execute("c", {"pattern": "*.txt"}, None, None)
+    print(content_text(grep.content))
+    print(content_text(find.content))
+
+asyncio.run(main())
+"""
+
+
+def test_grep_and_find_skip_fifos_in_the_tree(project: Path) -> None:
+    (project / "a.txt").write_text("a needle here\n")
+    os.mkfifo(project / "b.txt")  # a search that opened it would block forever
+    (project / "sub").mkdir()
+    os.mkfifo(project / "sub" / ".gitignore")
+    done = subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(_GREP_CHILD), str(project)],
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=CHILD_TIMEOUT,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "a.txt:1: a needle here\na.txt\nb.txt\n"

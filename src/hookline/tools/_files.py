@@ -100,3 +100,22 @@ def too_large(tool: str, path: str, size: int, limit: int, hint: str) -> ToolErr
     return ToolError(
         f"{tool}: {path} is {format_size(size)}, over the {format_size(limit)} limit. {hint}"
     )
+
+
+def read_regular(full: str, limit: int | None = None) -> bytes | None:
+    """The bytes of ``full`` (at most ``limit``) if it is a regular file, else None.
+
+    For tools that read many files they did not name (``grep`` over a tree, the
+    ``.gitignore`` files of a walk): a FIFO or device among them is skipped,
+    never opened for a read that blocks.
+    """
+    try:
+        fd, _ = _open_checked("read", full, full, os.O_RDONLY)
+    except (OSError, ToolError):
+        return None
+    try:
+        with os.fdopen(fd, "rb") as f:
+            data = f.read() if limit is None else f.read(limit)
+    except OSError:
+        return None
+    return data if isinstance(data, bytes) else None

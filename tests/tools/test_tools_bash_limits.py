@@ -276,3 +276,16 @@ async def test_escape_codes_and_overdraws_do_not_reach_the_model(project: Path) 
 )
 def test_clean_terminal_output(raw: str, clean: str) -> None:
     assert clean_terminal_output(raw) == clean
+
+
+async def test_the_spill_file_starts_at_the_first_byte_whatever_the_read_size(
+    project: Path,
+) -> None:
+    # a small first read, then one far over the model's limit: both must be in the file
+    leftovers = ToolLeftovers()
+    tool = create_bash_tool(str(project), max_bytes=1000, leftovers=leftovers)
+    command = "echo first; sleep 0.2; printf '%060000d\\n' 0; echo last"
+    result = await tool.execute("c", {"command": command}, None, None)
+    expected = "first\n" + "0" * 60000 + "\nlast\n"
+    assert Path(result.details["full_output_path"]).read_text() == expected
+    leftovers.close()

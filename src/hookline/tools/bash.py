@@ -180,11 +180,11 @@ class _Output:
         self.total += len(data)
         self.newlines += data.count(b"\n")
         self.last = data[-1:]
-        self.recent.add(data)
-        if self.file is None and self.total > self.max_bytes:
-            self._open(self.recent.peek())  # nothing was dropped yet: this is everything
-        elif self.file is not None:
+        if self.file is not None:
             self._spill(data)
+        elif self.total > self.max_bytes:  # before this chunk nothing was dropped from recent
+            self._open(self.recent.peek() + data)
+        self.recent.add(data)
 
     def _open(self, data: bytes) -> None:
         fd, self.path = tempfile.mkstemp(prefix="hookline-bash-", suffix=".log")

@@ -6,6 +6,7 @@ regression fails the test instead of hanging it.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import socket
@@ -264,3 +265,13 @@ def test_grep_and_find_skip_fifos_in_the_tree(project: Path) -> None:
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout == "a.txt:1: a needle here\na.txt\nb.txt\n"
+
+
+async def test_skipping_to_a_far_offset_stops_when_the_call_is_aborted(project: Path) -> None:
+    _huge(project / "huge.log", 256 * 1024 * 1024)
+    aborted = asyncio.Event()
+    aborted.set()
+    with pytest.raises(ToolError, match=r"^read: aborted$"):
+        await create_read_tool(str(project)).execute(
+            "c", {"path": "huge.log", "offset": 4}, aborted, None
+        )

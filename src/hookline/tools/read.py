@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, BinaryIO
 
@@ -83,12 +84,18 @@ class _Window:
     more: bool = False
 
 
-def _skip_rest(f: BinaryIO, piece: bytes) -> int:
+def _never() -> bool:
+    return False
+
+
+def _skip_rest(f: BinaryIO, piece: bytes, stop: Callable[[], bool] = _never) -> int:
     """Read past the rest of a line whose start was ``piece``; its remaining byte count."""
     if not piece or piece.endswith(b"\n"):
         return 0
     extra = 0
     while chunk := f.read(_SKIP_CHUNK):
+        if stop():
+            raise ToolError("read: aborted")
         end = chunk.find(b"\n")
         if end >= 0:
             f.seek(end + 1 - len(chunk), os.SEEK_CUR)
@@ -126,16 +133,21 @@ def _ends_line(f: BinaryIO) -> bool:
     return last == b"\n"
 
 
-def _read_window(f: BinaryIO, size: int, start: int, limit: int | None) -> _Window:
+def _read_window(
+    f: BinaryIO, size: int, start: int, limit: int | None, stop: Callable[[], bool] = _never
+) -> _Window:
     """Read lines ``start`` (0-based) on, streaming: memory is bounded by the output limits,
-    whatever the file's size; only a file up to ``COUNT_LIMIT`` is read to its end."""
+    whatever the file's size; only a file up to ``COUNT_LIMIT`` is read to its end. Skipping
+    to ``start`` (the one unbounded part) checks ``stop`` as it goes."""
     win = _Window()
     for skipped in range(start):
         piece = f.readline(_CHUNK)
         if not piece:
             win.file_lines = skipped
             return win
-        _skip_rest(f, piece)
+        _skip_rest(f, piece, stop)
+        if not skipped % 4096 and stop():
+            raise ToolError("read: aborted")
     want = DEFAULT_MAX_LINES + 1 if limit is None else min(limit, DEFAULT_MAX_LINES + 1)
     kept = raw = 0
     eof = False
@@ -162,12 +174,14 @@ def _read_window(f: BinaryIO, size: int, start: int, limit: int | None) -> _Wind
     return win
 
 
-def _read_file(full: str, path: str, start: int, limit: int | None) -> _Window | bytes:
+def _read_file(
+    full: str, path: str, start: int, limit: int | None, stop: Callable[[], bool]
+) -> _Window | bytes:
     """The window of a text file, or the bytes of an image; ToolError for anything else."""
     fd, st = open_for_read("read", path, full)
     try:
         with os.fdopen(fd, "rb") as f:
-            return _read_open(f, st.st_size, path, start, limit)
+            return _read_open(f, st.st_size, path, start, limit, stop)
     except BlockingIOError as exc:  # the fd stays O_NONBLOCK: a read never hangs
         raise ToolError(
             f"read: {path} has no data to read now (a pseudo-file that blocks); "
@@ -177,7 +191,9 @@ def _read_file(full: str, path: str, start: int, limit: int | None) -> _Window |
         raise ToolError(f"read: cannot read {path}: {exc.strerror or exc}") from exc
 
 
-def _read_open(f: BinaryIO, size: int, path: str, start: int, limit: int | None) -> _Window | bytes:
+def _read_open(
+    f: BinaryIO, size: int, path: str, start: int, limit: int | None, stop: Callable[[], bool]
+) -> _Window | bytes:
     head = f.read(_SNIFF)
     if head is None:  # a non-blocking pseudo-file with nothing to give
         raise BlockingIOError
@@ -197,7 +213,7 @@ def _read_open(f: BinaryIO, size: int, path: str, start: int, limit: int | None)
             "png/jpg/gif/webp image. Use bash (e.g. file, xxd | head) to inspect it."
         )
     f.seek(0)
-    return _read_window(f, size, start, limit)
+    return _read_window(f, size, start, limit, stop)
 
 
 def _text_result(
@@ -249,7 +265,8 @@ def create_read_tool(cwd: str) -> Tool:
         offset = optional_int("read", params, "offset", minimum=1)
         limit = optional_int("read", params, "limit", minimum=1)
         full, outside = resolve_path(cwd, path)
-        got = await asyncio.to_thread(_read_file, full, path, (offset or 1) - 1, limit)
+        stop = signal.is_set if signal is not None else _never
+        got = await asyncio.to_thread(_read_file, full, path, (offset or 1) - 1, limit, stop)
         details: ReadToolDetails = {"path": full, "outside_cwd": outside}
         if isinstance(got, bytes):
             mime = image_mime(got[:16]) or "application/octet-stream"

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import os
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -289,3 +292,41 @@ async def test_the_spill_file_starts_at_the_first_byte_whatever_the_read_size(
     expected = "first\n" + "0" * 60000 + "\nlast\n"
     assert Path(result.details["full_output_path"]).read_text() == expected
     leftovers.close()
+
+
+_FULL_DISK_CHILD = """
+import asyncio, json, resource, signal, sys
+from hookline.core.messages import content_text
+from hookline.tools import ToolLeftovers, create_bash_tool
+
+signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit fails with EFBIG
+resource.setrlimit(resource.RLIMIT_FSIZE, (100_000, 100_000))  # the "disk" holds 100 KB
+
+async def main():
+    tool = create_bash_tool(sys.argv[1], leftovers=ToolLeftovers())
+    res = await tool.execute("c", {"command": "seq 1 300000"}, None, None)
+    print(json.dumps({"text": content_text(res.content), "details": res.details}))
+
+asyncio.run(main())
+"""
+
+
+def test_a_full_disk_loses_the_spill_file_not_the_output(project: Path, tmp_path: Path) -> None:
+    spill_dir = tmp_path / "spill"
+    spill_dir.mkdir()
+    done = subprocess.run(
+        [sys.executable, "-c", _FULL_DISK_CHILD, str(project)],
+        env={**os.environ, "TMPDIR": str(spill_dir)},
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout)
+    assert out["text"].endswith(
+        "299999\n300000\n\n[Showing lines 298001-300000 of 300000. "
+        "Full output not saved (File too large)]"
+    )
+    assert "full_output_path" not in out["details"]
+    assert list(spill_dir.iterdir()) == [], "a partial spill file was left behind"

@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import asyncio
 import codecs
+import contextlib
 import inspect
 import os
 import re
@@ -175,6 +176,8 @@ class _Output:
         self.file: IO[bytes] | None = None
         self.path: str | None = None
         self.leftovers = leftovers
+        #: why the spill file could not be written (disk full ...); then there is none
+        self.failed: str | None = None
 
     def feed(self, data: bytes) -> None:
         self.total += len(data)
@@ -182,12 +185,16 @@ class _Output:
         self.last = data[-1:]
         if self.file is not None:
             self._spill(data)
-        elif self.total > self.max_bytes:  # before this chunk nothing was dropped from recent
-            self._open(self.recent.peek() + data)
+        elif self.total > self.max_bytes and self.failed is None:
+            self._open(self.recent.peek() + data)  # nothing was dropped from recent yet
         self.recent.add(data)
 
     def _open(self, data: bytes) -> None:
-        fd, self.path = tempfile.mkstemp(prefix="hookline-bash-", suffix=".log")
+        try:
+            fd, self.path = tempfile.mkstemp(prefix="hookline-bash-", suffix=".log")
+        except OSError as exc:
+            self.failed = exc.strerror or str(exc)
+            return
         self.leftovers.add_file(self.path)
         self.file = os.fdopen(fd, "wb")
         self._spill(data)
@@ -196,11 +203,21 @@ class _Output:
         assert self.file is not None
         if self.head_room > 0:
             piece = data[: self.head_room]
-            self.file.write(piece)
+            self._write(piece)
             self.head_room -= len(piece)
             data = data[len(piece) :]
         if data:
             self.tail.add(data, exact=True)
+
+    def _write(self, data: bytes) -> None:
+        """Write to the spill file; a failure (disk full) drops the file, never the output."""
+        try:
+            if self.file is not None:
+                self.file.write(data)
+        except OSError as exc:
+            self.failed = exc.strerror or str(exc)
+            self.discard()
+            self.file = self.path = None
 
     @property
     def cut(self) -> int:
@@ -224,26 +241,32 @@ class _Output:
 
     def discard(self) -> None:
         if self.file is not None:
-            self.file.close()
+            with contextlib.suppress(OSError):  # flushing into a full disk
+                self.file.close()
         if self.path is not None:
             self.leftovers.discard_file(self.path)
 
     def finish(self, keep: bool) -> str | None:
         """Close the spill file (its tail and the cut noted); write one now if the model's
-        text was cut but the output never spilled. None when not kept."""
+        text was cut but the output never spilled. None when not kept or not written."""
         if not keep:
             self.discard()
             return None
-        if self.file is None:
+        if self.file is None and self.failed is None:
             self._open(self.recent.peek())
-        assert self.file is not None
         if self.cut:
-            self.file.write(
+            self._write(
                 f"\n\n[... {format_size(self.cut)} of output cut here: this file keeps the "
                 f"first and the last part of {format_size(self.total)} ...]\n\n".encode()
             )
-        self.file.write(self.tail.take())
-        self.file.close()
+        self._write(self.tail.take())
+        if self.file is not None:
+            try:
+                self.file.close()
+            except OSError as exc:  # the last buffered write failed
+                self.failed = exc.strerror or str(exc)
+                self.discard()
+                self.file = self.path = None
         return self.path
 
 
@@ -292,10 +315,12 @@ class _Updates:
         self.closed = True
 
 
-def _notice(trunc: TruncationResult, path: str | None, cut: int) -> str:
+def _notice(trunc: TruncationResult, path: str | None, cut: int, failed: str | None) -> str:
     end = trunc["total_lines"]
     start = end - trunc["output_lines"] + 1
     where = f"Full output: {path}" if path else "Full output not saved"
+    if failed:
+        where = f"Full output not saved ({failed})"
     if path and cut:
         where = f"Output (its middle {format_size(cut)} cut): {path}"
     if trunc["last_line_partial"]:
@@ -403,7 +428,7 @@ def create_bash_tool(
                 details["full_output_path"] = path
                 if out.cut:
                     details["full_output_cut_bytes"] = out.cut
-            body = f"{shown}\n\n{_notice(trunc, path, out.cut)}"
+            body = f"{shown}\n\n{_notice(trunc, path, out.cut, out.failed)}"
         if notes:
             body = _join(body, "\n".join(notes))
 

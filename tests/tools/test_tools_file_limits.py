@@ -275,3 +275,50 @@ async def test_skipping_to_a_far_offset_stops_when_the_call_is_aborted(project: 
         await create_read_tool(str(project)).execute(
             "c", {"path": "huge.log", "offset": 4}, aborted, None
         )
+
+
+_LIMITED_CHILD = """
+import asyncio, json, resource, signal, sys
+from hookline.core.tool import ToolError
+from hookline.tools import create_edit_tool, create_write_tool
+
+signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit fails with EFBIG
+resource.setrlimit(resource.RLIMIT_FSIZE, (1000, 1000))  # room for 1000 bytes a file
+
+async def main():
+    out = []
+    cwd = sys.argv[1]
+    calls = [
+        (create_write_tool, {"path": "keep.txt", "content": "x" * 5000}),
+        (create_edit_tool, {"path": "keep.txt", "oldText": "original", "newText": "y" * 5000}),
+        (create_write_tool, {"path": "new.txt", "content": "z" * 5000}),
+    ]
+    for make, params in calls:
+        try:
+            await make(cwd).execute("c", params, None, None)
+            out.append("ok")
+        except ToolError as exc:
+            out.append(str(exc))
+    print(json.dumps(out))
+
+asyncio.run(main())
+"""
+
+
+def test_a_write_that_does_not_fit_leaves_the_file_as_it_was(project: Path) -> None:
+    keep = project / "keep.txt"
+    keep.write_text("original content\n")
+    done = subprocess.run(
+        [sys.executable, "-c", _LIMITED_CHILD, str(project)],
+        capture_output=True,
+        text=True,
+        timeout=CHILD_TIMEOUT,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    errors = json.loads(done.stdout)
+    assert errors[0] == "write: cannot write keep.txt: File too large"
+    assert errors[1] == "edit: cannot write keep.txt: File too large"
+    assert errors[2] == "write: cannot write new.txt: File too large"
+    assert keep.read_text() == "original content\n", "the old content was lost"
+    assert not (project / "new.txt").exists(), "a file the write could not fill was left"

@@ -11,7 +11,9 @@ or reach the host's own streams.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import difflib
+import errno
 import os
 from typing import Any
 
@@ -54,13 +56,37 @@ MAX_EDIT_BYTES = 32 * 1024 * 1024
 
 def _write_file(full: str, path: str, tool: str, data: bytes) -> bool:
     """Write ``data`` to the regular file ``full`` (created with its parents); True when
-    it was created. A FIFO, device or socket is refused, never opened for a blocking write."""
+    it was created. A FIFO, device or socket is refused, never opened for a blocking write.
+
+    The space is reserved before the old content is touched: on a full disk (or over a
+    file size limit) the write fails and the file is left as it was. The file is written
+    in place, so its inode, mode, links and symlinks stay.
+    """
     os.makedirs(os.path.dirname(full) or ".", exist_ok=True)
     fd, created = open_for_write(tool, path, full)
+    try:
+        _reserve(fd, len(data))
+    except OSError:
+        os.close(fd)
+        if created:
+            with contextlib.suppress(OSError):
+                os.unlink(full)
+        raise
     with os.fdopen(fd, "wb") as f:
-        f.truncate(0)
         f.write(data)
+        f.truncate(len(data))
     return created
+
+
+def _reserve(fd: int, size: int) -> None:
+    """Allocate ``size`` bytes for ``fd``; a file system without the call is not an error."""
+    if size == 0:
+        return
+    try:
+        os.posix_fallocate(fd, 0, size)
+    except OSError as exc:
+        if exc.errno not in (errno.EOPNOTSUPP, errno.EINVAL, errno.ENOSYS):
+            raise
 
 
 def _read_file(full: str, path: str) -> bytes:

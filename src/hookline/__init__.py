@@ -200,6 +200,7 @@ if TYPE_CHECKING:
         wrap_tool,
         wrap_tools,
     )
+    from hookline.tools.leftovers import ToolLeftovers, cleanup_leftovers
 
 __version__ = "0.1.0"
 
@@ -340,6 +341,7 @@ __all__ = [
     "ToolExecutionEndEvent",
     "ToolExecutionStartEvent",
     "ToolExecutionUpdateEvent",
+    "ToolLeftovers",
     "ToolResult",
     "ToolResultEvent",
     "ToolResultMessage",
@@ -360,6 +362,7 @@ __all__ = [
     "build_runner",
     "builtin_tools",
     "check_permission",
+    "cleanup_leftovers",
     "create_bash_tool",
     "create_edit_tool",
     "create_find_tool",
@@ -396,6 +399,8 @@ __all__ = [
 
 #: Public name → the module that defines it, imported when the name is first read.
 _EXPORTS = {
+    "ToolLeftovers": "hookline.tools.leftovers",
+    "cleanup_leftovers": "hookline.tools.leftovers",
     "BUILTIN_TOOL_NAMES": "hookline.tools",
     "DEFAULT_HOOK_TIMEOUT": "hookline.core.runner",
     "ENTRY_POINT_GROUP": "hookline.discovery",

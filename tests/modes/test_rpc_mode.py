@@ -625,10 +625,6 @@ async def test_a_string_false_never_approves_a_tool(tmp_path: Path) -> None:
 # the read blocks on the host's own stdin and the write forges a protocol line.
 
 
-@pytest.mark.xfail(
-    strict=False,
-    reason="needs read to refuse non-regular files (tools branch); passes once merged",
-)
 async def test_an_allowed_read_of_dev_stdin_cannot_steal_host_commands(tmp_path: Path) -> None:
     project = _project(tmp_path)
     model = write_script(
@@ -655,10 +651,6 @@ async def test_an_allowed_read_of_dev_stdin_cannot_steal_host_commands(tmp_path:
         assert await rpc.close_stdin() == 0
 
 
-@pytest.mark.xfail(
-    strict=False,
-    reason="needs write to refuse non-regular files (tools branch); passes once merged",
-)
 async def test_an_allowed_write_to_dev_stdout_cannot_forge_protocol_lines(
     tmp_path: Path,
 ) -> None:

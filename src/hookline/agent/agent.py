@@ -51,6 +51,8 @@ from hookline.core.results import BeforeAgentStartResult, StopResult, UserBashRe
 from hookline.core.runner import HookRunner
 from hookline.core.tool import Tool, ToolResult
 from hookline.session import SessionManager
+from hookline.tools.bash import bash_timeouts
+from hookline.tools.leftovers import ToolLeftovers
 from hookline.tools.pipeline import Denial, ToolPipeline
 
 DEFAULT_SYSTEM_PROMPT = (
@@ -83,6 +85,7 @@ class Agent:
         context_window: int = 200_000,
         auto_compact: bool = True,
         compact_threshold: float = 0.8,
+        leftovers: ToolLeftovers | None = None,
     ) -> None:
         self.provider = provider
         self.runner = runner
@@ -97,6 +100,8 @@ class Agent:
         #: Set by ``request_stop`` (a settings hook's ``continue: false``): end the run.
         self._stop_reason: str | None = None
         self.retry = RetryPolicy(max_retries, retry_base_delay)
+        #: What the tools' bash calls left running or on disk; ended at shutdown.
+        self.leftovers = leftovers
         self.compaction = CompactionPolicy(context_window, auto_compact, compact_threshold)
         self.sessions = SessionLifecycle(session, cwd, self.emit, self._attached, self.compaction)
         self.turn_index = 0
@@ -231,6 +236,8 @@ class Agent:
         finally:
             if first and self.claude is not None:
                 await self.claude.shutdown()
+            if first and self.leftovers is not None:
+                self.leftovers.close()
 
     # -- AgentHost ---------------------------------------------------------------
 
@@ -467,8 +474,18 @@ class Agent:
             env = result.env
         session_env = self.claude.session_env if self.claude is not None else {}
         full_env = {**os.environ, **session_env, **self.extra_env, **(env or {})}
-        done = await run_process(["bash", "-c", command], cwd=cwd, env=full_env, merge_stderr=True)
+        timeout, _ = bash_timeouts(full_env)  # the bash tool's default: a `!cmd` cannot hang
+        done = await run_process(
+            ["bash", "-c", command],
+            cwd=cwd,
+            env=full_env,
+            merge_stderr=True,
+            timeout=timeout,
+            signal=self._abort,
+        )
         text = done.stdout + (f"\n(exit code {done.code})" if done.code else "")
+        if done.timed_out:
+            text += f"\n(timed out after {timeout:g} s; the command was killed)"
         return ToolResult([{"type": "text", "text": text}], {"exit_code": done.code})
 
     async def set_model(self, provider: Provider, source: str = "set") -> None:

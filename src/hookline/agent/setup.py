@@ -7,6 +7,7 @@ missing folder, a locked session) raise ``SetupError`` with one clear line.
 
 from __future__ import annotations
 
+import atexit
 import dataclasses
 import os
 import sys
@@ -43,7 +44,7 @@ from hookline.settings import (
     load_settings,
     resolve_permission_mode,
 )
-from hookline.tools import BashSpawnContext, builtin_tools
+from hookline.tools import BashSpawnContext, ToolLeftovers, builtin_tools
 
 DEFAULT_MODEL = "scripted:" + str(Path(__file__).with_name("default_script.yaml"))
 
@@ -300,14 +301,21 @@ async def build_agent(options: AgentOptions, *, stderr: TextIO | None = None) ->
         _say(err, f"settings: {warning}")
     gate = PermissionGate(runner, mode=mode, rules=rules, cwd=cwd)
     session = _open_session(options, cwd)
+    # What bash calls leave (background jobs, spill files) ends with the session;
+    # atexit covers an exit that skips the shutdown.
+    leftovers = ToolLeftovers()
+    atexit.register(leftovers.close)
     agent = Agent(
         provider=provider,
         runner=runner,
         session=session,
-        tools=builtin_tools(cwd, spawn_hook=spawn_hook, hide=rules.hide_predicate(cwd)),
+        tools=builtin_tools(
+            cwd, spawn_hook=spawn_hook, hide=rules.hide_predicate(cwd), leftovers=leftovers
+        ),
         cwd=cwd,
         system_prompt=options.system_prompt or DEFAULT_SYSTEM_PROMPT,
         gate=gate,
+        leftovers=leftovers,
     )
     agent_ref.append(agent)
     agent.stream.verbose_context = options.verbose_context

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from hookline._lazy import lazy_exports
 
 if TYPE_CHECKING:
-    from hookline.tools.bash import BashSpawnContext, BashSpawnHook, create_bash_tool
+    from hookline.tools.bash import BashSpawnContext, BashSpawnHook, bash_timeouts, create_bash_tool
     from hookline.tools.builtin import BUILTIN_TOOL_NAMES, builtin_tools, hooked_tools
     from hookline.tools.details import (
         BashToolDetails,
@@ -37,8 +37,10 @@ if TYPE_CHECKING:
         is_write_tool_result,
     )
     from hookline.tools.edit import create_edit_tool, create_write_tool
+    from hookline.tools.leftovers import ToolLeftovers, cleanup_leftovers, default_leftovers
     from hookline.tools.read import create_read_tool
     from hookline.tools.search import create_find_tool, create_grep_tool, create_ls_tool
+    from hookline.tools.terminal import clean_terminal_output
     from hookline.tools.truncation import (
         DEFAULT_MAX_BYTES,
         DEFAULT_MAX_LINES,
@@ -69,11 +71,15 @@ __all__ = [
     "LsToolResultEvent",
     "ReadToolDetails",
     "ReadToolResultEvent",
+    "ToolLeftovers",
     "TruncationResult",
     "TypedToolResultEvent",
     "WriteToolDetails",
     "WriteToolResultEvent",
+    "bash_timeouts",
     "builtin_tools",
+    "clean_terminal_output",
+    "cleanup_leftovers",
     "create_bash_tool",
     "create_edit_tool",
     "create_find_tool",
@@ -81,6 +87,7 @@ __all__ = [
     "create_ls_tool",
     "create_read_tool",
     "create_write_tool",
+    "default_leftovers",
     "error_text",
     "hooked_tools",
     "is_bash_tool_result",
@@ -100,6 +107,11 @@ __all__ = [
 
 #: Public name → the module that defines it, imported when the name is first read.
 _EXPORTS = {
+    "clean_terminal_output": "hookline.tools.terminal",
+    "bash_timeouts": "hookline.tools.bash",
+    "ToolLeftovers": "hookline.tools.leftovers",
+    "cleanup_leftovers": "hookline.tools.leftovers",
+    "default_leftovers": "hookline.tools.leftovers",
     "BashSpawnContext": "hookline.tools.bash",
     "BashSpawnHook": "hookline.tools.bash",
     "create_bash_tool": "hookline.tools.bash",

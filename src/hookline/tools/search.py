@@ -16,6 +16,7 @@ from typing import Any
 
 from hookline.core.messages import text
 from hookline.core.tool import Tool, ToolError, ToolResult, ToolUpdate
+from hookline.tools._files import read_regular
 from hookline.tools._params import (
     existing_dir,
     is_binary,
@@ -208,12 +209,8 @@ class _Grep:
         return self.matches >= self.limit
 
     def search(self, full: str, rel: str) -> None:
-        try:
-            with open(full, "rb") as f:
-                data = f.read()
-        except OSError:
-            return
-        if is_binary(data):
+        data = read_regular(full)  # a FIFO or device in the tree is skipped, never read
+        if data is None or is_binary(data):
             return
         lines = split_lines(data.decode("utf-8", errors="replace"))
         hits = []

@@ -19,7 +19,7 @@ from hookline.shell import parse_command
 
 LINES = {
     "one-liner": 'git commit -m "x" && npm test',
-    "DESIGN example": 'FOO=1 sudo rm -rf -- "/x" && echo $(rm -rf /y)',
+    "sudo + substitution": 'FOO=1 sudo rm -rf -- "/x" && echo $(rm -rf /y)',
     "wrappers + bash -c": "timeout 5 sudo -u root env A=1 bash -c 'cd /tmp && rm -rf x'",
 }
 ITERATIONS = 3_000

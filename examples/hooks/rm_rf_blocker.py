@@ -1,6 +1,6 @@
 """rm -rf blocker: refuse a recursive ``rm`` of ``/``, ``~`` or ``..`` in ``bash`` calls.
 
-The Python version of the omp seed's "rm-rf blocker", built on
+The Python version of oh-my-pi's "rm-rf blocker" example, built on
 :mod:`hookline.shell`, the parser hookline's own permission rules use.
 ``parse_command`` lists every simple command the line would run — in
 ``&&``/``||``/``;`` lists, pipelines, ``$(...)`` and backticks, subshells,

@@ -1,4 +1,4 @@
-"""Payloads of the run events, each emitted by the real agent (DESIGN.md §2).
+"""Payloads of the run events, each emitted by the real agent (README: events).
 
 Every test drives ``build_agent`` with a scripted model and real tools, and
 reads what the recorder hook was sent.
@@ -298,7 +298,7 @@ def register(pi):
     @pi.on("input")
     def expand(event, ctx):
         if event.text.startswith("!"):
-            return event.text[1:].upper()  # the seed's string form
+            return event.text[1:].upper()  # pi's string form
         return None
 
     @pi.on("input")

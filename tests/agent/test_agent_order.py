@@ -1,6 +1,6 @@
-"""The order of events in a real run matches pi-hooks.md's lifecycle (Events, Event Flow).
+"""The order of events in a real run matches pi's hook lifecycle (events and their flow).
 
-The seeds' order inside a turn: ``turn_start``; the model is called with the
+pi's order inside a turn: ``turn_start``; the model is called with the
 ``context`` the hooks shaped; for each tool call ``tool_execution_start``,
 then the wrapped tool's ``tool_call`` → (tool runs) → ``tool_result``, then
 ``tool_execution_end``; ``turn_end``. A run repeats turns while the model

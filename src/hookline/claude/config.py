@@ -86,7 +86,7 @@ class HookDefinition:
 
     @property
     def dedupe_key(self) -> tuple[str, str] | None:
-        """The seed's dedupe identity; ``None`` for callbacks (never deduped)."""
+        """Claude Code's dedupe identity; ``None`` for callbacks (never deduped)."""
         spec = self.spec
         if isinstance(spec, CommandHookConfig):
             return ("command", spec.command)

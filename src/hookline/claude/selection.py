@@ -1,6 +1,6 @@
 """Selecting the hooks of one event: matchers, policy skips, dedupe — with diagnostics.
 
-The seed's algorithm: walk the event's definitions in source order, drop
+Claude Code's algorithm: walk the event's definitions in source order, drop
 those policy or trust forbids (before their matcher is even compiled:
 nothing from a source that may not run is evaluated), keep those whose
 matcher selects the query,

@@ -1,4 +1,4 @@
-"""Typed events: one class per event name of DESIGN.md §2.
+"""Typed events: one class per event name (``EVENT_NAMES``).
 
 Events are slotted dataclasses, not pydantic models: they are built on the
 hot path (every tool call) and never parsed from untrusted text. Each class

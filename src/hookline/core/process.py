@@ -1,6 +1,6 @@
 """Run a child process safely: own process group, bounded output, kill the whole group.
 
-Measured (DESIGN.md §7): only ``start_new_session=True`` plus ``killpg`` ends a
+Measured on this code base's machines: only ``start_new_session=True`` plus ``killpg`` ends a
 hook whose grandchild holds the pipes; ``subprocess.run(timeout=)`` orphans it.
 Every subprocess hookline starts (``ctx.exec``, the bash tool, command hooks)
 goes through here.

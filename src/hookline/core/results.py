@@ -1,7 +1,7 @@
 """Typed handler results, and the coercion of what a handler returned into them.
 
 A handler may return ``None`` (no opinion), a result object, or a plain dict
-with the same keys (snake_case, or the seeds' camelCase). Dicts are validated
+with the same keys (snake_case, or pi's camelCase). Dicts are validated
 strictly: an unknown key or a wrong type is an error naming the key, which the
 runner reports with the hook's path and the event.
 """
@@ -179,7 +179,7 @@ def _describe(exc: ValidationError) -> str:
 def coerce_result(event_type: str, value: Any) -> HookResult | None:
     """Turn a handler's return value into its event's result type.
 
-    Strings are accepted where the seeds allow them: ``input`` (the new text)
+    Strings are accepted where pi allows them: ``input`` (the new text)
     and ``session_before_compact`` (a custom summary).
     """
     if value is None:

@@ -1,4 +1,4 @@
-"""DESIGN.md §2 combination rules for every event other than ``tool_call``, and timeouts."""
+"""The combination rules (README table) for every event other than ``tool_call``, and timeouts."""
 
 from __future__ import annotations
 

@@ -211,6 +211,20 @@ class HandlerCalls:
             return stop.value
         return Resume(value, first, self.grace, self.orphans)
 
+    def resume(self, coro: Coroutine[Any, Any, Any], first: Any) -> Resume:
+        """A coroutine that suspended at ``first``, to ``settle``."""
+        return Resume(coro, first, self.grace, self.orphans)
+
+    def resume_awaitable(self, value: Awaitable[Any]) -> Any:
+        """Any other awaitable a handler returned: stepped like a coroutine (a value or a
+        ``Resume``)."""
+        coro = _awaited(value)
+        try:
+            first = coro.send(None)
+        except StopIteration as stop:
+            return stop.value
+        return Resume(coro, first, self.grace, self.orphans)
+
     async def settle(self, path: str, resume: Resume) -> Any:
         """Await a suspended handler under its deadline; ``DeadlineExceeded`` when it ends it."""
         seconds = None if path in self.own_deadlines else self.timeout
@@ -255,14 +269,19 @@ class HandlerCalls:
             if type(value) is Resume:
                 value = await self.settle(path, value)
             return None if value is None else coerce_result(event.type, value)
-        except DeadlineExceeded as exc:
-            return self.failed(path, event.type, str(exc), None, then)
-        except asyncio.CancelledError as exc:
-            if _cancelled():
-                raise
-            return self.failed(path, event.type, f"failed ({describe(exc)})", exc, then)
         except BaseException as exc:
-            return self.failed(path, event.type, f"failed ({describe(exc)})", exc, then)
+            return self.failure(path, event.type, exc, then)
+
+    def failure(self, path: str, event: str, exc: BaseException, then: str = "") -> Failed:
+        """What ``exc`` out of a handler call means: reported, as ``Failed``.
+
+        Re-raises the caller's own cancellation: that one is not the hook's.
+        """
+        if type(exc) is DeadlineExceeded:
+            return self.failed(path, event, str(exc), None, then)
+        if isinstance(exc, asyncio.CancelledError) and _cancelled():
+            raise exc
+        return self.failed(path, event, f"failed ({describe(exc)})", exc, then)
 
     async def guarded(self, path: str, fn: Handler, event: Event) -> HookResult | None:
         """The handler's result; ``None`` on failure (reported, the chain goes on)."""
@@ -273,14 +292,8 @@ class HandlerCalls:
         """Settle a suspended notification handler; failures are reported."""
         try:
             await self.settle(path, resume)
-        except DeadlineExceeded as exc:
-            self.failed(path, event.type, str(exc), None)
-        except asyncio.CancelledError as exc:
-            if _cancelled():
-                raise
-            self.failed(path, event.type, f"failed ({describe(exc)})", exc)
         except BaseException as exc:
-            self.failed(path, event.type, f"failed ({describe(exc)})", exc)
+            self.failure(path, event.type, exc)
 
     def failed(
         self,

@@ -13,10 +13,11 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Awaitable, Callable
+from types import CoroutineType
 from typing import Any
 
 from hookline.core.api import Handler
-from hookline.core.calling import Failed, HandlerCalls, Resume, describe
+from hookline.core.calling import HandlerCalls, Resume, describe
 from hookline.core.events import ContextEvent, Event, InputEvent, ToolCallEvent, UserBashEvent
 from hookline.core.messages import text
 from hookline.core.results import (
@@ -29,6 +30,7 @@ from hookline.core.results import (
     ToolCallResult,
     ToolResultResult,
     UserBashResult,
+    coerce_result,
 )
 
 Entry = tuple[str, Handler]  # (hook path, handler)
@@ -58,11 +60,30 @@ async def tool_call(calls: HandlerCalls, event: Event, entries: list[Entry]) -> 
     current = event
     last: ToolCallResult | None = None
     permission: str | None = None
+    ctx = calls.context
     for path, fn in entries:
-        result = await calls.outcome(path, fn, current, BLOCKED)
-        if type(result) is Failed:
+        # ``calls.start`` inlined: the hottest path, a no-op ``async def`` guard costs
+        # one call and one ``send``; only a handler that suspends meets a deadline.
+        try:
+            value = fn(current, ctx)
+            if type(value) is CoroutineType:
+                try:
+                    first = value.send(None)
+                except StopIteration as stop:
+                    value = stop.value
+                else:
+                    value = await calls.settle(path, calls.resume(value, first))
+            elif value is not None and isinstance(value, Awaitable):
+                value = calls.resume_awaitable(value)
+                if type(value) is Resume:
+                    value = await calls.settle(path, value)
+            if value is None:
+                continue
+            result = coerce_result("tool_call", value)
+        except BaseException as exc:
+            failed = calls.failure(path, "tool_call", exc, BLOCKED)
             return ToolCallResult(
-                block=True, reason=f"tool_call hook {path} {result.text}; {BLOCKED}"
+                block=True, reason=f"tool_call hook {path} {failed.text}; {BLOCKED}"
             )
         if result is None:
             continue
@@ -86,9 +107,14 @@ async def tool_result(calls: HandlerCalls, event: Event, entries: list[Entry]) -
     last: ToolResultResult | None = None
     appended: list[Any] = []
     for path, fn in entries:
-        result = await calls.outcome(path, fn, event, WITHHELD)
-        if type(result) is Failed:
-            return withheld(f"tool_result hook {path} {result.text}; {WITHHELD}")
+        try:
+            value = calls.start(fn, event)
+            if type(value) is Resume:
+                value = await calls.settle(path, value)
+            result = None if value is None else coerce_result("tool_result", value)
+        except BaseException as exc:
+            failed = calls.failure(path, "tool_result", exc, WITHHELD)
+            return withheld(f"tool_result hook {path} {failed.text}; {WITHHELD}")
         if not isinstance(result, ToolResultResult):
             continue
         if result.append:

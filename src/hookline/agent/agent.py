@@ -211,6 +211,7 @@ class Agent(TurnSteps, SessionOps):
     def abort(self) -> None:
         """Stop the current run: the model call and running tools are cancelled."""
         self._abort.set()
+        self.runner.abandon_inflight()  # hung hooks stop now: a tool_call's call is blocked
 
     async def _run(
         self, new: list[Message], prompt: str = "", images: list[Content] | None = None

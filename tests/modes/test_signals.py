@@ -224,9 +224,7 @@ def _assert_session_intact() -> list[dict[str, Any]]:
 
 
 @pytest.mark.parametrize("kind", ["spin", "sleep", "async-swallows"])
-def test_sigterm_ends_the_process_whatever_a_tool_call_hook_does(
-    tmp_path: Path, kind: str
-) -> None:
+def test_sigterm_ends_the_process_whatever_a_tool_call_hook_does(tmp_path: Path, kind: str) -> None:
     proc, marker = _start_stuck(tmp_path, kind)
     try:
         _wait_for_file(marker, proc)

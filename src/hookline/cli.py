@@ -118,6 +118,12 @@ def _main_parser() -> argparse.ArgumentParser:
         "--system-prompt", default=None, metavar="TEXT", help="replace the default system prompt"
     )
     p.add_argument("--verbose", action="store_true", help="show hook diagnostics on stderr")
+    p.add_argument(
+        "--verbose-context",
+        action="store_true",
+        help="JSON/RPC: put the whole message list in every `context` event "
+        "(default: only the messages added since the previous model call)",
+    )
     p.add_argument("--version", action="version", version="hookline 0.1.0")
     return p
 
@@ -199,6 +205,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         system_prompt=args.system_prompt,
         interactive=interactive,
         verbose=args.verbose,
+        verbose_context=args.verbose_context,
     )
     try:
         return asyncio.run(_run(options, mode, args.prompt, interactive))
@@ -324,8 +331,12 @@ async def _run(options: object, mode: str, prompt: str | None, interactive: bool
     from hookline.agent.setup import AgentOptions, build_agent
     from hookline.core.watchdog import LoopWatchdog
     from hookline.modes.print_mode import StderrUI, run_print
+    from hookline.modes.stdout import claim_stdout
 
     assert isinstance(options, AgentOptions)
+    # Machine-read output gets a private stdout before any hook is imported: a hook's
+    # print() or a program it spawns writes to stderr, never into the answer or JSON.
+    out = None if interactive else claim_stdout()
     bundle = await build_agent(options)
     agent = bundle.agent
     loop = asyncio.get_running_loop()
@@ -347,7 +358,7 @@ async def _run(options: object, mode: str, prompt: str | None, interactive: bool
         if mode == "rpc":
             from hookline.modes.rpc_mode import run_rpc
 
-            code = await run_rpc(agent, bundle.make_provider)
+            code = await run_rpc(agent, bundle.make_provider, out)
         elif interactive:
             from hookline.modes.interactive import run_interactive
 
@@ -355,7 +366,7 @@ async def _run(options: object, mode: str, prompt: str | None, interactive: bool
         else:
             agent.runner.set_ui(StderrUI(), False)
             assert prompt is not None
-            code = await run_print(agent, prompt, json_mode=mode == "json")
+            code = await run_print(agent, prompt, json_mode=mode == "json", out=out)
     except asyncio.CancelledError:
         if signals.received is None or main_task is None:
             raise
@@ -370,9 +381,10 @@ async def _run(options: object, mode: str, prompt: str | None, interactive: bool
     if agent.runner.orphans:
         # Hooks abandoned after their deadline still run; asyncio.run would wait for them
         # forever at exit. Flush what was printed and leave without them.
-        with contextlib.suppress(Exception):
-            sys.stdout.flush()
-            sys.stderr.flush()
+        for stream in (out, sys.stdout, sys.stderr):
+            with contextlib.suppress(Exception):
+                if stream is not None:
+                    stream.flush()
         os._exit(code)
     return code
 

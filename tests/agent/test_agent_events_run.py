@@ -233,7 +233,7 @@ async def test_a_transient_model_error_is_retried(make_agent: MakeAgent) -> None
 
     start = h.event(AutoRetryStartEvent)
     assert (start.attempt, start.max_attempts, start.error) == (2, 3, "overloaded")
-    assert start.delay_ms == round(h.agent.retry_base_delay * 1000)
+    assert start.delay_ms == round(h.agent.retry.base_delay * 1000)
     end = h.event(AutoRetryEndEvent)
     assert (end.success, end.attempt, end.final_error) == (True, 2, None)
     assert texts(added)[-1] == "Recovered."

@@ -115,8 +115,11 @@ class PermissionRules:
 
 @dataclass(frozen=True, slots=True)
 class PermissionCheck:
+    """The rules' and mode's answer; ``rule`` is the rule that decided, if one did."""
+
     decision: Decision
     reason: str
+    rule: str | None = None
 
 
 def check_permission(
@@ -127,17 +130,17 @@ def check_permission(
         return PermissionCheck("allow", "bypassPermissions mode")
     for rule in rules.deny:
         if rule.matches(tool_name, input, cwd):
-            return PermissionCheck("deny", f"denied by rule {_show(rule)}")
+            return PermissionCheck("deny", f"denied by rule {_show(rule)}", _show(rule))
     if tool_name in INTERNAL_TOOLS:
         return PermissionCheck("allow", "the agent's own task list")
     if mode == "plan" and tool_name not in READ_ONLY_TOOLS:
         return PermissionCheck("deny", "plan mode: only read-only tools run")
     for rule in rules.ask:
         if rule.matches(tool_name, input, cwd):
-            return PermissionCheck("ask", f"rule {_show(rule)} asks")
+            return PermissionCheck("ask", f"rule {_show(rule)} asks", _show(rule))
     for rule in rules.allow:
         if rule.matches(tool_name, input, cwd):
-            return PermissionCheck("allow", f"allowed by rule {_show(rule)}")
+            return PermissionCheck("allow", f"allowed by rule {_show(rule)}", _show(rule))
     if tool_name in READ_ONLY_TOOLS:
         return PermissionCheck("allow", "read-only tool")
     if mode == "acceptEdits" and tool_name in EDIT_TOOLS:

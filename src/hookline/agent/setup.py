@@ -58,6 +58,7 @@ class AgentOptions:
     system_prompt: str | None = None
     interactive: bool = False
     verbose: bool = False
+    verbose_context: bool = False
     managed_paths: list[Path] | None = None
 
 
@@ -216,6 +217,7 @@ async def build_agent(options: AgentOptions, *, stderr: TextIO | None = None) ->
         gate=gate,
     )
     agent_ref.append(agent)
+    agent.stream.verbose_context = options.verbose_context
     agent.bind_claude(claude)
     claude.on_outcome(lambda o: agent.publish({"type": "settings_hook_outcome", **o.to_dict()}))
     if options.verbose:

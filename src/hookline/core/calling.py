@@ -37,7 +37,7 @@ from hookline.core.results import HookResult, coerce_result
 HOOK_FAILURES: tuple[type[BaseException], ...] = (Exception, SystemExit)
 
 #: Seconds a handler that swallowed its cancellation may go on before it is abandoned.
-ABANDON_GRACE = 1.0
+ABANDON_GRACE = 0.5
 
 
 @dataclass(frozen=True, slots=True)

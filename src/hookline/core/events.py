@@ -100,8 +100,11 @@ class AgentStartEvent(Event):
 
 @dataclass(slots=True, kw_only=True)
 class AgentEndEvent(Event):
+    """The run ended; ``denials`` lists the tool calls that did not run, why, and the fix."""
+
     type: ClassVar[str] = "agent_end"
     messages: list[Message] = field(default_factory=list)
+    denials: list[dict[str, Any]] = field(default_factory=list)
 
 
 @dataclass(slots=True, kw_only=True)

@@ -25,11 +25,13 @@ from hookline.core.results import (
     ContextResult,
     HookResult,
     InputResult,
+    InvalidResultError,
     PermissionRequestResult,
     StopResult,
     ToolCallResult,
     ToolResultResult,
     UserBashResult,
+    check_new_messages,
     coerce_result,
 )
 
@@ -136,12 +138,22 @@ async def context(calls: HandlerCalls, event: Event, entries: list[Entry]) -> Ho
     assert isinstance(event, ContextEvent)
     current = event
     changed = False
+    known: set[int] | None = None
+    kept: list[list[Any]] = [event.messages]  # alive, so checked ids are not reused
     for path, fn in entries:
         result = await calls.guarded(path, fn, current)
         if isinstance(result, ContextResult) and result.messages is not None:
+            if known is None:
+                known = {id(m) for m in event.messages}
+            try:
+                check_new_messages(result.messages, known)
+            except InvalidResultError as exc:
+                calls.failed(path, event.type, describe(exc), exc)
+                continue
+            kept.append(result.messages)
             current = ContextEvent(messages=result.messages)
             changed = True
-    return ContextResult(messages=current.messages) if changed else None
+    return ContextResult.model_construct(messages=current.messages) if changed else None
 
 
 async def first_message(

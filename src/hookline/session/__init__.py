@@ -24,10 +24,12 @@ from hookline.session.entries import (
     SessionHeader,
 )
 from hookline.session.errors import (
+    SessionAccessError,
     SessionClosedError,
     SessionError,
     SessionFormatError,
     SessionLockedError,
+    SessionWriteError,
 )
 from hookline.session.listing import SessionInfo
 from hookline.session.manager import SessionManager
@@ -44,6 +46,7 @@ __all__ = [
     "CustomMessageEntry",
     "MessageEntry",
     "ModelChangeEntry",
+    "SessionAccessError",
     "SessionClosedError",
     "SessionEntry",
     "SessionError",
@@ -52,6 +55,7 @@ __all__ = [
     "SessionInfo",
     "SessionLockedError",
     "SessionManager",
+    "SessionWriteError",
     "default_summary",
     "estimate_tokens",
     "prepare_compaction",

@@ -43,12 +43,12 @@ COMMAND_TIMEOUT_S = 0.1
 
 MODULE_HOOKS = {
     "tools.py": """
-        from hookline import Tool
+        from hookline import Tool, ToolResult
 
         async def execute(call_id, params, signal, on_update):
             if params.get("mode") == "flood":
-                return {"content": [{"type": "text", "text": "x" * 65536}]}
-            return {"content": [{"type": "text", "text": f"ok {params.get('n')} secret"}]}
+                return ToolResult([{"type": "text", "text": "x" * 65536}])
+            return ToolResult([{"type": "text", "text": f"ok {params.get('n')} secret"}])
 
         def register(pi):
             pi.register_tool(Tool("soak", "soak tool", {"type": "object"}, execute))

@@ -202,9 +202,7 @@ class HandlerCalls:
         if value is None:
             return None
         if type(value) is not CoroutineType:
-            if not isinstance(value, Awaitable):
-                return value
-            value = _awaited(value)
+            return self.resume_awaitable(value) if isinstance(value, Awaitable) else value
         try:
             first = value.send(None)
         except StopIteration as stop:

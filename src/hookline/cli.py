@@ -6,23 +6,20 @@ is one clear line on stderr and exit code 2 — never a traceback.
 
 from __future__ import annotations
 
+# Imports here are what `hookline --version` and `--help` need; the rest are
+# imported where they are used (a chosen subcommand or mode), so start-up stays
+# cheap (tests/test_startup.py pins the modules `--version` loads).
 import argparse
-import asyncio
-import contextlib
-import json
 import os
 import signal
-import subprocess
 import sys
-import threading
-import time
-from collections.abc import Callable, Sequence
-from pathlib import Path
-from typing import Any, NoReturn
+from collections.abc import Sequence
+from typing import NoReturn
 
-from hookline.agent.permissions import PERMISSION_MODES
+from hookline.core.vocabulary import PERMISSION_MODES
 
 EXIT_USAGE = 2
+VERSION = "hookline 0.1.0"
 
 
 class _Parser(argparse.ArgumentParser):
@@ -30,6 +27,37 @@ class _Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see `{self.prog} --help`)\n")
+
+
+def _columns() -> int:
+    """The terminal width as ``shutil.get_terminal_size`` finds it, without importing shutil.
+
+    argparse imports shutil (and with it zlib, bz2 and lzma) only to ask this.
+    """
+    try:
+        columns = int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
+        except (AttributeError, ValueError, OSError):
+            columns = 0
+    return columns or 80
+
+
+class _RawFormatter(argparse.RawDescriptionHelpFormatter):
+    """argparse's raw-description formatter, its width found without shutil."""
+
+    def __init__(
+        self,
+        prog: str,
+        indent_increment: int = 2,
+        max_help_position: int = 24,
+        width: int | None = None,
+    ) -> None:
+        width = _columns() - 2 if width is None else width
+        super().__init__(prog, indent_increment, max_help_position, width)
 
 
 def _main_parser() -> argparse.ArgumentParser:
@@ -40,7 +68,7 @@ def _main_parser() -> argparse.ArgumentParser:
             "modules and Claude Code settings hooks.\n\nOther commands: `hookline trust [DIR]`, "
             "`hookline untrust [DIR]`, `hookline settings schema`."
         ),
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=_RawFormatter,
     )
     p.add_argument(
         "-p",
@@ -104,6 +132,23 @@ def _main_parser() -> argparse.ArgumentParser:
         help="default, acceptEdits, plan, bypassPermissions or dontAsk",
     )
     p.add_argument(
+        "--add-dir",
+        dest="add_dirs",
+        action="append",
+        default=[],
+        metavar="DIR",
+        help="another working directory: acceptEdits edits there without asking (repeatable)",
+    )
+    p.add_argument(
+        "--require-hook",
+        dest="required_hooks",
+        action="append",
+        default=[],
+        metavar="PATH",
+        help="load a hook module file and refuse to start if it is missing or fails to load "
+        "(repeatable)",
+    )
+    p.add_argument(
         "--trust-project",
         action="store_true",
         help="trust the project's hooks and settings hooks for this run only",
@@ -124,35 +169,63 @@ def _main_parser() -> argparse.ArgumentParser:
         help="JSON/RPC: put the whole message list in every `context` event "
         "(default: only the messages added since the previous model call)",
     )
-    p.add_argument("--version", action="version", version="hookline 0.1.0")
+    p.add_argument("--version", action="version", version=VERSION)
     return p
 
 
 def _trust_parser(name: str) -> argparse.ArgumentParser:
+    what = (
+        "Trust a project directory and everything below it, including folders cloned there "
+        "later: its hook modules, settings hooks and settings that loosen permissions apply."
+        if name == "trust"
+        else "Stop trusting a project directory (a trusted parent still covers it)."
+    )
     p = _Parser(
-        prog=f"hookline {name}",
-        description=f"{name.capitalize()} a project directory's hooks "
-        f"(recorded in $HOOKLINE_HOME/trust.json).",
+        prog=f"hookline {name}", description=f"{what} Recorded in $HOOKLINE_HOME/trust.json."
     )
     p.add_argument("dir", nargs="?", default=".", help="the project directory (default: .)")
+    if name == "trust":
+        p.add_argument("--list", action="store_true", help="show the trusted directories")
     return p
 
 
 def _trust(argv: Sequence[str], trust: bool) -> int:
-    from hookline.settings.trust import TrustStore
+    from pathlib import Path
+
+    from hookline.settings.trust import TrustError, TrustStore
 
     args = _trust_parser("trust" if trust else "untrust").parse_args(argv)
+    store = TrustStore()
+    if trust and args.list:
+        dirs = store.trusted_dirs()
+        if store.warning:
+            print(f"hookline: warning: {store.warning}", file=sys.stderr)
+        for folder in dirs:
+            print(f"{folder}  (and everything below it)")
+        if not dirs:
+            print(f"no trusted directories (recorded in {store.path})")
+        return 0
     folder = Path(args.dir).resolve()
     if not folder.is_dir():
         print(f"hookline: error: {folder} is not a directory", file=sys.stderr)
         return EXIT_USAGE
-    store = TrustStore()
+    try:
+        changed = store.trust(folder) if trust else store.untrust(folder)
+    except TrustError as exc:
+        print(f"hookline: error: {exc}", file=sys.stderr)
+        return 1
     if trust:
-        store.trust(folder)
-        print(f"trusted {folder}: its hooks and settings hooks will run")
-    else:
-        store.untrust(folder)
+        already = "" if changed else " (already trusted)"
+        print(
+            f"trusted {folder}{already}: it and everything below it, including folders cloned "
+            "there later, may run hooks and loosen permissions"
+        )
+    elif changed:
         print(f"no longer trusted: {folder}")
+    else:
+        covering = [d for d in store.trusted_dirs() if d in folder.parents]
+        note = f"; it stays trusted through {covering[0]}" if covering else ""
+        print(f"{folder} was not recorded as trusted{note}")
     return 0
 
 
@@ -162,6 +235,8 @@ def _settings(argv: Sequence[str]) -> int:
     sub.add_parser("schema", help="print the JSON Schema of the settings file")
     args = p.parse_args(argv)
     if args.action == "schema":
+        import json
+
         from hookline.settings.schema import settings_json_schema
 
         print(json.dumps(settings_json_schema(), indent=2))
@@ -171,6 +246,8 @@ def _settings(argv: Sequence[str]) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``hookline`` console script."""
     args_list = list(sys.argv[1:] if argv is None else argv)
+    if args_list == ["--version"]:
+        return _version()
     if args_list and args_list[0] in ("trust", "untrust"):
         return _trust(args_list[1:], args_list[0] == "trust")
     if args_list and args_list[0] == "settings":
@@ -189,6 +266,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     session_file = _under(cwd, args.session)
     if session_file is not None and not os.path.isfile(session_file):
         parser.error(f"--session {session_file}: no such file")
+    import asyncio
+
     from hookline.agent.setup import AgentOptions, SetupError
 
     options = AgentOptions(
@@ -201,7 +280,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         session_file=session_file,
         resume=args.resume,
         permission_mode=args.permission_mode,
+        add_dirs=args.add_dirs,
         trust_project=args.trust_project,
+        required_hooks=args.required_hooks,
         system_prompt=args.system_prompt,
         interactive=interactive,
         verbose=args.verbose,
@@ -216,121 +297,25 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
 
 
+def _version() -> int:
+    """``hookline --version`` alone: print it before building the parser."""
+    print(VERSION)
+    return 0
+
+
 def _under(cwd: str, path: str | None) -> str | None:
     """``path`` with ``~`` expanded, relative to ``cwd``."""
     return None if path is None else os.path.join(cwd, os.path.expanduser(path))
 
 
-#: Seconds the graceful stop after SIGTERM/SIGINT may take before the process exits hard.
-HARD_EXIT_AFTER = 3.0
-#: Seconds after which the reaper process kills us when even the hard exit could not run.
-REAPER_AFTER = HARD_EXIT_AFTER + 2.0
-
-_REAPER = """
-while :; do
-  b=$(dd bs=1 count=1 2>/dev/null | od -An -tu1 | tr -d ' \\n')
-  [ -n "$b" ] || exit 0
-  case "$b" in {signals}) sleep {after}; kill -KILL {pid} 2>/dev/null; exit 0;; esac
-done
-"""
-
-
-class _Signals:
-    """SIGTERM and SIGINT end the process, whatever a hook is doing.
-
-    The first signal stops the run gracefully on the loop (``on_first``: the
-    agent aborts, the main task is cancelled, ``session_shutdown`` runs) and
-    starts a thread that exits hard (``os._exit(128 + signal)``) if the process
-    is still alive ``HARD_EXIT_AFTER`` seconds later, e.g. because sync hook
-    code holds the event loop. A second signal exits hard at once. Python runs
-    these handlers between bytecodes, in ``time.sleep`` and in blocking I/O,
-    without the event loop.
-
-    C code that never returns to the interpreter (a catastrophic ``re``
-    pattern) holds the GIL, so no Python code runs at all: for that, a small
-    reaper process learns of the signal through the wakeup fd (written by the
-    C-level handler itself) and sends SIGKILL ``REAPER_AFTER`` seconds later.
-    Nothing is lost by either: each session entry is fsynced as it is appended.
-    """
-
-    def __init__(self, loop: asyncio.AbstractEventLoop, on_first: Callable[[int], None]) -> None:
-        self._loop = loop
-        self._on_first = on_first
-        self._previous: dict[int, Any] = {}
-        self._wakeup: int | None = None
-        self._previous_wakeup = -1
-        self._reaper: subprocess.Popen[bytes] | None = None
-        self.received: int | None = None
-
-    def install(self) -> None:
-        for signum in (signal.SIGTERM, signal.SIGINT):
-            self._previous[signum] = signal.signal(signum, self._handle)
-        self._start_reaper()
-
-    def restore(self) -> None:
-        for signum, handler in self._previous.items():
-            signal.signal(signum, handler)
-        if self._wakeup is not None:
-            signal.set_wakeup_fd(self._previous_wakeup)
-            os.close(self._wakeup)  # the reaper reads EOF and leaves
-            self._wakeup = None
-
-    def _start_reaper(self) -> None:
-        read, write = os.pipe()
-        try:
-            script = _REAPER.format(
-                signals="|".join(str(int(s)) for s in self._previous),
-                after=f"{REAPER_AFTER:g}",
-                pid=os.getpid(),
-            )
-            self._reaper = subprocess.Popen(
-                ["sh", "-c", script],
-                stdin=read,
-                stdout=subprocess.DEVNULL,
-                stderr=subprocess.DEVNULL,
-                start_new_session=True,  # a terminal's Ctrl+C is not for it
-            )
-        except OSError:
-            os.close(write)
-            return
-        finally:
-            os.close(read)
-        os.set_blocking(write, False)
-        self._previous_wakeup = signal.set_wakeup_fd(write, warn_on_full_buffer=False)
-        self._wakeup = write
-
-    def _handle(self, signum: int, frame: object) -> None:
-        if self.received is not None:
-            _hard_exit(128 + signum, "second signal")
-        self.received = signum
-        with contextlib.suppress(OSError):
-            name = signal.Signals(signum).name
-            os.write(2, f"hookline: {name} received, stopping (again to exit at once)\n".encode())
-        threading.Thread(
-            target=_hard_exit_later, args=(128 + signum,), name="hookline-exit", daemon=True
-        ).start()
-        try:
-            self._loop.call_soon_threadsafe(self._on_first, signum)
-        except RuntimeError:  # the loop is already closed: nothing left to stop gracefully
-            _hard_exit(128 + signum, "loop closed")
-
-
-def _hard_exit_later(code: int) -> None:
-    time.sleep(HARD_EXIT_AFTER)
-    _hard_exit(code, f"shutdown did not finish within {HARD_EXIT_AFTER:g} s")
-
-
-def _hard_exit(code: int, why: str) -> NoReturn:
-    """Leave now: no loop, no locks (a stuck thread may hold sys.stderr's)."""
-    with contextlib.suppress(OSError):
-        os.write(2, f"hookline: exiting at once ({why})\n".encode())
-    os._exit(code)
-
-
 async def _run(options: object, mode: str, prompt: str | None, interactive: bool) -> int:
+    import asyncio
+    import contextlib
+
     from hookline.agent.setup import AgentOptions, build_agent
     from hookline.core.watchdog import LoopWatchdog
     from hookline.modes.print_mode import StderrUI, run_print
+    from hookline.modes.signals import ExitSignals
     from hookline.modes.stdout import claim_stdout
 
     assert isinstance(options, AgentOptions)
@@ -349,7 +334,9 @@ async def _run(options: object, mode: str, prompt: str | None, interactive: bool
         if main_task is not None:
             main_task.cancel()
 
-    signals = _Signals(loop, stop)
+    # SIGTERM and SIGINT always end the process: gracefully, else hard after a few
+    # seconds (a hook stuck in sync code), a second signal at once.
+    signals = ExitSignals(loop, stop)
     signals.install()
     watchdog = LoopWatchdog(agent.runner, loop, agent.runner.timeout or DEFAULT_BLOCKING_REPORT)
     watchdog.start()

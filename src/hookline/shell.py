@@ -18,7 +18,20 @@ every simple command a shell would execute:
   and ``trap``;
 - into scripts: ``sh``/``bash``/``zsh``/``dash``/``ksh``/``fish -c`` (also
   ``-lc``, ``-ec``, ``-c`` after other flags), ``su -c``, ``flock -c``,
-  ``env -S``, ``watch`` and ``eval``, parsed recursively up to a depth limit.
+  ``env -S``, ``watch`` and ``eval``, and a heredoc or herestring fed to a
+  shell (``bash <<'EOF'``, ``sh <<< "…"``), parsed recursively up to a depth
+  limit.
+
+For example::
+
+    >>> from hookline.shell import parse_command
+    >>> line = parse_command("FOO=1 sudo rm -rf -- '/x' && echo $(id -u) > out.txt")
+    >>> [(c.argv, c.wrappers) for c in line.commands]
+    [(['rm', '-rf', '--', '/x'], ['sudo']), (['echo', '$(id -u)'], []), (['id', '-u'], [])]
+    >>> line.commands[0].assignments, line.writes, line.unparsable
+    ({'FOO': '1'}, ('out.txt',), False)
+    >>> parse_command('bash -c "$SCRIPT"').problems
+    ('bash -c script is not static: "$SCRIPT"',)
 
 Words are unquoted as the program receives them: ``r\\m``, ``'rm'``, ``"rm"``,
 ``r""m`` and ``$'\\x72m'`` are all ``rm`` (ANSI-C strings are decoded). A word
@@ -27,8 +40,17 @@ expansion ``{a,b}``) keeps its text and is marked dynamic; a glob (``*.py``)
 is kept as written and is dynamic only in the program position, where it
 makes the program unknown. A leading ``~`` is kept as written.
 
+Scripts for ``sh``, ``dash`` and ``ksh`` are read with bash's grammar too. Where
+a POSIX shell differs it mostly does less (no ``$'…'``, no brace expansion,
+no ``[[``): it then spells some words differently than listed here.
+
+Where tree-sitter-bash is known to misread bash (a backtick inside ``${…}``
+or in a heredoc, ``$(…)`` in a ``<<-`` body, ``coproc`` groups), the commands
+are still looked for, and the line is reported unparsable.
+
 Text that tree-sitter cannot parse, or that cannot be analysed (too long, too
-deeply nested, a ``-c`` script or ``eval`` argument that is not static) gives
+deeply nested, a ``-c`` script, ``eval`` argument or heredoc fed to a shell
+that is not static) gives
 ``unparsable=True`` with the reasons in ``problems``. Callers fail closed:
 never auto-allow an unparsable line. Spans are character offsets into the
 text given to :func:`parse_command` (``text[start:end]``).
@@ -78,7 +100,10 @@ _EXPANSION_TYPES = frozenset(
     }
 )
 _SUBSTITUTIONS = frozenset({"command_substitution", "process_substitution"})
-#: characters that make an unquoted word more than its text (escapes, globs, braces)
+#: ``NAME=`` at the start of a word: an assignment for ``env``/``sudo``
+_ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
+#: characters that make an unquoted word more than its text (escapes, globs, braces,
+#: a substitution tree-sitter did not read as one)
 _SPECIAL = re.compile(r"[\\*?\[{`$]")
 
 
@@ -122,7 +147,9 @@ class SimpleCommand:
     :attr:`name` is its basename). ``argv[0]`` is the program. A line holding
     only redirections (``> f``) gives a command with an empty program and argv.
     ``wrappers`` lists what it was found inside, outermost first (``sudo``,
-    ``bash -c``, ``eval``, ``xargs``, ``find``). ``dynamic_words`` is parallel to
+    ``bash -c``, ``eval``, ``xargs``, ``find``), and ``wrapper_argvs`` the full
+    argv of each of those wrapper commands (``["sudo", "-u", "root", "rm", "x"]``),
+    so a rule can match the wrapper as written. ``dynamic_words`` is parallel to
     ``argv``; ``dynamic`` is true when any word is decided at run time or the
     wrapper adds arguments at run time (``xargs``, ``find -exec``).
     """
@@ -135,6 +162,7 @@ class SimpleCommand:
     wrappers: list[str] = field(default_factory=list)
     dynamic: bool = False
     dynamic_words: list[bool] = field(default_factory=list)
+    wrapper_argvs: list[list[str]] = field(default_factory=list)
 
     @property
     def name(self) -> str:
@@ -209,6 +237,12 @@ def _parser() -> Parser:
     return parser
 
 
+def _snippet(text: str, limit: int = 60) -> str:
+    """Text quoted in a problem: one line, cut short."""
+    flat = text.replace("\n", "\\n")
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
 def _decode(data: bytes) -> str:
     try:
         return data.decode("utf-8", "surrogatepass")
@@ -216,12 +250,16 @@ def _decode(data: bytes) -> str:
         return data.decode("utf-8", "replace")
 
 
+#: a wrapper a command was found in: its label (``sudo``, ``bash -c``) and its argv
+_Wrap = tuple[str, tuple[str, ...]]
+
+
 @dataclass(frozen=True, slots=True)
 class _Context:
     """Where the walker is: the wrappers around it, redirections inherited from an
     enclosing ``{ …; } > f``, the outer span for text from a ``-c`` script, script depth."""
 
-    wrappers: tuple[str, ...] = ()
+    wrappers: tuple[_Wrap, ...] = ()
     inherited: tuple[Redirection, ...] = ()
     span: tuple[int, int] | None = None
     depth: int = 0
@@ -259,6 +297,8 @@ class _Unwrapped:
     assignments: dict[str, str] = field(default_factory=dict)
     runtime_args: bool = False
     keep_self: bool = False
+    #: a shell reading its script from stdin: a heredoc or herestring is the script
+    stdin: bool = False
 
 
 class _Analysis:
@@ -267,7 +307,10 @@ class _Analysis:
     def __init__(self, text: str) -> None:
         self.commands: list[SimpleCommand] = []
         self.problems: list[str] = []
+        #: the text a heredoc or herestring feeds to stdin, by ``id`` of its Redirection
+        self.stdin: dict[int, tuple[Redirection, _Script]] = {}
         self._top_text = text
+        self._ascii = text.isascii()
         self._char_of: list[int] | None = None
 
     # -- scripts
@@ -292,7 +335,7 @@ class _Analysis:
 
     def char_offset(self, byte: int) -> int:
         """Character offset in the top-level text of a byte offset in its UTF-8 form."""
-        if self._top_text.isascii():
+        if self._ascii:
             return byte
         if self._char_of is None:
             table: list[int] = []
@@ -363,7 +406,7 @@ class _Walker:
                     ctx = _Context(ctx.wrappers, (), ctx.span, ctx.depth)
                 if node.named_child_count == 1 and node.named_children[0].type == "file_redirect":
                     # ``$(<file)`` reads the file like ``$(cat file)``
-                    bare = self.redirections(node.named_children[0])
+                    bare = self.redirections(node.named_children[0], [])
                     self.emit_bare(bare, node, ctx)
             for child in node.children:
                 if child.child_count:
@@ -399,15 +442,19 @@ class _Walker:
     ) -> None:
         """tree-sitter reads ``${x:=`rm y`}`` as a plain word: the shell runs ``rm y``.
 
-        Such a word is reported unparsable, and its text is parsed as a script so
-        that deny rules still see what it runs."""
+        Such a word is reported unparsable, and its text is parsed as a double-quoted
+        string so that deny rules still see what it runs."""
         if raw is None:
             raw = self.text(node)
             if not _has_live_substitution(raw):
                 return
-        self.analysis.problems.append(f"command substitution the parser cannot read: {raw[:80]}")
+        self.analysis.problems.append(
+            f"command substitution the parser cannot read: {_snippet(raw)}"
+        )
         span = self.span(node.start_byte, node.end_byte, ctx)
-        self.analysis.script(raw, _Context(ctx.wrappers, (), span, ctx.depth + 1), depth + 1)
+        # read as the double-quoted text it behaves like; ``:`` is the no-op builtin
+        quoted = ': "' + raw.replace("\\", "\\\\").replace('"', '\\"') + '"'
+        self.analysis.script(quoted, _Context(ctx.wrappers, (), span, ctx.depth + 1), depth + 1)
 
     def walk_children(self, node: Node, ctx: _Context, depth: int) -> None:
         for child in node.children:
@@ -417,11 +464,28 @@ class _Walker:
     def redirected(self, node: Node, ctx: _Context, depth: int) -> None:
         body = node.child_by_field_name("body")
         redirs: list[Redirection] = []
+        # tree-sitter reads ``cmd > f x y`` as a redirect to ``f x y``; bash, as the
+        # redirect ``> f`` and the arguments ``x y`` of ``cmd``
+        extra: list[_Word] = []
         for child in node.children:
             if child.type in _REDIRECT_TYPES:
-                redirs.extend(self.redirections(child))
+                redirs.extend(self.redirections(child, extra))
         if body is None:
-            self.emit_bare(redirs, node, ctx)
+            if extra:  # ``> f cmd args``
+                self.depth = depth
+                self.run(
+                    extra,
+                    {},
+                    [*ctx.inherited, *redirs],
+                    node.start_byte,
+                    node.end_byte,
+                    ctx,
+                    ctx.wrappers,
+                    False,
+                    0,
+                )
+            else:
+                self.emit_bare(redirs, node, ctx)
         else:
             # tree-sitter hangs ``a && b > f`` and ``a | b > f`` on the whole list;
             # the shell gives the redirection to the last command only.
@@ -433,8 +497,14 @@ class _Walker:
                         self.walk(child, ctx, depth + 1)
                 target = last
             if target.type == "command":
-                self.command(target, ctx, depth + 1, redirs, node if target.id == body.id else None)
+                span_node = node if target.id == body.id else None
+                self.command(target, ctx, depth + 1, redirs, span_node, extra)
             else:
+                if extra:
+                    shown = self.text_between(extra[0].start, extra[-1].end)
+                    self.analysis.problems.append(
+                        f"words after the redirection of a compound command: {shown}"
+                    )
                 mark = len(self.analysis.commands)
                 inner = _Context(ctx.wrappers, ctx.inherited + tuple(redirs), ctx.span, ctx.depth)
                 self.walk(target, inner, depth + 1)
@@ -456,7 +526,8 @@ class _Walker:
                 assignments={},
                 redirections=list(ctx.inherited) + redirs,
                 span=self.span(node.start_byte, node.end_byte, ctx),
-                wrappers=list(ctx.wrappers),
+                wrappers=[label for label, _ in ctx.wrappers],
+                wrapper_argvs=[list(argv) for _, argv in ctx.wrappers],
             )
         )
 
@@ -487,7 +558,7 @@ class _Walker:
             node.start_byte,
             node.end_byte,
             ctx,
-            list(ctx.wrappers),
+            ctx.wrappers,
             False,
             0,
         )
@@ -500,23 +571,27 @@ class _Walker:
         depth: int,
         outer: Sequence[Redirection] = (),
         span_node: Node | None = None,
+        extra: Sequence[_Word] = (),
     ) -> None:
         assignments: dict[str, str] = {}
         redirs: list[Redirection] = list(ctx.inherited)
         word_nodes: list[Node] = []
+        own_extra: list[_Word] = []
         for child in node.children:
             kind = child.type
             if kind == "variable_assignment" and not word_nodes:
                 name, value = self.assignment(child)
                 assignments[name] = value.value
             elif kind in _REDIRECT_TYPES:
-                redirs.extend(self.redirections(child))
+                redirs.extend(self.redirections(child, own_extra))
             elif kind == "command_name":
                 word_nodes.extend(child.children)
             elif kind != "comment":
                 word_nodes.append(child)
         redirs.extend(outer)
         words = self.words(word_nodes)
+        if extra or own_extra:
+            words = sorted([*words, *own_extra, *extra], key=lambda word: word.start)
         where = span_node if span_node is not None else node
         self.depth = depth
         self.run(
@@ -526,7 +601,7 @@ class _Walker:
             where.start_byte,
             where.end_byte,
             ctx,
-            list(ctx.wrappers),
+            ctx.wrappers,
             False,
             0,
         )
@@ -553,29 +628,17 @@ class _Walker:
             if node.type == "$" and index + 1 < len(nodes) and nodes[index + 1].type == "string":
                 continue
             word = self.word(node)
-            if previous_end < 0:
-                out.append(word)
-                previous_end = word.end
-                continue
-            gap = data[previous_end : word.start]
-            if not gap or not gap.replace(b"\\\n", b""):
+            if out and not data[previous_end : word.start].replace(b"\\\n", b""):
                 last = out[-1]
                 last.value += word.value
                 last.expands = last.expands or word.expands
                 last.glob = last.glob or word.glob
                 last.end = word.end
+            elif word.value.isdigit() and data[word.end : word.end + 1] in (b"<", b">"):
+                pass  # ``cat 0<&3``: tree-sitter reads the ``0`` as an argument, bash as an fd
             else:
                 out.append(word)
             previous_end = word.end
-        if out:
-            # ``cat 0<&3``: tree-sitter reads the ``0`` as an argument; the shell as an fd.
-            kept = [
-                w
-                for w in out
-                if not (w.value.isdigit() and data[w.end : w.end + 1] in (b"<", b">"))
-            ]
-            if len(kept) != len(out):
-                out = kept
         return out
 
     def word(self, node: Node) -> _Word:
@@ -605,7 +668,7 @@ class _Walker:
             raw = self.text(node)
             if _has_live_substitution(raw):
                 self.analysis.problems.append(
-                    f"command substitution the parser cannot read: {raw[:80]}"
+                    f"command substitution the parser cannot read: {_snippet(raw)}"
                 )
             value, bare = _unescape_word(raw)
             parts.append(value)
@@ -648,7 +711,9 @@ class _Walker:
 
     # -- redirections
 
-    def redirections(self, node: Node) -> list[Redirection]:
+    def redirections(self, node: Node, extra: list[_Word]) -> list[Redirection]:
+        """The redirections of one redirect node; words tree-sitter hung on it after the
+        target (``> f x``) are command words, added to ``extra``."""
         fd: int | None = None
         op = ""
         target_nodes: list[Node] = []
@@ -663,14 +728,63 @@ class _Walker:
             elif node.type == "file_redirect" and child.is_named and op:
                 target_nodes.append(child)
             elif kind in _REDIRECT_TYPES:
-                nested.extend(self.redirections(child))
+                nested.extend(self.redirections(child, extra))
+        if node.type == "heredoc_redirect":
+            redirection = Redirection(op, None, fd)
+            self.keep_stdin(redirection, self.heredoc_script(node))
+            return [redirection, *nested]
+        if node.type == "herestring_redirect":
+            redirection = Redirection(op, None, fd)
+            content = [c for c in node.children if c.is_named]
+            if content:
+                word = self.words(content)[0] if self.words(content) else None
+                if word is not None:
+                    self.keep_stdin(redirection, _Script(word.value + "\n", [word]))
+            return [redirection, *nested]
         if node.type != "file_redirect" or not target_nodes:
             return [Redirection(op, None, fd), *nested]
         words = self.words(target_nodes)
         target = words[0] if words else None
+        extra.extend(words[1:])
         if target is None:
             return [Redirection(op, None, fd), *nested]
         return [Redirection(op, target.value, fd, target.expands), *nested]
+
+    def keep_stdin(self, redirection: Redirection, script: _Script | None) -> None:
+        if script is not None:
+            self.analysis.stdin[id(redirection)] = (redirection, script)
+
+    def heredoc_script(self, node: Node) -> _Script | None:
+        """A heredoc body as the text stdin receives (``bash <<EOF`` runs it)."""
+        start = body = None
+        dash = False
+        for child in node.children:
+            kind = child.type
+            if kind == "heredoc_start":
+                start = child
+            elif kind == "heredoc_body":
+                body = child
+            elif kind == "<<-":
+                dash = True
+        if start is None or body is None:
+            return None
+        raw = self.text(body)
+        quoted = any(c in self.text(start) for c in "'\"\\")
+        expands = not quoted and any(c.type in _EXPANSION_TYPES for c in body.children)
+        text = raw if quoted else _unescape_heredoc(raw)
+        if dash:
+            text = "\n".join(line.lstrip("\t") for line in text.split("\n"))
+        return _Script(text, [_Word(text, expands, False, body.start_byte, body.end_byte)])
+
+    def stdin_script(self, redirs: list[Redirection]) -> _Script | None:
+        """The heredoc or herestring that is a command's stdin, if the last input redirect."""
+        found: _Script | None = None
+        for redirection in redirs:
+            if redirection.fd not in (None, 0) or not redirection.op.startswith("<"):
+                continue
+            entry = self.analysis.stdin.get(id(redirection))
+            found = entry[1] if entry is not None and entry[0] is redirection else None
+        return found
 
     # -- wrappers
 
@@ -682,15 +796,17 @@ class _Walker:
         start: int,
         end: int,
         ctx: _Context,
-        wrappers: list[str],
+        wrappers: tuple[_Wrap, ...],
         runtime_args: bool,
         level: int,
     ) -> None:
         """Report ``words`` as a command, or look through it if it is a wrapper."""
         if not words:
             if redirs:
+                span = self.span(start, end, ctx)
+                labels = [label for label, _ in wrappers]
                 self.analysis.commands.append(
-                    SimpleCommand("", [], assignments, redirs, self.span(start, end, ctx), wrappers)
+                    SimpleCommand("", [], assignments, redirs, span, labels)
                 )
             return
         head = words[0]
@@ -698,12 +814,16 @@ class _Walker:
         unwrapped = handler(words) if handler is not None and level < _MAX_WRAPPERS else None
         if unwrapped is not None:
             unwrapped.commands = [inner for inner in unwrapped.commands if inner]
+            if unwrapped.stdin:
+                script = self.stdin_script(redirs)
+                if script is not None:
+                    unwrapped.scripts.append(script)
         if unwrapped is None or not (unwrapped.commands or unwrapped.scripts):
             self.emit(words, assignments, redirs, start, end, ctx, wrappers, runtime_args)
             return
         if unwrapped.keep_self:
             self.emit(words, assignments, redirs, start, end, ctx, wrappers, runtime_args)
-        inner_wrappers = [*wrappers, unwrapped.label]
+        inner_wrappers = (*wrappers, (unwrapped.label, tuple([w.value for w in words])))
         inner_assignments = {**assignments, **unwrapped.assignments}
         for inner in unwrapped.commands:
             self.run(
@@ -728,7 +848,7 @@ class _Walker:
                 continue
             mark = len(self.analysis.commands)
             inner_ctx = _Context(
-                tuple(inner_wrappers),
+                inner_wrappers,
                 tuple(redirs),
                 self.span(script_start, script_end, ctx),
                 ctx.depth + 1,
@@ -738,7 +858,7 @@ class _Walker:
                 self.emit(words, assignments, redirs, start, end, ctx, wrappers, runtime_args)
 
     def text_between(self, start: int, end: int) -> str:
-        return _decode(self.data[start:end])[:80]
+        return _snippet(_decode(self.data[start:end]))
 
     def emit(
         self,
@@ -748,7 +868,7 @@ class _Walker:
         start: int,
         end: int,
         ctx: _Context,
-        wrappers: list[str],
+        wrappers: tuple[_Wrap, ...],
         runtime_args: bool,
     ) -> None:
         flags = [w.expands for w in words]
@@ -764,9 +884,10 @@ class _Walker:
                 assignments=dict(assignments),
                 redirections=list(redirs),
                 span=self.span(start, end, ctx),
-                wrappers=list(wrappers),
+                wrappers=[label for label, _ in wrappers],
                 dynamic=runtime_args or any(flags),
                 dynamic_words=flags,
+                wrapper_argvs=[list(argv) for _, argv in wrappers],
             )
         )
 
@@ -820,6 +941,25 @@ def _has_live_substitution(raw: str) -> bool:
             return True
         i += 1
     return False
+
+
+def _unescape_heredoc(raw: str) -> str:
+    """In an unquoted heredoc a backslash escapes only ``$ ` \\`` and a newline."""
+    if "\\" not in raw:
+        return raw
+    out: list[str] = []
+    i = 0
+    n = len(raw)
+    while i < n:
+        char = raw[i]
+        if char == "\\" and i + 1 < n and raw[i + 1] in "$`\\\n":
+            if raw[i + 1] != "\n":
+                out.append(raw[i + 1])
+            i += 2
+            continue
+        out.append(char)
+        i += 1
+    return "".join(out)
 
 
 def _unescape_double(raw: str) -> str:
@@ -967,13 +1107,7 @@ def _names(found: list[_Option]) -> set[str]:
 
 
 def _is_assignment(word: _Word) -> bool:
-    name, eq, _ = word.value.partition("=")
-    return (
-        bool(eq)
-        and bool(name)
-        and (name[0].isalpha() or name[0] == "_")
-        and all(c.isalnum() or c == "_" for c in name)
-    )
+    return _ASSIGNMENT.match(word.value) is not None
 
 
 def _take_assignments(words: list[_Word], i: int, into: dict[str, str]) -> int:
@@ -1197,8 +1331,9 @@ def _taskset(words: list[_Word]) -> _Unwrapped | None:
 
 
 def _shell(words: list[_Word]) -> _Unwrapped | None:
-    """``bash [options] -c SCRIPT [name args…]``: the first operand after ``-c`` is the script."""
-    reads_c = False
+    """``bash [options] -c SCRIPT [name args…]``: the first operand after ``-c`` is the script;
+    with no operand (or ``-s``) the script is stdin, read from a heredoc or herestring."""
+    reads_c = reads_stdin = False
     i = 1
     n = len(words)
     while i < n:
@@ -1213,13 +1348,18 @@ def _shell(words: list[_Word]) -> _Unwrapped | None:
             letters = word[1:]
             if "c" in letters and word[0] == "-":
                 reads_c = True
+            if "s" in letters and word[0] == "-":
+                reads_stdin = True
             i += 2 if ("o" in letters or "O" in letters) else 1
             continue
         break
-    if not reads_c or i >= n:
-        return None
-    script = _Script(words[i].value, [words[i]])
-    return _Unwrapped(f"{posixpath.basename(words[0].value)} -c", scripts=[script])
+    name = posixpath.basename(words[0].value)
+    if reads_c and i < n:
+        script = _Script(words[i].value, [words[i]])
+        return _Unwrapped(f"{name} -c", scripts=[script])
+    if not reads_c and (reads_stdin or i >= n):
+        return _Unwrapped(f"{name} stdin", stdin=True)
+    return None
 
 
 def _eval(words: list[_Word]) -> _Unwrapped | None:

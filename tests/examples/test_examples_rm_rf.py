@@ -58,6 +58,8 @@ BLOCKED = [
     "find . -exec rm -rf / \\;",
     "bash -c \"bash -c 'rm -rf ~'\"",
     "rm -r\\\nf /",
+    "rm >/dev/null -rf /",
+    "2>/dev/null rm -rf ~",
 ]
 
 

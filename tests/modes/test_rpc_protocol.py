@@ -57,6 +57,7 @@ async def test_an_over_long_last_line_without_newline_is_reported() -> None:
         ("nope", "invalid JSON at column 1"),
         ("[" * 1500 + "]" * 1500, "nested too deeply"),
         ('{"type": "x", "deep": ' + '{"a": ' * 5000, "nested too deeply"),
+        ('{"type": "get_state", "id": ' + "9" * 5000 + "}", "invalid JSON: Exceeds the limit"),
         ("[1]", 'string "type"'),
         ('{"type": 3}', 'string "type"'),
         ('{"type": "get_state", "id": 1.5}', '"id" must be a string or an integer'),

@@ -79,7 +79,7 @@ def test_disk_full_append_loop_cuts_back_and_goes_on_in_memory(project: Path) ->
     err = done.stderr
     assert "EFBIG" in err and "file size limit" in err
     assert f"entry {ids[4]} and every later entry of this run are kept in memory only" in err
-    assert "8 entries were not saved" in err.replace("of this run ", "")
+    assert "8 entries of this run were not saved (File too large [EFBIG])" in err
     assert all(entry_id in err for entry_id in unsaved)
 
     # a later writer appends on a fresh line: nothing glued onto a partial entry
@@ -174,7 +174,7 @@ def test_print_run_on_a_full_disk_answers_and_names_the_unsaved_entries(
     assert done.stdout.strip() == answer  # the answer is not lost
     assert "Traceback" not in done.stderr
     assert "could not write session file" in done.stderr and "EFBIG" in done.stderr
-    assert "1 entry was not saved" in done.stderr.replace("of this run ", "")
+    assert "1 entry of this run was not saved" in done.stderr
 
     (path,) = (isolated_home / ".hookline" / "sessions").rglob("*.jsonl")
     lines = jsonl_lines(path)
@@ -240,7 +240,7 @@ async def test_rpc_host_sees_the_unsaved_entries_in_get_state(
     assert proc.returncode == 0, err
     stderr = err.decode()
     assert "Traceback" not in stderr
-    assert "3 entries were not saved" in stderr.replace("of this run ", "")
+    assert "3 entries of this run were not saved" in stderr
     (path,) = (isolated_home / ".hookline" / "sessions").rglob("*.jsonl")
     saved = [e["message"]["role"] for e in jsonl_lines(path) if e["type"] == "message"]
     assert saved == ["user"]  # a clean prefix: nothing after the first unsaved entry

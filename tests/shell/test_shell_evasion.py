@@ -134,6 +134,10 @@ CORPUS: list[tuple[str, list[list[str]]]] = [
     ("bash -c 'echo $(rm x)'", [["rm", "x"]]),
     ("xargs sh -c 'rm $1'", [["rm", "$1"]]),
     ("find . -exec bash -c 'rm x' \\;", [["rm", "x"]]),
+    ("bash <<'EOF'\nrm x\nEOF", [["rm", "x"]]),
+    ("bash <<EOF\nrm x\nEOF", [["rm", "x"]]),
+    ('sh <<< "rm x"', [["rm", "x"]]),
+    ("sudo bash -s <<< 'rm x'", [["rm", "x"]]),
     # quoting and escapes
     ("r\\m x", [["rm", "x"]]),
     ("'rm' x", [["rm", "x"]]),
@@ -224,6 +228,7 @@ UNPARSABLE = [
     "sh -c $X",
     "eval $X",
     'eval "rm $(cat f)"',
+    "bash <<EOF\n$CMD\nEOF",
     "bash -c 'echo \"x'",
     "cat <<EOF\nno end",
     "{rm,-rf,/}",

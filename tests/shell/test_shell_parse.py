@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import ast
+import doctest
+import sys
 import threading
+from pathlib import Path
 
 import pytest
 
 import hookline
+import hookline.shell
 from hookline.shell import (
     MAX_LENGTH,
     MAX_SCRIPT_DEPTH,
@@ -237,6 +242,17 @@ def test_a_comment_hides_nothing_it_should_not() -> None:
     assert argvs("echo hi #; rm x\nrm y") == [["echo", "hi"], ["rm", "y"]]
 
 
+def test_words_after_a_redirect_target_are_arguments() -> None:
+    """tree-sitter hangs ``> f x y`` all on the redirect; bash passes ``x y`` to the command."""
+    command = only("rm >/dev/null -rf /")
+    assert command.argv == ["rm", "-rf", "/"] and command.writes == ()
+    assert only("rm 2> 'a b' c").argv == ["rm", "c"]
+    assert only("> f x y").argv == ["x", "y"]
+    assert argvs("a && b > f c") == [["a"], ["b", "c"]]
+    result = parse_command("{ a; } > f c")  # a syntax error in bash
+    assert result.unparsable and "compound" in result.problems[0]
+
+
 def test_fd_words_glued_to_a_redirect_are_not_arguments() -> None:
     assert only("cat 0<&3").argv == ["cat"]
 
@@ -283,6 +299,18 @@ def test_span_of_a_script_command_is_the_script_word() -> None:
 def test_wrappers_are_listed_outermost_first(line: str, wrappers: list[str]) -> None:
     rm = [c for c in parse_command(line).commands if c.name == "rm"]
     assert rm and rm[0].wrappers == wrappers
+
+
+def test_wrapper_argvs_give_each_wrapper_as_written() -> None:
+    (rm,) = parse_command("sudo -u root timeout 5 bash -c 'nice rm x'").commands
+    assert rm.wrappers == ["sudo", "timeout", "bash -c", "nice"]
+    assert rm.wrapper_argvs == [
+        ["sudo", "-u", "root", "timeout", "5", "bash", "-c", "nice rm x"],
+        ["timeout", "5", "bash", "-c", "nice rm x"],
+        ["bash", "-c", "nice rm x"],
+        ["nice", "rm", "x"],
+    ]
+    assert only("rm x").wrapper_argvs == []
 
 
 def test_env_assignments_and_options() -> None:
@@ -333,6 +361,19 @@ def test_shell_scripts_are_parsed_and_other_shell_uses_are_not() -> None:
     assert argvs("bash script.sh arg") == [["bash", "script.sh", "arg"]]
     assert argvs("sh -s < script.sh") == [["sh", "-s"]]
     assert argvs("bash -o pipefail -c ls") == [["ls"]]
+
+
+def test_a_shell_reading_a_heredoc_or_herestring_runs_it() -> None:
+    assert argvs("bash <<'EOF'\nls -l\nEOF") == [["ls", "-l"]]
+    assert argvs('sh <<< "ls; pwd"') == [["ls"], ["pwd"]]
+    (ls,) = parse_command("bash <<EOF\nls\nEOF").commands
+    assert ls.wrappers == ["bash stdin"]
+    # stdin from a file, or a later redirect replacing the herestring: not analysable text
+    assert argvs("bash < script.sh") == [["bash"]]
+    assert argvs("bash <<< 'ls' < script.sh") == [["bash"]]
+    assert argvs("cat <<< 'rm x'") == [["cat"]]
+    result = parse_command("bash <<EOF\n$CMD\nEOF")
+    assert result.unparsable and "not static" in result.problems[0]
 
 
 def test_an_empty_script_reports_the_shell_itself() -> None:
@@ -406,3 +447,23 @@ def test_each_thread_gets_its_own_parser() -> None:
         thread.join()
     assert errors == []
     assert len(seen) == 800 and all(len(argv) == 2 for argv in seen)
+
+
+def test_the_module_imports_only_the_standard_library_and_tree_sitter() -> None:
+    """``hookline.shell`` sits beside ``core``: hooks can use it without the agent."""
+    tree = ast.parse(Path(hookline.shell.__file__).read_text(encoding="utf-8"))
+    imported = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            imported.update(alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            imported.add(node.module.split(".")[0])
+    outside = {
+        name for name in imported if name not in sys.stdlib_module_names and name != "__future__"
+    }
+    assert outside == {"tree_sitter", "tree_sitter_bash"}
+
+
+def test_the_module_documentation_examples_hold() -> None:
+    failed, tried = doctest.testmod(hookline.shell)
+    assert tried >= 3 and failed == 0

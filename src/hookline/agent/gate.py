@@ -25,6 +25,7 @@ from hookline.agent.permissions import (
 from hookline.core.events import Event, NotificationEvent, PermissionRequestEvent
 from hookline.core.results import PermissionRequestResult, ToolCallResult
 from hookline.core.runner import HookRunner
+from hookline.shell import parse_command
 from hookline.tools.pipeline import Authorization, Denial, DenialSource
 
 
@@ -117,7 +118,7 @@ class PermissionGate:
         reason: str,
         source: DenialSource,
     ) -> Authorization:
-        hint = _hint(tool_name, input, source, self.mode)
+        hint = _hint(self, tool_name, input, source)
         return Authorization(input, Denial(tool_name, tool_call_id, reason, source, hint))
 
 
@@ -130,27 +131,38 @@ def _summary(tool_name: str, params: dict[str, Any]) -> str:
     return f"{tool_name} {str(detail)[:120]}".strip()
 
 
-def _hint(tool_name: str, input: dict[str, Any], source: DenialSource, mode: str) -> str | None:
+def _hint(
+    gate: PermissionGate, tool_name: str, input: dict[str, Any], source: DenialSource
+) -> str | None:
     """Which rule or flag would have let the call run (for the end-of-run summary)."""
     if source == "rule":
         return "a deny rule matched; only removing that rule allows it"
     if source in ("hook", "permission_request", "user"):
         return None
-    if mode == "plan":
+    if gate.mode == "plan":
         return "plan mode runs only read-only tools; use --permission-mode default"
-    rule = suggested_rule(tool_name, input)
+    rules = " and ".join(repr(r) for r in suggested_rules(gate, tool_name, input))
     flag = "--permission-mode acceptEdits" if tool_name in ("write", "edit") else None
     flag = flag or "--permission-mode bypassPermissions"
-    return f"add the allow rule {rule!r} to permissions.allow, or run with {flag}"
+    return f"add the allow rule {rules} to permissions.allow, or run with {flag}"
 
 
-def suggested_rule(tool_name: str, input: dict[str, Any]) -> str:
-    """A narrow allow rule for this call, in Claude's syntax (``Bash(npm test *)``)."""
+def suggested_rules(gate: PermissionGate, tool_name: str, input: dict[str, Any]) -> list[str]:
+    """Narrow allow rules for this call in Claude's syntax: ``Bash(touch *)`` for each
+    command of a bash line that the rules do not already allow on its own."""
     name = CLAUDE_TOOL_NAMES.get(tool_name, tool_name)
-    if tool_name == "bash":
-        words = str(input.get("command", "")).split()
-        return f"{name}({' '.join(words[:2])} *)" if words else name
     path = input.get("path")
     if tool_name in ("write", "edit") and isinstance(path, str):
-        return f"Edit({path})"
-    return name
+        return [f"Edit({path})"]
+    if tool_name != "bash":
+        return [name]
+    parsed = parse_command(str(input.get("command", "")))
+    out: list[str] = []
+    for command in parsed.commands:
+        if command.dynamic:
+            continue
+        alone = gate.check(tool_name, {"command": " ".join(command.argv)})
+        rule = f"{name}({command.program} *)"
+        if alone.decision != "allow" and rule not in out:
+            out.append(rule)
+    return out or [name]

@@ -93,11 +93,12 @@ class SessionLifecycle:
             return False
         previous = self.session.get_session_file()
         persistent = previous is not None
-        self.session.close()
         if persistent:
+            # Created before the old one closes: if this fails, the run keeps its session.
             fresh = SessionManager.create(self.cwd, parent_session=parent_session or previous)
         else:
             fresh = SessionManager.in_memory(self.cwd)
+        self.session.close()
         if setup is not None:
             value = setup(fresh)
             if value is not None:

@@ -51,8 +51,6 @@ from hookline.claude.config import (
     CallbackFn,
     HookDefinition,
     HookSource,
-    OpenPolicy,
-    PolicyLike,
     plugin_sources,
     sources_from_settings,
 )
@@ -85,6 +83,8 @@ from hookline.core.results import (
 )
 from hookline.core.runner import HookRunner
 from hookline.core.ui import NotifyType
+from hookline.settings.loader import LoadedSettings
+from hookline.settings.policy import HookPolicy, hook_policy
 
 SETTINGS_HOOK_PATH = "settings:claude"
 
@@ -125,24 +125,23 @@ class ClaudeHooks(HookEngine):
     @classmethod
     def from_settings(
         cls,
-        loaded: Any,
+        loaded: LoadedSettings,
         *,
         plugin_hook_files: Iterable[Path] = (),
-        policy: PolicyLike | None = None,
+        policy: HookPolicy | None = None,
         project_trusted: bool = True,
         **kwargs: Any,
     ) -> ClaudeHooks:
         """From a ``LoadedSettings`` and plugin ``hooks/hooks.json`` files.
 
-        ``policy`` is ``settings.policy.hook_policy(loaded)``; without it the
-        policy is read from the files (managed values win).
+        ``policy`` defaults to ``settings.policy.hook_policy(loaded)``.
         """
         sources = sources_from_settings(loaded)
         plugins, errors = plugin_sources(plugin_hook_files)
         kwargs.setdefault("project_dir", getattr(loaded, "project_dir", "."))
         return cls(
             [*sources, *plugins],
-            policy=policy or policy_from_settings(loaded),
+            policy=policy or hook_policy(loaded),
             project_trusted=project_trusted,
             errors=[*errors],
             **kwargs,
@@ -351,18 +350,3 @@ def _send_context(ctx: HookContext, contexts: Sequence[str]) -> None:
 
 def _label(o: Outcome) -> str:
     return f"({o.hook_type} from {o.scope} {o.origin})"
-
-
-def policy_from_settings(loaded: Any) -> PolicyLike:
-    """``disableAllHooks`` from the merged settings, ``allowManagedHooksOnly`` from managed files.
-
-    A stand-in for ``settings.policy.hook_policy`` so this layer works alone.
-    """
-    files: Sequence[Any] = getattr(loaded, "files", ())
-    managed = [f.settings for f in files if f.scope == "managed" and f.settings is not None]
-    merged = getattr(loaded, "merged", None)
-    disable = any(s.disable_all_hooks for s in managed) or bool(
-        getattr(merged, "disable_all_hooks", False)
-    )
-    managed_only = any(s.allow_managed_hooks_only for s in managed)
-    return OpenPolicy(disable_all=disable, managed_only=managed_only)

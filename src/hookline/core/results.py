@@ -24,6 +24,8 @@ class HookResult(BaseModel):
         alias_generator=to_camel,
         populate_by_name=True,
         arbitrary_types_allowed=True,
+        # Validators are built on first use: most runs never see most result types.
+        defer_build=True,
     )
 
 

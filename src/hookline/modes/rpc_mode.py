@@ -274,6 +274,7 @@ class RpcServer:
 
     def _forget(self, task: asyncio.Task[Any]) -> None:
         self._tasks.pop(task, None)
+        self._abandoned.discard(task)  # given up on, but it ended after all
 
     async def abort_running(self) -> dict[str, int]:
         """End every running command now, whatever it waits on.

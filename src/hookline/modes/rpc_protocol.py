@@ -114,6 +114,8 @@ def parse_command(text: str) -> dict[str, Any]:
         raise ValueError(f"invalid JSON at column {exc.colno}: {exc.msg}") from None
     except RecursionError:
         raise ValueError("invalid JSON: nested too deeply") from None
+    except ValueError as exc:  # e.g. an integer of more digits than Python converts
+        raise ValueError(f"invalid JSON: {exc}") from None
     if not isinstance(message, dict) or not isinstance(message.get("type"), str):
         raise ValueError('expected an object with a string "type"')
     request_id = message.get("id")

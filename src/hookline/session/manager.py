@@ -438,9 +438,9 @@ class SessionManager:
             more = len(self._unsaved) - _IDS_SHOWN
             count = len(self._unsaved)
             log.warning(
-                "hookline: session file %s: %s of this run not saved (%s): %s%s",
+                "hookline: session file %s: %s not saved (%s): %s%s",
                 self._path,
-                "1 entry was" if count == 1 else f"{count} entries were",
+                "1 entry of this run was" if count == 1 else f"{count} entries of this run were",
                 self._save_error.reason if self._save_error else "unknown cause",
                 shown,
                 f" and {more} more" if more > 0 else "",

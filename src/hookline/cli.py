@@ -310,9 +310,12 @@ def _under(cwd: str, path: str | None) -> str | None:
 
 async def _run(options: object, mode: str, prompt: str | None, interactive: bool) -> int:
     import asyncio
+    import contextlib
 
     from hookline.agent.setup import AgentOptions, build_agent
+    from hookline.core.watchdog import LoopWatchdog
     from hookline.modes.print_mode import StderrUI, run_print
+    from hookline.modes.signals import ExitSignals
     from hookline.modes.stdout import claim_stdout
 
     assert isinstance(options, AgentOptions)
@@ -323,40 +326,59 @@ async def _run(options: object, mode: str, prompt: str | None, interactive: bool
     agent = bundle.agent
     loop = asyncio.get_running_loop()
     main_task = asyncio.current_task()
-    terminated = False
 
-    def on_sigterm() -> None:
+    def stop(signum: int) -> None:
         # Stop the work first: cancelling the mode unwinds the model call and the
         # tools, so nothing is appended once session_shutdown has closed the session.
-        nonlocal terminated
-        if terminated or main_task is None:
-            return
-        terminated = True
         agent.abort()
-        main_task.cancel()
+        if main_task is not None:
+            main_task.cancel()
 
-    loop.add_signal_handler(signal.SIGTERM, on_sigterm)
+    # SIGTERM and SIGINT always end the process: gracefully, else hard after a few
+    # seconds (a hook stuck in sync code), a second signal at once.
+    signals = ExitSignals(loop, stop)
+    signals.install()
+    watchdog = LoopWatchdog(agent.runner, loop, agent.runner.timeout or DEFAULT_BLOCKING_REPORT)
+    watchdog.start()
+    code = 0
     try:
         if mode == "rpc":
             from hookline.modes.rpc_mode import run_rpc
 
-            return await run_rpc(agent, bundle.make_provider, out)
-        if interactive:
+            code = await run_rpc(agent, bundle.make_provider, out)
+        elif interactive:
             from hookline.modes.interactive import run_interactive
 
-            return await run_interactive(agent, bundle)
-        agent.runner.set_ui(StderrUI(), False)
-        assert prompt is not None
-        return await run_print(agent, prompt, json_mode=mode == "json", out=out)
+            code = await run_interactive(agent, bundle)
+        else:
+            agent.runner.set_ui(StderrUI(), False)
+            assert prompt is not None
+            code = await run_print(agent, prompt, json_mode=mode == "json", out=out)
     except asyncio.CancelledError:
-        if not terminated or main_task is None:
-            raise  # Ctrl-C: asyncio.run turns it into KeyboardInterrupt
+        if signals.received is None or main_task is None:
+            raise
         main_task.uncancel()
-        return 128 + signal.SIGTERM
+        code = 128 + signals.received
     finally:
-        loop.remove_signal_handler(signal.SIGTERM)
         # The modes shut down when they end normally; this covers a signal or an error.
-        await agent.shutdown("sigterm" if terminated else "exit")
+        reasons = {int(signal.SIGTERM): "sigterm", int(signal.SIGINT): "sigint"}
+        await agent.shutdown(reasons.get(signals.received or 0, "exit"))
+        watchdog.stop()
+        signals.restore()
+    if agent.runner.orphans:
+        # Hooks abandoned after their deadline still run; asyncio.run would wait for them
+        # forever at exit. Flush what was printed and leave without them.
+        for stream in (out, sys.stdout, sys.stderr):
+            with contextlib.suppress(Exception):
+                if stream is not None:
+                    stream.flush()
+        os._exit(code)
+    return code
+
+
+#: Seconds of sync hook code holding the loop before it is reported, when hooks have no
+#: deadline (``hookTimeout`` off).
+DEFAULT_BLOCKING_REPORT = 30.0
 
 
 if __name__ == "__main__":

@@ -56,7 +56,8 @@ async def test_a_failing_tool_call_hook_blocks_the_tool_and_the_agent_goes_on(
     result = added[2]
     assert result["role"] == "tool" and result["is_error"] is True
     text = content_text(result["content"])
-    assert text.startswith(f"blocked: hook {h.hook_files['policy']} failed: ")
+    assert text.startswith(f"tool_call hook {h.hook_files['policy']} failed (")
+    assert text.endswith("; the call is blocked")
     assert reason in text
     assert texts(added)[-1] == "The write was blocked."
     assert h.provider.remaining == 0
@@ -99,24 +100,29 @@ def register(pi):
 """
 
 
-async def test_other_hooks_that_raise_are_reported_and_change_nothing(
+async def test_other_hooks_that_raise_are_reported_and_a_redaction_failure_withholds(
     make_agent: MakeAgent, project: Path
 ) -> None:
     (project / "a.txt").write_text("alpha")
     h = await make_agent(
         [
             {"tool_calls": [{"name": "read", "arguments": {"path": "a.txt"}}]},
-            {"text": "alpha it is", "expect_tool_result_contains": "alpha"},
+            {"text": "it was withheld", "expect_tool_result_contains": "output was withheld"},
         ],
         hooks={"buggy": NOTIFICATION_FAILURES},
     )
     added = await h.agent.prompt("read it")
 
-    assert content_text(added[2]["content"]) == "alpha"  # the original result was kept
-    assert texts(added)[-1] == "alpha it is"
+    # a failing tool_result hook fails closed: the output it may have redacted is withheld
+    assert added[2]["is_error"] is True
+    assert content_text(added[2]["content"]) == (
+        f"tool_result hook {h.hook_files['buggy']} failed (KeyError: 'result hook bug'); "
+        "the tool's output was withheld"
+    )
+    assert texts(added)[-1] == "it was withheld"
     assert [(e.event, e.error) for e in h.errors] == [
         ("turn_start", "ValueError: turn hook bug"),
-        ("tool_result", "KeyError: 'result hook bug'"),
+        ("tool_result", "KeyError: 'result hook bug'; the tool's output was withheld"),
         ("turn_start", "ValueError: turn hook bug"),
     ]
 

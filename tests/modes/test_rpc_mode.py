@@ -477,11 +477,6 @@ async def test_abort_ends_a_turn_whose_tool_call_hook_hangs(tmp_path: Path) -> N
         assert "Traceback" not in await rpc.stderr()
 
 
-@pytest.mark.xfail(
-    strict=False,
-    reason="needs the runner to abandon a handler that swallows its cancellation "
-    "(core/runner.py, robust branch); passes once both are merged",
-)
 async def test_abort_ends_a_turn_whose_hook_swallows_cancellation(tmp_path: Path) -> None:
     project = _project(tmp_path)
     hook = write_hook(tmp_path / "stubborn.py", STUBBORN_HOOK)

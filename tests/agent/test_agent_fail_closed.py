@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -127,32 +128,79 @@ async def test_other_hooks_that_raise_are_reported_and_a_redaction_failure_withh
     ]
 
 
-EXITING_TOOL = """
+RAISING_TOOL = """
+import asyncio
 import sys
 
 from hookline import Tool
 
 
+class Odd(BaseException):
+    pass
+
+
+RAISE = {raise_it!r}
+
+
 def register(pi):
     async def execute(call_id, params, signal, on_update):
-        sys.exit(7)
+        exec(RAISE)
 
-    pi.register_tool(Tool("quit_now", "exits", {"type": "object"}, execute))
+    pi.register_tool(Tool("explode", "raises", {{"type": "object"}}, execute))
 """
 
 
-async def test_a_hook_tool_calling_sys_exit_is_an_error_result_not_an_exit(
-    make_agent: MakeAgent,
+@pytest.mark.parametrize(
+    "raise_it",
+    [
+        "sys.exit(7)",
+        "raise KeyboardInterrupt",
+        "raise asyncio.CancelledError",
+        "raise GeneratorExit",
+        "raise Odd('odd')",
+    ],
+)
+async def test_a_hook_tool_that_raises_anything_is_an_error_result_not_an_exit(
+    make_agent: MakeAgent, raise_it: str
 ) -> None:
     h = await make_agent(
-        [{"tool_calls": [{"name": "quit_now", "arguments": {}}]}, "still here"],
-        hooks={"exiting": EXITING_TOOL},
+        [{"tool_calls": [{"name": "explode", "arguments": {}}]}, "still here"],
+        hooks={"exploding": RAISING_TOOL.format(raise_it=raise_it)},
     )
     added = await h.agent.prompt("go")
     results = [m for m in added if m["role"] == "tool"]
     assert results and results[0]["is_error"]
     assert added[-1]["role"] == "assistant"
     assert "still here" in str(added[-1]["content"])
+
+
+SECRET_TOOL = """
+from hookline import Tool, ToolError
+
+
+def register(pi):
+    async def execute(call_id, params, signal, on_update):
+        raise ToolError("token sk-live-123 rejected", details={"token": "sk-live-123"})
+
+    pi.register_tool(Tool("deploy", "deploys", {"type": "object"}, execute))
+
+    @pi.on("tool_result")
+    def redact(event, ctx):
+        if event.is_error:
+            return {"content": [{"type": "text", "text": "deploy failed (redacted)"}]}
+"""
+
+
+async def test_a_redacted_failure_keeps_nothing_of_the_original(make_agent: MakeAgent) -> None:
+    h = await make_agent(
+        [{"tool_calls": [{"name": "deploy", "arguments": {}}]}, "ok"],
+        hooks={"secret": SECRET_TOOL},
+    )
+    added = await h.agent.prompt("deploy")
+    (result,) = [m for m in added if m["role"] == "tool"]
+    assert content_text(result["content"]) == "deploy failed (redacted)"
+    assert result.get("details") is None
+    assert "sk-live" not in json.dumps(h.entries())
 
 
 async def test_abort_ends_the_run_without_a_nudge(make_agent: MakeAgent) -> None:

@@ -72,7 +72,7 @@ def describe(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {message}" if message else type(exc).__name__
 
 
-def _cancelled() -> bool:
+def caller_cancelled() -> bool:
     """True when the calling task itself was asked to stop (not a handler's own raise)."""
     task = asyncio.current_task()
     return task is not None and task.cancelling() > 0
@@ -237,11 +237,11 @@ class HandlerCalls:
                 finally:
                     aborted = clock.stop(scope)
         except HandlerAbandoned:
-            if _cancelled():
+            if caller_cancelled():
                 raise asyncio.CancelledError from None
             raise DeadlineExceeded(self._late(seconds, aborted, abandoned=True)) from None
         except BaseException as exc:
-            if not scope.expired() or _cancelled():
+            if not scope.expired() or caller_cancelled():
                 raise
             if isinstance(exc, TimeoutError | asyncio.CancelledError):
                 raise DeadlineExceeded(self._late(seconds, aborted)) from None
@@ -277,7 +277,7 @@ class HandlerCalls:
         """
         if type(exc) is DeadlineExceeded:
             return self.failed(path, event, str(exc), None, then)
-        if isinstance(exc, asyncio.CancelledError) and _cancelled():
+        if isinstance(exc, asyncio.CancelledError) and caller_cancelled():
             raise exc
         return self.failed(path, event, f"failed ({describe(exc)})", exc, then)
 

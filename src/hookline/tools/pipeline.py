@@ -26,7 +26,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol
 
-from hookline.core.calling import HOOK_FAILURES
+from hookline.core.calling import caller_cancelled
 from hookline.core.events import Event, ToolCallEvent, ToolResultEvent
 from hookline.core.messages import text
 from hookline.core.results import ToolCallResult, ToolResultResult
@@ -143,7 +143,11 @@ class ToolPipeline:
             input = granted.input
         try:
             result = await tool.execute(tool_call_id, input, signal, on_update)
-        except HOOK_FAILURES as exc:
+        except BaseException as exc:
+            # A tool (a hook's own, too) that raises anything is a failed call; only
+            # the caller's own cancellation (an abort, a signal) goes through.
+            if isinstance(exc, asyncio.CancelledError) and caller_cancelled():
+                raise
             return await self._failed(name, tool_call_id, input, exc)
         return ToolOutcome(await self._after(name, tool_call_id, input, result), input)
 
@@ -167,12 +171,15 @@ class ToolPipeline:
         )
         if override is not None:
             if override.content is not None:
-                # A hook replaced the error text (e.g. redacted it, or withheld it).
+                # A hook replaced the error text (redacted it, or withheld it): nothing
+                # of the original goes on, details included unless the hook set them.
                 message = "\n".join(
                     b["text"]  # type: ignore[typeddict-item]
                     for b in override.content
                     if b.get("type") == "text"
                 )
+                details = override.details if "details" in override.model_fields_set else None
+                exc.__notes__ = []
             for block in override.append or []:
                 if block.get("type") == "text":
                     exc.add_note(block["text"])  # type: ignore[typeddict-item]

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any, cast
 
 from hookline.core.messages import AssistantMessage, Content, Message, tool_calls
-from hookline.session.context import context_messages
+from hookline.session.context_path import ContextPath
 from hookline.session.entries import (
     SESSION_VERSION,
     SessionEntry,
@@ -66,9 +66,10 @@ class SessionManager:
         self._file = file
         self._path = path
         self._leaf: str | None = entries[-1]["id"] if entries else None
-        # The path root → leaf, kept up to date by appends so each turn's
-        # build_context_messages does not walk a 100 000-entry tree again.
-        self._path_cache: list[SessionEntry] | None = None
+        # The path root → leaf and its context messages, built at the first use
+        # and then kept up to date by appends and leaf moves, so a turn of a
+        # 100 000-entry session does not walk the tree again.
+        self._context: ContextPath | None = None
         self._closed = False
         self._read_only = path is not None and file is None
         #: What the loader skipped or repaired (torn last line, corrupt lines), for the UI.
@@ -290,10 +291,10 @@ class SessionManager:
                 )
         if self._save_error is not None:
             self._unsaved.append(entry_id)
-        if self._path_cache is not None:
-            self._path_cache.append(entry)
         self._entries.append(entry)
         self._index[entry_id] = entry
+        if self._context is not None:
+            self._context.append(entry)
         self._leaf = entry_id
         return entry_id
 
@@ -349,8 +350,8 @@ class SessionManager:
         """Move the leaf to an earlier entry (``None``: before the first) to fork there."""
         if from_id is not None and from_id not in self._index:
             raise ValueError(f"no entry {from_id!r} in session {self.get_session_id()}")
-        if from_id != self._leaf:
-            self._path_cache = None
+        if self._context is not None:
+            self._context.move(from_id)
         self._leaf = from_id
 
     def get_branch(self, leaf: str | None = None) -> list[SessionEntry]:
@@ -360,10 +361,14 @@ class SessionManager:
     def _branch(self, leaf: str | None) -> list[SessionEntry]:
         """The path, shared with the cache when it is the current leaf's: do not mutate."""
         if leaf is None or leaf == self._leaf:
-            if self._path_cache is None:
-                self._path_cache = self._walk(self._leaf)
-            return self._path_cache
+            return self._current().entries
         return self._walk(leaf)
+
+    def _current(self) -> ContextPath:
+        if self._context is None:
+            self._context = ContextPath(self._index)
+            self._context.reset(self._leaf)
+        return self._context
 
     def _walk(self, current: str | None) -> list[SessionEntry]:
         if current is not None and current not in self._index:
@@ -391,7 +396,7 @@ class SessionManager:
 
     def build_context_messages(self) -> list[Message]:
         """The messages the model sees at the current leaf (rules: ``session.context``)."""
-        return context_messages(self._branch(None))
+        return list(self._current().messages)
 
     # -- fork and close ----------------------------------------------------------
 

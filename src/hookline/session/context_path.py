@@ -20,7 +20,7 @@ from collections.abc import Mapping
 
 from hookline.core.messages import Message
 from hookline.session.context import entry_message
-from hookline.session.entries import SessionEntry
+from hookline.session.entries import CompactionEntry, SessionEntry
 
 
 class ContextPath:
@@ -91,7 +91,7 @@ class ContextPath:
             self.messages = self._saved.pop()[1]
         del self.messages[self._counts[-1] if length else 0 :]
 
-    def _compacted(self, compaction: SessionEntry, position: int) -> list[Message]:
+    def _compacted(self, compaction: CompactionEntry, position: int) -> list[Message]:
         """The new message list a compaction at ``position`` starts (see ``context``)."""
         messages = [entry_message(compaction)]
         kept_id = compaction.get("first_kept_entry_id")

@@ -17,10 +17,12 @@ from __future__ import annotations
 import logging
 import os
 import weakref
+from collections import deque
 from pathlib import Path
 from typing import Any, cast
 
 from hookline.core.messages import AssistantMessage, Content, Message, tool_calls
+from hookline.session.committer import Committer
 from hookline.session.context_path import ContextPath
 from hookline.session.entries import (
     SESSION_VERSION,
@@ -74,7 +76,14 @@ class SessionManager:
         self._read_only = path is not None and file is None
         #: What the loader skipped or repaired (torn last line, corrupt lines), for the UI.
         self.load_warnings: list[str] = list(warnings or [])
-        self._finalizer = weakref.finalize(self, _close_file, file) if file else None
+        # Appends write at once; this thread fsyncs them (``flushed`` waits for it).
+        self._committer: Committer | None = None
+        self._finalizer: weakref.finalize[Any, Any] | None = None
+        if file is not None:
+            self._committer = Committer(file)
+            self._finalizer = weakref.finalize(self, _close_file, self._committer, file)
+        # (sequence number, entry id) of this run's writes not yet known on disk.
+        self._pending: deque[tuple[int, str]] = deque()
         self._save_error: SessionWriteError | None = None
         self._unsaved: list[str] = []
 
@@ -183,12 +192,37 @@ class SessionManager:
     @property
     def save_error(self) -> SessionWriteError | None:
         """Why appends stopped reaching the file (``None`` while every append is saved)."""
+        self._check_commits()
         return self._save_error
 
     @property
     def unsaved_entry_ids(self) -> list[str]:
         """Entries of this run kept in memory only because the file could not take them."""
+        self._check_commits()
         return list(self._unsaved)
+
+    # -- durability --------------------------------------------------------------
+
+    def flush(self) -> bool:
+        """Block until every entry appended so far is on disk.
+
+        True when none is unsaved (an in-memory session has nothing to wait
+        for); False after a failed write or fsync (see ``unsaved_entry_ids``).
+        """
+        if self._committer is not None and self._pending:
+            self._committer.wait(self._pending[-1][0])
+        return not self.unsaved_entry_ids
+
+    async def flushed(self) -> bool:
+        """``flush`` for the event loop: await it before acknowledging an entry outside.
+
+        An append returns once its line is written (a killed process loses
+        nothing); the fsync runs in a background thread, shared by every
+        append made meanwhile, and this resolves when it covered them all.
+        """
+        if self._committer is not None and self._pending:
+            await self._committer.wait_async(self._pending[-1][0])
+        return not self.unsaved_entry_ids
 
     # -- appending ---------------------------------------------------------------
 
@@ -278,17 +312,17 @@ class SessionManager:
                 **fields,
             },
         )
-        if self._file is not None and self._save_error is None:
+        committer = self._committer
+        if committer is not None and self.save_error is None:
+            pending = self._pending
+            while pending and pending[0][0] <= committer.durable:
+                pending.popleft()
             try:
-                self._file.append(encode_line(entry))
+                pending.append((committer.write(encode_line(entry)), entry_id))
             except SessionWriteError as exc:
-                self._save_error = exc
-                log.warning(
-                    "hookline: %s; entry %s and every later entry of this run are kept in "
-                    "memory only, not saved (the file ends at the last saved entry)",
-                    exc,
-                    entry_id,
-                )
+                self._check_commits()  # an fsync failed meanwhile: its entries come first
+                if self._save_error is None:
+                    self._stop_saving(exc, entry_id)
         if self._save_error is not None:
             self._unsaved.append(entry_id)
         self._entries.append(entry)
@@ -297,6 +331,26 @@ class SessionManager:
             self._context.append(entry)
         self._leaf = entry_id
         return entry_id
+
+    def _stop_saving(self, exc: SessionWriteError, first: str) -> None:
+        self._save_error = exc
+        log.warning(
+            "hookline: %s; entry %s and every later entry of this run are kept in "
+            "memory only, not saved (the file ends at the last saved entry)",
+            exc,
+            first,
+        )
+
+    def _check_commits(self) -> None:
+        """After a failed fsync: this run's entries not known on disk become unsaved."""
+        committer = self._committer
+        if committer is None or committer.error is None or self._save_error is not None:
+            return
+        durable = committer.durable
+        lost = [entry_id for seq, entry_id in self._pending if seq > durable]
+        self._pending.clear()
+        self._stop_saving(committer.error, lost[0] if lost else "(none)")
+        self._unsaved.extend(lost)
 
     def answer_open_tool_calls(self, text: str) -> list[str]:
         """Give each unanswered tool call of the last assistant message an error result.
@@ -437,7 +491,8 @@ class SessionManager:
             return
         self._closed = True
         if self._finalizer is not None:
-            self._finalizer()
+            self._finalizer()  # waits for the pending fsync, then releases the lock
+        self._check_commits()
         if self._unsaved:
             shown = ", ".join(self._unsaved[:_IDS_SHOWN])
             more = len(self._unsaved) - _IDS_SHOWN
@@ -462,7 +517,8 @@ class SessionManager:
         return f"<SessionManager {self.get_session_id()} {where} entries={len(self._entries)}>"
 
 
-def _close_file(file: LockedFile) -> None:
+def _close_file(committer: Committer, file: LockedFile) -> None:
+    committer.close()
     file.close()
 
 

@@ -1,8 +1,9 @@
 """Session files on disk: where they live, the locked append-only writer, the loader.
 
-Durability contract: ``append_line`` returns only after the line and its
-``\\n`` reached the disk (``os.fsync``), so a killed process never loses an
-entry whose append returned. A crash mid-write can leave a torn last line;
+Durability contract: ``LockedFile.write`` returns once the line is in the
+page cache, so a killed process never loses an entry whose write returned;
+the ``Committer`` (``committer.py``) fsyncs those writes in the background and
+says when each is on disk. A crash mid-write can leave a torn last line;
 the loader drops it with a warning and, when opened for writing, truncates
 it so the next append starts on a fresh line.
 
@@ -96,9 +97,21 @@ class LockedFile:
             _fsync_dir(path.parent)
 
     def append(self, data: bytes) -> None:
-        """Write all of ``data`` at the end of the file and fsync before returning.
+        """``write`` then fsync: on disk when it returns (headers, forks, repairs)."""
+        end = self.write(data)
+        fd = self._require_fd()
+        try:
+            os.fsync(fd)
+        except OSError as exc:
+            truncated = self._cut(fd, end - len(data))
+            raise SessionWriteError(str(self.path), exc, truncated=truncated) from exc
 
-        On any failure the file is cut back to its size before the call, then
+    def write(self, data: bytes) -> int:
+        """Write all of ``data`` at the end of the file; returns the file's new size.
+
+        The data is in the page cache when this returns (a killed process loses
+        none of it); ``sync`` or a ``Committer`` puts it on disk. On any failure
+        the file is cut back to its size before the call, then
         ``SessionWriteError`` (or the interrupting exception) is raised.
         """
         fd = self._require_fd()
@@ -110,12 +123,20 @@ class LockedFile:
                 if written <= 0:  # never for regular files; do not spin if it happens
                     raise OSError(errno.EIO, "write wrote nothing")
                 view = view[written:]
-            os.fsync(fd)
         except OSError as exc:
             raise SessionWriteError(str(self.path), exc, truncated=self._cut(fd, start)) from exc
         except BaseException:
             self._cut(fd, start)  # Ctrl-C between two writes: no half entry either
             raise
+        return start + len(data)
+
+    def sync(self) -> None:
+        """fsync: what was written is on disk when this returns (``OSError`` if not)."""
+        os.fsync(self._require_fd())
+
+    def cut(self, size: int) -> bool:
+        """Truncate back to ``size``; False when that failed too (a torn tail remains)."""
+        return self._cut(self._require_fd(), size)
 
     @staticmethod
     def _cut(fd: int, size: int) -> bool:

@@ -6,7 +6,6 @@ disk would fail it with EIO); real processes for the SIGKILL checks.
 
 from __future__ import annotations
 
-import asyncio
 import errno
 import logging
 import os

@@ -48,9 +48,25 @@ class ContextPath:
     def reset(self, leaf: str | None) -> None:
         """Walk root → ``leaf`` from scratch (a load, or the first call)."""
         self.rescans += 1
-        self._cut(0)
-        for entry in self._walk_up(leaf, {}):
-            self.append(entry)
+        self.entries = entries = self._walk_up(leaf, {})
+        self._pos = {entry["id"]: i for i, entry in enumerate(entries)}
+        self._saved = []
+        messages: list[Message] = []
+        self.messages = messages
+        counts = self._counts = array("q")
+        add, count = messages.append, counts.append
+        for position, entry in enumerate(entries):
+            if entry["type"] == "message":
+                add(entry["message"])
+            elif entry["type"] == "compaction":
+                self._saved.append((position, messages))
+                self.messages = messages = self._compacted(entry, position)
+                add = messages.append
+            else:
+                message = entry_message(entry)
+                if message is not None:
+                    add(message)
+            count(len(messages))
 
     def append(self, entry: SessionEntry) -> None:
         """``entry`` now hangs under the leaf and becomes the leaf."""
@@ -105,12 +121,28 @@ class ContextPath:
         """Entries from ``leaf`` up to (excluding) the first in ``stop`` or the root, in
         root → leaf order. A parent cycle (a hand-edited file) ends the walk."""
         walked: list[SessionEntry] = []
+        add, get = walked.append, self._index.get
+        limit = len(self._index)
+        current = leaf
+        while current is not None and current not in stop:
+            entry = get(current)
+            if entry is None:
+                break
+            add(entry)
+            if len(walked) > limit:  # longer than the tree: a cycle
+                return self._walk_up_checked(leaf, stop)
+            current = entry["parent_id"]
+        walked.reverse()
+        return walked
+
+    def _walk_up_checked(self, leaf: str | None, stop: Mapping[str, int]) -> list[SessionEntry]:
+        """``_walk_up`` that stops where the parent chain comes back on itself."""
+        walked: list[SessionEntry] = []
         seen: set[str] = set()
         current = leaf
-        index = self._index
         while current is not None and current not in seen and current not in stop:
             seen.add(current)
-            entry = index.get(current)
+            entry = self._index.get(current)
             if entry is None:
                 break
             walked.append(entry)

@@ -32,7 +32,9 @@ class ContextPath:
         self.entries: list[SessionEntry] = []
         #: The context messages at the leaf (shared: callers copy).
         self.messages: list[Message] = []
-        self._pos: dict[str, int] = {}
+        # id → position on the path, built at the first leaf move (70 MB for a
+        # million entries that a session never moving its leaf does not need).
+        self._pos: dict[str, int] | None = None
         # _counts[i]: len(self.messages) right after entries[i], in the message
         # list of the latest compaction at or before i (or of none).
         self._counts = array("q")
@@ -49,7 +51,7 @@ class ContextPath:
         """Walk root → ``leaf`` from scratch (a load, or the first call)."""
         self.rescans += 1
         self.entries = entries = self._walk_up(leaf, {})
-        self._pos = {entry["id"]: i for i, entry in enumerate(entries)}
+        self._pos = None
         self._saved = []
         messages: list[Message] = []
         self.messages = messages
@@ -71,7 +73,8 @@ class ContextPath:
     def append(self, entry: SessionEntry) -> None:
         """``entry`` now hangs under the leaf and becomes the leaf."""
         position = len(self.entries)
-        self._pos[entry["id"]] = position
+        if self._pos is not None:
+            self._pos[entry["id"]] = position
         self.entries.append(entry)
         if entry["type"] == "compaction":
             self._saved.append((position, self.messages))
@@ -87,20 +90,22 @@ class ContextPath:
         if leaf is None:
             self._cut(0)
             return
-        position = self._pos.get(leaf)
+        positions = self._positions()
+        position = positions.get(leaf)
         if position is not None:
             self._cut(position + 1)
             return
-        branch = self._walk_up(leaf, self._pos)
+        branch = self._walk_up(leaf, positions)
         fork = branch[0]["parent_id"] if branch else None
-        self._cut(self._pos[fork] + 1 if fork is not None and fork in self._pos else 0)
+        self._cut(positions[fork] + 1 if fork is not None and fork in positions else 0)
         for entry in branch:
             self.append(entry)
 
     def _cut(self, length: int) -> None:
         """Keep the first ``length`` entries of the path."""
-        for entry in self.entries[length:]:
-            del self._pos[entry["id"]]
+        if self._pos is not None:
+            for entry in self.entries[length:]:
+                del self._pos[entry["id"]]
         del self.entries[length:]
         del self._counts[length:]
         while self._saved and self._saved[-1][0] >= length:
@@ -111,11 +116,22 @@ class ContextPath:
         """The new message list a compaction at ``position`` starts (see ``context``)."""
         messages = [entry_message(compaction)]
         kept_id = compaction.get("first_kept_entry_id")
-        kept = position if kept_id is None else self._pos.get(kept_id, position)
+        kept = position
+        if kept_id is not None:  # usually a few entries back: look from the end
+            entries = self.entries
+            for i in range(position - 1, -1, -1):
+                if entries[i]["id"] == kept_id:
+                    kept = i
+                    break
         for entry in self.entries[kept:position]:
             if entry["type"] != "compaction":
                 messages.append(entry_message(entry))
         return [m for m in messages if m is not None]
+
+    def _positions(self) -> dict[str, int]:
+        if self._pos is None:
+            self._pos = {entry["id"]: i for i, entry in enumerate(self.entries)}
+        return self._pos
 
     def _walk_up(self, leaf: str | None, stop: Mapping[str, int]) -> list[SessionEntry]:
         """Entries from ``leaf`` up to (excluding) the first in ``stop`` or the root, in

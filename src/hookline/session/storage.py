@@ -244,6 +244,7 @@ class _Parser:
         self.index: dict[str, dict[str, Any]] = {}
         self.warnings: list[str] = []
         self._previous: str | None = None
+        self._words: dict[str, str] = {}
         self._rest = b""  # the unfinished line at the end of the last block
         self._line = 0  # lines handled so far
         self._size = 0  # bytes of those lines
@@ -299,6 +300,7 @@ class _Parser:
     def _take_all(self, objs: list[Any]) -> None:
         """``_take`` each of ``objs``, inlined for the usual well-formed entry."""
         index, append, take = self.index, self.entries.append, self._take
+        word = self._words.setdefault
         line, previous = self._line, self._previous
         for obj in objs:
             line += 1
@@ -309,6 +311,19 @@ class _Parser:
                 and entry_id not in index
                 and self.header is not None
             ):
+                # One string for each of the few words every entry repeats: a
+                # million-entry session holds millions of them otherwise.
+                if type(kind := obj["type"]) is str:
+                    obj["type"] = word(kind, kind)
+                message = obj.get("message")
+                if type(message) is dict:
+                    if type(kind := message.get("role")) is str:
+                        message["role"] = word(kind, kind)
+                    content = message.get("content")
+                    if type(content) is list:
+                        for block in content:
+                            if type(block) is dict and type(kind := block.get("type")) is str:
+                                block["type"] = word(kind, kind)
                 parent = obj.get("parent_id")
                 if parent is None:
                     index[entry_id] = obj

@@ -133,3 +133,19 @@ def test_the_returned_list_is_the_callers(session: SessionManager) -> None:
     built = session.build_context_messages()
     built.clear()  # a hook that edits the list it was given
     assert len(session.build_context_messages()) == 1
+
+
+def test_a_resumed_file_with_branches_is_walked_from_its_last_entry(project: Path) -> None:
+    with SessionManager.create(project) as writer:
+        _grow(writer, 5)
+        trunk = [e["id"] for e in writer.get_branch()]
+        writer.branch(trunk[7])
+        writer.append_message(user_message("side"))
+        path = writer.get_session_file()
+    assert path is not None
+    with SessionManager.open(path) as session:
+        built = session.build_context_messages()
+        assert built == _fresh(session) and len(built) == 9  # not the 20 entries of the file
+    with SessionManager.open(path, read_only=True) as linear_prefix:
+        linear_prefix.branch(trunk[-1])
+        assert linear_prefix.build_context_messages() == _fresh(linear_prefix)

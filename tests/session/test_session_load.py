@@ -142,3 +142,13 @@ def test_a_load_is_frozen_out_of_the_collected_generations(project: Path) -> Non
         tracked = gc.get_objects()  # generations 0-2, not the frozen ones
         assert not any(obj is entry for obj in tracked)
         del tracked
+
+
+def test_a_file_without_branches_is_known_as_one_path() -> None:
+    chain = _line(_HEADER) + _line(_entry("a", None)) + _line(_entry("b", "a"))
+    assert parse_session_bytes(chain, "f").linear is True
+    forked = chain + _line(_entry("c", "a"))  # a second child of "a"
+    assert parse_session_bytes(forked, "f").linear is False
+    second_root = chain + _line(_entry("c", None))
+    assert parse_session_bytes(second_root, "f").linear is False
+    assert parse_session_bytes(_messy_file(), "f").linear is False

@@ -16,7 +16,7 @@ result always equals ``context_messages(path)`` (the rules live there).
 from __future__ import annotations
 
 from array import array
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from operator import itemgetter
 
 from hookline.core.messages import Message
@@ -51,10 +51,13 @@ class ContextPath:
     def leaf(self) -> str | None:
         return self.entries[-1]["id"] if self.entries else None
 
-    def reset(self, leaf: str | None) -> None:
-        """Walk root → ``leaf`` from scratch (a load, or the first call)."""
+    def reset(self, leaf: str | None, chain: Sequence[SessionEntry] | None = None) -> None:
+        """Walk root → ``leaf`` from scratch (a load, or the first call).
+
+        ``chain``: the path already known (a file without branches), copied, not walked.
+        """
         self.rescans += 1
-        self.entries = entries = self._walk_up(leaf, {})
+        self.entries = entries = list(chain) if chain is not None else self._walk_up(leaf, {})
         self._pos = None
         self._saved = []
         if list(map(_TYPE, entries)).count("message") == len(entries):

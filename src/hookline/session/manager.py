@@ -60,8 +60,13 @@ class SessionManager:
         file: LockedFile | None,
         path: Path | None,
         warnings: list[str] | None = None,
+        *,
+        linear: bool = False,
     ) -> None:
-        """Internal: use ``create``, ``open``, ``in_memory`` or ``continue_recent``."""
+        """Internal: use ``create``, ``open``, ``in_memory`` or ``continue_recent``.
+
+        ``linear``: each of ``entries`` is the child of the one before (no branches).
+        """
         self._header = header
         self._entries = entries
         self._index = index
@@ -72,6 +77,8 @@ class SessionManager:
         # and then kept up to date by appends and leaf moves, so a turn of a
         # 100 000-entry session does not walk the tree again.
         self._context: ContextPath | None = None
+        # While true, the path to the last entry is the entry list itself: no walk.
+        self._linear = linear or not entries
         self._closed = False
         self._read_only = path is not None and file is None
         #: What the loader skipped or repaired (torn last line, corrupt lines), for the UI.
@@ -138,6 +145,7 @@ class SessionManager:
             file,
             file_path,
             parsed.warnings,
+            linear=parsed.linear,
         )
 
     @classmethod
@@ -325,6 +333,8 @@ class SessionManager:
                     self._stop_saving(exc, entry_id)
         if self._save_error is not None:
             self._unsaved.append(entry_id)
+        if self._linear and self._entries and self._leaf != self._entries[-1]["id"]:
+            self._linear = False
         self._entries.append(entry)
         self._index[entry_id] = entry
         if self._context is not None:
@@ -420,8 +430,10 @@ class SessionManager:
 
     def _current(self) -> ContextPath:
         if self._context is None:
+            entries = self._entries
+            on_chain = self._linear and bool(entries) and self._leaf == entries[-1]["id"]
             self._context = ContextPath(self._index)
-            self._context.reset(self._leaf)
+            self._context.reset(self._leaf, entries if on_chain else None)
         return self._context
 
     def _walk(self, current: str | None) -> list[SessionEntry]:
@@ -465,7 +477,8 @@ class SessionManager:
         if self._path is None:
             header = _new_header(self.get_cwd(), parent)
             copies = [cast(SessionEntry, dict(e)) for e in path]
-            return SessionManager(header, copies, {e["id"]: e for e in copies}, None, None)
+            index = {e["id"]: e for e in copies}
+            return SessionManager(header, copies, index, None, None, linear=True)
         forked = SessionManager.create(
             self.get_cwd(), session_dir=self._path.parent, parent_session=parent
         )

@@ -180,6 +180,8 @@ class ParsedFile:
     good_size: int = 0
     #: The last line is complete but lacks its ``\\n`` (write one before appending).
     missing_newline: bool = False
+    #: Each entry is the child of the one before: the file is one path, no branches.
+    linear: bool = True
 
 
 def _preview(raw: bytes) -> str:
@@ -244,6 +246,7 @@ class _Parser:
         self.index: dict[str, dict[str, Any]] = {}
         self.warnings: list[str] = []
         self._previous: str | None = None
+        self.linear = True
         self._words: dict[str, str] = {}
         self._rest = b""  # the unfinished line at the end of the last block
         self._line = 0  # lines handled so far
@@ -294,7 +297,13 @@ class _Parser:
         if self.header is None:
             raise SessionFormatError(f"{self.path}: empty session file (no header line)")
         return ParsedFile(
-            self.header, self.entries, self.index, self.warnings, good_size, missing_newline
+            self.header,
+            self.entries,
+            self.index,
+            self.warnings,
+            good_size,
+            missing_newline,
+            self.linear,
         )
 
     def _take_all(self, objs: list[Any]) -> None:
@@ -326,12 +335,16 @@ class _Parser:
                                 block["type"] = word(kind, kind)
                 parent = obj.get("parent_id")
                 if parent is None:
+                    if previous is not None:
+                        self.linear = False
                     index[entry_id] = obj
                     append(obj)
                     previous = entry_id
                     continue
                 found = index.get(parent)
                 if found is not None:
+                    if parent != previous:
+                        self.linear = False
                     obj["parent_id"] = found["id"]  # one string per id, not two
                     index[entry_id] = obj
                     append(obj)
@@ -375,6 +388,8 @@ class _Parser:
             self.warnings.append(f"{path}: line {number}: duplicate entry id {entry_id!r} skipped")
             return
         parent = obj.get("parent_id")
+        if parent != self._previous:
+            self.linear = False
         if parent is not None:
             found = index.get(parent)
             if found is None:

@@ -142,7 +142,7 @@ def _copy(items: list[Any]) -> Callable[[], object]:
 
 
 def _child(side: str, path: Path) -> tuple[float, float]:
-    """(seconds, peak RSS in MB) of one side loading ``path`` in a fresh process."""
+    """(seconds, peak RSS in MiB) of one side loading ``path`` in a fresh process."""
     code = (
         "import sys, time, resource; sys.path.insert(0, sys.argv[3]); import bench_session as b; "
         "t = time.perf_counter(); getattr(b, sys.argv[1])(sys.argv[2]); "
@@ -256,7 +256,7 @@ def main() -> None:
     _row("resume 100k: open + first context", resume, floor, "s", "≤ 0.6 s")
     _row("later model call: append + context (100k)", later, copy, "ms", "≤ 2 ms")
     _row("resume 1M: open + first context", big_mine, big_floor, "s", "≤ 4 s")
-    _row("resume 1M: peak RSS (MB)", mine_mb, floor_mb, "", "≤ 1200 MB")
+    _row("resume 1M: peak RSS (MiB)", mine_mb, floor_mb, "", "≤ 1.2 GB (1144 MiB)")
     _row("append, time on the caller", per_append, per_floor, "µs", "never blocks the loop")
     print(f"{'  for reference: write + fsync per append':<46}{per_fsync * 1e6:>10.2f} µs")
     print(

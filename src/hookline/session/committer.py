@@ -110,6 +110,8 @@ class Committer:
             try:
                 self.syncs += 1
                 self._file.sync()
+            except ValueError:  # the file was closed under us (a finalizer ran here)
+                return
             except OSError as exc:
                 with self._cond:
                     truncated = self._file.cut(self._durable_size)

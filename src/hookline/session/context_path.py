@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Mapping, Sequence
-from operator import itemgetter
+from operator import countOf, itemgetter
 
 from hookline.core.messages import Message
 from hookline.session.context import entry_message
@@ -60,7 +60,7 @@ class ContextPath:
         self.entries = entries = list(chain) if chain is not None else self._walk_up(leaf, {})
         self._pos = None
         self._saved = []
-        if list(map(_TYPE, entries)).count("message") == len(entries):
+        if countOf(map(_TYPE, entries), "message") == len(entries):
             # The usual path, messages only: both lists at C speed.
             self.messages = list(map(_MESSAGE, entries))
             self._counts = array("q", range(1, len(entries) + 1))

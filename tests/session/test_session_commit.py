@@ -194,3 +194,16 @@ def test_killed_right_after_an_acknowledged_append_keeps_it(project: Path, count
     assert stored == acked
     with SessionManager.open(path) as again:
         assert again.load_warnings == []
+
+
+async def test_a_committer_whose_file_was_closed_under_it_never_hangs_a_waiter(
+    tmp_path: Path,
+) -> None:
+    file = LockedFile(tmp_path / "s.jsonl", create=True)
+    committer = Committer(file)
+    with committer._cond:  # the thread cannot start its fsync yet
+        seq = committer.write(b'{"a":1}\n')
+        file.close()  # as a finalizer running at the wrong moment would
+    assert committer.wait(seq) is False  # returns: the thread ended, the write is not synced
+    assert await committer.wait_async(seq) is False
+    committer.close()

@@ -36,6 +36,7 @@ class Committer:
         self._waiters: list[tuple[int, asyncio.AbstractEventLoop, asyncio.Future[bool]]] = []
         self._thread: threading.Thread | None = None
         self._closing = False
+        self._stopped = False  # the thread has ended
         #: fsync calls made (a test checks that a burst of writes shares them).
         self.syncs = 0
 
@@ -76,14 +77,14 @@ class Committer:
     def wait(self, seq: int) -> bool:
         """Block until write ``seq`` is on disk (True) or an fsync failed (False)."""
         with self._cond:
-            while self._durable < seq and self._error is None and self._thread is not None:
+            while self._durable < seq and self._error is None and self._running():
                 self._cond.wait()
             return self._durable >= seq
 
     async def wait_async(self, seq: int) -> bool:
         """``wait`` without blocking the event loop."""
         with self._cond:
-            if self._durable >= seq or self._error is not None or self._thread is None:
+            if self._durable >= seq or self._error is not None or not self._running():
                 return self._durable >= seq
             loop = asyncio.get_running_loop()
             future: asyncio.Future[bool] = loop.create_future()
@@ -99,7 +100,20 @@ class Committer:
         if thread is not None and thread is not threading.current_thread():
             thread.join()
 
+    def _running(self) -> bool:
+        return self._thread is not None and not self._stopped
+
     def _run(self) -> None:
+        try:
+            self._commit_until_closed()
+        finally:
+            with self._cond:  # nobody may wait for a thread that is gone
+                self._stopped = True
+                self._settle(self._waiters, False)
+                self._waiters = []
+                self._cond.notify_all()
+
+    def _commit_until_closed(self) -> None:
         while True:
             with self._cond:
                 while self._durable == self._written and not self._closing:

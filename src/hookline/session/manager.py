@@ -10,6 +10,12 @@ in memory: that entry and every later one are kept for the run but not
 saved (``unsaved_entry_ids``), so the file stays a clean prefix of the
 conversation. The ``hookline.session`` logger says so at the failure and,
 with the ids, at ``close``.
+
+An append writes its line before it returns, so a killed process loses
+nothing appended; a background thread fsyncs in groups, and ``flushed()``
+(``flush()`` when blocking is fine) says when every entry so far is on disk:
+await it before acknowledging an entry to the outside. A failed fsync is
+handled like a failed write: those entries become unsaved.
 """
 
 from __future__ import annotations
@@ -414,7 +420,7 @@ class SessionManager:
         """Move the leaf to an earlier entry (``None``: before the first) to fork there."""
         if from_id is not None and from_id not in self._index:
             raise ValueError(f"no entry {from_id!r} in session {self.get_session_id()}")
-        if self._context is not None:
+        if self._context is not None and from_id != self._leaf:
             self._context.move(from_id)
         self._leaf = from_id
 

@@ -127,6 +127,9 @@ def test_loaded_entries_share_their_keys_and_parent_ids(project: Path) -> None:
         first, second = session.get_entries()[:2]
         assert second["parent_id"] is first["id"]  # one string per id
         assert all(a is b for a, b in zip(first, second, strict=True))  # one string per key
+        one, two = first["message"], second["message"]
+        assert one["role"] is two["role"]  # one string per repeated word
+        assert one["content"][0]["type"] is two["content"][0]["type"]  # type: ignore[index]
 
 
 def test_a_load_is_frozen_out_of_the_collected_generations(project: Path) -> None:

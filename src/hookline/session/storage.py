@@ -328,11 +328,16 @@ class _Parser:
                 if type(message) is dict:
                     if type(kind := message.get("role")) is str:
                         message["role"] = word(kind, kind)
+                    if type(kind := message.get("tool_name")) is str:
+                        message["tool_name"] = word(kind, kind)
                     content = message.get("content")
                     if type(content) is list:
+                        message["content"] = content = content[:]  # exact size: json over-allocates
                         for block in content:
                             if type(block) is dict and type(kind := block.get("type")) is str:
                                 block["type"] = word(kind, kind)
+                                if type(kind := block.get("name")) is str:
+                                    block["name"] = word(kind, kind)
                 parent = obj.get("parent_id")
                 if parent is None:
                     if previous is not None:

@@ -248,9 +248,14 @@ class Agent:
         if self.is_streaming:
             self._queue.append((msg, trigger_turn))
             return
-        self._append(msg)
-        if trigger_turn:
-            self._spawn(self._run([]))
+        self.session.append_message(msg)
+        self._spawn(self._acknowledge(msg, trigger_turn))
+
+    async def _acknowledge(self, msg: Message, then_run: bool) -> None:
+        await self.session.flushed()
+        self.publish({"type": "message", "message": msg})
+        if then_run:
+            await self._run([])
 
     def send(self, text: str, attachments: list[Content] | None) -> None:
         content: list[Content] = [{"type": "text", "text": text}, *(attachments or [])]
@@ -329,7 +334,7 @@ class Agent:
                 queued, self._queue = self._queue, []
                 if not any(trigger for _, trigger in queued):
                     for message, _ in queued:
-                        self._append(message)
+                        await self._append(message)
                     break
                 added = [*added, *await self._run_once([m for m, _ in queued])]
                 await self.maybe_auto_compact()
@@ -350,7 +355,7 @@ class Agent:
             )
         )
         for msg in new:
-            added.append(self._append(msg))
+            added.append(await self._append(msg))
         if isinstance(before, BeforeAgentStartResult) and before.message is not None:
             m = before.message
             injected: CustomMessage = {
@@ -361,7 +366,7 @@ class Agent:
                 "details": m.details,
                 "timestamp": time.time(),
             }
-            added.append(self._append(injected))
+            added.append(await self._append(injected))
         await self.emit(AgentStartEvent())
         await self._loop(added)
         await self.emit(AgentEndEvent(messages=added, denials=[d.to_dict() for d in self.denials]))
@@ -385,8 +390,10 @@ class Agent:
                 permission_mode=self.gate.mode,
             )
 
-    def _append(self, msg: Message) -> Message:
+    async def _append(self, msg: Message) -> Message:
+        """Persist ``msg``; listeners hear of it once it is on disk (the fsync runs off-loop)."""
         self.session.append_message(msg)
+        await self.session.flushed()
         self.publish({"type": "message", "message": msg})
         return msg
 
@@ -406,7 +413,7 @@ class Agent:
                 list(self.tools.values()),
                 self._abort,
             )
-            added.append(self._append(assistant))
+            added.append(await self._append(assistant))
             results: list[ToolResultMessage] = []
             for call in tool_calls(assistant):
                 if self._abort.is_set():
@@ -415,7 +422,7 @@ class Agent:
                 if denial is not None:
                     self.denials.append(denial)
                 results.append(result)
-                added.append(self._append(result))
+                added.append(await self._append(result))
             await self.emit(TurnEndEvent(turn_index=index, message=assistant, tool_results=results))
             if self._stop_reason is not None:
                 return
@@ -423,14 +430,17 @@ class Agent:
                 return
             # Sent while streaming: persisted now, seen by the model at its next call.
             queued, self._queue = self._queue, []
-            added.extend(self._append(m) for m, _ in queued)
+            for m, _ in queued:
+                added.append(await self._append(m))
             if results or any(trigger for _, trigger in queued):
                 continue
             if not ttsr_used and not content_text(assistant["content"]).strip():
                 ttsr_used = True
                 await self.emit(TtsrTriggeredEvent(turn_index=index, message=assistant))
                 added.append(
-                    self._append(user_message("Your last response was empty. Please continue."))
+                    await self._append(
+                        user_message("Your last response was empty. Please continue.")
+                    )
                 )
                 continue
             reminders += 1
@@ -448,7 +458,7 @@ class Agent:
                     return
                 stop_continuations += 1
                 reason = stop.reason or "A stop hook asked the agent to continue."
-                added.append(self._append(user_message(reason, time.time())))
+                added.append(await self._append(user_message(reason, time.time())))
                 continue
             return
 
@@ -459,7 +469,7 @@ class Agent:
             return False
         await self.emit(TodoReminderEvent(todos=open_items, attempt=attempt))
         listing = "\n".join(f"- {t['content']} ({t['status']})" for t in open_items)
-        added.append(self._append(user_message(f"You still have open todos:\n{listing}")))
+        added.append(await self._append(user_message(f"You still have open todos:\n{listing}")))
         return True
 
     # -- the user's own shell command and the model switch ----------------------------

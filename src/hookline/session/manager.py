@@ -10,6 +10,12 @@ in memory: that entry and every later one are kept for the run but not
 saved (``unsaved_entry_ids``), so the file stays a clean prefix of the
 conversation. The ``hookline.session`` logger says so at the failure and,
 with the ids, at ``close``.
+
+An append writes its line before it returns, so a killed process loses
+nothing appended; a background thread fsyncs in groups, and ``flushed()``
+(``flush()`` when blocking is fine) says when every entry so far is on disk:
+await it before acknowledging an entry to the outside. A failed fsync is
+handled like a failed write: those entries become unsaved.
 """
 
 from __future__ import annotations
@@ -17,11 +23,13 @@ from __future__ import annotations
 import logging
 import os
 import weakref
+from collections import deque
 from pathlib import Path
 from typing import Any, cast
 
 from hookline.core.messages import AssistantMessage, Content, Message, tool_calls
-from hookline.session.context import context_messages
+from hookline.session.committer import Committer
+from hookline.session.context_path import ContextPath
 from hookline.session.entries import (
     SESSION_VERSION,
     SessionEntry,
@@ -58,22 +66,37 @@ class SessionManager:
         file: LockedFile | None,
         path: Path | None,
         warnings: list[str] | None = None,
+        *,
+        linear: bool = False,
     ) -> None:
-        """Internal: use ``create``, ``open``, ``in_memory`` or ``continue_recent``."""
+        """Internal: use ``create``, ``open``, ``in_memory`` or ``continue_recent``.
+
+        ``linear``: each of ``entries`` is the child of the one before (no branches).
+        """
         self._header = header
         self._entries = entries
         self._index = index
         self._file = file
         self._path = path
         self._leaf: str | None = entries[-1]["id"] if entries else None
-        # The path root → leaf, kept up to date by appends so each turn's
-        # build_context_messages does not walk a 100 000-entry tree again.
-        self._path_cache: list[SessionEntry] | None = None
+        # The path root → leaf and its context messages, built at the first use
+        # and then kept up to date by appends and leaf moves, so a turn of a
+        # 100 000-entry session does not walk the tree again.
+        self._context: ContextPath | None = None
+        # While true, the path to the last entry is the entry list itself: no walk.
+        self._linear = linear or not entries
         self._closed = False
         self._read_only = path is not None and file is None
         #: What the loader skipped or repaired (torn last line, corrupt lines), for the UI.
         self.load_warnings: list[str] = list(warnings or [])
-        self._finalizer = weakref.finalize(self, _close_file, file) if file else None
+        # Appends write at once; this thread fsyncs them (``flushed`` waits for it).
+        self._committer: Committer | None = None
+        self._finalizer: weakref.finalize[Any, Any] | None = None
+        if file is not None:
+            self._committer = Committer(file)
+            self._finalizer = weakref.finalize(self, _close_file, self._committer, file)
+        # (sequence number, entry id) of this run's writes not yet known on disk.
+        self._pending: deque[tuple[int, str]] = deque()
         self._save_error: SessionWriteError | None = None
         self._unsaved: list[str] = []
 
@@ -128,6 +151,7 @@ class SessionManager:
             file,
             file_path,
             parsed.warnings,
+            linear=parsed.linear,
         )
 
     @classmethod
@@ -182,12 +206,37 @@ class SessionManager:
     @property
     def save_error(self) -> SessionWriteError | None:
         """Why appends stopped reaching the file (``None`` while every append is saved)."""
+        self._check_commits()
         return self._save_error
 
     @property
     def unsaved_entry_ids(self) -> list[str]:
         """Entries of this run kept in memory only because the file could not take them."""
+        self._check_commits()
         return list(self._unsaved)
+
+    # -- durability --------------------------------------------------------------
+
+    def flush(self) -> bool:
+        """Block until every entry appended so far is on disk.
+
+        True when none is unsaved (an in-memory session has nothing to wait
+        for); False after a failed write or fsync (see ``unsaved_entry_ids``).
+        """
+        if self._committer is not None and self._pending:
+            self._committer.wait(self._pending[-1][0])
+        return not self.unsaved_entry_ids
+
+    async def flushed(self) -> bool:
+        """``flush`` for the event loop: await it before acknowledging an entry outside.
+
+        An append returns once its line is written (a killed process loses
+        nothing); the fsync runs in a background thread, shared by every
+        append made meanwhile, and this resolves when it covered them all.
+        """
+        if self._committer is not None and self._pending:
+            await self._committer.wait_async(self._pending[-1][0])
+        return not self.unsaved_entry_ids
 
     # -- appending ---------------------------------------------------------------
 
@@ -277,25 +326,47 @@ class SessionManager:
                 **fields,
             },
         )
-        if self._file is not None and self._save_error is None:
+        committer = self._committer
+        if committer is not None and self.save_error is None:
+            pending = self._pending
+            while pending and pending[0][0] <= committer.durable:
+                pending.popleft()
             try:
-                self._file.append(encode_line(entry))
+                pending.append((committer.write(encode_line(entry)), entry_id))
             except SessionWriteError as exc:
-                self._save_error = exc
-                log.warning(
-                    "hookline: %s; entry %s and every later entry of this run are kept in "
-                    "memory only, not saved (the file ends at the last saved entry)",
-                    exc,
-                    entry_id,
-                )
+                self._check_commits()  # an fsync failed meanwhile: its entries come first
+                if self._save_error is None:
+                    self._stop_saving(exc, entry_id)
         if self._save_error is not None:
             self._unsaved.append(entry_id)
-        if self._path_cache is not None:
-            self._path_cache.append(entry)
+        if self._linear and self._entries and self._leaf != self._entries[-1]["id"]:
+            self._linear = False
         self._entries.append(entry)
         self._index[entry_id] = entry
+        if self._context is not None:
+            self._context.append(entry)
         self._leaf = entry_id
         return entry_id
+
+    def _stop_saving(self, exc: SessionWriteError, first: str) -> None:
+        self._save_error = exc
+        log.warning(
+            "hookline: %s; entry %s and every later entry of this run are kept in "
+            "memory only, not saved (the file ends at the last saved entry)",
+            exc,
+            first,
+        )
+
+    def _check_commits(self) -> None:
+        """After a failed fsync: this run's entries not known on disk become unsaved."""
+        committer = self._committer
+        if committer is None or committer.error is None or self._save_error is not None:
+            return
+        durable = committer.durable
+        lost = [entry_id for seq, entry_id in self._pending if seq > durable]
+        self._pending.clear()
+        self._stop_saving(committer.error, lost[0] if lost else "(none)")
+        self._unsaved.extend(lost)
 
     def answer_open_tool_calls(self, text: str) -> list[str]:
         """Give each unanswered tool call of the last assistant message an error result.
@@ -349,8 +420,8 @@ class SessionManager:
         """Move the leaf to an earlier entry (``None``: before the first) to fork there."""
         if from_id is not None and from_id not in self._index:
             raise ValueError(f"no entry {from_id!r} in session {self.get_session_id()}")
-        if from_id != self._leaf:
-            self._path_cache = None
+        if self._context is not None and from_id != self._leaf:
+            self._context.move(from_id)
         self._leaf = from_id
 
     def get_branch(self, leaf: str | None = None) -> list[SessionEntry]:
@@ -360,10 +431,16 @@ class SessionManager:
     def _branch(self, leaf: str | None) -> list[SessionEntry]:
         """The path, shared with the cache when it is the current leaf's: do not mutate."""
         if leaf is None or leaf == self._leaf:
-            if self._path_cache is None:
-                self._path_cache = self._walk(self._leaf)
-            return self._path_cache
+            return self._current().entries
         return self._walk(leaf)
+
+    def _current(self) -> ContextPath:
+        if self._context is None:
+            entries = self._entries
+            on_chain = self._linear and bool(entries) and self._leaf == entries[-1]["id"]
+            self._context = ContextPath(self._index)
+            self._context.reset(self._leaf, entries if on_chain else None)
+        return self._context
 
     def _walk(self, current: str | None) -> list[SessionEntry]:
         if current is not None and current not in self._index:
@@ -391,7 +468,7 @@ class SessionManager:
 
     def build_context_messages(self) -> list[Message]:
         """The messages the model sees at the current leaf (rules: ``session.context``)."""
-        return context_messages(self._branch(None))
+        return list(self._current().messages)
 
     # -- fork and close ----------------------------------------------------------
 
@@ -406,7 +483,8 @@ class SessionManager:
         if self._path is None:
             header = _new_header(self.get_cwd(), parent)
             copies = [cast(SessionEntry, dict(e)) for e in path]
-            return SessionManager(header, copies, {e["id"]: e for e in copies}, None, None)
+            index = {e["id"]: e for e in copies}
+            return SessionManager(header, copies, index, None, None, linear=True)
         forked = SessionManager.create(
             self.get_cwd(), session_dir=self._path.parent, parent_session=parent
         )
@@ -432,7 +510,8 @@ class SessionManager:
             return
         self._closed = True
         if self._finalizer is not None:
-            self._finalizer()
+            self._finalizer()  # waits for the pending fsync, then releases the lock
+        self._check_commits()
         if self._unsaved:
             shown = ", ".join(self._unsaved[:_IDS_SHOWN])
             more = len(self._unsaved) - _IDS_SHOWN
@@ -457,7 +536,8 @@ class SessionManager:
         return f"<SessionManager {self.get_session_id()} {where} entries={len(self._entries)}>"
 
 
-def _close_file(file: LockedFile) -> None:
+def _close_file(committer: Committer, file: LockedFile) -> None:
+    committer.close()
     file.close()
 
 

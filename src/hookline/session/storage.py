@@ -1,8 +1,9 @@
 """Session files on disk: where they live, the locked append-only writer, the loader.
 
-Durability contract: ``append_line`` returns only after the line and its
-``\\n`` reached the disk (``os.fsync``), so a killed process never loses an
-entry whose append returned. A crash mid-write can leave a torn last line;
+Durability contract: ``LockedFile.write`` returns once the line is in the
+page cache, so a killed process never loses an entry whose write returned;
+the ``Committer`` (``committer.py``) fsyncs those writes in the background and
+says when each is on disk. A crash mid-write can leave a torn last line;
 the loader drops it with a warning and, when opened for writing, truncates
 it so the next append starts on a fresh line.
 
@@ -19,8 +20,9 @@ import fcntl
 import gc
 import json
 import os
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +35,8 @@ from hookline.session.errors import (
 )
 
 _PREVIEW = 60
+#: Bytes read and parsed at a time.
+_BLOCK = 1 << 20
 
 
 def project_slug(cwd: str | os.PathLike[str]) -> str:
@@ -96,9 +100,21 @@ class LockedFile:
             _fsync_dir(path.parent)
 
     def append(self, data: bytes) -> None:
-        """Write all of ``data`` at the end of the file and fsync before returning.
+        """``write`` then fsync: on disk when it returns (headers, forks, repairs)."""
+        end = self.write(data)
+        fd = self._require_fd()
+        try:
+            os.fsync(fd)
+        except OSError as exc:
+            truncated = self._cut(fd, end - len(data))
+            raise SessionWriteError(str(self.path), exc, truncated=truncated) from exc
 
-        On any failure the file is cut back to its size before the call, then
+    def write(self, data: bytes) -> int:
+        """Write all of ``data`` at the end of the file; returns the file's new size.
+
+        The data is in the page cache when this returns (a killed process loses
+        none of it); ``sync`` or a ``Committer`` puts it on disk. On any failure
+        the file is cut back to its size before the call, then
         ``SessionWriteError`` (or the interrupting exception) is raised.
         """
         fd = self._require_fd()
@@ -110,12 +126,20 @@ class LockedFile:
                 if written <= 0:  # never for regular files; do not spin if it happens
                     raise OSError(errno.EIO, "write wrote nothing")
                 view = view[written:]
-            os.fsync(fd)
         except OSError as exc:
             raise SessionWriteError(str(self.path), exc, truncated=self._cut(fd, start)) from exc
         except BaseException:
             self._cut(fd, start)  # Ctrl-C between two writes: no half entry either
             raise
+        return start + len(data)
+
+    def sync(self) -> None:
+        """fsync: what was written is on disk when this returns (``OSError`` if not)."""
+        os.fsync(self._require_fd())
+
+    def cut(self, size: int) -> bool:
+        """Truncate back to ``size``; False when that failed too (a torn tail remains)."""
+        return self._cut(self._require_fd(), size)
 
     @staticmethod
     def _cut(fd: int, size: int) -> bool:
@@ -156,6 +180,8 @@ class ParsedFile:
     good_size: int = 0
     #: The last line is complete but lacks its ``\\n`` (write one before appending).
     missing_newline: bool = False
+    #: Each entry is the child of the one before: the file is one path, no branches.
+    linear: bool = True
 
 
 def _preview(raw: bytes) -> str:
@@ -164,97 +190,223 @@ def _preview(raw: bytes) -> str:
 
 
 @contextlib.contextmanager
-def _gc_paused() -> Iterator[None]:
-    """Pause the cyclic GC while parsing: ``json.loads`` makes no cycles, but its
-    millions of new dicts and lists trigger full collections that double load time."""
+def _gc_paused_then_frozen() -> Iterator[None]:
+    """Pause the cyclic GC while parsing, then freeze what was loaded.
+
+    ``json.loads`` makes no cycles, but its millions of new dicts and lists
+    trigger collections that double load time, and once loaded they live as
+    long as the session: ``gc.freeze`` moves them out of the generations the
+    collector walks, so neither the first collection after the load nor any
+    later full one walks them.
+    """
     was_enabled = gc.isenabled()
     gc.disable()
     try:
         yield
+        gc.freeze()
     finally:
         if was_enabled:
             gc.enable()
 
 
 def parse_session_bytes(data: bytes, path: str) -> ParsedFile:
-    """Parse a whole session file in one pass: ``json.loads`` per line, nothing more."""
-    with _gc_paused():
-        return _parse(data, path)
+    """Parse a whole session file held in memory (see ``parse_session_blocks``)."""
+    return parse_session_blocks([data], path)
 
 
-def _parse(data: bytes, path: str) -> ParsedFile:
-    loads = json.loads
-    warnings: list[str] = []
-    lines = data.split(b"\n")
-    tail = lines.pop()  # b"" when the file ends with a newline
-    good_size = len(data) - len(tail)
-    missing_newline = False
-    if tail.strip():
+def parse_session_blocks(blocks: Iterable[bytes], path: str) -> ParsedFile:
+    """Parse a session file read in blocks, with the cyclic GC paused."""
+    with _gc_paused_then_frozen():
+        parser = _Parser(path)
+        for block in blocks:
+            parser.feed(block)
+        return parser.finish()
+
+
+def read_session_file(path: Path) -> ParsedFile:
+    """Read and parse ``path`` (no lock: readers never block writers).
+
+    The file is read in blocks, so a 300 MB session never sits in memory
+    twice (as bytes and as the parsed entries).
+    """
+    try:
+        with open(path, "rb") as f:
+            return parse_session_blocks(iter(partial(f.read, _BLOCK), b""), str(path))
+    except OSError as exc:
+        raise SessionAccessError(str(path), "read", exc) from None
+
+
+class _Parser:
+    """The loader's state across blocks: the header, entries, index, line numbers."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.header: dict[str, Any] | None = None
+        self.entries: list[dict[str, Any]] = []
+        self.index: dict[str, dict[str, Any]] = {}
+        self.warnings: list[str] = []
+        self._previous: str | None = None
+        self.linear = True
+        self._words: dict[str, str] = {}
+        self._rest = b""  # the unfinished line at the end of the last block
+        self._line = 0  # lines handled so far
+        self._size = 0  # bytes of those lines
+
+    def feed(self, block: bytes) -> None:
+        data = self._rest + block if self._rest else block
+        end = data.rfind(b"\n") + 1
+        self._rest = data[end:]
+        if not end:
+            return
+        lines = data[:end]
+        count = lines.count(b"\n")
+        # One json.loads for the whole block, as one array: about twice as fast as one
+        # call per line, and the keys of all its entries are shared (one memo per call).
+        # A blank or corrupt line breaks the array: then each line on its own.
         try:
-            obj = loads(tail)
+            objs = json.loads(b"[" + lines[:-1].replace(b"\n", b",") + b"]")
         except ValueError:
-            obj = None
-        if isinstance(obj, dict):
-            lines.append(tail)
-            good_size = len(data)
-            missing_newline = True
+            objs = None
+        if type(objs) is list and len(objs) == count:
+            self._take_all(objs)
         else:
-            warnings.append(
-                f"{path}: line {len(lines) + 1}: torn last line ignored "
-                f"(crash mid-write?): {_preview(tail)}"
-            )
-    header: dict[str, Any] | None = None
-    entries: list[dict[str, Any]] = []
-    index: dict[str, dict[str, Any]] = {}
-    previous: str | None = None
-    for number, raw in enumerate(lines, 1):
+            for raw in lines[:-1].split(b"\n"):
+                self._line += 1
+                self._take_raw(raw)
+        self._size += end
+
+    def finish(self) -> ParsedFile:
+        tail = self._rest
+        good_size = self._size
+        missing_newline = False
+        if tail.strip():
+            try:
+                obj = json.loads(tail)
+            except ValueError:
+                obj = None
+            if isinstance(obj, dict):
+                self._line += 1
+                self._take(obj)
+                good_size += len(tail)
+                missing_newline = True
+            else:
+                self.warnings.append(
+                    f"{self.path}: line {self._line + 1}: torn last line ignored "
+                    f"(crash mid-write?): {_preview(tail)}"
+                )
+        if self.header is None:
+            raise SessionFormatError(f"{self.path}: empty session file (no header line)")
+        return ParsedFile(
+            self.header,
+            self.entries,
+            self.index,
+            self.warnings,
+            good_size,
+            missing_newline,
+            self.linear,
+        )
+
+    def _take_all(self, objs: list[Any]) -> None:
+        """``_take`` each of ``objs``, inlined for the usual well-formed entry."""
+        index, append, take = self.index, self.entries.append, self._take
+        word = self._words.setdefault
+        line, previous = self._line, self._previous
+        for obj in objs:
+            line += 1
+            if (
+                type(obj) is dict
+                and type(entry_id := obj.get("id")) is str
+                and "type" in obj
+                and entry_id not in index
+                and self.header is not None
+            ):
+                # One string for each of the few words every entry repeats: a
+                # million-entry session holds millions of them otherwise.
+                if type(kind := obj["type"]) is str:
+                    obj["type"] = word(kind, kind)
+                message = obj.get("message")
+                if type(message) is dict:
+                    if type(kind := message.get("role")) is str:
+                        message["role"] = word(kind, kind)
+                    if type(kind := message.get("tool_name")) is str:
+                        message["tool_name"] = word(kind, kind)
+                    content = message.get("content")
+                    if type(content) is list:
+                        message["content"] = content = content[:]  # exact size: json over-allocates
+                        for block in content:
+                            if type(block) is dict and type(kind := block.get("type")) is str:
+                                block["type"] = word(kind, kind)
+                                if type(kind := block.get("name")) is str:
+                                    block["name"] = word(kind, kind)
+                parent = obj.get("parent_id")
+                if parent is None:
+                    if previous is not None:
+                        self.linear = False
+                    index[entry_id] = obj
+                    append(obj)
+                    previous = entry_id
+                    continue
+                found = index.get(parent)
+                if found is not None:
+                    if parent != previous:
+                        self.linear = False
+                    obj["parent_id"] = found["id"]  # one string per id, not two
+                    index[entry_id] = obj
+                    append(obj)
+                    previous = entry_id
+                    continue
+            self._line, self._previous = line, previous
+            take(obj)
+            previous = self._previous
+        self._line, self._previous = line, previous
+
+    def _take_raw(self, raw: bytes) -> None:
         try:
-            obj = loads(raw)
+            obj = json.loads(raw)
         except ValueError:
             if not raw.strip():
-                continue
-            if header is None:
+                return
+            if self.header is None:
                 raise SessionFormatError(
-                    f"{path}: line {number}: unreadable session header: {_preview(raw)}"
+                    f"{self.path}: line {self._line}: unreadable session header: {_preview(raw)}"
                 ) from None
-            warnings.append(f"{path}: line {number}: corrupt line skipped: {_preview(raw)}")
-            continue
-        if header is None:
+            self.warnings.append(
+                f"{self.path}: line {self._line}: corrupt line skipped: {_preview(raw)}"
+            )
+            return
+        self._take(obj)
+
+    def _take(self, obj: Any) -> None:
+        path, number, index = self.path, self._line, self.index
+        if self.header is None:
             if not isinstance(obj, dict) or obj.get("type") != "session":
                 raise SessionFormatError(
                     f"{path}: not a hookline session file (line {number} is not a header)"
                 )
-            header = obj
-            continue
+            self.header = obj
+            return
         entry_id = obj.get("id") if type(obj) is dict else None
         if type(entry_id) is not str or "type" not in obj:
-            warnings.append(f"{path}: line {number}: not an entry (no id/type), skipped")
-            continue
+            self.warnings.append(f"{path}: line {number}: not an entry (no id/type), skipped")
+            return
         if entry_id in index:
-            warnings.append(f"{path}: line {number}: duplicate entry id {entry_id!r} skipped")
-            continue
+            self.warnings.append(f"{path}: line {number}: duplicate entry id {entry_id!r} skipped")
+            return
         parent = obj.get("parent_id")
-        if parent is not None and parent not in index:
-            # Its parent was on a corrupt line: hang it on the entry before it so
-            # the path (and the conversation) still reaches back to the root.
-            warnings.append(
-                f"{path}: line {number}: parent {parent!r} of entry {entry_id!r} is missing; "
-                f"attached to the previous entry {previous!r}"
-            )
-            obj["parent_id"] = previous
+        if parent != self._previous:
+            self.linear = False
+        if parent is not None:
+            found = index.get(parent)
+            if found is None:
+                # Its parent was on a corrupt line: hang it on the entry before it so
+                # the path (and the conversation) still reaches back to the root.
+                self.warnings.append(
+                    f"{path}: line {number}: parent {parent!r} of entry {entry_id!r} is "
+                    f"missing; attached to the previous entry {self._previous!r}"
+                )
+                obj["parent_id"] = self._previous
+            else:
+                obj["parent_id"] = found["id"]  # one string per id, not two
         index[entry_id] = obj
-        entries.append(obj)
-        previous = entry_id
-    if header is None:
-        raise SessionFormatError(f"{path}: empty session file (no header line)")
-    return ParsedFile(header, entries, index, warnings, good_size, missing_newline)
-
-
-def read_session_file(path: Path) -> ParsedFile:
-    """Read and parse ``path`` (no lock: readers never block writers)."""
-    try:
-        with open(path, "rb") as f:
-            data = f.read()
-    except OSError as exc:
-        raise SessionAccessError(str(path), "read", exc) from None
-    return parse_session_bytes(data, str(path))
+        self.entries.append(obj)
+        self._previous = entry_id

@@ -2,7 +2,8 @@
 
 A message list a handler returns is passed on as it is (the same list), keeps
 keys a provider needs (``cache_control``), and a malformed message is reported
-with the hook's path and the index; the chain then goes on without it.
+with the path of the hook that brought it in and the index; the chain's result
+is then the list from before that hook.
 """
 
 from __future__ import annotations
@@ -84,3 +85,28 @@ def test_custom_messages_may_carry_string_content() -> None:
 def test_other_keys_still_go_through_strict_validation() -> None:
     with pytest.raises(InvalidResultError, match="mesages"):
         coerce_result("context", {"mesages": []})
+
+
+async def test_the_first_hook_that_brought_a_bad_message_in_is_blamed(
+    make_runner: MakeRunner,
+) -> None:
+    def fine(api: HookAPI) -> None:
+        @api.on("context")
+        def handler(event: ContextEvent, ctx: Any) -> dict[str, Any]:
+            return {"messages": [*event.messages, _user("added")]}
+
+    def bad(api: HookAPI) -> None:
+        @api.on("context")
+        def handler(event: ContextEvent, ctx: Any) -> dict[str, Any]:
+            return {"messages": [*event.messages, {"role": "robot", "content": []}]}
+
+    def passes_on(api: HookAPI) -> None:
+        @api.on("context")
+        def handler(event: ContextEvent, ctx: Any) -> dict[str, Any]:
+            return {"messages": list(event.messages)}
+
+    built = make_runner(fine, bad, passes_on)
+    out = await built.runner.emit_context([_user("hi")])  # type: ignore[list-item]
+    assert [m["content"][0]["text"] for m in out] == ["hi", "added"]  # type: ignore[index]
+    (error,) = built.errors
+    assert error.hook_path == "hook1.py" and "messages[2]: role must be one of" in error.error

@@ -135,25 +135,47 @@ def withheld(reason: str) -> ToolResultResult:
 
 
 async def context(calls: HandlerCalls, event: Event, entries: list[Entry]) -> HookResult | None:
+    """Chained: each handler gets the previous handler's list, passed on without a copy.
+
+    Lists are checked by shape once, at the end (only messages the chain added
+    are looked at): a 10 000-message list through five handlers costs one
+    check, not five. When the final list holds a malformed message, the first
+    handler whose list brought it in is reported (path and index) and the chain
+    result is the list before that handler.
+    """
     assert isinstance(event, ContextEvent)
     current = event
-    changed = False
-    known: set[int] | None = None
-    kept: list[list[Any]] = [event.messages]  # alive, so checked ids are not reused
+    steps: list[tuple[str, list[Any]]] = []  # (hook path, its list): kept alive for the ids
     for path, fn in entries:
         result = await calls.guarded(path, fn, current)
         if isinstance(result, ContextResult) and result.messages is not None:
-            if known is None:
-                known = {id(m) for m in event.messages}
-            try:
-                check_new_messages(result.messages, known)
-            except InvalidResultError as exc:
-                calls.failed(path, event.type, describe(exc), exc)
-                continue
-            kept.append(result.messages)
+            steps.append((path, result.messages))
             current = ContextEvent(messages=result.messages)
-            changed = True
-    return ContextResult.model_construct(messages=current.messages) if changed else None
+    if not steps:
+        return None
+    final = steps[-1][1]
+    if final is not event.messages:
+        try:
+            check_new_messages(final, {id(m) for m in event.messages})
+        except InvalidResultError:
+            final = _last_good(calls, event, steps)
+            if final is event.messages:
+                return None
+    return ContextResult.model_construct(messages=final)
+
+
+def _last_good(calls: HandlerCalls, event: ContextEvent, steps: list[tuple[str, list[Any]]]) -> Any:
+    """The slow path: find the handler that brought a bad message in; its input stands."""
+    known = {id(m) for m in event.messages}
+    previous: list[Any] = event.messages
+    for path, messages in steps:
+        try:
+            check_new_messages(messages, known)
+        except InvalidResultError as exc:
+            calls.failed(path, event.type, describe(exc), exc)
+            return previous
+        previous = messages
+    return previous
 
 
 async def first_message(

@@ -30,6 +30,7 @@ from hookline.core.api import (
     HookAPI,
     LoadedHook,
     RegisteredCommand,
+    RegisteredShortcut,
     UnknownEventError,
 )
 from hookline.core.context import CommandContext, HookContext
@@ -77,6 +78,7 @@ from hookline.core.events import (
     UserBashEvent,
 )
 from hookline.core.host import AgentHost, DetachedHost
+from hookline.core.keys import KeySpecError
 from hookline.core.messages import (
     AssistantMessage,
     Content,
@@ -240,6 +242,7 @@ __all__ = [
     "InputEvent",
     "InputResult",
     "InvalidResultError",
+    "KeySpecError",
     "LoadError",
     "LoadResult",
     "LoadedHook",
@@ -265,6 +268,7 @@ __all__ = [
     "ProviderSpecError",
     "ReadToolDetails",
     "RegisteredCommand",
+    "RegisteredShortcut",
     "ScriptError",
     "ScriptedProvider",
     "Selection",

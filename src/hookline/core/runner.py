@@ -14,7 +14,13 @@ from dataclasses import dataclass
 from types import CoroutineType
 from typing import Any, TypeVar, cast
 
-from hookline.core.api import Handler, LoadedHook, MessageRenderer, RegisteredCommand
+from hookline.core.api import (
+    Handler,
+    LoadedHook,
+    MessageRenderer,
+    RegisteredCommand,
+    RegisteredShortcut,
+)
 from hookline.core.calling import HOOK_FAILURES, DeadlineExceeded, Pending, Resume, under_deadline
 from hookline.core.context import CommandContext, HookContext
 from hookline.core.events import (
@@ -132,6 +138,14 @@ class HookRunner(CombinationRules):
     def get_registered_commands(self) -> list[RegisteredCommand]:
         """Every registered command, duplicates included, in load order."""
         return [cmd for hook in self.hooks for cmd in hook.commands.values()]
+
+    def get_registered_shortcuts(self) -> dict[str, RegisteredShortcut]:
+        """Hook shortcuts by normalized key; the first loaded hook wins a key."""
+        shortcuts: dict[str, RegisteredShortcut] = {}
+        for hook in self.hooks:
+            for key, shortcut in hook.shortcuts.items():
+                shortcuts.setdefault(key, shortcut)
+        return shortcuts
 
     def get_message_renderer(self, custom_type: str) -> MessageRenderer | None:
         for hook in self.hooks:
@@ -251,4 +265,18 @@ class HookRunner(CombinationRules):
                 await value
         except HOOK_FAILURES as exc:
             self.report(command.hook_path, f"command:{name}", exc)
+        return True
+
+    async def run_shortcut(self, key: str) -> bool:
+        """Run the hook shortcut bound to normalized ``key``; False when none is. Errors are
+        reported like a command's."""
+        shortcut = self.get_registered_shortcuts().get(key)
+        if shortcut is None:
+            return False
+        try:
+            value = shortcut.handler(CommandContext(self.context))
+            if isinstance(value, Awaitable):
+                await value
+        except HOOK_FAILURES as exc:
+            self.report(shortcut.hook_path, f"shortcut:{key}", exc)
         return True

@@ -215,7 +215,16 @@ async def _run(options: object, mode: str, prompt: str | None, interactive: bool
     from hookline.modes.print_mode import StderrUI, run_print
 
     assert isinstance(options, AgentOptions)
-    bundle = await build_agent(options)
+    ask_trust, stderr = None, None
+    if interactive:
+        from hookline.modes.interactive import on_terminal
+
+        if on_terminal():  # the terminal app asks with a dialog; a pipe answers a line
+            from hookline.modes.tui import FollowStderr
+            from hookline.modes.tui.trust import ask_trust as ask_with_dialog
+
+            ask_trust, stderr = ask_with_dialog, FollowStderr()
+    bundle = await build_agent(options, ask_trust=ask_trust, stderr=stderr)
     agent = bundle.agent
     loop = asyncio.get_running_loop()
     main_task = asyncio.current_task()

@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
@@ -120,8 +120,17 @@ def _open_session(options: AgentOptions, cwd: str) -> SessionManager:
         raise SetupError(str(exc)) from None
 
 
-async def build_agent(options: AgentOptions, *, stderr: TextIO | None = None) -> AgentBundle:
-    """Everything the modes need, built in the order trust requires."""
+async def build_agent(
+    options: AgentOptions,
+    *,
+    stderr: TextIO | None = None,
+    ask_trust: Callable[[str], Awaitable[bool]] | None = None,
+) -> AgentBundle:
+    """Everything the modes need, built in the order trust requires.
+
+    ``ask_trust(cwd)`` asks the user whether to trust an untrusted project
+    (interactive mode); without it the question is a line on stdin.
+    """
     err = stderr or sys.stderr
     cwd = os.path.abspath(options.cwd)
     if not os.path.isdir(cwd):
@@ -139,7 +148,9 @@ async def build_agent(options: AgentOptions, *, stderr: TextIO | None = None) ->
     store = TrustStore()
     trusted = options.trust_project or store.is_trusted(Path(cwd))
     if not trusted and _project_has_hooks(cwd):
-        if options.interactive and _ask_trust(cwd):
+        if options.interactive and (
+            await ask_trust(cwd) if ask_trust is not None else _ask_trust(cwd)
+        ):
             store.trust(Path(cwd))
             trusted = True
         else:

@@ -35,7 +35,7 @@ from prompt_toolkit.layout import (
 )
 from prompt_toolkit.layout.controls import BufferControl
 from prompt_toolkit.layout.menus import CompletionsMenu
-from prompt_toolkit.styles import Style
+from prompt_toolkit.patch_stdout import patch_stdout
 from rich.console import RenderableType
 from rich.text import Text
 
@@ -49,7 +49,7 @@ from hookline.core.ui import StatusLine, WidgetContent, WidgetPlacement, strip_t
 from hookline.modes.print_mode import observe_tool_events
 from hookline.modes.tui import render
 from hookline.modes.tui.commands import BUILTINS, SlashCompleter
-from hookline.modes.tui.dialogs import Dialog, DialogHost
+from hookline.modes.tui.dialogs import STYLE, Dialog, DialogHost
 from hookline.modes.tui.footer import Usage, footer_line, measure
 from hookline.modes.tui.ui import TuiUI
 from hookline.session import project_slug
@@ -57,24 +57,6 @@ from hookline.session import project_slug
 SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
 #: Lines of a streaming answer shown live (the whole answer is printed when it ends).
 LIVE_TEXT_LINES = 12
-
-STYLE = Style.from_dict(
-    {
-        "dialog.border": "#888888",
-        "dialog.title": "bold",
-        "dialog.option": "",
-        "dialog.selected": "bold reverse",
-        "dialog.description": "#888888 italic",
-        "dialog.hint": "#888888",
-        "placeholder": "#777777 italic",
-        "prompt": "bold #5fafff",
-        "working": "#d7af00",
-        "footer": "#8a8a8a",
-        "status": "#5fafaf",
-        "widget": "",
-        "rule": "#444444",
-    }
-)
 
 
 def history_path(cwd: str) -> str:
@@ -252,7 +234,7 @@ class TuiApp:
         def _eof(event: KeyPressEvent) -> None:
             self.exit()
 
-        @kb.add("escape", filter=in_editor, eager=True)
+        @kb.add("escape", filter=in_editor)
         def _escape(event: KeyPressEvent) -> None:
             if self.editor.complete_state is not None:
                 self.editor.cancel_completion()
@@ -512,8 +494,7 @@ class TuiApp:
                 self.print(render.markdown(text))
             if message.get("stop_reason") == "aborted":
                 self.print(render.dim("(interrupted)"))
-            elif message.get("stop_reason") == "error":
-                self.notice(str(message.get("error") or text), "error")
+            # stop_reason "error": the agent already notified the error
         elif role == "custom" and message.get("display", True):
             self.print(self._custom(message))
         self._refresh_usage()
@@ -606,13 +587,8 @@ class TuiApp:
         self.agent.runner.set_ui(self.ui, True)
         self._refresh_usage()
         try:
-            app_task = asyncio.ensure_future(self.app.run_async())
-            await asyncio.sleep(0)
-            self.print(
-                render.dim(f"hookline · {self.agent.cwd} · /help for commands, ctrl+d to exit")
-            )
-            await self.agent.start()
-            await app_task
+            with patch_stdout(raw=False):
+                await self._run_app()
         finally:
             self.dialogs.cancel_all()
             if self.busy():
@@ -623,3 +599,17 @@ class TuiApp:
                 await asyncio.gather(*self._tasks, return_exceptions=True)
             unsubscribe()
         return 0
+
+    async def _run_app(self) -> None:
+        app_task = asyncio.ensure_future(self.app.run_async())
+        await asyncio.sleep(0)  # the app is running from its first step
+        try:
+            self.print(
+                render.dim(f"hookline · {self.agent.cwd} · /help for commands, ctrl+d to exit")
+            )
+            await self.agent.start()
+        except BaseException:
+            self.exit()
+            await asyncio.gather(app_task, return_exceptions=True)
+            raise
+        await app_task

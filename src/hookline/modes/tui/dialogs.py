@@ -31,8 +31,28 @@ from prompt_toolkit.layout.processors import (
     Transformation,
     TransformationInput,
 )
+from prompt_toolkit.styles import Style
 
 from hookline.modes.tui.render import clean
+
+#: The app's colours (dialogs, editor, footer).
+STYLE = Style.from_dict(
+    {
+        "dialog.border": "#888888",
+        "dialog.title": "bold",
+        "dialog.option": "",
+        "dialog.selected": "bold reverse",
+        "dialog.description": "#888888 italic",
+        "dialog.hint": "#888888",
+        "placeholder": "#777777 italic",
+        "prompt": "bold #5fafff",
+        "working": "#d7af00",
+        "footer": "#8a8a8a",
+        "status": "#5fafaf",
+        "widget": "",
+        "rule": "#444444",
+    }
+)
 
 
 class Dialog:
@@ -56,7 +76,7 @@ class Dialog:
         self.remaining: int | None = None
         self.kb = KeyBindings()
 
-        @self.kb.add("escape", eager=True)
+        @self.kb.add("escape")
         @self.kb.add("c-c")
         def _cancel(event: KeyPressEvent) -> None:
             self.finish(self.default)

@@ -8,6 +8,7 @@ the process ending), polled with a deadline; a miss fails with the screen.
 from __future__ import annotations
 
 import os
+import re
 import shlex
 import shutil
 import subprocess
@@ -23,6 +24,7 @@ import pytest
 #: Only a hung app ever waits this long.
 DEADLINE = 20.0
 WIDTH, HEIGHT = 100, 30
+EXITED = "[hookline exited "
 
 needs_tmux = pytest.mark.skipif(
     shutil.which("tmux") is None, reason="tmux is not installed: the terminal tests need a pty"
@@ -45,10 +47,11 @@ class Pane:
         conf.write_text("set -g remain-on-exit on\nset -g history-limit 5000\n")
         env = {k: v for k, v in os.environ.items() if not k.startswith("TMUX")}
         env["TERM"] = "xterm-256color"
+        # The shell prints the exit status: tmux's own pane_dead_status can lag behind.
         command = (
-            f"cd {shlex.quote(str(self.cwd))} && exec "
+            f"cd {shlex.quote(str(self.cwd))} && "
             + shlex.join([sys.executable, "-m", "hookline.cli", *self.args])
-            + f" 2>{shlex.quote(str(self.stderr_file))}"
+            + f" 2>{shlex.quote(str(self.stderr_file))}; echo; echo {EXITED}$?]"
         )
         subprocess.run(
             [
@@ -141,16 +144,14 @@ class Pane:
         return self.wait_for("msgs · ctx")
 
     def dead(self) -> bool:
-        return self.tmux("display", "-p", "-t", self.target, "#{pane_dead}").strip() == "1"
+        return EXITED in self.screen()
 
     def wait_exit(self) -> int:
         """The app's exit status once it ended."""
-        deadline = time.monotonic() + DEADLINE
-        while not self.dead():
-            if time.monotonic() > deadline:
-                raise AssertionError(f"app did not exit\n{self.scrollback()}\n{self.stderr()}")
-            time.sleep(0.05)
-        return int(self.tmux("display", "-p", "-t", self.target, "#{pane_dead_status}").strip())
+        screen = self.wait_for(EXITED, whole=True)
+        found = re.search(re.escape(EXITED) + r"(\d+)\]", screen)
+        assert found is not None, screen
+        return int(found.group(1))
 
     def title(self) -> str:
         return self.tmux("display", "-p", "-t", self.target, "#{pane_title}").strip()

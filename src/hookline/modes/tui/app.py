@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable, Coroutine
 from typing import Any
 
-from prompt_toolkit.application import Application, in_terminal
+from prompt_toolkit.application import Application
 from prompt_toolkit.buffer import Buffer
 from prompt_toolkit.filters import Condition, has_completions, has_focus
 from prompt_toolkit.formatted_text import ANSI, StyleAndTextTuples
@@ -422,14 +422,24 @@ class TuiApp:
         while self._pending:
             batch, self._pending = self._pending, []
             width = self.width()
-            text = "".join(render.to_ansi(r, width) for r in batch)
-            if self.app.is_running:
-                async with in_terminal():
-                    self.app.output.write_raw(text.replace("\n", "\r\n"))
-                    self.app.output.flush()
-            else:
-                self.app.output.write_raw(text.replace("\n", "\r\n"))
-                self.app.output.flush()
+            self._write_above("".join(render.to_ansi(r, width) for r in batch))
+
+    def _write_above(self, text: str) -> None:
+        """Erase the live part, write ``text`` where it was, and draw the live part below.
+
+        Unlike ``run_in_terminal`` the input stays attached and in raw mode: a key
+        typed while output streams is never cooked (Ctrl+C a SIGINT, Ctrl+D lost).
+        """
+        output = self.app.output
+        running = self.app.is_running and not self.app.is_done
+        if running:
+            self.app.renderer.erase()
+        output.write_raw(text.replace("\n", "\r\n"))
+        output.flush()
+        if running:
+            self.app.renderer.reset()
+            self.app.renderer.request_absolute_cursor_position()
+            self.app.invalidate()
 
     async def drain(self) -> None:
         """Wait until everything printed so far is on the screen."""
@@ -601,12 +611,13 @@ class TuiApp:
         return 0
 
     async def _run_app(self) -> None:
-        app_task = asyncio.ensure_future(self.app.run_async())
-        await asyncio.sleep(0)  # the app is running from its first step
+        header = render.dim(f"hookline · {self.agent.cwd} · /help for commands, ctrl+d to exit")
+        self._write_above(render.to_ansi(header, self.width()))
+        drawn = asyncio.Event()
+        app_task = asyncio.ensure_future(self.app.run_async(pre_run=drawn.set))
+        await drawn.wait()
+        await asyncio.sleep(0)  # the first frame is on the screen
         try:
-            self.print(
-                render.dim(f"hookline · {self.agent.cwd} · /help for commands, ctrl+d to exit")
-            )
             await self.agent.start()
         except BaseException:
             self.exit()

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
-
 from prompt_toolkit.application import Application
 from prompt_toolkit.layout import Layout
 
@@ -31,11 +29,7 @@ async def ask_trust(cwd: str) -> bool:
         style=STYLE,
     )
     app.ttimeoutlen = 0.05
-    running = asyncio.ensure_future(app.run_async())
-    try:
-        answer = await dialog.future
-    finally:
-        if not running.done():
-            app.exit()
-        await running
-    return answer is True
+    # The answer ends the app in the same key press, so its last frame is erased cleanly.
+    dialog.future.add_done_callback(lambda _: app.exit() if app.is_running else None)
+    await app.run_async()
+    return dialog.future.done() and dialog.future.result() is True

@@ -617,6 +617,7 @@ class TuiApp:
         app_task = asyncio.ensure_future(self.app.run_async(pre_run=drawn.set))
         await drawn.wait()
         await asyncio.sleep(0)  # the first frame is on the screen
+        warm_up = asyncio.ensure_future(asyncio.to_thread(_warm_up))
         try:
             await self.agent.start()
         except BaseException:
@@ -624,3 +625,9 @@ class TuiApp:
             await asyncio.gather(app_task, return_exceptions=True)
             raise
         await app_task
+        await warm_up
+
+
+def _warm_up() -> None:
+    """Import what the first answer needs while the user types the first prompt."""
+    render.to_ansi(render.markdown("*warm* `up`\n\n```python\nx = 1\n```"), 80)

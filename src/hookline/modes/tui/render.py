@@ -9,13 +9,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from io import StringIO
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Console, RenderableType
-from rich.markdown import Markdown
 from rich.text import Text
 
 from hookline.core.ui import strip_terminal_controls
+
+if TYPE_CHECKING:
+    from rich.markdown import Markdown
 
 #: Tool output lines shown before the block is collapsed.
 COLLAPSED_LINES = 8
@@ -41,7 +43,13 @@ def to_ansi(renderable: RenderableType, width: int) -> str:
 
 
 def markdown(text: str) -> Markdown:
-    """Assistant text: Markdown with highlighted code blocks."""
+    """Assistant text: Markdown with highlighted code blocks.
+
+    ``rich.markdown`` (markdown-it, pygments) is imported here, not at start-up:
+    the first frame does not wait for it (the app warms it up in a thread).
+    """
+    from rich.markdown import Markdown
+
     return Markdown(text, code_theme="monokai", hyperlinks=False)
 
 

@@ -495,6 +495,7 @@ class TuiApp:
     def _on_message(self, message: dict[str, Any]) -> None:
         role = message.get("role")
         if role == "user":
+            self.print(Text(""))  # a blank line before each of your messages
             self.print(render.user_block(content_text(message["content"])))
         elif role == "assistant":
             self._live_text = ""

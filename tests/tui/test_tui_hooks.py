@@ -185,3 +185,22 @@ def test_untrusted_project_is_asked_with_a_dialog_before_it_loads(tmp_path: Path
     assert marker.exists()
     trusted = json.loads((Path.home() / ".hookline" / "trust.json").read_text())
     assert str(project.resolve()) in json.dumps(trusted)
+
+
+def test_hook_errors_are_shown_above_the_app(tmp_path: Path) -> None:
+    hook = """
+    def register(pi):
+        @pi.on("input")
+        def broken(event, ctx):
+            raise RuntimeError("kaboom in a hook")
+    """
+    with app(tmp_path, ["answered anyway"], hook) as pane:
+        pane.ready()
+        pane.type("hello")
+        pane.keys("Enter")
+        screen = pane.wait_all(["kaboom in a hook", "answered anyway"])
+        lines = screen.splitlines()
+        footer = max(i for i, line in enumerate(lines) if "msgs · ctx" in line)
+        error = max(i for i, line in enumerate(lines) if "kaboom" in line)
+        assert error < footer  # printed in the transcript, the app drawn below it
+    assert "kaboom" not in pane.stderr()  # not written under the app's frame

@@ -157,3 +157,38 @@ def test_version_and_print_mode_never_import_the_terminal_stack(tmp_path: Path) 
             check=False,
         )
         assert "HEAVY []" in done.stderr, done.stderr
+
+
+TOOL_RENDERERS = """
+from hookline import HookAPI, Tool, ToolResult
+
+
+async def execute(call_id, params, signal=None, on_update=None):
+    return ToolResult([{"type": "text", "text": "raw-result-" + params["city"]}])
+
+
+def register(pi: HookAPI) -> None:
+    pi.register_tool(
+        Tool(
+            "weather",
+            "the weather in a city",
+            {"type": "object", "properties": {"city": {"type": "string"}}},
+            execute,
+            meta={
+                "render_call": lambda args: f"forecast for {args['city']}",
+                "render_result": lambda text, options: "SUNNY " + text.upper(),
+            },
+        )
+    )
+"""
+
+
+def test_a_tool_renders_its_own_call_and_result(tmp_path: Path) -> None:
+    call = {"tool_calls": [{"name": "weather", "arguments": {"city": "oslo"}}]}
+    turns = [call, "nice"]
+    with app(tmp_path, turns, TOOL_RENDERERS, "--permission-mode", "bypassPermissions") as pane:
+        pane.ready()
+        pane.type("weather?")
+        pane.keys("Enter")
+        screen = pane.wait_all(["✓ weather  forecast for oslo", "SUNNY RAW-RESULT-OSLO", "nice"])
+        assert "⎿ raw-result-oslo" not in screen

@@ -37,6 +37,7 @@ from prompt_toolkit.layout.controls import BufferControl
 from prompt_toolkit.layout.menus import CompletionsMenu
 from prompt_toolkit.patch_stdout import patch_stdout
 from rich.console import RenderableType
+from rich.padding import Padding
 from rich.text import Text
 
 from hookline.agent.agent import Agent
@@ -191,7 +192,9 @@ class TuiApp:
             parts.append(self._live_cache[2])
         frame = SPINNER[int(time.monotonic() * 10) % len(SPINNER)]
         for tool in self._tools.values():
-            block = render.running_tool(tool.name, tool.args, tool.output, frame, width)
+            block = render.running_tool(
+                tool.name, tool.args, tool.output, frame, width, self._render_call(tool)
+            )
             parts.append(render.to_ansi(block, width).rstrip("\n"))
         return list(ANSI("\n".join(parts)).__pt_formatted_text__())
 
@@ -540,12 +543,59 @@ class TuiApp:
         )
         self._passed_hooks.discard(call_id)
         block, collapsed = render.tool_block(
-            tool.name, tool.args, text, is_error=is_error, blocked=blocked, width=self.width()
+            tool.name,
+            tool.args,
+            text,
+            is_error=is_error,
+            blocked=blocked,
+            width=self.width(),
+            call=self._render_call(tool),
         )
-        if collapsed:
-            self._last_collapsed = (tool.name, tool.args, text, is_error, blocked)
-        self.print(block)
+        own = None if blocked else self._render_result(tool, text, is_error)
+        if own is not None:
+            mark, style = render.tool_mark(is_error, False)
+            call = self._render_call(tool)
+            self.print(render.tool_header(tool.name, tool.args, mark, style, self.width(), call))
+            self.print(Padding(own, (0, 0, 0, 4)))
+        else:
+            if collapsed:
+                self._last_collapsed = (tool.name, tool.args, text, is_error, blocked)
+            self.print(block)
         self.invalidate()
+
+    def _tool_meta(self, name: str, key: str) -> Any:
+        tool = self.agent.tools.get(name)
+        fn = tool.meta.get(key) if tool is not None else None
+        return fn if callable(fn) else None
+
+    def _render_call(self, tool: _RunningTool) -> str | None:
+        """A tool's own ``meta["render_call"](args)`` text; errors fall back to the default."""
+        fn = self._tool_meta(tool.name, "render_call")
+        if fn is None:
+            return None
+        try:
+            text = fn(tool.args if isinstance(tool.args, dict) else {})
+        except HOOK_FAILURES as exc:
+            self.agent.runner.report("", f"render_call:{tool.name}", exc)
+            return None
+        return str(text) if text is not None else None
+
+    def _render_result(self, tool: _RunningTool, text: str, is_error: bool) -> Any:
+        """A tool's own ``meta["render_result"](text, options)``: a string or rich renderable."""
+        fn = self._tool_meta(tool.name, "render_result")
+        if fn is None:
+            return None
+        options = {"expanded": False, "is_error": is_error, "width": self.width()}
+        try:
+            shown = fn(text, options)
+        except HOOK_FAILURES as exc:
+            self.agent.runner.report("", f"render_result:{tool.name}", exc)
+            return None
+        if isinstance(shown, str):
+            return Text(render.clean(shown))
+        if hasattr(shown, "__rich_console__") or hasattr(shown, "__rich__"):
+            return shown
+        return None
 
     def _settings_outcome(self, payload: dict[str, Any]) -> None:
         kind = payload.get("kind")

@@ -83,14 +83,26 @@ def tail(text: str, lines: int) -> list[str]:
     return text.rstrip("\n").splitlines()[-lines:] if text.strip() else []
 
 
-def tool_header(name: str, args: Any, mark: str, style: str, width: int) -> Text:
+def tool_header(
+    name: str, args: Any, mark: str, style: str, width: int, call: str | None = None
+) -> Text:
+    """``mark name  key-argument``; ``call`` is a tool's own ``render_call`` text."""
     line = Text()
     line.append(f"{mark} ", style=style)
     line.append(clean(name), style="bold")
-    arg = clean(key_argument(name, args))
+    arg = clean(call if call is not None else key_argument(name, args))
     if arg:
         line.append("  " + one_line(arg, max(width - len(name) - 6, 10)), style="cyan")
     return line
+
+
+def tool_mark(is_error: bool, blocked: bool) -> tuple[str, str]:
+    """The mark and colour of a finished call: blocked, failed or done."""
+    if blocked:
+        return "⊘", "bold red"
+    if is_error:
+        return "✗", "red"
+    return "✓", "green"
 
 
 def tool_block(
@@ -102,15 +114,10 @@ def tool_block(
     blocked: bool,
     width: int,
     expanded: bool = False,
+    call: str | None = None,
 ) -> tuple[Text, bool]:
     """A finished call: header and its result, collapsed when long; and whether it was."""
-    if blocked:
-        mark, style = "⊘", "bold red"
-    elif is_error:
-        mark, style = "✗", "red"
-    else:
-        mark, style = "✓", "green"
-    block = tool_header(name, args, mark, style, width)
+    block = tool_header(name, args, *tool_mark(is_error, blocked), width, call)
     lines = clean(result).rstrip("\n").splitlines() or ["(no output)"]
     if blocked:
         lines[0] = f"blocked: {lines[0]}"
@@ -126,9 +133,11 @@ def tool_block(
     return block, collapsed
 
 
-def running_tool(name: str, args: Any, output: str, spinner: str, width: int) -> Text:
+def running_tool(
+    name: str, args: Any, output: str, spinner: str, width: int, call: str | None = None
+) -> Text:
     """A call still running: header and the live tail of its output."""
-    block = tool_header(name, args, spinner, "yellow", width)
+    block = tool_header(name, args, spinner, "yellow", width, call)
     for text in tail(clean(output), LIVE_TAIL_LINES):
         block.append("\n    " + one_line(text, width - 4), style="grey62")
     return block

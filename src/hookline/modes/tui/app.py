@@ -55,6 +55,18 @@ from hookline.modes.tui.footer import Usage, footer_line, measure
 from hookline.modes.tui.ui import TuiUI
 from hookline.session import project_slug
 
+#: Events after which the footer's message and token counts are measured again.
+_SESSION_CHANGES = frozenset(
+    {
+        "agent_end",
+        "session_switch",
+        "session_fork",
+        "session_tree",
+        "session_branch",
+        "session_compact",
+        "model_select",
+    }
+)
 SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
 #: Lines of a streaming answer shown live (the whole answer is printed when it ends).
 LIVE_TEXT_LINES = 12
@@ -344,6 +356,7 @@ class TuiApp:
             await self.user_bash(command, keep)
         elif stripped.startswith("/") and not stripped.startswith("//"):
             await self.command(stripped[1:])
+            self._refresh_usage()
         else:
             await self.agent.prompt(text)
 
@@ -492,7 +505,7 @@ class TuiApp:
                 f"/{payload.get('max_attempts')} in {int(payload.get('delay_ms') or 0)} ms",
                 "warning",
             )
-        elif kind in ("agent_end", "session_switch", "session_fork", "session_tree"):
+        elif kind in _SESSION_CHANGES:
             self._refresh_usage()
 
     def _on_message(self, message: dict[str, Any]) -> None:

@@ -8,7 +8,11 @@ comparable between machines.
 
 Big output: from Enter to the answer after the tool call, for ``seq 1 5000``
 against ``seq 1 10`` (the live part only ever draws a tail, so the ratio
-should stay near 1). Best of ``ROUNDS``, order alternated. Skipped without tmux.
+should stay near 1).
+
+Typing latency: keystroke to echo on the screen, idle against while a bash
+call streams about 10 KB/s of output into the live area (median of
+``KEYS`` keys). Best of ``ROUNDS``, order alternated. Skipped without tmux.
 """
 
 from __future__ import annotations
@@ -25,6 +29,9 @@ import uuid
 from pathlib import Path
 
 ROUNDS = 5
+KEYS = 15
+#: About 10 KB/s: 100-byte lines every 10 ms, for a minute (stopped when measured).
+STREAM = "for i in $(seq 1 6000); do printf '%099d\\n' $i; sleep 0.01; done"
 POLL = 0.005
 DEADLINE = 30.0
 
@@ -102,6 +109,41 @@ def _big_output(lines: int, env: dict[str, str], root: Path) -> float:
         pane.close()
 
 
+def _typing(streaming: bool, env: dict[str, str], root: Path) -> float:
+    """Median seconds from a key sent to it showing in the editor."""
+    script = root / f"typing-{streaming}.json"
+    call = {"tool_calls": [{"name": "bash", "arguments": {"command": STREAM}}]}
+    script.write_text(json.dumps({"turns": [call, "done"]}))
+    argv = [
+        sys.executable,
+        "-m",
+        "hookline.cli",
+        "--model",
+        f"scripted:{script}",
+        "--no-session",
+        "--permission-mode",
+        "bypassPermissions",
+    ]
+    pane = _Pane(f"cd {shlex.quote(str(root))} && {shlex.join(argv)}; sleep 30", env)
+    try:
+        pane.start()
+        pane.wait("msgs · ctx")
+        if streaming:
+            pane.tmux("send-keys", "stream", "Enter")
+            pane.wait("Running tool")
+        times = []
+        typed = ""
+        for i in range(KEYS):
+            key = "abcdefghijklmnopqrstuvwxyz"[i % 26]
+            typed += key
+            start = time.perf_counter()
+            pane.tmux("send-keys", "-l", key)
+            times.append(pane.wait("› " + typed) - start)
+        return sorted(times)[len(times) // 2]
+    finally:
+        pane.close()
+
+
 def main() -> None:
     if shutil.which("tmux") is None:
         print("skipped: tmux is not installed")
@@ -142,6 +184,15 @@ def main() -> None:
             print(
                 f"{'seq 1 ' + str(n):<34}{output[n] * 1000:>10.0f}{output[n] / output[10]:>10.2f}"
             )
+
+        latency = {False: float("inf"), True: float("inf")}
+        for round_ in range(3):
+            for streaming in (False, True) if round_ % 2 == 0 else (True, False):
+                latency[streaming] = min(latency[streaming], _typing(streaming, env, root))
+        print(f"\n{'keystroke to echo (median)':<34}{'ms':>10}{'ratio':>10}")
+        for streaming, seconds in latency.items():
+            name = "while 10 KB/s streams" if streaming else "idle"
+            print(f"{name:<34}{seconds * 1000:>10.0f}{seconds / latency[False]:>10.2f}")
 
 
 if __name__ == "__main__":

@@ -21,6 +21,8 @@ async def test_no_ui_accepts_the_new_options_and_answers_at_once() -> None:
     ui.set_widget("k", None)
     ui.set_working_message("busy")
     ui.set_title("title")
+    ui.set_header(["header"])
+    ui.set_footer(None)
     ui.paste_to_editor("text")
     assert ui.get_editor_text() == ""
     assert isinstance(ui, HookUI)

@@ -204,3 +204,31 @@ def test_hook_errors_are_shown_above_the_app(tmp_path: Path) -> None:
         error = max(i for i, line in enumerate(lines) if "kaboom" in line)
         assert error < footer  # printed in the transcript, the app drawn below it
     assert "kaboom" not in pane.stderr()  # not written under the app's frame
+
+
+HEADER_FOOTER = """
+def register(pi):
+    @pi.on("session_start")
+    def start(event, ctx):
+        ctx.ui.set_header(["== my team's agent =="])
+        ctx.ui.set_footer(["custom footer: \\x1b[31mred?\\x1b[0m no"])
+
+    @pi.register_command("default-footer")
+    def restore(args, ctx):
+        ctx.ui.set_footer(None)
+        ctx.ui.set_header(None)
+"""
+
+
+def test_a_hook_replaces_the_header_and_footer(tmp_path: Path) -> None:
+    with app(tmp_path, [], HEADER_FOOTER) as pane:
+        screen = pane.wait_all(["== my team's agent ==", "custom footer: red? no"])
+        assert "msgs · ctx" not in screen
+        lines = screen.splitlines()
+        header = next(i for i, line in enumerate(lines) if "my team's agent" in line)
+        editor = next(i for i, line in enumerate(lines) if line.startswith("›"))
+        assert header < editor
+        pane.type("/default-footer")
+        pane.keys("Enter")
+        pane.wait_for(lambda s: "msgs · ctx" in s and "custom footer" not in s)
+        pane.wait_for(lambda s: "my team's agent" not in s)

@@ -61,6 +61,8 @@ class HookUI(Protocol):
     ) -> None: ...
     def set_working_message(self, text: str | None) -> None: ...
     def set_title(self, title: str) -> None: ...
+    def set_header(self, content: WidgetContent | None) -> None: ...
+    def set_footer(self, content: WidgetContent | None) -> None: ...
     @property
     def theme(self) -> dict[str, Any]: ...
 
@@ -203,6 +205,12 @@ class NoUI:
         return None
 
     def set_title(self, title: str) -> None:
+        return None
+
+    def set_header(self, content: WidgetContent | None) -> None:
+        return None
+
+    def set_footer(self, content: WidgetContent | None) -> None:
         return None
 
     @property

@@ -173,6 +173,13 @@ class RpcUI:
     def set_working_message(self, text: str | None) -> None:
         return None
 
+    def set_header(self, content: WidgetContent | None) -> None:
+        """Replacing the terminal app's header and footer has no RPC equivalent."""
+        return None
+
+    def set_footer(self, content: WidgetContent | None) -> None:
+        return None
+
     def set_title(self, title: str) -> None:
         self._write(
             {

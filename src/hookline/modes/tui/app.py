@@ -46,7 +46,7 @@ from hookline.core.calling import HOOK_FAILURES
 from hookline.core.keys import prompt_toolkit_keys
 from hookline.core.messages import content_text
 from hookline.core.paths import hookline_home
-from hookline.core.ui import StatusLine, WidgetContent, WidgetPlacement, strip_terminal_controls
+from hookline.core.ui import StatusLine, WidgetContent, strip_terminal_controls
 from hookline.modes.print_mode import observe_tool_events
 from hookline.modes.tui import render
 from hookline.modes.tui.commands import BUILTINS, SlashCompleter
@@ -97,7 +97,9 @@ class TuiApp:
         self.status = StatusLine()
         self.ui = TuiUI(self)
         self.dialogs = DialogHost(self.invalidate)
-        self.widgets: dict[str, tuple[WidgetPlacement, AnyContainer]] = {}
+        #: Hook widgets by key: placement ("above"/"below" the editor, or the
+        #: "header"/"footer" a hook replaced) and the container shown.
+        self.widgets: dict[str, tuple[str, AnyContainer]] = {}
         self.working_message: str | None = None
         self.usage = Usage()
         self._live_text = ""
@@ -141,6 +143,7 @@ class TuiApp:
         no_dialog = Condition(lambda: self.dialogs.current is None)
         return HSplit(
             [
+                DynamicContainer(lambda: self._widget_box("header")),
                 ConditionalContainer(
                     Window(
                         FormattedTextControl(self._live_fragments),
@@ -161,9 +164,7 @@ class TuiApp:
                     filter=no_dialog & has_completions,
                 ),
                 DynamicContainer(lambda: self._widget_box("below")),
-                Window(
-                    FormattedTextControl(self._footer_fragments), height=1, style="class:footer"
-                ),
+                DynamicContainer(self._footer),
                 ConditionalContainer(
                     Window(FormattedTextControl(self._status_fragments), height=1),
                     filter=Condition(lambda: bool(self.status.items())),
@@ -181,6 +182,12 @@ class TuiApp:
                 self._editor_window,
             ]
         )
+
+    def _footer(self) -> AnyContainer:
+        replaced = [c for p, c in self.widgets.values() if p == "footer"]
+        if replaced:
+            return replaced[0]
+        return Window(FormattedTextControl(self._footer_fragments), height=1, style="class:footer")
 
     def _widget_box(self, placement: str) -> AnyContainer:
         items = [c for p, c in self.widgets.values() if p == placement]
@@ -627,9 +634,7 @@ class TuiApp:
 
     # -- hook UI pieces ----------------------------------------------------------
 
-    def set_widget(
-        self, key: str, content: WidgetContent | None, placement: WidgetPlacement
-    ) -> None:
+    def set_widget(self, key: str, content: WidgetContent | None, placement: str) -> None:
         if content is None:
             self.widgets.pop(key, None)
         elif callable(content):

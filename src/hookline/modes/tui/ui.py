@@ -9,6 +9,9 @@ from typing import TYPE_CHECKING, Any
 from hookline.core.ui import NotifyType, WidgetContent, WidgetPlacement, strip_terminal_controls
 from hookline.modes.tui.dialogs import CustomDialog, InputDialog, SelectDialog
 
+#: The widget keys that hold a hook's header and footer (no hook key starts with NUL).
+HEADER_KEY, FOOTER_KEY = "\0header", "\0footer"
+
 if TYPE_CHECKING:
     from hookline.modes.tui.app import TuiApp
 
@@ -111,6 +114,14 @@ class TuiUI:
     def set_working_message(self, text: str | None) -> None:
         self._app.working_message = strip_terminal_controls(text).strip() if text else None
         self._app.invalidate()
+
+    def set_header(self, content: WidgetContent | None) -> None:
+        """Lines (or a component factory) at the top of the app; ``None`` removes them."""
+        self._app.set_widget(HEADER_KEY, content, "header")
+
+    def set_footer(self, content: WidgetContent | None) -> None:
+        """Replace the footer line (model, usage, mode); ``None`` brings it back."""
+        self._app.set_widget(FOOTER_KEY, content, "footer")
 
     def set_title(self, title: str) -> None:
         clean = " ".join(strip_terminal_controls(title).split())

@@ -51,7 +51,7 @@ class Pane:
         command = (
             f"cd {shlex.quote(str(self.cwd))} && "
             + shlex.join([sys.executable, "-m", "hookline.cli", *self.args])
-            + f" 2>{shlex.quote(str(self.stderr_file))}; echo; echo {EXITED}$?]"
+            + f" 2>{shlex.quote(str(self.stderr_file))}; code=$?; echo; echo {EXITED}$code]"
         )
         subprocess.run(
             [

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import os
+import signal
 from pathlib import Path
 
 from .helpers import app, bash
 
 SHUTDOWN = """
+import os
+import signal
 from pathlib import Path
 
 from hookline import HookAPI
@@ -131,3 +135,16 @@ def test_user_bash_output_shown_and_kept_or_not(tmp_path: Path) -> None:
         pane.keys("Enter")
         screen = pane.wait_for("saw it", whole=True)
         assert "model sees kept=True private=False" in screen
+
+
+def test_sigterm_ends_the_app_with_session_shutdown(tmp_path: Path) -> None:
+    with app(tmp_path, [], SHUTDOWN) as pane:
+        pane.ready()
+        pane.type("half-typed")
+        pid = int(pane.tmux("display", "-p", "-t", pane.target, "#{pane_pid}").strip())
+        # the pane runs `sh -c 'python ...; echo ...'`: signal the python child
+        children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+        os.kill(int(children[0]), signal.SIGTERM)
+        code = pane.wait_exit()
+        assert code == 128 + signal.SIGTERM, (children, pane.scrollback(), pane.stderr())
+    assert (tmp_path / "shutdown.marker").read_text() == "sigterm"

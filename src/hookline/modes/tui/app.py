@@ -689,11 +689,13 @@ class TuiApp:
         warm_up = asyncio.ensure_future(asyncio.to_thread(_warm_up))
         try:
             await self.agent.start()
+            # Shielded: a cancel (SIGTERM) ends the app the normal way, terminal restored,
+            # and is then raised here, not swallowed by the app.
+            await asyncio.shield(app_task)
         except BaseException:
             self.exit()
             await asyncio.gather(app_task, return_exceptions=True)
             raise
-        await app_task
         await warm_up
 
 

@@ -4,13 +4,35 @@ from __future__ import annotations
 
 import os
 import signal
+import time
 from pathlib import Path
 
 from .helpers import app, bash
+from .pane import DEADLINE
+
+
+def _running(text: str) -> bool:
+    """Some process's command line contains ``text``."""
+    for cmdline in Path("/proc").glob("[0-9]*/cmdline"):
+        try:
+            if text.encode() in cmdline.read_bytes():
+                return True
+        except OSError:
+            continue
+    return False
+
+
+def _wait_gone(text: str) -> None:
+    deadline = time.monotonic() + DEADLINE
+    while _running(text):
+        assert time.monotonic() < deadline, f"a process with {text!r} is still running"
+        time.sleep(0.05)
+
 
 SHUTDOWN = """
 import os
 import signal
+import time
 from pathlib import Path
 
 from hookline import HookAPI
@@ -59,8 +81,10 @@ def test_ctrl_c_stops_a_long_bash_call_and_the_session_goes_on(tmp_path: Path) -
         pane.type("run the long thing")
         pane.keys("Enter")
         pane.wait_all(["started-long", "Running tool…"])  # the live tail of its output
+        assert _running(str(marker))
         pane.keys("C-c")
         screen = pane.wait_all(["stopped", "✗ bash"])
+        _wait_gone(str(marker))  # the sleep was killed with its process group
         pane.wait_for(lambda s: "Running tool…" not in s)
         pane.type("next question")
         pane.keys("Enter")
@@ -148,3 +172,20 @@ def test_sigterm_ends_the_app_with_session_shutdown(tmp_path: Path) -> None:
         code = pane.wait_exit()
         assert code == 128 + signal.SIGTERM, (children, pane.scrollback(), pane.stderr())
     assert (tmp_path / "shutdown.marker").read_text() == "sigterm"
+
+
+def test_ctrl_c_stops_a_user_bash_command(tmp_path: Path) -> None:
+    marker = tmp_path / "user-bash-finished"
+    with app(tmp_path, ["after it"]) as pane:
+        pane.ready()
+        pane.type(f"!echo user-started; sleep 60; touch {marker}")
+        pane.keys("Enter")
+        pane.wait_for("Working…")
+        assert _running(str(marker))
+        pane.keys("C-c")
+        pane.wait_for(lambda s: "stopped" in s and "Working…" not in s)
+        _wait_gone(str(marker))
+        pane.type("still usable")
+        pane.keys("Enter")
+        pane.wait_for("after it", whole=True)
+    assert not marker.exists()

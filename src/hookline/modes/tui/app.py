@@ -292,7 +292,9 @@ class TuiApp:
         self.editor.append_to_history()
         self.editor.reset()
         self._exit_armed = False
-        self.spawn(self.handle(text))
+        # Ctrl+C cancels a running `!cmd` (its process group is killed); a turn is
+        # stopped through agent.abort() instead, so it ends cleanly.
+        self.spawn(self.handle(text), command=text.lstrip().startswith("!"))
 
     def interrupt(self) -> None:
         """Ctrl+C: stop the turn; clear the editor; on an empty idle editor, twice exits."""

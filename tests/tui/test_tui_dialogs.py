@@ -121,3 +121,27 @@ def test_editor_dialog_takes_several_lines(tmp_path: Path) -> None:
         pane.type("second line")
         pane.keys("Enter")
         pane.wait_for("note is 'first line\\nsecond line'", whole=True)
+
+
+LONG_SELECT = """
+def register(pi):
+    @pi.register_command("many")
+    async def many(args, ctx):
+        choice = await ctx.ui.select("Pick a number", [f"option-{i:02d}" for i in range(40)])
+        ctx.ui.notify(f"picked {choice}")
+"""
+
+
+def test_a_long_select_scrolls_instead_of_overflowing(tmp_path: Path) -> None:
+    with app(tmp_path, [], LONG_SELECT) as pane:
+        pane.ready()
+        pane.type("/many")
+        pane.keys("Enter")
+        screen = pane.wait_all(["❯ option-00", "↓ 30 more"])
+        assert "option-10" not in screen
+        for _ in range(25):
+            pane.keys("Down")
+        screen = pane.wait_for("❯ option-25")
+        assert "↑ 20 more" in screen and "option-00" not in screen
+        pane.keys("Enter")
+        pane.wait_for("picked option-25", whole=True)

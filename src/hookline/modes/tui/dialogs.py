@@ -170,7 +170,15 @@ class SelectDialog(Dialog):
     def _fragments(self) -> StyleAndTextTuples:
         out = self.title_fragments()
         width = max((len(o) for o in self.options), default=0)
-        for i, option in enumerate(self.options):
+        first, last = _window(self.index, len(self.options), VISIBLE_OPTIONS)
+        if first > 0:
+            out += [
+                ("", "\n"),
+                ("class:dialog.border", "│ "),
+                ("class:dialog.hint", f"  ↑ {first} more"),
+            ]
+        for i in range(first, last):
+            option = self.options[i]
             chosen = i == self.index
             style = "class:dialog.selected" if chosen else "class:dialog.option"
             out += [("", "\n"), ("class:dialog.border", "│ ")]
@@ -178,8 +186,27 @@ class SelectDialog(Dialog):
             description = self.descriptions.get(option)
             if description:
                 out += [("class:dialog.description", f"  {description}")]
+        if last < len(self.options):
+            more = len(self.options) - last
+            out += [
+                ("", "\n"),
+                ("class:dialog.border", "│ "),
+                ("class:dialog.hint", f"  ↓ {more} more"),
+            ]
         out += [("", "\n"), *self.hint("↑↓ move · enter choose · esc cancel")]
         return out
+
+
+#: Options a select shows at once; the list scrolls with the cursor.
+VISIBLE_OPTIONS = 10
+
+
+def _window(index: int, total: int, size: int) -> tuple[int, int]:
+    """The ``[first, last)`` slice of ``total`` options that keeps ``index`` in view."""
+    if total <= size:
+        return 0, total
+    first = min(max(index - size // 2, 0), total - size)
+    return first, first + size
 
 
 class _Placeholder(Processor):

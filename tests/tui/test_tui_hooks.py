@@ -109,12 +109,19 @@ def register(pi: HookAPI) -> None:
 
 def test_widgets_and_status_appear_and_go(tmp_path: Path) -> None:
     with app(tmp_path, [], WIDGETS) as pane:
-        screen = pane.wait_all(["todo: 3 open", "next: write tests", "branch: main"])
-        lines = screen.splitlines()
-        editor = next(i for i, line in enumerate(lines) if line.startswith("›"))
-        todo = next(i for i, line in enumerate(lines) if "todo: 3 open" in line)
-        tip = next(i for i, line in enumerate(lines) if "tip below the editor" in line)
-        assert todo < editor < tip, screen
+
+        def around_the_editor(screen: str) -> bool:
+            lines = screen.splitlines()
+
+            def row(test: str) -> int:
+                return next((i for i, line in enumerate(lines) if test in line), -1)
+
+            todo, tip = row("todo: 3 open"), row("tip below the editor")
+            editor = next((i for i, line in enumerate(lines) if line.startswith("›")), -1)
+            return -1 < todo < editor < tip and "branch: main" in screen
+
+        pane.wait_for(around_the_editor)
+        assert "next: write tests" in pane.screen()
         pane.wait_for(lambda _: pane.title() == "hookline-test-title")
         pane.type("/clear-widgets")
         pane.keys("Enter")
@@ -198,11 +205,16 @@ def test_hook_errors_are_shown_above_the_app(tmp_path: Path) -> None:
         pane.ready()
         pane.type("hello")
         pane.keys("Enter")
-        screen = pane.wait_all(["kaboom in a hook", "answered anyway"])
-        lines = screen.splitlines()
-        footer = max(i for i, line in enumerate(lines) if "msgs · ctx" in line)
-        error = max(i for i, line in enumerate(lines) if "kaboom" in line)
-        assert error < footer  # printed in the transcript, the app drawn below it
+        pane.wait_all(["kaboom in a hook", "answered anyway"])
+
+        def error_above_footer(screen: str) -> bool:
+            lines = screen.splitlines()
+            footer = [i for i, line in enumerate(lines) if "msgs · ctx" in line]
+            error = [i for i, line in enumerate(lines) if "kaboom" in line]
+            return bool(footer and error) and max(error) < min(footer)
+
+        # printed in the transcript, the app drawn below it
+        pane.wait_for(error_above_footer, whole=True)
     assert "kaboom" not in pane.stderr()  # not written under the app's frame
 
 
@@ -222,12 +234,15 @@ def register(pi):
 
 def test_a_hook_replaces_the_header_and_footer(tmp_path: Path) -> None:
     with app(tmp_path, [], HEADER_FOOTER) as pane:
-        screen = pane.wait_all(["== my team's agent ==", "custom footer: red? no"])
-        assert "msgs · ctx" not in screen
-        lines = screen.splitlines()
-        header = next(i for i, line in enumerate(lines) if "my team's agent" in line)
-        editor = next(i for i, line in enumerate(lines) if line.startswith("›"))
-        assert header < editor
+
+        def header_above_editor(screen: str) -> bool:
+            lines = screen.splitlines()
+            header = [i for i, line in enumerate(lines) if "my team's agent" in line]
+            editor = [i for i, line in enumerate(lines) if line.startswith("›")]
+            return bool(header and editor) and header[0] < editor[-1]
+
+        screen = pane.wait_for(header_above_editor)
+        assert "custom footer: red? no" in screen and "msgs · ctx" not in screen
         pane.type("/default-footer")
         pane.keys("Enter")
         pane.wait_for(lambda s: "msgs · ctx" in s and "custom footer" not in s)

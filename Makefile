@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test lint format bench install clean
+.PHONY: demo test lint format bench soak install clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -35,3 +35,8 @@ bench: $(STAMP)
 
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache
+
+# Not part of `make test`: 10 000 tool calls through module and command hooks, a tenth
+# adversarial; prints RSS growth, fds, stray processes, session entries and time per call.
+soak: $(STAMP)
+	$(PY) benchmarks/soak.py $(if $(CALLS),--calls $(CALLS),)

@@ -3,7 +3,8 @@
 Measured in one event loop with ``time.perf_counter_ns`` over many emits
 (best of several rounds), all handlers no-ops:
 
-- ``tool_call`` through 1 and 10 async handlers (no timeout: the fail-closed path);
+- ``tool_call`` through 1 and 10 async handlers (the fail-closed path; a handler that
+  answers at once meets no timer, the same lazy deadline as notifications);
 - the floor: a plain loop awaiting 10 trivial coroutines;
 - pluggy calling 10 hookimpls (sync; pluggy has no async hooks);
 - ``turn_start`` through 10 handlers: a notification event, which runs under

@@ -7,6 +7,7 @@ It copies examples/demo/project to a temporary folder, then runs
 
 and shows what each hook did: a blocked `rm -rf`, a redacted secret, a
 Claude-format settings hook blocking `curl | sh` beside the Python hooks, a
+chained command refused although an allow rule covers its first part, a
 load error reported with its path, and the final answer.
 """
 
@@ -63,6 +64,7 @@ def main() -> int:
         audit = project / ".claude" / "audit.log"
         entries = len(audit.read_text().splitlines()) if audit.exists() else 0
         print(f"settings-hook audit log entries: {entries}")
+        print(f"TIDIED created by `ls && touch TIDIED`: {(project / 'TIDIED').exists()}")
         notes = project / "NOTES.md"
         print(f"NOTES.md: {notes.read_text().strip() if notes.exists() else '(missing)'}")
         return done.returncode

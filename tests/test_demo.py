@@ -10,7 +10,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def test_demo_shows_block_redaction_settings_hook_load_error_and_answer() -> None:
+def test_demo_shows_blocks_redaction_settings_hook_chained_denial_load_error_and_answer() -> None:
     done = subprocess.run(
         [sys.executable, str(ROOT / "examples" / "demo.py")],
         capture_output=True,
@@ -28,3 +28,7 @@ def test_demo_shows_block_redaction_settings_hook_load_error_and_answer() -> Non
     assert "Done. The build folder was kept" in out
     assert "build/ still there: True" in out
     assert "settings-hook audit log entries: 1" in out
+    # an allow rule for `ls` does not cover a chained `touch`
+    assert "-> bash ls && touch TIDIED\n     [x] Permission denied" in out
+    assert "TIDIED created by `ls && touch TIDIED`: False" in out
+    assert "hookline: 3 tool calls denied:" in out and "'Bash(touch *)'" in out

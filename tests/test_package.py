@@ -8,7 +8,7 @@ from pathlib import Path
 import hookline
 
 SRC = Path(hookline.__file__).resolve().parent
-#: DESIGN.md §6, top to bottom; a module may import only its own layer and those below.
+#: The README's layers, top to bottom; a module may import only its own layer and those below.
 LAYERS = ["cli", "modes", "agent", "session", "tools", "claude", "settings", "discovery", "core"]
 
 

@@ -1,6 +1,6 @@
 """API-key redactor: replace secrets in tool output with ``[REDACTED]`` before the model reads it.
 
-The Python version of the omp seed's "API-key redactor". A ``tool_result``
+The Python version of oh-my-pi's "API-key redactor" example. A ``tool_result``
 handler rewrites every text block of every tool's output (``read``, ``bash``,
 ``grep``, ...); image blocks pass through untouched. Matched:
 
@@ -13,9 +13,9 @@ handler rewrites every text block of every tool's output (``read``, ``bash``,
   secret (``API_KEY``, ``*_SECRET``, ``*_TOKEN``, ``PASSWORD``,
   ``aws_secret_access_key``, ...): the name is kept, the value becomes
   ``[REDACTED]``;
-- the seed's generic rule: a 20+ character name ``=`` a 20+ character value.
+- oh-my-pi's generic rule: a 20+ character name ``=`` a 20+ character value.
 
-Unlike the seed, failed results (``is_error``) are redacted too: an error
+Unlike the original, failed results (``is_error``) are redacted too: an error
 message can quote a secret as easily as a file can.
 
 Order matters: for ``tool_result`` every handler sees the original output and

@@ -1,6 +1,6 @@
 """Context filter: prune what the model sees before each LLM call.
 
-The Python version of the omp seed's "context filter" (and its
+The Python version of oh-my-pi's "context filter" example (and its
 ``debug-only`` example). A ``context`` handler, run before every model call
 on the messages about to be sent:
 

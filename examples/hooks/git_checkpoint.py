@@ -1,4 +1,4 @@
-"""Git checkpoints (pi-hooks.md "Git Checkpointing"): a stash ref per turn, restored on branch.
+"""Git checkpoints (pi's "Git Checkpointing" example): a stash ref per turn, restored on branch.
 
 At every ``turn_start`` the working tree is captured with ``git stash create``
 (which changes nothing); when the user branches back to a turn, the hook

@@ -1,4 +1,4 @@
-"""The ``/handoff`` command (omp-hooks-internals.md): start a fresh session that carries on.
+"""The ``/handoff`` command (oh-my-pi's handoff example): start a fresh session that carries on.
 
 It waits for the agent to be idle, then opens a new session whose parent is
 the current one and seeds it with a first message.

@@ -1,6 +1,6 @@
 """Permission gate: ask before a dangerous ``bash`` command runs.
 
-The Python version of the pi seed's "permission gate" example. A ``bash``
+The Python version of pi's "permission gate" example. A ``bash``
 call whose command matches one of the dangerous patterns (``rm -r``/``rm -rf``,
 ``sudo``, ``chmod``/``chown`` with ``777``) is shown to the user with
 ``ctx.ui.select(..., ["Yes", "No"])``; anything but "Yes" blocks it.
@@ -18,7 +18,7 @@ from typing import Any
 
 from hookline import HookAPI, HookContext, ToolCallEvent
 
-#: The seed's patterns, matched case-insensitively anywhere in the command.
+#: pi's patterns, matched case-insensitively anywhere in the command.
 DANGEROUS_PATTERNS: tuple[re.Pattern[str], ...] = (
     re.compile(r"\brm\s+(-rf?|--recursive)", re.IGNORECASE),
     re.compile(r"\bsudo\b", re.IGNORECASE),

@@ -1,6 +1,6 @@
 """Protected paths: block ``write``/``edit`` into ``.env`` files, ``.git/``, ``node_modules/``.
 
-The Python version of the pi seed's "block writes to certain paths" example,
+The Python version of pi's "block writes to certain paths" example,
 with one fix: the seed tests ``path.includes(".env")``, a substring match that
 blocks ``src/my.env.example`` and lets ``sub/../.env`` through only by luck.
 Here the path is *resolved* first (relative to ``ctx.cwd``, ``..`` folded,

@@ -6,19 +6,20 @@ is one clear line on stderr and exit code 2 — never a traceback.
 
 from __future__ import annotations
 
+# Imports here are what `hookline --version` and `--help` need; the rest are
+# imported where they are used (a chosen subcommand or mode), so start-up stays
+# cheap (tests/test_startup.py pins the modules `--version` loads).
 import argparse
-import asyncio
-import json
 import os
 import signal
 import sys
 from collections.abc import Sequence
-from pathlib import Path
 from typing import NoReturn
 
-from hookline.agent.permissions import PERMISSION_MODES
+from hookline.core.vocabulary import PERMISSION_MODES
 
 EXIT_USAGE = 2
+VERSION = "hookline 0.1.0"
 
 
 class _Parser(argparse.ArgumentParser):
@@ -26,6 +27,37 @@ class _Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see `{self.prog} --help`)\n")
+
+
+def _columns() -> int:
+    """The terminal width as ``shutil.get_terminal_size`` finds it, without importing shutil.
+
+    argparse imports shutil (and with it zlib, bz2 and lzma) only to ask this.
+    """
+    try:
+        columns = int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
+        except (AttributeError, ValueError, OSError):
+            columns = 0
+    return columns or 80
+
+
+class _RawFormatter(argparse.RawDescriptionHelpFormatter):
+    """argparse's raw-description formatter, its width found without shutil."""
+
+    def __init__(
+        self,
+        prog: str,
+        indent_increment: int = 2,
+        max_help_position: int = 24,
+        width: int | None = None,
+    ) -> None:
+        width = _columns() - 2 if width is None else width
+        super().__init__(prog, indent_increment, max_help_position, width)
 
 
 def _main_parser() -> argparse.ArgumentParser:
@@ -36,7 +68,7 @@ def _main_parser() -> argparse.ArgumentParser:
             "modules and Claude Code settings hooks.\n\nOther commands: `hookline trust [DIR]`, "
             "`hookline untrust [DIR]`, `hookline settings schema`."
         ),
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=_RawFormatter,
     )
     p.add_argument(
         "-p",
@@ -100,6 +132,23 @@ def _main_parser() -> argparse.ArgumentParser:
         help="default, acceptEdits, plan, bypassPermissions or dontAsk",
     )
     p.add_argument(
+        "--add-dir",
+        dest="add_dirs",
+        action="append",
+        default=[],
+        metavar="DIR",
+        help="another working directory: acceptEdits edits there without asking (repeatable)",
+    )
+    p.add_argument(
+        "--require-hook",
+        dest="required_hooks",
+        action="append",
+        default=[],
+        metavar="PATH",
+        help="load a hook module file and refuse to start if it is missing or fails to load "
+        "(repeatable)",
+    )
+    p.add_argument(
         "--trust-project",
         action="store_true",
         help="trust the project's hooks and settings hooks for this run only",
@@ -114,35 +163,69 @@ def _main_parser() -> argparse.ArgumentParser:
         "--system-prompt", default=None, metavar="TEXT", help="replace the default system prompt"
     )
     p.add_argument("--verbose", action="store_true", help="show hook diagnostics on stderr")
-    p.add_argument("--version", action="version", version="hookline 0.1.0")
+    p.add_argument(
+        "--verbose-context",
+        action="store_true",
+        help="JSON/RPC: put the whole message list in every `context` event "
+        "(default: only the messages added since the previous model call)",
+    )
+    p.add_argument("--version", action="version", version=VERSION)
     return p
 
 
 def _trust_parser(name: str) -> argparse.ArgumentParser:
+    what = (
+        "Trust a project directory and everything below it, including folders cloned there "
+        "later: its hook modules, settings hooks and settings that loosen permissions apply."
+        if name == "trust"
+        else "Stop trusting a project directory (a trusted parent still covers it)."
+    )
     p = _Parser(
-        prog=f"hookline {name}",
-        description=f"{name.capitalize()} a project directory's hooks "
-        f"(recorded in $HOOKLINE_HOME/trust.json).",
+        prog=f"hookline {name}", description=f"{what} Recorded in $HOOKLINE_HOME/trust.json."
     )
     p.add_argument("dir", nargs="?", default=".", help="the project directory (default: .)")
+    if name == "trust":
+        p.add_argument("--list", action="store_true", help="show the trusted directories")
     return p
 
 
 def _trust(argv: Sequence[str], trust: bool) -> int:
-    from hookline.settings.trust import TrustStore
+    from pathlib import Path
+
+    from hookline.settings.trust import TrustError, TrustStore
 
     args = _trust_parser("trust" if trust else "untrust").parse_args(argv)
+    store = TrustStore()
+    if trust and args.list:
+        dirs = store.trusted_dirs()
+        if store.warning:
+            print(f"hookline: warning: {store.warning}", file=sys.stderr)
+        for folder in dirs:
+            print(f"{folder}  (and everything below it)")
+        if not dirs:
+            print(f"no trusted directories (recorded in {store.path})")
+        return 0
     folder = Path(args.dir).resolve()
     if not folder.is_dir():
         print(f"hookline: error: {folder} is not a directory", file=sys.stderr)
         return EXIT_USAGE
-    store = TrustStore()
+    try:
+        changed = store.trust(folder) if trust else store.untrust(folder)
+    except TrustError as exc:
+        print(f"hookline: error: {exc}", file=sys.stderr)
+        return 1
     if trust:
-        store.trust(folder)
-        print(f"trusted {folder}: its hooks and settings hooks will run")
-    else:
-        store.untrust(folder)
+        already = "" if changed else " (already trusted)"
+        print(
+            f"trusted {folder}{already}: it and everything below it, including folders cloned "
+            "there later, may run hooks and loosen permissions"
+        )
+    elif changed:
         print(f"no longer trusted: {folder}")
+    else:
+        covering = [d for d in store.trusted_dirs() if d in folder.parents]
+        note = f"; it stays trusted through {covering[0]}" if covering else ""
+        print(f"{folder} was not recorded as trusted{note}")
     return 0
 
 
@@ -152,6 +235,8 @@ def _settings(argv: Sequence[str]) -> int:
     sub.add_parser("schema", help="print the JSON Schema of the settings file")
     args = p.parse_args(argv)
     if args.action == "schema":
+        import json
+
         from hookline.settings.schema import settings_json_schema
 
         print(json.dumps(settings_json_schema(), indent=2))
@@ -161,6 +246,8 @@ def _settings(argv: Sequence[str]) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``hookline`` console script."""
     args_list = list(sys.argv[1:] if argv is None else argv)
+    if args_list == ["--version"]:
+        return _version()
     if args_list and args_list[0] in ("trust", "untrust"):
         return _trust(args_list[1:], args_list[0] == "trust")
     if args_list and args_list[0] == "settings":
@@ -179,6 +266,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     session_file = _under(cwd, args.session)
     if session_file is not None and not os.path.isfile(session_file):
         parser.error(f"--session {session_file}: no such file")
+    import asyncio
+
     from hookline.agent.setup import AgentOptions, SetupError
 
     options = AgentOptions(
@@ -191,10 +280,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         session_file=session_file,
         resume=args.resume,
         permission_mode=args.permission_mode,
+        add_dirs=args.add_dirs,
         trust_project=args.trust_project,
+        required_hooks=args.required_hooks,
         system_prompt=args.system_prompt,
         interactive=interactive,
         verbose=args.verbose,
+        verbose_context=args.verbose_context,
     )
     try:
         return asyncio.run(_run(options, mode, args.prompt, interactive))
@@ -205,16 +297,31 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
 
 
+def _version() -> int:
+    """``hookline --version`` alone: print it before building the parser."""
+    print(VERSION)
+    return 0
+
+
 def _under(cwd: str, path: str | None) -> str | None:
     """``path`` with ``~`` expanded, relative to ``cwd``."""
     return None if path is None else os.path.join(cwd, os.path.expanduser(path))
 
 
 async def _run(options: object, mode: str, prompt: str | None, interactive: bool) -> int:
+    import asyncio
+    import contextlib
+
     from hookline.agent.setup import AgentOptions, build_agent
+    from hookline.core.watchdog import LoopWatchdog
     from hookline.modes.print_mode import StderrUI, run_print
+    from hookline.modes.signals import ExitSignals
+    from hookline.modes.stdout import claim_stdout
 
     assert isinstance(options, AgentOptions)
+    # Machine-read output gets a private stdout before any hook is imported: a hook's
+    # print() or a program it spawns writes to stderr, never into the answer or JSON.
+    out = None if interactive else claim_stdout()
     ask_trust, stderr = None, None
     if interactive:
         from hookline.modes.interactive import on_terminal
@@ -228,40 +335,59 @@ async def _run(options: object, mode: str, prompt: str | None, interactive: bool
     agent = bundle.agent
     loop = asyncio.get_running_loop()
     main_task = asyncio.current_task()
-    terminated = False
 
-    def on_sigterm() -> None:
+    def stop(signum: int) -> None:
         # Stop the work first: cancelling the mode unwinds the model call and the
         # tools, so nothing is appended once session_shutdown has closed the session.
-        nonlocal terminated
-        if terminated or main_task is None:
-            return
-        terminated = True
         agent.abort()
-        main_task.cancel()
+        if main_task is not None:
+            main_task.cancel()
 
-    loop.add_signal_handler(signal.SIGTERM, on_sigterm)
+    # SIGTERM and SIGINT always end the process: gracefully, else hard after a few
+    # seconds (a hook stuck in sync code), a second signal at once.
+    signals = ExitSignals(loop, stop)
+    signals.install()
+    watchdog = LoopWatchdog(agent.runner, loop, agent.runner.timeout or DEFAULT_BLOCKING_REPORT)
+    watchdog.start()
+    code = 0
     try:
         if mode == "rpc":
             from hookline.modes.rpc_mode import run_rpc
 
-            return await run_rpc(agent, bundle.make_provider)
-        if interactive:
+            code = await run_rpc(agent, bundle.make_provider, out)
+        elif interactive:
             from hookline.modes.interactive import run_interactive
 
-            return await run_interactive(agent, bundle)
-        agent.runner.set_ui(StderrUI(), False)
-        assert prompt is not None
-        return await run_print(agent, prompt, json_mode=mode == "json")
+            code = await run_interactive(agent, bundle)
+        else:
+            agent.runner.set_ui(StderrUI(), False)
+            assert prompt is not None
+            code = await run_print(agent, prompt, json_mode=mode == "json", out=out)
     except asyncio.CancelledError:
-        if not terminated or main_task is None:
-            raise  # Ctrl-C: asyncio.run turns it into KeyboardInterrupt
+        if signals.received is None or main_task is None:
+            raise
         main_task.uncancel()
-        return 128 + signal.SIGTERM
+        code = 128 + signals.received
     finally:
-        loop.remove_signal_handler(signal.SIGTERM)
         # The modes shut down when they end normally; this covers a signal or an error.
-        await agent.shutdown("sigterm" if terminated else "exit")
+        reasons = {int(signal.SIGTERM): "sigterm", int(signal.SIGINT): "sigint"}
+        await agent.shutdown(reasons.get(signals.received or 0, "exit"))
+        watchdog.stop()
+        signals.restore()
+    if agent.runner.orphans:
+        # Hooks abandoned after their deadline still run; asyncio.run would wait for them
+        # forever at exit. Flush what was printed and leave without them.
+        for stream in (out, sys.stdout, sys.stderr):
+            with contextlib.suppress(Exception):
+                if stream is not None:
+                    stream.flush()
+        os._exit(code)
+    return code
+
+
+#: Seconds of sync hook code holding the loop before it is reported, when hooks have no
+#: deadline (``hookTimeout`` off).
+DEFAULT_BLOCKING_REPORT = 30.0
 
 
 if __name__ == "__main__":

@@ -91,7 +91,7 @@ async def make_agent(tmp_path: Path, project: Path) -> AsyncIterator[MakeAgent]:
         bundle.runner.on_error(harness.errors.append)
         if ui is not None:
             bundle.runner.set_ui(ui, True)
-        bundle.agent.retry_base_delay = 0.001
+        bundle.agent.retry.base_delay = 0.001
         built.append(harness)
         if start:
             await bundle.agent.start()

@@ -1,4 +1,4 @@
-"""Every event name of DESIGN.md §2 has an agent test that checks its payload.
+"""Every event name in ``EVENT_NAMES`` has an agent test that checks its payload.
 
 Payload tests are marked ``@covers("event", ...)``; this test reads the marks
 from the test modules, so a new event without an end-to-end test fails here.

@@ -1,4 +1,4 @@
-"""Payloads of the run events, each emitted by the real agent (DESIGN.md §2).
+"""Payloads of the run events, each emitted by the real agent (README: events).
 
 Every test drives ``build_agent`` with a scripted model and real tools, and
 reads what the recorder hook was sent.
@@ -233,7 +233,7 @@ async def test_a_transient_model_error_is_retried(make_agent: MakeAgent) -> None
 
     start = h.event(AutoRetryStartEvent)
     assert (start.attempt, start.max_attempts, start.error) == (2, 3, "overloaded")
-    assert start.delay_ms == round(h.agent.retry_base_delay * 1000)
+    assert start.delay_ms == round(h.agent.retry.base_delay * 1000)
     end = h.event(AutoRetryEndEvent)
     assert (end.success, end.attempt, end.final_error) == (True, 2, None)
     assert texts(added)[-1] == "Recovered."
@@ -298,7 +298,7 @@ def register(pi):
     @pi.on("input")
     def expand(event, ctx):
         if event.text.startswith("!"):
-            return event.text[1:].upper()  # the seed's string form
+            return event.text[1:].upper()  # pi's string form
         return None
 
     @pi.on("input")

@@ -1,7 +1,7 @@
-"""The seeds' examples, end to end through the real agent.
+"""pi's and oh-my-pi's hook examples, end to end through the real agent.
 
-pi-hooks.md: the permission gate, git checkpointing, the file watcher
-(``pi.send`` while idle and while streaming); omp-hooks-internals.md: the
+pi: the permission gate, git checkpointing, the file watcher
+(``pi.send`` while idle and while streaming); oh-my-pi: the
 ``handoff`` command; and a Claude ``Stop`` settings hook that forces one
 more turn.
 """
@@ -25,7 +25,7 @@ EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "hooks"
 # -- permission gate ------------------------------------------------------------------
 
 PERMISSION_GATE = r'''
-"""pi-hooks.md "Shitty Permission Gate", in Python."""
+"""pi's permission gate example, in Python."""
 import re
 
 DANGEROUS = [
@@ -172,7 +172,7 @@ async def test_git_checkpoint_keeps_the_code_when_the_user_says_no(
 # -- file watcher and pi.send -----------------------------------------------------------
 
 FILE_WATCHER = '''
-"""pi-hooks.md "Example: File Watcher", in Python (polling stands in for fs.watch)."""
+"""pi's file watcher example, in Python (polling stands in for fs.watch)."""
 import asyncio
 import os
 

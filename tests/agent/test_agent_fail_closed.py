@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -56,7 +57,8 @@ async def test_a_failing_tool_call_hook_blocks_the_tool_and_the_agent_goes_on(
     result = added[2]
     assert result["role"] == "tool" and result["is_error"] is True
     text = content_text(result["content"])
-    assert text.startswith(f"blocked: hook {h.hook_files['policy']} failed: ")
+    assert text.startswith(f"tool_call hook {h.hook_files['policy']} failed (")
+    assert text.endswith("; the call is blocked")
     assert reason in text
     assert texts(added)[-1] == "The write was blocked."
     assert h.provider.remaining == 0
@@ -99,54 +101,106 @@ def register(pi):
 """
 
 
-async def test_other_hooks_that_raise_are_reported_and_change_nothing(
+async def test_other_hooks_that_raise_are_reported_and_a_redaction_failure_withholds(
     make_agent: MakeAgent, project: Path
 ) -> None:
     (project / "a.txt").write_text("alpha")
     h = await make_agent(
         [
             {"tool_calls": [{"name": "read", "arguments": {"path": "a.txt"}}]},
-            {"text": "alpha it is", "expect_tool_result_contains": "alpha"},
+            {"text": "it was withheld", "expect_tool_result_contains": "output was withheld"},
         ],
         hooks={"buggy": NOTIFICATION_FAILURES},
     )
     added = await h.agent.prompt("read it")
 
-    assert content_text(added[2]["content"]) == "alpha"  # the original result was kept
-    assert texts(added)[-1] == "alpha it is"
+    # a failing tool_result hook fails closed: the output it may have redacted is withheld
+    assert added[2]["is_error"] is True
+    assert content_text(added[2]["content"]) == (
+        f"tool_result hook {h.hook_files['buggy']} failed (KeyError: 'result hook bug'); "
+        "the tool's output was withheld"
+    )
+    assert texts(added)[-1] == "it was withheld"
     assert [(e.event, e.error) for e in h.errors] == [
         ("turn_start", "ValueError: turn hook bug"),
-        ("tool_result", "KeyError: 'result hook bug'"),
+        ("tool_result", "KeyError: 'result hook bug'; the tool's output was withheld"),
         ("turn_start", "ValueError: turn hook bug"),
     ]
 
 
-EXITING_TOOL = """
+RAISING_TOOL = """
+import asyncio
 import sys
 
 from hookline import Tool
 
 
+class Odd(BaseException):
+    pass
+
+
+RAISE = {raise_it!r}
+
+
 def register(pi):
     async def execute(call_id, params, signal, on_update):
-        sys.exit(7)
+        exec(RAISE)
 
-    pi.register_tool(Tool("quit_now", "exits", {"type": "object"}, execute))
+    pi.register_tool(Tool("explode", "raises", {{"type": "object"}}, execute))
 """
 
 
-async def test_a_hook_tool_calling_sys_exit_is_an_error_result_not_an_exit(
-    make_agent: MakeAgent,
+@pytest.mark.parametrize(
+    "raise_it",
+    [
+        "sys.exit(7)",
+        "raise KeyboardInterrupt",
+        "raise asyncio.CancelledError",
+        "raise GeneratorExit",
+        "raise Odd('odd')",
+    ],
+)
+async def test_a_hook_tool_that_raises_anything_is_an_error_result_not_an_exit(
+    make_agent: MakeAgent, raise_it: str
 ) -> None:
     h = await make_agent(
-        [{"tool_calls": [{"name": "quit_now", "arguments": {}}]}, "still here"],
-        hooks={"exiting": EXITING_TOOL},
+        [{"tool_calls": [{"name": "explode", "arguments": {}}]}, "still here"],
+        hooks={"exploding": RAISING_TOOL.format(raise_it=raise_it)},
     )
     added = await h.agent.prompt("go")
     results = [m for m in added if m["role"] == "tool"]
     assert results and results[0]["is_error"]
     assert added[-1]["role"] == "assistant"
     assert "still here" in str(added[-1]["content"])
+
+
+SECRET_TOOL = """
+from hookline import Tool, ToolError
+
+
+def register(pi):
+    async def execute(call_id, params, signal, on_update):
+        raise ToolError("token sk-live-123 rejected", details={"token": "sk-live-123"})
+
+    pi.register_tool(Tool("deploy", "deploys", {"type": "object"}, execute))
+
+    @pi.on("tool_result")
+    def redact(event, ctx):
+        if event.is_error:
+            return {"content": [{"type": "text", "text": "deploy failed (redacted)"}]}
+"""
+
+
+async def test_a_redacted_failure_keeps_nothing_of_the_original(make_agent: MakeAgent) -> None:
+    h = await make_agent(
+        [{"tool_calls": [{"name": "deploy", "arguments": {}}]}, "ok"],
+        hooks={"secret": SECRET_TOOL},
+    )
+    added = await h.agent.prompt("deploy")
+    (result,) = [m for m in added if m["role"] == "tool"]
+    assert content_text(result["content"]) == "deploy failed (redacted)"
+    assert result.get("details") is None
+    assert "sk-live" not in json.dumps(h.entries())
 
 
 async def test_abort_ends_the_run_without_a_nudge(make_agent: MakeAgent) -> None:

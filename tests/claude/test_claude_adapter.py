@@ -18,6 +18,8 @@ from hookline.core.events import (
     ToolCallEvent,
     ToolResultEvent,
 )
+from hookline.core.host import DetachedHost
+from hookline.core.messages import CustomMessage
 from hookline.core.results import StopResult
 from hookline.core.runner import HookRunner
 from hookline.core.ui import NoUI
@@ -45,6 +47,22 @@ def json_hook(tmp_path: Path, script: ScriptFactory, obj: dict[str, Any]) -> str
 
 def bash_call(cmd: str = "ls") -> ToolCallEvent:
     return ToolCallEvent(tool_name="bash", tool_call_id="t1", input={"command": cmd})
+
+
+class StopRecorder(DetachedHost):
+    """A host that records what settings hooks ask of the agent."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.stops: list[str] = []
+        self.sent: list[CustomMessage] = []
+
+    def request_stop(self, reason: str) -> None:
+        self.stops.append(reason)
+
+    def send_message(self, message: CustomMessage, trigger_turn: bool) -> None:
+        assert trigger_turn is False
+        self.sent.append(message)
 
 
 def notes(runner: HookRunner) -> list[tuple[str, str]]:
@@ -87,23 +105,6 @@ async def test_updated_input_rewrites_the_call(tmp_path: Path, script: ScriptFac
     assert result.input == {"path": "safe.py", "oldText": "x", "newText": "Z"}
 
 
-async def test_ask_without_ui_blocks(tmp_path: Path, script: ScriptFactory) -> None:
-    cmd = json_hook(
-        tmp_path,
-        script,
-        {
-            "hookSpecificOutput": {
-                "permissionDecision": "ask",
-                "permissionDecisionReason": "touches prod",
-            }
-        },
-    )
-    _, runner = setup(tmp_path, source("PreToolUse", cmd))
-    result = await runner.emit_tool_call(bash_call())
-    assert result is not None and result.block
-    assert result.reason == "touches prod (needs confirmation; no UI to ask)"
-
-
 class AnswerUI(NoUI):
     def __init__(self, answer: bool) -> None:
         super().__init__()
@@ -115,18 +116,35 @@ class AnswerUI(NoUI):
         return self.answer
 
 
-async def test_ask_with_ui_confirms(tmp_path: Path, script: ScriptFactory) -> None:
-    cmd = json_hook(tmp_path, script, {"hookSpecificOutput": {"permissionDecision": "ask"}})
+async def test_ask_is_a_typed_permission_for_the_agent(
+    tmp_path: Path, script: ScriptFactory
+) -> None:
+    """A PreToolUse ``ask`` is not answered inline: it goes to the permission stage."""
+    cmd = json_hook(
+        tmp_path,
+        script,
+        {
+            "hookSpecificOutput": {
+                "permissionDecision": "ask",
+                "permissionDecisionReason": "touches prod",
+            }
+        },
+    )
     _, runner = setup(tmp_path, source("PreToolUse", cmd))
     yes = AnswerUI(True)
     runner.set_ui(yes, True)
-    confirmed = await runner.emit_tool_call(bash_call())
-    # answered once here, so the permission gate must not ask again
-    assert confirmed is not None and not confirmed.block and confirmed.permission == "allow"
-    assert yes.asked == [("Allow Bash?", "a PreToolUse hook asks before running Bash")]
-    runner.set_ui(AnswerUI(False), True)
     result = await runner.emit_tool_call(bash_call())
-    assert result is not None and result.block and "denied by the user" in (result.reason or "")
+    assert result is not None and not result.block
+    assert (result.permission, result.reason) == ("ask", "touches prod")
+    assert yes.asked == []  # nobody was asked here
+
+
+async def test_ask_without_reason_names_the_tool(tmp_path: Path, script: ScriptFactory) -> None:
+    cmd = json_hook(tmp_path, script, {"hookSpecificOutput": {"permissionDecision": "ask"}})
+    _, runner = setup(tmp_path, source("PreToolUse", cmd))
+    result = await runner.emit_tool_call(bash_call())
+    assert result is not None and result.permission == "ask"
+    assert result.reason == "a PreToolUse hook asks before running Bash"
 
 
 async def test_deny_beats_allow(tmp_path: Path, script: ScriptFactory) -> None:
@@ -215,9 +233,11 @@ async def test_stop_block_and_continue_false(tmp_path: Path, script: ScriptFacto
     stop = json_hook(
         tmp_path, script, {"continue": False, "stopReason": "done for today", "decision": "block"}
     )
-    hooks, runner = setup(tmp_path, source("Stop", stop))
+    _, runner = setup(tmp_path, source("Stop", stop))
+    host = StopRecorder()
+    runner.bind_host(host)
     assert await runner.emit(StopEvent(stop_hook_active=True)) is None
-    assert hooks.stop_reason == "done for today"
+    assert host.stops == ["done for today"]
 
 
 async def test_stop_exit_2_and_subagent_stop(tmp_path: Path, script: ScriptFactory) -> None:
@@ -230,18 +250,26 @@ async def test_stop_exit_2_and_subagent_stop(tmp_path: Path, script: ScriptFacto
     assert isinstance(result, StopResult) and result.reason == "keep going"
     handler = hooks.loaded_hook(["subagent_stop"]).handlers["subagent_stop"][0]
     out = await handler(SubagentStopEvent(agent_id="a"), runner.context)
-    assert out == {"block": True, "reason": "more"}
+    assert out == StopResult(block=True, reason="more")
 
 
 async def test_session_start_context_and_env(tmp_path: Path, script: ScriptFactory) -> None:
     body = 'echo "export PROJECT_MODE=dev" >> "$CLAUDE_ENV_FILE"\necho "You are on branch main"'
     hooks, runner = setup(tmp_path, source("SessionStart", script(body), matcher="startup"))
+    host = StopRecorder()
+    runner.bind_host(host)
     await runner.emit(SessionStartEvent(source="startup"))
-    assert hooks.pending_context == ["You are on branch main"]
+    assert host.sent == [
+        {
+            "role": "custom",
+            "custom_type": "hook_context",
+            "content": "You are on branch main",
+            "display": False,
+        }
+    ]
     assert hooks.session_env == {"PROJECT_MODE": "dev"}
-    assert hooks.take_pending_context() == "You are on branch main" and hooks.pending_context == []
-    await runner.emit(SessionStartEvent(source="resume"))
-    assert hooks.pending_context == []
+    await runner.emit(SessionStartEvent(source="resume"))  # the matcher is startup only
+    assert len(host.sent) == 1
 
 
 async def test_pre_compact_block_cancels(tmp_path: Path) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import time
 from pathlib import Path
 from typing import Any
@@ -163,6 +164,42 @@ async def test_timeout_kills_hook_and_its_background_child(
     while pid_alive(child) and time.monotonic() < deadline:
         time.sleep(0.02)
     assert not pid_alive(child)
+
+
+async def test_exit_2_blocks_at_once_though_a_background_child_holds_stdout(
+    tmp_path: Path, script: ScriptFactory
+) -> None:
+    # common in real hooks: `(notify-send ... &); exit 2`; the timeout is far away, so a hook
+    # judged by its pipes instead of its exit would come back "timed out" and not block
+    pidfile = tmp_path / "child.pid"
+    body = f"(sleep 30 & echo $! > {pidfile})\necho 'no rm please' >&2\nexit 2\n"
+    o = await run_one(tmp_path, script(body), timeout=25)
+    assert (o.kind, o.reason) == ("blocking", "no rm please")
+    child = int(pidfile.read_text())
+    deadline = time.monotonic() + 5
+    while pid_alive(child) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert not pid_alive(child), "the hook's background child outlived the hook"
+
+
+async def test_a_setsid_child_of_a_hook_survives_without_holding_up_the_verdict(
+    tmp_path: Path, script: ScriptFactory
+) -> None:
+    # leaving the process group with setsid is the documented way to keep a helper running
+    pidfile = tmp_path / "setsid.pid"
+    body = (
+        "setsid sleep 30 & pid=$!\n"
+        'until read -r _ _ _ _ _ sid _ < /proc/$pid/stat && [ "$sid" = "$pid" ]; do :; done\n'
+        f"echo $pid > {pidfile}\n"
+        "echo 'blocked anyway' >&2; exit 2\n"
+    )
+    o = await run_one(tmp_path, script(body), timeout=25)
+    child = int(pidfile.read_text())
+    try:
+        assert (o.kind, o.reason) == ("blocking", "blocked anyway")
+        assert pid_alive(child)
+    finally:
+        os.kill(child, 9)
 
 
 async def test_large_output_is_bounded_and_reported(tmp_path: Path, script: ScriptFactory) -> None:

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from hookline.claude import ClaudeHooks, load_plugin_hooks, plugin_sources, sources_from_settings
-from hookline.claude.adapter import policy_from_settings
+from hookline.settings import HookPolicy, hook_policy, load_settings
 from hookline.settings.models import Settings
 
 
@@ -49,30 +49,41 @@ def test_sources_from_settings_keep_scope_and_origin(tmp_path: Path) -> None:
     assert [(s.scope, str(s.origin_path)) for s in sources] == [
         ("user", "/home/u/.claude/settings.json")
     ]
-    hooks = ClaudeHooks.from_settings(loaded)
+    hooks = ClaudeHooks.from_settings(loaded, policy=HookPolicy())  # type: ignore[arg-type]
     (d,) = hooks.select("PreToolUse", "Bash").hooks
     assert d.id == "user:/home/u/.claude/settings.json#PreToolUse[0].hooks[0]"
     assert hooks.project_dir == str(tmp_path.resolve())
 
 
-def test_policy_from_settings_managed_wins(tmp_path: Path) -> None:
-    files = [
-        _file(
-            "/etc/claude-code/managed-settings.json",
-            "managed",
-            {"allowManagedHooksOnly": True, "hooks": HOOKS},
-        ),
-        _file("/home/u/.claude/settings.json", "user", {"hooks": HOOKS}),
-    ]
-    loaded = FakeLoaded(tmp_path, files, Settings(), [])
-    policy = policy_from_settings(loaded)
+def test_from_settings_uses_the_settings_policy_managed_only(tmp_path: Path) -> None:
+    """One hook policy: ClaudeHooks reads ``settings.policy.hook_policy`` of the files."""
+    managed = tmp_path / "managed.json"
+    managed.write_text(json.dumps({"allowManagedHooksOnly": True, "hooks": HOOKS}))
+    user = Path.home() / ".claude" / "settings.json"
+    user.parent.mkdir(parents=True)
+    user.write_text(json.dumps({"hooks": HOOKS}))
+    loaded = load_settings(tmp_path, managed_paths=[managed])
+    policy = hook_policy(loaded)
     assert policy.managed_only and not policy.disable_all
     hooks = ClaudeHooks.from_settings(loaded)
     sel = hooks.select("PreToolUse", "Bash")
     assert [h.scope for h in sel.hooks] == ["managed"]
     assert sel.deduped == [] and [s.hook.scope for s in sel.skipped] == ["user"]
-    merged = Settings.model_validate({"disableAllHooks": True})
-    assert policy_from_settings(FakeLoaded(tmp_path, [], merged, [])).disable_all
+
+
+def test_from_settings_user_disable_all_keeps_managed_hooks(tmp_path: Path) -> None:
+    managed = tmp_path / "managed.json"
+    managed.write_text(json.dumps({"hooks": HOOKS}))
+    user = Path.home() / ".claude" / "settings.json"
+    user.parent.mkdir(parents=True)
+    user_hooks = {"PreToolUse": [{"hooks": [{"type": "command", "command": "echo user"}]}]}
+    user.write_text(json.dumps({"disableAllHooks": True, "hooks": user_hooks}))
+    hooks = ClaudeHooks.from_settings(load_settings(tmp_path, managed_paths=[managed]))
+    sel = hooks.select("PreToolUse", "Bash")
+    assert [h.scope for h in sel.hooks] == ["managed"]
+    assert [s.reason for s in sel.skipped] == [
+        "hooks are disabled (disableAllHooks); only managed hooks run"
+    ]
 
 
 def test_plugin_hooks_wrapped_and_bare(tmp_path: Path) -> None:
@@ -88,20 +99,43 @@ def test_plugin_hooks_wrapped_and_bare(tmp_path: Path) -> None:
     assert sources[1].hooks["PreToolUse"][0].matcher == "Bash"
 
 
-def test_plugin_hooks_errors_are_reported(tmp_path: Path) -> None:
+def test_plugin_hooks_unreadable_file_is_an_error(tmp_path: Path) -> None:
     bad_json = tmp_path / "a.json"
     bad_json.write_text("{nope")
-    bad_event = tmp_path / "b.json"
-    bad_event.write_text(json.dumps({"PreToolUze": []}))
-    bad_hook = tmp_path / "c.json"
-    bad_hook.write_text(json.dumps({"Stop": [{"hooks": [{"type": "command"}]}]}))
-    for path, text in (
-        (bad_json, "cannot read"),
-        (bad_event, "PreToolUze"),
-        (bad_hook, "Stop.0.hooks.0"),
-    ):
-        source, error = load_plugin_hooks(path)
-        assert source is None and error and text in error, error
+    source, messages = load_plugin_hooks(bad_json)
+    assert source is None
+    assert messages == [
+        f"cannot read plugin hooks: {bad_json}:1:2: invalid JSON: "
+        "Expecting property name enclosed in double quotes"
+    ]
+
+
+def test_plugin_hooks_unknown_entries_are_skipped_the_rest_loads(tmp_path: Path) -> None:
+    path = tmp_path / "hooks" / "hooks.json"
+    path.parent.mkdir()
+    data = {
+        "PreToolUze": [],
+        "Stop": [{"hooks": [{"type": "command"}, {"type": "command", "command": "echo ok"}]}],
+    }
+    path.write_text(json.dumps({"hooks": data}))
+    source, messages = load_plugin_hooks(path)
+    assert messages == [
+        f"{path}: hooks.PreToolUze: unknown event, skipped",
+        f"{path}: hooks.Stop[0].hooks[0].command: Field required; hook skipped",
+    ]
+    assert source is not None
+    assert [h.command for h in source.hooks["Stop"][0].hooks] == ["echo ok"]  # type: ignore[union-attr]
+
+
+def test_plugin_hooks_file_linked_to_a_fifo_is_refused_without_blocking(tmp_path: Path) -> None:
+    import os
+
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    path = tmp_path / "hooks.json"
+    path.symlink_to(fifo)
+    source, messages = load_plugin_hooks(path)
+    assert source is None and "not a regular file (a FIFO)" in messages[0]
 
 
 def test_plugin_root_env_is_set(tmp_path: Path) -> None:

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import time
+from collections.abc import Callable
 from pathlib import Path
 
 from hookline.claude import AsyncHookTask, Outcome, parse_env_exports
+from hookline.core.host import DetachedHost
 from hookline.core.runner import HookRunner
 
 from .conftest import ScriptFactory, command, hooks_for, pid_alive, source
@@ -61,17 +62,22 @@ async def test_env_file_only_for_session_start(tmp_path: Path) -> None:
 async def test_async_hook_runs_in_background_and_reports(
     tmp_path: Path, script: ScriptFactory
 ) -> None:
-    body = 'echo \'{"async": true, "asyncTimeout": 5000}\'\nsleep 0.3\necho "late" >&2\nexit 2'
+    go = tmp_path / "go"
+    # The hook goes on only once the test says so: the run must have returned before.
+    body = (
+        'echo \'{"async": true, "asyncTimeout": 5000}\'\n'
+        f"while [ ! -e {go} ]; do sleep 0.01; done\n"
+        'echo "late" >&2\nexit 2'
+    )
     hooks = hooks_for(tmp_path, source("PreToolUse", script(body)))
     results: list[tuple[AsyncHookTask, Outcome]] = []
     hooks.on_async_result(lambda t, o: results.append((t, o)))
-    started = time.monotonic()
     (o,) = (await hooks.run("PreToolUse", dict(CALL))).outcomes
-    assert time.monotonic() - started < 0.25
     assert o.kind == "success" and o.async_task_id
     task = hooks.async_tasks[o.async_task_id]
     assert task.budget == 5.0 and not task.done
-    final = await task.wait()
+    go.touch()
+    final = await asyncio.wait_for(task.wait(), 30)
     assert (final.kind, final.reason) == ("blocking", "late")
     assert results == [(task, final)]
 
@@ -84,10 +90,19 @@ async def test_async_hook_json_after_first_line(tmp_path: Path, script: ScriptFa
     hooks = hooks_for(tmp_path, source("PostToolUse", script(body)))
     runner = HookRunner(cwd=str(tmp_path))
     hooks.install(runner)
+    host = DetachedHost()
+    runner.bind_host(host)
     (o,) = (await hooks.run("PostToolUse", {**CALL, "tool_response": {}})).outcomes
     final = await hooks.async_tasks[o.async_task_id or ""].wait()
     assert (final.kind, final.additional_context) == ("success", "tests pass")
-    assert hooks.pending_context == ["tests pass"]
+    # The context reaches the host as a hidden message for the model's next call.
+    ((kind, (message, trigger)),) = host.pending
+    assert (kind, message["content"], message["display"], trigger) == (
+        "send_message",
+        "tests pass",
+        False,
+        False,
+    )
     assert any("ended: success" in m for _, m in runner.context.ui.notifications)  # type: ignore[attr-defined]
 
 
@@ -97,25 +112,19 @@ async def test_async_cancel_kills_the_group(tmp_path: Path, script: ScriptFactor
     hooks = hooks_for(tmp_path, source("PreToolUse", script(body)))
     (o,) = (await hooks.run("PreToolUse", dict(CALL))).outcomes
     task = hooks.async_tasks[o.async_task_id or ""]
-    for _ in range(100):
-        if pidfile.exists() and pidfile.read_text().strip():
-            break
-        await asyncio.sleep(0.02)
+    await until(lambda: pidfile.exists() and bool(pidfile.read_text().strip()))
     child = int(pidfile.read_text())
     task.cancel()
-    final = await asyncio.wait_for(task.wait(), 5)
+    final = await asyncio.wait_for(task.wait(), 30)
     assert (final.kind, final.reason) == ("cancelled", "async hook cancelled")
-    await asyncio.sleep(0.05)
-    assert not pid_alive(child)
+    await until(lambda: not pid_alive(child))
 
 
 async def test_async_budget_is_milliseconds(tmp_path: Path, script: ScriptFactory) -> None:
     body = 'echo \'{"async": true, "asyncTimeout": 200}\'\nsleep 20'
     hooks = hooks_for(tmp_path, source("PreToolUse", script(body)))
     (o,) = (await hooks.run("PreToolUse", dict(CALL))).outcomes
-    started = time.monotonic()
-    final = await hooks.async_tasks[o.async_task_id or ""].wait()
-    assert time.monotonic() - started < 3
+    final = await asyncio.wait_for(hooks.async_tasks[o.async_task_id or ""].wait(), 30)
     assert (final.kind, final.reason) == ("cancelled", "async hook timed out after 0.2s")
 
 
@@ -140,18 +149,18 @@ async def test_cancelled_caller_kills_hook_groups(tmp_path: Path, script: Script
     body = f"sleep 30 &\necho $! > {pidfile}\nwait"
     hooks = hooks_for(tmp_path, source("PreToolUse", script(body)))
     task = asyncio.ensure_future(hooks.run("PreToolUse", dict(CALL)))
-    for _ in range(100):
-        if pidfile.exists() and pidfile.read_text().strip():
-            break
-        await asyncio.sleep(0.02)
+    await until(lambda: pidfile.exists() and bool(pidfile.read_text().strip()))
     task.cancel()
-    started = time.monotonic()
     with contextlib.suppress(asyncio.CancelledError):
-        await task
-    assert time.monotonic() - started < 5
+        await asyncio.wait_for(task, 30)  # liveness: the cancelled run ends
     child = int(pidfile.read_text())
-    for _ in range(50):
-        if not pid_alive(child):
-            break
-        await asyncio.sleep(0.02)
-    assert not pid_alive(child)
+    await until(lambda: not pid_alive(child))
+
+
+async def until(condition: Callable[[], bool], deadline: float = 30.0) -> None:
+    """Wait for ``condition`` (polled), failing only when it never holds within ``deadline``."""
+    loop = asyncio.get_running_loop()
+    end = loop.time() + deadline
+    while not condition():
+        assert loop.time() < end, "condition never held"
+        await asyncio.sleep(0.01)

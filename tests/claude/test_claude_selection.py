@@ -6,8 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from hookline.claude import ClaudeHooks, OpenPolicy, compile_matcher, match_query
+from hookline.claude import ClaudeHooks, compile_matcher, match_query
 from hookline.claude.config import build_table
+from hookline.settings import HookPolicy
 from hookline.settings.models import AgentHookConfig, MatcherConfig, PromptHookConfig
 
 from .conftest import command, source
@@ -170,7 +171,7 @@ def test_untrusted_project_hooks_are_skipped_with_reason(tmp_path: Path) -> None
     assert [h.describe() for h in sel.hooks] == ["echo user"]
     assert len(sel.skipped) == 2
     assert all("not trusted" in s.reason for s in sel.skipped)
-    assert sel.to_dict()["skipped"][0]["reason"].startswith("project is not trusted")
+    assert sel.to_dict()["skipped"][0]["reason"].startswith("the project directory is not trusted")
 
 
 def test_disable_all_hooks_skips_everything(tmp_path: Path) -> None:
@@ -180,12 +181,14 @@ def test_disable_all_hooks_skips_everything(tmp_path: Path) -> None:
             source("PreToolUse", "echo b"),
         ],
         project_dir=tmp_path,
-        policy=OpenPolicy(disable_all=True),
+        policy=HookPolicy(disable_all=True),
     )
     hooks.add_callback("PreToolUse", lambda d, t, c: None)
     sel = hooks.select("PreToolUse", "Bash")
     assert sel.hooks == []
-    assert [s.reason for s in sel.skipped] == ["disableAllHooks is set"] * 3
+    assert [s.reason for s in sel.skipped] == [
+        "all hooks are disabled (disableAllHooks in the managed settings)"
+    ] * 3
 
 
 def test_managed_only_keeps_managed_and_callbacks(tmp_path: Path) -> None:
@@ -196,7 +199,7 @@ def test_managed_only_keeps_managed_and_callbacks(tmp_path: Path) -> None:
             source("PreToolUse", "echo plugin", scope="plugin", origin="/p/hooks/hooks.json"),
         ],
         project_dir=tmp_path,
-        policy=OpenPolicy(managed_only=True),
+        policy=HookPolicy(managed_only=True),
     )
     hooks.add_callback("PreToolUse", lambda d, t, c: None)
     sel = hooks.select("PreToolUse", "Bash")
@@ -205,22 +208,79 @@ def test_managed_only_keeps_managed_and_callbacks(tmp_path: Path) -> None:
     assert all("allowManagedHooksOnly" in s.reason for s in sel.skipped)
 
 
-def test_skips_only_reported_when_matcher_matched() -> None:
-    table = build_table([source("PreToolUse", "echo a", matcher="Edit")], project_trusted=False)
-    from hookline.claude import select_hooks
+def test_matchers_of_hooks_that_may_not_run_are_never_compiled(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """An untrusted project's matcher is attacker text: it is not even compiled."""
+    import hookline.claude.matchers as matchers
+    import hookline.claude.selection as selection
 
-    sel = select_hooks("PreToolUse", "Bash", table.by_event["PreToolUse"])
-    assert sel.skipped == [] and sel.hooks == []
+    def refuse(source: str | None) -> object:
+        raise AssertionError(f"compiled {source!r}")
+
+    monkeypatch.setattr(matchers, "compile_matcher", refuse)
+    monkeypatch.setattr(selection, "compile_matcher", refuse)
+    evil = source("PreToolUse", "echo a", matcher="(.?){2000}z", scope="project")
+    table = build_table([evil], project_trusted=False)
+    sel = selection.select_hooks("PreToolUse", "a" * 50, table.by_event["PreToolUse"])
+    assert sel.hooks == [] and [s.hook.matcher for s in sel.skipped] == ["(.?){2000}z"]
 
 
 def test_unknown_event_is_a_config_error() -> None:
     from hookline.claude import HookSource
 
     table = build_table([HookSource("user", Path("/u.json"), {"PreToolUze": []})])
-    assert "unknown hook event 'PreToolUze'" in table.errors[0]
+    assert table.errors == ["/u.json: hooks.PreToolUze: unknown event, skipped"]
 
 
 def test_add_callback_rejects_unknown_event(tmp_path: Path) -> None:
     hooks = ClaudeHooks(project_dir=tmp_path)
     with pytest.raises(ValueError, match="unknown Claude hook event"):
         hooks.add_callback("PreTool", lambda d, t, c: None)
+
+
+# -- matchers run on RE2, or on a bounded fallback ----------------------------------------
+
+
+def test_regex_matchers_run_on_re2() -> None:
+    import re2
+
+    m = compile_matcher("^(Bash|Edit)$")
+    assert m.kind == "regex" and isinstance(m.regex, re2._Regexp) and not m.bounded
+    assert m.matches("Bash") and not m.matches("Bashful")
+
+
+@pytest.mark.parametrize(
+    "pattern",
+    ["(.?){2000}z", "(a+)+$x(?=y)", "(a|aa)*(?=b)", "(?<=x)(\\w+)*", "(a)\\1*(b+)+"],
+)
+def test_patterns_that_could_backtrack_are_refused_not_run(pattern: str) -> None:
+    m = compile_matcher(pattern)
+    assert m.kind == "invalid" and m.error is not None and "could stall" in m.error
+    assert not m.matches("a" * 40)
+
+
+@pytest.mark.parametrize(
+    ("pattern", "query", "hit"),
+    [
+        ("^(?!Edit)\\w+", "Bash", True),
+        ("^(?!Edit)\\w+", "Edit", False),
+        ("(?<=mcp__)memory", "mcp__memory__x", True),
+        ("(a)b\\1", "xaba", True),
+    ],
+)
+def test_lookarounds_and_backrefs_use_the_bounded_fallback(
+    pattern: str, query: str, hit: bool
+) -> None:
+    m = compile_matcher(pattern)
+    assert m.kind == "regex" and m.bounded
+    assert m.matches(query) is hit
+
+
+def test_fallback_is_bounded_in_pattern_and_query_length() -> None:
+    from hookline.claude.matchers import MAX_FALLBACK_PATTERN, MAX_FALLBACK_QUERY
+
+    long_pattern = "(?=x)" + "a" * MAX_FALLBACK_PATTERN
+    assert compile_matcher(long_pattern).kind == "invalid"
+    m = compile_matcher("^(?!Edit)Bash$")
+    assert m.matches("x" * (MAX_FALLBACK_QUERY + 1))  # too long to test: the hook runs

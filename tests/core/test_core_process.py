@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -155,3 +156,91 @@ async def test_runs_in_its_own_session() -> None:
     sid, pgid = (int(x) for x in res.stdout.split())
     assert sid != os.getsid(0)
     assert pgid == sid
+
+
+# --- judged by its own exit: background children holding the pipes -------------------
+
+
+def _setsid_script(pidfile: Path) -> str:
+    """Start ``sleep 30`` in a session of its own, wait until it is there, record its pid."""
+    return (
+        "setsid sleep 30 & pid=$!\n"
+        'until read -r _ _ _ _ _ sid _ < /proc/$pid/stat && [ "$sid" = "$pid" ]; do :; done\n'
+        f"echo $pid > {pidfile}\n"
+        "echo verdict; exit 5\n"
+    )
+
+
+async def test_exit_stands_while_a_background_child_holds_the_pipes() -> None:
+    # the child inherits stdout/stderr and would keep them open for 30 s; the timeout is
+    # far away, so a result that waited for the pipes would come back timed out instead
+    res = await run_process(["sh", "-c", "sleep 30 & echo $!; echo bye >&2; exit 3"], timeout=25)
+    assert (res.code, res.killed, res.timed_out) == (3, False, False)
+    assert res.pipes_held is True
+    assert res.stderr == "bye\n"
+    assert await _gone_within(int(res.stdout.split()[0]), 5.0), "background child survived"
+
+
+async def test_a_background_child_that_closed_the_pipes_is_killed_too() -> None:
+    res = await run_process(["sh", "-c", "sleep 30 >/dev/null 2>&1 & echo $!"], timeout=25)
+    assert res.code == 0 and res.pipes_held is False
+    assert await _gone_within(int(res.stdout.split()[0]), 5.0)
+
+
+async def test_keep_group_leaves_background_children_to_the_caller() -> None:
+    res = await run_process(["sh", "-c", "sleep 30 & echo $!"], timeout=25, keep_group=True)
+    child = int(res.stdout.split()[0])
+    try:
+        assert res.code == 0 and res.pid is not None
+        assert _alive(child)
+        assert os.getpgid(child) == res.pid
+    finally:
+        os.killpg(res.pid or child, 9)
+    assert await _gone_within(child, 5.0)
+
+
+async def test_a_setsid_child_survives_and_does_not_hold_up_the_result(tmp_path: Path) -> None:
+    pidfile = tmp_path / "setsid.pid"
+    res = await run_process(["bash", "-c", _setsid_script(pidfile)], timeout=25)
+    child = int(pidfile.read_text())
+    try:
+        assert (res.code, res.stdout, res.timed_out) == (5, "verdict\n", False)
+        assert res.pipes_held is True
+        assert _alive(child), "a child that left the group on purpose must not be killed"
+    finally:
+        os.kill(child, 9)
+
+
+async def test_a_raising_stdout_listener_does_not_break_reading() -> None:
+    def boom(data: bytes) -> None:
+        raise RuntimeError("listener bug")
+
+    res = await run_process(["sh", "-c", "echo a; echo b"], on_stdout=boom)
+    assert (res.code, res.stdout) == (0, "a\nb\n")
+
+
+def test_no_transport_noise_at_interpreter_exit(tmp_path: Path) -> None:
+    # killed by its timeout while a child that left the group still holds the pipes: the
+    # transport must be closed by run_process, not by the garbage collector after the loop
+    pidfile = tmp_path / "setsid.pid"
+    child = (
+        "import asyncio, sys\n"
+        "from hookline.core.process import run_process\n"
+        "script = sys.argv[1]\n"
+        "res = asyncio.run(run_process(['bash', '-c', script], timeout=0.5))\n"
+        "print(res.timed_out)\n"
+    )
+    script = _setsid_script(pidfile).replace("echo verdict; exit 5", "sleep 30")
+    done = subprocess.run(
+        [sys.executable, "-c", child, script],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    try:
+        assert (done.returncode, done.stdout) == (0, "True\n")
+        assert "Exception ignored" not in done.stderr, done.stderr
+        assert done.stderr == ""
+    finally:
+        os.kill(int(pidfile.read_text()), 9)

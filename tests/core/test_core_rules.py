@@ -1,4 +1,4 @@
-"""DESIGN.md §2 combination rules for every event other than ``tool_call``, and timeouts."""
+"""The combination rules (README table) for every event other than ``tool_call``, and timeouts."""
 
 from __future__ import annotations
 
@@ -92,18 +92,36 @@ async def test_tool_result_none_does_not_erase_earlier_override(make_runner: Mak
     assert result.is_error is True
 
 
-async def test_tool_result_error_is_reported_and_chain_goes_on(make_runner: MakeRunner) -> None:
+async def test_tool_result_error_withholds_the_output_and_stops_the_chain(
+    make_runner: MakeRunner,
+) -> None:
+    later: list[str] = []
+
     def boom(event: ToolResultEvent, ctx: HookContext) -> None:
         raise RuntimeError("bad")
 
+    def after(event: ToolResultEvent, ctx: HookContext) -> dict[str, Any]:
+        later.append("ran")
+        return {"details": {"k": 1}}
+
     built = make_runner(
-        one("tool_result", boom), one("tool_result", lambda e, c: {"details": {"k": 1}})
+        one("tool_result", lambda e, c: {"append": [text("note")]}),
+        one("tool_result", boom),
+        one("tool_result", after),
     )
-    event = ToolResultEvent(tool_name="read", tool_call_id="c", input={}, content=[])
+    event = ToolResultEvent(
+        tool_name="read", tool_call_id="c", input={}, content=[text("SECRET")], details={"d": 1}
+    )
     result = await built.runner.emit_tool_result(event)
     assert isinstance(result, ToolResultResult)
-    assert result.details == {"k": 1}
-    assert [(e.hook_path, e.event) for e in built.errors] == [("hook0.py", "tool_result")]
+    assert result.is_error is True
+    assert result.content == [
+        text("tool_result hook hook1.py failed (RuntimeError: bad); the tool's output was withheld")
+    ]
+    assert "details" in result.model_fields_set and result.details is None
+    assert result.append is None
+    assert later == []  # the chain stopped: no later handler sees the raw output
+    assert [(e.hook_path, e.event) for e in built.errors] == [("hook1.py", "tool_result")]
 
 
 # -- context --------------------------------------------------------------------

@@ -1,4 +1,7 @@
-"""``tool_call``: first block short-circuits, every failure blocks, rewrites chain, no timeout."""
+"""``tool_call``: first block short-circuits, every failure blocks, rewrites chain.
+
+Deadlines: ``test_core_deadlines.py``.
+"""
 
 from __future__ import annotations
 
@@ -226,21 +229,6 @@ async def test_result_object_is_accepted(make_runner: MakeRunner) -> None:
     result = await built.runner.emit_tool_call(call())
     assert isinstance(result, ToolCallResult)
     assert result.reason == "typed"
-
-
-# -- no timeout ---------------------------------------------------------------
-
-
-async def test_tool_call_has_no_timeout(make_runner: MakeRunner) -> None:
-    async def slow(event: ToolCallEvent, ctx: HookContext) -> dict[str, Any]:
-        await asyncio.sleep(0.3)
-        return {"block": True, "reason": "slow but sure"}
-
-    built = make_runner(lambda api: api.on("tool_call", slow), timeout=0.05)
-    result = await built.runner.emit_tool_call(call())
-    assert isinstance(result, ToolCallResult)
-    assert result.reason == "slow but sure"
-    assert built.errors == []
 
 
 async def test_tool_call_emit_through_generic_emit(make_runner: MakeRunner) -> None:

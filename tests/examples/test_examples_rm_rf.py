@@ -7,6 +7,7 @@ from examples_helpers import ScriptedUI, load_example, run_example
 
 from hookline.core.events import ToolCallEvent
 from hookline.core.results import ToolCallResult
+from hookline.shell import ShellParseError
 
 
 def bash(command: str) -> ToolCallEvent:
@@ -51,6 +52,14 @@ BLOCKED = [
     "sh -c 'cd x; rm -rf ..'",
     "eval rm -rf /",
     "rm -r /",
+    "r\\m -rf /",
+    "$'\\x72m' -rf /",
+    "timeout -s KILL 5 rm -rf /",
+    "find . -exec rm -rf / \\;",
+    "bash -c \"bash -c 'rm -rf ~'\"",
+    "rm -r\\\nf /",
+    "rm >/dev/null -rf /",
+    "2>/dev/null rm -rf ~",
 ]
 
 
@@ -105,7 +114,7 @@ async def test_unparsable_without_rm_rf_is_allowed(command: str) -> None:
 
 def test_parser_reports_syntax_errors() -> None:
     module = load_example("rm_rf_blocker")
-    with pytest.raises(SyntaxError):
+    with pytest.raises(ShellParseError):
         module.find_dangerous_rm('echo "x')
     assert module.find_dangerous_rm("rm -rf ..") == "rm -rf .."
 

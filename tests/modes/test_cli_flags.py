@@ -153,7 +153,7 @@ def test_relative_paths_are_taken_from_cwd(tmp_path: Path) -> None:
 def _context_texts(stdout: str) -> list[str]:
     """The text of every message the model was shown in the first model call."""
     context = next(e for e in json_lines(stdout) if e["type"] == "context")
-    return [part.get("text", "") for m in context["messages"] for part in m["content"]]
+    return [part.get("text", "") for m in context["messages_added"] for part in m["content"]]
 
 
 def test_session_resumes_a_file_and_resume_picks_the_newest(tmp_path: Path) -> None:

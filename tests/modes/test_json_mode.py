@@ -89,9 +89,13 @@ def test_every_line_is_an_event_and_the_lifecycle_is_in_order(tmp_path: Path) ->
     assert end["tool_call_id"] == "call_ls" and end["is_error"] is False
     turn_ends = [e for e in events if e["type"] == "turn_end"]
     assert [e["turn_index"] for e in turn_ends] == [0, 1]
-    assert turn_ends[0]["tool_results"][0]["tool_call_id"] == "call_ls"
+    assert turn_ends[0]["tool_call_ids"] == ["call_ls"]
+    assert [e["stop_reason"] for e in turn_ends] == ["tool_use", "stop"]
+    # lists already sent as `message` lines are referred to, not repeated
     agent_end = by_type["agent_end"]
-    assert [m["role"] for m in agent_end["messages"]] == ["user", "assistant", "tool", "assistant"]
+    assert agent_end["message_count"] == 4 and "messages" not in agent_end
+    roles = [e["message"]["role"] for e in events if e["type"] == "message"]
+    assert roles == ["user", "assistant", "tool", "assistant"]
     assert by_type["session_shutdown"]["reason"] == "exit"
     # the answer is inside the events, never printed as text; notifications go to stderr
     assert "All done." not in [line.strip() for line in done.stdout.splitlines()]
@@ -108,7 +112,7 @@ def test_json_mode_exits_1_when_the_model_errors(tmp_path: Path) -> None:
     assert done.returncode == 1
     events = json_lines(done.stdout)
     assert types_of(events)[-1] == "session_shutdown"
-    final = [e for e in events if e["type"] == "turn_end"][-1]["message"]
+    final = [e for e in events if e["type"] == "turn_end"][-1]
     assert final["stop_reason"] == "error"
     assert "bad request" in done.stderr
 

@@ -62,7 +62,10 @@ def test_print_writes_only_the_final_answer_and_hooks_get_no_ui_answers(tmp_path
         }
     assert "[warning] turn 0 noted" in done.stderr
     assert "[warning] turn 1 noted" in done.stderr
-    assert "failed on tool_result: RuntimeError: kaboom in tool_result" in done.stderr
+    assert (
+        "failed on tool_result: RuntimeError: kaboom in tool_result; "
+        "the tool's output was withheld" in done.stderr
+    )
     assert str(hook) in done.stderr
     assert "Traceback" not in done.stderr
 

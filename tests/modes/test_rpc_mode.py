@@ -2,10 +2,24 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
+import os
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
-from .helpers import RpcClient, assert_in_order, read_jsonl, types_of, write_hook, write_script
+from .helpers import (
+    TIMEOUT,
+    Line,
+    RpcClient,
+    assert_in_order,
+    read_jsonl,
+    types_of,
+    write_hook,
+    write_script,
+)
 
 UI_HOOK = """
     import json
@@ -330,3 +344,450 @@ async def test_eof_while_a_dialog_is_open_cancels_it_and_shuts_down(tmp_path: Pa
     names = types_of(rpc.seen)
     assert_in_order(names, ["agent_end", "response", "session_shutdown"])
     assert names[-1] == "session_shutdown"
+
+
+# -- a host can rely on it: abort, any line, strict answers ------------------------------
+
+GATE_HOOK = """
+    import json
+
+    def register(pi):
+        @pi.on("tool_call")
+        async def gate(event, ctx):
+            ok = await ctx.ui.confirm("Run " + event.tool_name + "?", "the model asks")
+            with open(RECORD, "a") as f:
+                f.write(json.dumps({"tool": event.tool_name, "confirmed": ok}) + "\\n")
+            if not ok:
+                return {"block": True, "reason": "not confirmed"}
+"""
+
+HANGING_HOOK = """
+    import asyncio
+
+    def register(pi):
+        @pi.on("tool_call")
+        async def hang(event, ctx):
+            await asyncio.Event().wait()  # never set: this hook never answers
+"""
+
+STUBBORN_HOOK = """
+    import asyncio
+
+    def register(pi):
+        @pi.on("tool_call")
+        async def stubborn(event, ctx):
+            while True:
+                try:
+                    await asyncio.Event().wait()
+                except asyncio.CancelledError:
+                    pass  # swallows every cancellation
+"""
+
+
+#: Hang guard of the tests that only pass once other branches are merged.
+_PROTOCOL_GUARD = 10.0  # only a broken build waits this long
+
+
+def _tool_then_done(tmp_path: Path, *more: Any) -> str:
+    return write_script(
+        tmp_path / "script.json",
+        [
+            {"text": "Listing.", "tool_calls": [{"id": "c1", "name": "ls", "arguments": {}}]},
+            "Done.",
+            *more,
+        ],
+    )
+
+
+def _is_response(request_id: str) -> Callable[[Line], bool]:
+    return lambda m: m["type"] == "response" and m.get("id") == request_id
+
+
+async def _answer(rpc: RpcClient, request_id: str, fields: Line) -> tuple[Line, list[Line]]:
+    """Send a dialog answer; the (error) response about it and the lines before it."""
+    await rpc.send({"type": "extension_ui_response", **fields, "id": request_id})
+    lines = await rpc.read_until(
+        lambda m: m["type"] == "response" and m["command"] == "extension_ui_response"
+    )
+    return lines[-1], lines[:-1]
+
+
+async def test_abort_closes_an_open_dialog_and_ends_the_turn(tmp_path: Path) -> None:
+    project = _project(tmp_path)
+    record = tmp_path / "gate.jsonl"
+    hook = write_hook(tmp_path / "gate.py", GATE_HOOK.replace("RECORD", repr(str(record))))
+    model = _tool_then_done(tmp_path, "Again.")
+    async with RpcClient("--model", model, "--hook", str(hook), "--cwd", str(project)) as rpc:
+        await rpc.send({"type": "prompt", "message": "go", "id": "p1"})
+        request = (await rpc.read_until(lambda m: m["type"] == "extension_ui_request"))[-1]
+        assert request["method"] == "confirm"
+        await rpc.send({"type": "abort", "id": "a1"})
+        lines = await rpc.read_until(_is_response("a1"))
+        cancelled = [m for m in lines if m["type"] == "extension_ui_cancelled"]
+        assert cancelled == [
+            {"type": "extension_ui_cancelled", "id": request["id"], "reason": "abort"}
+        ]
+        prompt = next(m for m in lines if m["type"] == "response" and m.get("id") == "p1")
+        assert prompt["success"] is True  # the run ended on the abort signal by itself
+        assert lines[-1]["data"]["dialogs_closed"] == 1
+        ends = [m for m in lines if m["type"] == "tool_execution_end"]
+        assert [e["is_error"] for e in ends] == [True]  # the closed dialog is a no
+        assert json.loads(record.read_text()) == {"tool": "ls", "confirmed": False}
+
+        # the closed dialog is gone: a late answer is refused, not a crash or a yes
+        late, _ = await _answer(rpc, request["id"], {"confirmed": True})
+        assert late["success"] is False and "no open UI request" in late["error"]
+        assert late["id"] == request["id"]
+        state = await rpc.ok({"type": "get_state"})
+        assert state["is_streaming"] is False
+        assert await rpc.ok({"type": "prompt", "message": "still there?"}) is not None
+        assert await rpc.close_stdin() == 0
+        assert "Traceback" not in await rpc.stderr()
+
+
+async def test_abort_ends_a_turn_whose_tool_call_hook_hangs(tmp_path: Path) -> None:
+    project = _project(tmp_path)
+    hook = write_hook(tmp_path / "hang.py", HANGING_HOOK)
+    model = _tool_then_done(tmp_path)
+    async with RpcClient("--model", model, "--hook", str(hook), "--cwd", str(project)) as rpc:
+        await rpc.send({"type": "prompt", "message": "go", "id": "p1"})
+        await rpc.read_until(lambda m: m["type"] == "tool_execution_start")
+        await rpc.send({"type": "abort", "id": "a1"})
+        lines = await rpc.read_until(_is_response("a1"))
+        prompt = next(m for m in lines if m["type"] == "response" and m.get("id") == "p1")
+        assert prompt["success"] is False and "aborted" in prompt["error"]
+        assert lines[-1]["data"] == {
+            "dialogs_closed": 0,
+            "commands_cancelled": 1,
+            "commands_abandoned": 0,
+        }
+        # the cancelled call got an error result, so the next model request is well formed
+        end = next(m for m in lines if m["type"] == "tool_execution_end")
+        assert (end["tool_call_id"], end["is_error"]) == ("c1", True)
+        messages = (await rpc.ok({"type": "get_messages"}))["messages"]
+        assert [m["role"] for m in messages] == ["user", "assistant", "tool"]
+        assert messages[-1]["tool_call_id"] == "c1" and "aborted" in json.dumps(messages[-1])
+        state = await rpc.ok({"type": "get_state"})
+        assert state["is_streaming"] is False
+        # the agent takes prompts again (the hook hangs on tool calls only)
+        assert await rpc.ok({"type": "prompt", "message": "answer without tools"}) is not None
+        assert await rpc.close_stdin() == 0
+        assert "Traceback" not in await rpc.stderr()
+
+
+async def test_abort_ends_a_turn_whose_hook_swallows_cancellation(tmp_path: Path) -> None:
+    project = _project(tmp_path)
+    hook = write_hook(tmp_path / "stubborn.py", STUBBORN_HOOK)
+    model = _tool_then_done(tmp_path)
+    async with RpcClient("--model", model, "--hook", str(hook), "--cwd", str(project)) as rpc:
+        await rpc.send({"type": "prompt", "message": "go", "id": "p1"})
+        await rpc.read_until(lambda m: m["type"] == "tool_execution_start")
+        await rpc.send({"type": "abort", "id": "a1"})
+        seen: set[str] = set()
+        while seen != {"a1", "p1"}:  # both answered, in whichever order
+            line = await asyncio.wait_for(rpc.read(), _PROTOCOL_GUARD)
+            if line["type"] == "response":
+                seen.add(str(line.get("id")))
+        state = await rpc.ok({"type": "get_state"})
+        assert state["is_streaming"] is False
+
+
+async def test_lines_of_any_length_and_depth_are_answered(tmp_path: Path) -> None:
+    project = _project(tmp_path)
+    model = write_script(tmp_path / "script.json", ["Read it all.", "Small one."])
+    async with RpcClient("--model", model, "--no-session", "--cwd", str(project)) as rpc:
+        big = "x" * (10 * 1024 * 1024)  # a 10 MB prompt: far over the old 64 KiB line limit
+        assert await rpc.ok({"type": "prompt", "message": big}) == {"messages": 2}
+        user = (await rpc.ok({"type": "get_messages"}))["messages"][0]
+        assert len(user["content"][0]["text"]) == len(big)
+
+        # over the 64 MiB cap: refused, skipped to its end, the next line is whole
+        await rpc.send('{"type": "prompt", "message": "' + "y" * (65 * 1024 * 1024) + '"}')
+        refused = (await rpc.read_until(lambda m: m["type"] == "response"))[-1]
+        assert refused["success"] is False and "64 MiB limit" in refused["error"]
+
+        for raw in (
+            "[" * 1500 + "]" * 1500,
+            '{"type": "get_state", "x": ' + "[" * 100_000 + "]" * 100_000 + "}",
+            '{"type": "prompt", "message": "hi", "id": ' + "[" * 900 + "]" * 900 + "}",
+            '{"type": "get_state", "id": true}',
+            b"\xff\xfe not utf-8".decode("latin-1"),
+        ):
+            await rpc.send(raw)
+            response = (await rpc.read_until(lambda m: m["type"] == "response"))[-1]
+            assert response["success"] is False, response
+            assert "id" not in response  # nothing echoed back
+            assert response["error"]
+        assert await rpc.ok({"type": "prompt", "message": "small"}) == {"messages": 2}
+        assert await rpc.close_stdin() == 0
+        assert "Traceback" not in await rpc.stderr()
+
+
+async def test_malformed_ui_answers_are_errors_never_a_yes(tmp_path: Path) -> None:
+    project = _project(tmp_path)
+    record = tmp_path / "answers.jsonl"
+    hook = write_hook(tmp_path / "ui_hook.py", UI_HOOK.replace("RECORD", repr(str(record))))
+    model = write_script(tmp_path / "script.json", ["Done."])
+    bad_answers: dict[str, list[Line]] = {
+        "confirm": [
+            {"confirmed": "false"},
+            {"confirmed": "true"},
+            {"confirmed": 1},
+            {"confirmed": None},
+            {"confirmed": [True]},
+            {"value": True},
+            {},
+            {"cancelled": "yes", "confirmed": True},
+            {"cancelled": 0, "confirmed": True},
+        ],
+        "select": [{"value": 3}, {"value": 1}, {"value": "c"}, {"value": ["a"]}, {}],
+        "input": [{"value": 5}, {"value": None}, {"value": {"a": 1}}],
+        "editor": [{"value": False}, {"cancelled": "true"}],
+    }
+    good_answers: dict[str, Line] = {
+        "confirm": {"confirmed": False},
+        "select": {"value": "a"},
+        "input": {"value": "Ada"},
+        "editor": {"value": "text"},
+    }
+    async with RpcClient("--model", model, "--hook", str(hook), "--cwd", str(project)) as rpc:
+        await rpc.send({"type": "prompt", "message": "go", "id": "p1"})
+        for _ in good_answers:
+            request = (await rpc.read_until(lambda m: m["type"] == "extension_ui_request"))[-1]
+            method = request["method"]
+            for bad in bad_answers[method]:
+                response, before = await _answer(rpc, request["id"], bad)
+                assert response["success"] is False, (method, bad, response)
+                assert response["id"] == request["id"]
+                assert f"the {method} dialog {request['id']} is still open" in response["error"]
+                assert not any(m["type"] == "extension_ui_request" for m in before)
+            await rpc.send(
+                {"type": "extension_ui_response", "id": request["id"], **good_answers[method]}
+            )
+        response = (await rpc.read_until(_is_response("p1")))[-1]
+        assert response["success"] is True
+        unknown, _ = await _answer(rpc, "ui-999", {"confirmed": True})
+        assert unknown["success"] is False and "ui-999" in unknown["error"]
+        assert await rpc.close_stdin() == 0
+    assert json.loads(record.read_text()) == {
+        "has_ui": True,
+        "confirm": False,
+        "select": "a",
+        "input": "Ada",
+        "editor": "text",
+    }
+
+
+async def test_a_string_false_never_approves_a_tool(tmp_path: Path) -> None:
+    """The permission dialog of a write: ``"confirmed": "false"`` must not write the file."""
+    project = _project(tmp_path)
+    target = project / "owned.txt"
+    model = write_script(
+        tmp_path / "script.json",
+        [
+            {
+                "text": "Writing.",
+                "tool_calls": [
+                    {
+                        "id": "w1",
+                        "name": "write",
+                        "arguments": {"path": "owned.txt", "content": "x"},
+                    }
+                ],
+            },
+            "Done.",
+        ],
+    )
+    async with RpcClient("--model", model, "--cwd", str(project)) as rpc:
+        await rpc.send({"type": "prompt", "message": "go", "id": "p1"})
+        request = (await rpc.read_until(lambda m: m["type"] == "extension_ui_request"))[-1]
+        assert request["method"] == "confirm"
+        for bad in ({"confirmed": "false"}, {"confirmed": 1}, {"confirmed": "yes"}):
+            response, _ = await _answer(rpc, request["id"], bad)
+            assert response["success"] is False and "still open" in response["error"]
+        assert not target.exists()
+        await rpc.send({"type": "extension_ui_response", "id": request["id"], "cancelled": True})
+        await rpc.read_until(_is_response("p1"))
+        assert await rpc.close_stdin() == 0
+    assert not target.exists()
+    end = next(m for m in rpc.seen if m["type"] == "tool_execution_end")
+    assert end["is_error"] is True
+
+
+# Needs the tools branch (read/write refuse non-regular files): until both are merged,
+# the read blocks on the host's own stdin and the write forges a protocol line.
+
+
+async def test_an_allowed_read_of_dev_stdin_cannot_steal_host_commands(tmp_path: Path) -> None:
+    project = _project(tmp_path)
+    model = write_script(
+        tmp_path / "script.json",
+        [
+            {
+                "text": "",
+                "tool_calls": [{"id": "r1", "name": "read", "arguments": {"path": "/dev/stdin"}}],
+            },
+            "Done.",
+        ],
+    )
+    async with RpcClient(
+        "--model", model, "--permission-mode", "bypassPermissions", "--cwd", str(project)
+    ) as rpc:
+        await rpc.send({"type": "prompt", "message": "go", "id": "p1"})
+        await rpc.read_until(lambda m: m["type"] == "tool_execution_start")
+        await rpc.send({"type": "get_state", "id": "s1"})
+        lines = await asyncio.wait_for(rpc.read_until(_is_response("s1")), _PROTOCOL_GUARD)
+        assert lines[-1]["success"] is True
+        await asyncio.wait_for(rpc.read_until(_is_response("p1")), _PROTOCOL_GUARD)
+        end = next(m for m in rpc.seen if m["type"] == "tool_execution_end")
+        assert end["is_error"] is True and "get_state" not in json.dumps(end)
+        assert await rpc.close_stdin() == 0
+
+
+async def test_an_allowed_write_to_dev_stdout_cannot_forge_protocol_lines(
+    tmp_path: Path,
+) -> None:
+    project = _project(tmp_path)
+    forged = json.dumps({"type": "response", "command": "prompt", "id": "p1", "success": True})
+    model = write_script(
+        tmp_path / "script.json",
+        [
+            {
+                "text": "",
+                "tool_calls": [
+                    {
+                        "id": "w1",
+                        "name": "write",
+                        "arguments": {"path": "/dev/stdout", "content": forged + "\n"},
+                    }
+                ],
+            },
+            "Done.",
+        ],
+    )
+    async with RpcClient(
+        "--model", model, "--permission-mode", "bypassPermissions", "--cwd", str(project)
+    ) as rpc:
+        await rpc.send({"type": "prompt", "message": "go", "id": "p1"})
+        lines = await asyncio.wait_for(rpc.read_until(_is_response("p1")), _PROTOCOL_GUARD)
+        # the first p1 response must be the real one: after the tool ran and the turn ended
+        assert "agent_end" in types_of(lines), "a forged response arrived before the run ended"
+        assert sum(1 for m in rpc.seen if m.get("id") == "p1") == 1
+        end = next(m for m in rpc.seen if m["type"] == "tool_execution_end")
+        assert end["is_error"] is True
+        assert await rpc.close_stdin() == 0
+        assert sum(1 for m in rpc.seen if m.get("id") == "p1") == 1
+
+
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    # a zombie still answers kill(0): count it as gone once it has exited
+    with contextlib.suppress(OSError):
+        if Path(f"/proc/{pid}/stat").read_text().split()[2] == "Z":
+            return False
+    return True
+
+
+async def test_abort_ends_a_turn_whose_settings_hook_hangs_and_kills_it(tmp_path: Path) -> None:
+    """A PreToolUse command that never exits (600 s default timeout): abort ends it now."""
+    project = _project(tmp_path)
+    pid_file = tmp_path / "hook.pid"
+    (project / ".claude").mkdir()
+    (project / ".claude" / "settings.json").write_text(
+        json.dumps(
+            {
+                "hooks": {
+                    "PreToolUse": [
+                        {
+                            "matcher": "",
+                            "hooks": [
+                                {
+                                    "type": "command",
+                                    "command": f"echo $$ > {pid_file}; exec sleep 600",
+                                }
+                            ],
+                        }
+                    ]
+                }
+            }
+        )
+    )
+    model = _tool_then_done(tmp_path)
+    async with RpcClient("--model", model, "--trust-project", "--cwd", str(project)) as rpc:
+        await rpc.send({"type": "prompt", "message": "go", "id": "p1"})
+        await rpc.read_until(lambda m: m["type"] == "tool_execution_start")
+        deadline = asyncio.get_running_loop().time() + TIMEOUT
+        while not pid_file.exists() or not pid_file.read_text().strip():
+            assert asyncio.get_running_loop().time() < deadline, "the hook never started"
+            await asyncio.sleep(0.02)
+        pid = int(pid_file.read_text())
+        await rpc.send({"type": "abort", "id": "a1"})
+        lines = await rpc.read_until(_is_response("a1"))
+        assert any(m.get("id") == "p1" for m in lines if m["type"] == "response")
+        assert lines[-1]["success"] is True
+        while _pid_alive(pid):  # the hook's process group was killed
+            assert asyncio.get_running_loop().time() < deadline, f"hook process {pid} survived"
+            await asyncio.sleep(0.02)
+        assert (await rpc.ok({"type": "get_state"}))["is_streaming"] is False
+        assert await rpc.close_stdin() == 0
+
+
+async def test_a_new_session_that_cannot_be_created_keeps_the_current_one(tmp_path: Path) -> None:
+    project = _project(tmp_path)
+    model = write_script(tmp_path / "script.json", ["one", "two"])
+    async with RpcClient("--model", model, "--cwd", str(project)) as rpc:
+        await rpc.ok({"type": "prompt", "message": "first"})
+        old_file = Path((await rpc.ok({"type": "get_state"}))["session_file"])
+        # the sessions folder becomes a file: no new session can be created there
+        folder = old_file.parent
+        moved = folder.with_name(folder.name + ".moved")
+        folder.rename(moved)
+        folder.write_text("not a folder")
+        response, _ = await rpc.command({"type": "new_session"})
+        assert response["success"] is False
+        assert "cannot create session file" in response["error"]
+        # the current session is still open and still written
+        assert await rpc.ok({"type": "prompt", "message": "second"}) == {"messages": 2}
+        assert await rpc.close_stdin() == 0
+        assert "Traceback" not in await rpc.stderr()
+    messages = [e for e in read_jsonl(moved / old_file.name) if e["type"] == "message"]
+    assert len(messages) == 4
+
+
+IMPATIENT_HOOK = """
+    import asyncio, json
+
+    def register(pi):
+        @pi.on("turn_start")
+        async def ask(event, ctx):
+            try:
+                answer = await asyncio.wait_for(ctx.ui.confirm("Quick?", "no time"), 0.1)
+            except asyncio.TimeoutError:
+                answer = "gave up"
+            with open(RECORD, "w") as f:
+                json.dump(answer, f)
+"""
+
+
+async def test_a_dialog_the_hook_stops_waiting_for_is_withdrawn(tmp_path: Path) -> None:
+    project = _project(tmp_path)
+    record = tmp_path / "answer.json"
+    hook = write_hook(
+        tmp_path / "impatient.py", IMPATIENT_HOOK.replace("RECORD", repr(str(record)))
+    )
+    model = write_script(tmp_path / "script.json", ["Done."])
+    async with RpcClient("--model", model, "--hook", str(hook), "--cwd", str(project)) as rpc:
+        await rpc.send({"type": "prompt", "message": "go", "id": "p1"})
+        request = (await rpc.read_until(lambda m: m["type"] == "extension_ui_request"))[-1]
+        lines = await rpc.read_until(_is_response("p1"))
+        withdrawn = [m for m in lines if m["type"] == "extension_ui_cancelled"]
+        assert withdrawn == [
+            {"type": "extension_ui_cancelled", "id": request["id"], "reason": "withdrawn"}
+        ]
+        late, _ = await _answer(rpc, request["id"], {"confirmed": True})
+        assert late["success"] is False and "no open UI request" in late["error"]
+        assert await rpc.close_stdin() == 0
+    assert json.loads(record.read_text()) == "gave up"

@@ -6,8 +6,12 @@ import asyncio
 import json
 import os
 import signal
+import subprocess
+import time
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from .helpers import CLI, TIMEOUT, read_jsonl, session_files, write_hook, write_script
 
@@ -142,3 +146,148 @@ async def test_sigterm_in_rpc_mode(tmp_path: Path) -> None:
     assert [m["role"] for m in messages] == ["user", "assistant", "tool"]
     events = [json.loads(line) for line in stdout.splitlines()]
     assert events[-1] == {"type": "session_shutdown", "reason": "sigterm"}
+
+
+# -- whatever a hook is doing, SIGTERM ends the process ------------------------------------
+
+STUCK_HOOK = """
+    import asyncio
+    import pathlib
+    import re
+    import time
+
+    def register(pi):
+        @pi.on("tool_call")
+        def guard(event, ctx):
+            if KIND == "async-swallows":
+                return swallow()
+            pathlib.Path(MARKER).write_text("started")
+            if KIND == "spin":
+                while True:
+                    pass
+            if KIND == "sleep":
+                time.sleep(1000)
+            if KIND == "regex":
+                re.match(r"(a+)+$", "a" * 64 + "!")
+
+    async def swallow():
+        pathlib.Path(MARKER).write_text("started")
+        while True:
+            try:
+                await asyncio.sleep(1000)
+            except asyncio.CancelledError:
+                pass
+"""
+
+
+def _wait_for_file(path: Path, proc: subprocess.Popen[bytes]) -> None:
+    """Poll until the hook wrote its marker (or the process died)."""
+    deadline = time.monotonic() + TIMEOUT
+    while not path.exists():
+        assert proc.poll() is None, f"hookline exited early: {proc.communicate()}"
+        assert time.monotonic() < deadline, "the hook never started"
+        time.sleep(0.01)
+
+
+def _start_stuck(
+    tmp_path: Path, kind: str, *args: str, settings: dict[str, Any] | None = None
+) -> tuple[subprocess.Popen[bytes], Path]:
+    marker = tmp_path / "started"
+    hook = write_hook(
+        tmp_path / "stuck.py",
+        STUCK_HOOK.replace("MARKER", repr(str(marker))).replace("KIND", repr(kind)),
+    )
+    model = write_script(
+        tmp_path / "script.json",
+        [{"tool_calls": [{"name": "bash", "arguments": {"command": "echo hi"}}]}, "done"],
+    )
+    extra: list[str] = []
+    if settings is not None:
+        (tmp_path / "settings.json").write_text(json.dumps(settings))
+        extra = ["--settings", str(tmp_path / "settings.json")]
+    proc = subprocess.Popen(
+        [*CLI, "-p", "go", "--model", model, "--hook", str(hook), "--cwd", str(tmp_path), *extra],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=os.environ.copy(),
+    )
+    return proc, marker
+
+
+def _assert_session_intact() -> list[dict[str, Any]]:
+    (session,) = session_files(Path.home())
+    lines = read_jsonl(session)  # every line valid JSON, none torn
+    assert session.read_text().endswith("\n")
+    assert lines[0]["type"] == "session"
+    return lines
+
+
+@pytest.mark.parametrize("kind", ["spin", "sleep", "async-swallows"])
+def test_sigterm_ends_the_process_whatever_a_tool_call_hook_does(tmp_path: Path, kind: str) -> None:
+    proc, marker = _start_stuck(tmp_path, kind)
+    try:
+        _wait_for_file(marker, proc)
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(timeout=20)  # liveness: before the fix it never returned
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        _, err = proc.communicate()
+    assert proc.returncode == SIGTERM_EXIT, err.decode()
+    assert b"Traceback" not in err, err.decode()
+    lines = _assert_session_intact()
+    roles = [e["message"]["role"] for e in lines if e["type"] == "message"]
+    assert roles == ["user", "assistant"]  # the user's prompt and the call, nothing torn
+
+
+def test_sigterm_ends_a_process_stuck_in_c_code_holding_the_gil(tmp_path: Path) -> None:
+    # A catastrophic ``re`` pattern never returns to the interpreter: no Python code runs,
+    # so only the reaper process can end it (SIGKILL, after the hard-exit delay).
+    proc, marker = _start_stuck(tmp_path, "regex")
+    try:
+        _wait_for_file(marker, proc)
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(timeout=20)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        proc.communicate()
+    assert proc.returncode == -signal.SIGKILL
+    _assert_session_intact()
+
+
+def test_second_sigint_ends_a_run_stuck_in_sync_hook_code(tmp_path: Path) -> None:
+    proc, marker = _start_stuck(tmp_path, "spin")
+    assert proc.stderr is not None
+    try:
+        _wait_for_file(marker, proc)
+        proc.send_signal(signal.SIGINT)
+        first = proc.stderr.readline()  # the first one was handled
+        proc.send_signal(signal.SIGINT)
+        proc.wait(timeout=20)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        _, err = proc.communicate()
+    assert first == b"hookline: SIGINT received, stopping (again to exit at once)\n"
+    assert proc.returncode == 128 + signal.SIGINT, err.decode()
+    assert err == b"hookline: exiting at once (second signal)\n"
+    _assert_session_intact()
+
+
+def test_sync_code_holding_the_loop_is_reported_while_it_runs(tmp_path: Path) -> None:
+    proc, marker = _start_stuck(tmp_path, "sleep", settings={"hookTimeout": 200})
+    assert proc.stderr is not None
+    try:
+        _wait_for_file(marker, proc)
+        line = proc.stderr.readline()  # blocks until the watchdog speaks
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(timeout=20)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        proc.communicate()
+    text = line.decode()
+    assert "stuck.py is blocking the event loop (sync code in guard, line" in text
+    assert proc.returncode == SIGTERM_EXIT

@@ -115,3 +115,102 @@ def test_settings_schema_prints_a_json_schema() -> None:
     assert schema.get("type") == "object"
     assert "hooks" in schema["properties"]
     assert any(key in schema for key in ("$schema", "title", "properties"))
+
+
+# -- scope by where found: a link inside the project is still the project's -------------
+
+
+def _sibling_hook(tmp_path: Path) -> tuple[Path, Path]:
+    """A hook module beside the project (a monorepo sibling) that leaves a marker."""
+    marker = tmp_path / "sibling-hook-imported"
+    hook = write_hook(
+        tmp_path / "sibling" / "hooks" / "evil.py",
+        f"""
+        from pathlib import Path
+
+        Path({str(marker)!r}).write_text("imported")
+
+        def register(pi):
+            pass
+        """,
+    )
+    return hook, marker
+
+
+def _untrusted_run(project: Path, tmp_path: Path) -> str:
+    model = write_script(tmp_path / "script.json", ["answer"])
+    done = run_cli("-p", "hi", "--model", model, "--no-session", "--cwd", str(project))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "answer\n"
+    return done.stderr
+
+
+def test_symlinked_hookline_folder_of_an_untrusted_project_never_runs(tmp_path: Path) -> None:
+    """``.hookline`` links to a sibling: neither its hooks/ modules nor its settings list run."""
+    hook, marker = _sibling_hook(tmp_path)
+    (tmp_path / "sibling" / "settings.json").write_text(json.dumps({"hooks": [str(hook)]}))
+    project = tmp_path / "proj"
+    project.mkdir()
+    (project / ".hookline").symlink_to(tmp_path / "sibling", target_is_directory=True)
+
+    stderr = _untrusted_run(project, tmp_path)
+
+    assert not marker.exists(), stderr
+    assert "is not trusted" in stderr
+
+
+def test_symlinked_settings_file_hooks_list_of_an_untrusted_project_never_runs(
+    tmp_path: Path,
+) -> None:
+    hook, marker = _sibling_hook(tmp_path)
+    (tmp_path / "sibling" / "settings.json").write_text(json.dumps({"hooks": [str(hook)]}))
+    project = tmp_path / "proj"
+    (project / ".claude").mkdir(parents=True)
+    (project / ".claude" / "settings.json").symlink_to(tmp_path / "sibling" / "settings.json")
+
+    stderr = _untrusted_run(project, tmp_path)
+
+    assert not marker.exists(), stderr
+    assert "is not trusted" in stderr
+    assert "ignored from .claude/settings.json: hooks" in stderr
+
+
+def test_symlinked_claude_folder_of_an_untrusted_project_never_runs(tmp_path: Path) -> None:
+    hook, marker = _sibling_hook(tmp_path)
+    command_marker = tmp_path / "command-hook-ran"
+    shared = tmp_path / "sibling" / "claude"
+    shared.mkdir(parents=True)
+    (shared / "settings.json").write_text(json.dumps({"hooks": [str(hook)]}))
+    (shared / "settings.local.json").write_text(
+        json.dumps(
+            {
+                "hooks": {
+                    "UserPromptSubmit": [
+                        {"hooks": [{"type": "command", "command": f"touch '{command_marker}'"}]}
+                    ]
+                }
+            }
+        )
+    )
+    project = tmp_path / "proj"
+    project.mkdir()
+    (project / ".claude").symlink_to(shared, target_is_directory=True)
+
+    stderr = _untrusted_run(project, tmp_path)
+
+    assert not marker.exists(), stderr
+    assert not command_marker.exists(), stderr
+
+
+def test_a_trusted_project_runs_its_symlinked_hooks(tmp_path: Path) -> None:
+    """The same layouts do run once the project is trusted (the tests above are not vacuous)."""
+    hook, marker = _sibling_hook(tmp_path)
+    (tmp_path / "sibling" / "settings.json").write_text(json.dumps({"hooks": [str(hook)]}))
+    project = tmp_path / "proj"
+    (project / ".claude").mkdir(parents=True)
+    (project / ".claude" / "settings.json").symlink_to(tmp_path / "sibling" / "settings.json")
+    assert run_cli("trust", str(project)).returncode == 0
+
+    stderr = _untrusted_run(project, tmp_path)
+
+    assert marker.exists(), stderr

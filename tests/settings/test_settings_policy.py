@@ -1,4 +1,4 @@
-"""Hook policy: managed values win, then the merged ones; allows() per scope and trust."""
+"""Hook policy: only the managed file switches off managed hooks; allows() per scope and trust."""
 
 from __future__ import annotations
 
@@ -43,23 +43,43 @@ def test_merged_values_apply_when_managed_sets_nothing(
     project: Path, managed_paths: list[Path]
 ) -> None:
     policy = _policy(project, managed_paths, user={"disableAllHooks": True}, managed={"model": "x"})
-    assert policy == HookPolicy(disable_all=True, managed_only=False)
+    assert policy == HookPolicy(disable_all=False, managed_only=False, disable_unmanaged=True)
     policy = _policy(project, managed_paths, local={"allowManagedHooksOnly": True})
     assert policy.managed_only
 
 
-@pytest.mark.parametrize("value", [True, False])
-def test_managed_disable_all_wins_both_ways(
-    project: Path, managed_paths: list[Path], value: bool
+def test_only_the_managed_file_disables_managed_hooks(
+    project: Path, managed_paths: list[Path]
+) -> None:
+    """A user/project ``disableAllHooks`` stops every hook but the administrator's."""
+    policy = _policy(project, managed_paths, user={"disableAllHooks": True}, managed={})
+    assert policy == HookPolicy(disable_all=False, disable_unmanaged=True)
+    assert allows("managed", policy, True)[0]
+    for scope in ("user", "project", "local", "cli", "plugin", "callback"):
+        ok, reason = allows(scope, policy, True)
+        assert not ok and "only managed hooks run" in reason
+    policy = _policy(project, managed_paths, managed={"disableAllHooks": True})
+    assert policy.disable_all and not allows("managed", policy, True)[0]
+
+
+def test_managed_false_does_not_reenable_what_a_user_disabled(
+    project: Path, managed_paths: list[Path]
 ) -> None:
     policy = _policy(
-        project,
-        managed_paths,
-        user={"disableAllHooks": not value},
-        local={"disableAllHooks": not value},
-        managed={"disableAllHooks": value},
+        project, managed_paths, user={"disableAllHooks": True}, managed={"disableAllHooks": False}
     )
-    assert policy.disable_all is value
+    assert policy == HookPolicy(disable_all=False, disable_unmanaged=True)
+
+
+def test_untrusted_project_disable_all_hooks_is_ignored(
+    project: Path, managed_paths: list[Path]
+) -> None:
+    """An untrusted clone cannot switch off the user's own guard hooks."""
+    _write(project / ".claude" / "settings.local.json", {"disableAllHooks": True})
+    loaded = load_settings(project, managed_paths=managed_paths, project_trusted=False)
+    assert hook_policy(loaded) == HookPolicy()
+    trusted = load_settings(project, managed_paths=managed_paths, project_trusted=True)
+    assert hook_policy(trusted).disable_unmanaged
 
 
 @pytest.mark.parametrize("value", [True, False])
@@ -83,17 +103,19 @@ def test_cli_settings_cannot_override_managed(
     _write(cli, {"disableAllHooks": True, "allowManagedHooksOnly": False})
     _write(managed_paths[1], {"disableAllHooks": False, "allowManagedHooksOnly": True})
     loaded = load_settings(project, cli_settings=cli, managed_paths=managed_paths)
-    assert hook_policy(loaded) == HookPolicy(disable_all=False, managed_only=True)
-
-
-def test_invalid_managed_file_sets_nothing(project: Path, managed_paths: list[Path]) -> None:
-    policy = _policy(
-        project,
-        managed_paths,
-        user={"disableAllHooks": True},
-        managed={"disableAllHooks": "maybe", "allowManagedHooksOnly": True},
+    assert hook_policy(loaded) == HookPolicy(
+        disable_all=False, managed_only=True, disable_unmanaged=True
     )
-    assert policy == HookPolicy(disable_all=True, managed_only=False)
+
+
+def test_invalid_managed_entry_is_skipped_and_the_rest_applies(
+    project: Path, managed_paths: list[Path]
+) -> None:
+    _write(managed_paths[0], {"disableAllHooks": "maybe", "allowManagedHooksOnly": True})
+    loaded = load_settings(project, managed_paths=managed_paths)
+    assert hook_policy(loaded) == HookPolicy(disable_all=False, managed_only=True)
+    [warning] = loaded.warnings
+    assert "disableAllHooks" in warning and warning.endswith("; ignored")
 
 
 @pytest.mark.parametrize("scope", ALL_SCOPES)

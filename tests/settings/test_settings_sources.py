@@ -200,15 +200,18 @@ def test_hook_paths_base_dirs_per_scope(
     ]
 
 
-def test_hook_paths_skip_invalid_files_and_keep_duplicates(
+def test_hook_paths_skip_invalid_entries_and_keep_duplicates(
     project: Path, write_json: WriteJson
 ) -> None:
     write_json(project / ".claude" / "settings.json", {"hooks": ["a.py", "b.py"]})
     write_json(project / ".hookline" / "settings.json", {"hooks": ["a.py"]})
-    write_json(project / ".claude" / "settings.local.json", {"hooks": ["c.py", 1]})
+    local = write_json(project / ".claude" / "settings.local.json", {"hooks": ["c.py", 1]})
     loaded = load_settings(project, managed_paths=[])
     # Shadowing of duplicates is the discovery layer's job (it reports it).
-    assert [entry for entry, _, _ in loaded.hook_paths()] == ["a.py", "b.py", "a.py"]
+    assert [entry for entry, _, _ in loaded.hook_paths()] == ["a.py", "b.py", "a.py", "c.py"]
+    assert loaded.warnings == [
+        f"{local}: hooks[1]: not a module path (a non-empty string); skipped"
+    ]
 
 
 def test_project_dir_is_absolute(

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from hookline.settings import TrustStore
+from hookline.settings import TrustError, TrustStore
 
 
 @pytest.fixture
@@ -128,7 +128,7 @@ def test_unreadable_file_is_corrupt(tmp_path: Path, folder: Path) -> None:
     path.mkdir()
     store = TrustStore(path)
     assert not store.is_trusted(folder)
-    assert store.warning is not None and "cannot read" in store.warning
+    assert store.warning is not None and "not a regular file" in store.warning
 
 
 def test_atomic_write_leaves_no_temp_file(tmp_path: Path, folder: Path) -> None:
@@ -152,7 +152,7 @@ def test_failed_write_keeps_old_file_and_removes_temp(
         raise OSError("disk full")
 
     monkeypatch.setattr(os, "replace", boom)
-    with pytest.raises(OSError, match="disk full"):
+    with pytest.raises(TrustError, match=r"cannot write .*trust\.json: disk full"):
         store.trust(folder / "sub")
     monkeypatch.undo()
     assert path.read_text() == before

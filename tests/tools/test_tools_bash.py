@@ -89,8 +89,8 @@ async def test_partial_output_streams_to_on_update(project: Path) -> None:
         on_update,
     )
     assert content_text(result.content) == "one\ntwo\n"
-    assert updates[0] == "one\n"
-    assert updates[-1] == "one\ntwo\n"
+    # each update carries only what is new since the one before
+    assert updates == ["one\n", "two\n"]
 
 
 async def test_truncated_by_lines_keeps_the_tail_and_saves_everything(project: Path) -> None:

@@ -113,7 +113,7 @@ async def test_raising_tool_call_handler_blocks(project: Path, make_runner: Make
     seen: list[ToolResultEvent] = []
     runner = make_runner(on("tool_call", broken), on("tool_result", record(seen)))
     tool = wrap_tool(touch_tool(project / "m"), runner)
-    with pytest.raises(ToolBlockedError, match=r"hook0.py failed: RuntimeError: hook bug"):
+    with pytest.raises(ToolBlockedError, match=r"hook0.py failed \(RuntimeError: hook bug\)"):
         await tool.execute("c", {}, None, None)
     assert not (project / "m").exists()
     assert seen == []  # a blocked call has no result
@@ -228,7 +228,7 @@ async def test_failing_bash_reports_its_details(project: Path, make_runner: Make
     assert content_text(seen[0].content) == "out\n\nCommand exited with code 2"
 
 
-async def test_raising_tool_result_handler_keeps_the_result(
+async def test_raising_tool_result_handler_withholds_the_result(
     project: Path, make_runner: MakeRunner
 ) -> None:
     def broken(event: ToolResultEvent, ctx: HookContext) -> None:
@@ -238,7 +238,9 @@ async def test_raising_tool_result_handler_keeps_the_result(
     errors: list[Any] = []
     runner.on_error(errors.append)
     result = await wrap_tool(touch_tool(project / "m"), runner).execute("c", {}, None, None)
-    assert content_text(result.content) == "touched"
+    assert result.is_error is True
+    assert "touched" not in content_text(result.content)
+    assert "the tool's output was withheld" in content_text(result.content)
     assert errors and errors[0].event == "tool_result"
 
 

@@ -34,7 +34,7 @@ def test_confirm_answered_no_blocks_the_tool_and_says_so(tmp_path: Path) -> None
         pane.keys("Down")
         pane.wait_for("❯ No")
         pane.keys("Enter")
-        screen = pane.wait_all(["blocked: the user said no", "ok, not running it"])
+        screen = pane.wait_all(["blocked by a hook: the user said no", "ok, not running it"])
         assert "⊘ bash" in screen
     assert not marker.exists()
 

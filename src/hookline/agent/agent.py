@@ -1,8 +1,11 @@
-"""The reference agent: the loop of pi-hooks.md's lifecycle, emitting every event.
+"""The reference agent: the hook lifecycle loop, emitting every event.
 
-One ``Agent`` owns a session, a model, the wrapped tools and the hook runner,
-and is the ``AgentHost`` hooks talk to. Session operations (switch, branch,
-fork, tree, compaction) live in ``SessionOps``, which this class mixes in.
+One ``Agent`` owns a session, a model, the tools and the hook runner, and is
+the ``AgentHost`` hooks talk to. It is composed of objects with one idea
+each: ``ModelStep`` (a model call), ``ToolStep`` around the ``ToolPipeline``
+(a tool call: hooks, permission stage, tool, result hooks),
+``PermissionGate`` (the permission stage) and ``SessionLifecycle`` (switch,
+branch, fork, tree, compaction).
 """
 
 from __future__ import annotations
@@ -10,13 +13,14 @@ from __future__ import annotations
 import asyncio
 import os
 import time
-from collections.abc import Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
 from hookline.agent.gate import PermissionGate
 from hookline.agent.provider import Provider
-from hookline.agent.session_ops import SessionOps
-from hookline.agent.steps import TurnSteps
+from hookline.agent.session_ops import CompactionPolicy, SessionLifecycle
+from hookline.agent.steps import ModelStep, RetryPolicy, ToolStep
+from hookline.agent.stream import StreamShaper
 from hookline.agent.todos import TodoList
 from hookline.claude import ClaudeHooks
 from hookline.core.events import (
@@ -47,7 +51,9 @@ from hookline.core.results import BeforeAgentStartResult, StopResult, UserBashRe
 from hookline.core.runner import HookRunner
 from hookline.core.tool import Tool, ToolResult
 from hookline.session import SessionManager
-from hookline.tools import wrap_tools
+from hookline.tools.bash import bash_timeouts
+from hookline.tools.leftovers import ToolLeftovers
+from hookline.tools.pipeline import Denial, ToolPipeline
 
 DEFAULT_SYSTEM_PROMPT = (
     "You are hookline's reference coding agent. Use the tools to read, search and change "
@@ -61,7 +67,7 @@ MAX_TODO_REMINDERS = 1
 Listener = Callable[[dict[str, Any]], None]
 
 
-class Agent(TurnSteps, SessionOps):
+class Agent:
     """Runs prompts through the model and tools, emitting hook events at every step."""
 
     def __init__(
@@ -79,22 +85,26 @@ class Agent(TurnSteps, SessionOps):
         context_window: int = 200_000,
         auto_compact: bool = True,
         compact_threshold: float = 0.8,
+        leftovers: ToolLeftovers | None = None,
     ) -> None:
         self.provider = provider
         self.runner = runner
-        self.session = session
         self.cwd = cwd
         self.base_system_prompt = system_prompt
         self.system_prompt = system_prompt
         self.gate = gate or PermissionGate(runner, cwd=cwd)
         self.gate.emit = self.emit
-        self.max_retries = max_retries
-        self.retry_base_delay = retry_base_delay
-        self.context_window = context_window
-        self.auto_compact = auto_compact
-        self.compact_threshold = compact_threshold
+        self.pipeline = ToolPipeline(runner, authorize=self.gate.authorize, observe=self._observe)
+        #: Tool calls that did not run in the current run (print/JSON modes summarise them).
+        self.denials: list[Denial] = []
+        #: Set by ``request_stop`` (a settings hook's ``continue: false``): end the run.
+        self._stop_reason: str | None = None
+        self.retry = RetryPolicy(max_retries, retry_base_delay)
+        #: What the tools' bash calls left running or on disk; ended at shutdown.
+        self.leftovers = leftovers
+        self.compaction = CompactionPolicy(context_window, auto_compact, compact_threshold)
+        self.sessions = SessionLifecycle(session, cwd, self.emit, self._attached, self.compaction)
         self.turn_index = 0
-        self.turn_leaves: dict[int, str | None] = {}
         self.extra_env: dict[str, str] = {}
         self.claude: ClaudeHooks | None = None
         self.todos = TodoList()
@@ -107,6 +117,12 @@ class Agent(TurnSteps, SessionOps):
         self._idle.set()
         self._abort = asyncio.Event()
         self._background: set[asyncio.Task[Any]] = set()
+        #: The JSON/RPC stream's shape (``verbose_context``: the full context on every call).
+        self.stream = StreamShaper()
+        self.model_step = ModelStep(
+            runner, self.emit, self.publish, self._listening, self.retry, self.stream
+        )
+        self.tool_step = ToolStep(runner, self.pipeline, self.emit, self._listening, self._spawn)
         self.rebuild_tools()
         runner.bind_host(self)
         runner.set_session_file(session.get_session_file())
@@ -116,11 +132,10 @@ class Agent(TurnSteps, SessionOps):
     # -- wiring ----------------------------------------------------------------
 
     def rebuild_tools(self) -> None:
-        """Hook tools replace built-ins of the same name; every tool is gated and wrapped."""
+        """Hook tools replace built-ins of the same name; every call goes through the pipeline."""
         merged = {t.name: t for t in self._raw_tools}
         merged.update(self.runner.get_registered_tools())
-        gated = [self.gate.wrap(t) for t in merged.values()]
-        self.tools = {t.name: t for t in wrap_tools(gated, self.runner)}
+        self.tools = merged
 
     def subscribe(self, listener: Listener) -> Callable[[], None]:
         """Receive every event (hook events and stream events) as a JSON-ready dict."""
@@ -131,10 +146,18 @@ class Agent(TurnSteps, SessionOps):
         for listener in list(self._listeners):
             listener(payload)
 
+    def _listening(self) -> bool:
+        return bool(self._listeners)
+
+    def _observe(self, event: Event) -> None:
+        """The pipeline's ``tool_call``/``tool_result`` events, for the JSON/RPC stream."""
+        if self._listeners:
+            self.publish(event.to_dict())
+
     async def emit(self, event: Event) -> Any:
         """Tell listeners, then hooks; returns the hooks' combined result."""
         if self._listeners:
-            self.publish(event.to_dict())
+            self.publish(self.stream.event(event))
         if self.runner.has_handlers(event.type):
             return await self.runner.emit(event)
         return None
@@ -142,6 +165,79 @@ class Agent(TurnSteps, SessionOps):
     @property
     def is_streaming(self) -> bool:
         return not self._idle.is_set()
+
+    # -- the session (SessionLifecycle does the work) ---------------------------------
+
+    @property
+    def session(self) -> SessionManager:
+        return self.sessions.session
+
+    @property
+    def turn_leaves(self) -> dict[int, str | None]:
+        return self.sessions.turn_leaves
+
+    @property
+    def context_window(self) -> int:
+        return self.compaction.context_window
+
+    @context_window.setter
+    def context_window(self, value: int) -> None:
+        self.compaction.context_window = value
+
+    def _attached(self, session: SessionManager) -> None:
+        self.runner.set_session_file(session.get_session_file())
+        self.runner.context.session_manager = session
+        self.sync_claude()
+
+    async def start(self, source: str = "startup") -> None:
+        """Announce the session (``session_start``): startup, resume, clear or compact."""
+        await self.sessions.start(source)
+
+    async def new_session(
+        self,
+        parent_session: str | None = None,
+        setup: Callable[[Any], Awaitable[None] | None] | None = None,
+        *,
+        reason: str = "new",
+    ) -> bool:
+        """Start a fresh session file (``/new``, ``/clear``, a hook's ``new_session``)."""
+        return await self.sessions.new_session(parent_session, setup, reason=reason)
+
+    async def switch_session(self, path: str) -> bool:
+        """Resume another session file."""
+        return await self.sessions.switch_session(path)
+
+    async def branch(self, turn_index: int | None = None, entry_id: str | None = None) -> bool:
+        """Go back to the state before turn ``turn_index`` (or to ``entry_id``)."""
+        return await self.sessions.branch(turn_index, entry_id)
+
+    async def fork(self, entry_id: str | None = None) -> bool:
+        """Copy the path up to ``entry_id`` into a new session file."""
+        return await self.sessions.fork(entry_id)
+
+    async def navigate_tree(self, target_id: str) -> bool:
+        """Move the leaf to any entry; a hook may supply a summary of the branch left."""
+        return await self.sessions.navigate_tree(target_id)
+
+    async def compact(
+        self, custom_instructions: str | None = None, trigger: str = "manual"
+    ) -> bool:
+        """Summarise old messages into a compaction entry; hooks may cancel or supply it."""
+        return await self.sessions.compact(custom_instructions, trigger)
+
+    async def maybe_auto_compact(self) -> None:
+        await self.sessions.maybe_auto_compact()
+
+    async def shutdown(self, reason: str = "exit") -> None:
+        """``session_shutdown`` once, close the session; background settings hooks end too."""
+        first = not self.sessions.shut_down
+        try:
+            await self.sessions.shutdown(reason)
+        finally:
+            if first and self.claude is not None:
+                await self.claude.shutdown()
+            if first and self.leftovers is not None:
+                self.leftovers.close()
 
     # -- AgentHost ---------------------------------------------------------------
 
@@ -168,6 +264,11 @@ class Agent(TurnSteps, SessionOps):
 
     def get_system_prompt(self) -> str:
         return self.system_prompt
+
+    def request_stop(self, reason: str) -> None:
+        """End the current run after the step in progress (Claude's ``continue: false``)."""
+        if self.is_streaming:
+            self._stop_reason = reason
 
     def set_system_prompt(self, prompt: str) -> None:
         self.system_prompt = prompt
@@ -220,6 +321,7 @@ class Agent(TurnSteps, SessionOps):
         The agent is idle (``wait_for_idle``) only after all of it.
         """
         self._idle.clear()
+        self.denials = []
         try:
             added = await self._run_once(new, prompt, images)
             await self.maybe_auto_compact()
@@ -239,6 +341,7 @@ class Agent(TurnSteps, SessionOps):
         self, new: list[Message], prompt: str = "", images: list[Content] | None = None
     ) -> list[Message]:
         self._abort = asyncio.Event()
+        self._stop_reason = None
         added: list[Message] = []
         self.system_prompt = self.base_system_prompt
         before = await self.emit(
@@ -259,11 +362,9 @@ class Agent(TurnSteps, SessionOps):
                 "timestamp": time.time(),
             }
             added.append(self._append(injected))
-        for extra in self.take_pending_context():
-            added.append(self._append(extra))
         await self.emit(AgentStartEvent())
         await self._loop(added)
-        await self.emit(AgentEndEvent(messages=added))
+        await self.emit(AgentEndEvent(messages=added, denials=[d.to_dict() for d in self.denials]))
         return added
 
     def bind_claude(self, claude: ClaudeHooks) -> None:
@@ -284,29 +385,6 @@ class Agent(TurnSteps, SessionOps):
                 permission_mode=self.gate.mode,
             )
 
-    def take_pending_context(self) -> list[Message]:
-        """Context that settings hooks (SessionStart, async hooks) left for the next run."""
-        if self.claude is None:
-            return []
-        text = self.claude.take_pending_context()
-        if not text:
-            return []
-        message: CustomMessage = {
-            "role": "custom",
-            "custom_type": "hook_context",
-            "content": text,
-            "display": False,
-            "timestamp": time.time(),
-        }
-        return [message]
-
-    def _hook_stop(self) -> bool:
-        """A settings hook answered ``continue: false``: end the run now."""
-        if self.claude is None or self.claude.stop_reason is None:
-            return False
-        self.claude.stop_reason = None
-        return True
-
     def _append(self, msg: Message) -> Message:
         self.session.append_message(msg)
         self.publish({"type": "message", "message": msg})
@@ -319,19 +397,27 @@ class Agent(TurnSteps, SessionOps):
         while not self._abort.is_set():
             index = self.turn_index
             self.turn_index += 1
-            self.turn_leaves[index] = self.session.get_leaf_id()
+            self.sessions.turn_leaves[index] = self.session.get_leaf_id()
             await self.emit(TurnStartEvent(turn_index=index, timestamp=time.time()))
-            assistant = await self._call_model()
+            assistant = await self.model_step.call(
+                self.provider,
+                self.system_prompt,
+                self.session.build_context_messages(),
+                list(self.tools.values()),
+                self._abort,
+            )
             added.append(self._append(assistant))
             results: list[ToolResultMessage] = []
             for call in tool_calls(assistant):
                 if self._abort.is_set():
                     break
-                result = await self._run_tool(call)
+                result, denial = await self.tool_step.run(call, self.tools, self._abort)
+                if denial is not None:
+                    self.denials.append(denial)
                 results.append(result)
                 added.append(self._append(result))
             await self.emit(TurnEndEvent(turn_index=index, message=assistant, tool_results=results))
-            if self._hook_stop():
+            if self._stop_reason is not None:
                 return
             if assistant.get("stop_reason") in ("error", "aborted") or self._abort.is_set():
                 return
@@ -388,8 +474,18 @@ class Agent(TurnSteps, SessionOps):
             env = result.env
         session_env = self.claude.session_env if self.claude is not None else {}
         full_env = {**os.environ, **session_env, **self.extra_env, **(env or {})}
-        done = await run_process(["bash", "-c", command], cwd=cwd, env=full_env, merge_stderr=True)
+        timeout, _ = bash_timeouts(full_env)  # the bash tool's default: a `!cmd` cannot hang
+        done = await run_process(
+            ["bash", "-c", command],
+            cwd=cwd,
+            env=full_env,
+            merge_stderr=True,
+            timeout=timeout,
+            signal=self._abort,
+        )
         text = done.stdout + (f"\n(exit code {done.code})" if done.code else "")
+        if done.timed_out:
+            text += f"\n(timed out after {timeout:g} s; the command was killed)"
         return ToolResult([{"type": "text", "text": text}], {"exit_code": done.code})
 
     async def set_model(self, provider: Provider, source: str = "set") -> None:

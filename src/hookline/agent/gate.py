@@ -1,26 +1,36 @@
-"""The permission gate: sits between ``tool_call`` hooks and the tool itself.
+"""The permission stage of the tool pipeline: rules, mode, hook decisions, then asking.
 
-Order, as in Claude Code: PreToolUse/``tool_call`` hooks first (they may block
-or rewrite), then the permission mode and rules, then an ``ask`` goes to
-``permission_request`` hooks, then to the user; with no UI to ask, it is denied
-with a reason that says how to allow it.
+Order, as in Claude Code (and stricter where noted):
+
+1. deny rules and the mode's hard limits (plan mode) — nothing overrides them;
+2. the ``tool_call`` hooks' decision (``permission``: allow / ask, passed in as
+   an argument): ``allow`` skips the prompt, but never a deny or an ``ask`` rule;
+3. rules and mode for the rest (ask rules, allow rules, read-only tools, acceptEdits);
+4. an ``ask`` goes to ``permission_request`` hooks (an input they rewrite is
+   checked against the rules again), then to the user through the UI; with no
+   UI it is denied, with a hint saying which rule or flag would allow it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from dataclasses import replace
 from typing import Any
 
-from hookline.agent.permissions import PermissionCheck, PermissionRules, check_permission
+from hookline.agent.permissions import (
+    CLAUDE_TOOL_NAMES,
+    PermissionCheck,
+    PermissionRules,
+    check_permission,
+)
 from hookline.core.events import Event, NotificationEvent, PermissionRequestEvent
-from hookline.core.results import PermissionRequestResult
+from hookline.core.results import PermissionRequestResult, ToolCallResult
 from hookline.core.runner import HookRunner
-from hookline.core.tool import TOOL_CALL_PERMISSION, Tool, ToolBlockedError, ToolResult, ToolUpdate
+from hookline.shell import parse_command
+from hookline.tools.pipeline import Authorization, Denial, DenialSource
 
 
 class PermissionGate:
-    """Holds the current mode and rules; wraps tools so each call is checked."""
+    """Holds the current mode and rules; ``authorize`` is the pipeline's permission stage."""
 
     def __init__(
         self,
@@ -29,52 +39,62 @@ class PermissionGate:
         mode: str = "default",
         rules: PermissionRules | None = None,
         cwd: str = ".",
+        emit: Callable[[Event], Awaitable[Any]] | None = None,
     ) -> None:
         self.runner = runner
         self.mode = mode
         self.rules = rules or PermissionRules()
         self.cwd = cwd
-        #: How events are sent; the agent points it at its own emit so listeners see them.
-        self.emit: Callable[[Event], Awaitable[Any]] = runner.emit
+        #: How events are sent; the agent passes its own emit so listeners see them.
+        self.emit: Callable[[Event], Awaitable[Any]] = emit or runner.emit
 
-    def wrap(self, tool: Tool) -> Tool:
-        """A tool whose execute asks the gate first."""
-        inner = tool.execute
-
-        async def execute(
-            call_id: str, params: dict[str, Any], signal: Any, on_update: ToolUpdate | None
-        ) -> ToolResult:
-            params = await self.authorize(tool.name, call_id, params)
-            return await inner(call_id, params, signal, on_update)
-
-        return replace(tool, execute=execute)
+    def check(self, tool_name: str, input: dict[str, Any]) -> PermissionCheck:
+        """What the mode and rules alone say about one call."""
+        return check_permission(self.mode, self.rules, tool_name, input, self.cwd)
 
     async def authorize(
-        self, tool_name: str, call_id: str, params: dict[str, Any]
-    ) -> dict[str, Any]:
-        """Return the params to run with, or raise ``ToolBlockedError`` with the reason."""
-        check = check_permission(self.mode, self.rules, tool_name, params, self.cwd)
+        self,
+        tool_name: str,
+        tool_call_id: str,
+        input: dict[str, Any],
+        hooks: ToolCallResult | None,
+    ) -> Authorization:
+        check = self.check(tool_name, input)
         if check.decision == "deny":  # deny rules and plan mode beat any hook's allow
-            raise ToolBlockedError(f"Permission denied: {check.reason}")
-        hook_says = TOOL_CALL_PERMISSION.get()
-        if hook_says == "allow":
-            return params
+            return self._deny(tool_name, tool_call_id, input, check.reason, _source(check))
+        hook_says = hooks.permission if hooks is not None else None
         if hook_says == "ask":
-            check = PermissionCheck("ask", "a tool_call hook asks for confirmation")
+            why = (hooks.reason if hooks is not None else None) or "a tool_call hook asks"
+            check = PermissionCheck("ask", why, rule=check.rule)
         elif check.decision == "allow":
-            return params
+            return Authorization(input)
+        elif hook_says == "allow" and check.rule is None:
+            # A hook's allow answers the mode's question, never an ask rule's.
+            return Authorization(input)
+        return await self._ask(tool_name, tool_call_id, input, check)
+
+    async def _ask(
+        self, tool_name: str, tool_call_id: str, input: dict[str, Any], check: PermissionCheck
+    ) -> Authorization:
         if self.runner.has_handlers("permission_request") or self.emit != self.runner.emit:
             result = await self.emit(
-                PermissionRequestEvent(tool_name=tool_name, tool_call_id=call_id, input=params)
+                PermissionRequestEvent(tool_name=tool_name, tool_call_id=tool_call_id, input=input)
             )
-            if isinstance(result, PermissionRequestResult) and result.decision in ("allow", "deny"):
-                if result.decision == "deny":
-                    raise ToolBlockedError(
-                        f"Permission denied by hook: {result.reason or 'no reason given'}"
+            if isinstance(result, PermissionRequestResult) and result.decision == "deny":
+                reason = f"Permission denied by hook: {result.reason or 'no reason given'}"
+                return self._deny(tool_name, tool_call_id, input, reason, "permission_request")
+            if isinstance(result, PermissionRequestResult) and result.decision == "allow":
+                if result.input is None:
+                    return Authorization(input)
+                # A rewritten input is a new call: the rules see it again.
+                again = self.check(tool_name, result.input)
+                if again.decision == "deny":
+                    return self._deny(
+                        tool_name, tool_call_id, result.input, again.reason, _source(again)
                     )
-                return result.input if result.input is not None else params
+                return Authorization(result.input)
         ctx = self.runner.context
-        summary = _summary(tool_name, params)
+        summary = _summary(tool_name, input)
         if self.runner.has_handlers("notification") or self.emit != self.runner.emit:
             await self.emit(
                 NotificationEvent(
@@ -83,16 +103,66 @@ class PermissionGate:
                     notification_type="permission_prompt",
                 )
             )
-        if ctx.has_ui and await ctx.ui.confirm("Allow tool call?", f"{check.reason}: {summary}"):
-            return params
         if not ctx.has_ui:
-            raise ToolBlockedError(
-                f"Permission denied: {check.reason} and there is no UI to ask; add an allow "
-                f"rule or run with --permission-mode acceptEdits/bypassPermissions"
-            )
-        raise ToolBlockedError("Permission denied by the user")
+            reason = f"Permission denied: {check.reason} and there is no UI to ask"
+            return self._deny(tool_name, tool_call_id, input, reason, "no_ui")
+        if await ctx.ui.confirm("Allow tool call?", f"{check.reason}: {summary}"):
+            return Authorization(input)
+        return self._deny(tool_name, tool_call_id, input, "Permission denied by the user", "user")
+
+    def _deny(
+        self,
+        tool_name: str,
+        tool_call_id: str,
+        input: dict[str, Any],
+        reason: str,
+        source: DenialSource,
+    ) -> Authorization:
+        hint = _hint(self, tool_name, input, source)
+        return Authorization(input, Denial(tool_name, tool_call_id, reason, source, hint))
+
+
+def _source(check: PermissionCheck) -> DenialSource:
+    return "rule" if check.rule is not None else "mode"
 
 
 def _summary(tool_name: str, params: dict[str, Any]) -> str:
     detail = params.get("command") or params.get("path") or params.get("pattern") or ""
     return f"{tool_name} {str(detail)[:120]}".strip()
+
+
+def _hint(
+    gate: PermissionGate, tool_name: str, input: dict[str, Any], source: DenialSource
+) -> str | None:
+    """Which rule or flag would have let the call run (for the end-of-run summary)."""
+    if source == "rule":
+        return "a deny rule matched; only removing that rule allows it"
+    if source in ("hook", "permission_request", "user"):
+        return None
+    if gate.mode == "plan":
+        return "plan mode runs only read-only tools; use --permission-mode default"
+    rules = " and ".join(repr(r) for r in suggested_rules(gate, tool_name, input))
+    flag = "--permission-mode acceptEdits" if tool_name in ("write", "edit") else None
+    flag = flag or "--permission-mode bypassPermissions"
+    return f"add the allow rule {rules} to permissions.allow, or run with {flag}"
+
+
+def suggested_rules(gate: PermissionGate, tool_name: str, input: dict[str, Any]) -> list[str]:
+    """Narrow allow rules for this call in Claude's syntax: ``Bash(touch *)`` for each
+    command of a bash line that the rules do not already allow on its own."""
+    name = CLAUDE_TOOL_NAMES.get(tool_name, tool_name)
+    path = input.get("path")
+    if tool_name in ("write", "edit") and isinstance(path, str):
+        return [f"Edit({path})"]
+    if tool_name != "bash":
+        return [name]
+    parsed = parse_command(str(input.get("command", "")))
+    out: list[str] = []
+    for command in parsed.commands:
+        if command.dynamic:
+            continue
+        alone = gate.check(tool_name, {"command": " ".join(command.argv)})
+        rule = f"{name}({command.program} *)"
+        if alone.decision != "allow" and rule not in out:
+            out.append(rule)
+    return out or [name]

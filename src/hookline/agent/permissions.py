@@ -1,151 +1,166 @@
-"""Permission modes and allow/deny/ask rules, in Claude Code's rule syntax.
+"""The permission decision for one tool call: rules, then the mode.
 
-A rule is ``Tool`` or ``Tool(specifier)`` with Claude's tool names: ``Bash(npm
-run test:*)`` (a trailing ``:*`` is a prefix match, otherwise exact),
-``Read(./docs/**)``, ``Edit(src/*.py)`` (globs on the path, relative to cwd).
-Deny beats ask beats allow; then the mode decides what no rule covers.
+Order, as in Claude Code: deny > ask > allow, then the mode decides what no
+rule covers. Deny rules hold in every mode, ``bypassPermissions`` included;
+so do ask rules (an ask in ``dontAsk`` mode is a denial). On top of Claude:
+
+- a bash line is checked command by command (:mod:`hookline.shell`): an
+  allow rule must cover every simple command, a deny or ask rule needs only
+  one; text that cannot be read, or a program known only at run time, is
+  never auto-allowed;
+- a file a bash line writes by redirection (``echo hi > out.txt``) needs
+  what an edit of that file needs;
+- edits outside the working directory and ``additionalDirectories`` ask in
+  every mode but ``bypassPermissions``, unless an ``Edit`` allow rule names them.
+
+The rule engine itself (syntax, globs, anchors) lives in
+:mod:`hookline.settings.permission_rules`.
 """
 
 from __future__ import annotations
 
-import fnmatch
-import os
-import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Literal
 
-PermissionMode = Literal["default", "acceptEdits", "plan", "bypassPermissions", "dontAsk"]
-PERMISSION_MODES: tuple[str, ...] = (
-    "default",
-    "acceptEdits",
-    "plan",
-    "bypassPermissions",
-    "dontAsk",
+from hookline.core.vocabulary import CLAUDE_TOOL_NAMES, PERMISSION_MODES, PermissionMode
+from hookline.settings.permission_rules import (
+    FilePath,
+    PermissionRule,
+    PermissionRuleError,
+    PermissionRules,
+    ToolCall,
+    describe_call,
+    within,
 )
+from hookline.settings.permission_rules.syntax import EDIT_RULE_TOOLS
+
+__all__ = [
+    "CLAUDE_TOOL_NAMES",
+    "EDIT_TOOLS",
+    "INTERNAL_TOOLS",
+    "PERMISSION_MODES",
+    "READ_ONLY_TOOLS",
+    "Decision",
+    "PermissionCheck",
+    "PermissionMode",
+    "PermissionRule",
+    "PermissionRuleError",
+    "PermissionRules",
+    "check_permission",
+]
+
 Decision = Literal["allow", "deny", "ask"]
 
-#: hookline tool name → Claude's, as rules and command hooks spell them.
-CLAUDE_TOOL_NAMES = {
-    "bash": "Bash",
-    "read": "Read",
-    "write": "Write",
-    "edit": "Edit",
-    "ls": "LS",
-    "find": "Glob",
-    "grep": "Grep",
-}
 READ_ONLY_TOOLS = frozenset({"read", "ls", "find", "grep"})
 #: The agent's own tools that touch nothing outside it (the task list): never asked about.
 INTERNAL_TOOLS = frozenset({"todo_write"})
 EDIT_TOOLS = frozenset({"write", "edit"})
 
-_RULE = re.compile(r"^\s*([A-Za-z0-9_.*-]+)\s*(?:\((.*)\))?\s*$")
-
-
-class PermissionRuleError(ValueError):
-    """A rule string that does not parse."""
-
-
-@dataclass(frozen=True, slots=True)
-class Rule:
-    tool: str  # Claude name, or the hookline name of a custom tool
-    specifier: str | None = None
-
-    @classmethod
-    def parse(cls, text: str) -> Rule:
-        m = _RULE.match(text)
-        if not m:
-            raise PermissionRuleError(
-                f"bad permission rule {text!r}: expected Tool or Tool(specifier), "
-                "e.g. Bash(npm test:*)"
-            )
-        return cls(m.group(1), m.group(2) if m.group(2) not in (None, "", "*") else None)
-
-    def matches(self, tool_name: str, input: dict[str, Any], cwd: str) -> bool:
-        claude = CLAUDE_TOOL_NAMES.get(tool_name, tool_name)
-        if self.tool not in (claude, tool_name, "*"):
-            return False
-        if self.specifier is None:
-            return True
-        if tool_name == "bash":
-            command = str(input.get("command", "")).strip()
-            if self.specifier.endswith(":*"):
-                return command.startswith(self.specifier[:-2])
-            return command == self.specifier.strip()
-        path = input.get("path")
-        if isinstance(path, str):
-            return _path_matches(self.specifier, path, cwd)
-        return fnmatch.fnmatchcase(str(input), self.specifier)
-
-
-def _path_matches(pattern: str, path: str, cwd: str) -> bool:
-    full = os.path.normpath(os.path.join(cwd, os.path.expanduser(path)))
-    pat = os.path.expanduser(pattern)
-    if pat.startswith("//"):
-        pat = pat[1:]
-    elif not os.path.isabs(pat):
-        pat = os.path.join(cwd, pat)
-    pat = os.path.normpath(pat)
-    if pat.endswith("/**"):
-        base = pat[:-3]
-        return full == base or full.startswith(base + os.sep)
-    return fnmatch.fnmatchcase(full, pat.replace("**", "*"))
-
-
-@dataclass(slots=True)
-class PermissionRules:
-    allow: list[Rule] = field(default_factory=list)
-    deny: list[Rule] = field(default_factory=list)
-    ask: list[Rule] = field(default_factory=list)
-
-    @classmethod
-    def from_lists(
-        cls,
-        allow: Sequence[str] = (),
-        deny: Sequence[str] = (),
-        ask: Sequence[str] = (),
-    ) -> PermissionRules:
-        return cls(
-            [Rule.parse(r) for r in allow],
-            [Rule.parse(r) for r in deny],
-            [Rule.parse(r) for r in ask],
-        )
-
 
 @dataclass(frozen=True, slots=True)
 class PermissionCheck:
+    """What the rules and mode say; ``rule`` is the rule that decided, if one did."""
+
     decision: Decision
     reason: str
+    rule: PermissionRule | None = None
 
 
 def check_permission(
-    mode: str, rules: PermissionRules, tool_name: str, input: dict[str, Any], cwd: str
+    mode: str,
+    rules: PermissionRules,
+    tool_name: str,
+    input: dict[str, Any],
+    cwd: str,
+    *,
+    working_dirs: Sequence[str] | None = None,
 ) -> PermissionCheck:
-    """What the mode and rules say about one tool call, before anyone is asked."""
-    if mode == "bypassPermissions":
-        return PermissionCheck("allow", "bypassPermissions mode")
-    for rule in rules.deny:
-        if rule.matches(tool_name, input, cwd):
-            return PermissionCheck("deny", f"denied by rule {_show(rule)}")
+    """What the mode and rules say about one tool call, before anyone is asked.
+
+    ``working_dirs`` are where ``acceptEdits`` may edit without asking
+    (default: ``cwd`` and the rules' ``additional_directories``).
+    """
+    call = describe_call(tool_name, input, cwd)
+    dirs = [call.cwd, *rules.additional_directories] if working_dirs is None else working_dirs
+    bypass = mode == "bypassPermissions"
+
+    rule = rules.first_match("deny", call)
+    if rule is not None:
+        return PermissionCheck("deny", f"denied by rule {rule.describe()}", rule)
     if tool_name in INTERNAL_TOOLS:
         return PermissionCheck("allow", "the agent's own task list")
     if mode == "plan" and tool_name not in READ_ONLY_TOOLS:
         return PermissionCheck("deny", "plan mode: only read-only tools run")
-    for rule in rules.ask:
-        if rule.matches(tool_name, input, cwd):
-            return PermissionCheck("ask", f"rule {_show(rule)} asks")
+    rule = rules.first_match("ask", call)
+    if rule is not None:
+        return _ask(mode, f"rule {rule.describe()} asks", rule)
+
+    if call.unverifiable and not (bypass and not _guards(rules, ("Bash", "*"))):
+        return _ask(mode, f"{call.unverifiable}; it is never allowed without asking")
+    if call.unknown_edits and not (bypass and not _guards(rules, EDIT_RULE_TOOLS)):
+        target = call.unknown_edits[0]
+        return _ask(mode, f"it writes to {target!r}, a file known only when the line runs")
+    if not bypass:
+        for file in call.edits:
+            if not within(file, dirs) and _granting(rules, file, "edit", cwd) is None:
+                return _ask(
+                    mode,
+                    f"{file.path} is outside the working directories (add one with --add-dir "
+                    "or permissions.additionalDirectories)",
+                )
+    if bypass:
+        return PermissionCheck("allow", "bypassPermissions mode")
+
+    if tool_name == "bash":
+        return _bash(mode, rules, call, dirs)
     for rule in rules.allow:
-        if rule.matches(tool_name, input, cwd):
-            return PermissionCheck("allow", f"allowed by rule {_show(rule)}")
+        if rule.allows_call(call):
+            return PermissionCheck("allow", f"allowed by rule {rule.describe()}", rule)
     if tool_name in READ_ONLY_TOOLS:
         return PermissionCheck("allow", "read-only tool")
     if mode == "acceptEdits" and tool_name in EDIT_TOOLS:
-        return PermissionCheck("allow", "acceptEdits mode")
+        return PermissionCheck("allow", "acceptEdits mode, inside the working directories")
+    return _ask(mode, f"{call.claude_tool} needs approval")
+
+
+def _bash(
+    mode: str, rules: PermissionRules, call: ToolCall, dirs: Sequence[str]
+) -> PermissionCheck:
+    """A bash line is allowed only when each command and each file it writes is."""
+    granted: list[PermissionRule] = []
+    for command in call.commands:
+        rule = next((r for r in rules.allow if r.allows_command(command)), None)
+        if rule is None:
+            if not any(r.tool in ("Bash", "*") for r in rules.allow):
+                return _ask(mode, "Bash needs approval")
+            return _ask(
+                mode, f"Bash needs approval for {command.exact[0]!r} (no allow rule covers it)"
+            )
+        granted.append(rule)
+    for file in call.edits:
+        rule = _granting(rules, file, "edit", call.cwd)
+        if rule is not None:
+            granted.append(rule)
+        elif not (mode == "acceptEdits" and within(file, dirs)):
+            return _ask(mode, f"Bash writes {file.path}, which needs approval as an edit")
+    if not granted:
+        return _ask(mode, "Bash needs approval")
+    shown = ", ".join(dict.fromkeys(r.describe() for r in granted))
+    return PermissionCheck("allow", f"allowed by rule {shown}", granted[0])
+
+
+def _granting(rules: PermissionRules, file: FilePath, kind: str, cwd: str) -> PermissionRule | None:
+    return next((r for r in rules.allow if r.allows_file(file, kind, cwd)), None)
+
+
+def _guards(rules: PermissionRules, tools: Sequence[str] | frozenset[str]) -> bool:
+    """Whether a deny or ask rule with a specifier watches these tools (it cannot be checked
+    on what is known only at run time, so even bypassPermissions asks)."""
+    return any(r.tool in tools and r.specifier is not None for r in (*rules.deny, *rules.ask))
+
+
+def _ask(mode: str, reason: str, rule: PermissionRule | None = None) -> PermissionCheck:
     if mode == "dontAsk":
-        return PermissionCheck("deny", "dontAsk mode: not pre-approved by an allow rule")
-    return PermissionCheck("ask", f"{CLAUDE_TOOL_NAMES.get(tool_name, tool_name)} needs approval")
-
-
-def _show(rule: Rule) -> str:
-    return rule.tool if rule.specifier is None else f"{rule.tool}({rule.specifier})"
+        return PermissionCheck("deny", f"{reason}, and dontAsk mode does not ask", rule)
+    return PermissionCheck("ask", reason, rule)

@@ -1,13 +1,15 @@
 """Session operations of the agent and the events around them.
 
 Each ``before`` event may cancel; the operation then does nothing and
-returns False. Kept apart from the loop so each file holds one idea.
+returns False. ``SessionLifecycle`` is an object the ``Agent`` owns: it holds
+the current session and tells the agent (``on_attach``) when it changes.
 """
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
+from typing import Any
 
 from hookline.core.events import (
     AutoCompactionEndEvent,
@@ -35,33 +37,43 @@ from hookline.core.results import (
 )
 from hookline.session import SessionManager, default_summary, estimate_tokens, prepare_compaction
 
-if TYPE_CHECKING:
-    from hookline.core.runner import HookRunner
+
+@dataclass(slots=True)
+class CompactionPolicy:
+    """When compaction runs by itself: past ``threshold`` of the model's ``context_window``."""
+
+    context_window: int = 200_000
+    auto_compact: bool = True
+    threshold: float = 0.8
 
 
-class SessionOps:
-    """Mixed into ``Agent``: the session lifecycle with its hook events."""
+class SessionLifecycle:
+    """The session lifecycle with its hook events: start, switch, branch, fork, tree, compact."""
 
-    session: SessionManager
-    runner: HookRunner
-    cwd: str
-    turn_leaves: dict[int, str | None]
-    context_window: int
-    auto_compact: bool
-    compact_threshold: float
-    _shut_down: bool = False
+    def __init__(
+        self,
+        session: SessionManager,
+        cwd: str,
+        emit: Callable[[Event], Awaitable[Any]],
+        on_attach: Callable[[SessionManager], None],
+        compaction: CompactionPolicy,
+    ) -> None:
+        self.session = session
+        self.cwd = cwd
+        self.emit = emit
+        self.on_attach = on_attach
+        self.compaction = compaction
+        #: The leaf before each turn of this process (``branch(turn_index=...)``).
+        self.turn_leaves: dict[int, str | None] = {}
+        self._shut_down = False
 
-    async def emit(self, event: Event) -> Any:  # provided by Agent
-        raise NotImplementedError
-
-    def sync_claude(self) -> None:  # provided by Agent
-        raise NotImplementedError
+    @property
+    def shut_down(self) -> bool:
+        return self._shut_down
 
     def _attach(self, session: SessionManager) -> None:
         self.session = session
-        self.runner.set_session_file(session.get_session_file())
-        self.runner.context.session_manager = session
-        self.sync_claude()
+        self.on_attach(session)
 
     async def start(self, source: str = "startup") -> None:
         """Announce the session (``session_start``): startup, resume, clear or compact."""
@@ -81,11 +93,12 @@ class SessionOps:
             return False
         previous = self.session.get_session_file()
         persistent = previous is not None
-        self.session.close()
         if persistent:
+            # Created before the old one closes: if this fails, the run keeps its session.
             fresh = SessionManager.create(self.cwd, parent_session=parent_session or previous)
         else:
             fresh = SessionManager.in_memory(self.cwd)
+        self.session.close()
         if setup is not None:
             value = setup(fresh)
             if value is not None:
@@ -234,10 +247,11 @@ class SessionOps:
 
     async def maybe_auto_compact(self) -> None:
         """Compact when the context passes the threshold of the model's window."""
-        if not self.auto_compact:
+        policy = self.compaction
+        if not policy.auto_compact:
             return
         tokens = estimate_tokens(self.session.build_context_messages())
-        if tokens < self.context_window * self.compact_threshold:
+        if tokens < policy.context_window * policy.threshold:
             return
         await self.emit(AutoCompactionStartEvent(reason="threshold"))
         error = None
@@ -248,18 +262,16 @@ class SessionOps:
             error = f"{type(exc).__name__}: {exc}"
         await self.emit(AutoCompactionEndEvent(aborted=not done, error=error))
 
-    async def shutdown(self, reason: str = "exit") -> None:
-        """``session_shutdown`` once, then close the session file."""
+    async def shutdown(self, reason: str = "exit") -> bool:
+        """``session_shutdown`` once, then close the session file; False when already done."""
         if self._shut_down:
-            return
+            return False
         self._shut_down = True
         try:
             await self.emit(SessionShutdownEvent(reason=reason))
         finally:
             self.session.close()
-            claude = getattr(self, "claude", None)
-            if claude is not None:
-                await claude.shutdown()  # background (async) settings hooks end with us
+        return True
 
     async def _cancelled(self, event: Event) -> bool:
         result = await self.emit(event)

@@ -7,6 +7,7 @@ missing folder, a locked session) raise ``SetupError`` with one clear line.
 
 from __future__ import annotations
 
+import atexit
 import dataclasses
 import os
 import sys
@@ -18,12 +19,12 @@ from typing import TextIO
 from hookline.agent.agent import DEFAULT_SYSTEM_PROMPT, Agent
 from hookline.agent.gate import PermissionGate
 from hookline.agent.model_hooks import make_model_runner
-from hookline.agent.permissions import PermissionRuleError, PermissionRules
+from hookline.agent.permissions import PermissionRules
 from hookline.agent.provider import Provider, ProviderError
 from hookline.agent.providers.registry import ProviderSpecError, create_provider
 from hookline.agent.providers.scripted import ScriptError
 from hookline.claude import ClaudeHooks
-from hookline.core.paths import hookline_home
+from hookline.core.paths import expand_path, hookline_home
 from hookline.core.runner import HookError, HookRunner
 from hookline.discovery import (
     LoadResult,
@@ -33,8 +34,17 @@ from hookline.discovery import (
     load_into_runner,
 )
 from hookline.session import SessionError, SessionManager
-from hookline.settings import LoadedSettings, TrustStore, hook_policy, load_settings
-from hookline.tools import BashSpawnContext, builtin_tools
+from hookline.settings import (
+    LoadedSettings,
+    PermissionModeError,
+    TrustError,
+    TrustStore,
+    allows,
+    hook_policy,
+    load_settings,
+    resolve_permission_mode,
+)
+from hookline.tools import BashSpawnContext, ToolLeftovers, builtin_tools
 
 DEFAULT_MODEL = "scripted:" + str(Path(__file__).with_name("default_script.yaml"))
 
@@ -58,7 +68,12 @@ class AgentOptions:
     system_prompt: str | None = None
     interactive: bool = False
     verbose: bool = False
+    verbose_context: bool = False
     managed_paths: list[Path] | None = None
+    #: ``--add-dir``: more working directories (acceptEdits edits there without asking).
+    add_dirs: list[str] = field(default_factory=list)
+    #: ``--require-hook PATH``: loaded like ``--hook``, and the agent refuses to start without it.
+    required_hooks: list[str] = field(default_factory=list)
 
 
 @dataclass(slots=True)
@@ -87,7 +102,8 @@ def _ask_trust(cwd: str) -> bool:
     """Interactive mode asks before anything from the project runs."""
     try:
         answer = input(
-            f"Trust the project {cwd}? Its hooks and settings hooks will run code. [y/N] "
+            f"Trust the project {cwd} and everything below it? Its hooks will run code and "
+            "its settings may loosen permissions. [y/N] "
         )
     except EOFError:
         return False
@@ -107,6 +123,74 @@ def _project_has_hooks(cwd: str) -> bool:
     )
 
 
+async def _decide_trust(
+    options: AgentOptions,
+    cwd: str,
+    err: TextIO,
+    ask_trust: Callable[[str], Awaitable[bool]] | None = None,
+) -> bool:
+    """Trusted by flag or record; interactive mode asks when the project has anything to run.
+
+    Only a failure to record a yes is said here; "not trusted" is said once after
+    the settings are loaded, together with what was ignored from them.
+    """
+    store = TrustStore()
+    if options.trust_project or store.is_trusted(Path(cwd)):
+        return True
+    if not _project_has_hooks(cwd):
+        return False
+    if options.interactive and (await ask_trust(cwd) if ask_trust is not None else _ask_trust(cwd)):
+        try:
+            store.trust(Path(cwd))
+        except TrustError as exc:
+            _say(err, f"{exc}; trusting {cwd} for this run only")
+        return True
+    return False  # said once, with what was ignored, after the settings are loaded
+
+
+@dataclass(frozen=True, slots=True)
+class _Required:
+    """A hook the agent must not start without: the path as given, where it came from."""
+
+    path: Path
+    written: str
+    origin: str
+
+
+def _required_hooks(options: AgentOptions, settings: LoadedSettings, cwd: str) -> list[_Required]:
+    """``--require-hook`` paths (relative to ``cwd``) and ``requiredHooks`` of trusted files."""
+    out = [_Required(expand_path(p, cwd), p, "--require-hook") for p in options.required_hooks]
+    out += [
+        _Required(expand_path(p, base), p, f"requiredHooks in {f.path}")
+        for p, base, f in settings.required_hooks()
+    ]
+    return out
+
+
+def _check_required(required: list[_Required], result: LoadResult, disabled: str | None) -> None:
+    """``SetupError`` naming each required hook that is not loaded, and why."""
+    loaded = {os.path.realpath(s.path) for s in result.sources}
+    reasons = {os.path.realpath(e.path): f"failed to load: {e.reason}" for e in result.errors}
+    for skipped in result.skipped:
+        reasons.setdefault(os.path.realpath(skipped.source.path), f"skipped: {skipped.reason}")
+    problems = []
+    for hook in required:
+        real = os.path.realpath(hook.path)
+        if real in loaded:
+            continue
+        if not hook.path.exists():
+            why = "no such file"
+        elif real in reasons:
+            why = reasons[real]
+        else:
+            why = f"not loaded: {disabled}" if disabled is not None else "not loaded"
+        problems.append(f"required hook {hook.written} ({hook.origin}): {why}")
+    if problems:
+        raise SetupError(
+            "the agent does not start without its required hooks:\n" + "\n".join(problems)
+        )
+
+
 def _open_session(options: AgentOptions, cwd: str) -> SessionManager:
     try:
         if options.no_session:
@@ -116,8 +200,14 @@ def _open_session(options: AgentOptions, cwd: str) -> SessionManager:
         if options.resume:
             return SessionManager.continue_recent(cwd)
         return SessionManager.create(cwd)
-    except (SessionError, OSError) as exc:
+    except SessionError as exc:
         raise SetupError(str(exc)) from None
+    except OSError as exc:
+        where = f" {exc.filename}" if exc.filename else ""
+        raise SetupError(
+            f"cannot open the session file{where}: {exc.strerror or exc} "
+            "(set HOOKLINE_HOME to a writable folder, or pass --no-session)"
+        ) from None
 
 
 async def build_agent(
@@ -137,46 +227,55 @@ async def build_agent(
         raise SetupError(f"--cwd {cwd} is not a directory")
     provider = _provider(options.model or DEFAULT_MODEL, options.base_url, cwd)
 
+    trusted = await _decide_trust(options, cwd, err, ask_trust)
     settings = load_settings(
         Path(cwd),
         cli_settings=Path(options.settings_file) if options.settings_file else None,
         managed_paths=options.managed_paths,
+        project_trusted=trusted,
     )
-    for problem in settings.errors:
-        _say(err, f"settings: {problem}")
-
-    store = TrustStore()
-    trusted = options.trust_project or store.is_trusted(Path(cwd))
-    if not trusted and _project_has_hooks(cwd):
-        if options.interactive and (
-            await ask_trust(cwd) if ask_trust is not None else _ask_trust(cwd)
-        ):
-            store.trust(Path(cwd))
-            trusted = True
-        else:
-            _say(
-                err,
-                f"project {cwd} is not trusted: its hooks and settings hooks are skipped "
-                f"(run `hookline trust {cwd}` or pass --trust-project)",
-            )
+    if settings.errors:
+        raise SetupError(
+            "settings cannot be used, so nothing was started (its deny rules cannot be "
+            "known); fix or remove the file:\n" + "\n".join(settings.errors)
+        )
+    for warning in settings.warnings:
+        _say(err, f"settings: {warning}")
+    ignored = settings.ignored_summary()
+    if not trusted and (ignored is not None or _project_has_hooks(cwd)):
+        _say(
+            err,
+            f"project {cwd} is not trusted: its hooks and settings hooks are skipped"
+            + (f"; {ignored}" if ignored else "")
+            + f" (run `hookline trust {cwd}` or pass --trust-project)",
+        )
+    rules = _permission_rules(settings, options, cwd, err)  # before any hook code runs
 
     policy = hook_policy(settings)
     runner = HookRunner(cwd=cwd, timeout=settings.hook_timeout_seconds)
     runner.on_error(lambda e: _report_hook_error(err, e))
-    if policy.disable_all:
-        _say(err, "disableAllHooks is set: no hooks run")
+    required = _required_hooks(options, settings, cwd)
+    # Module hooks are never the managed file's unless its own ``hooks`` list names them.
+    others_ok, why_not = allows("user", policy, trusted)
+    if not allows("managed", policy, trusted)[0]:
+        _say(err, f"no hook modules run: {why_not}")
         result = LoadResult()
     else:
+        if not others_ok:
+            _say(err, f"only the managed settings' hook modules run: {why_not}")
+        settings_paths = [
+            SettingsHookPath(p, str(base), str(f.path), f.from_project)
+            for p, base, f in [*settings.hook_paths(), *settings.required_hooks()]
+            if others_ok or f.scope == "managed"
+        ]
         discovery = discover_hooks(
-            cli_paths=options.hook_paths,
-            settings_paths=[
-                SettingsHookPath(p, str(base), str(f.path)) for p, base, f in settings.hook_paths()
-            ]
-            if not policy.managed_only
-            else [],
-            project_dir=cwd,
+            cli_paths=[*options.hook_paths, *options.required_hooks] if others_ok else [],
+            settings_paths=settings_paths,
+            project_dir=cwd if others_ok else None,
             project_trusted=trusted,
             cwd=cwd,
+            user=others_ok,
+            packages=others_ok,
         )
         result = load_hooks(discovery, cwd=cwd)
     for error in result.errors:
@@ -186,6 +285,7 @@ async def build_agent(
             _say(err, f"hook {shadowed.source.path} shadowed: {shadowed.reason}")
         for skipped in result.skipped:
             _say(err, f"hook {skipped.source.path} skipped: {skipped.reason}")
+    _check_required(required, result, None if others_ok else why_not)
     load_into_runner(result, runner)
 
     agent_ref: list[Agent] = []
@@ -207,26 +307,32 @@ async def build_agent(
         extra = claude.session_env
         return dataclasses.replace(ctx, env={**ctx.env, **extra}) if extra else ctx
 
-    perms = settings.merged.permissions
     try:
-        rules = PermissionRules.from_lists(
-            perms.allow if perms else [], perms.deny if perms else [], perms.ask if perms else []
-        )
-    except PermissionRuleError as exc:
-        raise SetupError(f"settings permissions: {exc}") from None
-    mode = options.permission_mode or (perms.default_mode if perms else None) or "default"
+        mode, mode_warnings = resolve_permission_mode(settings, options.permission_mode)
+    except PermissionModeError as exc:
+        raise SetupError(str(exc)) from None
+    for warning in mode_warnings:
+        _say(err, f"settings: {warning}")
     gate = PermissionGate(runner, mode=mode, rules=rules, cwd=cwd)
     session = _open_session(options, cwd)
+    # What bash calls leave (background jobs, spill files) ends with the session;
+    # atexit covers an exit that skips the shutdown.
+    leftovers = ToolLeftovers()
+    atexit.register(leftovers.close)
     agent = Agent(
         provider=provider,
         runner=runner,
         session=session,
-        tools=builtin_tools(cwd, spawn_hook=spawn_hook),
+        tools=builtin_tools(
+            cwd, spawn_hook=spawn_hook, hide=rules.hide_predicate(cwd), leftovers=leftovers
+        ),
         cwd=cwd,
         system_prompt=options.system_prompt or DEFAULT_SYSTEM_PROMPT,
         gate=gate,
+        leftovers=leftovers,
     )
     agent_ref.append(agent)
+    agent.stream.verbose_context = options.verbose_context
     agent.bind_claude(claude)
     claude.on_outcome(lambda o: agent.publish({"type": "settings_hook_outcome", **o.to_dict()}))
     if options.verbose:
@@ -240,6 +346,33 @@ async def build_agent(
         make_provider=lambda spec: _provider(spec, options.base_url, cwd),
         trusted=trusted,
     )
+
+
+def _permission_rules(
+    settings: LoadedSettings, options: AgentOptions, cwd: str, err: TextIO
+) -> PermissionRules:
+    """Every settings file's rules, with ``--add-dir`` folders.
+
+    An unreadable deny or ask rule stops the agent: what it would have
+    refused cannot be known. An unreadable allow rule is skipped with a warning.
+    """
+    rules = PermissionRules.from_settings(settings)
+    fatal = rules.errors_in("deny", "ask")
+    if fatal:
+        lines = "; ".join(str(e) for e in fatal)
+        raise SetupError(
+            f"settings permissions: {lines} (fix or remove the rule: a deny or ask rule "
+            "that cannot be read could hide a refusal)"
+        )
+    for error in rules.errors_in("allow"):
+        _say(err, f"settings permissions: {error} (rule skipped)")
+    for folder in options.add_dirs:
+        full = os.path.normpath(os.path.join(cwd, os.path.expanduser(folder)))
+        if not os.path.isdir(full):
+            raise SetupError(f"--add-dir {full} is not a directory")
+        if full not in rules.additional_directories:
+            rules.additional_directories.append(full)
+    return rules
 
 
 def plugin_hook_files() -> list[Path]:

@@ -7,33 +7,37 @@ matchers and selection, payloads (stdin JSON), command (one process), outcome
 callbacks, env_file and engine (one event, hooks in parallel).
 """
 
-from hookline.claude.adapter import BUS_EVENTS, SETTINGS_HOOK_PATH, UNBOUND_EVENTS, ClaudeHooks
-from hookline.claude.async_hooks import AsyncHookRegistry, AsyncHookTask
-from hookline.claude.callbacks import CallbackContext
-from hookline.claude.config import (
-    CallbackHookConfig,
-    HookDefinition,
-    HookSource,
-    OpenPolicy,
-    load_plugin_hooks,
-    plugin_sources,
-    sources_from_settings,
-)
-from hookline.claude.engine import EventRun, HookEngine
-from hookline.claude.env_file import parse_env_exports
-from hookline.claude.matchers import Matcher, compile_matcher, match_query
-from hookline.claude.model_hooks import ModelHookCancelled, ModelHookRequest, ModelRunner
-from hookline.claude.names import (
-    CLAUDE_TOOL_NAMES,
-    from_claude_input,
-    from_claude_tool_name,
-    to_claude_input,
-    to_claude_tool_name,
-)
-from hookline.claude.outcome import Outcome, OutcomeKind
-from hookline.claude.payloads import BaseFields, build_payload
-from hookline.claude.selection import Deduped, MatcherCheck, Selection, Skipped, select_hooks
-from hookline.claude.verdict import Verdict, aggregate
+from typing import TYPE_CHECKING
+
+from hookline._lazy import lazy_exports
+
+if TYPE_CHECKING:
+    from hookline.claude.adapter import BUS_EVENTS, SETTINGS_HOOK_PATH, UNBOUND_EVENTS, ClaudeHooks
+    from hookline.claude.async_hooks import AsyncHookRegistry, AsyncHookTask
+    from hookline.claude.callbacks import CallbackContext
+    from hookline.claude.config import (
+        CallbackHookConfig,
+        HookDefinition,
+        HookSource,
+        load_plugin_hooks,
+        plugin_sources,
+        sources_from_settings,
+    )
+    from hookline.claude.engine import EventRun, HookEngine
+    from hookline.claude.env_file import parse_env_exports
+    from hookline.claude.matchers import Matcher, compile_matcher, match_query
+    from hookline.claude.model_hooks import ModelHookCancelled, ModelHookRequest, ModelRunner
+    from hookline.claude.names import (
+        CLAUDE_TOOL_NAMES,
+        from_claude_input,
+        from_claude_tool_name,
+        to_claude_input,
+        to_claude_tool_name,
+    )
+    from hookline.claude.outcome import Outcome, OutcomeKind
+    from hookline.claude.payloads import BaseFields, build_payload
+    from hookline.claude.selection import Deduped, MatcherCheck, Selection, Skipped, select_hooks
+    from hookline.claude.verdict import Verdict, aggregate
 
 __all__ = [
     "BUS_EVENTS",
@@ -56,7 +60,6 @@ __all__ = [
     "ModelHookCancelled",
     "ModelHookRequest",
     "ModelRunner",
-    "OpenPolicy",
     "Outcome",
     "OutcomeKind",
     "Selection",
@@ -76,3 +79,47 @@ __all__ = [
     "to_claude_input",
     "to_claude_tool_name",
 ]
+
+#: Public name → the module that defines it, imported when the name is first read.
+_EXPORTS = {
+    "BUS_EVENTS": "hookline.claude.adapter",
+    "CLAUDE_TOOL_NAMES": "hookline.claude.names",
+    "SETTINGS_HOOK_PATH": "hookline.claude.adapter",
+    "UNBOUND_EVENTS": "hookline.claude.adapter",
+    "AsyncHookRegistry": "hookline.claude.async_hooks",
+    "AsyncHookTask": "hookline.claude.async_hooks",
+    "BaseFields": "hookline.claude.payloads",
+    "CallbackContext": "hookline.claude.callbacks",
+    "CallbackHookConfig": "hookline.claude.config",
+    "ClaudeHooks": "hookline.claude.adapter",
+    "Deduped": "hookline.claude.selection",
+    "EventRun": "hookline.claude.engine",
+    "HookDefinition": "hookline.claude.config",
+    "HookEngine": "hookline.claude.engine",
+    "HookSource": "hookline.claude.config",
+    "Matcher": "hookline.claude.matchers",
+    "MatcherCheck": "hookline.claude.selection",
+    "ModelHookCancelled": "hookline.claude.model_hooks",
+    "ModelHookRequest": "hookline.claude.model_hooks",
+    "ModelRunner": "hookline.claude.model_hooks",
+    "Outcome": "hookline.claude.outcome",
+    "OutcomeKind": "hookline.claude.outcome",
+    "Selection": "hookline.claude.selection",
+    "Skipped": "hookline.claude.selection",
+    "Verdict": "hookline.claude.verdict",
+    "aggregate": "hookline.claude.verdict",
+    "build_payload": "hookline.claude.payloads",
+    "compile_matcher": "hookline.claude.matchers",
+    "from_claude_input": "hookline.claude.names",
+    "from_claude_tool_name": "hookline.claude.names",
+    "load_plugin_hooks": "hookline.claude.config",
+    "match_query": "hookline.claude.matchers",
+    "parse_env_exports": "hookline.claude.env_file",
+    "plugin_sources": "hookline.claude.config",
+    "select_hooks": "hookline.claude.selection",
+    "sources_from_settings": "hookline.claude.config",
+    "to_claude_input": "hookline.claude.names",
+    "to_claude_tool_name": "hookline.claude.names",
+}
+
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)

@@ -7,14 +7,17 @@ verdict back into the internal event's result:
 =====================  =====================================================
 internal event         Claude event → result
 =====================  =====================================================
-tool_call              PreToolUse: exit 2 / deny → block; ask → ``ui.confirm``
-                       (no UI → block); ``updatedInput`` → ``input`` rewrite
+tool_call              PreToolUse: exit 2 / deny → block; allow / ask → the
+                       result's ``permission`` (the agent's permission stage asks:
+                       permission_request hooks, UI, no-UI denial);
+                       ``updatedInput`` → ``input`` rewrite
 tool_result            PostToolUse (ok) / PostToolUseFailure (error): blocking
                        feedback and additionalContext appended as a text block
 input                  UserPromptSubmit: block → ``handled`` + notify;
                        context / plain stdout appended to the prompt
-session_start          SessionStart: context kept in ``pending_context``;
-                       ``CLAUDE_ENV_FILE`` exports in ``session_env``
+session_start          SessionStart: context sent to the host as a hidden
+                       ``hook_context`` message; ``CLAUDE_ENV_FILE`` exports in
+                       ``session_env``
 session_shutdown       SessionEnd
 session_before_compact PreCompact: block → ``cancel``
 stop / subagent_stop   Stop / SubagentStop: block → ``{block, reason}``
@@ -31,8 +34,9 @@ hooks rewrote — the input that will really run. ``tool_result`` overrides are
 a module override of the same result (only when there is feedback to add).
 
 Non-blocking errors and cancellations are shown with ``ui.notify(...,
-"warning")``, ``systemMessage`` with ``ui.notify``. ``continue: false`` sets
-``stop_reason`` (the agent should end the run) and blocks what can be blocked.
+"warning")``, ``systemMessage`` with ``ui.notify``. ``continue: false`` calls
+the host's ``request_stop`` (the agent ends the run) and blocks what can be
+blocked. Results are the typed results module hooks return.
 """
 
 from __future__ import annotations
@@ -47,8 +51,6 @@ from hookline.claude.config import (
     CallbackFn,
     HookDefinition,
     HookSource,
-    OpenPolicy,
-    PolicyLike,
     plugin_sources,
     sources_from_settings,
 )
@@ -70,8 +72,19 @@ from hookline.core.events import (
     ToolCallEvent,
     ToolResultEvent,
 )
+from hookline.core.messages import CustomMessage
+from hookline.core.results import (
+    InputResult,
+    PermissionRequestResult,
+    SessionBeforeCompactResult,
+    StopResult,
+    ToolCallResult,
+    ToolResultResult,
+)
 from hookline.core.runner import HookRunner
 from hookline.core.ui import NotifyType
+from hookline.settings.loader import LoadedSettings
+from hookline.settings.policy import HookPolicy, hook_policy
 
 SETTINGS_HOOK_PATH = "settings:claude"
 
@@ -105,10 +118,6 @@ class ClaudeHooks(HookEngine):
 
     def __init__(self, sources: Sequence[HookSource] = (), **kwargs: Any) -> None:
         super().__init__(sources, **kwargs)
-        #: SessionStart (and async hooks') added context, for the agent to inject.
-        self.pending_context: list[str] = []
-        #: Set when a hook returned ``continue: false``; the agent should stop its run.
-        self.stop_reason: str | None = None
         self._runner: HookRunner | None = None
         self._wired: set[str] = set()
         self.registry.on_result(self._async_done)
@@ -116,24 +125,23 @@ class ClaudeHooks(HookEngine):
     @classmethod
     def from_settings(
         cls,
-        loaded: Any,
+        loaded: LoadedSettings,
         *,
         plugin_hook_files: Iterable[Path] = (),
-        policy: PolicyLike | None = None,
+        policy: HookPolicy | None = None,
         project_trusted: bool = True,
         **kwargs: Any,
     ) -> ClaudeHooks:
         """From a ``LoadedSettings`` and plugin ``hooks/hooks.json`` files.
 
-        ``policy`` is ``settings.policy.hook_policy(loaded)``; without it the
-        policy is read from the files (managed values win).
+        ``policy`` defaults to ``settings.policy.hook_policy(loaded)``.
         """
         sources = sources_from_settings(loaded)
         plugins, errors = plugin_sources(plugin_hook_files)
         kwargs.setdefault("project_dir", getattr(loaded, "project_dir", "."))
         return cls(
             [*sources, *plugins],
-            policy=policy or policy_from_settings(loaded),
+            policy=policy or hook_policy(loaded),
             project_trusted=project_trusted,
             errors=[*errors],
             **kwargs,
@@ -178,12 +186,6 @@ class ClaudeHooks(HookEngine):
             self._runner.add_hook(self.loaded_hook([bus]))
         return d
 
-    def take_pending_context(self) -> str:
-        """The pending context joined, and cleared (the agent injects it once)."""
-        text = "\n\n".join(self.pending_context)
-        self.pending_context.clear()
-        return text
-
     def _handler(self, bus_event: str) -> Handler:
         return getattr(self, f"_on_{bus_event}")  # type: ignore[no-any-return]
 
@@ -198,15 +200,16 @@ class ClaudeHooks(HookEngine):
                 ctx.ui.notify(o.system_message, "info")
         v = run.verdict
         if v.stop:
-            self.stop_reason = v.stop_reason or f"{event} hook asked to stop"
-            ctx.ui.notify(f"{event} hook stopped the agent: {self.stop_reason}", "warning")
+            reason = _stop_reason(event, v.stop_reason)
+            ctx.ui.notify(f"{event} hook stopped the agent: {reason}", "warning")
+            ctx.host.request_stop(reason)
         return run
 
     def _async_done(self, task: AsyncHookTask, outcome: Outcome) -> None:
-        if outcome.additional_context:
-            self.pending_context.append(outcome.additional_context)
         if self._runner is None:
             return
+        if outcome.additional_context:
+            _send_context(self._runner.context, [outcome.additional_context])
         level: NotifyType = "info" if outcome.kind == "success" else "warning"
         text = f"async hook {task.id} ({task.hook.event}) ended: {outcome.kind}"
         if outcome.reason:
@@ -215,31 +218,31 @@ class ClaudeHooks(HookEngine):
 
     # -- handlers -----------------------------------------------------------------
 
-    async def _on_tool_call(self, ev: ToolCallEvent, ctx: HookContext) -> dict[str, Any] | None:
+    async def _on_tool_call(self, ev: ToolCallEvent, ctx: HookContext) -> ToolCallResult | None:
         if not self.has_hooks("PreToolUse"):
             return None
         v = (await self._run("PreToolUse", payloads.pre_tool_use(ev), ctx)).verdict
         if v.stop:
-            return {"block": True, "reason": self.stop_reason}
+            return ToolCallResult(block=True, reason=_stop_reason("PreToolUse", v.stop_reason))
         if v.blocked or v.permission == "deny":
-            return {"block": True, "reason": v.reason or v.permission_reason or "denied by hook"}
+            return ToolCallResult(
+                block=True, reason=v.reason or v.permission_reason or "denied by hook"
+            )
+        out = ToolCallResult()
         if v.permission == "ask":
             name = to_claude_tool_name(ev.tool_name)
             why = v.permission_reason or f"a PreToolUse hook asks before running {name}"
-            if not ctx.has_ui:
-                return {"block": True, "reason": f"{why} (needs confirmation; no UI to ask)"}
-            if not await ctx.ui.confirm(f"Allow {name}?", why):
-                return {"block": True, "reason": f"{why} (denied by the user)"}
-        out: dict[str, Any] = {}
-        if v.permission in ("allow", "ask"):
-            # allow skips the permission prompt; a confirmed ask was just answered.
-            out["permission"] = "allow"
+            out = ToolCallResult(permission="ask", reason=why)
+        elif v.permission == "allow":
+            out = ToolCallResult(permission="allow", reason=v.permission_reason)
         if v.updated_input:
             merged = {**to_claude_input(ev.tool_name, ev.input), **v.updated_input}
-            out["input"] = from_claude_input(ev.tool_name, merged)
-        return out or None
+            out.input = from_claude_input(ev.tool_name, merged)
+        return out if out.model_fields_set else None
 
-    async def _on_tool_result(self, ev: ToolResultEvent, ctx: HookContext) -> dict[str, Any] | None:
+    async def _on_tool_result(
+        self, ev: ToolResultEvent, ctx: HookContext
+    ) -> ToolResultResult | None:
         event = "PostToolUseFailure" if ev.is_error else "PostToolUse"
         if not self.has_hooks(event):
             return None
@@ -248,24 +251,24 @@ class ClaudeHooks(HookEngine):
         texts = [f"{event} hook feedback: {r}" for r in v.block_reasons] + v.contexts
         if not texts:
             return None
-        return {"append": [{"type": "text", "text": "\n\n".join(texts)}]}
+        return ToolResultResult(append=[{"type": "text", "text": "\n\n".join(texts)}])
 
-    async def _on_input(self, ev: InputEvent, ctx: HookContext) -> dict[str, Any] | None:
+    async def _on_input(self, ev: InputEvent, ctx: HookContext) -> InputResult | None:
         if not self.has_hooks("UserPromptSubmit"):
             return None
         v = (await self._run("UserPromptSubmit", payloads.user_prompt_submit(ev.text), ctx)).verdict
         if v.stop or v.blocked:
-            reason = v.reason or self.stop_reason or "blocked"
+            reason = v.reason or v.stop_reason or "blocked"
             ctx.ui.notify(f"prompt blocked by UserPromptSubmit hook: {reason}", "warning")
-            return {"handled": True}
+            return InputResult(handled=True)
         if v.contexts:
-            return {"text": "\n\n".join([ev.text, *v.contexts])}
+            return InputResult(text="\n\n".join([ev.text, *v.contexts]))
         return None
 
     async def _on_session_start(self, ev: SessionStartEvent, ctx: HookContext) -> None:
         if self.has_hooks("SessionStart"):
             v = (await self._run("SessionStart", payloads.session_start(ev), ctx)).verdict
-            self.pending_context.extend(v.contexts)
+            _send_context(ctx, v.contexts)
 
     async def _on_session_shutdown(self, ev: SessionShutdownEvent, ctx: HookContext) -> None:
         if self.has_hooks("SessionEnd"):
@@ -273,33 +276,31 @@ class ClaudeHooks(HookEngine):
 
     async def _on_session_before_compact(
         self, ev: SessionBeforeCompactEvent, ctx: HookContext
-    ) -> dict[str, Any] | None:
+    ) -> SessionBeforeCompactResult | None:
         if not self.has_hooks("PreCompact"):
             return None
         v = (await self._run("PreCompact", payloads.pre_compact(ev), ctx)).verdict
         if v.blocked or v.stop:
             ctx.ui.notify(f"compaction blocked by PreCompact hook: {v.reason}", "warning")
-            return {"cancel": True}
+            return SessionBeforeCompactResult(cancel=True)
         return None
 
     async def _stop_like(
         self, event: str, fields: dict[str, Any], ctx: HookContext
-    ) -> dict[str, Any] | None:
+    ) -> StopResult | None:
         v = (await self._run(event, fields, ctx)).verdict
         if v.stop:  # continue: false wins: let the agent stop
             return None
         if v.blocked:
-            return {"block": True, "reason": v.reason}
+            return StopResult(block=True, reason=v.reason)
         return None
 
-    async def _on_stop(self, ev: StopEvent, ctx: HookContext) -> dict[str, Any] | None:
+    async def _on_stop(self, ev: StopEvent, ctx: HookContext) -> StopResult | None:
         if not self.has_hooks("Stop"):
             return None
         return await self._stop_like("Stop", payloads.stop(ev), ctx)
 
-    async def _on_subagent_stop(
-        self, ev: SubagentStopEvent, ctx: HookContext
-    ) -> dict[str, Any] | None:
+    async def _on_subagent_stop(self, ev: SubagentStopEvent, ctx: HookContext) -> StopResult | None:
         if not self.has_hooks("SubagentStop"):
             return None
         return await self._stop_like("SubagentStop", payloads.subagent_stop(ev), ctx)
@@ -314,36 +315,38 @@ class ClaudeHooks(HookEngine):
 
     async def _on_permission_request(
         self, ev: PermissionRequestEvent, ctx: HookContext
-    ) -> dict[str, Any] | None:
+    ) -> PermissionRequestResult | None:
         if not self.has_hooks("PermissionRequest"):
             return None
         v = (await self._run("PermissionRequest", payloads.permission_request(ev), ctx)).verdict
         if v.blocked or v.permission_behavior == "deny" or v.permission == "deny":
             reason = v.permission_message or v.reason or v.permission_reason
-            return {"decision": "deny", "reason": reason}
+            return PermissionRequestResult(decision="deny", reason=reason)
         if v.permission_behavior == "allow" or v.permission == "allow":
-            out: dict[str, Any] = {"decision": "allow"}
+            out = PermissionRequestResult(decision="allow")
             if v.updated_input:
                 merged = {**to_claude_input(ev.tool_name, ev.input), **v.updated_input}
-                out["input"] = from_claude_input(ev.tool_name, merged)
+                out.input = from_claude_input(ev.tool_name, merged)
             return out
         return None
 
 
+def _stop_reason(event: str, given: str | None) -> str:
+    return given or f"{event} hook asked to stop"
+
+
+def _send_context(ctx: HookContext, contexts: Sequence[str]) -> None:
+    """Hook-added context reaches the model as a hidden message (queued while a run streams)."""
+    text = "\n\n".join(c for c in contexts if c)
+    if text:
+        message: CustomMessage = {
+            "role": "custom",
+            "custom_type": "hook_context",
+            "content": text,
+            "display": False,
+        }
+        ctx.host.send_message(message, False)
+
+
 def _label(o: Outcome) -> str:
     return f"({o.hook_type} from {o.scope} {o.origin})"
-
-
-def policy_from_settings(loaded: Any) -> PolicyLike:
-    """``disableAllHooks`` from the merged settings, ``allowManagedHooksOnly`` from managed files.
-
-    A stand-in for ``settings.policy.hook_policy`` so this layer works alone.
-    """
-    files: Sequence[Any] = getattr(loaded, "files", ())
-    managed = [f.settings for f in files if f.scope == "managed" and f.settings is not None]
-    merged = getattr(loaded, "merged", None)
-    disable = any(s.disable_all_hooks for s in managed) or bool(
-        getattr(merged, "disable_all_hooks", False)
-    )
-    managed_only = any(s.allow_managed_hooks_only for s in managed)
-    return OpenPolicy(disable_all=disable, managed_only=managed_only)

@@ -2,7 +2,12 @@
 
 The command line runs as ``bash -c LINE`` (``sh -c`` when there is no bash),
 in a new session through ``core.process.run_process``: a timeout, an abort or
-a cancelled caller kills the whole process group. ``CLAUDE_CODE_SHELL_PREFIX``
+a cancelled caller kills the whole process group. A hook is judged by its own
+exit: once its shell has exited, the pipes get a short grace, then its process
+group is killed and the output read so far is the verdict, so ``(notify-send
+… &); exit 2`` blocks at once. A helper meant to outlive the hook must leave
+the group on purpose (``setsid cmd &``); it is then neither waited for nor
+killed. ``CLAUDE_CODE_SHELL_PREFIX``
 (from the hook's env) is put in front of the line: ``PREFIX LINE``. Output is
 bounded (``max_output`` bytes per stream, the rest counted and reported).
 """

@@ -1,15 +1,17 @@
 """Hook sources → hook definitions, each with its scope, origin and policy verdict.
 
-The settings loader (``hookline.settings.sources``) and plugin ``hooks.json``
+The settings loader (``hookline.settings.loader``) and plugin ``hooks.json``
 files both become ``HookSource`` objects; this module flattens them into
 ``HookDefinition``s in source order. A definition that policy or trust forbids
 is kept, marked with the reason, so selection can report it instead of
-silently dropping it.
+silently dropping it; its matcher is never compiled (nothing from a source
+that may not run is evaluated). The policy is ``hookline.settings.policy``'s,
+the one implementation.
 """
 
 from __future__ import annotations
 
-import json
+import functools
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -24,11 +26,11 @@ from hookline.settings.models import (
     MatcherConfig,
     PromptHookConfig,
 )
+from hookline.settings.policy import HookPolicy, HookScope, allows
+from hookline.settings.safe_json import JsonFileError, JsonFileMissing, read_json_file
+from hookline.settings.validate import check_hooks
 
-Scope = Literal["user", "project", "local", "cli", "managed", "plugin", "callback"]
-
-#: Scopes that live in the project directory and need it trusted.
-PROJECT_SCOPES: frozenset[str] = frozenset({"project", "local"})
+Scope = HookScope
 
 CallbackFn = Callable[[dict[str, Any], "str | None", Any], "Awaitable[dict[str, Any]] | Any"]
 
@@ -84,7 +86,7 @@ class HookDefinition:
 
     @property
     def dedupe_key(self) -> tuple[str, str] | None:
-        """The seed's dedupe identity; ``None`` for callbacks (never deduped)."""
+        """Claude Code's dedupe identity; ``None`` for callbacks (never deduped)."""
         spec = self.spec
         if isinstance(spec, CommandHookConfig):
             return ("command", spec.command)
@@ -105,38 +107,10 @@ class HookDefinition:
         return f"callback {self.origin}"
 
 
-class PolicyLike(Protocol):
-    """``hookline.settings.policy.HookPolicy``'s shape."""
-
-    @property
-    def disable_all(self) -> bool: ...
-    @property
-    def managed_only(self) -> bool: ...
-
-
-@dataclass(frozen=True, slots=True)
-class OpenPolicy:
-    """The policy when settings say nothing: every hook may run."""
-
-    disable_all: bool = False
-    managed_only: bool = False
-
-
-def policy_verdict(scope: str, policy: PolicyLike, project_trusted: bool) -> str | None:
-    """Why a hook of ``scope`` may not run, or ``None`` when it may.
-
-    ``disableAllHooks`` stops everything (callbacks too: "no hooks run");
-    ``allowManagedHooksOnly`` keeps managed hooks and callbacks registered by
-    the embedding program (code, not configuration); project and local
-    settings need a trusted project.
-    """
-    if policy.disable_all:
-        return "disableAllHooks is set"
-    if policy.managed_only and scope not in ("managed", "callback"):
-        return f"allowManagedHooksOnly is set; {scope} hooks are excluded"
-    if scope in PROJECT_SCOPES and not project_trusted:
-        return "project is not trusted (run `hookline trust` or pass --trust-project)"
-    return None
+def policy_verdict(scope: str, policy: HookPolicy | None, project_trusted: bool) -> str | None:
+    """Why a hook of ``scope`` may not run, or ``None`` when it may (``settings.policy.allows``)."""
+    ok, reason = allows(scope, policy or HookPolicy(), project_trusted)
+    return None if ok else reason
 
 
 @dataclass(slots=True)
@@ -155,23 +129,26 @@ class HookTable:
 
 def build_table(
     sources: Iterable[HookSource],
-    policy: PolicyLike | None = None,
+    policy: HookPolicy | None = None,
     project_trusted: bool = True,
 ) -> HookTable:
-    """Flatten sources (highest-precedence first, as given) into a ``HookTable``."""
+    """Flatten sources (highest-precedence first, as given) into a ``HookTable``.
+
+    Matchers of sources that may run are compiled here (so a bad one is
+    reported once); those of sources that may not are never compiled.
+    """
     from hookline.claude.matchers import compile_matcher
 
-    policy = policy or OpenPolicy()
     table = HookTable()
     for source in sources:
         origin = str(source.origin_path) if source.origin_path else source.scope
         denied = policy_verdict(source.scope, policy, project_trusted)
         for event, groups in source.hooks.items():
             if event not in CLAUDE_EVENTS:
-                table.errors.append(f"{origin}: unknown hook event {event!r}")
+                table.errors.append(f"{origin}: hooks.{event}: unknown event, skipped")
                 continue
             for g, group in enumerate(groups):
-                error = compile_matcher(group.matcher).error
+                error = compile_matcher(group.matcher).error if denied is None else None
                 if error:
                     table.errors.append(f"{origin}: {event}[{g}]: {error}")
                 for i, spec in enumerate(group.hooks):
@@ -212,37 +189,39 @@ def sources_from_settings(loaded: _LoadedSettingsLike) -> list[HookSource]:
     return out
 
 
-_HOOKS_ADAPTER: TypeAdapter[dict[str, list[MatcherConfig]]] = TypeAdapter(
-    dict[str, list[MatcherConfig]]
-)
+@functools.cache
+def _hooks_adapter() -> TypeAdapter[dict[str, list[MatcherConfig]]]:
+    """The validator of a plugin's hooks object, built when a plugin is first read."""
+    return TypeAdapter(dict[str, list[MatcherConfig]])
 
 
-def load_plugin_hooks(path: Path) -> tuple[HookSource | None, str | None]:
+def load_plugin_hooks(path: Path) -> tuple[HookSource | None, list[str]]:
     """Read a plugin's ``hooks/hooks.json`` (``{"hooks": {...}}`` or the bare event object).
 
-    Returns the source, or ``None`` and the error; a missing file is ``(None, None)``.
+    Read with the safe reader; entries hookline does not understand are
+    skipped with a warning (the rest applies). Returns the source (``None``
+    when the file is missing or unusable) and the messages.
     """
     try:
-        raw = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        return None, None
-    except (OSError, ValueError) as exc:
-        return None, f"{path}: cannot read plugin hooks: {exc}"
+        raw = read_json_file(path)
+    except JsonFileMissing:
+        return None, []
+    except JsonFileError as exc:
+        return None, [f"cannot read plugin hooks: {exc}"]
     if isinstance(raw, dict) and isinstance(raw.get("hooks"), dict):
         raw = raw["hooks"]
     if not isinstance(raw, dict):
-        return None, f"{path}: plugin hooks must be a JSON object of events"
-    unknown = [k for k in raw if k not in CLAUDE_EVENTS]
-    if unknown:
-        return None, f"{path}: unknown hook event(s): {', '.join(map(repr, unknown))}"
+        return None, [f"{path}: plugin hooks must be a JSON object of events"]
+    checked = check_hooks(raw, key="hooks")
+    messages = [f"{path}: {w}" for w in checked.warnings]
     try:
-        hooks = _HOOKS_ADAPTER.validate_python(raw)
-    except ValidationError as exc:
+        hooks = _hooks_adapter().validate_python(checked.value)
+    except ValidationError as exc:  # pragma: no cover - check_hooks keeps only valid entries
         first = exc.errors()[0]
         loc = ".".join(str(p) for p in first["loc"])
-        return None, f"{path}: invalid plugin hooks at {loc}: {first['msg']}"
+        return None, [*messages, f"{path}: invalid plugin hooks at {loc}: {first['msg']}"]
     root = path.parent.parent if path.parent.name == "hooks" else path.parent
-    return HookSource("plugin", path, hooks, plugin_root=root), None
+    return HookSource("plugin", path, hooks, plugin_root=root), messages
 
 
 def plugin_sources(paths: Iterable[Path]) -> tuple[list[HookSource], list[str]]:
@@ -250,9 +229,8 @@ def plugin_sources(paths: Iterable[Path]) -> tuple[list[HookSource], list[str]]:
     sources: list[HookSource] = []
     errors: list[str] = []
     for p in paths:
-        source, error = load_plugin_hooks(Path(p))
+        source, messages = load_plugin_hooks(Path(p))
         if source is not None:
             sources.append(source)
-        if error:
-            errors.append(error)
+        errors.extend(messages)
     return sources, errors

@@ -25,8 +25,6 @@ from hookline.claude.config import (
     CallbackHookConfig,
     HookDefinition,
     HookSource,
-    OpenPolicy,
-    PolicyLike,
     build_table,
     policy_verdict,
 )
@@ -38,6 +36,7 @@ from hookline.claude.payloads import BaseFields, build_payload
 from hookline.claude.selection import Selection, Skipped, select_hooks
 from hookline.claude.verdict import Verdict, aggregate
 from hookline.settings.models import CLAUDE_EVENTS, CommandHookConfig
+from hookline.settings.policy import HookPolicy
 
 log = logging.getLogger("hookline.claude")
 
@@ -67,7 +66,7 @@ class HookEngine:
         sources: Sequence[HookSource] = (),
         *,
         project_dir: str | Path = ".",
-        policy: PolicyLike | None = None,
+        policy: HookPolicy | None = None,
         project_trusted: bool = True,
         env: Mapping[str, str] | None = None,
         model_runner: ModelRunner | None = None,
@@ -110,11 +109,11 @@ class HookEngine:
             raise ValueError(f"unknown Claude hook event {event!r}")
         if not callable(fn):
             raise TypeError(f"callback for {event} is not callable: {fn!r}")
-        m = compile_matcher(matcher)
-        if m.error:
+        denied = policy_verdict("callback", self.policy, self.project_trusted)
+        m = compile_matcher(matcher) if denied is None else None
+        if m is not None and m.error:
             self.errors.append(f"callback {event}: {m.error}")
         name = getattr(fn, "__qualname__", None) or repr(fn)
-        denied = policy_verdict("callback", self.policy or OpenPolicy(), self.project_trusted)
         self._callbacks += 1
         spec = CallbackHookConfig(fn, timeout)
         d = HookDefinition(event, matcher, spec, "callback", name, self._callbacks, 0, denied)

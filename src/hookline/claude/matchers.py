@@ -10,17 +10,48 @@
 - An invalid regex matches nothing and carries ``error`` (a configuration
   diagnostic), never an exception.
 
+No matcher can stall a tool call. Regexes run on RE2 (``google-re2``), whose
+time is linear in the query. A pattern RE2 does not accept (lookarounds,
+backreferences, counted repeats over 1000) falls back to Python's ``re`` only
+under bounds: at most ``MAX_FALLBACK_PATTERN`` characters, every quantifier
+applied to a single character or class (no ``(a+)+``, ``(a|aa)*`` or
+``(.?){2000}``: those are refused as invalid), and queries longer than
+``MAX_FALLBACK_QUERY`` are treated as a match (the hook runs: a guard hook is
+never skipped because its query was long). Matchers of hooks that policy or
+trust forbid are never compiled (``config.build_table``).
+
 The match query depends on the event: see ``MATCH_FIELDS``.
 """
 
 from __future__ import annotations
 
+import importlib
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 MatcherKind = Literal["all", "exact", "regex", "invalid"]
+
+#: Longest pattern accepted for the bounded ``re`` fallback.
+MAX_FALLBACK_PATTERN = 256
+#: Longest query a fallback pattern is run on (longer ones count as a match).
+MAX_FALLBACK_QUERY = 512
+
+
+@lru_cache(maxsize=1)
+def _re2() -> tuple[Any, Any]:
+    """``re2`` and its options, imported on the first regex matcher (~18 ms to import)."""
+    import re2
+
+    options = re2.Options()
+    options.log_errors = False  # RE2 would print parse errors to stderr itself
+    return re2, options
+
+
+class _Searcher(Protocol):
+    def search(self, text: str) -> object | None: ...
+
 
 _SIMPLE = re.compile(r"[A-Za-z0-9_\-| ]+")
 
@@ -44,8 +75,9 @@ class Matcher:
     source: str | None
     kind: MatcherKind
     names: frozenset[str] = frozenset()
-    regex: re.Pattern[str] | None = None
+    regex: _Searcher | None = None
     error: str | None = None
+    bounded: bool = False  # the ``re`` fallback: queries over MAX_FALLBACK_QUERY match
 
     def matches(self, query: str | None) -> bool:
         """True when this matcher selects ``query`` (``None``: the event has no query)."""
@@ -54,6 +86,8 @@ class Matcher:
         if self.kind == "exact":
             return query in self.names
         if self.regex is not None:
+            if self.bounded and len(query) > MAX_FALLBACK_QUERY:
+                return True
             return self.regex.search(query) is not None
         return False
 
@@ -66,10 +100,44 @@ def compile_matcher(source: str | None) -> Matcher:
     if _SIMPLE.fullmatch(source):
         names = frozenset(p.strip() for p in source.split("|") if p.strip())
         return Matcher(source, "exact", names=names)
+    re2, options = _re2()
     try:
-        return Matcher(source, "regex", regex=re.compile(source))
-    except re.error as exc:
-        return Matcher(source, "invalid", error=f"invalid matcher regex {source!r}: {exc}")
+        return Matcher(source, "regex", regex=re2.compile(source, options))
+    except re2.error:
+        return _fallback(source)
+
+
+def _fallback(source: str) -> Matcher:
+    """Python ``re`` for what RE2 refuses, only when the pattern cannot backtrack badly."""
+    shown = source if len(source) <= 80 else source[:77] + "..."
+
+    def invalid(why: str) -> Matcher:
+        return Matcher(source, "invalid", error=f"invalid matcher regex {shown!r}: {why}")
+
+    if len(source) > MAX_FALLBACK_PATTERN:
+        return invalid(f"longer than {MAX_FALLBACK_PATTERN} characters and not RE2 syntax")
+    try:
+        parsed = _parse(source)
+    except (re.error, RecursionError, OverflowError) as exc:
+        return invalid(str(exc))
+    if not _simple_repeats(parsed):
+        return invalid(
+            "RE2 cannot run it, and in Python's backtracking engine a quantifier over a "
+            "group could stall a tool call, so it is refused"
+        )
+    try:
+        return Matcher(source, "regex", regex=re.compile(source), bounded=True)
+    except re.error as exc:  # pragma: no cover - it parsed above
+        return invalid(str(exc))
+
+
+def _parse(source: str) -> Any:
+    """The parse tree of ``re`` (its private parser: the only way to see the quantifiers)."""
+    return importlib.import_module("re._parser").parse(source)
+
+
+_REPEATS = frozenset({"MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT"})
+_SINGLE = frozenset({"LITERAL", "NOT_LITERAL", "ANY", "IN", "CATEGORY"})
 
 
 def match_query(event: str, payload: dict[str, Any]) -> str | None:
@@ -79,3 +147,29 @@ def match_query(event: str, payload: dict[str, Any]) -> str | None:
         return None
     value = payload.get(key)
     return None if value is None else str(value)
+
+
+def _simple_repeats(items: Any) -> bool:
+    """True when every quantifier in a parsed pattern repeats one character or class."""
+    for op, arg in items:
+        name = str(op)
+        if name in _REPEATS:
+            body = arg[2]
+            if len(body) != 1 or str(body[0][0]) not in _SINGLE:
+                return False
+        elif not all(_simple_repeats(part) for part in _subpatterns(name, arg)):
+            return False
+    return True
+
+
+def _subpatterns(name: str, arg: Any) -> list[Any]:
+    """The nested patterns of a group, lookaround, alternation or conditional."""
+    if name == "SUBPATTERN":
+        return [arg[-1]]
+    if name in ("ASSERT", "ASSERT_NOT"):
+        return [arg[1]]
+    if name == "BRANCH":
+        return list(arg[1])
+    if name == "GROUPREF_EXISTS":
+        return [part for part in arg[1:] if part is not None]
+    return []

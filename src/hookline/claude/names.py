@@ -11,18 +11,16 @@ from __future__ import annotations
 
 from typing import Any
 
-#: hookline tool name → Claude Code tool name.
-CLAUDE_TOOL_NAMES: dict[str, str] = {
-    "bash": "Bash",
-    "read": "Read",
-    "write": "Write",
-    "edit": "Edit",
-    "ls": "LS",
-    "find": "Glob",
-    "grep": "Grep",
-}
-#: Claude Code tool name → hookline tool name.
-HOOKLINE_TOOL_NAMES: dict[str, str] = {v: k for k, v in CLAUDE_TOOL_NAMES.items()}
+from hookline.core.vocabulary import CLAUDE_TOOL_NAMES, HOOKLINE_TOOL_NAMES
+
+__all__ = [
+    "CLAUDE_TOOL_NAMES",
+    "HOOKLINE_TOOL_NAMES",
+    "from_claude_input",
+    "from_claude_tool_name",
+    "to_claude_input",
+    "to_claude_tool_name",
+]
 
 # hookline key → Claude key, per hookline tool. Keys not listed keep their name.
 _KEYS: dict[str, dict[str, str]] = {

@@ -1,6 +1,6 @@
 """The stdin JSON of each Claude event, built from hookline's internal events.
 
-Field names are exactly the seed's §5. Base fields come first: ``session_id``,
+Field names are exactly Claude Code's hook input fields. Base fields come first: ``session_id``,
 ``transcript_path``, ``cwd`` and ``permission_mode`` — the last one omitted
 when unknown, as Claude Code does outside the REPL. Tool names and inputs are
 in Claude's vocabulary (``names.py``).

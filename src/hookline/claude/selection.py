@@ -1,7 +1,9 @@
 """Selecting the hooks of one event: matchers, policy skips, dedupe — with diagnostics.
 
-The seed's algorithm: walk the event's definitions in source order, keep
-those whose matcher selects the query, drop those policy or trust forbids,
+Claude Code's algorithm: walk the event's definitions in source order, drop
+those policy or trust forbids (before their matcher is even compiled:
+nothing from a source that may not run is evaluated), keep those whose
+matcher selects the query,
 then dedupe (command by command string, prompt by prompt, agent by prompt
 stringified for empty arguments; callbacks always appended). The first of a
 duplicate set is kept. Every decision is recorded so ``hookline hooks
@@ -93,6 +95,9 @@ def select_hooks(event: str, query: str | None, definitions: Iterable[HookDefini
     seen_groups: dict[tuple[str, str, int], bool] = {}
     kept: dict[tuple[str, str], HookDefinition] = {}
     for d in definitions:
+        if d.denied is not None:
+            sel.skipped.append(Skipped(d, d.denied))
+            continue
         group_key = (d.scope, d.origin, d.group)
         matched = seen_groups.get(group_key)
         if matched is None:
@@ -105,9 +110,6 @@ def select_hooks(event: str, query: str | None, definitions: Iterable[HookDefini
             if m.error:
                 sel.errors.append(m.error)
         if not matched:
-            continue
-        if d.denied is not None:
-            sel.skipped.append(Skipped(d, d.denied))
             continue
         key = d.dedupe_key
         if key is not None:

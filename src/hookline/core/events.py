@@ -1,4 +1,4 @@
-"""Typed events: one class per event name of DESIGN.md §2.
+"""Typed events: one class per event name (``EVENT_NAMES``).
 
 Events are slotted dataclasses, not pydantic models: they are built on the
 hot path (every tool call) and never parsed from untrusted text. Each class
@@ -100,8 +100,11 @@ class AgentStartEvent(Event):
 
 @dataclass(slots=True, kw_only=True)
 class AgentEndEvent(Event):
+    """The run ended; ``denials`` lists the tool calls that did not run, why, and the fix."""
+
     type: ClassVar[str] = "agent_end"
     messages: list[Message] = field(default_factory=list)
+    denials: list[dict[str, Any]] = field(default_factory=list)
 
 
 @dataclass(slots=True, kw_only=True)

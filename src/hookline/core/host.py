@@ -20,6 +20,7 @@ class AgentHost(Protocol):
     def append_entry(self, custom_type: str, data: Any) -> None: ...
     def get_system_prompt(self) -> str: ...
     def set_system_prompt(self, prompt: str) -> None: ...
+    def request_stop(self, reason: str) -> None: ...
     async def wait_for_idle(self) -> None: ...
     async def new_session(
         self,
@@ -53,6 +54,9 @@ class DetachedHost:
 
     def set_system_prompt(self, prompt: str) -> None:
         self.system_prompt = prompt
+
+    def request_stop(self, reason: str) -> None:
+        """No run to stop before an agent is bound."""
 
     async def wait_for_idle(self) -> None:
         return None

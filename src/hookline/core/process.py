@@ -1,9 +1,20 @@
 """Run a child process safely: own process group, bounded output, kill the whole group.
 
-Measured (DESIGN.md §7): only ``start_new_session=True`` plus ``killpg`` ends a
+Measured on this code base's machines: only ``start_new_session=True`` plus ``killpg`` ends a
 hook whose grandchild holds the pipes; ``subprocess.run(timeout=)`` orphans it.
 Every subprocess hookline starts (``ctx.exec``, the bash tool, command hooks)
 goes through here.
+
+The process is judged by its own exit: once it has exited, its output pipes
+get ``pipe_grace`` seconds to close. A background child that still holds them
+(``notify-send … &``, ``sleep 30 &``) does not hold up the result: the group is
+killed (or, with ``keep_group``, left to the caller) and the output read so far
+is used. A child that called ``setsid`` has left the group on purpose and is
+not killed; it only costs the grace.
+
+Pipes are read through a ``SubprocessProtocol`` and the transport is always
+closed before ``run_process`` returns, so nothing is left for the garbage
+collector to close after the event loop is gone.
 """
 
 from __future__ import annotations
@@ -12,12 +23,16 @@ import asyncio
 import contextlib
 import os
 import signal as _signal
+import subprocess
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 DEFAULT_MAX_OUTPUT = 10 * 1024 * 1024
-_CHUNK = 64 * 1024
+#: How long the pipes may stay open after the process exited (seconds).
+DEFAULT_PIPE_GRACE = 0.2
+#: How long a SIGKILLed process may take to be reaped before it is given up on.
+_KILL_WAIT = 2.0
 
 
 @dataclass(slots=True)
@@ -34,6 +49,10 @@ class ExecResult:
     stdout_truncated: bool = False
     stderr_truncated: bool = False
     error: str | None = None  # could not start (missing program, bad cwd)
+    #: the pid, which is also the process group id (None when it never started)
+    pid: int | None = None
+    #: the process had exited but something still held its output pipes past the grace
+    pipes_held: bool = False
 
 
 class _Sink:
@@ -51,7 +70,10 @@ class _Sink:
     def feed(self, data: bytes) -> None:
         self.total += len(data)
         if self.callback is not None:
-            self.callback(data)
+            try:
+                self.callback(data)
+            except Exception:  # a broken listener must not break the read loop
+                self.callback = None
         room = self.limit - self.kept
         if room > 0:
             piece = data[:room]
@@ -66,14 +88,36 @@ class _Sink:
         return self.total > self.kept
 
 
-async def _pump(stream: asyncio.StreamReader | None, sink: _Sink) -> None:
-    if stream is None:
-        return
-    while True:
-        data = await stream.read(_CHUNK)
-        if not data:
-            return
-        sink.feed(data)
+class _Protocol(asyncio.SubprocessProtocol):
+    """Feeds the sinks; tells when the process exited and when each output pipe closed."""
+
+    def __init__(self, sinks: dict[int, _Sink]) -> None:
+        loop = asyncio.get_running_loop()
+        self.sinks = sinks
+        self.exited: asyncio.Future[None] = loop.create_future()
+        self.closed: dict[int, asyncio.Future[None]] = {fd: loop.create_future() for fd in sinks}
+
+    def pipe_data_received(self, fd: int, data: bytes | bytearray) -> None:
+        sink = self.sinks.get(fd)
+        if sink is not None:
+            sink.feed(bytes(data))
+
+    def pipe_connection_lost(self, fd: int, exc: Exception | None) -> None:
+        done = self.closed.get(fd)
+        if done is not None and not done.done():
+            done.set_result(None)
+
+    def process_exited(self) -> None:
+        if not self.exited.done():
+            self.exited.set_result(None)
+
+    async def pipes_closed(self, timeout: float) -> bool:
+        """Wait up to ``timeout`` for every output pipe to close; True when they did."""
+        pending = [f for f in self.closed.values() if not f.done()]
+        if not pending:
+            return True
+        _, still = await asyncio.wait(pending, timeout=timeout)
+        return not still
 
 
 def kill_group(pid: int) -> None:
@@ -82,17 +126,24 @@ def kill_group(pid: int) -> None:
         os.killpg(pid, _signal.SIGKILL)
 
 
-async def _settle(work: asyncio.Future[None], proc: asyncio.subprocess.Process) -> None:
-    """Wait for a killed group's pipes to close; a child that left the group
-    and still holds them is not waited for."""
-    done, _ = await asyncio.wait({work}, timeout=2.0)
-    if not done:
-        work.cancel()
-        with contextlib.suppress(BaseException):
-            await work
-        with contextlib.suppress(ProcessLookupError):
-            proc.kill()
-        await proc.wait()
+def group_alive(pid: int) -> bool:
+    """True while any process is left in the group ``pid`` (zombies included)."""
+    try:
+        os.killpg(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def _end_spawned(spawn: asyncio.Future[Any]) -> None:
+    """A spawn whose caller was cancelled: kill the group it started, close its pipes."""
+    if spawn.cancelled() or spawn.exception() is not None:
+        return
+    transport = spawn.result()[0]
+    kill_group(transport.get_pid())
+    transport.close()
 
 
 async def run_process(
@@ -106,72 +157,86 @@ async def run_process(
     max_output: int = DEFAULT_MAX_OUTPUT,
     merge_stderr: bool = False,
     on_stdout: Callable[[bytes], None] | None = None,
+    pipe_grace: float = DEFAULT_PIPE_GRACE,
+    keep_group: bool = False,
 ) -> ExecResult:
     """Run ``argv`` in a new session; never raises for the child's behaviour.
 
     ``timeout`` (seconds) or ``signal`` (an ``asyncio.Event``) kill the whole
     process group. Output beyond ``max_output`` bytes per stream is counted
-    but not kept; undecodable bytes are replaced.
+    but not kept; undecodable bytes are replaced. When the process exits its
+    group is killed after ``pipe_grace`` (its background children go with
+    it) unless ``keep_group`` is true: then the rest of the group runs on and
+    the caller owns it (``ExecResult.pid`` is the group id).
     """
-    try:
-        proc = await asyncio.create_subprocess_exec(
+    loop = asyncio.get_running_loop()
+    out = _Sink(max_output, on_stdout)
+    err = _Sink(max_output, None)
+    sinks = {1: out} if merge_stderr else {1: out, 2: err}
+    spawn = asyncio.ensure_future(
+        loop.subprocess_exec(
+            lambda: _Protocol(sinks),
             *argv,
             cwd=cwd,
             env=dict(env) if env is not None else None,
-            stdin=asyncio.subprocess.PIPE if input is not None else asyncio.subprocess.DEVNULL,
-            stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.STDOUT if merge_stderr else asyncio.subprocess.PIPE,
+            stdin=subprocess.PIPE if input is not None else subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT if merge_stderr else subprocess.PIPE,
             start_new_session=True,
         )
+    )
+    try:
+        # Shielded: asyncio's own clean-up of a spawn cancelled half-way waits for
+        # the pipes to close, which a backgrounded grandchild can hold for ever.
+        transport, proto = await asyncio.shield(spawn)
+    except asyncio.CancelledError:
+        spawn.add_done_callback(_end_spawned)
+        raise
     except OSError as exc:
         return ExecResult(stdout="", stderr=str(exc), code=None, error=str(exc))
 
-    out = _Sink(max_output, on_stdout)
-    err = _Sink(max_output, None)
-
-    async def feed_stdin() -> None:
-        if proc.stdin is None or input is None:
-            return
-        with contextlib.suppress(BrokenPipeError, ConnectionResetError):
-            proc.stdin.write(input)
-            await proc.stdin.drain()
-        with contextlib.suppress(BrokenPipeError, ConnectionResetError):
-            proc.stdin.close()
-
-    async def finish() -> None:
-        await asyncio.gather(feed_stdin(), _pump(proc.stdout, out), _pump(proc.stderr, err))
-        await proc.wait()
-
-    work = asyncio.ensure_future(finish())
-    waiters: set[asyncio.Future[Any]] = {work}
+    pid = transport.get_pid()
+    killed = timed_out = held = False
     abort: asyncio.Future[Any] | None = None
-    if signal is not None:
-        abort = asyncio.ensure_future(signal.wait())
-        waiters.add(abort)
-    killed = timed_out = False
     try:
+        stdin = transport.get_pipe_transport(0)
+        if input is not None and isinstance(stdin, asyncio.WriteTransport):
+            stdin.write(input)  # buffered; a child that never reads loses it at close
+            stdin.close()
+        waiters: set[asyncio.Future[Any]] = {proto.exited}
+        if signal is not None:
+            abort = asyncio.ensure_future(signal.wait())
+            waiters.add(abort)
         done, _ = await asyncio.wait(waiters, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
-        if work not in done:
+        if proto.exited not in done:
             killed = True
             timed_out = abort is None or abort not in done
-            kill_group(proc.pid)
-            await _settle(work, proc)
+            kill_group(pid)
+            await asyncio.wait({proto.exited}, timeout=_KILL_WAIT)
+            await proto.pipes_closed(pipe_grace)  # a child outside the group may hold them
+        else:
+            held = not await proto.pipes_closed(pipe_grace)
+            if not keep_group:
+                kill_group(pid)
     except asyncio.CancelledError:
-        kill_group(proc.pid)
-        with contextlib.suppress(BaseException):
-            await asyncio.shield(work)
+        kill_group(pid)
+        with contextlib.suppress(asyncio.CancelledError):
+            await asyncio.wait({proto.exited}, timeout=_KILL_WAIT)
         raise
     finally:
         if abort is not None:
             abort.cancel()
+        transport.close()
     return ExecResult(
         stdout=out.text(),
         stderr=err.text(),
-        code=proc.returncode,
+        code=transport.get_returncode(),
         killed=killed,
         timed_out=timed_out,
         stdout_bytes=out.total,
         stderr_bytes=err.total,
         stdout_truncated=out.truncated,
         stderr_truncated=err.truncated,
+        pid=pid,
+        pipes_held=held,
     )

@@ -1,7 +1,7 @@
 """Typed handler results, and the coercion of what a handler returned into them.
 
 A handler may return ``None`` (no opinion), a result object, or a plain dict
-with the same keys (snake_case, or the seeds' camelCase). Dicts are validated
+with the same keys (snake_case, or pi's camelCase). Dicts are validated
 strictly: an unknown key or a wrong type is an error naming the key, which the
 runner reports with the hook's path and the event.
 """
@@ -24,6 +24,8 @@ class HookResult(BaseModel):
         alias_generator=to_camel,
         populate_by_name=True,
         arbitrary_types_allowed=True,
+        # Validators are built on first use: most runs never see most result types.
+        defer_build=True,
     )
 
 
@@ -177,7 +179,7 @@ def _describe(exc: ValidationError) -> str:
 def coerce_result(event_type: str, value: Any) -> HookResult | None:
     """Turn a handler's return value into its event's result type.
 
-    Strings are accepted where the seeds allow them: ``input`` (the new text)
+    Strings are accepted where pi allows them: ``input`` (the new text)
     and ``session_before_compact`` (a custom summary).
     """
     if value is None:
@@ -192,6 +194,8 @@ def coerce_result(event_type: str, value: Any) -> HookResult | None:
             return InputResult(text=value)
         if event_type == "session_before_compact":
             return SessionBeforeCompactResult(compaction=CompactionResult(summary=value))
+    if event_type == "context" and isinstance(value, dict) and value.keys() <= {"messages"}:
+        return _context_result(value.get("messages"))
     if isinstance(value, dict):
         try:
             return cls.model_validate(value)
@@ -204,3 +208,64 @@ def coerce_result(event_type: str, value: Any) -> HookResult | None:
         f"invalid {event_type} result: got {type(value).__name__}, "
         f"expected None, a dict or {cls.__name__}"
     )
+
+
+_ROLE_KEYS: dict[str, tuple[str, ...]] = {
+    "user": ("content",),
+    "assistant": ("content",),
+    "tool": ("content", "tool_call_id"),
+    "custom": ("content", "custom_type"),
+}
+
+
+def _context_result(messages: Any) -> ContextResult:
+    """A ``context`` result built without a pydantic pass (see ``check_new_messages``)."""
+    if messages is None:
+        return ContextResult()
+    if not isinstance(messages, list):
+        raise InvalidResultError(
+            f"invalid context result: messages: expected a list, got {type(messages).__name__}"
+        )
+    return ContextResult.model_construct(messages=messages)
+
+
+def check_new_messages(messages: list[Any], known: set[int]) -> None:
+    """Check by shape the messages of a ``context`` result that the chain has not seen yet.
+
+    A 10 000-message list returned by each of several handlers would cost a
+    full validation (and a copy) per handler; messages passed through
+    unchanged (the same objects, ids in ``known``) are not looked at again,
+    and new ones only for what the model needs: a dict with a known ``role``
+    and its required keys. Unknown keys (``cache_control``) are kept. Raises
+    ``InvalidResultError`` naming the index; adds the checked ids to ``known``
+    (the caller keeps the lists alive, so ids are not reused meanwhile).
+    """
+    new = set(map(id, messages)) - known
+    if not new:
+        return
+    for i, message in enumerate(messages):
+        if id(message) in new:
+            problem = _message_problem(message)
+            if problem is not None:
+                raise InvalidResultError(f"invalid context result: messages[{i}]: {problem}")
+    known |= new
+
+
+def _message_problem(message: Any) -> str | None:
+    if not isinstance(message, dict):
+        return f"expected a message dict, got {type(message).__name__}"
+    role = message.get("role")
+    required = _ROLE_KEYS.get(role) if isinstance(role, str) else None
+    if required is None:
+        return f"role must be one of {', '.join(_ROLE_KEYS)}, got {role!r}"
+    for key in required:
+        if key not in message:
+            return f"a {role} message needs {key!r}"
+    content = message["content"]
+    if isinstance(content, str):
+        return None if role == "custom" else f"a {role} message's content must be a list"
+    if not isinstance(content, list) or not all(
+        isinstance(block, dict) and isinstance(block.get("type"), str) for block in content
+    ):
+        return "content must be a list of blocks, each a dict with a 'type'"
+    return None

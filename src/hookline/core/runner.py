@@ -3,26 +3,22 @@
 Hot-path notes (DESIGN.md §7): handlers are called directly and an
 ``async def`` handler is stepped by hand until it first suspends; only a
 handler that really suspends is put under the ``hook_timeout`` deadline, so a
-handler that answers at once costs about what the floor costs.
+handler that answers at once costs about what the floor costs. How one
+handler is called lives in ``calling.HandlerCalls``, how several combine in
+``rules``; the runner owns one ``HandlerCalls`` and picks the rule.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Iterable
-from dataclasses import dataclass
-from types import CoroutineType
 from typing import Any, TypeVar, cast
 
-from hookline.core.api import (
-    Handler,
-    LoadedHook,
-    MessageRenderer,
-    RegisteredCommand,
-    RegisteredShortcut,
-)
-from hookline.core.calling import HOOK_FAILURES, DeadlineExceeded, Pending, Resume, under_deadline
+from hookline.core.api import LoadedHook, MessageRenderer, RegisteredCommand, RegisteredShortcut
+from hookline.core.calling import ABANDON_GRACE, HandlerCalls, HookError, describe
 from hookline.core.context import CommandContext, HookContext
+from hookline.core.deadlines import DialogPausingUI
 from hookline.core.events import (
     ContextEvent,
     Event,
@@ -38,9 +34,8 @@ from hookline.core.results import (
     InputResult,
     ToolCallResult,
     ToolResultResult,
-    coerce_result,
 )
-from hookline.core.rules import RULES, CombinationRules, Entry
+from hookline.core.rules import RULES, Entry, notify
 from hookline.core.tool import Tool
 from hookline.core.ui import HookUI
 
@@ -51,25 +46,22 @@ DEFAULT_HOOK_TIMEOUT = 30.0
 T = TypeVar("T")
 
 
-@dataclass(frozen=True, slots=True)
-class HookError:
-    """A hook failed: raised, timed out, or returned something invalid."""
-
-    hook_path: str
-    event: str
-    error: str
-    exception: BaseException | None = None
-
+__all__ = ["DEFAULT_HOOK_TIMEOUT", "ErrorListener", "HookError", "HookRunner"]
 
 ErrorListener = Callable[[HookError], None]
 
 
-class HookRunner(CombinationRules):
+class HookRunner:
     """Holds loaded hooks and emits events to them.
 
-    Handler order is load order, then registration order. ``tool_call`` has no
-    timeout and fails closed; every other event runs each handler under
-    ``timeout`` seconds, reports failures to ``on_error`` listeners and goes on.
+    Handler order is load order, then registration order. Every handler that
+    suspends runs under ``timeout`` seconds (``None``: no deadline), whose clock
+    stops while the handler waits on a ``ctx.ui`` dialog; a handler that
+    ignores its cancellation is abandoned ``grace`` seconds later. ``tool_call``
+    fails closed (a failing or late handler blocks the call), ``tool_result``
+    too (its output is withheld); every other event reports failures to
+    ``on_error`` listeners and goes on. Whatever a hook raises, ``BaseException``
+    included, is its failure: only the caller's own cancellation propagates.
     """
 
     def __init__(
@@ -79,15 +71,24 @@ class HookRunner(CombinationRules):
         cwd: str = ".",
         timeout: float | None = DEFAULT_HOOK_TIMEOUT,
         host: AgentHost | None = None,
+        grace: float = ABANDON_GRACE,
     ) -> None:
-        self.timeout = timeout
-        self._own_deadlines: set[str] = set()
         self.context = HookContext(cwd, host)
+        self._calls = HandlerCalls(self.context, timeout, self._dispatch_error, grace)
         self.hooks: list[LoadedHook] = []
         self._handlers: dict[str, list[Entry]] = {}
         self._listeners: list[ErrorListener] = []
         for hook in hooks:
             self.add_hook(hook)
+
+    @property
+    def timeout(self) -> float | None:
+        """Seconds a suspended handler may take (``hookTimeout``); ``None`` for no deadline."""
+        return self._calls.timeout
+
+    @timeout.setter
+    def timeout(self, value: float | None) -> None:
+        self._calls.timeout = value
 
     # -- set-up ------------------------------------------------------------
 
@@ -98,7 +99,7 @@ class HookRunner(CombinationRules):
             entries = self._handlers.setdefault(event, [])
             entries.extend((hook.path, fn) for fn in fns)
         if hook.own_deadlines:
-            self._own_deadlines.add(hook.path)
+            self._calls.own_deadlines.add(hook.path)
         if api is not None:
             api._bind(self.context)
 
@@ -111,7 +112,8 @@ class HookRunner(CombinationRules):
             previous.replay_into(host)
 
     def set_ui(self, ui: HookUI, has_ui: bool) -> None:
-        self.context.ui = ui
+        """Give handlers ``ui``; while one of its dialogs is open, hook deadlines stand still."""
+        self.context.ui = cast(HookUI, DialogPausingUI(ui, self._calls.clock))
         self.context.has_ui = has_ui
 
     def set_session_file(self, path: str | None) -> None:
@@ -166,65 +168,33 @@ class HookRunner(CombinationRules):
     def report(self, hook_path: str, event: str, error: str | BaseException) -> None:
         """Send a ``HookError`` to the listeners (or the log when there are none)."""
         exc = error if isinstance(error, BaseException) else None
-        text = error if isinstance(error, str) else f"{type(error).__name__}: {error}"
-        err = HookError(hook_path, event, text, exc)
+        text = error if isinstance(error, str) else describe(error)
+        self._dispatch_error(HookError(hook_path, event, text, exc))
+
+    def _dispatch_error(self, err: HookError) -> None:
         if not self._listeners:
-            log.warning("hook %s failed on %s: %s", hook_path, event, text)
+            log.warning("hook %s failed on %s: %s", err.hook_path, err.event, err.error)
         for listener in list(self._listeners):
             try:
                 listener(err)
-            except HOOK_FAILURES:  # a broken listener must not break dispatch
+            except Exception:  # a broken listener must not break dispatch
                 log.exception("hook error listener failed")
 
-    # -- calling one handler -------------------------------------------------
+    # -- deadlines -------------------------------------------------------------
 
-    def _start(self, fn: Handler, event: Event) -> Any:
-        """Run ``fn`` until it first suspends: its value, or a ``Pending`` to await.
+    def abandon_inflight(self) -> int:
+        """Stop waiting for every handler now running (an abort); how many there were.
 
-        Plain function calls, no coroutine of our own: a handler that answers at
-        once costs about what the floor costs.
+        Each is cancelled at once, as if its deadline had passed: a ``tool_call``
+        handler's call is blocked, a ``tool_result`` handler's output withheld.
+        One that ignores the cancellation is abandoned after the grace.
         """
-        value = fn(event, self.context)
-        if value is None:
-            return None
-        if type(value) is CoroutineType:
-            try:
-                first = value.send(None)
-            except StopIteration as stop:
-                return stop.value
-            return Pending(Resume(value, first))
-        if isinstance(value, Awaitable):
-            return Pending(value)
-        return value
+        return self._calls.abandon_inflight()
 
-    async def _call(self, fn: Handler, event: Event, timeout: float | None) -> Any:
-        value = self._start(fn, event)
-        if type(value) is not Pending:
-            return value
-        if timeout is None:
-            return await value.awaitable
-        return await under_deadline(value.awaitable, timeout)
-
-    def _deadline(self, path: str) -> float | None:
-        """The runner's timeout, unless the hook keeps its own (settings hooks do)."""
-        return None if path in self._own_deadlines else self.timeout
-
-    async def _guarded(self, path: str, fn: Handler, event: Event) -> HookResult | None:
-        """Call under the timeout; report and return None on any failure."""
-        try:
-            value = self._start(fn, event)
-            if type(value) is Pending:
-                timeout = self._deadline(path)
-                if timeout is None:
-                    value = await value.awaitable
-                else:
-                    value = await under_deadline(value.awaitable, timeout)
-            return None if value is None else coerce_result(event.type, value)
-        except DeadlineExceeded:
-            self.report(path, event.type, f"timed out after {self.timeout:g}s")
-        except HOOK_FAILURES as exc:
-            self.report(path, event.type, exc)
-        return None
+    @property
+    def orphans(self) -> set[asyncio.Task[Any]]:
+        """Handlers abandoned after their deadline that are still running."""
+        return self._calls.orphans
 
     # -- emitting ------------------------------------------------------------
 
@@ -233,14 +203,15 @@ class HookRunner(CombinationRules):
         entries = self._handlers.get(event.type)
         if not entries:
             return None
-        rule = RULES.get(event.type, CombinationRules._notify)
-        return await rule(self, event, entries)
+        return await RULES.get(event.type, notify)(self._calls, event, entries)
 
     async def emit_tool_call(self, event: ToolCallEvent) -> ToolCallResult | None:
-        """``tool_call``: first block wins, a failing handler blocks, input rewrites chain."""
+        """``tool_call``: first block wins, a failing or late handler blocks, rewrites chain."""
         return cast(ToolCallResult | None, await self.emit(event))
 
     async def emit_tool_result(self, event: ToolResultEvent) -> ToolResultResult | None:
+        """``tool_result``: the override to apply. A failing or late handler withholds the
+        output: the result is then an error whose only content names the hook."""
         return cast(ToolResultResult | None, await self.emit(event))
 
     async def emit_context(self, messages: list[Message]) -> list[Message]:
@@ -263,7 +234,12 @@ class HookRunner(CombinationRules):
             value = command.handler(args, ctx)
             if isinstance(value, Awaitable):
                 await value
-        except HOOK_FAILURES as exc:
+        except asyncio.CancelledError as exc:
+            task = asyncio.current_task()
+            if task is not None and task.cancelling():
+                raise  # ours: the caller was cancelled
+            self.report(command.hook_path, f"command:{name}", exc)
+        except BaseException as exc:  # a command's failure, whatever it raised
             self.report(command.hook_path, f"command:{name}", exc)
         return True
 
@@ -277,6 +253,11 @@ class HookRunner(CombinationRules):
             value = shortcut.handler(CommandContext(self.context))
             if isinstance(value, Awaitable):
                 await value
-        except HOOK_FAILURES as exc:
+        except asyncio.CancelledError as exc:
+            task = asyncio.current_task()
+            if task is not None and task.cancelling():
+                raise  # ours: the caller was cancelled
+            self.report(shortcut.hook_path, f"shortcut:{key}", exc)
+        except BaseException as exc:  # a shortcut's failure, whatever it raised
             self.report(shortcut.hook_path, f"shortcut:{key}", exc)
         return True

@@ -1,4 +1,4 @@
-"""Where hook modules come from, in priority order (DESIGN.md §3).
+"""Where hook modules come from, in priority order (see the README, "Where hooks come from").
 
 Discovery never imports anything: it only lists files and entry points, so
 it is safe to run on an untrusted project. The loader imports what it returns.
@@ -27,9 +27,10 @@ class SettingsHookPath(NamedTuple):
 
     ``base_dir`` is where a relative ``path`` is taken from (the folder of the
     project the settings file belongs to). ``from_project`` says whether the
-    settings file is a project file (then it needs trust); ``None`` lets
-    discovery decide: a settings file inside the project folder is a project
-    file.
+    settings file is a project file (then it needs trust): pass the scope the
+    settings layer found it under. ``None`` lets discovery decide from where
+    the file was found: a settings file whose path *as found* lies in the
+    project folder is a project file, even when it is a link to elsewhere.
     """
 
     path: str
@@ -197,12 +198,17 @@ def _settings_sources(entry: SettingsHookPath, project: Path | None) -> list[Hoo
 
 
 def _is_inside(file: str, folder: Path | None) -> bool:
-    """True when ``file`` lies in ``folder`` (both compared through real paths)."""
+    """True when ``file`` was found in ``folder``: paths compared as found, never resolved.
+
+    Resolving would let a link in the project (``.claude/settings.json`` ->
+    ``../shared/settings.json``) pass for "not a project file". A project
+    reached through a link is compared both ways, so neither form escapes.
+    """
     if folder is None or not file:
         return False
-    real_folder = os.path.realpath(folder)
-    real_file = os.path.realpath(os.path.expanduser(file))
-    return os.path.commonpath([real_folder, real_file]) == real_folder
+    found = os.path.normpath(os.path.abspath(os.path.expanduser(file)))
+    folders = {os.path.normpath(os.path.abspath(folder)), os.path.realpath(folder)}
+    return any(os.path.commonpath([f, found]) == f for f in folders)
 
 
 def _entry_point_sources() -> list[HookSource]:

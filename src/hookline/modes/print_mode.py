@@ -10,16 +10,13 @@ from __future__ import annotations
 import json
 import os
 import sys
+from collections.abc import Sequence
 from typing import Any, TextIO
 
 from hookline.agent.agent import Agent
-from hookline.core.api import HookAPI, LoadedHook
-from hookline.core.events import Event
 from hookline.core.messages import content_text
 from hookline.core.ui import NotifyType, NoUI
-
-#: The path the event-stream observer is registered under (never a real file).
-OBSERVER_PATH = "<hookline event stream>"
+from hookline.tools.pipeline import Denial
 
 
 class StderrUI(NoUI):
@@ -74,6 +71,18 @@ def _to_devnull(stream: TextIO) -> None:
         os.close(null)
 
 
+def denial_summary(denials: Sequence[Denial]) -> str:
+    """One line: how many calls were denied, why, and which rule or flag would allow each."""
+    count = f"{len(denials)} tool call{'s' if len(denials) != 1 else ''} denied"
+    parts = []
+    for d in denials:
+        part = f"{d.tool_name} ({d.tool_call_id}): {d.reason}"
+        if d.hint:
+            part += f" [{d.hint}]"
+        parts.append(part)
+    return f"{count}: " + "; ".join(parts)
+
+
 def _json_default(value: Any) -> Any:
     if hasattr(value, "model_dump"):
         return value.model_dump(exclude_none=True)
@@ -87,35 +96,22 @@ def dumps(payload: dict[str, Any]) -> str:
     return json.dumps(payload, default=_json_default, ensure_ascii=False)
 
 
-def observe_tool_events(agent: Agent) -> None:
-    """Put ``tool_call`` and ``tool_result`` into the agent's event stream.
+async def run_print(
+    agent: Agent, prompt: str, *, json_mode: bool = False, out: TextIO | None = None
+) -> int:
+    """Run ``prompt`` once; returns the exit code (1 when the model failed).
 
-    The tool wrapper emits them to hooks only, not to ``Agent.subscribe``
-    listeners, so JSON and RPC modes add a no-op hook that publishes them.
-    It is loaded last: it sees the input the tool really gets (after rewrites),
-    and a call an earlier hook blocked shows as ``tool_execution_start/end``
-    (``is_error``) without a ``tool_call`` line.
+    ``out`` is where the answer (or the JSON lines) goes: the CLI passes the
+    private stdout from ``claim_stdout`` so nothing a hook prints lands there.
     """
-
-    def publish(event: Event, ctx: object) -> None:
-        agent.publish(event.to_dict())
-
-    hook = LoadedHook(path=OBSERVER_PATH)
-    api = HookAPI(hook, agent.cwd)
-    api.on("tool_call", publish)
-    api.on("tool_result", publish)
-    agent.runner.add_hook(hook, api)
-
-
-async def run_print(agent: Agent, prompt: str, *, json_mode: bool = False) -> int:
-    """Run ``prompt`` once; returns the exit code (1 when the model failed)."""
-    write = LineWriter()
+    write = LineWriter(out)
     if json_mode:
         agent.subscribe(lambda payload: write(dumps(payload)))
-        observe_tool_events(agent)
     await agent.start()
     added = await agent.prompt(prompt, source="print")
     await agent.wait_for_idle()
+    if agent.denials and not json_mode:
+        print(f"hookline: {denial_summary(agent.denials)}", file=sys.stderr, flush=True)
     # Not in a `finally`: when cancelled (SIGTERM) the caller shuts down with its reason.
     await agent.shutdown("exit")
     final = next((m for m in reversed(added) if m["role"] == "assistant"), None)

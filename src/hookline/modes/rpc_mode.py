@@ -5,24 +5,41 @@ Commands are ``{"type": ..., "id"?: ...}`` objects; each gets one
 stream out as they happen. Hook UI calls become ``extension_ui_request``
 lines answered by ``extension_ui_response`` lines with the same id. A bad line
 is answered with an error response; the process stays up.
+
+Every command runs as its own task, so reading never waits for one: an
+``abort`` or a dialog answer is read while a prompt, a hook or a dialog
+is still pending. ``abort`` closes open dialogs (``extension_ui_cancelled``,
+they resolve as cancelled), lets the run end on the abort signal for
+``ABORT_GRACE`` seconds, then cancels what is still running (a hung hook).
 """
 
 from __future__ import annotations
 
 import asyncio
 import itertools
-import json
-import sys
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, TextIO
 
 from hookline.agent.agent import Agent
 from hookline.agent.permissions import PERMISSION_MODES
 from hookline.core.messages import content_text
 from hookline.core.ui import NotifyType, StatusLine, WidgetContent, WidgetPlacement
-from hookline.modes.print_mode import LineWriter, dumps, observe_tool_events
+from hookline.modes.print_mode import LineWriter, dumps
+from hookline.modes.rpc_protocol import (
+    MAX_LINE_BYTES,
+    LineTooLong,
+    open_stdin,
+    parse_command,
+    read_lines,
+    ui_answer,
+)
 
 Writer = Callable[[dict[str, Any]], None]
+
+#: How long an aborted command may take to end on the abort signal before it is
+#: cancelled, and again before a command that ignores cancellation is given up on.
+ABORT_GRACE = 1.0
+_ABORTED_TOOL = "Tool call aborted: the run was cancelled before the tool finished."
 
 
 class RpcUI:
@@ -32,16 +49,42 @@ class RpcUI:
         self._write = write
         self._ids = itertools.count(1)
         self._pending: dict[str, asyncio.Future[dict[str, Any]]] = {}
+        #: What each open dialog asked: its method and, for select, its options.
+        self._asked: dict[str, tuple[str, tuple[str, ...]]] = {}
         self.status = StatusLine()
         self._editor_text = ""
         self.closed = False
+        #: While an abort winds the run down, new dialogs are answered 'cancelled' at once.
+        self.refusing = False
 
-    def resolve(self, message: dict[str, Any]) -> bool:
-        future = self._pending.pop(str(message.get("id")), None)
+    def resolve(self, message: dict[str, Any]) -> str | None:
+        """Answer an open dialog; returns why not, if the answer was refused.
+
+        A malformed answer leaves the dialog open (the host may answer again,
+        or abort): it never resolves to a yes.
+        """
+        request_id = str(message.get("id"))
+        future = self._pending.get(request_id)
         if future is None or future.done():
-            return False
-        future.set_result(message)
-        return True
+            return f"no open UI request with id {request_id[:80]!r}"
+        method, options = self._asked[request_id]
+        try:
+            answer = ui_answer(method, options, message)
+        except ValueError as exc:
+            return f"{exc}; the {method} dialog {request_id} is still open"
+        del self._pending[request_id], self._asked[request_id]
+        future.set_result(answer)
+        return None
+
+    def close_dialogs(self, reason: str) -> int:
+        """Resolve every open dialog as cancelled and tell the host; returns how many."""
+        open_ids = [i for i, f in self._pending.items() if not f.done()]
+        for request_id in open_ids:
+            self._pending[request_id].set_result({"cancelled": True})
+            self._write({"type": "extension_ui_cancelled", "id": request_id, "reason": reason})
+        self._pending.clear()
+        self._asked.clear()
+        return len(open_ids)
 
     def cancel_all(self) -> None:
         """The host is gone: every open and later dialog answers 'cancelled'."""
@@ -50,15 +93,25 @@ class RpcUI:
             if not future.done():
                 future.set_result({"cancelled": True})
         self._pending.clear()
+        self._asked.clear()
 
     async def _ask(self, method: str, **fields: Any) -> dict[str, Any]:
-        if self.closed:
+        if self.closed or self.refusing:
             return {"cancelled": True}
         request_id = f"ui-{next(self._ids)}"
         future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self._pending[request_id] = future
+        self._asked[request_id] = (method, tuple(fields.get("options") or ()))
         self._write({"type": "extension_ui_request", "id": request_id, "method": method, **fields})
-        return await future
+        try:
+            return await future
+        finally:
+            if self._pending.pop(request_id, None) is not None:
+                # The hook stopped waiting (cancelled, timed out): the dialog is gone.
+                del self._asked[request_id]
+                self._write(
+                    {"type": "extension_ui_cancelled", "id": request_id, "reason": "withdrawn"}
+                )
 
     async def select(
         self,
@@ -203,15 +256,22 @@ def _timeout(seconds: float | None) -> dict[str, float]:
 class RpcServer:
     """Reads commands, runs them on the agent, writes responses and events."""
 
-    def __init__(self, agent: Agent, make_provider: Callable[[str], Any] | None = None) -> None:
+    def __init__(
+        self,
+        agent: Agent,
+        make_provider: Callable[[str], Any] | None = None,
+        out: TextIO | None = None,
+    ) -> None:
         self.agent = agent
         self.make_provider = make_provider
-        self._out = LineWriter()
+        self._out = LineWriter(out)
         self.ui = RpcUI(self.write)
         agent.runner.set_ui(self.ui, True)
         agent.subscribe(self.write)
-        observe_tool_events(agent)
-        self._tasks: set[asyncio.Task[Any]] = set()
+        #: Running commands and their type.
+        self._tasks: dict[asyncio.Task[Any], str] = {}
+        #: Commands an abort gave up on (they ignored cancellation).
+        self._abandoned: set[asyncio.Task[Any]] = set()
 
     def write(self, payload: dict[str, Any]) -> None:
         self._out(dumps(payload))
@@ -229,69 +289,134 @@ class RpcServer:
             payload["error"] = error
         self.write(payload)
 
-    async def serve(self, lines: asyncio.StreamReader) -> int:
+    async def serve(self, stdin: asyncio.StreamReader) -> int:
         await self.agent.start()
         try:
-            while True:
-                raw = await lines.readline()
-                if not raw:
-                    self.ui.cancel_all()
-                    break
-                text = raw.decode("utf-8", errors="replace").strip()
+            async for line in read_lines(stdin):
+                if isinstance(line, LineTooLong):
+                    self.respond(
+                        "parse",
+                        None,
+                        error=f"line of {line.size} bytes is over the "
+                        f"{MAX_LINE_BYTES // (1024 * 1024)} MiB limit; ignored",
+                    )
+                    continue
+                text = line.decode("utf-8", errors="replace").strip()
                 if text:
-                    await self.handle_line(text)
-            if self._tasks:
-                await asyncio.gather(*self._tasks, return_exceptions=True)
-            await self.agent.wait_for_idle()
+                    self.handle_line(text)
+            self.ui.cancel_all()
+            live = [t for t in self._tasks if t not in self._abandoned]
+            if live:
+                await asyncio.wait(live)
+            if not self._abandoned:  # a run given up on never makes the agent idle
+                await self.agent.wait_for_idle()
         except asyncio.CancelledError:
             # SIGTERM: stop the commands still running; the caller shuts the agent down.
             self.agent.abort()
             for task in list(self._tasks):
                 task.cancel()
-            await asyncio.gather(*self._tasks, return_exceptions=True)
+            if self._tasks:
+                await asyncio.wait(list(self._tasks), timeout=ABORT_GRACE)
             raise
         finally:
             self.ui.cancel_all()
         await self.agent.shutdown("exit")
         return 0
 
-    async def handle_line(self, text: str) -> None:
+    def handle_line(self, text: str) -> None:
+        """Answer a dialog at once, or start the command as a task: never wait for one."""
         try:
-            message = json.loads(text)
-        except json.JSONDecodeError as exc:
-            self.respond("parse", None, error=f"invalid JSON at column {exc.colno}: {exc.msg}")
-            return
-        if not isinstance(message, dict) or not isinstance(message.get("type"), str):
-            self.respond("parse", None, error='expected an object with a string "type"')
+            message = parse_command(text)
+        except ValueError as exc:
+            self.respond("parse", None, error=str(exc))
             return
         kind = message["type"]
         if kind == "extension_ui_response":
-            if not self.ui.resolve(message):
-                self.respond(kind, message.get("id"), error="no pending UI request with that id")
+            error = self.ui.resolve(message)
+            if error is not None:
+                self.respond(kind, message.get("id"), error=error)
             return
         handler = _COMMANDS.get(kind)
         if handler is None:
             self.respond(
-                kind,
+                kind[:80],
                 message.get("id"),
-                error=f"unknown command {kind!r}; known: " + ", ".join(sorted(_COMMANDS)),
+                error=f"unknown command {kind[:80]!r}; known: " + ", ".join(sorted(_COMMANDS)),
             )
             return
         task = asyncio.ensure_future(self._run(kind, message, handler))
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
-        if kind not in _BACKGROUND:
-            await task
+        self._tasks[task] = kind
+        task.add_done_callback(self._forget)
+
+    def _forget(self, task: asyncio.Task[Any]) -> None:
+        self._tasks.pop(task, None)
+        self._abandoned.discard(task)  # given up on, but it ended after all
+
+    async def abort_running(self) -> dict[str, int]:
+        """End every running command now, whatever it waits on.
+
+        Open dialogs close as cancelled, the agent's abort signal stops the
+        model and the tools; a command still running after ``ABORT_GRACE``
+        (a hook that hangs) is cancelled, and one that ignores that too is
+        given up on after another grace (its response says so).
+        """
+        me = asyncio.current_task()
+        running = [t for t, kind in self._tasks.items() if t is not me and kind != "abort"]
+        self.agent.abort()
+        self.ui.refusing = True
+        try:
+            closed = self.ui.close_dialogs("abort")
+            cancelled: set[asyncio.Task[Any]] = set()
+            abandoned: set[asyncio.Task[Any]] = set()
+            if running:
+                _, cancelled = await asyncio.wait(running, timeout=ABORT_GRACE)
+            for task in cancelled:
+                task.cancel()
+            if cancelled:
+                _, abandoned = await asyncio.wait(cancelled, timeout=ABORT_GRACE)
+            for task in abandoned:
+                self._abandoned.add(task)
+            if cancelled and not self.agent.is_streaming:
+                self._close_cancelled_tool_calls()
+        finally:
+            self.ui.refusing = False
+        return {
+            "dialogs_closed": closed,
+            "commands_cancelled": len(cancelled),
+            "commands_abandoned": len(abandoned),
+        }
+
+    def _close_cancelled_tool_calls(self) -> None:
+        """A cancelled run may have left a tool call without result: answer it as aborted."""
+        session = self.agent.session
+        for entry_id in session.answer_open_tool_calls(_ABORTED_TOOL):
+            entry = session.get_entry(entry_id)
+            if entry is None or entry["type"] != "message":
+                continue
+            result = entry["message"]
+            if result["role"] == "tool":
+                self.agent.publish(
+                    {
+                        "type": "tool_execution_end",
+                        "tool_name": result["tool_name"],
+                        "tool_call_id": result["tool_call_id"],
+                        "result": _ABORTED_TOOL,
+                        "is_error": True,
+                    }
+                )
+            self.agent.publish({"type": "message", "message": result})
 
     async def _run(self, kind: str, message: dict[str, Any], handler: _Handler) -> None:
+        request_id = message.get("id")
         try:
             data = await handler(self, message)
-        except (KeyError, TypeError, ValueError) as exc:
-            self.respond(kind, message.get("id"), error=f"{type(exc).__name__}: {exc}")
+        except asyncio.CancelledError:
+            self.respond(kind, request_id, error="aborted before it finished")
+            raise
         except Exception as exc:
-            self.respond(kind, message.get("id"), error=f"{type(exc).__name__}: {exc}")
+            self.respond(kind, request_id, error=f"{type(exc).__name__}: {exc}")
         else:
-            self.respond(kind, message.get("id"), data)
+            self.respond(kind, request_id, data)
 
 
 _Handler = Callable[[RpcServer, dict[str, Any]], Awaitable[Any]]
@@ -317,8 +442,7 @@ async def _prompt(s: RpcServer, m: dict[str, Any]) -> Any:
 
 
 async def _abort(s: RpcServer, m: dict[str, Any]) -> Any:
-    s.agent.abort()
-    return None
+    return await s.abort_running()
 
 
 async def _state(s: RpcServer, m: dict[str, Any]) -> Any:
@@ -333,6 +457,9 @@ async def _state(s: RpcServer, m: dict[str, Any]) -> Any:
         "turn_index": a.turn_index,
         "message_count": len(a.session.build_context_messages()),
         "commands": [c.name for c in a.runner.get_registered_commands()],
+        # Disk full or a size limit: the run goes on in memory; these entries are not saved.
+        "unsaved_entry_ids": a.session.unsaved_entry_ids,
+        "save_error": str(a.session.save_error) if a.session.save_error else None,
     }
 
 
@@ -415,24 +542,12 @@ _COMMANDS: dict[str, _Handler] = {
     "command": _command,
     "bash": _bash,
 }
-#: Commands that may wait on the host (hook UI), so reading must go on meanwhile.
-_BACKGROUND = frozenset(
-    {
-        "prompt",
-        "command",
-        "branch",
-        "new_session",
-        "switch_session",
-        "fork",
-        "navigate_tree",
-        "compact",
-        "bash",
-    }
-)
 
 
-async def run_rpc(agent: Agent, make_provider: Callable[[str], Any] | None = None) -> int:
-    loop = asyncio.get_running_loop()
-    reader = asyncio.StreamReader()
-    await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
-    return await RpcServer(agent, make_provider).serve(reader)
+async def run_rpc(
+    agent: Agent,
+    make_provider: Callable[[str], Any] | None = None,
+    out: TextIO | None = None,
+) -> int:
+    """Serve the protocol on stdin and ``out`` (the CLI passes its private stdout)."""
+    return await RpcServer(agent, make_provider, out).serve(await open_stdin())

@@ -3,16 +3,24 @@
 The leaf is the entry the next append hangs under. ``branch`` moves it back
 so the next append forks the tree there; leaf moves are not written to the
 file, so a reopened session's leaf is its last entry.
+
+When an append cannot be written (disk full, a file size limit, an I/O
+error) the file is cut back to its last whole entry and the session goes on
+in memory: that entry and every later one are kept for the run but not
+saved (``unsaved_entry_ids``), so the file stays a clean prefix of the
+conversation. The ``hookline.session`` logger says so at the failure and,
+with the ids, at ``close``.
 """
 
 from __future__ import annotations
 
+import logging
 import os
 import weakref
 from pathlib import Path
 from typing import Any, cast
 
-from hookline.core.messages import Content, Message
+from hookline.core.messages import AssistantMessage, Content, Message, tool_calls
 from hookline.session.context import context_messages
 from hookline.session.entries import (
     SESSION_VERSION,
@@ -22,7 +30,7 @@ from hookline.session.entries import (
     new_session_id,
     now_iso,
 )
-from hookline.session.errors import SessionClosedError
+from hookline.session.errors import SessionClosedError, SessionWriteError
 from hookline.session.listing import SessionInfo, list_session_infos
 from hookline.session.storage import (
     LockedFile,
@@ -33,6 +41,10 @@ from hookline.session.storage import (
 )
 
 PathLike = str | os.PathLike[str]
+
+log = logging.getLogger("hookline.session")
+#: How many unsaved entry ids the closing warning names (the count is always given).
+_IDS_SHOWN = 20
 
 
 class SessionManager:
@@ -62,6 +74,8 @@ class SessionManager:
         #: What the loader skipped or repaired (torn last line, corrupt lines), for the UI.
         self.load_warnings: list[str] = list(warnings or [])
         self._finalizer = weakref.finalize(self, _close_file, file) if file else None
+        self._save_error: SessionWriteError | None = None
+        self._unsaved: list[str] = []
 
     # -- construction ------------------------------------------------------------
 
@@ -125,15 +139,25 @@ class SessionManager:
     def continue_recent(
         cls, cwd: PathLike, *, session_dir: PathLike | None = None
     ) -> SessionManager:
-        """Resume the project's most recently written session, or create one if none."""
-        for info in list_session_infos(sessions_dir(cwd, session_dir)):
+        """Resume the project's most recently written session, or create one if none.
+
+        Only a session whose header ``cwd`` is this project counts: ``/x/a/b``
+        and ``/x/a-b`` share a folder name, never their sessions.
+        """
+        for info in cls.list_sessions(cwd, session_dir=session_dir):
             return cls.open(info.path)
         return cls.create(cwd, session_dir=session_dir)
 
     @staticmethod
     def list_sessions(cwd: PathLike, *, session_dir: PathLike | None = None) -> list[SessionInfo]:
-        """The project's sessions, most recently written first (unreadable files skipped)."""
-        return list_session_infos(sessions_dir(cwd, session_dir))
+        """The project's sessions, most recently written first (unreadable files skipped).
+
+        Sessions recorded for another directory (same folder name, or a shared
+        ``session_dir``) are left out.
+        """
+        project = str(Path(cwd).resolve())
+        infos = list_session_infos(sessions_dir(cwd, session_dir))
+        return [info for info in infos if info.cwd == project]
 
     # -- identity ----------------------------------------------------------------
 
@@ -154,6 +178,16 @@ class SessionManager:
     def is_persistent(self) -> bool:
         """True when entries go to a file (False for ``in_memory`` sessions)."""
         return self._path is not None
+
+    @property
+    def save_error(self) -> SessionWriteError | None:
+        """Why appends stopped reaching the file (``None`` while every append is saved)."""
+        return self._save_error
+
+    @property
+    def unsaved_entry_ids(self) -> list[str]:
+        """Entries of this run kept in memory only because the file could not take them."""
+        return list(self._unsaved)
 
     # -- appending ---------------------------------------------------------------
 
@@ -243,14 +277,60 @@ class SessionManager:
                 **fields,
             },
         )
-        if self._file is not None:
-            self._file.append(encode_line(entry))
+        if self._file is not None and self._save_error is None:
+            try:
+                self._file.append(encode_line(entry))
+            except SessionWriteError as exc:
+                self._save_error = exc
+                log.warning(
+                    "hookline: %s; entry %s and every later entry of this run are kept in "
+                    "memory only, not saved (the file ends at the last saved entry)",
+                    exc,
+                    entry_id,
+                )
+        if self._save_error is not None:
+            self._unsaved.append(entry_id)
         if self._path_cache is not None:
             self._path_cache.append(entry)
         self._entries.append(entry)
         self._index[entry_id] = entry
         self._leaf = entry_id
         return entry_id
+
+    def answer_open_tool_calls(self, text: str) -> list[str]:
+        """Give each unanswered tool call of the last assistant message an error result.
+
+        A run cancelled mid-tool (an abort that had to cancel a hung hook)
+        leaves a call without a result, which model APIs refuse in the next
+        request. Returns the new entries' ids (none when every call has one).
+        """
+        answered: set[str] = set()
+        last: AssistantMessage | None = None
+        for entry in reversed(self._branch(None)):
+            if entry["type"] != "message":
+                continue
+            message = entry["message"]
+            if message["role"] == "tool":
+                answered.add(message["tool_call_id"])
+                continue
+            if message["role"] == "assistant":
+                last = message
+            break
+        if last is None:
+            return []
+        return [
+            self.append_message(
+                {
+                    "role": "tool",
+                    "tool_call_id": call["id"],
+                    "tool_name": call["name"],
+                    "content": [{"type": "text", "text": text}],
+                    "is_error": True,
+                }
+            )
+            for call in tool_calls(last)
+            if call["id"] not in answered
+        ]
 
     # -- the tree ----------------------------------------------------------------
 
@@ -332,17 +412,39 @@ class SessionManager:
         )
         assert forked._file is not None
         if path:
-            forked._file.append(b"".join(encode_line(e) for e in path))
+            try:
+                forked._file.append(b"".join(encode_line(e) for e in path))
+            except BaseException:
+                forked.close()
+                Path(forked.get_session_file() or "").unlink(missing_ok=True)
+                raise
         forked._entries = [cast(SessionEntry, dict(e)) for e in path]
         forked._index = {e["id"]: e for e in forked._entries}
         forked._leaf = entry_id
         return forked
 
     def close(self) -> None:
-        """Release the file lock; later appends raise ``SessionClosedError``. Idempotent."""
+        """Release the file lock; later appends raise ``SessionClosedError``. Idempotent.
+
+        Says which entries were not saved, if any (once).
+        """
+        if self._closed:
+            return
         self._closed = True
         if self._finalizer is not None:
             self._finalizer()
+        if self._unsaved:
+            shown = ", ".join(self._unsaved[:_IDS_SHOWN])
+            more = len(self._unsaved) - _IDS_SHOWN
+            count = len(self._unsaved)
+            log.warning(
+                "hookline: session file %s: %s not saved (%s): %s%s",
+                self._path,
+                "1 entry of this run was" if count == 1 else f"{count} entries of this run were",
+                self._save_error.reason if self._save_error else "unknown cause",
+                shown,
+                f" and {more} more" if more > 0 else "",
+            )
 
     def __enter__(self) -> SessionManager:
         return self

@@ -5,11 +5,16 @@ Durability contract: ``append_line`` returns only after the line and its
 entry whose append returned. A crash mid-write can leave a torn last line;
 the loader drops it with a warning and, when opened for writing, truncates
 it so the next append starts on a fresh line.
+
+A failed or short append (disk full, ``RLIMIT_FSIZE``, an I/O error) is cut
+back to where the entry began before ``SessionWriteError`` is raised, so the
+file never holds half an entry that a later append would be glued onto.
 """
 
 from __future__ import annotations
 
 import contextlib
+import errno
 import fcntl
 import gc
 import json
@@ -20,7 +25,12 @@ from pathlib import Path
 from typing import Any
 
 from hookline.core.paths import hookline_home
-from hookline.session.errors import SessionFormatError, SessionLockedError
+from hookline.session.errors import (
+    SessionAccessError,
+    SessionFormatError,
+    SessionLockedError,
+    SessionWriteError,
+)
 
 _PREVIEW = 60
 
@@ -69,10 +79,13 @@ class LockedFile:
     def __init__(self, path: Path, *, create: bool) -> None:
         self.path = path
         flags = os.O_RDWR | os.O_APPEND | os.O_CLOEXEC
-        if create:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            flags |= os.O_CREAT | os.O_EXCL
-        self.fd: int | None = os.open(path, flags, 0o600)
+        try:
+            if create:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                flags |= os.O_CREAT | os.O_EXCL
+            self.fd: int | None = os.open(path, flags, 0o600)
+        except OSError as exc:
+            raise SessionAccessError(str(path), "create" if create else "open", exc) from None
         try:
             fcntl.flock(self.fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
@@ -83,13 +96,36 @@ class LockedFile:
             _fsync_dir(path.parent)
 
     def append(self, data: bytes) -> None:
-        """Write all of ``data`` at the end of the file and fsync before returning."""
+        """Write all of ``data`` at the end of the file and fsync before returning.
+
+        On any failure the file is cut back to its size before the call, then
+        ``SessionWriteError`` (or the interrupting exception) is raised.
+        """
         fd = self._require_fd()
-        view = memoryview(data)
-        while view:
-            written = os.write(fd, view)
-            view = view[written:]
-        os.fsync(fd)
+        start = os.fstat(fd).st_size
+        try:
+            view = memoryview(data)
+            while view:
+                written = os.write(fd, view)
+                if written <= 0:  # never for regular files; do not spin if it happens
+                    raise OSError(errno.EIO, "write wrote nothing")
+                view = view[written:]
+            os.fsync(fd)
+        except OSError as exc:
+            raise SessionWriteError(str(self.path), exc, truncated=self._cut(fd, start)) from exc
+        except BaseException:
+            self._cut(fd, start)  # Ctrl-C between two writes: no half entry either
+            raise
+
+    @staticmethod
+    def _cut(fd: int, size: int) -> bool:
+        """Truncate back to ``size``; False when that failed too (a torn tail remains)."""
+        try:
+            os.ftruncate(fd, size)
+            os.fsync(fd)
+        except OSError:
+            return False
+        return True
 
     def truncate(self, size: int) -> None:
         """Cut a torn tail off (we hold the lock, so nobody else is writing)."""
@@ -216,6 +252,9 @@ def _parse(data: bytes, path: str) -> ParsedFile:
 
 def read_session_file(path: Path) -> ParsedFile:
     """Read and parse ``path`` (no lock: readers never block writers)."""
-    with open(path, "rb") as f:
-        data = f.read()
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError as exc:
+        raise SessionAccessError(str(path), "read", exc) from None
     return parse_session_bytes(data, str(path))

@@ -1,8 +1,18 @@
 """Finding, reading, validating and merging the settings files.
 
-Every source is optional. A broken file is reported (with its path and where it
-is broken) and then treated as absent, so one typo never stops the agent and
-never surfaces as a traceback.
+Every source is optional. Settings degrade safely (``validate.py``): an entry
+hookline does not understand is a warning and is skipped, the rest of the file
+applies. A file that cannot be read or parsed at all (or whose restrictive keys
+have the wrong type) is an *error*: its deny rules cannot be known, so
+``LoadedSettings.errors`` is non-empty and the agent must not start
+(``LoadedSettings.check`` raises ``SettingsError``). Files are read with
+``safe_json`` (regular files only, a size cap, a nesting limit).
+
+Files of an untrusted project (scope ``project``/``local``) keep only what
+restricts (``trust_filter.py``); what was dropped is listed per file in
+``SettingsFile.ignored`` and said in one line by ``untrusted_notice``.
+Project and local files never grant ``bypassPermissions`` as ``defaultMode``,
+trusted or not (only user, ``--settings``, managed files and the flag may).
 
 ``hooks`` is kept out of the merge: it is a list of module paths in some files
 and an object of Claude command hooks in others, and the two do not combine.
@@ -14,7 +24,6 @@ file they came from, which the policy and trust checks need anyway.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -26,8 +35,19 @@ from hookline.core.paths import hookline_home
 from hookline.settings._errors import validation_messages
 from hookline.settings.merge import merge_all
 from hookline.settings.models import HooksConfig, Settings
+from hookline.settings.safe_json import JsonFileError, JsonFileMissing, read_json_file
+from hookline.settings.trust_filter import restrict_untrusted
+from hookline.settings.validate import check_settings
 
 SettingsScope = Literal["user", "project", "local", "cli", "managed"]
+
+#: Scopes that belong to the project folder (found there): they need its trust.
+PROJECT_SCOPES: frozenset[str] = frozenset({"project", "local"})
+
+
+class SettingsError(Exception):
+    """A settings file that cannot be used: its deny rules cannot be known, so nothing starts."""
+
 
 #: Managed (policy) settings, first existing wins.
 DEFAULT_MANAGED_PATHS: tuple[Path, ...] = (
@@ -49,6 +69,15 @@ class SettingsFile:
     settings: Settings | None  # validated, None if missing/invalid
     error: str | None  # clear message if invalid
     exists: bool
+    #: Entries skipped because hookline does not understand them (``file: key.path: why``).
+    warnings: list[str] = field(default_factory=list)
+    #: Key paths dropped because the file belongs to an untrusted project.
+    ignored: list[str] = field(default_factory=list)
+
+    @property
+    def from_project(self) -> bool:
+        """Found in the project folder (by where it was looked for, never by where it points)."""
+        return self.scope in PROJECT_SCOPES
 
     @property
     def valid(self) -> bool:
@@ -64,6 +93,34 @@ class LoadedSettings:
     files: list[SettingsFile]  # every candidate in merge order (missing ones too)
     merged: Settings  # merge of the valid files; ``hooks`` is always None
     errors: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    project_trusted: bool = True
+
+    def check(self) -> None:
+        """Raise ``SettingsError`` (all errors, one per line) when a file cannot be used."""
+        if self.errors:
+            raise SettingsError("\n".join(self.errors))
+
+    @property
+    def ignored(self) -> dict[Path, list[str]]:
+        """Key paths dropped from each file of an untrusted project (files with none left out)."""
+        return {file.path: list(file.ignored) for file in self.files if file.ignored}
+
+    def ignored_summary(self) -> str | None:
+        """``ignored from .claude/settings.json: a, b; ignored from ...``, or None."""
+        parts = [
+            f"ignored from {_relative(file.path, self.project_dir)}: {', '.join(file.ignored)}"
+            for file in self.files
+            if file.ignored
+        ]
+        return "; ".join(parts) or None
+
+    def untrusted_notice(self) -> str | None:
+        """One line naming what was ignored from the untrusted project's files, or None."""
+        summary = self.ignored_summary()
+        if summary is None:
+            return None
+        return f"project {self.project_dir} is not trusted; {summary}"
 
     @property
     def hook_timeout_seconds(self) -> float:
@@ -95,6 +152,15 @@ class LoadedSettings:
             base = self._base_dir(file)
             out.extend((entry, base, file) for entry in file.settings.hooks)
         return out
+
+    def required_hooks(self) -> list[tuple[str, Path, SettingsFile]]:
+        """``requiredHooks`` entries: (path as written, base dir, source), in merge order."""
+        return [
+            (entry, self._base_dir(file), file)
+            for file in self.files
+            if file.settings is not None
+            for entry in file.settings.required_hooks or ()
+        ]
 
     def command_hooks(self) -> list[tuple[SettingsFile, HooksConfig]]:
         """Claude-style ``hooks`` objects per source, in merge order (never merged: module doc)."""
@@ -146,12 +212,15 @@ def load_settings(
     *,
     cli_settings: Path | None = None,
     managed_paths: Sequence[Path] | None = None,
+    project_trusted: bool = True,
 ) -> LoadedSettings:
-    """Read every settings source of ``project_dir`` and merge the valid ones.
+    """Read every settings source of ``project_dir`` and merge the usable ones.
 
     ``cli_settings`` is the ``--settings FILE`` (relative to the current
     directory); naming a file that does not exist is an error. ``managed_paths``
-    replaces the ``/etc`` locations (tests, embedders).
+    replaces the ``/etc`` locations (tests, embedders). With
+    ``project_trusted=False`` the project and local files keep only what
+    restricts (``trust_filter``).
     """
     project = _absolute(project_dir)
     files = [
@@ -160,48 +229,89 @@ def load_settings(
             project, cli_settings=cli_settings, managed_paths=managed_paths
         )
     ]
+    mode: str | None = None
     for file in files:
         if file.scope == "cli" and not file.exists:
             file.error = f"{file.path}: settings file given with --settings does not exist"
+        if file.settings is None:
+            continue
+        if file.from_project:
+            file.settings = _without_bypass_mode(file)
+            if not project_trusted:
+                file.settings, file.ignored = restrict_untrusted(file.settings, current_mode=mode)
+        permissions = file.settings.permissions
+        if permissions is not None and permissions.default_mode is not None:
+            mode = permissions.default_mode
     errors = [file.error for file in files if file.error]
+    warnings = [warning for file in files for warning in file.warnings]
     merged = _merge([file.settings for file in files if file.settings is not None], errors)
-    return LoadedSettings(project_dir=project, files=files, merged=merged, errors=errors)
+    return LoadedSettings(
+        project_dir=project,
+        files=files,
+        merged=merged,
+        errors=errors,
+        warnings=warnings,
+        project_trusted=project_trusted,
+    )
 
 
 def read_settings_file(path: Path, scope: SettingsScope) -> SettingsFile:
-    """Read and validate one file; every failure becomes ``error``, never an exception."""
-    if not path.exists():
-        return SettingsFile(path, scope, raw=None, settings=None, error=None, exists=False)
+    """Read, check and validate one file; every failure becomes ``error``, never an exception.
+
+    Entries hookline does not understand become ``warnings`` and are left out;
+    a file that cannot be parsed, or whose restrictive keys are invalid, is an
+    ``error`` and has no settings.
+    """
 
     def broken(message: str) -> SettingsFile:
         return SettingsFile(path, scope, raw=None, settings=None, error=message, exists=True)
 
     try:
-        text = path.read_bytes().decode("utf-8-sig")
-    except OSError as exc:
-        return broken(f"{path}: cannot read settings file: {exc.strerror or exc}")
-    except UnicodeDecodeError as exc:
-        return broken(f"{path}: settings file is not UTF-8 text (byte {exc.start})")
-    if not text.strip():
-        return SettingsFile(path, scope, raw={}, settings=Settings(), error=None, exists=True)
-    try:
-        raw = json.loads(text)
-    except json.JSONDecodeError as exc:
-        return broken(f"{path}: invalid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}")
-    except (ValueError, RecursionError) as exc:
-        return broken(f"{path}: invalid JSON: {exc}")
+        raw = read_json_file(path, empty={})
+    except JsonFileMissing:
+        return SettingsFile(path, scope, raw=None, settings=None, error=None, exists=False)
+    except JsonFileError as exc:
+        return broken(str(exc))
     if not isinstance(raw, dict):
         return broken(f"{path}: settings must be a JSON object, not {_json_kind(raw)}")
+    checked = check_settings(raw)
+    warnings = [f"{path}: {line}" for line in checked.warnings]
+    if checked.errors:
+        file = broken("\n".join(f"{path}: {line}" for line in checked.errors))
+        file.warnings = warnings
+        return file
     try:
-        settings = Settings.model_validate(raw)
-    except ValidationError as exc:
-        lines = validation_messages(exc, raw)
+        settings = Settings.model_validate(checked.value)
+    except ValidationError as exc:  # pragma: no cover - check_settings keeps only valid entries
+        lines = validation_messages(exc, checked.value)
         return broken("\n".join(f"{path}: {line}" for line in lines))
-    return SettingsFile(path, scope, raw=raw, settings=settings, error=None, exists=True)
+    return SettingsFile(
+        path, scope, raw=raw, settings=settings, error=None, exists=True, warnings=warnings
+    )
+
+
+def _without_bypass_mode(file: SettingsFile) -> Settings:
+    """A project/local ``defaultMode: bypassPermissions`` dropped, with a warning."""
+    settings = file.settings
+    assert settings is not None
+    permissions = settings.permissions
+    if permissions is None or permissions.default_mode != "bypassPermissions":
+        return settings
+    file.warnings.append(
+        f"{file.path}: permissions.defaultMode: bypassPermissions is not accepted from project "
+        "settings (only user, --settings or managed settings, or the flag, may grant it); ignored"
+    )
+    dump = settings.model_dump(mode="json", by_alias=True, exclude_unset=True)
+    dump["permissions"].pop("defaultMode", None)
+    return Settings.model_validate(dump)
 
 
 def _merge(layers: list[Settings], errors: list[str]) -> Settings:
     """The merged settings of valid files, ``hooks`` left out (see module doc)."""
+    if not layers:
+        # No file: the defaults, without building the validator (most of a bare run's
+        # start-up); every field's default is None, so this equals validating {}.
+        return Settings.model_construct()
     dumps = [
         layer.model_dump(mode="json", by_alias=True, exclude_unset=True, exclude={"hooks"})
         for layer in layers
@@ -221,18 +331,27 @@ def _absolute(path: Path) -> Path:
 def _without_duplicates(
     candidates: list[tuple[Path, SettingsScope]],
 ) -> list[tuple[Path, SettingsScope]]:
-    """Drop a path seen before (e.g. the project *is* the home): it keeps its first scope."""
+    """Drop a path seen before (the project *is* the home): it keeps its first scope.
+
+    Paths compare as found, never resolved: a project file that links to the
+    user's or the managed file is still a project file, and the file it points
+    to keeps its own scope.
+    """
     seen: set[Path] = set()
     out: list[tuple[Path, SettingsScope]] = []
     for path, scope in candidates:
-        try:
-            key = path.resolve()
-        except (OSError, RuntimeError):
-            key = path
-        if key not in seen:
-            seen.add(key)
+        if path not in seen:
+            seen.add(path)
             out.append((path, scope))
     return out
+
+
+def _relative(path: Path, folder: Path) -> str:
+    """``path`` relative to ``folder`` when inside it (as found, links kept), else as is."""
+    try:
+        return str(path.relative_to(folder))
+    except ValueError:
+        return str(path)
 
 
 def _json_kind(value: Any) -> str:

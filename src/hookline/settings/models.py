@@ -1,33 +1,19 @@
 """The settings file schema (pydantic): one model validates every source and makes the JSON Schema.
 
 Unknown top-level keys are kept (Claude Code settings carry many keys hookline
-does not read); the keys hookline reads are validated strictly so a typo in a
-hook definition is reported with its key path, not ignored.
+does not read); the keys hookline reads are validated strictly. Files are
+checked entry by entry before these models see them (``validate.py``), so an
+entry hookline does not understand is skipped with a warning naming its key
+path instead of invalidating the whole file.
 """
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag
 
-#: Claude Code's hook event names, as settings files spell them.
-CLAUDE_EVENTS: tuple[str, ...] = (
-    "PreToolUse",
-    "PostToolUse",
-    "PostToolUseFailure",
-    "PermissionRequest",
-    "UserPromptSubmit",
-    "Notification",
-    "Stop",
-    "SubagentStart",
-    "SubagentStop",
-    "SessionStart",
-    "SessionEnd",
-    "PreCompact",
-    "StatusLine",
-    "FileSuggestion",
-)
+from hookline.core.vocabulary import PermissionMode
 
 ClaudeEvent = Literal[
     "PreToolUse",
@@ -46,9 +32,15 @@ ClaudeEvent = Literal[
     "FileSuggestion",
 ]
 
+#: Claude Code's hook event names hookline runs, as settings files spell them: the
+#: one list (an event not listed here is warned about and skipped, never run).
+CLAUDE_EVENTS: tuple[str, ...] = get_args(ClaudeEvent)
+
+#: The permission modes, loosest first (see ``hookline.settings.policy`` for strictness).
+
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+    model_config = ConfigDict(extra="forbid", populate_by_name=True, defer_build=True)
 
 
 class CommandHookConfig(_Strict):
@@ -129,14 +121,22 @@ HooksField = Annotated[
 class PermissionsConfig(BaseModel):
     """Tool permission rules; other keys are kept for Claude Code compatibility."""
 
-    model_config = ConfigDict(extra="allow", populate_by_name=True)
+    model_config = ConfigDict(extra="allow", populate_by_name=True, defer_build=True)
 
     allow: list[str] = Field(default_factory=list)
     deny: list[str] = Field(default_factory=list)
     ask: list[str] = Field(default_factory=list)
-    default_mode: (
-        Literal["default", "acceptEdits", "plan", "bypassPermissions", "dontAsk"] | None
-    ) = Field(default=None, alias="defaultMode")
+    default_mode: PermissionMode | None = Field(default=None, alias="defaultMode")
+    additional_directories: list[str] = Field(
+        default_factory=list,
+        alias="additionalDirectories",
+        description="More working directories: acceptEdits covers edits inside them too.",
+    )
+    disable_bypass_permissions_mode: Literal["disable"] | None = Field(
+        default=None,
+        alias="disableBypassPermissionsMode",
+        description='"disable" forbids bypassPermissions mode (honoured from the managed file).',
+    )
 
 
 class Settings(BaseModel):
@@ -148,7 +148,10 @@ class Settings(BaseModel):
     loader hands them out per source instead (see ``LoadedSettings``).
     """
 
-    model_config = ConfigDict(extra="allow", populate_by_name=True, title="hookline settings")
+    # defer_build: validators are built on first use, not when `hookline --help` imports this.
+    model_config = ConfigDict(
+        extra="allow", populate_by_name=True, title="hookline settings", defer_build=True
+    )
 
     hooks: HooksField | None = Field(
         default=None,
@@ -178,6 +181,14 @@ class Settings(BaseModel):
         default=None, description="Environment variables for tools and command hooks."
     )
     model: str | None = Field(default=None, description="Default model, e.g. 'anthropic:NAME'.")
+    required_hooks: list[str] | None = Field(
+        default=None,
+        alias="requiredHooks",
+        description=(
+            "Hook module paths that must load, or the agent refuses to start (relative to "
+            "the project, or to the home folder for user settings)."
+        ),
+    )
 
     def extra_keys(self) -> dict[str, Any]:
         """Keys hookline does not read (kept, so Claude Code settings round-trip)."""

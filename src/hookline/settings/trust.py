@@ -2,8 +2,11 @@
 
 Cloning a repository must never run its code, so a damaged ``trust.json`` means
 "nothing trusted" (with a warning), never a crash and never a guess.
-The file is ``{"version": 1, "trusted": ["/abs/dir", ...]}``, written
-atomically (temp file + ``os.replace``) so a crash mid-write leaves the old one.
+The file is ``{"version": 1, "trusted": ["/abs/dir", ...]}``, read with the
+safe reader (regular file, size and nesting caps) and written atomically (temp
+file + ``os.replace``) so a crash mid-write leaves the old one. Trusting a
+folder covers everything below it, including folders cloned there later.
+A home that cannot be written is a ``TrustError`` with one clear line.
 """
 
 from __future__ import annotations
@@ -16,9 +19,14 @@ from pathlib import Path
 from typing import Any
 
 from hookline.core.paths import hookline_home
+from hookline.settings.safe_json import JsonFileError, JsonFileMissing, read_json_file
 
 _log = logging.getLogger(__name__)
 _VERSION = 1
+
+
+class TrustError(Exception):
+    """The trust file could not be written; the message says which file and why."""
 
 
 class TrustStore:
@@ -69,15 +77,11 @@ class TrustStore:
         self.warning = None
         path = self.path
         try:
-            text = path.read_text(encoding="utf-8")
-        except FileNotFoundError:
+            data: Any = read_json_file(path)
+        except JsonFileMissing:
             return []
-        except (OSError, UnicodeDecodeError) as exc:
-            return self._corrupt(f"cannot read {path}: {exc}")
-        try:
-            data: Any = json.loads(text)
-        except (ValueError, RecursionError) as exc:
-            return self._corrupt(f"{path} is not valid JSON ({exc})")
+        except JsonFileError as exc:
+            return self._corrupt(str(exc))
         entries = data.get("trusted") if isinstance(data, dict) else None
         if not isinstance(entries, list) or not all(
             isinstance(e, str) and os.path.isabs(e) for e in entries
@@ -100,6 +104,16 @@ class TrustStore:
             _log.warning("could not move aside %s: %s", self.path, exc)
 
     def _save(self, dirs: list[Path]) -> None:
+        try:
+            self._write(dirs)
+        except OSError as exc:
+            reason = exc.strerror or str(exc)
+            raise TrustError(
+                f"cannot write {self.path}: {reason} (check that {self.path.parent} is a "
+                "writable folder, or set HOOKLINE_HOME)"
+            ) from None
+
+    def _write(self, dirs: list[Path]) -> None:
         path = self.path
         path.parent.mkdir(parents=True, exist_ok=True)
         payload = {"version": _VERSION, "trusted": sorted(str(d) for d in set(dirs))}

@@ -16,6 +16,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
+from hookline.tools._files import read_regular
+
 
 def _class(pattern: str, i: int) -> tuple[str, int]:
     """A ``[...]`` character class at ``i``: its regex and the index after it."""
@@ -99,6 +101,10 @@ def glob_matches(pattern: str, rel: str) -> bool:
     return compile_glob(pattern.rstrip("/") or pattern).fullmatch(target) is not None
 
 
+#: A .gitignore larger than this is read only this far.
+_GITIGNORE_LIMIT = 1024 * 1024
+
+
 @dataclass(frozen=True, slots=True)
 class _Rule:
     base: str  # directory of the .gitignore, relative to the walk root ("" for the root)
@@ -108,11 +114,10 @@ class _Rule:
 
 
 def _parse_gitignore(path: str, base: str) -> list[_Rule]:
-    try:
-        with open(path, encoding="utf-8", errors="replace") as f:
-            raw = f.read().splitlines()
-    except OSError:
+    data = read_regular(path, _GITIGNORE_LIMIT)  # a FIFO named .gitignore must not block
+    if data is None:
         return []
+    raw = data.decode("utf-8", errors="replace").splitlines()
     rules = []
     for line in raw:
         line = line.rstrip()

@@ -6,24 +6,37 @@ from hookline.core.runner import HookRunner
 from hookline.core.tool import Tool
 from hookline.tools.bash import BashSpawnHook, create_bash_tool
 from hookline.tools.edit import create_edit_tool, create_write_tool
+from hookline.tools.leftovers import ToolLeftovers
 from hookline.tools.read import create_read_tool
-from hookline.tools.search import create_find_tool, create_grep_tool, create_ls_tool
+from hookline.tools.search import HidePath, create_find_tool, create_grep_tool, create_ls_tool
 from hookline.tools.wrapper import resolve_tools, wrap_tools
 
 #: The built-in tool names, in the order the model is shown them.
 BUILTIN_TOOL_NAMES = ("read", "bash", "edit", "write", "grep", "find", "ls")
 
 
-def builtin_tools(cwd: str, *, spawn_hook: BashSpawnHook | None = None) -> list[Tool]:
-    """Every built-in tool for ``cwd``, unwrapped."""
+def builtin_tools(
+    cwd: str,
+    *,
+    spawn_hook: BashSpawnHook | None = None,
+    hide: HidePath | None = None,
+    leftovers: ToolLeftovers | None = None,
+) -> list[Tool]:
+    """Every built-in tool for ``cwd``, unwrapped.
+
+    ``hide`` (absolute path → True) keeps paths out of what ``grep``, ``find``
+    and ``ls`` show, e.g. files a Read deny rule covers. ``leftovers`` tracks
+    what bash calls leave behind (background jobs, spill files) for the owner
+    to end with ``close()``; default: a process-wide one closed at exit.
+    """
     return [
         create_read_tool(cwd),
-        create_bash_tool(cwd, spawn_hook),
+        create_bash_tool(cwd, spawn_hook, leftovers=leftovers),
         create_edit_tool(cwd),
         create_write_tool(cwd),
-        create_grep_tool(cwd),
-        create_find_tool(cwd),
-        create_ls_tool(cwd),
+        create_grep_tool(cwd, hide=hide),
+        create_find_tool(cwd, hide=hide),
+        create_ls_tool(cwd, hide=hide),
     ]
 
 

@@ -28,8 +28,11 @@ class BashToolDetails(TypedDict, total=False):
 
     exit_code: Required[int | None]
     truncation: TruncationResult
-    #: the whole output, written when the text the model sees was truncated
+    #: the whole output, written when the text the model sees was truncated; capped: a
+    #: larger output keeps its head and tail and the file says what was cut between them
     full_output_path: str
+    #: bytes cut from the middle of the spill file (absent when nothing was cut)
+    full_output_cut_bytes: int
     timed_out: bool
     aborted: bool
 

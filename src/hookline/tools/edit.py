@@ -2,19 +2,25 @@
 
 ``edit`` insists that ``oldText`` occurs exactly once: a replacement in the
 wrong place is worse than an error the model can fix by adding context.
-CRLF files and a UTF-8 BOM are kept as they were.
+CRLF files and a UTF-8 BOM are kept as they were. Both work on regular files
+only: a FIFO, a device or a socket (or a symlink to one, such as
+``/dev/stdout``) is refused before it is opened for a write that could block
+or reach the host's own streams.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import difflib
+import errno
 import os
 from typing import Any
 
 from hookline.core.messages import text
 from hookline.core.tool import Tool, ToolError, ToolResult, ToolUpdate
-from hookline.tools._params import display_path, existing_file, is_binary, require_str, resolve_path
+from hookline.tools._files import open_for_read, open_for_write, too_large
+from hookline.tools._params import display_path, is_binary, require_str, resolve_path
 from hookline.tools.details import EditToolDetails, WriteToolDetails
 
 _BOM = "\ufeff"
@@ -44,15 +50,53 @@ _EDIT_PARAMETERS: dict[str, Any] = {
 }
 
 
-def _write_file(path: str, data: bytes) -> None:
-    os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
-    with open(path, "wb") as f:
+#: ``edit`` reads the whole file; larger files are refused (use bash: sed, a script).
+MAX_EDIT_BYTES = 32 * 1024 * 1024
+
+
+def _write_file(full: str, path: str, tool: str, data: bytes) -> bool:
+    """Write ``data`` to the regular file ``full`` (created with its parents); True when
+    it was created. A FIFO, device or socket is refused, never opened for a blocking write.
+
+    The space is reserved before the old content is touched: on a full disk (or over a
+    file size limit) the write fails and the file is left as it was. The file is written
+    in place, so its inode, mode, links and symlinks stay.
+    """
+    os.makedirs(os.path.dirname(full) or ".", exist_ok=True)
+    fd, created = open_for_write(tool, path, full)
+    try:
+        _reserve(fd, len(data))
+    except OSError:
+        os.close(fd)
+        if created:
+            with contextlib.suppress(OSError):
+                os.unlink(full)
+        raise
+    with os.fdopen(fd, "wb") as f:
         f.write(data)
+        f.truncate(len(data))
+    return created
 
 
-def _read_file(path: str) -> bytes:
-    with open(path, "rb") as f:
-        return f.read()
+def _reserve(fd: int, size: int) -> None:
+    """Allocate ``size`` bytes for ``fd``; a file system without the call is not an error."""
+    if size == 0:
+        return
+    try:
+        os.posix_fallocate(fd, 0, size)
+    except OSError as exc:
+        if exc.errno not in (errno.EOPNOTSUPP, errno.EINVAL, errno.ENOSYS):
+            raise
+
+
+def _read_file(full: str, path: str) -> bytes:
+    fd, st = open_for_read("edit", path, full)
+    with os.fdopen(fd, "rb") as f:
+        if st.st_size > MAX_EDIT_BYTES:
+            raise too_large(
+                "edit", path, st.st_size, MAX_EDIT_BYTES, "Use bash (e.g. sed -i) to change it."
+            )
+        return f.read(MAX_EDIT_BYTES + 1)
 
 
 def create_write_tool(cwd: str) -> Tool:
@@ -67,12 +111,9 @@ def create_write_tool(cwd: str) -> Tool:
         path = require_str("write", params, "path", empty_ok=False)
         content = require_str("write", params, "content")
         full, outside = resolve_path(cwd, path)
-        if os.path.isdir(full):
-            raise ToolError(f"write: {path} is a directory; give a file path to write.")
-        created = not os.path.exists(full)
         data = content.encode("utf-8")
         try:
-            await asyncio.to_thread(_write_file, full, data)
+            created = await asyncio.to_thread(_write_file, full, path, "write", data)
         except OSError as exc:
             raise ToolError(f"write: cannot write {path}: {exc.strerror or exc}") from exc
         details: WriteToolDetails = {
@@ -133,9 +174,9 @@ def create_edit_tool(cwd: str) -> Tool:
         path = require_str("edit", params, "path", empty_ok=False)
         old = require_str("edit", params, "oldText", empty_ok=False)
         new = require_str("edit", params, "newText")
-        full, outside = existing_file("edit", cwd, path)
+        full, outside = resolve_path(cwd, path)
         try:
-            raw = await asyncio.to_thread(_read_file, full)
+            raw = await asyncio.to_thread(_read_file, full, path)
         except OSError as exc:
             raise ToolError(f"edit: cannot read {path}: {exc.strerror or exc}") from exc
         if is_binary(raw):
@@ -157,7 +198,11 @@ def create_edit_tool(cwd: str) -> Tool:
         out = updated.replace("\n", "\r\n") if crlf else updated
         try:
             await asyncio.to_thread(
-                _write_file, full, (bom + out).encode("utf-8", errors="surrogateescape")
+                _write_file,
+                full,
+                path,
+                "edit",
+                (bom + out).encode("utf-8", errors="surrogateescape"),
             )
         except OSError as exc:
             raise ToolError(f"edit: cannot write {path}: {exc.strerror or exc}") from exc

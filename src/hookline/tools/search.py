@@ -11,10 +11,12 @@ from __future__ import annotations
 import asyncio
 import os
 import re
+from collections.abc import Callable
 from typing import Any
 
 from hookline.core.messages import text
 from hookline.core.tool import Tool, ToolError, ToolResult, ToolUpdate
+from hookline.tools._files import read_regular
 from hookline.tools._params import (
     existing_dir,
     is_binary,
@@ -34,6 +36,9 @@ from hookline.tools.truncation import (
     truncate_head,
     truncate_line,
 )
+
+#: Absolute path → True to leave it out of listings and searches (Read-denied files).
+HidePath = Callable[[str], bool]
 
 DEFAULT_LS_LIMIT = 500
 DEFAULT_FIND_LIMIT = 1000
@@ -63,8 +68,11 @@ def _finish(body: str, notices: list[str]) -> tuple[str, TruncationResult]:
 # --- ls ---------------------------------------------------------------------
 
 
-def create_ls_tool(cwd: str) -> Tool:
-    """The ``ls`` tool for ``cwd``: one directory's entries, dotfiles included, dirs with /."""
+def create_ls_tool(cwd: str, *, hide: HidePath | None = None) -> Tool:
+    """The ``ls`` tool for ``cwd``: one directory's entries, dotfiles included, dirs with /.
+
+    ``hide`` leaves entries out (given each entry's absolute path).
+    """
 
     async def execute(
         tool_call_id: str,
@@ -81,6 +89,8 @@ def create_ls_tool(cwd: str) -> Tool:
             names = sorted(os.listdir(full), key=lambda n: (n.lower(), n))
         except OSError as exc:
             raise ToolError(f"ls: cannot list {path}: {exc.strerror or exc}") from exc
+        if hide is not None:
+            names = [n for n in names if not hide(os.path.join(full, n))]
         details: LsToolDetails = {"path": full, "outside_cwd": outside}
         if not names:
             return ToolResult([text("(empty directory)")], details)
@@ -114,18 +124,23 @@ def create_ls_tool(cwd: str) -> Tool:
 # --- find -------------------------------------------------------------------
 
 
-def _find(root: str, pattern: str, limit: int, signal: asyncio.Event | None) -> list[str]:
+def _find(
+    root: str, pattern: str, limit: int, signal: asyncio.Event | None, hide: HidePath | None
+) -> list[str]:
     found: list[str] = []
-    for _full, rel, is_dir in walk(root, signal=signal):
-        if glob_matches(pattern, rel):
+    for full, rel, is_dir in walk(root, signal=signal):
+        if glob_matches(pattern, rel) and (hide is None or not hide(full)):
             found.append(rel + "/" if is_dir else rel)
             if len(found) > limit:
                 break
     return found
 
 
-def create_find_tool(cwd: str) -> Tool:
-    """The ``find`` tool for ``cwd``: paths matching a glob, ``.gitignore`` respected."""
+def create_find_tool(cwd: str, *, hide: HidePath | None = None) -> Tool:
+    """The ``find`` tool for ``cwd``: paths matching a glob, ``.gitignore`` respected.
+
+    ``hide`` leaves paths out (given each one's absolute path).
+    """
 
     async def execute(
         tool_call_id: str,
@@ -139,7 +154,7 @@ def create_find_tool(cwd: str) -> Tool:
         full, outside = existing_dir("find", cwd, path)
         if not os.path.isdir(full):
             raise ToolError(f"find: {path} is a file; give a directory to search in.")
-        found = await asyncio.to_thread(_find, full, pattern, limit, signal)
+        found = await asyncio.to_thread(_find, full, pattern, limit, signal, hide)
         details: FindToolDetails = {"path": full, "outside_cwd": outside}
         if not found:
             return ToolResult([text("No files found matching pattern")], details)
@@ -194,12 +209,8 @@ class _Grep:
         return self.matches >= self.limit
 
     def search(self, full: str, rel: str) -> None:
-        try:
-            with open(full, "rb") as f:
-                data = f.read()
-        except OSError:
-            return
-        if is_binary(data):
+        data = read_regular(full)  # a FIFO or device in the tree is skipped, never read
+        if data is None or is_binary(data):
             return
         lines = split_lines(data.decode("utf-8", errors="replace"))
         hits = []
@@ -228,20 +239,32 @@ class _Grep:
             shown_until = max(shown_until, end)
 
 
-def _grep(root: str, glob: str | None, search: _Grep, signal: asyncio.Event | None) -> None:
+def _grep(
+    root: str,
+    glob: str | None,
+    search: _Grep,
+    signal: asyncio.Event | None,
+    hide: HidePath | None,
+) -> None:
     if os.path.isfile(root):
-        search.search(root, os.path.basename(root))
+        if hide is None or not hide(root):
+            search.search(root, os.path.basename(root))
         return
     for full, rel, is_dir in walk(root, signal=signal):
         if is_dir or (glob is not None and not glob_matches(glob, rel)):
+            continue
+        if hide is not None and hide(full):
             continue
         search.search(full, rel)
         if search.full:
             return
 
 
-def create_grep_tool(cwd: str) -> Tool:
-    """The ``grep`` tool for ``cwd``: regex (or literal) search over files."""
+def create_grep_tool(cwd: str, *, hide: HidePath | None = None) -> Tool:
+    """The ``grep`` tool for ``cwd``: regex (or literal) search over files.
+
+    ``hide`` skips files (given each one's absolute path): they are never read.
+    """
 
     async def execute(
         tool_call_id: str,
@@ -267,7 +290,7 @@ def create_grep_tool(cwd: str) -> Tool:
             ) from None
         full, outside = existing_dir("grep", cwd, path)
         search = _Grep(regex, context, limit)
-        await asyncio.to_thread(_grep, full, glob, search, signal)
+        await asyncio.to_thread(_grep, full, glob, search, signal, hide)
         details: GrepToolDetails = {"path": full, "outside_cwd": outside}
         if not search.out:
             return ToolResult([text("No matches found")], details)

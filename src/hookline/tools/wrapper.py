@@ -1,21 +1,16 @@
-"""Tool wrapping: ``tool_call`` before and ``tool_result`` after every tool (the seeds' flow).
+"""Tool wrapping for embedders: the ``ToolPipeline`` around each tool, as a plain ``Tool``.
 
-::
+A wrapped tool runs ``tool_call`` hooks, the tool and ``tool_result`` hooks
+(see ``hookline.tools.pipeline``); with no permission stage. Its contract is
+the exception one an embedding agent expects:
 
-    tool_call handlers ── block? ──> raise ToolBlockedError(reason); the tool never runs
-          │ (a handler's ``input`` replaces the params: hookline extension)
-          ▼
-    execute the tool ── success ──> tool_result(is_error=False) may override
-          │                         content / details / is_error (is_error: extension)
-          └─ raises ──> tool_result(is_error=True, error text), then re-raise the original
+- a block raises ``ToolBlockedError`` with the reason; the tool never runs;
+- a tool's own failure is re-raised after ``tool_result`` hooks saw it (their
+  ``append`` feedback is attached to it as notes);
+- a hook that returns ``is_error=True`` makes the wrapper return a
+  ``ToolResult`` with ``is_error`` set (it does not raise).
 
-With no handler for an event, the wrapper builds no event for it: the cost
-of a wrapped tool without hooks is two dict look-ups.
-
-A tool's own failure stays an exception: ``tool_result`` hooks observe it
-but cannot turn it back into a success. A hook that wants the model to see a
-successful call as failed returns ``is_error=True``: the wrapper then returns
-a ``ToolResult`` with ``is_error`` set (it does not raise).
+With no handler for an event, no event is built for it.
 """
 
 from __future__ import annotations
@@ -25,31 +20,22 @@ from collections.abc import Iterable
 from dataclasses import replace
 from typing import Any
 
-from hookline.core.calling import HOOK_FAILURES
-from hookline.core.events import ToolCallEvent, ToolResultEvent
-from hookline.core.messages import text
 from hookline.core.runner import HookRunner
-from hookline.core.tool import (
-    TOOL_CALL_PERMISSION,
-    Tool,
-    ToolBlockedError,
-    ToolError,
-    ToolResult,
-    ToolUpdate,
-)
+from hookline.core.tool import Tool, ToolBlockedError, ToolResult, ToolUpdate
+from hookline.tools.pipeline import ToolPipeline, error_text
 
-
-def error_text(exc: BaseException) -> str:
-    """What the model reads for a failed call: a ``ToolError``'s message, else type and message."""
-    if isinstance(exc, ToolError):
-        return str(exc)
-    return f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+__all__ = ["error_text", "resolve_tools", "wrap_tool", "wrap_tools"]
 
 
 def wrap_tool(tool: Tool, runner: HookRunner) -> Tool:
-    """``tool`` with ``tool_call``/``tool_result`` hooks around its ``execute``."""
-    inner = tool.execute
-    name = tool.name
+    """``tool`` with ``tool_call``/``tool_result`` hooks around its ``execute``.
+
+    The same ``ToolPipeline`` the agent runs, without its permission stage:
+    a block raises ``ToolBlockedError`` (the reason), a tool's own failure is
+    re-raised after ``tool_result`` hooks saw it.
+    """
+    pipeline = ToolPipeline(runner)
+    inner = replace(tool)
 
     async def execute(
         tool_call_id: str,
@@ -57,59 +43,12 @@ def wrap_tool(tool: Tool, runner: HookRunner) -> Tool:
         signal: asyncio.Event | None = None,
         on_update: ToolUpdate | None = None,
     ) -> ToolResult:
-        permission = None
-        if runner.has_handlers("tool_call"):
-            call = await runner.emit_tool_call(
-                ToolCallEvent(tool_name=name, tool_call_id=tool_call_id, input=params)
-            )
-            if call is not None:
-                if call.block:
-                    raise ToolBlockedError(call.reason or "blocked by hook")
-                if call.input is not None:
-                    params = call.input
-                permission = call.permission
-        token = TOOL_CALL_PERMISSION.set(permission)
-        try:
-            result = await inner(tool_call_id, params, signal, on_update)
-        except HOOK_FAILURES as exc:
-            if runner.has_handlers("tool_result"):
-                failed = await runner.emit_tool_result(
-                    ToolResultEvent(
-                        tool_name=name,
-                        tool_call_id=tool_call_id,
-                        input=params,
-                        content=[text(error_text(exc))],
-                        details=exc.details if isinstance(exc, ToolError) else None,
-                        is_error=True,
-                    )
-                )
-                for block in (failed.append or []) if failed is not None else []:
-                    if block.get("type") == "text":
-                        exc.add_note(block["text"])  # type: ignore[typeddict-item]
-            raise
-        finally:
-            TOOL_CALL_PERMISSION.reset(token)
-        if not runner.has_handlers("tool_result"):
-            return result
-        override = await runner.emit_tool_result(
-            ToolResultEvent(
-                tool_name=name,
-                tool_call_id=tool_call_id,
-                input=params,
-                content=result.content,
-                details=result.details,
-                is_error=result.is_error,
-            )
-        )
-        if override is None:
-            return result
-        fields = override.model_fields_set
-        content = override.content if override.content is not None else result.content
-        return ToolResult(
-            content=[*content, *override.append] if override.append else content,
-            details=override.details if "details" in fields else result.details,
-            is_error=override.is_error if override.is_error is not None else result.is_error,
-        )
+        outcome = await pipeline.run(inner, tool_call_id, params, signal, on_update)
+        if outcome.denial is not None:
+            raise ToolBlockedError(outcome.denial.reason)
+        if outcome.error is not None:
+            raise outcome.error
+        return outcome.result
 
     return replace(tool, execute=execute)
 

@@ -47,7 +47,6 @@ from hookline.core.keys import prompt_toolkit_keys
 from hookline.core.messages import content_text
 from hookline.core.paths import hookline_home
 from hookline.core.ui import StatusLine, WidgetContent, strip_terminal_controls
-from hookline.modes.print_mode import observe_tool_events
 from hookline.modes.tui import render
 from hookline.modes.tui.commands import BUILTINS, SlashCompleter
 from hookline.modes.tui.dialogs import STYLE, Dialog, DialogHost
@@ -67,6 +66,15 @@ _SESSION_CHANGES = frozenset(
         "model_select",
     }
 )
+#: Who stopped a call, by the pipeline's denial source.
+_BLOCKED_BY = {
+    "hook": "by a hook",
+    "rule": "by a permission rule",
+    "mode": "by the permission mode",
+    "permission_request": "by a permission_request hook",
+    "user": "by you",
+    "no_ui": "with no one to ask",
+}
 SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
 #: Lines of a streaming answer shown live (the whole answer is printed when it ends).
 LIVE_TEXT_LINES = 12
@@ -105,7 +113,9 @@ class TuiApp:
         self._live_text = ""
         self._live_cache: tuple[int, int, str] = (-1, -1, "")
         self._tools: dict[str, _RunningTool] = {}
-        self._passed_hooks: set[str] = set()
+        #: Calls whose execution ended, shown once their result message (and any
+        #: denial) is known.
+        self._ended: dict[str, _RunningTool] = {}
         self._last_collapsed: tuple[str, Any, str, bool, bool] | None = None
         self._pending: list[RenderableType] = []
         self._printer: asyncio.Task[None] | None = None
@@ -491,8 +501,6 @@ class TuiApp:
             self.invalidate()
         elif kind == "message":
             self._on_message(payload["message"])
-        elif kind == "tool_call":
-            self._passed_hooks.add(str(payload.get("tool_call_id")))
         elif kind == "tool_execution_start":
             call_id = str(payload.get("tool_call_id"))
             self._tools[call_id] = _RunningTool(str(payload.get("tool_name")), payload.get("input"))
@@ -505,7 +513,11 @@ class TuiApp:
                 tool.output = partial if isinstance(partial, str) else str(partial or "")
                 self.invalidate()
         elif kind == "tool_execution_end":
-            self._tool_done(payload)
+            call_id = str(payload.get("tool_call_id"))
+            ended = self._tools.pop(call_id, None)
+            if ended is not None:
+                self._ended[call_id] = ended
+            self.invalidate()
         elif kind == "settings_hook_outcome":
             self._settings_outcome(payload)
         elif kind == "auto_retry_start":
@@ -531,6 +543,8 @@ class TuiApp:
             if message.get("stop_reason") == "aborted":
                 self.print(render.dim("(interrupted)"))
             # stop_reason "error": the agent already notified the error
+        elif role == "tool":
+            self._tool_done(message)
         elif role == "custom" and message.get("display", True):
             self.print(self._custom(message))
         self._refresh_usage()
@@ -554,16 +568,22 @@ class TuiApp:
                 return shown  # type: ignore[no-any-return]
         return render.custom_message(custom_type, text)
 
-    def _tool_done(self, payload: dict[str, Any]) -> None:
-        call_id = str(payload.get("tool_call_id"))
-        tool = self._tools.pop(call_id, None) or _RunningTool(str(payload.get("tool_name")), {})
-        result = payload.get("result")
-        text = result if isinstance(result, str) else str(result or "")
-        is_error = bool(payload.get("is_error"))
-        blocked = is_error and (
-            call_id not in self._passed_hooks or text.startswith("Permission denied")
+    def _tool_done(self, message: dict[str, Any]) -> None:
+        """A tool result landed: the call's block, with who blocked it and why if it was."""
+        call_id = str(message.get("tool_call_id"))
+        tool = (
+            self._ended.pop(call_id, None)
+            or self._tools.pop(call_id, None)
+            or _RunningTool(str(message.get("tool_name")), {})
         )
-        self._passed_hooks.discard(call_id)
+        text = content_text(message.get("content") or [])
+        is_error = bool(message.get("is_error"))
+        denial = next((d for d in reversed(self.agent.denials) if d.tool_call_id == call_id), None)
+        blocked = denial is not None
+        if denial is not None:
+            text = f"{_BLOCKED_BY.get(denial.source, denial.source)}: {denial.reason}"
+            if denial.hint:
+                text += f"\n{denial.hint}"
         block, collapsed = render.tool_block(
             tool.name,
             tool.args,
@@ -664,7 +684,6 @@ class TuiApp:
 
     async def run(self) -> int:
         unsubscribe = self.agent.subscribe(self.on_event)
-        observe_tool_events(self.agent)
         self.agent.runner.set_ui(self.ui, True)
         self._refresh_usage()
         try:

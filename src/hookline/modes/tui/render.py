@@ -120,7 +120,7 @@ def tool_block(
     block = tool_header(name, args, *tool_mark(is_error, blocked), width, call)
     lines = clean(result).rstrip("\n").splitlines() or ["(no output)"]
     if blocked:
-        lines[0] = f"blocked: {lines[0]}"
+        lines[0] = f"blocked {lines[0]}"
     collapsed = not expanded and len(lines) > COLLAPSED_LINES
     shown = lines[:COLLAPSED_LINES] if collapsed else lines
     body_style = "red" if (blocked or is_error) else "grey70"

@@ -1,0 +1,128 @@
+"""Hook deadlines whose clock stops while a UI dialog is open.
+
+A handler that asks the user something (``ctx.ui.confirm`` ...) must not be
+cut short because the user took a minute to answer: while any dialog opened
+through ``ctx.ui`` is open, every running hook deadline of that runner is
+paused, and it resumes with the time it had left once the last dialog closes.
+The deadlines are ``asyncio.timeout`` scopes, so pausing is a reschedule.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+
+class DeadlineClock:
+    """The running deadlines of one runner, and whether a dialog stops their clock."""
+
+    __slots__ = ("_aborted", "_dialogs", "_left", "_running")
+
+    def __init__(self) -> None:
+        self._running: set[asyncio.Timeout] = set()
+        self._left: dict[asyncio.Timeout, float | None] = {}
+        self._dialogs = 0
+        self._aborted: set[asyncio.Timeout] = set()
+
+    def start(self, scope: asyncio.Timeout) -> None:
+        """Track an entered scope; it starts paused when a dialog is open."""
+        self._running.add(scope)
+        if self._dialogs:
+            self._pause(scope)
+
+    def stop(self, scope: asyncio.Timeout) -> bool:
+        """Forget ``scope``; True when it was ended by ``abandon_all`` (an abort)."""
+        self._running.discard(scope)
+        self._left.pop(scope, None)
+        if scope in self._aborted:
+            self._aborted.discard(scope)
+            return True
+        return False
+
+    @property
+    def paused(self) -> bool:
+        return self._dialogs > 0
+
+    def dialog_opened(self) -> None:
+        self._dialogs += 1
+        if self._dialogs == 1:
+            for scope in self._running:
+                self._pause(scope)
+
+    def dialog_closed(self) -> None:
+        self._dialogs -= 1
+        if self._dialogs:
+            return
+        loop = asyncio.get_running_loop()
+        for scope, left in list(self._left.items()):
+            if left is not None and not scope.expired():
+                scope.reschedule(loop.time() + left)
+        self._left.clear()
+
+    def abandon_all(self) -> int:
+        """Expire every running deadline now (the run was aborted); how many there were."""
+        now = asyncio.get_running_loop().time()
+        count = 0
+        for scope in list(self._running):
+            if not scope.expired():
+                self._aborted.add(scope)
+                self._left.pop(scope, None)
+                scope.reschedule(now)
+                count += 1
+        self._running.clear()
+        return count
+
+    def _pause(self, scope: asyncio.Timeout) -> None:
+        if scope.expired() or scope in self._left:
+            return
+        when = scope.when()
+        self._left[scope] = None if when is None else max(when - _now(), 0.0)
+        scope.reschedule(None)
+
+
+def _now() -> float:
+    return asyncio.get_running_loop().time()
+
+
+class DialogPausingUI:
+    """``ctx.ui`` as handlers see it: the mode's UI, with the clock stopped during dialogs.
+
+    Only the methods that wait for a person pause (``select``, ``confirm``,
+    ``input``, ``editor``, ``custom``); everything else is the wrapped UI's own.
+    """
+
+    __slots__ = ("_clock", "_ui")
+
+    def __init__(self, ui: Any, clock: DeadlineClock) -> None:
+        self._ui = ui
+        self._clock = clock
+
+    @property
+    def wrapped(self) -> Any:
+        """The mode's own UI object."""
+        return self._ui
+
+    async def _dialog(self, name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        self._clock.dialog_opened()
+        try:
+            return await getattr(self._ui, name)(*args, **kwargs)
+        finally:
+            self._clock.dialog_closed()
+
+    async def select(self, *args: Any, **kwargs: Any) -> Any:
+        return await self._dialog("select", args, kwargs)
+
+    async def confirm(self, *args: Any, **kwargs: Any) -> Any:
+        return await self._dialog("confirm", args, kwargs)
+
+    async def input(self, *args: Any, **kwargs: Any) -> Any:
+        return await self._dialog("input", args, kwargs)
+
+    async def editor(self, *args: Any, **kwargs: Any) -> Any:
+        return await self._dialog("editor", args, kwargs)
+
+    async def custom(self, *args: Any, **kwargs: Any) -> Any:
+        return await self._dialog("custom", args, kwargs)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._ui, name)

@@ -1,0 +1,33 @@
+"""A private stdout for machine-read output (the answer, JSON lines, the RPC protocol).
+
+Hooks run in-process and may ``print()``, and programs they spawn inherit fd 1:
+either would corrupt a JSON-lines stream. ``claim_stdout`` keeps a private
+duplicate of the real stdout for the protocol and points fd 1 (so
+``sys.stdout`` and every child process) at stderr for the rest of the run.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import sys
+from typing import TextIO
+
+
+def claim_stdout() -> TextIO:
+    """The real stdout as a private stream; from now on fd 1 writes to stderr.
+
+    Call it once, before any hook is imported. When stdout cannot be
+    duplicated (closed), ``sys.stdout`` is returned unchanged.
+    """
+    try:
+        sys.stdout.flush()
+        private = os.dup(1)
+        os.dup2(2, 1)
+    except (OSError, ValueError):
+        return sys.stdout
+    os.set_inheritable(private, False)
+    raw = io.FileIO(private, "w", closefd=True)
+    return io.TextIOWrapper(
+        io.BufferedWriter(raw), encoding="utf-8", errors="replace", line_buffering=True
+    )

@@ -1,0 +1,173 @@
+"""What one tool call touches, in the terms rules speak: commands, files read, files written.
+
+A bash line is split with :mod:`hookline.shell` into the simple commands a
+shell would run (through ``;``, ``&&``, pipes, ``$(…)``, wrappers such as
+``sudo``/``env``/``timeout`` and ``bash -c`` scripts), and each output
+redirection that writes a file is an edit of that file. What cannot be known
+before the line runs — text that does not parse, a program name computed at
+run time, a redirection target behind a variable or after a ``cd`` — is
+recorded as such, so the decision can refuse to auto-allow it.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from hookline.core.vocabulary import CLAUDE_TOOL_NAMES
+from hookline.settings.permission_rules.command import squeeze
+from hookline.settings.permission_rules.paths import FilePath
+
+if TYPE_CHECKING:
+    from hookline.shell import SimpleCommand
+
+#: hookline tools that read the file or folder named by their ``path`` (default: the cwd).
+_READERS = {"read": None, "grep": ".", "find": ".", "ls": "."}
+_EDITORS = frozenset({"edit", "write"})
+#: Commands after which a relative redirection target no longer names a known place.
+_CHANGES_DIR = frozenset({"cd", "pushd", "popd"})
+#: Wrappers that may run their command in another folder (``env -C``, ``sudo -D``,
+#: ``find -execdir``, ``su -``): a relative target inside them is not a known place.
+_MAY_CHANGE_DIR = frozenset({"env", "sudo", "find", "su"})
+#: Wrappers that run the command as someone else: an allow rule must name them.
+_ESCALATING = frozenset({"sudo", "doas", "su"})
+
+
+@dataclass(frozen=True, slots=True)
+class ShellCommand:
+    """One simple command of a bash line, in the forms rules compare.
+
+    ``exact`` is what an allow rule must match (the program as written);
+    ``loose`` adds the program's basename, so a deny of ``rm *`` also stops
+    ``/bin/rm -rf x``.
+    """
+
+    exact: tuple[str, ...]
+    loose: tuple[str, ...]
+    dynamic: bool
+
+
+@dataclass(frozen=True, slots=True)
+class ToolCall:
+    """A tool call described for the rules."""
+
+    tool: str
+    claude_tool: str
+    cwd: str
+    reads: tuple[FilePath, ...] = ()
+    edits: tuple[FilePath, ...] = ()
+    commands: tuple[ShellCommand, ...] = ()
+    #: Redirection targets whose place is known only when the line runs.
+    unknown_edits: tuple[str, ...] = ()
+    #: Why the bash line cannot be checked in full (unparsable, a dynamic program), else None.
+    unverifiable: str | None = None
+    #: The whole bash line, squeezed (deny rules also see it as one text).
+    command_line: str | None = None
+    #: Every text a deny or ask Bash rule is compared with: each command's forms and the line.
+    command_texts: frozenset[str] = frozenset()
+
+
+def describe_call(tool_name: str, input: dict[str, Any], cwd: str) -> ToolCall:
+    """The call of hookline tool ``tool_name`` with ``input`` in ``cwd``, as rules see it."""
+    cwd = os.path.abspath(cwd)
+    claude = CLAUDE_TOOL_NAMES.get(tool_name, tool_name)
+    if tool_name in _READERS:
+        path = input.get("path") or _READERS[tool_name]
+        reads = (FilePath.of(path, cwd),) if isinstance(path, str) else ()
+        return ToolCall(tool_name, claude, cwd, reads=reads)
+    if tool_name in _EDITORS:
+        path = input.get("path")
+        edits = (FilePath.of(path, cwd),) if isinstance(path, str) and path else ()
+        return ToolCall(tool_name, claude, cwd, edits=edits)
+    if tool_name == "bash":
+        return _describe_bash(str(input.get("command", "")), cwd)
+    return ToolCall(tool_name, claude, cwd)
+
+
+def _describe_bash(line: str, cwd: str) -> ToolCall:
+    from hookline.shell import parse_command  # tree-sitter loads on the first bash call
+
+    parsed = parse_command(line)
+    commands: list[ShellCommand] = []
+    edits: dict[str, FilePath] = {}
+    unknown: list[str] = []
+    why: str | None = None
+    if parsed.unparsable:
+        why = f"the command line cannot be read ({'; '.join(parsed.problems)})"
+    # After a cd anywhere in the line, a relative target's folder is not known.
+    moved = any(cmd.name in _CHANGES_DIR for cmd in parsed.commands)
+    for cmd in parsed.commands:
+        if cmd.argv:
+            commands.append(_command(line, cmd))
+            if cmd.program_dynamic and why is None:
+                why = f"the program of {commands[-1].loose[0]!r} is known only when it runs"
+        for redirection in cmd.redirections:
+            target = redirection.target
+            if not redirection.writes_file or target is None:
+                continue
+            if redirection.dynamic:
+                unknown.append(target)
+                continue
+            relative = not target.startswith(("/", "~"))
+            elsewhere = moved or any(w.split()[0] in _MAY_CHANGE_DIR for w in cmd.wrappers)
+            if relative and elsewhere:
+                unknown.append(target)  # never auto-allowed; deny rules still see it below
+            file = FilePath.of(target, cwd)
+            edits.setdefault(file.path, file)
+    whole = squeeze(line)
+    texts = dict.fromkeys(t for c in commands for t in c.loose)
+    texts[whole] = None
+    return ToolCall(
+        "bash",
+        "Bash",
+        cwd,
+        edits=tuple(edits.values()),
+        commands=tuple(commands),
+        unknown_edits=tuple(dict.fromkeys(unknown)),
+        unverifiable=why,
+        command_line=whole,
+        command_texts=frozenset(texts),
+    )
+
+
+def _command(line: str, cmd: SimpleCommand) -> ShellCommand:
+    """The texts rules compare for one simple command.
+
+    Allow rules see the command as written (argv joined, or its source text).
+    Under ``sudo``/``doas``/``su`` or with variable assignments (``FOO=1 npm
+    test``, ``env LD_PRELOAD=… npm test``) they see it only with those in front,
+    so ``Bash(npm test)`` does not allow ``sudo npm test``. Deny and ask rules
+    see every form, plus the basename of the program and each wrapper's whole
+    command as written (``Bash(sudo -u root *)`` stops ``true && sudo -u root rm x``).
+    """
+    written = squeeze(" ".join(cmd.argv))
+    start, end = cmd.span
+    source = squeeze(line[start:end])
+    exact: tuple[str, ...]
+    if not cmd.wrappers and not cmd.assignments:  # the common case, kept cheap
+        exact = (written,) if source in (written, "") else (written, source)
+        if cmd.name == cmd.program:
+            return ShellCommand(exact, exact, cmd.program_dynamic)
+        based = squeeze(" ".join([cmd.name, *cmd.args]))
+        return ShellCommand(exact, (*exact, based), cmd.program_dynamic)
+    based = squeeze(" ".join([cmd.name, *cmd.args]))
+    assigned = [f"{k}={v}" for k, v in cmd.assignments.items()]
+    argvs = cmd.wrapper_argvs
+    if len(argvs) != len(cmd.wrappers):  # each wrapper as written; its label if unknown
+        argvs = [[label, *cmd.argv] for label in cmd.wrappers]
+    wrapper_texts = [squeeze(" ".join(argv)) for argv in argvs]
+    labels = [label.split()[0] for label in cmd.wrappers]
+    escalating = [i for i, label in enumerate(labels) if label in _ESCALATING]
+    if escalating:  # the outermost, as written: ``sudo -u root npm test``
+        exact = (wrapper_texts[escalating[0]],)
+    elif assigned:
+        envs = (text for text, label in zip(wrapper_texts, labels, strict=True) if label == "env")
+        exact = tuple(dict.fromkeys((squeeze(" ".join([*assigned, *cmd.argv])), *envs)))
+    else:
+        exact = tuple(dict.fromkeys(t for t in (written, source) if t))
+    labelled = squeeze(" ".join([*cmd.wrappers, *assigned, *cmd.argv]))
+    loose = tuple(
+        dict.fromkeys(t for t in (*exact, written, based, source, labelled, *wrapper_texts) if t)
+    )
+    return ShellCommand(exact, loose, cmd.program_dynamic)

@@ -1,0 +1,1412 @@
+"""Command lines as a shell runs them: the simple commands inside, seen through syntax and wrappers.
+
+A permission rule such as ``Bash(echo *)`` is only safe if ``echo hi; rm x``,
+``echo $(rm x)`` and ``sudo bash -c 'rm x'`` are seen for what they run.
+:func:`parse_command` parses a command line with tree-sitter-bash and lists
+every simple command a shell would execute:
+
+- through ``;`` ``&&`` ``||`` ``&``, pipes, subshells and ``{ …; }`` groups,
+  ``$(…)``, backticks, process substitution, substitutions inside strings,
+  heredocs, ``${x:-$(…)}``, ``[[ … ]]`` and ``$((…))``, ``if``/``for``/
+  ``while``/``until``/``case`` conditions and bodies, function bodies;
+- through wrappers that run their argument as a command: ``sudo``, ``doas``,
+  ``env`` (its ``VAR=val`` become assignments; ``-S`` is split and parsed),
+  ``command``, ``builtin``, ``exec``, ``nice``, ``nohup``, ``time``,
+  ``timeout``, ``stdbuf``, ``xargs``, ``find -exec/-execdir/-ok/-okdir``,
+  ``ionice``, ``chrt``, ``setsid``, ``flock``, ``watch``, ``coproc``,
+  ``busybox``, ``chroot``, ``taskset``, ``unbuffer``, ``fakeroot``, ``strace``
+  and ``trap``;
+- into scripts: ``sh``/``bash``/``zsh``/``dash``/``ksh``/``fish -c`` (also
+  ``-lc``, ``-ec``, ``-c`` after other flags), ``su -c``, ``flock -c``,
+  ``env -S``, ``watch`` and ``eval``, and a heredoc or herestring fed to a
+  shell (``bash <<'EOF'``, ``sh <<< "…"``), parsed recursively up to a depth
+  limit.
+
+For example::
+
+    >>> from hookline.shell import parse_command
+    >>> line = parse_command("FOO=1 sudo rm -rf -- '/x' && echo $(id -u) > out.txt")
+    >>> [(c.argv, c.wrappers) for c in line.commands]
+    [(['rm', '-rf', '--', '/x'], ['sudo']), (['echo', '$(id -u)'], []), (['id', '-u'], [])]
+    >>> line.commands[0].assignments, line.writes, line.unparsable
+    ({'FOO': '1'}, ('out.txt',), False)
+    >>> parse_command('bash -c "$SCRIPT"').problems
+    ('bash -c script is not static: "$SCRIPT"',)
+
+Words are unquoted as the program receives them: ``r\\m``, ``'rm'``, ``"rm"``,
+``r""m`` and ``$'\\x72m'`` are all ``rm`` (ANSI-C strings are decoded). A word
+whose value the shell decides at run time (``$VAR``, ``$(…)``, brace
+expansion ``{a,b}``) keeps its text and is marked dynamic; a glob (``*.py``)
+is kept as written and is dynamic only in the program position, where it
+makes the program unknown. A leading ``~`` is kept as written.
+
+Scripts for ``sh``, ``dash`` and ``ksh`` are read with bash's grammar too. Where
+a POSIX shell differs it mostly does less (no ``$'…'``, no brace expansion,
+no ``[[``): it then spells some words differently than listed here.
+
+Where tree-sitter-bash is known to misread bash (a backtick inside ``${…}``
+or in a heredoc, ``$(…)`` in a ``<<-`` body, ``coproc`` groups), the commands
+are still looked for, and the line is reported unparsable.
+
+Text that tree-sitter cannot parse, or that cannot be analysed (too long, too
+deeply nested, a ``-c`` script, ``eval`` argument or heredoc fed to a shell
+that is not static) gives
+``unparsable=True`` with the reasons in ``problems``. Callers fail closed:
+never auto-allow an unparsable line. Spans are character offsets into the
+text given to :func:`parse_command` (``text[start:end]``).
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+import shlex
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+import tree_sitter_bash
+from tree_sitter import Language, Node, Parser
+
+__all__ = [
+    "MAX_LENGTH",
+    "MAX_SCRIPT_DEPTH",
+    "ParsedCommandLine",
+    "Redirection",
+    "ShellParseError",
+    "SimpleCommand",
+    "parse_command",
+]
+
+#: Longer text is not parsed: it is reported unparsable.
+MAX_LENGTH = 100_000
+#: How deep ``bash -c``/``eval`` scripts are followed before the text is unparsable.
+MAX_SCRIPT_DEPTH = 8
+#: How deep the syntax tree may nest (``$( $( $( …``) before the text is unparsable.
+_MAX_TREE_DEPTH = 120
+#: How many wrappers one command may sit in (``sudo nice timeout 5 …``).
+_MAX_WRAPPERS = 32
+
+_OUTPUT_OPS = frozenset({">", ">>", "&>", "&>>", ">|", ">&", "<>"})
+_NOT_WRITTEN = frozenset({"/dev/null", "/dev/stdout", "/dev/stderr"})
+_REDIRECT_TYPES = frozenset({"file_redirect", "heredoc_redirect", "herestring_redirect"})
+_EXPANSION_TYPES = frozenset(
+    {
+        "simple_expansion",
+        "expansion",
+        "command_substitution",
+        "process_substitution",
+        "arithmetic_expansion",
+    }
+)
+_SUBSTITUTIONS = frozenset({"command_substitution", "process_substitution"})
+#: ``NAME=`` at the start of a word: an assignment for ``env``/``sudo``
+_ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
+#: characters that make an unquoted word more than its text (escapes, globs, braces,
+#: a substitution tree-sitter did not read as one)
+_SPECIAL = re.compile(r"[\\*?\[{`$]")
+
+
+class ShellParseError(ValueError):
+    """Raised by ``parse_command(text, strict=True)`` when the text cannot be analysed."""
+
+    def __init__(self, problems: Sequence[str]) -> None:
+        self.problems = tuple(problems)
+        super().__init__("; ".join(self.problems) or "unparsable command line")
+
+
+@dataclass(frozen=True, slots=True)
+class Redirection:
+    """One redirection: ``op`` as written (``>``, ``>>``, ``<``, ``&>``, ``>|``, ``>&``,
+    ``<<``, ``<<<``, …), its unquoted ``target`` (``None`` for heredocs, herestrings
+    and ``>&-``), the file descriptor written before the operator, and whether the
+    target is decided at run time (``> $FILE``)."""
+
+    op: str
+    target: str | None
+    fd: int | None = None
+    dynamic: bool = False
+
+    @property
+    def writes_file(self) -> bool:
+        """True when this opens ``target`` for writing (an fd dup such as ``2>&1`` does not)."""
+        if self.op not in _OUTPUT_OPS or self.target is None:
+            return False
+        if self.op == ">&" and (self.target == "-" or self.target.isdigit()):
+            return False
+        if self.dynamic and self.target.startswith((">(", "<(")):
+            return False  # ``> >(cmd)`` writes to a pipe; ``cmd`` is listed as a command
+        return self.target not in _NOT_WRITTEN
+
+
+@dataclass(frozen=True, slots=True)
+class SimpleCommand:
+    """One program the shell runs, with its arguments as the program receives them.
+
+    ``program`` is the command word unquoted (``/bin/rm`` stays as written;
+    :attr:`name` is its basename). ``argv[0]`` is the program. A line holding
+    only redirections (``> f``) gives a command with an empty program and argv.
+    ``wrappers`` lists what it was found inside, outermost first (``sudo``,
+    ``bash -c``, ``eval``, ``xargs``, ``find``), and ``wrapper_argvs`` the full
+    argv of each of those wrapper commands (``["sudo", "-u", "root", "rm", "x"]``),
+    so a rule can match the wrapper as written. ``dynamic_words`` is parallel to
+    ``argv``; ``dynamic`` is true when any word is decided at run time or the
+    wrapper adds arguments at run time (``xargs``, ``find -exec``).
+    """
+
+    program: str
+    argv: list[str]
+    assignments: dict[str, str]
+    redirections: list[Redirection]
+    span: tuple[int, int]
+    wrappers: list[str] = field(default_factory=list)
+    dynamic: bool = False
+    dynamic_words: list[bool] = field(default_factory=list)
+    wrapper_argvs: list[list[str]] = field(default_factory=list)
+
+    @property
+    def name(self) -> str:
+        """The program's basename: ``rm`` for ``/bin/rm``."""
+        return posixpath.basename(self.program)
+
+    @property
+    def args(self) -> list[str]:
+        """The arguments after the program."""
+        return self.argv[1:]
+
+    @property
+    def program_dynamic(self) -> bool:
+        """True when the program itself is unknown until run time (``$CMD``, ``/bin/r?``)."""
+        return bool(self.dynamic_words) and self.dynamic_words[0]
+
+    @property
+    def writes(self) -> tuple[str, ...]:
+        """Files opened for writing by output redirections (not ``/dev/null``, not ``2>&1``)."""
+        return tuple(r.target for r in self.redirections if r.writes_file and r.target is not None)
+
+
+@dataclass(frozen=True, slots=True)
+class ParsedCommandLine:
+    """Every simple command of a line, in source order, and whether the line could be analysed."""
+
+    text: str
+    commands: tuple[SimpleCommand, ...]
+    problems: tuple[str, ...] = ()
+
+    @property
+    def unparsable(self) -> bool:
+        """True when some part could not be analysed: callers must not auto-allow the line."""
+        return bool(self.problems)
+
+    @property
+    def writes(self) -> tuple[str, ...]:
+        """Every file any command of the line writes through a redirection."""
+        return tuple(path for command in self.commands for path in command.writes)
+
+
+def parse_command(text: str, *, strict: bool = False) -> ParsedCommandLine:
+    """The simple commands ``text`` would run; ``strict`` raises :class:`ShellParseError`
+    instead of returning an unparsable result."""
+    if not isinstance(text, str):
+        raise TypeError(f"parse_command expects str, not {type(text).__name__}")
+    if len(text) > MAX_LENGTH:
+        result = ParsedCommandLine(text, (), (f"command line longer than {MAX_LENGTH} characters",))
+    else:
+        analysis = _Analysis(text)
+        try:
+            analysis.script(text, _Context())
+        except RecursionError:  # a safety net: the depth limits should stop well before
+            analysis.problems.append("command line nested too deeply to analyse")
+        result = ParsedCommandLine(text, tuple(analysis.commands), tuple(analysis.problems))
+    if strict and result.unparsable:
+        raise ShellParseError(result.problems)
+    return result
+
+
+# --- parser -----------------------------------------------------------------------------------
+
+_LOCAL = threading.local()
+
+
+def _parser() -> Parser:
+    """One tree-sitter parser per thread, made on first use (a ``Parser`` is not thread-safe)."""
+    parser: Parser | None = getattr(_LOCAL, "parser", None)
+    if parser is None:
+        parser = Parser(Language(tree_sitter_bash.language()))
+        _LOCAL.parser = parser
+    return parser
+
+
+def _snippet(text: str, limit: int = 60) -> str:
+    """Text quoted in a problem: one line, cut short."""
+    flat = text.replace("\n", "\\n")
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
+def _decode(data: bytes) -> str:
+    try:
+        return data.decode("utf-8", "surrogatepass")
+    except UnicodeDecodeError:
+        return data.decode("utf-8", "replace")
+
+
+#: a wrapper a command was found in: its label (``sudo``, ``bash -c``) and its argv
+_Wrap = tuple[str, tuple[str, ...]]
+
+
+@dataclass(frozen=True, slots=True)
+class _Context:
+    """Where the walker is: the wrappers around it, redirections inherited from an
+    enclosing ``{ …; } > f``, the outer span for text from a ``-c`` script, script depth."""
+
+    wrappers: tuple[_Wrap, ...] = ()
+    inherited: tuple[Redirection, ...] = ()
+    span: tuple[int, int] | None = None
+    depth: int = 0
+
+
+@dataclass(slots=True)
+class _Word:
+    """One shell word: its value, whether it expands at run time, whether it holds a glob."""
+
+    value: str
+    expands: bool
+    glob: bool
+    start: int
+    end: int
+
+    def dynamic_at(self, index: int) -> bool:
+        return self.expands or (index == 0 and self.glob)
+
+
+@dataclass(slots=True)
+class _Script:
+    """Text a wrapper hands to a shell, and the words it came from (for span and staticness)."""
+
+    text: str
+    words: list[_Word]
+
+
+@dataclass(slots=True)
+class _Unwrapped:
+    """What a wrapper runs: inner commands, scripts to parse, and whether it also counts itself."""
+
+    label: str
+    commands: list[list[_Word]] = field(default_factory=list)
+    scripts: list[_Script] = field(default_factory=list)
+    assignments: dict[str, str] = field(default_factory=dict)
+    runtime_args: bool = False
+    keep_self: bool = False
+    #: a shell reading its script from stdin: a heredoc or herestring is the script
+    stdin: bool = False
+
+
+class _Analysis:
+    """One call of :func:`parse_command`: collects commands and problems."""
+
+    def __init__(self, text: str) -> None:
+        self.commands: list[SimpleCommand] = []
+        self.problems: list[str] = []
+        #: the text a heredoc or herestring feeds to stdin, by ``id`` of its Redirection
+        self.stdin: dict[int, tuple[Redirection, _Script]] = {}
+        self._top_text = text
+        self._ascii = text.isascii()
+        self._char_of: list[int] | None = None
+
+    # -- scripts
+
+    def script(self, text: str, ctx: _Context, tree_depth: int = 0) -> None:
+        """Parse and walk one script; ``tree_depth`` is how deep the text that holds it sits,
+        so nesting counts across ``bash -c`` levels."""
+        if ctx.depth > MAX_SCRIPT_DEPTH:
+            self.problems.append(f"scripts nested deeper than {MAX_SCRIPT_DEPTH} levels")
+            return
+        if not text.strip():
+            return
+        data = text.encode("utf-8", "surrogatepass")
+        tree = _parser().parse(data)
+        root = tree.root_node
+        walker = _Walker(self, text, data)
+        if root.has_error:
+            self.problems.append(_error_reason(root, data, ctx))
+        walker.walk(root, ctx, tree_depth)
+
+    # -- offsets
+
+    def char_offset(self, byte: int) -> int:
+        """Character offset in the top-level text of a byte offset in its UTF-8 form."""
+        if self._ascii:
+            return byte
+        if self._char_of is None:
+            table: list[int] = []
+            for index, char in enumerate(self._top_text):
+                table.extend([index] * len(char.encode("utf-8", "surrogatepass")))
+            table.append(len(self._top_text))
+            self._char_of = table
+        return self._char_of[min(byte, len(self._char_of) - 1)]
+
+
+def _error_reason(root: Node, data: bytes, ctx: _Context) -> str:
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if node.is_missing or node.type == "ERROR":
+            line = data[: node.start_byte].count(b"\n") + 1
+            kind = f"missing {node.type!r}" if node.is_missing else "syntax error"
+            where = " in a nested script" if ctx.depth else f" at line {line}"
+            return f"bash {kind}{where}"
+        if node.has_error:
+            stack.extend(reversed(node.children))
+    return "bash syntax error"
+
+
+class _Walker:
+    """Walks one parsed script and reports its commands to the analysis."""
+
+    def __init__(self, analysis: _Analysis, text: str, data: bytes) -> None:
+        self.analysis = analysis
+        self.data = data
+        #: tree depth of the command being reported, where a wrapper's script is nested
+        self.depth = 0
+        #: for ASCII text byte offsets are character offsets: slice the str, skip decoding
+        self.ascii = text if len(text) == len(data) else None
+
+    def text(self, node: Node) -> str:
+        if self.ascii is not None:
+            return self.ascii[node.start_byte : node.end_byte]
+        return _decode(self.data[node.start_byte : node.end_byte])
+
+    def may_nest(self, node: Node) -> bool:
+        """Whether a command's text can hold another command (a substitution or a heredoc)."""
+        chunk = self.data[node.start_byte : node.end_byte]
+        return b"$(" in chunk or b"`" in chunk or b"(" in chunk or b"<<" in chunk
+
+    def span(self, start: int, end: int, ctx: _Context) -> tuple[int, int]:
+        if ctx.span is not None:
+            return ctx.span
+        return (self.analysis.char_offset(start), self.analysis.char_offset(end))
+
+    # -- tree walk
+
+    def walk(self, node: Node, ctx: _Context, depth: int) -> None:
+        if depth > _MAX_TREE_DEPTH:
+            if not any("nested deeper" in p for p in self.analysis.problems):
+                self.analysis.problems.append(f"syntax nested deeper than {_MAX_TREE_DEPTH} levels")
+            return
+        kind = node.type
+        if kind == "command":
+            self.command(node, ctx, depth)
+        elif kind == "redirected_statement":
+            self.redirected(node, ctx, depth)
+        elif kind in ("declaration_command", "unset_command"):
+            self.declaration(node, ctx, depth)
+        else:
+            if kind in _SUBSTITUTIONS:
+                if ctx.inherited:
+                    ctx = _Context(ctx.wrappers, (), ctx.span, ctx.depth)
+                if node.named_child_count == 1 and node.named_children[0].type == "file_redirect":
+                    # ``$(<file)`` reads the file like ``$(cat file)``
+                    bare = self.redirections(node.named_children[0], [])
+                    self.emit_bare(bare, node, ctx)
+            for child in node.children:
+                if child.child_count:
+                    self.walk(child, ctx, depth + 1)
+                elif kind == "expansion" and child.type == "word":
+                    self.hidden_substitution(child, ctx, depth)
+            if kind == "heredoc_redirect":
+                self.heredoc_backticks(node, ctx, depth)
+
+    def heredoc_backticks(self, node: Node, ctx: _Context, depth: int) -> None:
+        """tree-sitter misses backticks in a heredoc body, and ``$(…)`` after a tab in a
+        ``<<-`` body; bash runs both (unless the delimiter is quoted)."""
+        start = body = None
+        for child in node.children:
+            if child.type == "heredoc_start":
+                start = child
+            elif child.type == "heredoc_body":
+                body = child
+        if start is None or body is None:
+            return
+        delimiter = self.text(start)
+        if any(c in delimiter for c in "'\"\\"):
+            return
+        parts = [c for c in body.children if c.type == "heredoc_content"] or [body]
+        for part in parts:
+            raw = self.text(part)
+            if _has_live_substitution(raw):
+                self.hidden_substitution(part, ctx, depth, raw)
+                return
+
+    def hidden_substitution(
+        self, node: Node, ctx: _Context, depth: int, raw: str | None = None
+    ) -> None:
+        """tree-sitter reads ``${x:=`rm y`}`` as a plain word: the shell runs ``rm y``.
+
+        Such a word is reported unparsable, and its text is parsed as a double-quoted
+        string so that deny rules still see what it runs."""
+        if raw is None:
+            raw = self.text(node)
+            if not _has_live_substitution(raw):
+                return
+        self.analysis.problems.append(
+            f"command substitution the parser cannot read: {_snippet(raw)}"
+        )
+        span = self.span(node.start_byte, node.end_byte, ctx)
+        # read as the double-quoted text it behaves like; ``:`` is the no-op builtin
+        quoted = ': "' + raw.replace("\\", "\\\\").replace('"', '\\"') + '"'
+        self.analysis.script(quoted, _Context(ctx.wrappers, (), span, ctx.depth + 1), depth + 1)
+
+    def walk_children(self, node: Node, ctx: _Context, depth: int) -> None:
+        for child in node.children:
+            if child.child_count:
+                self.walk(child, ctx, depth + 1)
+
+    def redirected(self, node: Node, ctx: _Context, depth: int) -> None:
+        body = node.child_by_field_name("body")
+        redirs: list[Redirection] = []
+        # tree-sitter reads ``cmd > f x y`` as a redirect to ``f x y``; bash, as the
+        # redirect ``> f`` and the arguments ``x y`` of ``cmd``
+        extra: list[_Word] = []
+        for child in node.children:
+            if child.type in _REDIRECT_TYPES:
+                redirs.extend(self.redirections(child, extra))
+        if body is None:
+            if extra:  # ``> f cmd args``
+                self.depth = depth
+                self.run(
+                    extra,
+                    {},
+                    [*ctx.inherited, *redirs],
+                    node.start_byte,
+                    node.end_byte,
+                    ctx,
+                    ctx.wrappers,
+                    False,
+                    0,
+                )
+            else:
+                self.emit_bare(redirs, node, ctx)
+        else:
+            # tree-sitter hangs ``a && b > f`` and ``a | b > f`` on the whole list;
+            # the shell gives the redirection to the last command only.
+            target = body
+            while target.type in ("list", "pipeline") and target.named_child_count:
+                last = target.named_children[-1]
+                for child in target.children:
+                    if child.child_count and child.id != last.id:
+                        self.walk(child, ctx, depth + 1)
+                target = last
+            if target.type == "command":
+                span_node = node if target.id == body.id else None
+                self.command(target, ctx, depth + 1, redirs, span_node, extra)
+            else:
+                if extra:
+                    shown = self.text_between(extra[0].start, extra[-1].end)
+                    self.analysis.problems.append(
+                        f"words after the redirection of a compound command: {shown}"
+                    )
+                mark = len(self.analysis.commands)
+                inner = _Context(ctx.wrappers, ctx.inherited + tuple(redirs), ctx.span, ctx.depth)
+                self.walk(target, inner, depth + 1)
+                if redirs and not any(
+                    any(r is redirs[0] for r in cmd.redirections)
+                    for cmd in self.analysis.commands[mark:]
+                ):
+                    self.emit_bare(redirs, node, ctx)
+        for child in node.children:
+            if child.type in _REDIRECT_TYPES:
+                self.walk(child, ctx, depth + 1)
+
+    def emit_bare(self, redirs: list[Redirection], node: Node, ctx: _Context) -> None:
+        """``> f`` or a compound with nothing inside to carry its redirections."""
+        self.analysis.commands.append(
+            SimpleCommand(
+                program="",
+                argv=[],
+                assignments={},
+                redirections=list(ctx.inherited) + redirs,
+                span=self.span(node.start_byte, node.end_byte, ctx),
+                wrappers=[label for label, _ in ctx.wrappers],
+                wrapper_argvs=[list(argv) for _, argv in ctx.wrappers],
+            )
+        )
+
+    def declaration(self, node: Node, ctx: _Context, depth: int) -> None:
+        """``export``/``declare``/``local``/``readonly``/``typeset``/``unset`` as commands."""
+        words: list[_Word] = []
+        for child in node.children:
+            if not child.is_named:
+                words.append(_Word(child.type, False, False, child.start_byte, child.end_byte))
+            elif child.type == "variable_assignment":
+                name, value = self.assignment(child)
+                words.append(
+                    _Word(
+                        f"{name}={value.value}",
+                        value.expands,
+                        False,
+                        child.start_byte,
+                        child.end_byte,
+                    )
+                )
+            elif child.type not in _REDIRECT_TYPES:
+                words.append(self.word(child))
+        self.depth = depth
+        self.run(
+            words,
+            {},
+            list(ctx.inherited),
+            node.start_byte,
+            node.end_byte,
+            ctx,
+            ctx.wrappers,
+            False,
+            0,
+        )
+        self.walk_children(node, ctx, depth)
+
+    def command(
+        self,
+        node: Node,
+        ctx: _Context,
+        depth: int,
+        outer: Sequence[Redirection] = (),
+        span_node: Node | None = None,
+        extra: Sequence[_Word] = (),
+    ) -> None:
+        assignments: dict[str, str] = {}
+        redirs: list[Redirection] = list(ctx.inherited)
+        word_nodes: list[Node] = []
+        own_extra: list[_Word] = []
+        for child in node.children:
+            kind = child.type
+            if kind == "variable_assignment" and not word_nodes:
+                name, value = self.assignment(child)
+                assignments[name] = value.value
+            elif kind in _REDIRECT_TYPES:
+                redirs.extend(self.redirections(child, own_extra))
+            elif kind == "command_name":
+                word_nodes.extend(child.children)
+            elif kind != "comment":
+                word_nodes.append(child)
+        redirs.extend(outer)
+        words = self.words(word_nodes)
+        if extra or own_extra:
+            words = sorted([*words, *own_extra, *extra], key=lambda word: word.start)
+        where = span_node if span_node is not None else node
+        self.depth = depth
+        self.run(
+            words,
+            assignments,
+            redirs,
+            where.start_byte,
+            where.end_byte,
+            ctx,
+            ctx.wrappers,
+            False,
+            0,
+        )
+        if self.may_nest(node):
+            self.walk_children(node, ctx, depth)
+
+    # -- words
+
+    def assignment(self, node: Node) -> tuple[str, _Word]:
+        name_node = node.child_by_field_name("name")
+        value_node = node.child_by_field_name("value")
+        name = self.text(name_node) if name_node is not None else ""
+        if value_node is None:
+            return name, _Word("", False, False, node.end_byte, node.end_byte)
+        return name, self.word(value_node)
+
+    def words(self, nodes: list[Node]) -> list[_Word]:
+        """Shell words from argument nodes, joining what tree-sitter split but the shell does not
+        (``r\\<newline>m`` is one word ``rm``; ``$"x"`` is ``x``), dropping ``0<&3``-style fds."""
+        out: list[_Word] = []
+        data = self.data
+        previous_end = -1
+        for index, node in enumerate(nodes):
+            if node.type == "$" and index + 1 < len(nodes) and nodes[index + 1].type == "string":
+                continue
+            word = self.word(node)
+            if out and not data[previous_end : word.start].replace(b"\\\n", b""):
+                last = out[-1]
+                last.value += word.value
+                last.expands = last.expands or word.expands
+                last.glob = last.glob or word.glob
+                last.end = word.end
+            elif word.value.isdigit() and data[word.end : word.end + 1] in (b"<", b">"):
+                pass  # ``cat 0<&3``: tree-sitter reads the ``0`` as an argument, bash as an fd
+            else:
+                out.append(word)
+            previous_end = word.end
+        return out
+
+    def word(self, node: Node) -> _Word:
+        if node.type == "word":
+            start, end = node.start_byte, node.end_byte
+            raw = self.ascii[start:end] if self.ascii is not None else self.text(node)
+            if _SPECIAL.search(raw) is None:
+                return _Word(raw, False, False, start, end)
+        parts: list[str] = []
+        flags = [False]  # expands
+        skeleton: list[str] = []
+        self.unquote(node, parts, flags, skeleton)
+        value = "".join(parts)
+        expands = flags[0]
+        bare = "".join(skeleton)
+        if not expands and "{" in bare:
+            opening, closing = bare.find("{"), bare.rfind("}")
+            if 0 <= opening < closing and (
+                "," in bare[opening:closing] or ".." in bare[opening:closing]
+            ):
+                expands = True  # brace expansion: ``{rm,x}`` is two words
+        return _Word(value, expands, _has_glob(bare), node.start_byte, node.end_byte)
+
+    def unquote(self, node: Node, parts: list[str], flags: list[bool], skeleton: list[str]) -> None:
+        kind = node.type
+        if kind == "word":
+            raw = self.text(node)
+            if _has_live_substitution(raw):
+                self.analysis.problems.append(
+                    f"command substitution the parser cannot read: {_snippet(raw)}"
+                )
+            value, bare = _unescape_word(raw)
+            parts.append(value)
+            skeleton.append(bare)
+        elif kind == "raw_string":
+            parts.append(self.text(node)[1:-1])
+            skeleton.append("\0")
+        elif kind == "string":
+            skeleton.append("\0")
+            for child in node.children:
+                ctype = child.type
+                if ctype == "string_content":
+                    parts.append(_unescape_double(self.text(child)))
+                elif ctype == '"':
+                    continue
+                else:
+                    parts.append(self.text(child))
+                    if ctype in _EXPANSION_TYPES or child.child_count:
+                        flags[0] = True
+        elif kind == "translated_string":  # $"…": a double-quoted string, translated
+            for child in node.children:
+                if child.type == "string":
+                    self.unquote(child, parts, flags, skeleton)
+        elif kind == "ansi_c_string":
+            parts.append(_decode_ansi_c(self.text(node)[2:-1]))
+            skeleton.append("\0")
+        elif kind == "concatenation":
+            for child in node.children:
+                self.unquote(child, parts, flags, skeleton)
+        elif kind in _EXPANSION_TYPES:
+            parts.append(self.text(node))
+            skeleton.append("\0")
+            flags[0] = True
+        else:
+            text = self.text(node)
+            parts.append(text)
+            skeleton.append(text if kind in ("number", "extglob_pattern") else "\0")
+            if node.child_count and kind not in ("number",):
+                flags[0] = True
+
+    # -- redirections
+
+    def redirections(self, node: Node, extra: list[_Word]) -> list[Redirection]:
+        """The redirections of one redirect node; words tree-sitter hung on it after the
+        target (``> f x``) are command words, added to ``extra``."""
+        fd: int | None = None
+        op = ""
+        target_nodes: list[Node] = []
+        nested: list[Redirection] = []
+        for child in node.children:
+            kind = child.type
+            if kind == "file_descriptor":
+                text = self.text(child)
+                fd = int(text) if text.isdigit() and len(text) < 6 else None
+            elif not child.is_named and not op and kind not in ('"',):
+                op = kind
+            elif node.type == "file_redirect" and child.is_named and op:
+                target_nodes.append(child)
+            elif kind in _REDIRECT_TYPES:
+                nested.extend(self.redirections(child, extra))
+        if node.type == "heredoc_redirect":
+            redirection = Redirection(op, None, fd)
+            self.keep_stdin(redirection, self.heredoc_script(node))
+            return [redirection, *nested]
+        if node.type == "herestring_redirect":
+            redirection = Redirection(op, None, fd)
+            content = [c for c in node.children if c.is_named]
+            if content:
+                word = self.words(content)[0] if self.words(content) else None
+                if word is not None:
+                    self.keep_stdin(redirection, _Script(word.value + "\n", [word]))
+            return [redirection, *nested]
+        if node.type != "file_redirect" or not target_nodes:
+            return [Redirection(op, None, fd), *nested]
+        words = self.words(target_nodes)
+        target = words[0] if words else None
+        extra.extend(words[1:])
+        if target is None:
+            return [Redirection(op, None, fd), *nested]
+        return [Redirection(op, target.value, fd, target.expands), *nested]
+
+    def keep_stdin(self, redirection: Redirection, script: _Script | None) -> None:
+        if script is not None:
+            self.analysis.stdin[id(redirection)] = (redirection, script)
+
+    def heredoc_script(self, node: Node) -> _Script | None:
+        """A heredoc body as the text stdin receives (``bash <<EOF`` runs it)."""
+        start = body = None
+        dash = False
+        for child in node.children:
+            kind = child.type
+            if kind == "heredoc_start":
+                start = child
+            elif kind == "heredoc_body":
+                body = child
+            elif kind == "<<-":
+                dash = True
+        if start is None or body is None:
+            return None
+        raw = self.text(body)
+        quoted = any(c in self.text(start) for c in "'\"\\")
+        expands = not quoted and any(c.type in _EXPANSION_TYPES for c in body.children)
+        text = raw if quoted else _unescape_heredoc(raw)
+        if dash:
+            text = "\n".join(line.lstrip("\t") for line in text.split("\n"))
+        return _Script(text, [_Word(text, expands, False, body.start_byte, body.end_byte)])
+
+    def stdin_script(self, redirs: list[Redirection]) -> _Script | None:
+        """The heredoc or herestring that is a command's stdin, if the last input redirect."""
+        found: _Script | None = None
+        for redirection in redirs:
+            if redirection.fd not in (None, 0) or not redirection.op.startswith("<"):
+                continue
+            entry = self.analysis.stdin.get(id(redirection))
+            found = entry[1] if entry is not None and entry[0] is redirection else None
+        return found
+
+    # -- wrappers
+
+    def run(
+        self,
+        words: list[_Word],
+        assignments: dict[str, str],
+        redirs: list[Redirection],
+        start: int,
+        end: int,
+        ctx: _Context,
+        wrappers: tuple[_Wrap, ...],
+        runtime_args: bool,
+        level: int,
+    ) -> None:
+        """Report ``words`` as a command, or look through it if it is a wrapper."""
+        if not words:
+            if redirs:
+                span = self.span(start, end, ctx)
+                labels = [label for label, _ in wrappers]
+                self.analysis.commands.append(
+                    SimpleCommand("", [], assignments, redirs, span, labels)
+                )
+            return
+        head = words[0]
+        handler = None if head.dynamic_at(0) else _WRAPPERS.get(head.value.rpartition("/")[2])
+        unwrapped = handler(words) if handler is not None and level < _MAX_WRAPPERS else None
+        if unwrapped is not None:
+            unwrapped.commands = [inner for inner in unwrapped.commands if inner]
+            if unwrapped.stdin:
+                script = self.stdin_script(redirs)
+                if script is not None:
+                    unwrapped.scripts.append(script)
+        if unwrapped is None or not (unwrapped.commands or unwrapped.scripts):
+            self.emit(words, assignments, redirs, start, end, ctx, wrappers, runtime_args)
+            return
+        if unwrapped.keep_self:
+            self.emit(words, assignments, redirs, start, end, ctx, wrappers, runtime_args)
+        inner_wrappers = (*wrappers, (unwrapped.label, tuple([w.value for w in words])))
+        inner_assignments = {**assignments, **unwrapped.assignments}
+        for inner in unwrapped.commands:
+            self.run(
+                inner,
+                inner_assignments,
+                redirs,
+                inner[0].start,
+                end,
+                ctx,
+                inner_wrappers,
+                runtime_args or unwrapped.runtime_args,
+                level + 1,
+            )
+        for script in unwrapped.scripts:
+            script_start = script.words[0].start
+            script_end = script.words[-1].end
+            if any(w.expands for w in script.words):
+                shown = self.text_between(script_start, script_end)
+                self.analysis.problems.append(f"{unwrapped.label} script is not static: {shown}")
+                if not unwrapped.keep_self:
+                    self.emit(words, assignments, redirs, start, end, ctx, wrappers, runtime_args)
+                continue
+            mark = len(self.analysis.commands)
+            inner_ctx = _Context(
+                inner_wrappers,
+                tuple(redirs),
+                self.span(script_start, script_end, ctx),
+                ctx.depth + 1,
+            )
+            self.analysis.script(script.text, inner_ctx, self.depth + 1)
+            if not unwrapped.keep_self and len(self.analysis.commands) == mark:
+                self.emit(words, assignments, redirs, start, end, ctx, wrappers, runtime_args)
+
+    def text_between(self, start: int, end: int) -> str:
+        return _snippet(_decode(self.data[start:end]))
+
+    def emit(
+        self,
+        words: list[_Word],
+        assignments: dict[str, str],
+        redirs: list[Redirection],
+        start: int,
+        end: int,
+        ctx: _Context,
+        wrappers: tuple[_Wrap, ...],
+        runtime_args: bool,
+    ) -> None:
+        flags = [w.expands for w in words]
+        if words[0].glob:
+            flags[0] = True
+        if words[0].value in ("{", "}") and not flags[0]:
+            # bash never runs a command named ``{`` or ``}``: the grammar misread a group
+            self.analysis.problems.append(f"a group the parser cannot read: {words[0].value}")
+        self.analysis.commands.append(
+            SimpleCommand(
+                program=words[0].value,
+                argv=[w.value for w in words],
+                assignments=dict(assignments),
+                redirections=list(redirs),
+                span=self.span(start, end, ctx),
+                wrappers=[label for label, _ in wrappers],
+                dynamic=runtime_args or any(flags),
+                dynamic_words=flags,
+                wrapper_argvs=[list(argv) for _, argv in wrappers],
+            )
+        )
+
+
+# --- word unquoting ---------------------------------------------------------------------------
+
+
+def _unescape_word(raw: str) -> tuple[str, str]:
+    """An unquoted word's value, and its text with escaped characters blanked (for globs)."""
+    if "\\" not in raw:
+        return raw, raw
+    out: list[str] = []
+    bare: list[str] = []
+    i = 0
+    n = len(raw)
+    while i < n:
+        char = raw[i]
+        if char == "\\" and i + 1 < n:
+            nxt = raw[i + 1]
+            if nxt != "\n":
+                out.append(nxt)
+                bare.append("\0")
+            i += 2
+            continue
+        out.append(char)
+        bare.append(char)
+        i += 1
+    return "".join(out), "".join(bare)
+
+
+def _has_glob(bare: str) -> bool:
+    """Whether unquoted, unescaped text is a pathname pattern (``*``, ``?``, ``[…]``)."""
+    if "*" in bare or "?" in bare:
+        return True
+    opening = bare.find("[")
+    return opening >= 0 and "]" in bare[opening + 1 :]
+
+
+def _has_live_substitution(raw: str) -> bool:
+    """True when an unquoted word's text holds a backtick or ``$(`` that no backslash escapes."""
+    if "`" not in raw and "$(" not in raw:
+        return False
+    i = 0
+    n = len(raw)
+    while i < n:
+        char = raw[i]
+        if char == "\\":
+            i += 2
+            continue
+        if char == "`" or (char == "$" and raw[i + 1 : i + 2] == "("):
+            return True
+        i += 1
+    return False
+
+
+def _unescape_heredoc(raw: str) -> str:
+    """In an unquoted heredoc a backslash escapes only ``$ ` \\`` and a newline."""
+    if "\\" not in raw:
+        return raw
+    out: list[str] = []
+    i = 0
+    n = len(raw)
+    while i < n:
+        char = raw[i]
+        if char == "\\" and i + 1 < n and raw[i + 1] in "$`\\\n":
+            if raw[i + 1] != "\n":
+                out.append(raw[i + 1])
+            i += 2
+            continue
+        out.append(char)
+        i += 1
+    return "".join(out)
+
+
+def _unescape_double(raw: str) -> str:
+    """Inside double quotes a backslash escapes only ``$ ` " \\`` and a newline."""
+    if "\\" not in raw:
+        return raw
+    out: list[str] = []
+    i = 0
+    n = len(raw)
+    while i < n:
+        char = raw[i]
+        if char == "\\" and i + 1 < n and raw[i + 1] in '$`"\\\n':
+            if raw[i + 1] != "\n":
+                out.append(raw[i + 1])
+            i += 2
+            continue
+        out.append(char)
+        i += 1
+    return "".join(out)
+
+
+_ANSI_SIMPLE = {
+    "a": "\a",
+    "b": "\b",
+    "e": "\x1b",
+    "E": "\x1b",
+    "f": "\f",
+    "n": "\n",
+    "r": "\r",
+    "t": "\t",
+    "v": "\v",
+    "\\": "\\",
+    "'": "'",
+    '"': '"',
+    "?": "?",
+}
+_HEX = frozenset("0123456789abcdefABCDEF")
+
+
+def _decode_ansi_c(body: str) -> str:
+    """The value of ``$'…'`` as bash decodes it (``\\x72`` is ``r``, ``\\0`` ends the string)."""
+    out: list[str] = []
+    i = 0
+    n = len(body)
+    while i < n:
+        char = body[i]
+        if char != "\\" or i + 1 >= n:
+            out.append(char)
+            i += 1
+            continue
+        code = body[i + 1]
+        i += 2
+        if code in _ANSI_SIMPLE:
+            out.append(_ANSI_SIMPLE[code])
+        elif code in "01234567":
+            digits = code
+            while i < n and len(digits) < 3 and body[i] in "01234567":
+                digits += body[i]
+                i += 1
+            out.append(chr(int(digits, 8) & 0xFF))
+        elif code in "xuU":
+            limit = {"x": 2, "u": 4, "U": 8}[code]
+            digits = ""
+            while i < n and len(digits) < limit and body[i] in _HEX:
+                digits += body[i]
+                i += 1
+            if not digits:
+                out.append("\\" + code)
+            else:
+                value = int(digits, 16)
+                out.append(chr(value) if value < 0x110000 else "\ufffd")
+        elif code == "c" and i < n:
+            out.append(chr(ord(body[i]) & 0x1F))
+            i += 1
+        else:
+            out.append("\\" + code)
+    decoded = "".join(out)
+    cut = decoded.find("\0")
+    return decoded if cut < 0 else decoded[:cut]
+
+
+# --- wrappers ---------------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class _Option:
+    """One option a wrapper was given; ``word`` is the word its value came from."""
+
+    name: str
+    value: str | None = None
+    word: _Word | None = None
+
+    def script(self) -> _Script | None:
+        if self.value is None or self.word is None:
+            return None
+        return _Script(self.value, [self.word])
+
+
+def _options(
+    words: list[_Word],
+    start: int,
+    short_value: str = "",
+    long_value: frozenset[str] = frozenset(),
+) -> tuple[int, list[_Option]]:
+    """getopt-style scan from ``start``: the index of the first operand and the options seen."""
+    found: list[_Option] = []
+    i = start
+    n = len(words)
+    while i < n:
+        word = words[i].value
+        if word == "--":
+            return i + 1, found
+        if word.startswith("--") and len(word) > 2:
+            name, eq, value = word.partition("=")
+            if eq:
+                found.append(_Option(name, value, words[i]))
+            elif name in long_value and i + 1 < n:
+                found.append(_Option(name, words[i + 1].value, words[i + 1]))
+                i += 1
+            else:
+                found.append(_Option(name))
+            i += 1
+            continue
+        if word.startswith("-") and len(word) > 1:
+            for j in range(1, len(word)):
+                letter = word[j]
+                if letter in short_value:
+                    if j + 1 < len(word):
+                        found.append(_Option("-" + letter, word[j + 1 :], words[i]))
+                    elif i + 1 < n:
+                        i += 1
+                        found.append(_Option("-" + letter, words[i].value, words[i]))
+                    else:
+                        found.append(_Option("-" + letter))
+                    break
+                found.append(_Option("-" + letter))
+            i += 1
+            continue
+        return i, found
+    return i, found
+
+
+def _names(found: list[_Option]) -> set[str]:
+    return {option.name for option in found}
+
+
+def _is_assignment(word: _Word) -> bool:
+    return _ASSIGNMENT.match(word.value) is not None
+
+
+def _take_assignments(words: list[_Word], i: int, into: dict[str, str]) -> int:
+    while i < len(words) and _is_assignment(words[i]):
+        name, _, value = words[i].value.partition("=")
+        into[name] = value
+        i += 1
+    return i
+
+
+def _joined(words: list[_Word]) -> _Script:
+    """``eval a b`` and ``watch a b`` run their arguments joined by spaces."""
+    return _Script(" ".join(w.value for w in words), words)
+
+
+def _simple(
+    label: str, short_value: str = "", long_value: frozenset[str] = frozenset(), stops: str = ""
+) -> Callable[[list[_Word]], _Unwrapped | None]:
+    """A wrapper ``NAME [options] COMMAND…``; options in ``stops`` mean it runs nothing."""
+
+    def unwrap(words: list[_Word]) -> _Unwrapped | None:
+        i, found = _options(words, 1, short_value, long_value)
+        if any(len(o.name) == 2 and o.name[1] in stops for o in found):
+            return None
+        return _Unwrapped(label, commands=[words[i:]])
+
+    return unwrap
+
+
+def _sudo(words: list[_Word]) -> _Unwrapped | None:
+    i, found = _options(
+        words,
+        1,
+        "acugpCDrtTUR",
+        frozenset(
+            {
+                "--user",
+                "--group",
+                "--prompt",
+                "--close-from",
+                "--chdir",
+                "--role",
+                "--type",
+                "--command-timeout",
+                "--other-user",
+                "--chroot",
+                "--host",
+            }
+        ),
+    )
+    names = _names(found)
+    if names & {"-e", "--edit", "-l", "--list", "-v", "--validate", "-K", "-V", "--version"}:
+        return None
+    result = _Unwrapped("sudo")
+    i = _take_assignments(words, i, result.assignments)
+    result.commands.append(words[i:])
+    return result
+
+
+def _env(words: list[_Word]) -> _Unwrapped | None:
+    result = _Unwrapped("env")
+    i = 1
+    split: _Option | None = None
+    while i < len(words):
+        i, found = _options(words, i, "uCSP", frozenset({"--unset", "--chdir", "--split-string"}))
+        for option in found:
+            if option.name in ("-S", "--split-string") and option.word is not None:
+                split = option
+        if i < len(words) and words[i].value == "-":
+            i += 1
+            continue
+        before = i
+        i = _take_assignments(words, i, result.assignments)
+        if i == before:
+            break
+    if split is not None and split.word is not None:
+        rest = words[i:]
+        text = " ".join([split.value or "", *(shlex.quote(w.value) for w in rest)])
+        return _Unwrapped("env -S", scripts=[_Script(text, [split.word, *rest])])
+    result.commands.append(words[i:])
+    return result
+
+
+def _command_builtin(words: list[_Word]) -> _Unwrapped | None:
+    i, found = _options(words, 1)
+    if _names(found) & {"-v", "-V"}:
+        return None
+    return _Unwrapped("command", commands=[words[i:]])
+
+
+def _timeout(words: list[_Word]) -> _Unwrapped | None:
+    i, _ = _options(words, 1, "sk", frozenset({"--signal", "--kill-after"}))
+    return _Unwrapped("timeout", commands=[words[i + 1 :]])
+
+
+def _chrt(words: list[_Word]) -> _Unwrapped | None:
+    i, found = _options(
+        words, 1, "TPD", frozenset({"--sched-runtime", "--sched-period", "--sched-deadline"})
+    )
+    if _names(found) & {"-p", "--pid", "-m", "--max", "-h", "--help", "-V", "--version"}:
+        return None
+    return _Unwrapped("chrt", commands=[words[i + 1 :]])
+
+
+def _ionice(words: list[_Word]) -> _Unwrapped | None:
+    i, found = _options(
+        words, 1, "cnpPu", frozenset({"--class", "--classdata", "--pid", "--pgid", "--uid"})
+    )
+    if _names(found) & {"-p", "-P", "-u", "--pid", "--pgid", "--uid"}:
+        return None
+    return _Unwrapped("ionice", commands=[words[i:]])
+
+
+def _flock(words: list[_Word]) -> _Unwrapped | None:
+    values = "wEc"
+    long_values = frozenset({"--timeout", "--wait", "--conflict-exit-code", "--command"})
+    i, found = _options(words, 1, values, long_values)
+    i += 1  # the lock file (or fd)
+    j, more = _options(words, i, values, long_values)
+    for option in [*found, *more]:
+        script = option.script() if option.name in ("-c", "--command") else None
+        if script is not None:
+            return _Unwrapped("flock -c", scripts=[script])
+    return _Unwrapped("flock", commands=[words[j:]])
+
+
+def _watch(words: list[_Word]) -> _Unwrapped | None:
+    i, found = _options(words, 1, "nq", frozenset({"--interval", "--equexit"}))
+    if _names(found) & {"-x", "--exec"}:
+        return _Unwrapped("watch", commands=[words[i:]])
+    if i >= len(words):
+        return None
+    return _Unwrapped("watch", scripts=[_joined(words[i:])])
+
+
+def _xargs(words: list[_Word]) -> _Unwrapped | None:
+    i, _ = _options(
+        words,
+        1,
+        "adEILnPs",
+        frozenset(
+            {
+                "--arg-file",
+                "--delimiter",
+                "--max-args",
+                "--max-procs",
+                "--max-chars",
+                "--process-slot-var",
+            }
+        ),
+    )
+    return _Unwrapped("xargs", commands=[words[i:]], runtime_args=True)
+
+
+def _find(words: list[_Word]) -> _Unwrapped | None:
+    result = _Unwrapped("find", keep_self=True, runtime_args=True)
+    i = 1
+    while i < len(words):
+        if words[i].value in ("-exec", "-execdir", "-ok", "-okdir") and not words[i].expands:
+            j = i + 1
+            while j < len(words):
+                value = words[j].value
+                if value == ";" or (value == "+" and words[j - 1].value == "{}"):
+                    break
+                j += 1
+            result.commands.append(words[i + 1 : j])
+            i = j
+        i += 1
+    return result if result.commands else None
+
+
+def _coproc(words: list[_Word]) -> _Unwrapped | None:
+    """``coproc cmd``, ``coproc { list; }``, ``coproc NAME { list; }``: the grammar splits
+    the group, so the ``}`` left over makes the line unparsable; the list's first
+    command is reported from here."""
+    start = 1
+    if len(words) > 2 and words[2].value in ("{", "(") and words[1].value not in ("{", "("):
+        start = 2
+    if start < len(words) and words[start].value in ("{", "("):
+        start += 1
+    return _Unwrapped("coproc", commands=[words[start:]])
+
+
+def _busybox(words: list[_Word]) -> _Unwrapped | None:
+    if len(words) < 2 or words[1].value.startswith("-"):
+        return None
+    return _Unwrapped("busybox", commands=[words[1:]])
+
+
+def _su(words: list[_Word]) -> _Unwrapped | None:
+    """``su [options] [-] [user] -c CMD``: su permutes, so ``-c`` may follow the user."""
+    for index, word in enumerate(words[1:], start=1):
+        value = word.value
+        if value in ("-c", "--command", "--session-command") and index + 1 < len(words):
+            return _Unwrapped(
+                "su -c", scripts=[_Script(words[index + 1].value, [words[index + 1]])]
+            )
+        if value.startswith(("--command=", "--session-command=")):
+            return _Unwrapped("su -c", scripts=[_Script(value.partition("=")[2], [word])])
+        if value.startswith("-") and not value.startswith("--") and "c" in value:
+            letters = value[1:]
+            attached = letters[letters.index("c") + 1 :]
+            if attached:
+                return _Unwrapped("su -c", scripts=[_Script(attached, [word])])
+            if index + 1 < len(words):
+                script = _Script(words[index + 1].value, [words[index + 1]])
+                return _Unwrapped("su -c", scripts=[script])
+    return None
+
+
+def _chroot(words: list[_Word]) -> _Unwrapped | None:
+    i, _ = _options(words, 1, "", frozenset({"--userspec", "--groups"}))
+    return _Unwrapped("chroot", commands=[words[i + 1 :]])
+
+
+def _taskset(words: list[_Word]) -> _Unwrapped | None:
+    i, found = _options(words, 1)
+    if _names(found) & {"-p", "--pid"}:
+        return None
+    return _Unwrapped("taskset", commands=[words[i + 1 :]])
+
+
+def _shell(words: list[_Word]) -> _Unwrapped | None:
+    """``bash [options] -c SCRIPT [name args…]``: the first operand after ``-c`` is the script;
+    with no operand (or ``-s``) the script is stdin, read from a heredoc or herestring."""
+    reads_c = reads_stdin = False
+    i = 1
+    n = len(words)
+    while i < n:
+        word = words[i].value
+        if word == "--" or word == "-":
+            i += 1
+            break
+        if word.startswith("--"):
+            i += 2 if word in ("--rcfile", "--init-file") else 1
+            continue
+        if len(word) > 1 and word[0] in "-+":
+            letters = word[1:]
+            if "c" in letters and word[0] == "-":
+                reads_c = True
+            if "s" in letters and word[0] == "-":
+                reads_stdin = True
+            i += 2 if ("o" in letters or "O" in letters) else 1
+            continue
+        break
+    name = posixpath.basename(words[0].value)
+    if reads_c and i < n:
+        script = _Script(words[i].value, [words[i]])
+        return _Unwrapped(f"{name} -c", scripts=[script])
+    if not reads_c and (reads_stdin or i >= n):
+        return _Unwrapped(f"{name} stdin", stdin=True)
+    return None
+
+
+def _eval(words: list[_Word]) -> _Unwrapped | None:
+    i = 2 if len(words) > 1 and words[1].value == "--" else 1
+    if i >= len(words):
+        return None
+    return _Unwrapped("eval", scripts=[_joined(words[i:])])
+
+
+def _trap(words: list[_Word]) -> _Unwrapped | None:
+    i, found = _options(words, 1)
+    if _names(found) & {"-l", "-p"} or len(words) - i < 2:
+        return None
+    action = words[i]
+    if action.value in ("", "-") or action.value.isdigit():
+        return None
+    return _Unwrapped("trap", scripts=[_Script(action.value, [action])], keep_self=True)
+
+
+_WRAPPERS: dict[str, Callable[[list[_Word]], _Unwrapped | None]] = {
+    "sudo": _sudo,
+    "doas": _simple("doas", "uC", stops="Cs"),
+    "env": _env,
+    "command": _command_builtin,
+    "builtin": _simple("builtin"),
+    "exec": _simple("exec", "a"),
+    "nice": _simple("nice", "n", frozenset({"--adjustment"})),
+    "nohup": _simple("nohup"),
+    "time": _simple("time", "fo", frozenset({"--format", "--output"})),
+    "timeout": _timeout,
+    "stdbuf": _simple("stdbuf", "ioe", frozenset({"--input", "--output", "--error"})),
+    "xargs": _xargs,
+    "find": _find,
+    "ionice": _ionice,
+    "chrt": _chrt,
+    "setsid": _simple("setsid"),
+    "flock": _flock,
+    "watch": _watch,
+    "coproc": _coproc,
+    "busybox": _busybox,
+    "chroot": _chroot,
+    "taskset": _taskset,
+    "unbuffer": _simple("unbuffer"),
+    "fakeroot": _simple("fakeroot", "lsi"),
+    "strace": _simple("strace", "abeEIoOpPsSuX"),
+    "su": _su,
+    "eval": _eval,
+    "trap": _trap,
+    **{shell: _shell for shell in ("sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish")},
+}

@@ -1,0 +1,231 @@
+"""One tool call, start to end: the single pipeline every tool call goes through.
+
+::
+
+    1. tool_call hooks       module hooks in load order, then the settings PreToolUse
+                             hooks (installed last): first block wins, a failing
+                             handler blocks, ``input`` rewrites chain, ``permission``
+                             (allow / ask) is passed on to step 2 as an argument
+    2. permission decision   the ``authorize`` stage (the agent's PermissionGate:
+                             rules, mode, hook decision, permission_request hooks,
+                             UI, no-UI denial); none for plain ``wrap_tools``
+    3. the tool              ``execute``; a raise is the tool's failure
+    4. tool_result hooks     module hooks, then settings PostToolUse hooks: overrides,
+                             ``append`` feedback, fail closed (a failing handler
+                             withholds the output)
+
+Every decision is a value: a ``Denial`` when the call did not run, the final
+``ToolResult`` when it did. Nothing is passed through context variables.
+``wrap_tools`` is this pipeline with no authorize stage, for embedders.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any, Literal, Protocol
+
+from hookline.core.calling import caller_cancelled
+from hookline.core.events import Event, ToolCallEvent, ToolResultEvent
+from hookline.core.messages import text
+from hookline.core.results import ToolCallResult, ToolResultResult
+from hookline.core.runner import HookRunner
+from hookline.core.tool import Tool, ToolError, ToolResult, ToolUpdate
+
+DenialSource = Literal["hook", "rule", "mode", "permission_request", "user", "no_ui"]
+
+
+@dataclass(frozen=True, slots=True)
+class Denial:
+    """Why a tool call did not run, and what would let it run (shown to the user)."""
+
+    tool_name: str
+    tool_call_id: str
+    reason: str
+    source: DenialSource
+    hint: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "tool_name": self.tool_name,
+            "tool_call_id": self.tool_call_id,
+            "reason": self.reason,
+            "source": self.source,
+        }
+        if self.hint:
+            out["hint"] = self.hint
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Authorization:
+    """The permission stage's answer: run with ``input``, or the ``denial``."""
+
+    input: dict[str, Any]
+    denial: Denial | None = None
+
+
+class Authorize(Protocol):
+    """Step 2: decide whether a call may run, given the tool_call hooks' combined result."""
+
+    def __call__(
+        self,
+        tool_name: str,
+        tool_call_id: str,
+        input: dict[str, Any],
+        hooks: ToolCallResult | None,
+    ) -> Awaitable[Authorization]: ...
+
+
+@dataclass(slots=True)
+class ToolOutcome:
+    """What became of one call: the result the model sees, and why it did not run, if so."""
+
+    result: ToolResult
+    input: dict[str, Any]
+    denial: Denial | None = None
+    #: The tool's own exception when it raised (hook feedback is attached as notes).
+    error: BaseException | None = None
+
+
+def error_text(exc: BaseException) -> str:
+    """What the model reads for a failed call: a ``ToolError``'s message, else type and message."""
+    if isinstance(exc, ToolError):
+        return str(exc)
+    return f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+
+
+class ToolPipeline:
+    """Runs tool calls through hooks, the permission stage and the tool (see module doc).
+
+    ``observe`` receives the ``tool_call`` and ``tool_result`` events as they
+    are emitted (the agent's JSON/RPC stream): a blocked call is observed too.
+    """
+
+    def __init__(
+        self,
+        runner: HookRunner,
+        *,
+        authorize: Authorize | None = None,
+        observe: Callable[[Event], None] | None = None,
+    ) -> None:
+        self.runner = runner
+        self.authorize = authorize
+        self.observe = observe
+
+    async def run(
+        self,
+        tool: Tool,
+        tool_call_id: str,
+        input: dict[str, Any],
+        signal: asyncio.Event | None = None,
+        on_update: ToolUpdate | None = None,
+    ) -> ToolOutcome:
+        name = tool.name
+        hooks: ToolCallResult | None = None
+        if self.runner.has_handlers("tool_call") or self.observe is not None:
+            event = ToolCallEvent(tool_name=name, tool_call_id=tool_call_id, input=input)
+            if self.observe is not None:
+                self.observe(event)
+            if self.runner.has_handlers("tool_call"):
+                hooks = await self.runner.emit_tool_call(event)
+        if hooks is not None:
+            if hooks.block:
+                reason = hooks.reason or "blocked by hook"
+                return _denied(Denial(name, tool_call_id, reason, "hook"), input)
+            if hooks.input is not None:
+                input = hooks.input
+        if self.authorize is not None:
+            granted = await self.authorize(name, tool_call_id, input, hooks)
+            if granted.denial is not None:
+                return _denied(granted.denial, granted.input)
+            input = granted.input
+        try:
+            result = await tool.execute(tool_call_id, input, signal, on_update)
+        except BaseException as exc:
+            # A tool (a hook's own, too) that raises anything is a failed call; only
+            # the caller's own cancellation (an abort, a signal) goes through.
+            if isinstance(exc, asyncio.CancelledError) and caller_cancelled():
+                raise
+            return await self._failed(name, tool_call_id, input, exc)
+        return ToolOutcome(await self._after(name, tool_call_id, input, result), input)
+
+    async def _after(
+        self, name: str, tool_call_id: str, input: dict[str, Any], result: ToolResult
+    ) -> ToolResult:
+        """Step 4 on a result: overrides apply, ``append`` blocks go after the content."""
+        override = await self._emit_result(
+            name, tool_call_id, input, result.content, result.details, result.is_error
+        )
+        return apply_override(result, override)
+
+    async def _failed(
+        self, name: str, tool_call_id: str, input: dict[str, Any], exc: BaseException
+    ) -> ToolOutcome:
+        """Step 4 on a raise: hooks observe the failure; their feedback rides on it as notes."""
+        details = exc.details if isinstance(exc, ToolError) else None
+        message = error_text(exc)
+        override = await self._emit_result(
+            name, tool_call_id, input, [text(message)], details, True
+        )
+        if override is not None:
+            if override.content is not None:
+                # A hook replaced the error text (redacted it, or withheld it): nothing
+                # of the original goes on, details included unless the hook set them.
+                message = "\n".join(
+                    b["text"]  # type: ignore[typeddict-item]
+                    for b in override.content
+                    if b.get("type") == "text"
+                )
+                details = override.details if "details" in override.model_fields_set else None
+                exc.__notes__ = []
+            for block in override.append or []:
+                if block.get("type") == "text":
+                    exc.add_note(block["text"])  # type: ignore[typeddict-item]
+        notes = "".join(f"\n\n{n}" for n in getattr(exc, "__notes__", ()))
+        result = ToolResult([text(message + notes)], details, is_error=True)
+        return ToolOutcome(result, input, error=exc)
+
+    async def _emit_result(
+        self,
+        name: str,
+        tool_call_id: str,
+        input: dict[str, Any],
+        content: list[Any],
+        details: Any,
+        is_error: bool,
+    ) -> ToolResultResult | None:
+        if not self.runner.has_handlers("tool_result") and self.observe is None:
+            return None
+        event = ToolResultEvent(
+            tool_name=name,
+            tool_call_id=tool_call_id,
+            input=input,
+            content=content,
+            details=details,
+            is_error=is_error,
+        )
+        if self.observe is not None:
+            self.observe(event)
+        if not self.runner.has_handlers("tool_result"):
+            return None
+        return await self.runner.emit_tool_result(event)
+
+
+def apply_override(result: ToolResult, override: ToolResultResult | None) -> ToolResult:
+    """A ``tool_result`` override applied: fields it set replace, ``append`` goes after."""
+    if override is None:
+        return result
+    fields = override.model_fields_set
+    content = override.content if override.content is not None else result.content
+    return ToolResult(
+        content=[*content, *override.append] if override.append else content,
+        details=override.details if "details" in fields else result.details,
+        is_error=override.is_error if override.is_error is not None else result.is_error,
+    )
+
+
+def _denied(denial: Denial, input: dict[str, Any]) -> ToolOutcome:
+    result = ToolResult([text(denial.reason)], None, is_error=True)
+    return ToolOutcome(result, input, denial=denial)

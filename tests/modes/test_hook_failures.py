@@ -1,0 +1,186 @@
+"""Hooks under abuse through the real CLI: hangs end, no exception type kills a run or the
+RPC server, and a failing redaction hook withholds the output from model and session."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from .helpers import RpcClient, read_jsonl, run_cli, session_files, write_hook, write_script
+
+KINDS = ["CancelledError", "KeyboardInterrupt", "GeneratorExit", "SystemExit", "BaseException"]
+
+RAISING_HOOK = """
+    import asyncio
+
+    class Odd(BaseException):
+        pass
+
+    RAISE = {
+        "CancelledError": asyncio.CancelledError,
+        "KeyboardInterrupt": KeyboardInterrupt,
+        "GeneratorExit": GeneratorExit,
+        "SystemExit": SystemExit,
+        "BaseException": Odd,
+    }
+
+    def register(pi):
+        @pi.on("tool_call")
+        async def guard(event, ctx):
+            kind = event.input["command"].split()[-1]
+            if kind.startswith("late-"):
+                await asyncio.sleep(0.001)
+                kind = kind[5:]
+            raise RAISE[kind]("from the hook")
+
+        @pi.on("turn_start")
+        def noisy(event, ctx):
+            raise KeyboardInterrupt("turn_start too")
+"""
+
+
+def _calls() -> list[dict[str, object]]:
+    names = [*KINDS, *(f"late-{k}" for k in KINDS)]
+    return [
+        {"name": "bash", "arguments": {"command": f"echo {name}"}, "id": f"c{i}"}
+        for i, name in enumerate(names)
+    ]
+
+
+def _script(tmp_path: Path) -> str:
+    return write_script(
+        tmp_path / "script.json",
+        [
+            {"tool_calls": _calls()},
+            {"text": "all blocked", "expect_tool_result_contains": "the call is blocked"},
+        ],
+    )
+
+
+def _assert_every_call_blocked(session: Path) -> None:
+    results = [
+        e["message"] for e in read_jsonl(session) if e.get("message", {}).get("role") == "tool"
+    ]
+    assert len(results) == 2 * len(KINDS)
+    for result, kind in zip(results, [*KINDS, *KINDS], strict=True):
+        text = result["content"][0]["text"]
+        assert result["is_error"] is True
+        assert "the call is blocked" in text
+        assert kind.replace("BaseException", "Odd") in text
+
+
+def test_no_exception_type_a_hook_raises_kills_a_print_run(tmp_path: Path) -> None:
+    hook = write_hook(tmp_path / "raiser.py", RAISING_HOOK)
+    done = run_cli("-p", "go", "--model", _script(tmp_path), "--hook", str(hook),
+                   "--cwd", str(tmp_path))  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "all blocked\n"
+    assert "Traceback" not in done.stderr
+    assert done.stderr.count("failed on tool_call") == 2 * len(KINDS)
+    assert "failed on turn_start: KeyboardInterrupt: turn_start too" in done.stderr
+    (session,) = session_files(Path.home())
+    _assert_every_call_blocked(session)
+
+
+async def test_no_exception_type_a_hook_raises_kills_the_rpc_server(tmp_path: Path) -> None:
+    hook = write_hook(tmp_path / "raiser.py", RAISING_HOOK)
+    async with RpcClient(
+        "--model", _script(tmp_path), "--hook", str(hook), "--cwd", str(tmp_path)
+    ) as rpc:
+        data = await rpc.ok({"type": "prompt", "message": "go"})
+        assert data == {"messages": 2 + 2 * len(KINDS) + 1}
+        state = await rpc.ok({"type": "get_state"})  # the server still answers
+        assert state["is_streaming"] is False
+        _assert_every_call_blocked(Path(state["session_file"]))
+        assert await rpc.close_stdin() == 0
+    assert "Traceback" not in await rpc.stderr()
+
+
+HANGING_HOOK = """
+    import asyncio
+
+    def register(pi):
+        @pi.on("tool_call")
+        async def guard(event, ctx):
+            if "swallow" in event.input["command"]:
+                while True:
+                    try:
+                        await asyncio.sleep(1000)
+                    except asyncio.CancelledError:
+                        pass
+            await asyncio.Event().wait()
+"""
+
+
+@pytest.mark.parametrize("command", ["echo cooperative", "echo swallow"])
+def test_a_tool_call_hook_that_never_answers_is_blocked_and_the_run_ends(
+    tmp_path: Path, command: str
+) -> None:
+    hook = write_hook(tmp_path / "hang.py", HANGING_HOOK)
+    (tmp_path / "settings.json").write_text(json.dumps({"hookTimeout": 300}))
+    model = write_script(
+        tmp_path / "script.json",
+        [
+            {"tool_calls": [{"name": "bash", "arguments": {"command": command}}]},
+            {"text": "gave up", "expect_tool_result_contains": "timed out after 0.3 s"},
+        ],
+    )
+    done = run_cli("-p", "go", "--model", model, "--hook", str(hook), "--cwd", str(tmp_path),
+                   "--settings", str(tmp_path / "settings.json"))  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "gave up\n"
+    assert f"hook {hook} failed on tool_call: timed out after 0.3 s" in done.stderr
+    (session,) = session_files(Path.home())
+    tool = [e["message"] for e in read_jsonl(session) if e.get("message", {}).get("role") == "tool"]
+    assert tool[0]["is_error"] is True
+    assert tool[0]["content"][0]["text"].startswith(f"tool_call hook {hook} timed out after 0.3 s")
+
+
+REDACTING_HOOK = """
+    import asyncio
+
+    def register(pi):
+        @pi.on("tool_result")
+        async def redact(event, ctx):
+            text = event.content[0]["text"]
+            if "hang" in text:
+                await asyncio.Event().wait()
+            raise ValueError("redaction service down")
+"""
+
+
+@pytest.mark.parametrize(
+    ("secret", "why"),
+    [("sk-live-1234 raise", "failed (ValueError: redaction service down)"),
+     ("sk-live-1234 hang", "timed out after 0.3 s")],
+    ids=["raises", "times-out"],
+)  # fmt: skip
+def test_a_failing_redaction_hook_withholds_the_output(
+    tmp_path: Path, secret: str, why: str
+) -> None:
+    hook = write_hook(tmp_path / "redact.py", REDACTING_HOOK)
+    (tmp_path / "settings.json").write_text(json.dumps({"hookTimeout": 300}))
+    (tmp_path / "creds.txt").write_text(secret + "\n")
+    model = write_script(
+        tmp_path / "script.json",
+        [
+            {"tool_calls": [{"name": "read", "arguments": {"path": "creds.txt"}}]},
+            {"text": "withheld", "expect_tool_result_contains": "the tool's output was withheld"},
+        ],
+    )
+    done = run_cli("-p", "go", "--model", model, "--hook", str(hook), "--cwd", str(tmp_path),
+                   "--permission-mode", "bypassPermissions",
+                   "--settings", str(tmp_path / "settings.json"))  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    (session,) = session_files(Path.home())
+    assert "sk-live-1234" not in session.read_text()  # neither the model nor the file saw it
+    tool = [e["message"] for e in read_jsonl(session) if e.get("message", {}).get("role") == "tool"]
+    assert tool[0]["is_error"] is True
+    assert tool[0]["content"] == [
+        {
+            "type": "text",
+            "text": f"tool_result hook {hook} {why}; the tool's output was withheld",
+        }
+    ]

@@ -1,0 +1,261 @@
+"""Start-up cost, pinned as counts: the modules ``hookline --version``, ``--help``, a scripted
+``-p`` turn and ``import hookline`` load (the times are in ``benchmarks/bench_startup.py``).
+
+Each probe runs the command in a fresh interpreter and lists ``sys.modules``
+when it ends.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import hookline
+from hookline import cli
+from hookline.settings.loader import load_settings
+from hookline.settings.models import Settings
+
+#: Never needed to print the version or the help.
+HEAVY = (
+    "pydantic",
+    "pydantic_core",
+    "anthropic",
+    "openai",
+    "httpx",
+    "prompt_toolkit",
+    "rich",
+    "textual",
+    "tree_sitter",
+    "yaml",
+    "asyncio",
+)
+#: Never needed for a scripted ``-p`` turn: the SDKs, the TUI, YAML (the script is JSON).
+NOT_FOR_A_SCRIPTED_TURN = ("anthropic", "openai", "httpx", "prompt_toolkit", "rich", "textual")
+#: ``hookline --version`` / ``--help``: the package, its lazy table, the CLI, the mode names.
+MAX_HOOKLINE_MODULES = 6
+LAZY_PACKAGES = (
+    "hookline",
+    "hookline.agent.providers",
+    "hookline.claude",
+    "hookline.discovery",
+    "hookline.session",
+    "hookline.settings",
+    "hookline.tools",
+)
+
+
+#: Runs ``CODE`` (the command), then writes the loaded modules to stderr, even on SystemExit.
+_PROBE = """
+import sys
+try:
+    exec(sys.argv.pop(1))
+finally:
+    sys.stderr.write("\\nMODULES " + " ".join(sorted(sys.modules)) + "\\n")
+"""
+
+
+def _imported(code: str, *args: str, cwd: Path | None = None) -> tuple[set[str], str]:
+    """The modules a fresh interpreter has loaded after running ``code``, and its stdout."""
+    done = subprocess.run(
+        [sys.executable, "-c", _PROBE, code, *args],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        env=os.environ.copy(),
+        timeout=60,
+        check=False,
+    )
+    last = done.stderr.rstrip().rpartition("\n")[2]
+    assert last.startswith("MODULES "), done.stderr[-2000:]
+    assert done.returncode == 0, done.stderr[-2000:]
+    return set(last.split()[1:]), done.stdout
+
+
+def _cli(*args: str, cwd: Path | None = None) -> tuple[set[str], str]:
+    """``hookline ARGS`` as the console script runs it: import the CLI, call ``main()``."""
+    code = "from hookline.cli import main; sys.argv[0] = 'hookline'; sys.exit(main())"
+    return _imported(code, *args, cwd=cwd)
+
+
+def _of(modules: set[str], roots: tuple[str, ...]) -> list[str]:
+    return sorted(m for m in modules if m.split(".")[0] in roots)
+
+
+def _hookline_modules(modules: set[str]) -> list[str]:
+    return sorted(m for m in modules if m == "hookline" or m.startswith("hookline."))
+
+
+def test_the_probe_sees_imports() -> None:
+    """Not vacuous: reading a name that needs pydantic shows pydantic in the probe."""
+    modules, _ = _imported("import hookline; hookline.ToolCallResult")
+    assert "pydantic" in modules
+    assert "hookline.core.results" in modules
+
+
+@pytest.mark.parametrize("argv", [["--version"], ["--verbose", "--version"]])
+def test_version_loads_only_what_it_prints(argv: list[str]) -> None:
+    modules, out = _cli(*argv)
+
+    assert out == "hookline 0.1.0\n"
+    assert _of(modules, HEAVY) == []
+    assert len(_hookline_modules(modules)) <= MAX_HOOKLINE_MODULES, _hookline_modules(modules)
+
+
+def test_help_loads_only_the_parser() -> None:
+    modules, out = _cli("--help")
+
+    assert "--permission-mode" in out
+    assert _of(modules, HEAVY) == []
+    assert "hookline.agent.permissions" not in modules  # the mode names live apart
+    assert len(_hookline_modules(modules)) <= MAX_HOOKLINE_MODULES, _hookline_modules(modules)
+
+
+def test_trust_loads_only_the_trust_store(tmp_path: Path) -> None:
+    modules, out = _cli("trust", str(tmp_path))
+
+    assert out.startswith("trusted ")
+    assert _of(modules, HEAVY) == []
+    # the trust store and the safe JSON reader it reads trust.json with
+    assert [m for m in _hookline_modules(modules) if m.startswith("hookline.settings.")] == [
+        "hookline.settings.safe_json",
+        "hookline.settings.trust",
+    ]
+
+
+def test_a_scripted_turn_loads_no_sdk_no_tui_no_yaml(tmp_path: Path) -> None:
+    script = tmp_path / "one-turn.json"
+    script.write_text(json.dumps({"turns": ["hello"]}), encoding="utf-8")
+    argv = ["-p", "hi", "--no-session", "--model", f"scripted:{script}"]
+
+    modules, out = _cli(*argv, cwd=tmp_path)
+
+    assert out == "hello\n"
+    assert _of(modules, (*NOT_FOR_A_SCRIPTED_TURN, "yaml")) == []
+    assert "hookline.agent.providers.anthropic_provider" not in modules
+    assert "hookline.modes.interactive" not in modules
+
+
+#: After a run: hookline's pydantic models whose validator has been built, into ``REPORT``
+#: (a file: print mode hands stdout to the answer alone).
+_BUILT_MODELS = """
+from pydantic import BaseModel
+
+def subclasses(cls):
+    for sub in cls.__subclasses__():
+        yield sub
+        yield from subclasses(sub)
+
+built = sorted(
+    c.__qualname__
+    for c in subclasses(BaseModel)
+    if c.__module__.startswith("hookline.") and c.__pydantic_complete__
+)
+with open(REPORT, "w") as report:
+    report.write(" ".join(["BUILT", *built]))
+"""
+
+
+def test_a_bare_turn_builds_no_pydantic_validator(tmp_path: Path) -> None:
+    """No settings file, no hook: no model validates anything, so none is built."""
+    script = tmp_path / "one-turn.json"
+    script.write_text(json.dumps({"turns": ["hello"]}), encoding="utf-8")
+    run = (
+        "after = sys.argv.pop(); from hookline.cli import main; sys.argv[0] = 'hookline'; "
+        "code = main(); sys.stdout.flush(); exec(after); sys.exit(code)"
+    )
+    report = tmp_path / "built.txt"
+    after = f"REPORT = {str(report)!r}\n{_BUILT_MODELS}"
+    argv = ["-p", "hi", "--no-session", "--model", f"scripted:{script}", after]
+
+    modules, out = _imported(run, *argv, cwd=tmp_path)
+
+    assert out == "hello\n"
+    assert report.read_text() == "BUILT"
+    assert "hookline.core.results" in modules  # the models exist, unbuilt
+    assert "hookline.settings.models" in modules
+
+
+def test_settings_without_files_equal_validated_defaults(tmp_path: Path) -> None:
+    merged = load_settings(tmp_path, managed_paths=[]).merged
+    validated = Settings.model_validate({})
+
+    assert merged == validated
+    assert merged.model_fields_set == validated.model_fields_set
+    assert merged.model_extra == validated.model_extra == {}
+    assert merged.model_dump() == validated.model_dump()
+
+
+def test_import_hookline_loads_two_modules() -> None:
+    modules, _ = _imported("import hookline")
+
+    assert _hookline_modules(modules) == ["hookline", "hookline._lazy"]
+    assert _of(modules, HEAVY) == []
+
+
+@pytest.mark.parametrize("package", LAZY_PACKAGES[1:])
+def test_importing_a_subpackage_loads_none_of_its_modules(package: str) -> None:
+    modules, _ = _imported(f"import {package}")
+
+    assert [m for m in modules if m.startswith(package + ".")] == []
+    assert _of(modules, ("pydantic",)) == []
+
+
+@pytest.mark.parametrize("package", LAZY_PACKAGES)
+def test_every_public_name_resolves_to_its_module(package: str) -> None:
+    module = importlib.import_module(package)
+    exports: dict[str, str] = module._EXPORTS
+
+    assert sorted(exports) == sorted(module.__all__)
+    for name in module.__all__:
+        defining = importlib.import_module(exports[name])
+        assert getattr(module, name) is getattr(defining, name), name
+    assert set(module.__all__) <= set(dir(module))
+
+
+@pytest.mark.parametrize("package", LAZY_PACKAGES)
+def test_type_checkers_see_the_same_names(package: str) -> None:
+    """The ``if TYPE_CHECKING:`` imports name exactly the runtime table, module for module."""
+    module = importlib.import_module(package)
+    tree = ast.parse(Path(module.__file__ or "").read_text(encoding="utf-8"))
+    seen: dict[str, str] = {}
+    for node in tree.body:
+        if isinstance(node, ast.If) and ast.unparse(node.test) == "TYPE_CHECKING":
+            for stmt in node.body:
+                assert isinstance(stmt, ast.ImportFrom) and stmt.module
+                seen.update({alias.name: stmt.module for alias in stmt.names})
+
+    assert seen == module._EXPORTS
+
+
+def test_star_import_gives_every_public_name() -> None:
+    namespace: dict[str, object] = {}
+    exec("from hookline import *", namespace)
+
+    assert set(namespace) - {"__builtins__"} == set(hookline.__all__)
+
+
+def test_an_unknown_name_is_an_attribute_error() -> None:
+    with pytest.raises(AttributeError, match="module 'hookline' has no attribute 'Nope'"):
+        _ = hookline.Nope  # type: ignore[attr-defined]
+    with pytest.raises(ImportError, match="Nope"):
+        exec("from hookline.tools import Nope", {})
+
+
+@pytest.mark.parametrize("columns", [None, "60", "200", "0", "-3", "wide"])
+def test_help_width_is_the_terminal_width_shutil_would_give(
+    columns: str | None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    if columns is None:
+        monkeypatch.delenv("COLUMNS", raising=False)
+    else:
+        monkeypatch.setenv("COLUMNS", columns)
+
+    assert cli._columns() == shutil.get_terminal_size().columns

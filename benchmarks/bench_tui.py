@@ -1,8 +1,9 @@
 """The terminal app in a real tmux pane: time to first frame, and a 5 000-line tool output.
 
 First frame: from starting the process to the footer on the screen (the app
-is ready for typing), beside two floors measured the same way in the same
-run: a bare ``python -c print`` and ``hookline --version``. The target is
+is ready for typing), beside three floors measured the same way in the same
+run: a bare ``python -c print``, ``hookline --version``, and a print-mode run
+(the same agent built and one scripted answer, without the terminal app). The target is
 300 ms on an idle machine; the ratio to the Python floor is what stays
 comparable between machines.
 
@@ -157,6 +158,10 @@ def main() -> None:
         rows = {
             "python -c print (floor)": ([sys.executable, "-c", "print('ready')"], "ready"),
             "hookline --version": ([*cli, "--version"], "hookline 0.1.0"),
+            "hookline -p (agent, no app)": (
+                [*cli, "--model", f"scripted:{script}", "--no-session", "-p", "x"],
+                "hi",
+            ),
             "hookline app: first frame": (
                 [*cli, "--model", f"scripted:{script}", "--no-session"],
                 "msgs · ctx",

@@ -41,6 +41,7 @@ if TYPE_CHECKING:
         HookAPI,
         LoadedHook,
         RegisteredCommand,
+        RegisteredShortcut,
         UnknownEventError,
     )
     from hookline.core.context import CommandContext, HookContext
@@ -88,6 +89,7 @@ if TYPE_CHECKING:
         UserBashEvent,
     )
     from hookline.core.host import AgentHost, DetachedHost
+    from hookline.core.keys import KeySpecError
     from hookline.core.messages import (
         AssistantMessage,
         Content,
@@ -260,6 +262,7 @@ __all__ = [
     "InputEvent",
     "InputResult",
     "InvalidResultError",
+    "KeySpecError",
     "LoadError",
     "LoadResult",
     "LoadedHook",
@@ -290,6 +293,7 @@ __all__ = [
     "ReadToolDetails",
     "Redirection",
     "RegisteredCommand",
+    "RegisteredShortcut",
     "ScriptError",
     "ScriptedProvider",
     "Selection",
@@ -451,6 +455,7 @@ _EXPORTS = {
     "HookRunner": "hookline.core.runner",
     "HookSource": "hookline.discovery",
     "HookUI": "hookline.core.ui",
+    "KeySpecError": "hookline.core.keys",
     "ImageContent": "hookline.core.messages",
     "InjectedMessage": "hookline.core.results",
     "InputEvent": "hookline.core.events",
@@ -486,6 +491,7 @@ _EXPORTS = {
     "ReadToolDetails": "hookline.tools",
     "Redirection": "hookline.shell",
     "RegisteredCommand": "hookline.core.api",
+    "RegisteredShortcut": "hookline.core.api",
     "ScriptError": "hookline.agent.providers.scripted",
     "ScriptedProvider": "hookline.agent.providers.scripted",
     "Selection": "hookline.claude",

@@ -322,7 +322,16 @@ async def _run(options: object, mode: str, prompt: str | None, interactive: bool
     # Machine-read output gets a private stdout before any hook is imported: a hook's
     # print() or a program it spawns writes to stderr, never into the answer or JSON.
     out = None if interactive else claim_stdout()
-    bundle = await build_agent(options)
+    ask_trust, stderr = None, None
+    if interactive:
+        from hookline.modes.interactive import on_terminal
+
+        if on_terminal():  # the terminal app asks with a dialog; a pipe answers a line
+            from hookline.modes.tui import FollowStderr
+            from hookline.modes.tui.trust import ask_trust as ask_with_dialog
+
+            ask_trust, stderr = ask_with_dialog, FollowStderr()
+    bundle = await build_agent(options, ask_trust=ask_trust, stderr=stderr)
     agent = bundle.agent
     loop = asyncio.get_running_loop()
     main_task = asyncio.current_task()

@@ -11,7 +11,7 @@ import atexit
 import dataclasses
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
@@ -123,7 +123,12 @@ def _project_has_hooks(cwd: str) -> bool:
     )
 
 
-def _decide_trust(options: AgentOptions, cwd: str, err: TextIO) -> bool:
+async def _decide_trust(
+    options: AgentOptions,
+    cwd: str,
+    err: TextIO,
+    ask_trust: Callable[[str], Awaitable[bool]] | None = None,
+) -> bool:
     """Trusted by flag or record; interactive mode asks when the project has anything to run.
 
     Only a failure to record a yes is said here; "not trusted" is said once after
@@ -134,7 +139,7 @@ def _decide_trust(options: AgentOptions, cwd: str, err: TextIO) -> bool:
         return True
     if not _project_has_hooks(cwd):
         return False
-    if options.interactive and _ask_trust(cwd):
+    if options.interactive and (await ask_trust(cwd) if ask_trust is not None else _ask_trust(cwd)):
         try:
             store.trust(Path(cwd))
         except TrustError as exc:
@@ -205,15 +210,24 @@ def _open_session(options: AgentOptions, cwd: str) -> SessionManager:
         ) from None
 
 
-async def build_agent(options: AgentOptions, *, stderr: TextIO | None = None) -> AgentBundle:
-    """Everything the modes need, built in the order trust requires."""
+async def build_agent(
+    options: AgentOptions,
+    *,
+    stderr: TextIO | None = None,
+    ask_trust: Callable[[str], Awaitable[bool]] | None = None,
+) -> AgentBundle:
+    """Everything the modes need, built in the order trust requires.
+
+    ``ask_trust(cwd)`` asks the user whether to trust an untrusted project
+    (interactive mode); without it the question is a line on stdin.
+    """
     err = stderr or sys.stderr
     cwd = os.path.abspath(options.cwd)
     if not os.path.isdir(cwd):
         raise SetupError(f"--cwd {cwd} is not a directory")
     provider = _provider(options.model or DEFAULT_MODEL, options.base_url, cwd)
 
-    trusted = _decide_trust(options, cwd, err)
+    trusted = await _decide_trust(options, cwd, err, ask_trust)
     settings = load_settings(
         Path(cwd),
         cli_settings=Path(options.settings_file) if options.settings_file else None,

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar, overload
 
 from hookline.core.events import EVENT_NAMES
+from hookline.core.keys import check_shortcut_key
 from hookline.core.messages import Content, CustomMessage
 from hookline.core.process import ExecResult, run_process
 from hookline.core.tool import Tool
@@ -17,6 +18,10 @@ if TYPE_CHECKING:
 
 Handler = Callable[[Any, "HookContext"], Any]
 CommandHandler = Callable[[str, Any], Any]
+#: ``completions(prefix)``: argument values to offer, each a string or ``(value, description)``.
+ArgumentCompletions = Callable[[str], Sequence[str | tuple[str, str]]]
+#: ``handler(ctx)`` with a command context; may be async.
+ShortcutHandler = Callable[[Any], Any]
 MessageRenderer = Callable[..., Any]
 F = TypeVar("F", bound=Callable[..., Any])
 C = TypeVar("C", bound=CommandHandler)
@@ -32,6 +37,17 @@ class RegisteredCommand:
     handler: CommandHandler
     description: str = ""
     hook_path: str = ""
+    get_argument_completions: ArgumentCompletions | None = None
+
+
+@dataclass(slots=True)
+class RegisteredShortcut:
+    """A key binding a hook added; ``key`` is normalized (``"ctrl+k"``)."""
+
+    key: str
+    handler: ShortcutHandler
+    description: str = ""
+    hook_path: str = ""
 
 
 @dataclass(slots=True)
@@ -43,6 +59,7 @@ class LoadedHook:
     commands: dict[str, RegisteredCommand] = field(default_factory=dict)
     renderers: dict[str, MessageRenderer] = field(default_factory=dict)
     tools: dict[str, Tool] = field(default_factory=dict)
+    shortcuts: dict[str, RegisteredShortcut] = field(default_factory=dict)
     #: The hook enforces its own time limits (settings hooks: one per command), so the
     #: runner's ``hook_timeout`` is not applied to its handlers.
     own_deadlines: bool = False
@@ -92,24 +109,59 @@ class HookAPI:
 
     @overload
     def register_command(
-        self, name: str, handler: None = None, *, description: str = ""
+        self,
+        name: str,
+        handler: None = None,
+        *,
+        description: str = "",
+        get_argument_completions: ArgumentCompletions | None = None,
     ) -> Callable[[C], C]: ...
     @overload
-    def register_command(self, name: str, handler: C, *, description: str = "") -> C: ...
+    def register_command(
+        self,
+        name: str,
+        handler: C,
+        *,
+        description: str = "",
+        get_argument_completions: ArgumentCompletions | None = None,
+    ) -> C: ...
     def register_command(
         self,
         name: str,
         handler: C | None = None,
         *,
         description: str = "",
+        get_argument_completions: ArgumentCompletions | None = None,
     ) -> C | Callable[[C], C]:
-        """Add a slash command ``/name``; ``handler(args, ctx)``. Decorator without a handler."""
+        """Add a slash command ``/name``; ``handler(args, ctx)``. Decorator without a handler.
+
+        ``get_argument_completions(prefix)`` offers values for the argument in the
+        terminal app's completion menu.
+        """
 
         def add(fn: C) -> C:
-            self.hook.commands[name] = RegisteredCommand(name, fn, description, self.hook.path)
+            self.hook.commands[name] = RegisteredCommand(
+                name, fn, description, self.hook.path, get_argument_completions
+            )
             return fn
 
         return add if handler is None else add(handler)
+
+    def register_shortcut(
+        self, key: str, handler: ShortcutHandler, *, description: str = ""
+    ) -> ShortcutHandler:
+        """Bind ``key`` (``"ctrl+k"``, ``"alt+x"``, ``"f5"``) in the terminal app to ``handler``.
+
+        Keys hookline needs itself (Ctrl+C, Ctrl+D, Enter, Escape, Tab, arrows, ...)
+        and malformed keys raise ``KeySpecError`` here, at load time.
+        """
+        if not callable(handler):
+            raise TypeError(f"shortcut {key!r}: handler is not callable: {handler!r}")
+        normalized = check_shortcut_key(key)
+        self.hook.shortcuts[normalized] = RegisteredShortcut(
+            normalized, handler, description, self.hook.path
+        )
+        return handler
 
     def register_message_renderer(self, custom_type: str, renderer: MessageRenderer) -> None:
         """Render custom messages of ``custom_type`` in the UI."""

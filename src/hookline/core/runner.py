@@ -15,7 +15,7 @@ import logging
 from collections.abc import Awaitable, Callable, Iterable
 from typing import Any, TypeVar, cast
 
-from hookline.core.api import LoadedHook, MessageRenderer, RegisteredCommand
+from hookline.core.api import LoadedHook, MessageRenderer, RegisteredCommand, RegisteredShortcut
 from hookline.core.calling import ABANDON_GRACE, HandlerCalls, HookError, describe
 from hookline.core.context import CommandContext, HookContext
 from hookline.core.deadlines import DialogPausingUI
@@ -141,6 +141,14 @@ class HookRunner:
         """Every registered command, duplicates included, in load order."""
         return [cmd for hook in self.hooks for cmd in hook.commands.values()]
 
+    def get_registered_shortcuts(self) -> dict[str, RegisteredShortcut]:
+        """Hook shortcuts by normalized key; the first loaded hook wins a key."""
+        shortcuts: dict[str, RegisteredShortcut] = {}
+        for hook in self.hooks:
+            for key, shortcut in hook.shortcuts.items():
+                shortcuts.setdefault(key, shortcut)
+        return shortcuts
+
     def get_message_renderer(self, custom_type: str) -> MessageRenderer | None:
         for hook in self.hooks:
             if custom_type in hook.renderers:
@@ -233,4 +241,23 @@ class HookRunner:
             self.report(command.hook_path, f"command:{name}", exc)
         except BaseException as exc:  # a command's failure, whatever it raised
             self.report(command.hook_path, f"command:{name}", exc)
+        return True
+
+    async def run_shortcut(self, key: str) -> bool:
+        """Run the hook shortcut bound to normalized ``key``; False when none is. Errors are
+        reported like a command's."""
+        shortcut = self.get_registered_shortcuts().get(key)
+        if shortcut is None:
+            return False
+        try:
+            value = shortcut.handler(CommandContext(self.context))
+            if isinstance(value, Awaitable):
+                await value
+        except asyncio.CancelledError as exc:
+            task = asyncio.current_task()
+            if task is not None and task.cancelling():
+                raise  # ours: the caller was cancelled
+            self.report(shortcut.hook_path, f"shortcut:{key}", exc)
+        except BaseException as exc:  # a shortcut's failure, whatever it raised
+            self.report(shortcut.hook_path, f"shortcut:{key}", exc)
         return True

@@ -2,36 +2,97 @@
 
 from __future__ import annotations
 
+import asyncio
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Literal, Protocol, runtime_checkable
 
 NotifyType = Literal["info", "warning", "error"]
+WidgetPlacement = Literal["above", "below"]
+#: What ``set_widget`` shows: lines of text, or a factory of a UI component (TUI only).
+WidgetContent = Sequence[str] | Callable[..., Any]
 
 
 @runtime_checkable
 class HookUI(Protocol):
     """What every mode provides: TUI dialogs, RPC requests, or the no-UI answers."""
 
-    async def select(self, title: str, options: Sequence[str]) -> str | None: ...
-    async def confirm(self, title: str, message: str) -> bool: ...
-    async def input(self, title: str, placeholder: str | None = None) -> str | None: ...
-    async def editor(self, title: str, prefill: str | None = None) -> str | None: ...
+    async def select(
+        self,
+        title: str,
+        options: Sequence[str],
+        *,
+        timeout: float | None = None,
+        signal: asyncio.Event | None = None,
+        descriptions: Mapping[str, str] | None = None,
+    ) -> str | None: ...
+    async def confirm(
+        self,
+        title: str,
+        message: str,
+        *,
+        timeout: float | None = None,
+        signal: asyncio.Event | None = None,
+    ) -> bool: ...
+    async def input(
+        self,
+        title: str,
+        placeholder: str | None = None,
+        *,
+        timeout: float | None = None,
+        signal: asyncio.Event | None = None,
+    ) -> str | None: ...
+    async def editor(
+        self,
+        title: str,
+        prefill: str | None = None,
+        *,
+        timeout: float | None = None,
+        signal: asyncio.Event | None = None,
+    ) -> str | None: ...
     def notify(self, message: str, type: NotifyType = "info") -> None: ...
     def set_status(self, key: str, text: str | None) -> None: ...
-    async def custom(self, factory: Callable[..., Any]) -> Any: ...
+    async def custom(self, factory: Callable[..., Any], *, overlay: bool = False) -> Any: ...
     def set_editor_text(self, text: str) -> None: ...
     def get_editor_text(self) -> str: ...
+    def paste_to_editor(self, text: str) -> None: ...
+    def set_widget(
+        self, key: str, content: WidgetContent | None, *, placement: WidgetPlacement = "above"
+    ) -> None: ...
+    def set_working_message(self, text: str | None) -> None: ...
+    def set_title(self, title: str) -> None: ...
+    def set_header(self, content: WidgetContent | None) -> None: ...
+    def set_footer(self, content: WidgetContent | None) -> None: ...
     @property
     def theme(self) -> dict[str, Any]: ...
 
 
 _SPACES = re.compile(r" {2,}")
 _CONTROL = str.maketrans({"\r": " ", "\n": " ", "\t": " "})
+#: Terminal escape sequences (CSI, OSC, DCS/PM/APC strings, two-byte ESC forms) and the
+#: C0/C1 control characters left after them.
+_ESCAPES = re.compile(
+    r"\x1b\[[0-?]*[ -/]*[@-~]"  # CSI
+    r"|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?"  # OSC, ended by BEL or ST (or cut short)
+    r"|\x1b[PX^_][^\x1b]*(?:\x1b\\)?"  # DCS, SOS, PM, APC
+    r"|\x1b[ -/]*[0-~]?"  # two-byte forms, or a lone ESC
+    r"|\x9b[0-?]*[ -/]*[@-~]"  # 8-bit CSI
+)
+_OTHER_CONTROLS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def strip_terminal_controls(text: str) -> str:
+    """Text from a hook with every escape sequence and control character removed.
+
+    Keeps ``\\n`` and ``\\t``; a hook's status or widget must never move the
+    cursor, change the title, or write to the clipboard of the user's terminal.
+    """
+    return _OTHER_CONTROLS.sub("", _ESCAPES.sub("", text.replace("\r\n", "\n")))
 
 
 def sanitize_status(text: str) -> str:
-    """``\\r \\n \\t`` become spaces and runs of spaces collapse."""
+    """Escape sequences go, ``\\r \\n \\t`` become spaces, runs of spaces collapse."""
+    text = strip_terminal_controls(text.replace("\r", " "))
     return _SPACES.sub(" ", text.translate(_CONTROL)).strip()
 
 
@@ -75,16 +136,45 @@ class NoUI:
         self.status = StatusLine()
         self.notifications: list[tuple[str, str]] = []
 
-    async def select(self, title: str, options: Sequence[str]) -> str | None:
+    async def select(
+        self,
+        title: str,
+        options: Sequence[str],
+        *,
+        timeout: float | None = None,
+        signal: asyncio.Event | None = None,
+        descriptions: Mapping[str, str] | None = None,
+    ) -> str | None:
         return None
 
-    async def confirm(self, title: str, message: str) -> bool:
+    async def confirm(
+        self,
+        title: str,
+        message: str,
+        *,
+        timeout: float | None = None,
+        signal: asyncio.Event | None = None,
+    ) -> bool:
         return False
 
-    async def input(self, title: str, placeholder: str | None = None) -> str | None:
+    async def input(
+        self,
+        title: str,
+        placeholder: str | None = None,
+        *,
+        timeout: float | None = None,
+        signal: asyncio.Event | None = None,
+    ) -> str | None:
         return None
 
-    async def editor(self, title: str, prefill: str | None = None) -> str | None:
+    async def editor(
+        self,
+        title: str,
+        prefill: str | None = None,
+        *,
+        timeout: float | None = None,
+        signal: asyncio.Event | None = None,
+    ) -> str | None:
         return None
 
     def notify(self, message: str, type: NotifyType = "info") -> None:
@@ -93,7 +183,8 @@ class NoUI:
     def set_status(self, key: str, text: str | None) -> None:
         self.status.set(key, text)
 
-    async def custom(self, factory: Callable[..., Any]) -> Any:
+    async def custom(self, factory: Callable[..., Any], *, overlay: bool = False) -> Any:
+        """No component can be shown without a terminal UI: always ``None``."""
         return None
 
     def set_editor_text(self, text: str) -> None:
@@ -101,6 +192,26 @@ class NoUI:
 
     def get_editor_text(self) -> str:
         return ""
+
+    def paste_to_editor(self, text: str) -> None:
+        return None
+
+    def set_widget(
+        self, key: str, content: WidgetContent | None, *, placement: WidgetPlacement = "above"
+    ) -> None:
+        return None
+
+    def set_working_message(self, text: str | None) -> None:
+        return None
+
+    def set_title(self, title: str) -> None:
+        return None
+
+    def set_header(self, content: WidgetContent | None) -> None:
+        return None
+
+    def set_footer(self, content: WidgetContent | None) -> None:
+        return None
 
     @property
     def theme(self) -> dict[str, Any]:

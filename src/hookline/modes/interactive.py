@@ -1,21 +1,28 @@
-"""A plain line-based interactive mode: prompts, slash commands and hook dialogs on the terminal.
+"""Interactive mode: the terminal app on a terminal, a line mode on a pipe.
 
-It is deliberately small (the full TUI is separate work): each line is a
-prompt, ``/name args`` runs a hook command (or ``/new``, ``/compact``,
-``/branch N``, ``/quit``), ``!cmd`` runs a shell command through
-``user_bash`` hooks. Dialogs read answers from the same terminal.
+On a terminal (stdin and stdout are TTYs) ``run_interactive`` runs the
+prompt_toolkit + rich app of ``hookline.modes.tui``. When stdin is a pipe
+(scripts, CI) there is no screen to draw on, so it reads one prompt per line:
+``/name args`` runs a command (``/new``, ``/compact``, ``/branch N``,
+``/quit`` or a hook's), ``!cmd`` runs a shell command through ``user_bash``
+hooks, and dialogs read their answer from the next line.
 """
 
 from __future__ import annotations
 
 import asyncio
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from hookline.agent.agent import Agent
 from hookline.core.messages import content_text
-from hookline.core.ui import NotifyType, StatusLine
+from hookline.core.ui import NotifyType, NoUI
+
+
+def on_terminal() -> bool:
+    """True when the terminal app can run: both stdin and stdout are TTYs."""
+    return sys.stdin.isatty() and sys.stdout.isatty()
 
 
 async def _read(prompt: str) -> str | None:
@@ -25,41 +32,66 @@ async def _read(prompt: str) -> str | None:
         return None
 
 
-class TerminalUI:
-    """Hook dialogs as terminal questions."""
+class TerminalUI(NoUI):
+    """Hook dialogs as questions on the next input line (the line mode's UI)."""
 
     def __init__(self) -> None:
-        self.status = StatusLine()
+        super().__init__()
         self._editor = ""
 
-    async def select(self, title: str, options: Sequence[str]) -> str | None:
+    async def select(
+        self,
+        title: str,
+        options: Sequence[str],
+        *,
+        timeout: float | None = None,
+        signal: asyncio.Event | None = None,
+        descriptions: Mapping[str, str] | None = None,
+    ) -> str | None:
         print(title)
         for i, option in enumerate(options, 1):
-            print(f"  {i}. {option}")
+            note = (descriptions or {}).get(option)
+            print(f"  {i}. {option}" + (f" — {note}" if note else ""))
         answer = await _read("choose a number (empty cancels): ")
         if answer and answer.strip().isdigit() and 1 <= int(answer) <= len(options):
             return options[int(answer) - 1]
         return None
 
-    async def confirm(self, title: str, message: str) -> bool:
+    async def confirm(
+        self,
+        title: str,
+        message: str,
+        *,
+        timeout: float | None = None,
+        signal: asyncio.Event | None = None,
+    ) -> bool:
         answer = await _read(f"{title}\n{message}\n[y/N] ")
         return (answer or "").strip().lower() in ("y", "yes")
 
-    async def input(self, title: str, placeholder: str | None = None) -> str | None:
+    async def input(
+        self,
+        title: str,
+        placeholder: str | None = None,
+        *,
+        timeout: float | None = None,
+        signal: asyncio.Event | None = None,
+    ) -> str | None:
         answer = await _read(f"{title} " + (f"[{placeholder}] " if placeholder else ""))
         return answer if answer else placeholder
 
-    async def editor(self, title: str, prefill: str | None = None) -> str | None:
+    async def editor(
+        self,
+        title: str,
+        prefill: str | None = None,
+        *,
+        timeout: float | None = None,
+        signal: asyncio.Event | None = None,
+    ) -> str | None:
         return await self.input(title, prefill)
 
     def notify(self, message: str, type: NotifyType = "info") -> None:
+        super().notify(message, type)
         print(f"[{type}] {message}", file=sys.stderr)
-
-    def set_status(self, key: str, text: str | None) -> None:
-        self.status.set(key, text)
-
-    async def custom(self, factory: Callable[..., Any]) -> Any:
-        return None
 
     def set_editor_text(self, text: str) -> None:
         self._editor = text
@@ -67,12 +99,20 @@ class TerminalUI:
     def get_editor_text(self) -> str:
         return self._editor
 
-    @property
-    def theme(self) -> dict[str, Any]:
-        return {}
-
 
 async def run_interactive(agent: Agent, bundle: Any) -> int:
+    """The terminal app on a terminal, else the line mode."""
+    if on_terminal():
+        from hookline.modes.tui import run_tui
+
+        code = await run_tui(agent, bundle)
+        await agent.shutdown("exit")
+        return code
+    return await run_lines(agent)
+
+
+async def run_lines(agent: Agent) -> int:
+    """One prompt per stdin line until EOF or ``/quit``."""
     ui = TerminalUI()
     agent.runner.set_ui(ui, True)
     agent.subscribe(

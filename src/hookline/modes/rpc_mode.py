@@ -17,13 +17,13 @@ from __future__ import annotations
 
 import asyncio
 import itertools
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any, TextIO
 
 from hookline.agent.agent import Agent
 from hookline.agent.permissions import PERMISSION_MODES
 from hookline.core.messages import content_text
-from hookline.core.ui import NotifyType, StatusLine
+from hookline.core.ui import NotifyType, StatusLine, WidgetContent, WidgetPlacement
 from hookline.modes.print_mode import LineWriter, dumps
 from hookline.modes.rpc_protocol import (
     MAX_LINE_BYTES,
@@ -113,22 +113,54 @@ class RpcUI:
                     {"type": "extension_ui_cancelled", "id": request_id, "reason": "withdrawn"}
                 )
 
-    async def select(self, title: str, options: Sequence[str]) -> str | None:
-        answer = await self._ask("select", title=title, options=list(options))
+    async def select(
+        self,
+        title: str,
+        options: Sequence[str],
+        *,
+        timeout: float | None = None,
+        signal: asyncio.Event | None = None,
+        descriptions: Mapping[str, str] | None = None,
+    ) -> str | None:
+        extra = {"descriptions": dict(descriptions)} if descriptions else {}
+        answer = await self._ask(
+            "select", title=title, options=list(options), **_timeout(timeout), **extra
+        )
         value = answer.get("value")
         return value if isinstance(value, str) and not answer.get("cancelled") else None
 
-    async def confirm(self, title: str, message: str) -> bool:
-        answer = await self._ask("confirm", title=title, message=message)
+    async def confirm(
+        self,
+        title: str,
+        message: str,
+        *,
+        timeout: float | None = None,
+        signal: asyncio.Event | None = None,
+    ) -> bool:
+        answer = await self._ask("confirm", title=title, message=message, **_timeout(timeout))
         return bool(answer.get("confirmed", answer.get("value"))) and not answer.get("cancelled")
 
-    async def input(self, title: str, placeholder: str | None = None) -> str | None:
-        answer = await self._ask("input", title=title, placeholder=placeholder)
+    async def input(
+        self,
+        title: str,
+        placeholder: str | None = None,
+        *,
+        timeout: float | None = None,
+        signal: asyncio.Event | None = None,
+    ) -> str | None:
+        answer = await self._ask("input", title=title, placeholder=placeholder, **_timeout(timeout))
         value = answer.get("value")
         return value if isinstance(value, str) and not answer.get("cancelled") else None
 
-    async def editor(self, title: str, prefill: str | None = None) -> str | None:
-        answer = await self._ask("editor", title=title, prefill=prefill)
+    async def editor(
+        self,
+        title: str,
+        prefill: str | None = None,
+        *,
+        timeout: float | None = None,
+        signal: asyncio.Event | None = None,
+    ) -> str | None:
+        answer = await self._ask("editor", title=title, prefill=prefill, **_timeout(timeout))
         value = answer.get("value")
         return value if isinstance(value, str) and not answer.get("cancelled") else None
 
@@ -155,7 +187,8 @@ class RpcUI:
             }
         )
 
-    async def custom(self, factory: Callable[..., Any]) -> Any:
+    async def custom(self, factory: Callable[..., Any], *, overlay: bool = False) -> Any:
+        """A hook component needs the terminal app: over RPC it is always ``None``."""
         return None
 
     def set_editor_text(self, text: str) -> None:
@@ -172,9 +205,52 @@ class RpcUI:
     def get_editor_text(self) -> str:
         return self._editor_text
 
+    def paste_to_editor(self, text: str) -> None:
+        self.set_editor_text(self._editor_text + text)
+
+    def set_widget(
+        self, key: str, content: WidgetContent | None, *, placement: WidgetPlacement = "above"
+    ) -> None:
+        lines = None if content is None or callable(content) else [str(x) for x in content]
+        self._write(
+            {
+                "type": "extension_ui_request",
+                "id": f"ui-{next(self._ids)}",
+                "method": "set_widget",
+                "key": key,
+                "lines": lines,
+                "placement": placement,
+            }
+        )
+
+    def set_working_message(self, text: str | None) -> None:
+        return None
+
+    def set_header(self, content: WidgetContent | None) -> None:
+        """Replacing the terminal app's header and footer has no RPC equivalent."""
+        return None
+
+    def set_footer(self, content: WidgetContent | None) -> None:
+        return None
+
+    def set_title(self, title: str) -> None:
+        self._write(
+            {
+                "type": "extension_ui_request",
+                "id": f"ui-{next(self._ids)}",
+                "method": "set_title",
+                "title": title,
+            }
+        )
+
     @property
     def theme(self) -> dict[str, Any]:
         return {}
+
+
+def _timeout(seconds: float | None) -> dict[str, float]:
+    """The request's ``timeout`` field (seconds), when the hook gave one."""
+    return {} if seconds is None else {"timeout": seconds}
 
 
 class RpcServer:

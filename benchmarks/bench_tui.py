@@ -1,0 +1,204 @@
+"""The terminal app in a real tmux pane: time to first frame, and a 5 000-line tool output.
+
+First frame: from starting the process to the footer on the screen (the app
+is ready for typing), beside three floors measured the same way in the same
+run: a bare ``python -c print``, ``hookline --version``, and a print-mode run
+(the same agent built and one scripted answer, without the terminal app). The target is
+300 ms on an idle machine; the ratio to the Python floor is what stays
+comparable between machines.
+
+Big output: from Enter to the answer after the tool call, for ``seq 1 5000``
+against ``seq 1 10`` (the live part only ever draws a tail, so the ratio
+should stay near 1).
+
+Typing latency: keystroke to echo on the screen, idle against while a bash
+call streams about 10 KB/s of output into the live area (median of
+``KEYS`` keys). Best of ``ROUNDS``, order alternated. Skipped without tmux.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+
+ROUNDS = 5
+KEYS = 15
+#: About 10 KB/s: 100-byte lines every 10 ms, for a minute (stopped when measured).
+STREAM = "for i in $(seq 1 6000); do printf '%099d\\n' $i; sleep 0.01; done"
+POLL = 0.005
+DEADLINE = 30.0
+
+
+class _Pane:
+    def __init__(self, command: str, env: dict[str, str]) -> None:
+        self.server = f"hookline-bench-{uuid.uuid4().hex[:10]}"
+        self.env = env
+        self.command = command
+
+    def tmux(self, *args: str) -> str:
+        return subprocess.run(
+            ["tmux", "-L", self.server, *args],
+            capture_output=True,
+            text=True,
+            env=self.env,
+            check=True,
+        ).stdout
+
+    def start(self) -> float:
+        started = time.perf_counter()
+        self.tmux("-f", "/dev/null", "new-session", "-d", "-x", "100", "-y", "30", self.command)
+        return started
+
+    def wait(self, text: str) -> float:
+        deadline = time.monotonic() + DEADLINE
+        while text not in self.tmux("capture-pane", "-p"):
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"{text!r} never appeared:\n{self.tmux('capture-pane', '-p')}")
+            time.sleep(POLL)
+        return time.perf_counter()
+
+    def close(self) -> None:
+        subprocess.run(["tmux", "-L", self.server, "kill-server"], capture_output=True)
+
+
+def _env(home: Path) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("TMUX")}
+    env.update(HOME=str(home), HOOKLINE_HOME=str(home / ".hookline"), TERM="xterm-256color")
+    return env
+
+
+def _first_frame(argv: list[str], ready: str, env: dict[str, str], cwd: Path) -> float:
+    command = f"cd {shlex.quote(str(cwd))} && {shlex.join(argv)}; sleep 30"
+    pane = _Pane(command, env)
+    try:
+        start = pane.start()
+        return pane.wait(ready) - start
+    finally:
+        pane.close()
+
+
+def _big_output(lines: int, env: dict[str, str], root: Path) -> float:
+    script = root / f"script-{lines}.json"
+    call = {"tool_calls": [{"name": "bash", "arguments": {"command": f"seq 1 {lines}"}}]}
+    script.write_text(json.dumps({"turns": [call, "counted"]}))
+    argv = [
+        sys.executable,
+        "-m",
+        "hookline.cli",
+        "--model",
+        f"scripted:{script}",
+        "--no-session",
+        "--permission-mode",
+        "bypassPermissions",
+    ]
+    pane = _Pane(f"cd {shlex.quote(str(root))} && {shlex.join(argv)}; sleep 30", env)
+    try:
+        pane.start()
+        pane.wait("msgs · ctx")
+        pane.tmux("send-keys", "count", "Enter")
+        start = time.perf_counter()
+        return pane.wait("counted") - start
+    finally:
+        pane.close()
+
+
+def _typing(streaming: bool, env: dict[str, str], root: Path) -> float:
+    """Median seconds from a key sent to it showing in the editor."""
+    script = root / f"typing-{streaming}.json"
+    call = {"tool_calls": [{"name": "bash", "arguments": {"command": STREAM}}]}
+    script.write_text(json.dumps({"turns": [call, "done"]}))
+    argv = [
+        sys.executable,
+        "-m",
+        "hookline.cli",
+        "--model",
+        f"scripted:{script}",
+        "--no-session",
+        "--permission-mode",
+        "bypassPermissions",
+    ]
+    pane = _Pane(f"cd {shlex.quote(str(root))} && {shlex.join(argv)}; sleep 30", env)
+    try:
+        pane.start()
+        pane.wait("msgs · ctx")
+        if streaming:
+            pane.tmux("send-keys", "stream", "Enter")
+            pane.wait("Running tool")
+        times = []
+        typed = ""
+        for i in range(KEYS):
+            key = "abcdefghijklmnopqrstuvwxyz"[i % 26]
+            typed += key
+            start = time.perf_counter()
+            pane.tmux("send-keys", "-l", key)
+            times.append(pane.wait("› " + typed) - start)
+        return sorted(times)[len(times) // 2]
+    finally:
+        pane.close()
+
+
+def main() -> None:
+    if shutil.which("tmux") is None:
+        print("skipped: tmux is not installed")
+        return
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        env = _env(root / "home")
+        cli = [sys.executable, "-m", "hookline.cli"]
+        script = root / "script.json"
+        script.write_text(json.dumps({"turns": ["hi"]}))
+        rows = {
+            "python -c print (floor)": ([sys.executable, "-c", "print('ready')"], "ready"),
+            "hookline --version": ([*cli, "--version"], "hookline 0.1.0"),
+            "hookline -p (agent, no app)": (
+                [*cli, "--model", f"scripted:{script}", "--no-session", "-p", "x"],
+                "hi",
+            ),
+            "hookline app: first frame": (
+                [*cli, "--model", f"scripted:{script}", "--no-session"],
+                "msgs · ctx",
+            ),
+        }
+        best = {name: float("inf") for name in rows}
+        for round_ in range(ROUNDS):
+            names = list(rows) if round_ % 2 == 0 else list(reversed(rows))
+            for name in names:
+                argv, ready = rows[name]
+                best[name] = min(best[name], _first_frame(argv, ready, env, root))
+        floor = best["python -c print (floor)"]
+        print(f"{'start-up (best of ' + str(ROUNDS) + ')':<34}{'ms':>10}{'x floor':>10}")
+        for name, seconds in best.items():
+            print(f"{name:<34}{seconds * 1000:>10.0f}{seconds / floor:>10.1f}")
+        print(f"{'target for the first frame':<34}{300:>10}")
+
+        sizes = (10, 5000)
+        output = {n: float("inf") for n in sizes}
+        for round_ in range(3):
+            for n in sizes if round_ % 2 == 0 else reversed(sizes):
+                output[n] = min(output[n], _big_output(n, env, root))
+        print(f"\n{'tool output to answer (best of 3)':<34}{'ms':>10}{'ratio':>10}")
+        for n in sizes:
+            print(
+                f"{'seq 1 ' + str(n):<34}{output[n] * 1000:>10.0f}{output[n] / output[10]:>10.2f}"
+            )
+
+        latency = {False: float("inf"), True: float("inf")}
+        for round_ in range(3):
+            for streaming in (False, True) if round_ % 2 == 0 else (True, False):
+                latency[streaming] = min(latency[streaming], _typing(streaming, env, root))
+        print(f"\n{'keystroke to echo (median)':<34}{'ms':>10}{'ratio':>10}")
+        for streaming, seconds in latency.items():
+            name = "while 10 KB/s streams" if streaming else "idle"
+            print(f"{name:<34}{seconds * 1000:>10.0f}{seconds / latency[False]:>10.2f}")
+
+
+if __name__ == "__main__":
+    main()

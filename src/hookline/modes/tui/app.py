@@ -1,0 +1,725 @@
+"""The terminal app: transcript above, live activity, dialogs or the editor, the footer.
+
+Finished blocks (your messages, answers, tool calls, notices) are printed
+into the terminal's scrollback once; only the bottom part is redrawn: what
+is streaming or running now, widgets, the editor or a dialog, the footer.
+The live part is bounded (a tail), so a long answer or a 5 000-line tool
+output costs the same per frame as a short one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections.abc import Callable, Coroutine
+from typing import Any
+
+from prompt_toolkit.application import Application
+from prompt_toolkit.buffer import Buffer
+from prompt_toolkit.filters import Condition, has_completions, has_focus
+from prompt_toolkit.formatted_text import ANSI, StyleAndTextTuples
+from prompt_toolkit.history import FileHistory
+from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent, merge_key_bindings
+from prompt_toolkit.key_binding.defaults import load_key_bindings
+from prompt_toolkit.layout import (
+    AnyContainer,
+    ConditionalContainer,
+    Dimension,
+    DynamicContainer,
+    FormattedTextControl,
+    HSplit,
+    Layout,
+    VSplit,
+    Window,
+)
+from prompt_toolkit.layout.controls import BufferControl
+from prompt_toolkit.layout.menus import CompletionsMenu
+from prompt_toolkit.patch_stdout import patch_stdout
+from rich.console import RenderableType
+from rich.padding import Padding
+from rich.text import Text
+
+from hookline.agent.agent import Agent
+from hookline.agent.setup import AgentBundle
+from hookline.core.calling import HOOK_FAILURES
+from hookline.core.keys import prompt_toolkit_keys
+from hookline.core.messages import content_text
+from hookline.core.paths import hookline_home
+from hookline.core.ui import StatusLine, WidgetContent, strip_terminal_controls
+from hookline.modes.tui import render
+from hookline.modes.tui.commands import BUILTINS, SlashCompleter
+from hookline.modes.tui.dialogs import STYLE, Dialog, DialogHost
+from hookline.modes.tui.footer import Usage, footer_line, measure
+from hookline.modes.tui.ui import TuiUI
+from hookline.session import project_slug
+
+#: Events after which the footer's message and token counts are measured again.
+_SESSION_CHANGES = frozenset(
+    {
+        "agent_end",
+        "session_switch",
+        "session_fork",
+        "session_tree",
+        "session_branch",
+        "session_compact",
+        "model_select",
+    }
+)
+#: Who stopped a call, by the pipeline's denial source.
+_BLOCKED_BY = {
+    "hook": "by a hook",
+    "rule": "by a permission rule",
+    "mode": "by the permission mode",
+    "permission_request": "by a permission_request hook",
+    "user": "by you",
+    "no_ui": "with no one to ask",
+}
+SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
+#: Lines of a streaming answer shown live (the whole answer is printed when it ends).
+LIVE_TEXT_LINES = 12
+
+
+def history_path(cwd: str) -> str:
+    """The editor history file of one project, under ``$HOOKLINE_HOME/history``."""
+    folder = hookline_home() / "history"
+    folder.mkdir(parents=True, exist_ok=True)
+    return str(folder / f"{project_slug(cwd)}.txt")
+
+
+class _RunningTool:
+    __slots__ = ("args", "name", "output")
+
+    def __init__(self, name: str, args: Any) -> None:
+        self.name = name
+        self.args = args
+        self.output = ""
+
+
+class TuiApp:
+    """One interactive session on the terminal."""
+
+    def __init__(self, agent: Agent, bundle: AgentBundle) -> None:
+        self.agent = agent
+        self.bundle = bundle
+        self.status = StatusLine()
+        self.ui = TuiUI(self)
+        self.dialogs = DialogHost(self.invalidate)
+        #: Hook widgets by key: placement ("above"/"below" the editor, or the
+        #: "header"/"footer" a hook replaced) and the container shown.
+        self.widgets: dict[str, tuple[str, AnyContainer]] = {}
+        self.working_message: str | None = None
+        self.usage = Usage()
+        self._live_text = ""
+        self._live_cache: tuple[int, int, str] = (-1, -1, "")
+        self._tools: dict[str, _RunningTool] = {}
+        #: Calls whose execution ended, shown once their result message (and any
+        #: denial) is known.
+        self._ended: dict[str, _RunningTool] = {}
+        self._last_collapsed: tuple[str, Any, str, bool, bool] | None = None
+        self._pending: list[RenderableType] = []
+        self._printer: asyncio.Task[None] | None = None
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._exit_armed = False
+        self._ticker: asyncio.Task[None] | None = None
+        self.editor = Buffer(
+            multiline=True,
+            history=FileHistory(history_path(agent.cwd)),
+            completer=SlashCompleter(self),
+            complete_while_typing=True,
+            on_text_changed=lambda _: self._disarm(),
+        )
+        self._editor_window = Window(
+            BufferControl(self.editor),
+            height=Dimension(min=1, max=10),
+            dont_extend_height=True,
+            wrap_lines=True,
+        )
+        self.app: Application[None] = Application(
+            layout=Layout(self._root(), focused_element=self._editor_window),
+            key_bindings=merge_key_bindings([load_key_bindings(), self._bindings()]),
+            style=STYLE,
+            full_screen=False,
+            mouse_support=False,
+            min_redraw_interval=0.03,
+            erase_when_done=False,
+        )
+        self.app.ttimeoutlen = 0.05
+        self.app.timeoutlen = 0.5
+
+    # -- layout ------------------------------------------------------------------
+
+    def _root(self) -> AnyContainer:
+        no_dialog = Condition(lambda: self.dialogs.current is None)
+        return HSplit(
+            [
+                DynamicContainer(lambda: self._widget_box("header")),
+                ConditionalContainer(
+                    Window(
+                        FormattedTextControl(self._live_fragments),
+                        dont_extend_height=True,
+                        wrap_lines=False,
+                    ),
+                    filter=Condition(lambda: bool(self._live_text or self._tools)),
+                ),
+                ConditionalContainer(
+                    Window(FormattedTextControl(self._working_fragments), height=1),
+                    filter=Condition(self.busy),
+                ),
+                DynamicContainer(lambda: self._widget_box("above")),
+                Window(height=1, char="─", style="class:rule"),
+                DynamicContainer(self._center),
+                ConditionalContainer(
+                    CompletionsMenu(max_height=8, scroll_offset=1),
+                    filter=no_dialog & has_completions,
+                ),
+                DynamicContainer(lambda: self._widget_box("below")),
+                DynamicContainer(self._footer),
+                ConditionalContainer(
+                    Window(FormattedTextControl(self._status_fragments), height=1),
+                    filter=Condition(lambda: bool(self.status.items())),
+                ),
+            ]
+        )
+
+    def _center(self) -> AnyContainer:
+        dialog = self.dialogs.current
+        if dialog is not None:
+            return dialog.container
+        return VSplit(
+            [
+                Window(FormattedTextControl([("class:prompt", "› ")]), width=2),
+                self._editor_window,
+            ]
+        )
+
+    def _footer(self) -> AnyContainer:
+        replaced = [c for p, c in self.widgets.values() if p == "footer"]
+        if replaced:
+            return replaced[0]
+        return Window(FormattedTextControl(self._footer_fragments), height=1, style="class:footer")
+
+    def _widget_box(self, placement: str) -> AnyContainer:
+        items = [c for p, c in self.widgets.values() if p == placement]
+        return HSplit(items) if items else Window(height=0)
+
+    def width(self) -> int:
+        try:
+            return max(self.app.output.get_size().columns, 20)
+        except OSError:
+            return 80
+
+    def _live_fragments(self) -> StyleAndTextTuples:
+        width = self.width()
+        parts: list[str] = []
+        if self._live_text:
+            size = (len(self._live_text), width)
+            if self._live_cache[:2] != size:
+                ansi = render.to_ansi(render.markdown(self._live_text), width)
+                lines = ansi.rstrip("\n").split("\n")[-LIVE_TEXT_LINES:]
+                self._live_cache = (*size, "\n".join(lines))
+            parts.append(self._live_cache[2])
+        frame = SPINNER[int(time.monotonic() * 10) % len(SPINNER)]
+        for tool in self._tools.values():
+            block = render.running_tool(
+                tool.name, tool.args, tool.output, frame, width, self._render_call(tool)
+            )
+            parts.append(render.to_ansi(block, width).rstrip("\n"))
+        return list(ANSI("\n".join(parts)).__pt_formatted_text__())
+
+    def _working_fragments(self) -> StyleAndTextTuples:
+        frame = SPINNER[int(time.monotonic() * 10) % len(SPINNER)]
+        text = self.working_message or ("Running tool…" if self._tools else "Working…")
+        return [("class:working", f"{frame} {text} "), ("class:footer", "(ctrl+c to stop)")]
+
+    def _footer_fragments(self) -> StyleAndTextTuples:
+        return [("class:footer", footer_line(self.agent, self.usage, self.width()))]
+
+    def _status_fragments(self) -> StyleAndTextTuples:
+        return [("class:status", self.status.render(self.width()))]
+
+    # -- keys --------------------------------------------------------------------
+
+    def _bindings(self) -> KeyBindings:
+        kb = KeyBindings()
+        in_editor = has_focus(self.editor) & Condition(lambda: self.dialogs.current is None)
+        empty = Condition(lambda: not self.editor.text)
+
+        @kb.add("enter", filter=in_editor)
+        def _enter(event: KeyPressEvent) -> None:
+            state = self.editor.complete_state
+            if state is not None and state.current_completion is not None:
+                self.editor.complete_state = None  # accept the completion, do not send
+                return
+            self.submit()
+
+        @kb.add("escape", "enter", filter=in_editor)
+        @kb.add("c-j", filter=in_editor)
+        def _newline(event: KeyPressEvent) -> None:
+            self.editor.newline(copy_margin=False)
+
+        @kb.add("c-c", filter=in_editor)
+        def _interrupt(event: KeyPressEvent) -> None:
+            self.interrupt()
+
+        @kb.add("c-d", filter=in_editor & empty)
+        def _eof(event: KeyPressEvent) -> None:
+            self.exit()
+
+        @kb.add("escape", filter=in_editor)
+        def _escape(event: KeyPressEvent) -> None:
+            if self.editor.complete_state is not None:
+                self.editor.cancel_completion()
+            elif self.busy():
+                self.stop_turn()
+
+        @kb.add("c-o", filter=in_editor)
+        def _expand(event: KeyPressEvent) -> None:
+            self.expand_last()
+
+        for key in self.agent.runner.get_registered_shortcuts():
+            kb.add(*prompt_toolkit_keys(key), filter=in_editor)(self._shortcut(key))
+        return kb
+
+    def _shortcut(self, key: str) -> Callable[[KeyPressEvent], None]:
+        def run(event: KeyPressEvent) -> None:
+            self.spawn(self.agent.runner.run_shortcut(key))
+
+        return run
+
+    def _disarm(self) -> None:
+        self._exit_armed = False
+
+    # -- actions -----------------------------------------------------------------
+
+    def busy(self) -> bool:
+        return self.agent.is_streaming or bool(self._tasks)
+
+    def submit(self) -> None:
+        text = self.editor.text
+        if not text.strip():
+            return
+        self.editor.append_to_history()
+        self.editor.reset()
+        self._exit_armed = False
+        # Ctrl+C cancels a running `!cmd` (its process group is killed); a turn is
+        # stopped through agent.abort() instead, so it ends cleanly.
+        self.spawn(self.handle(text), command=text.lstrip().startswith("!"))
+
+    def interrupt(self) -> None:
+        """Ctrl+C: stop the turn; clear the editor; on an empty idle editor, twice exits."""
+        if self.busy():
+            self.stop_turn()
+        elif self.editor.text:
+            self.editor.reset()
+        elif self._exit_armed:
+            self.exit()
+        else:
+            self._exit_armed = True
+            self.notice("press ctrl+c again to exit (or ctrl+d)")
+
+    def stop_turn(self) -> None:
+        self.agent.abort()
+        for task in list(self._tasks):
+            if getattr(task, "_hookline_command", False):
+                task.cancel()
+        self.notice("stopped", "warning")
+
+    def exit(self) -> None:
+        self.dialogs.cancel_all()
+        if self.app.is_running and self.app.future is not None and not self.app.future.done():
+            self.app.exit()
+
+    def expand_last(self) -> None:
+        if self._last_collapsed is None:
+            self.notice("nothing to expand")
+            return
+        name, args, result, is_error, blocked = self._last_collapsed
+        block, _ = render.tool_block(
+            name,
+            args,
+            result,
+            is_error=is_error,
+            blocked=blocked,
+            width=self.width(),
+            expanded=True,
+        )
+        self.print(block)
+
+    def spawn(self, coro: Coroutine[Any, Any, Any], *, command: bool = False) -> asyncio.Task[Any]:
+        task = asyncio.ensure_future(self._guard(coro))
+        task._hookline_command = command  # type: ignore[attr-defined]
+        self._tasks.add(task)
+        task.add_done_callback(self._task_done)
+        self._tick()
+        return task
+
+    def _task_done(self, task: asyncio.Task[Any]) -> None:
+        self._tasks.discard(task)
+        self.invalidate()
+
+    async def _guard(self, coro: Coroutine[Any, Any, Any]) -> None:
+        try:
+            await coro
+        except asyncio.CancelledError:
+            pass
+        except HOOK_FAILURES as exc:
+            self.notice(f"{type(exc).__name__}: {exc}", "error")
+
+    async def handle(self, text: str) -> None:
+        """One submitted editor text: ``/command``, ``!bash``, ``!!bash`` or a prompt."""
+        stripped = text.strip()
+        if stripped.startswith("!"):
+            keep = not stripped.startswith("!!")
+            command = stripped[1 if keep else 2 :].strip()
+            await self.user_bash(command, keep)
+        elif stripped.startswith("/") and not stripped.startswith("//"):
+            await self.command(stripped[1:])
+            self._refresh_usage()
+        else:
+            await self.agent.prompt(text)
+
+    async def user_bash(self, command: str, keep: bool) -> None:
+        if not command:
+            return
+        self.print(render.user_block(("!" if keep else "!!") + command))
+        result = await self.agent.run_user_bash(command)
+        output = content_text(result.content)
+        details = result.details if isinstance(result.details, dict) else {}
+        failed = bool(details.get("exit_code"))
+        block, collapsed = render.tool_block(
+            "$", {"command": command}, output, is_error=failed, blocked=False, width=self.width()
+        )
+        if collapsed:
+            self._last_collapsed = ("$", {"command": command}, output, failed, False)
+        self.print(block)
+        if keep:
+            self.agent.send_message(
+                {
+                    "role": "custom",
+                    "custom_type": "user_bash",
+                    "content": f"I ran `{command}` in the shell:\n{output}",
+                    "display": False,
+                },
+                False,
+            )
+
+    async def command(self, text: str) -> None:
+        name, _, args = text.partition(" ")
+        builtin = BUILTINS.get(name)
+        if builtin is not None:
+            await builtin.run(self, args)
+        elif not await self.agent.runner.run_command(name, args):
+            self.notice(f"no command /{name} (try /help)", "warning")
+
+    def known_models(self) -> list[str]:
+        current = self.agent.provider.model_id
+        seen = [current]
+        for entry in self.agent.session.get_entries():
+            if entry.get("type") == "model_change":
+                for spec in (entry.get("model"), entry.get("previous")):
+                    if isinstance(spec, str) and spec and spec not in seen:
+                        seen.append(spec)
+        return seen
+
+    async def ask(self, dialog: Dialog) -> Any:
+        """Show a dialog (after any already open) and return its answer."""
+        if not self.app.is_running:
+            return dialog.default
+        try:
+            return await self.dialogs.run(dialog)
+        finally:
+            with contextlib.suppress(ValueError):
+                self.app.layout.focus(self._editor_window)
+
+    # -- output ------------------------------------------------------------------
+
+    def invalidate(self) -> None:
+        dialog = self.dialogs.current
+        if dialog is not None and self.app.is_running:
+            with contextlib.suppress(ValueError):
+                if not self.app.layout.has_focus(dialog.container):
+                    self.app.layout.focus(dialog.focus)
+        if self.app.is_running:
+            self.app.invalidate()
+
+    def print(self, renderable: RenderableType) -> None:
+        """Print a finished block above the app (batched into one redraw)."""
+        self._pending.append(renderable)
+        if self._printer is None or self._printer.done():
+            self._printer = asyncio.ensure_future(self._flush())
+
+    def notice(self, text: str, kind: str = "info") -> None:
+        self.print(render.notice(text, kind))
+
+    async def _flush(self) -> None:
+        await asyncio.sleep(0)  # let a burst of events land in one batch
+        while self._pending:
+            batch, self._pending = self._pending, []
+            width = self.width()
+            self._write_above("".join(render.to_ansi(r, width) for r in batch))
+
+    def _write_above(self, text: str) -> None:
+        """Erase the live part, write ``text`` where it was, and draw the live part below.
+
+        Unlike ``run_in_terminal`` the input stays attached and in raw mode: a key
+        typed while output streams is never cooked (Ctrl+C a SIGINT, Ctrl+D lost).
+        """
+        output = self.app.output
+        running = self.app.is_running and not self.app.is_done
+        if running:
+            self.app.renderer.erase()
+        output.write_raw(text.replace("\n", "\r\n"))
+        output.flush()
+        if running:
+            self.app.renderer.reset()
+            self.app.renderer.request_absolute_cursor_position()
+            self.app.invalidate()
+
+    async def drain(self) -> None:
+        """Wait until everything printed so far is on the screen."""
+        while self._printer is not None and not self._printer.done():
+            await self._printer
+
+    def _tick(self) -> None:
+        if self._ticker is None or self._ticker.done():
+            self._ticker = asyncio.ensure_future(self._spin())
+
+    async def _spin(self) -> None:
+        while self.busy() and self.app.is_running:
+            self.app.invalidate()
+            await asyncio.sleep(0.1)
+        self.invalidate()
+
+    # -- agent events ------------------------------------------------------------
+
+    def on_event(self, payload: dict[str, Any]) -> None:
+        kind = payload.get("type")
+        if kind == "text_delta":
+            self._live_text += str(payload.get("text", ""))
+            self._tick()
+            self.invalidate()
+        elif kind == "message":
+            self._on_message(payload["message"])
+        elif kind == "tool_execution_start":
+            call_id = str(payload.get("tool_call_id"))
+            self._tools[call_id] = _RunningTool(str(payload.get("tool_name")), payload.get("input"))
+            self._tick()
+            self.invalidate()
+        elif kind == "tool_execution_update":
+            tool = self._tools.get(str(payload.get("tool_call_id")))
+            if tool is not None:
+                partial = payload.get("partial_result")
+                tool.output = partial if isinstance(partial, str) else str(partial or "")
+                self.invalidate()
+        elif kind == "tool_execution_end":
+            call_id = str(payload.get("tool_call_id"))
+            ended = self._tools.pop(call_id, None)
+            if ended is not None:
+                self._ended[call_id] = ended
+            self.invalidate()
+        elif kind == "settings_hook_outcome":
+            self._settings_outcome(payload)
+        elif kind == "auto_retry_start":
+            self.notice(
+                f"model call failed ({payload.get('error')}); retry {payload.get('attempt')}"
+                f"/{payload.get('max_attempts')} in {int(payload.get('delay_ms') or 0)} ms",
+                "warning",
+            )
+        elif kind in _SESSION_CHANGES:
+            self._refresh_usage()
+
+    def _on_message(self, message: dict[str, Any]) -> None:
+        role = message.get("role")
+        if role == "user":
+            self.print(Text(""))  # a blank line before each of your messages
+            self.print(render.user_block(content_text(message["content"])))
+        elif role == "assistant":
+            self._live_text = ""
+            self._live_cache = (-1, -1, "")
+            text = content_text(message["content"]).strip()
+            if text and message.get("stop_reason") != "error":
+                self.print(render.markdown(text))
+            if message.get("stop_reason") == "aborted":
+                self.print(render.dim("(interrupted)"))
+            # stop_reason "error": the agent already notified the error
+        elif role == "tool":
+            self._tool_done(message)
+        elif role == "custom" and message.get("display", True):
+            self.print(self._custom(message))
+        self._refresh_usage()
+
+    def _custom(self, message: dict[str, Any]) -> RenderableType:
+        custom_type = str(message.get("custom_type", ""))
+        content = message.get("content", "")
+        text = content if isinstance(content, str) else content_text(content)
+        renderer = self.agent.runner.get_message_renderer(custom_type)
+        if renderer is not None:
+            try:
+                shown = renderer(message, {"expanded": False, "width": self.width()})
+            except HOOK_FAILURES as exc:
+                self.agent.runner.report("", f"renderer:{custom_type}", exc)
+                shown = None
+            if isinstance(shown, str):
+                return Text(render.clean(shown))
+            if shown is not None and (
+                hasattr(shown, "__rich_console__") or hasattr(shown, "__rich__")
+            ):
+                return shown  # type: ignore[no-any-return]
+        return render.custom_message(custom_type, text)
+
+    def _tool_done(self, message: dict[str, Any]) -> None:
+        """A tool result landed: the call's block, with who blocked it and why if it was."""
+        call_id = str(message.get("tool_call_id"))
+        tool = (
+            self._ended.pop(call_id, None)
+            or self._tools.pop(call_id, None)
+            or _RunningTool(str(message.get("tool_name")), {})
+        )
+        text = content_text(message.get("content") or [])
+        is_error = bool(message.get("is_error"))
+        denial = next((d for d in reversed(self.agent.denials) if d.tool_call_id == call_id), None)
+        blocked = denial is not None
+        if denial is not None:
+            text = f"{_BLOCKED_BY.get(denial.source, denial.source)}: {denial.reason}"
+            if denial.hint:
+                text += f"\n{denial.hint}"
+        block, collapsed = render.tool_block(
+            tool.name,
+            tool.args,
+            text,
+            is_error=is_error,
+            blocked=blocked,
+            width=self.width(),
+            call=self._render_call(tool),
+        )
+        own = None if blocked else self._render_result(tool, text, is_error)
+        if own is not None:
+            mark, style = render.tool_mark(is_error, False)
+            call = self._render_call(tool)
+            self.print(render.tool_header(tool.name, tool.args, mark, style, self.width(), call))
+            self.print(Padding(own, (0, 0, 0, 4)))
+        else:
+            if collapsed:
+                self._last_collapsed = (tool.name, tool.args, text, is_error, blocked)
+            self.print(block)
+        self.invalidate()
+
+    def _tool_meta(self, name: str, key: str) -> Any:
+        tool = self.agent.tools.get(name)
+        fn = tool.meta.get(key) if tool is not None else None
+        return fn if callable(fn) else None
+
+    def _render_call(self, tool: _RunningTool) -> str | None:
+        """A tool's own ``meta["render_call"](args)`` text; errors fall back to the default."""
+        fn = self._tool_meta(tool.name, "render_call")
+        if fn is None:
+            return None
+        try:
+            text = fn(tool.args if isinstance(tool.args, dict) else {})
+        except HOOK_FAILURES as exc:
+            self.agent.runner.report("", f"render_call:{tool.name}", exc)
+            return None
+        return str(text) if text is not None else None
+
+    def _render_result(self, tool: _RunningTool, text: str, is_error: bool) -> Any:
+        """A tool's own ``meta["render_result"](text, options)``: a string or rich renderable."""
+        fn = self._tool_meta(tool.name, "render_result")
+        if fn is None:
+            return None
+        options = {"expanded": False, "is_error": is_error, "width": self.width()}
+        try:
+            shown = fn(text, options)
+        except HOOK_FAILURES as exc:
+            self.agent.runner.report("", f"render_result:{tool.name}", exc)
+            return None
+        if isinstance(shown, str):
+            return Text(render.clean(shown))
+        if hasattr(shown, "__rich_console__") or hasattr(shown, "__rich__"):
+            return shown
+        return None
+
+    def _settings_outcome(self, payload: dict[str, Any]) -> None:
+        kind = payload.get("kind")
+        if kind in ("success", None):
+            return
+        reason = payload.get("reason") or ""
+        self.notice(
+            f"settings hook {payload.get('event')} ({payload.get('hook_id')}): {kind}"
+            + (f": {reason}" if reason else ""),
+            "error" if kind in ("block", "blocking_error") else "warning",
+        )
+
+    def _refresh_usage(self) -> None:
+        self.usage = measure(self.agent)
+        self.invalidate()
+
+    # -- hook UI pieces ----------------------------------------------------------
+
+    def set_widget(self, key: str, content: WidgetContent | None, placement: str) -> None:
+        if content is None:
+            self.widgets.pop(key, None)
+        elif callable(content):
+            self.widgets[key] = (placement, content())
+        else:
+            lines = [strip_terminal_controls(str(line)) for line in content]
+            self.widgets[key] = (
+                placement,
+                Window(
+                    FormattedTextControl([("class:widget", "\n".join(lines))]),
+                    dont_extend_height=True,
+                    wrap_lines=True,
+                ),
+            )
+        self.invalidate()
+
+    def replay_session(self) -> None:
+        """After ``/resume``: the last messages of the resumed conversation."""
+        messages = self.agent.session.build_context_messages()[-10:]
+        for message in messages:
+            if message["role"] in ("user", "assistant", "custom"):
+                self._on_message(dict(message))
+
+    # -- running -----------------------------------------------------------------
+
+    async def run(self) -> int:
+        unsubscribe = self.agent.subscribe(self.on_event)
+        self.agent.runner.set_ui(self.ui, True)
+        self._refresh_usage()
+        try:
+            with patch_stdout(raw=False):
+                await self._run_app()
+        finally:
+            self.dialogs.cancel_all()
+            if self.busy():
+                self.agent.abort()
+            for task in list(self._tasks):
+                task.cancel()
+            if self._tasks:
+                await asyncio.gather(*self._tasks, return_exceptions=True)
+            unsubscribe()
+        return 0
+
+    async def _run_app(self) -> None:
+        header = render.dim(f"hookline · {self.agent.cwd} · /help for commands, ctrl+d to exit")
+        self._write_above(render.to_ansi(header, self.width()))
+        drawn = asyncio.Event()
+        app_task = asyncio.ensure_future(self.app.run_async(pre_run=drawn.set))
+        await drawn.wait()
+        await asyncio.sleep(0)  # the first frame is on the screen
+        warm_up = asyncio.ensure_future(asyncio.to_thread(_warm_up))
+        try:
+            await self.agent.start()
+            # Shielded: a cancel (SIGTERM) ends the app the normal way, terminal restored,
+            # and is then raised here, not swallowed by the app.
+            await asyncio.shield(app_task)
+        except BaseException:
+            self.exit()
+            await asyncio.gather(app_task, return_exceptions=True)
+            raise
+        await warm_up
+
+
+def _warm_up() -> None:
+    """Import what the first answer needs while the user types the first prompt."""
+    render.to_ansi(render.markdown("*warm* `up`\n\n```python\nx = 1\n```"), 80)

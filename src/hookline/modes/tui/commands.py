@@ -1,0 +1,279 @@
+"""Slash commands: the built-ins, hook commands, and completion for both.
+
+Built-ins are plain async functions over the app (``CommandHost``); hook
+commands run through the runner with a command context. The completer offers
+names with descriptions, then arguments (``get_argument_completions``).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Awaitable, Callable, Iterable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from prompt_toolkit.completion import CompleteEvent, Completer, Completion
+from prompt_toolkit.document import Document
+
+from hookline.agent.setup import SetupError
+from hookline.core.messages import content_text
+from hookline.core.runner import HookRunner
+from hookline.modes.tui import render
+from hookline.session import SessionManager
+
+if TYPE_CHECKING:
+    from hookline.modes.tui.app import TuiApp
+
+
+@dataclass(frozen=True, slots=True)
+class Builtin:
+    name: str
+    description: str
+    run: Callable[[TuiApp, str], Awaitable[None]]
+    usage: str = ""
+
+
+async def _help(app: TuiApp, args: str) -> None:
+    rows = [(f"/{b.name} {b.usage}".rstrip(), b.description) for b in BUILTINS.values()]
+    rows += [(f"/{c.name}", c.description) for c in hook_commands(app.agent.runner)]
+    rows += [
+        ("!cmd", "run cmd in bash; output shown and added to the context"),
+        ("!!cmd", "run cmd in bash; not added to the context"),
+    ]
+    keys = [
+        ("enter", "send · alt+enter or ctrl+j: new line · paste keeps lines together"),
+        ("ctrl+c", "stop the turn · twice on an empty editor: exit"),
+        ("ctrl+d", "exit (empty editor)"),
+        ("esc", "cancel a dialog · stop the turn"),
+        ("ctrl+o", "expand the last collapsed tool output"),
+        ("up/down", "history"),
+    ]
+    shortcuts = app.agent.runner.get_registered_shortcuts()
+    keys += [(s.key, s.description or os.path.basename(s.hook_path)) for s in shortcuts.values()]
+    app.print(render.listing("Commands", rows))
+    app.print(render.listing("Keys", keys))
+
+
+async def _new(app: TuiApp, args: str) -> None:
+    if await app.agent.new_session():
+        app.notice("new session started")
+    else:
+        app.notice("a hook cancelled the new session", "warning")
+
+
+async def _resume(app: TuiApp, args: str) -> None:
+    infos = SessionManager.list_sessions(app.agent.cwd)
+    current = app.agent.session.get_session_file()
+    infos = [i for i in infos if i.path != current]
+    if not infos:
+        app.notice("no other session of this project to resume")
+        return
+    labels = [f"{i.created[:16]}  {i.first_message or '(empty)'}"[:80] for i in infos[:30]]
+    described = {
+        label: f"{i.message_count} messages" for label, i in zip(labels, infos, strict=False)
+    }
+    path = await app.ui.select(
+        "Resume which session?",
+        labels,
+        descriptions=described,
+    )
+    if path is None:
+        return
+    chosen = infos[labels.index(path)]
+    if await app.agent.switch_session(chosen.path):
+        app.notice(f"resumed {chosen.path} ({chosen.message_count} messages)")
+        app.replay_session()
+
+
+def _entry_label(entry: Any) -> str | None:
+    if entry.get("type") != "message":
+        return None
+    message = entry["message"]
+    if message["role"] not in ("user", "assistant"):
+        return None
+    text = content_text(message["content"]).strip().replace("\n", " ")
+    who = "you" if message["role"] == "user" else "assistant"
+    return f"{who}: {text[:70] or '(tool calls)'}"
+
+
+async def _pick_entry(app: TuiApp, title: str, entries: Iterable[Any]) -> str | None:
+    pairs = [(label, e["id"]) for e in entries if (label := _entry_label(e))]
+    if not pairs:
+        app.notice("no messages to pick from yet")
+        return None
+    labels = [f"{i + 1}. {label}" for i, (label, _) in enumerate(pairs)]
+    choice = await app.ui.select(title, labels)
+    return None if choice is None else pairs[labels.index(choice)][1]
+
+
+async def _tree(app: TuiApp, args: str) -> None:
+    entry_id = await _pick_entry(app, "Go to which entry?", app.agent.session.get_entries())
+    if entry_id is not None and await app.agent.navigate_tree(entry_id):
+        app.notice("moved in the session tree")
+
+
+async def _branch(app: TuiApp, args: str) -> None:
+    entries = [
+        e
+        for e in app.agent.session.get_branch()
+        if e["type"] == "message" and e["message"]["role"] == "user"
+    ]
+    entry_id = await _pick_entry(app, "Branch from before which message?", entries)
+    if entry_id is None:
+        return
+    parent = app.agent.session.get_entry(entry_id)
+    target = parent.get("parent_id") if parent is not None else None
+    if await app.agent.branch(entry_id=target):
+        app.notice("branched: the conversation continues from before that message")
+
+
+async def _fork(app: TuiApp, args: str) -> None:
+    if await app.agent.fork():
+        app.notice(f"forked into {app.agent.session.get_session_file() or 'a new session'}")
+
+
+async def _compact(app: TuiApp, args: str) -> None:
+    if await app.agent.compact(args.strip() or None):
+        app.notice("compacted the conversation")
+    else:
+        app.notice("nothing to compact")
+
+
+async def _model(app: TuiApp, args: str) -> None:
+    spec = args.strip()
+    if not spec:
+        known = app.known_models()
+        choice = await app.ui.select("Model", [*known, "other…"])
+        if choice is None:
+            return
+        if choice == "other…":
+            spec = (
+                await app.ui.input("Model spec", "anthropic:NAME, openai:NAME, scripted:FILE") or ""
+            ).strip()
+        else:
+            spec = choice
+    if not spec:
+        return
+    try:
+        provider = app.bundle.make_provider(spec)
+    except SetupError as exc:
+        app.notice(str(exc), "error")
+        return
+    await app.agent.set_model(provider, source="set")
+    app.notice(f"model: {provider.model_id}")
+
+
+async def _permissions(app: TuiApp, args: str) -> None:
+    gate = app.agent.gate
+    rules = gate.rules
+    rows = [("mode", gate.mode)]
+    for kind in ("deny", "ask", "allow"):
+        for rule in getattr(rules, kind):
+            spec = f"({rule.specifier})" if rule.specifier else ""
+            rows.append((kind, f"{rule.tool}{spec}"))
+    if len(rows) == 1:
+        rows.append(("rules", "none"))
+    app.print(render.listing("Permissions", rows))
+
+
+async def _hooks(app: TuiApp, args: str) -> None:
+    result = app.bundle.load_result
+    rows: list[tuple[str, str]] = []
+    for hook, source in zip(result.hooks, result.sources, strict=False):
+        events = ", ".join(sorted(hook.handlers)) or "no events"
+        rows.append((hook.path, f"{getattr(source, 'origin', '')} · {events}".strip(" ·")))
+    for hook in result.hooks[len(result.sources) :]:
+        rows.append((hook.path, ", ".join(sorted(hook.handlers))))
+    for error in result.errors:
+        rows.append((error.path, f"failed to load: {error.reason}"))
+    for shadowed in result.shadowed:
+        rows.append((str(shadowed.source.path), f"shadowed: {shadowed.reason}"))
+    for skipped in result.skipped:
+        rows.append((str(skipped.source.path), f"skipped: {skipped.reason}"))
+    claude = app.bundle.claude
+    for problem in getattr(claude, "errors", []):
+        rows.append(("settings hooks", str(problem)))
+    if not app.bundle.trusted:
+        rows.append(("project", "not trusted: its hooks and settings hooks are skipped"))
+    app.print(render.listing("Hooks", rows or [("none", "no hooks loaded")]))
+
+
+async def _quit(app: TuiApp, args: str) -> None:
+    app.exit()
+
+
+BUILTINS: dict[str, Builtin] = {
+    b.name: b
+    for b in (
+        Builtin("help", "commands and keys", _help),
+        Builtin("new", "start a new session", _new),
+        Builtin("resume", "pick a session of this project to resume", _resume),
+        Builtin("tree", "go to any entry of the session tree", _tree),
+        Builtin("branch", "continue from before one of your messages", _branch),
+        Builtin("fork", "copy this conversation into a new session", _fork),
+        Builtin("compact", "summarize older messages", _compact, "[instructions]"),
+        Builtin("model", "switch the model", _model, "[spec]"),
+        Builtin("permissions", "the permission mode and rules in force", _permissions),
+        Builtin("hooks", "loaded hooks, where from, errors, skipped", _hooks),
+        Builtin("quit", "exit hookline", _quit),
+        Builtin("exit", "exit hookline", _quit),
+    )
+}
+
+
+def hook_commands(runner: HookRunner) -> list[Any]:
+    """Hook commands, first loaded wins a name; built-in names cannot be taken."""
+    seen: dict[str, Any] = {}
+    for command in runner.get_registered_commands():
+        if command.name not in BUILTINS:
+            seen.setdefault(command.name, command)
+    return list(seen.values())
+
+
+class SlashCompleter(Completer):
+    """``/na`` → command names with descriptions; ``/name ar`` → its argument values."""
+
+    def __init__(self, app: TuiApp) -> None:
+        self.app = app
+
+    def get_completions(
+        self, document: Document, complete_event: CompleteEvent
+    ) -> Iterable[Completion]:
+        text = document.text_before_cursor
+        if not text.startswith("/") or "\n" in text:
+            return
+        name, space, arg = text[1:].partition(" ")
+        if not space:
+            yield from self._names(name)
+        else:
+            yield from self._arguments(name, arg)
+
+    def _names(self, prefix: str) -> Iterable[Completion]:
+        entries = [(b.name, b.description) for b in BUILTINS.values() if b.name != "exit"]
+        entries += [(c.name, c.description) for c in hook_commands(self.app.agent.runner)]
+        for name, description in entries:
+            if name.startswith(prefix):
+                yield Completion(
+                    name, -len(prefix), display="/" + name, display_meta=description or ""
+                )
+
+    def _arguments(self, name: str, prefix: str) -> Iterable[Completion]:
+        values: list[str | tuple[str, str]] = []
+        if name == "model":
+            values = list(self.app.known_models())
+        else:
+            command = self.app.agent.runner.get_command(name)
+            complete = getattr(command, "get_argument_completions", None)
+            if complete is None:
+                return
+            try:
+                values = list(complete(prefix) or [])
+            except Exception as exc:  # a hook's completer must not break typing
+                self.app.agent.runner.report(
+                    getattr(command, "hook_path", ""), f"completions:{name}", exc
+                )
+                return
+        for value in values:
+            text, meta = (value, "") if isinstance(value, str) else value
+            if text.startswith(prefix):
+                yield Completion(render.clean(text), -len(prefix), display_meta=render.clean(meta))

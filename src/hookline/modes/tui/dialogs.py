@@ -1,0 +1,361 @@
+"""Hook dialogs as inline prompt_toolkit components: select, confirm, input, editor, custom.
+
+A dialog is shown in place of the editor, one at a time (later ones wait in
+order). Each resolves its future exactly once: with the user's answer, with
+its default when Esc/Ctrl+C cancels it, when its ``timeout`` runs out (a
+countdown is shown) or when its ``signal`` is set.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import math
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from prompt_toolkit.buffer import Buffer
+from prompt_toolkit.formatted_text import StyleAndTextTuples
+from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
+from prompt_toolkit.layout import (
+    AnyContainer,
+    BufferControl,
+    Dimension,
+    FormattedTextControl,
+    HSplit,
+    VSplit,
+    Window,
+    walk,
+)
+from prompt_toolkit.layout.processors import (
+    Processor,
+    Transformation,
+    TransformationInput,
+)
+from prompt_toolkit.styles import Style
+
+from hookline.modes.tui.render import clean
+
+#: The app's colours (dialogs, editor, footer).
+STYLE = Style.from_dict(
+    {
+        "dialog.border": "#888888",
+        "dialog.title": "bold",
+        "dialog.option": "",
+        "dialog.selected": "bold reverse",
+        "dialog.description": "#888888 italic",
+        "dialog.hint": "#888888",
+        "placeholder": "#777777 italic",
+        "prompt": "bold #5fafff",
+        "working": "#d7af00",
+        "footer": "#8a8a8a",
+        "status": "#5fafaf",
+        "widget": "",
+        "rule": "#444444",
+    }
+)
+
+
+class Dialog:
+    """One dialog: its container, the window to focus, and the future of its answer."""
+
+    focus: Window
+    container: AnyContainer
+
+    def __init__(
+        self,
+        title: str,
+        default: Any,
+        timeout: float | None,
+        signal: asyncio.Event | None,
+    ) -> None:
+        self.title = clean(title)
+        self.default = default
+        self.timeout = timeout if timeout is not None and timeout > 0 else None
+        self.signal = signal
+        self.future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self.remaining: int | None = None
+        self.kb = KeyBindings()
+
+        @self.kb.add("escape")
+        @self.kb.add("c-c")
+        def _cancel(event: KeyPressEvent) -> None:
+            self.finish(self.default)
+
+    def finish(self, value: Any) -> None:
+        if not self.future.done():
+            self.future.set_result(value)
+
+    @property
+    def done(self) -> bool:
+        return self.future.done()
+
+    def title_fragments(self) -> StyleAndTextTuples:
+        lines = self.title.splitlines() or [""]
+        out: StyleAndTextTuples = [("class:dialog.border", "╭─ "), ("class:dialog.title", lines[0])]
+        for line in lines[1:]:
+            out += [("", "\n"), ("class:dialog.border", "│  "), ("class:dialog.title", line)]
+        return out
+
+    def hint(self, keys: str) -> StyleAndTextTuples:
+        text = keys
+        if self.remaining is not None:
+            text += f" · auto-answers {self._default_text()} in {self.remaining}s"
+        return [("class:dialog.border", "╰ "), ("class:dialog.hint", text)]
+
+    def _default_text(self) -> str:
+        if self.default is None:
+            return "cancel"
+        if isinstance(self.default, bool):
+            return "No" if not self.default else "Yes"
+        return repr(self.default)
+
+
+class SelectDialog(Dialog):
+    """Arrow keys (or a digit) choose, Enter picks; descriptions shown beside options."""
+
+    def __init__(
+        self,
+        title: str,
+        options: Sequence[str],
+        *,
+        descriptions: Mapping[str, str] | None = None,
+        default: Any = None,
+        values: Sequence[Any] | None = None,
+        timeout: float | None = None,
+        signal: asyncio.Event | None = None,
+        keys: Mapping[str, int] | None = None,
+    ) -> None:
+        super().__init__(title, default, timeout, signal)
+        self.options = [clean(o) for o in options]
+        self.values = list(values) if values is not None else list(options)
+        self.descriptions = {clean(k): clean(v) for k, v in (descriptions or {}).items()}
+        self.index = 0
+        kb = self.kb
+
+        @kb.add("up")
+        @kb.add("c-p")
+        def _up(event: KeyPressEvent) -> None:
+            self.index = (self.index - 1) % max(len(self.options), 1)
+
+        @kb.add("down")
+        @kb.add("c-n")
+        @kb.add("tab")
+        def _down(event: KeyPressEvent) -> None:
+            self.index = (self.index + 1) % max(len(self.options), 1)
+
+        @kb.add("enter")
+        def _pick(event: KeyPressEvent) -> None:
+            if self.options:
+                self.finish(self.values[self.index])
+
+        for n in range(1, min(len(self.options), 9) + 1):
+            kb.add(str(n))(self._picker(n - 1))
+        for key, index in (keys or {}).items():
+            kb.add(key)(self._picker(index))
+
+        self.focus = Window(
+            FormattedTextControl(self._fragments, focusable=True, key_bindings=kb),
+            dont_extend_height=True,
+            wrap_lines=True,
+        )
+        self.container = self.focus
+
+    def _picker(self, index: int) -> Callable[[KeyPressEvent], None]:
+        def pick(event: KeyPressEvent) -> None:
+            self.index = index
+            self.finish(self.values[index])
+
+        return pick
+
+    def _fragments(self) -> StyleAndTextTuples:
+        out = self.title_fragments()
+        width = max((len(o) for o in self.options), default=0)
+        first, last = _window(self.index, len(self.options), VISIBLE_OPTIONS)
+        if first > 0:
+            out += [
+                ("", "\n"),
+                ("class:dialog.border", "│ "),
+                ("class:dialog.hint", f"  ↑ {first} more"),
+            ]
+        for i in range(first, last):
+            option = self.options[i]
+            chosen = i == self.index
+            style = "class:dialog.selected" if chosen else "class:dialog.option"
+            out += [("", "\n"), ("class:dialog.border", "│ ")]
+            out += [(style, f"{'❯' if chosen else ' '} {option.ljust(width)}")]
+            description = self.descriptions.get(option)
+            if description:
+                out += [("class:dialog.description", f"  {description}")]
+        if last < len(self.options):
+            more = len(self.options) - last
+            out += [
+                ("", "\n"),
+                ("class:dialog.border", "│ "),
+                ("class:dialog.hint", f"  ↓ {more} more"),
+            ]
+        out += [("", "\n"), *self.hint("↑↓ move · enter choose · esc cancel")]
+        return out
+
+
+#: Options a select shows at once; the list scrolls with the cursor.
+VISIBLE_OPTIONS = 10
+
+
+def _window(index: int, total: int, size: int) -> tuple[int, int]:
+    """The ``[first, last)`` slice of ``total`` options that keeps ``index`` in view."""
+    if total <= size:
+        return 0, total
+    first = min(max(index - size // 2, 0), total - size)
+    return first, first + size
+
+
+class _Placeholder(Processor):
+    """Greyed hint text while the buffer is empty."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def apply_transformation(self, ti: TransformationInput) -> Transformation:
+        if ti.document.text or ti.lineno != 0 or not self.text:
+            return Transformation(ti.fragments)
+        return Transformation([*ti.fragments, ("class:placeholder", self.text)])
+
+
+class InputDialog(Dialog):
+    """A text field: Enter answers its text; ``multiline`` makes it the editor dialog."""
+
+    def __init__(
+        self,
+        title: str,
+        *,
+        placeholder: str | None = None,
+        prefill: str | None = None,
+        multiline: bool = False,
+        timeout: float | None = None,
+        signal: asyncio.Event | None = None,
+    ) -> None:
+        super().__init__(title, None, timeout, signal)
+        self.multiline = multiline
+        self.buffer = Buffer(multiline=multiline, document=None)
+        if prefill:
+            self.buffer.text = prefill
+            self.buffer.cursor_position = len(prefill)
+        kb = self.kb
+
+        @kb.add("enter")
+        def _submit(event: KeyPressEvent) -> None:
+            self.finish(self.buffer.text)
+
+        if multiline:
+
+            @kb.add("escape", "enter")
+            @kb.add("c-j")
+            def _newline(event: KeyPressEvent) -> None:
+                self.buffer.newline(copy_margin=False)
+
+        self.focus = Window(
+            BufferControl(
+                self.buffer,
+                key_bindings=kb,
+                input_processors=[_Placeholder(clean(placeholder or ""))],
+            ),
+            height=Dimension(min=1, max=12) if multiline else 1,
+            dont_extend_height=True,
+            wrap_lines=True,
+        )
+        keys = "enter submit · alt+enter newline" if multiline else "enter submit"
+        self.container = HSplit(
+            [
+                Window(FormattedTextControl(self.title_fragments), dont_extend_height=True),
+                _prefixed(self.focus),
+                Window(
+                    FormattedTextControl(lambda: self.hint(keys + " · esc cancel")),
+                    height=1,
+                ),
+            ]
+        )
+
+
+def _prefixed(window: Window) -> AnyContainer:
+    return VSplit(
+        [Window(FormattedTextControl([("class:dialog.border", "│ › ")]), width=4), window]
+    )
+
+
+class CustomDialog(Dialog):
+    """A hook's own component: ``factory(done)`` returns a prompt_toolkit container."""
+
+    def __init__(self, factory: Callable[..., Any], *, overlay: bool = False) -> None:
+        super().__init__("", None, None, None)
+        self.overlay = overlay
+        component = factory(self.finish)
+        if hasattr(component, "__pt_container__"):
+            component = component.__pt_container__()
+        self.focus = _first_focusable(component) or Window(
+            FormattedTextControl("", focusable=True), height=0
+        )
+        self.container = HSplit([component, self.focus], key_bindings=self.kb)
+
+
+def _first_focusable(container: Any) -> Window | None:
+    for item in walk(container):
+        if isinstance(item, Window) and item.content.is_focusable():
+            return item
+    return None
+
+
+class DialogHost:
+    """Shows dialogs one at a time; runs their countdowns and signal watchers."""
+
+    def __init__(self, on_change: Callable[[], None]) -> None:
+        self._queue: list[Dialog] = []
+        self._on_change = on_change
+
+    @property
+    def current(self) -> Dialog | None:
+        return self._queue[0] if self._queue else None
+
+    def cancel_all(self) -> None:
+        """The app is closing: every dialog answers its default."""
+        for dialog in list(self._queue):
+            dialog.finish(dialog.default)
+
+    async def run(self, dialog: Dialog) -> Any:
+        self._queue.append(dialog)
+        watchers = []
+        if dialog.signal is not None:
+            watchers.append(asyncio.ensure_future(self._watch_signal(dialog, dialog.signal)))
+        try:
+            if self._queue[0] is dialog:
+                self._shown(dialog)
+            return await dialog.future
+        finally:
+            for task in watchers:
+                task.cancel()
+            first = self._queue and self._queue[0] is dialog
+            self._queue.remove(dialog)
+            if first and self._queue:
+                self._shown(self._queue[0])
+            self._on_change()
+
+    def _shown(self, dialog: Dialog) -> None:
+        if dialog.timeout is not None:
+            task = asyncio.ensure_future(self._countdown(dialog, dialog.timeout))
+            dialog.future.add_done_callback(lambda _: task.cancel())
+        self._on_change()
+
+    async def _countdown(self, dialog: Dialog, timeout: float) -> None:
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while not dialog.done:
+            left = deadline - loop.time()
+            if left <= 0:
+                dialog.finish(dialog.default)
+                return
+            dialog.remaining = math.ceil(left)
+            self._on_change()
+            await asyncio.sleep(min(left, left - math.floor(left) or 1.0))
+
+    async def _watch_signal(self, dialog: Dialog, signal: asyncio.Event) -> None:
+        await signal.wait()
+        dialog.finish(dialog.default)

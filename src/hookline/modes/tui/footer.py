@@ -1,0 +1,71 @@
+"""The footer: model, context and token usage, permission mode, hook status lines.
+
+Usage is recomputed when a message lands, not on every frame: a frame only
+formats numbers it already has.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from hookline.agent.agent import Agent
+from hookline.core.messages import Message
+from hookline.core.ui import StatusLine
+from hookline.session.compaction import estimate_tokens
+
+
+def _short(n: int) -> str:
+    return f"{n / 1000:.1f}k" if n >= 1000 else str(n)
+
+
+@dataclass(slots=True)
+class Usage:
+    messages: int = 0
+    input_tokens: int = 0
+    output_tokens: int = 0
+    context_tokens: int = 0
+    reported: bool = False  # the model reported token usage (else the context is estimated)
+
+
+def measure(agent: Agent) -> Usage:
+    """Token totals of the session's current branch and the size of the next context."""
+    usage = Usage()
+    last_input = 0
+    context: list[Message] = agent.session.build_context_messages()
+    usage.messages = len(context)
+    for message in context:
+        if message["role"] != "assistant":
+            continue
+        reported = message.get("usage")
+        if reported:
+            usage.reported = True
+            usage.input_tokens += int(reported.get("input_tokens", 0))
+            usage.output_tokens += int(reported.get("output_tokens", 0))
+            last_input = (
+                int(reported.get("input_tokens", 0))
+                + int(reported.get("cache_read_tokens", 0))
+                + int(reported.get("output_tokens", 0))
+            )
+    usage.context_tokens = last_input if usage.reported else estimate_tokens(context)
+    return usage
+
+
+def footer_line(agent: Agent, usage: Usage, width: int) -> str:
+    """``model · N msgs · ctx used/window (p%) · ↑in ↓out · mode``, cut to ``width``."""
+    window = agent.context_window
+    pct = 100 * usage.context_tokens / window if window else 0
+    approx = "" if usage.reported else "~"
+    parts = [
+        agent.provider.model_id.rsplit("/", 1)[-1],
+        f"{usage.messages} msgs",
+        f"ctx {approx}{_short(usage.context_tokens)}/{_short(window)} ({pct:.0f}%)",
+    ]
+    if usage.reported:
+        parts.append(f"↑{_short(usage.input_tokens)} ↓{_short(usage.output_tokens)}")
+    parts.append(agent.gate.mode)
+    line = " · ".join(parts)
+    return line if len(line) <= width else line[: max(width - 1, 0)] + "…"
+
+
+def status_line(status: StatusLine, width: int) -> str:
+    return status.render(width)

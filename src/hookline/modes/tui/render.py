@@ -1,0 +1,176 @@
+"""Rich renderables to ANSI text, and the blocks the transcript prints.
+
+Every block is rendered once, at a known width, into a string the terminal
+app prints above the editor; nothing here touches the screen. Hook-provided
+text goes through ``strip_terminal_controls`` first.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from io import StringIO
+from typing import TYPE_CHECKING, Any
+
+from rich.console import Console, RenderableType
+from rich.text import Text
+
+from hookline.core.ui import strip_terminal_controls
+
+if TYPE_CHECKING:
+    from rich.markdown import Markdown
+
+#: Tool output lines shown before the block is collapsed.
+COLLAPSED_LINES = 8
+#: Lines of a running tool's output shown live.
+LIVE_TAIL_LINES = 6
+
+
+def to_ansi(renderable: RenderableType, width: int) -> str:
+    """``renderable`` as ANSI text ``width`` columns wide, ending in a newline."""
+    out = StringIO()
+    console = Console(
+        file=out,
+        width=max(width, 20),
+        force_terminal=True,
+        color_system="256",
+        legacy_windows=False,
+        soft_wrap=False,
+        emoji=False,
+        highlight=False,
+    )
+    console.print(renderable)
+    return out.getvalue()
+
+
+def markdown(text: str) -> Markdown:
+    """Assistant text: Markdown with highlighted code blocks.
+
+    ``rich.markdown`` (markdown-it, pygments) is imported here, not at start-up:
+    the first frame does not wait for it (the app warms it up in a thread).
+    """
+    from rich.markdown import Markdown
+
+    return Markdown(text, code_theme="monokai", hyperlinks=False)
+
+
+def clean(text: str) -> str:
+    """Text that came from a model, a tool or a hook, safe to show."""
+    return strip_terminal_controls(text).expandtabs(4)
+
+
+def key_argument(tool_name: str, args: Any) -> str:
+    """The one argument that says what a call does (command, path, pattern, ...)."""
+    if not isinstance(args, dict):
+        return ""
+    for key in ("command", "path", "file_path", "pattern", "url", "query"):
+        value = args.get(key)
+        if isinstance(value, str) and value:
+            return value
+    for value in args.values():
+        if isinstance(value, str) and value:
+            return value
+    return ""
+
+
+def one_line(text: str, width: int) -> str:
+    """The first line of ``text``, cut with an ellipsis to ``width``."""
+    first = text.strip().splitlines()[0] if text.strip() else ""
+    return first if len(first) <= width else first[: max(width - 1, 0)] + "…"
+
+
+def tail(text: str, lines: int) -> list[str]:
+    """The last ``lines`` non-trailing lines of ``text``."""
+    return text.rstrip("\n").splitlines()[-lines:] if text.strip() else []
+
+
+def tool_header(
+    name: str, args: Any, mark: str, style: str, width: int, call: str | None = None
+) -> Text:
+    """``mark name  key-argument``; ``call`` is a tool's own ``render_call`` text."""
+    line = Text()
+    line.append(f"{mark} ", style=style)
+    line.append(clean(name), style="bold")
+    arg = clean(call if call is not None else key_argument(name, args))
+    if arg:
+        line.append("  " + one_line(arg, max(width - len(name) - 6, 10)), style="cyan")
+    return line
+
+
+def tool_mark(is_error: bool, blocked: bool) -> tuple[str, str]:
+    """The mark and colour of a finished call: blocked, failed or done."""
+    if blocked:
+        return "⊘", "bold red"
+    if is_error:
+        return "✗", "red"
+    return "✓", "green"
+
+
+def tool_block(
+    name: str,
+    args: Any,
+    result: str,
+    *,
+    is_error: bool,
+    blocked: bool,
+    width: int,
+    expanded: bool = False,
+    call: str | None = None,
+) -> tuple[Text, bool]:
+    """A finished call: header and its result, collapsed when long; and whether it was."""
+    block = tool_header(name, args, *tool_mark(is_error, blocked), width, call)
+    lines = clean(result).rstrip("\n").splitlines() or ["(no output)"]
+    if blocked:
+        lines[0] = f"blocked {lines[0]}"
+    collapsed = not expanded and len(lines) > COLLAPSED_LINES
+    shown = lines[:COLLAPSED_LINES] if collapsed else lines
+    body_style = "red" if (blocked or is_error) else "grey70"
+    for i, text in enumerate(shown):
+        block.append("\n  " + ("⎿ " if i == 0 else "  "), style="grey50")
+        block.append(text, style=body_style)
+    if collapsed:
+        more = len(lines) - COLLAPSED_LINES
+        block.append(f"\n    … {more} more lines (ctrl+o to expand)", style="grey50 italic")
+    return block, collapsed
+
+
+def running_tool(
+    name: str, args: Any, output: str, spinner: str, width: int, call: str | None = None
+) -> Text:
+    """A call still running: header and the live tail of its output."""
+    block = tool_header(name, args, spinner, "yellow", width, call)
+    for text in tail(clean(output), LIVE_TAIL_LINES):
+        block.append("\n    " + one_line(text, width - 4), style="grey62")
+    return block
+
+
+def user_block(text: str) -> Text:
+    lines = clean(text).splitlines() or [""]
+    return Text("\n".join(("› " if i == 0 else "  ") + x for i, x in enumerate(lines)), "bold")
+
+
+def notice(text: str, kind: str = "info") -> Text:
+    marks = {"info": ("ℹ", "blue"), "warning": ("⚠", "yellow"), "error": ("✖", "red")}
+    mark, style = marks.get(kind, marks["info"])
+    return Text(f"{mark} {clean(text)}", style=style)
+
+
+def dim(text: str) -> Text:
+    return Text(clean(text), style="grey50")
+
+
+def custom_message(custom_type: str, content: str) -> Text:
+    block = Text()
+    block.append(f"[{clean(custom_type)}] ", style="magenta")
+    block.append(clean(content))
+    return block
+
+
+def listing(title: str, rows: Sequence[tuple[str, str]]) -> Text:
+    """A titled two-column list (``/help``, ``/hooks``, ``/permissions``)."""
+    block = Text(title, style="bold")
+    left = max((len(a) for a, _ in rows), default=0)
+    for a, b in rows:
+        block.append("\n  " + a.ljust(left), style="cyan")
+        if b:
+            block.append("  " + clean(b), style="grey70")
+    return block

@@ -1,0 +1,132 @@
+"""``ctx.ui`` in the terminal app: every HookUI call becomes a dialog, a line or a widget."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from hookline.core.ui import NotifyType, WidgetContent, WidgetPlacement, strip_terminal_controls
+from hookline.modes.tui.dialogs import CustomDialog, InputDialog, SelectDialog
+
+#: The widget keys that hold a hook's header and footer (no hook key starts with NUL).
+HEADER_KEY, FOOTER_KEY = "\0header", "\0footer"
+
+if TYPE_CHECKING:
+    from hookline.modes.tui.app import TuiApp
+
+
+class TuiUI:
+    """The HookUI of the terminal app; dialogs wait their turn, one on screen at a time."""
+
+    def __init__(self, app: TuiApp) -> None:
+        self._app = app
+
+    async def select(
+        self,
+        title: str,
+        options: Sequence[str],
+        *,
+        timeout: float | None = None,
+        signal: asyncio.Event | None = None,
+        descriptions: Mapping[str, str] | None = None,
+    ) -> str | None:
+        if not options:
+            return None
+        dialog = SelectDialog(
+            title, list(options), descriptions=descriptions, timeout=timeout, signal=signal
+        )
+        answer = await self._app.ask(dialog)
+        return answer if isinstance(answer, str) else None
+
+    async def confirm(
+        self,
+        title: str,
+        message: str,
+        *,
+        timeout: float | None = None,
+        signal: asyncio.Event | None = None,
+    ) -> bool:
+        text = f"{title}\n{message}" if message else title
+        dialog = SelectDialog(
+            text,
+            ["Yes", "No"],
+            values=[True, False],
+            default=False,
+            timeout=timeout,
+            signal=signal,
+            keys={"y": 0, "n": 1},
+        )
+        return await self._app.ask(dialog) is True
+
+    async def input(
+        self,
+        title: str,
+        placeholder: str | None = None,
+        *,
+        timeout: float | None = None,
+        signal: asyncio.Event | None = None,
+    ) -> str | None:
+        dialog = InputDialog(title, placeholder=placeholder, timeout=timeout, signal=signal)
+        answer = await self._app.ask(dialog)
+        return answer if isinstance(answer, str) else None
+
+    async def editor(
+        self,
+        title: str,
+        prefill: str | None = None,
+        *,
+        timeout: float | None = None,
+        signal: asyncio.Event | None = None,
+    ) -> str | None:
+        dialog = InputDialog(title, prefill=prefill, multiline=True, timeout=timeout, signal=signal)
+        answer = await self._app.ask(dialog)
+        return answer if isinstance(answer, str) else None
+
+    def notify(self, message: str, type: NotifyType = "info") -> None:
+        self._app.notice(message, type)
+
+    def set_status(self, key: str, text: str | None) -> None:
+        self._app.status.set(key, text)
+        self._app.invalidate()
+
+    async def custom(self, factory: Callable[..., Any], *, overlay: bool = False) -> Any:
+        """``factory(done)`` builds a prompt_toolkit container; ``done(value)`` answers."""
+        return await self._app.ask(CustomDialog(factory, overlay=overlay))
+
+    def set_editor_text(self, text: str) -> None:
+        self._app.editor.text = strip_terminal_controls(text)
+        self._app.editor.cursor_position = len(self._app.editor.text)
+        self._app.invalidate()
+
+    def get_editor_text(self) -> str:
+        return self._app.editor.text
+
+    def paste_to_editor(self, text: str) -> None:
+        self._app.editor.insert_text(strip_terminal_controls(text))
+        self._app.invalidate()
+
+    def set_widget(
+        self, key: str, content: WidgetContent | None, *, placement: WidgetPlacement = "above"
+    ) -> None:
+        self._app.set_widget(key, content, placement)
+
+    def set_working_message(self, text: str | None) -> None:
+        self._app.working_message = strip_terminal_controls(text).strip() if text else None
+        self._app.invalidate()
+
+    def set_header(self, content: WidgetContent | None) -> None:
+        """Lines (or a component factory) at the top of the app; ``None`` removes them."""
+        self._app.set_widget(HEADER_KEY, content, "header")
+
+    def set_footer(self, content: WidgetContent | None) -> None:
+        """Replace the footer line (model, usage, mode); ``None`` brings it back."""
+        self._app.set_widget(FOOTER_KEY, content, "footer")
+
+    def set_title(self, title: str) -> None:
+        clean = " ".join(strip_terminal_controls(title).split())
+        self._app.app.output.set_title(clean)
+
+    @property
+    def theme(self) -> dict[str, Any]:
+        return {}

@@ -1,0 +1,53 @@
+"""RPC mode forwards the terminal-only UI options: dialog timeouts, descriptions, widgets."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from .helpers import RpcClient, write_hook, write_script
+
+HOOK = """
+import json
+from pathlib import Path
+
+
+def register(pi):
+    @pi.on("agent_start")
+    async def ask(event, ctx):
+        ctx.ui.set_widget("todo", ["one", "two"], placement="below")
+        ctx.ui.set_title("my title")
+        choice = await ctx.ui.select(
+            "Pick", ["a", "b"], timeout=7.5, descriptions={"b": "the second"}
+        )
+        ok = await ctx.ui.confirm("Sure?", "really", timeout=3)
+        component = await ctx.ui.custom(lambda done: None)
+        Path(RECORD).write_text(json.dumps([choice, ok, component]))
+"""
+
+
+async def test_timeouts_descriptions_widgets_and_title_reach_the_host(tmp_path: Path) -> None:
+    record = tmp_path / "record.json"
+    hook = write_hook(tmp_path / "hook.py", HOOK.replace("RECORD", repr(str(record))))
+    model = write_script(tmp_path / "script.json", ["Done."])
+    async with RpcClient("--model", model, "--hook", str(hook), "--no-session") as rpc:
+        await rpc.send({"type": "prompt", "message": "go", "id": "p1"})
+        requests = []
+        for answer in ({"value": "b"}, {"confirmed": True}):
+            lines = await rpc.read_until(
+                lambda m: (
+                    m["type"] == "extension_ui_request" and m["method"] in ("select", "confirm")
+                )
+            )
+            requests += [m for m in lines if m["type"] == "extension_ui_request"]
+            await rpc.send({"type": "extension_ui_response", "id": lines[-1]["id"], **answer})
+        await rpc.read_until(lambda m: m["type"] == "response" and m.get("id") == "p1")
+        assert await rpc.close_stdin() == 0
+    by_method = {r["method"]: r for r in requests}
+    assert by_method["set_widget"]["lines"] == ["one", "two"]
+    assert by_method["set_widget"]["placement"] == "below"
+    assert by_method["set_title"]["title"] == "my title"
+    assert by_method["select"]["timeout"] == 7.5
+    assert by_method["select"]["descriptions"] == {"b": "the second"}
+    assert by_method["confirm"]["timeout"] == 3
+    assert json.loads(record.read_text()) == ["b", True, None]  # custom() is None over RPC

@@ -1,0 +1,147 @@
+"""Hook dialogs in the real terminal app: confirm, select with arrows, timeouts, Esc."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from .helpers import app, bash
+
+CONFIRM_GATE = """
+from hookline import HookAPI
+
+
+def register(pi: HookAPI) -> None:
+    @pi.on("tool_call")
+    async def gate(event, ctx):
+        if event.tool_name == "bash":
+            ok = await ctx.ui.confirm("Run it?", event.input["command"])
+            if not ok:
+                return {"block": True, "reason": "the user said no"}
+"""
+
+
+def test_confirm_answered_no_blocks_the_tool_and_says_so(tmp_path: Path) -> None:
+    marker = tmp_path / "ran"
+    turns = [
+        bash(f"touch {marker}"),
+        {"text": "ok, not running it", "expect_tool_result_contains": "the user said no"},
+    ]
+    with app(tmp_path, turns, CONFIRM_GATE, "--permission-mode", "bypassPermissions") as pane:
+        pane.ready()
+        pane.type("make the file")
+        pane.keys("Enter")
+        pane.wait_all(["Run it?", f"touch {marker}", "❯ Yes"])
+        pane.keys("Down")
+        pane.wait_for("❯ No")
+        pane.keys("Enter")
+        screen = pane.wait_all(["blocked by a hook: the user said no", "ok, not running it"])
+        assert "⊘ bash" in screen
+    assert not marker.exists()
+
+
+SELECT = """
+from hookline import HookAPI
+
+
+def register(pi: HookAPI) -> None:
+    @pi.register_command("pick", description="pick a colour")
+    async def pick(args, ctx):
+        choice = await ctx.ui.select(
+            "Which colour?",
+            ["red", "green", "blue"],
+            descriptions={"blue": "the calm one"},
+        )
+        ctx.ui.notify(f"picked {choice}")
+
+    @pi.register_command("ask", description="ask with a deadline")
+    async def ask(args, ctx):
+        answer = await ctx.ui.confirm("Proceed?", "answer within 2 seconds", timeout=2)
+        ctx.ui.notify(f"timed answer {answer}")
+
+    @pi.register_command("name", description="type a name")
+    async def name(args, ctx):
+        answer = await ctx.ui.input("Your name?", "e.g. Ada")
+        ctx.ui.notify(f"name is {answer!r}")
+
+    @pi.register_command("write", description="edit text")
+    async def write(args, ctx):
+        answer = await ctx.ui.editor("Edit the note", "first line")
+        ctx.ui.notify(f"note is {answer!r}")
+"""
+
+
+def test_select_answered_with_arrow_keys_shows_descriptions(tmp_path: Path) -> None:
+    with app(tmp_path, [], SELECT) as pane:
+        pane.ready()
+        pane.type("/pick")
+        pane.keys("Enter")
+        screen = pane.wait_all(["Which colour?", "❯ red", "the calm one"])
+        assert "↑↓ move" in screen
+        pane.keys("Down", "Down")
+        pane.wait_for("❯ blue")
+        pane.keys("Enter")
+        pane.wait_for("picked blue", whole=True)
+
+
+def test_dialog_with_a_timeout_counts_down_and_answers_itself(tmp_path: Path) -> None:
+    with app(tmp_path, [], SELECT) as pane:
+        pane.ready()
+        pane.type("/ask")
+        pane.keys("Enter")
+        pane.wait_for(lambda s: "Proceed?" in s and "auto-answers No in 2s" in s)
+        pane.wait_for("auto-answers No in 1s")
+        pane.wait_for("timed answer False", whole=True)
+        # the dialog is gone, the editor is back
+        pane.wait_for(lambda s: "Proceed?" not in s and "›" in s and "msgs · ctx" in s)
+
+
+def test_escape_cancels_an_input_dialog_and_enter_answers_one(tmp_path: Path) -> None:
+    with app(tmp_path, [], SELECT) as pane:
+        pane.ready()
+        pane.type("/name")
+        pane.keys("Enter")
+        pane.wait_all(["Your name?", "e.g. Ada"])
+        pane.keys("Escape")
+        pane.wait_for("name is None", whole=True)
+        pane.type("/name")
+        pane.keys("Enter")
+        pane.wait_for("Your name?")
+        pane.type("Grace")
+        pane.keys("Enter")
+        pane.wait_for("name is 'Grace'", whole=True)
+
+
+def test_editor_dialog_takes_several_lines(tmp_path: Path) -> None:
+    with app(tmp_path, [], SELECT) as pane:
+        pane.ready()
+        pane.type("/write")
+        pane.keys("Enter")
+        pane.wait_all(["Edit the note", "first line"])
+        pane.keys("C-j")
+        pane.type("second line")
+        pane.keys("Enter")
+        pane.wait_for("note is 'first line\\nsecond line'", whole=True)
+
+
+LONG_SELECT = """
+def register(pi):
+    @pi.register_command("many")
+    async def many(args, ctx):
+        choice = await ctx.ui.select("Pick a number", [f"option-{i:02d}" for i in range(40)])
+        ctx.ui.notify(f"picked {choice}")
+"""
+
+
+def test_a_long_select_scrolls_instead_of_overflowing(tmp_path: Path) -> None:
+    with app(tmp_path, [], LONG_SELECT) as pane:
+        pane.ready()
+        pane.type("/many")
+        pane.keys("Enter")
+        screen = pane.wait_all(["❯ option-00", "↓ 30 more"])
+        assert "option-10" not in screen
+        for _ in range(25):
+            pane.keys("Down")
+        screen = pane.wait_for("❯ option-25")
+        assert "↑ 20 more" in screen and "option-00" not in screen
+        pane.keys("Enter")
+        pane.wait_for("picked option-25", whole=True)

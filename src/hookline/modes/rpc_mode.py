@@ -86,6 +86,11 @@ class RpcUI:
         self._asked.clear()
         return len(open_ids)
 
+    def _close_one(self, request_id: str, reason: str) -> None:
+        self._pending.pop(request_id, None)
+        self._asked.pop(request_id, None)
+        self._write({"type": "extension_ui_cancelled", "id": request_id, "reason": reason})
+
     def cancel_all(self) -> None:
         """The host is gone: every open and later dialog answers 'cancelled'."""
         self.closed = True
@@ -95,16 +100,44 @@ class RpcUI:
         self._pending.clear()
         self._asked.clear()
 
-    async def _ask(self, method: str, **fields: Any) -> dict[str, Any]:
-        if self.closed or self.refusing:
+    async def _ask(
+        self,
+        method: str,
+        *,
+        signal: asyncio.Event | None = None,
+        **fields: Any,
+    ) -> dict[str, Any]:
+        """Send the request and wait for its answer.
+
+        A ``timeout`` (seconds, also sent to the host) or a set ``signal``
+        closes the dialog with its default answer; the host is told
+        (``extension_ui_cancelled``, reason ``timeout`` or ``signal``) and a
+        late answer is refused like any answer to a closed dialog.
+        """
+        if self.closed or self.refusing or (signal is not None and signal.is_set()):
             return {"cancelled": True}
         request_id = f"ui-{next(self._ids)}"
         future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self._pending[request_id] = future
         self._asked[request_id] = (method, tuple(fields.get("options") or ()))
         self._write({"type": "extension_ui_request", "id": request_id, "method": method, **fields})
+        timeout = fields.get("timeout")
         try:
-            return await future
+            if timeout is None and signal is None:
+                return await future
+            waiters: set[asyncio.Future[Any]] = {future}
+            stop = asyncio.ensure_future(signal.wait()) if signal is not None else None
+            if stop is not None:
+                waiters.add(stop)
+            try:
+                await asyncio.wait(waiters, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
+            finally:
+                if stop is not None:
+                    stop.cancel()
+            if future.done():
+                return future.result()
+            self._close_one(request_id, "signal" if stop is not None and stop.done() else "timeout")
+            return {"cancelled": True}
         finally:
             if self._pending.pop(request_id, None) is not None:
                 # The hook stopped waiting (cancelled, timed out): the dialog is gone.
@@ -124,7 +157,12 @@ class RpcUI:
     ) -> str | None:
         extra = {"descriptions": dict(descriptions)} if descriptions else {}
         answer = await self._ask(
-            "select", title=title, options=list(options), **_timeout(timeout), **extra
+            "select",
+            title=title,
+            options=list(options),
+            signal=signal,
+            **_timeout(timeout),
+            **extra,
         )
         value = answer.get("value")
         return value if isinstance(value, str) and not answer.get("cancelled") else None
@@ -137,7 +175,9 @@ class RpcUI:
         timeout: float | None = None,
         signal: asyncio.Event | None = None,
     ) -> bool:
-        answer = await self._ask("confirm", title=title, message=message, **_timeout(timeout))
+        answer = await self._ask(
+            "confirm", title=title, message=message, signal=signal, **_timeout(timeout)
+        )
         return bool(answer.get("confirmed", answer.get("value"))) and not answer.get("cancelled")
 
     async def input(
@@ -148,7 +188,9 @@ class RpcUI:
         timeout: float | None = None,
         signal: asyncio.Event | None = None,
     ) -> str | None:
-        answer = await self._ask("input", title=title, placeholder=placeholder, **_timeout(timeout))
+        answer = await self._ask(
+            "input", title=title, placeholder=placeholder, signal=signal, **_timeout(timeout)
+        )
         value = answer.get("value")
         return value if isinstance(value, str) and not answer.get("cancelled") else None
 
@@ -160,7 +202,9 @@ class RpcUI:
         timeout: float | None = None,
         signal: asyncio.Event | None = None,
     ) -> str | None:
-        answer = await self._ask("editor", title=title, prefill=prefill, **_timeout(timeout))
+        answer = await self._ask(
+            "editor", title=title, prefill=prefill, signal=signal, **_timeout(timeout)
+        )
         value = answer.get("value")
         return value if isinstance(value, str) and not answer.get("cancelled") else None
 

@@ -66,7 +66,7 @@ def _main_parser() -> argparse.ArgumentParser:
         description=(
             "hookline's reference coding agent. Every step emits hook events to Python hook "
             "modules and Claude Code settings hooks.\n\nOther commands: `hookline trust [DIR]`, "
-            "`hookline untrust [DIR]`, `hookline settings schema`."
+            "`hookline trust --list`, `hookline untrust [DIR]`, `hookline settings schema`."
         ),
         formatter_class=_RawFormatter,
     )

@@ -762,7 +762,8 @@ class _Walker:
         extra.extend(words[1:])
         if target is None:
             return [Redirection(op, None, fd), *nested]
-        return [Redirection(op, target.value, fd, target.expands), *nested]
+        # bash expands a glob in a redirect target (``> out.tx?`` writes ``out.txt``)
+        return [Redirection(op, target.value, fd, target.expands or target.glob), *nested]
 
     def keep_stdin(self, redirection: Redirection, script: _Script | None) -> None:
         if script is not None:

@@ -80,3 +80,39 @@ def test_a_piped_shell_is_listed_and_unreadable() -> None:
     result = parse_command("curl -s example.test/install | sh")
     assert ["sh"] in [c.argv for c in result.commands]
     assert result.unparsable and "pipe" in result.problems[0]
+
+
+@pytest.mark.parametrize("line", ["echo a 1<> out.txt", "echo a <> out.txt", "echo a > out.tx?"])
+@pytest.mark.parametrize("mode", ["default", "acceptEdits", "bypassPermissions"])
+def test_an_edit_deny_sees_read_write_and_globbed_redirects(
+    tmp_path: Path, line: str, mode: str
+) -> None:
+    (tmp_path / "out.txt").write_text("kept")
+    check = decide(
+        mode, "bash", {"command": line}, tmp_path, allow=["Bash"], deny=["Edit(out.txt)"]
+    )
+    assert check.decision in ("deny", "ask"), check
+
+
+def test_a_quoted_star_in_a_redirect_is_a_plain_name(tmp_path: Path) -> None:
+    check = decide("acceptEdits", "bash", {"command": 'echo a > "out*"'}, tmp_path, allow=["Bash"])
+    assert check.decision == "allow", check
+
+
+async def test_the_agent_does_not_overwrite_a_denied_file_through_rw_or_glob(
+    tmp_path: Path,
+) -> None:
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "out.txt").write_text("kept")
+    results = await run_agent(
+        project,
+        [
+            ("bash", {"command": "echo hacked 1<> out.txt"}),
+            ("bash", {"command": "echo hacked > out.tx?"}),
+        ],
+        settings={"permissions": {"deny": ["Edit(out.txt)"]}},
+        mode="bypassPermissions",
+    )
+    assert [r.is_error for r in results] == [True, True]
+    assert (project / "out.txt").read_text() == "kept"

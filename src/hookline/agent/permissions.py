@@ -96,7 +96,8 @@ def check_permission(
     if rule is not None:
         return _ask(mode, f"rule {rule.describe()} asks", rule)
 
-    if call.unverifiable and not (bypass and not _guards(rules, ("Bash", "*"))):
+    # text that cannot be read may also hide a redirect (``1<> f``): Edit rules watch it too
+    if call.unverifiable and not (bypass and not _guards(rules, ("Bash", "*", *EDIT_RULE_TOOLS))):
         return _ask(mode, f"{call.unverifiable}; it is never allowed without asking")
     if call.unknown_edits and not (bypass and not _guards(rules, EDIT_RULE_TOOLS)):
         target = call.unknown_edits[0]

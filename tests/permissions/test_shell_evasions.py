@@ -116,3 +116,33 @@ async def test_the_agent_does_not_overwrite_a_denied_file_through_rw_or_glob(
     )
     assert [r.is_error for r in results] == [True, True]
     assert (project / "out.txt").read_text() == "kept"
+
+
+def _linked_project(tmp_path: Path) -> Path:
+    """A project holding ``out``, a link to ``outside/deep``: ``out/..`` is ``outside``."""
+    project = tmp_path / "project"
+    project.mkdir()
+    (tmp_path / "outside" / "deep").mkdir(parents=True)
+    (project / "out").symlink_to(tmp_path / "outside" / "deep")
+    return project
+
+
+def test_a_redirect_through_link_dotdot_is_where_the_kernel_puts_it(tmp_path: Path) -> None:
+    project = _linked_project(tmp_path)
+    line = {"command": "echo x > out/../escaped.txt"}
+    accept = decide("acceptEdits", "bash", line, project, allow=["Bash(echo *)"])
+    assert accept.decision == "ask", accept
+    deny = [f"Edit(/{tmp_path}/outside/escaped.txt)"]
+    assert decide("bypassPermissions", "bash", line, project, deny=deny).decision == "deny"
+
+
+async def test_accept_edits_does_not_write_outside_through_link_dotdot(tmp_path: Path) -> None:
+    project = _linked_project(tmp_path)
+    results = await run_agent(
+        project,
+        [("bash", {"command": "echo pwned > out/../escaped.txt"})],
+        settings={"permissions": {"allow": ["Bash(echo *)"]}},
+        mode="acceptEdits",
+    )
+    assert results[0].is_error
+    assert not (tmp_path / "outside" / "escaped.txt").exists()

@@ -115,7 +115,7 @@ def _describe_bash(line: str, cwd: str) -> ToolCall:
             elsewhere = moved or any(w.split()[0] in _MAY_CHANGE_DIR for w in cmd.wrappers)
             if relative and elsewhere:
                 unknown.append(target)  # never auto-allowed; deny rules still see it below
-            file = FilePath.of(target, cwd)
+            file = FilePath.of_shell(target, cwd)
             edits.setdefault(file.path, file)
     whole = squeeze(line)
     texts = dict.fromkeys(t for c in commands for t in c.loose)

@@ -88,7 +88,9 @@ class PermissionGate:
                     return Authorization(input)
                 # A rewritten input is a new call: the rules see it again.
                 again = self.check(tool_name, result.input)
-                if again.decision == "deny":
+                # a deny rule it cannot be checked against counts as one it breaks
+                unchecked = again.rule is not None and again.rule.behavior == "deny"
+                if again.decision == "deny" or (again.decision == "ask" and unchecked):
                     return self._deny(
                         tool_name, tool_call_id, result.input, again.reason, _source(again)
                     )

@@ -13,6 +13,8 @@ Order, as in Claude Code (and stricter where noted):
 
 from __future__ import annotations
 
+import copy
+
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -78,7 +80,11 @@ class PermissionGate:
     ) -> Authorization:
         if self.runner.has_handlers("permission_request") or self.emit != self.runner.emit:
             result = await self.emit(
-                PermissionRequestEvent(tool_name=tool_name, tool_call_id=tool_call_id, input=input)
+                # a copy: a hook that edits the input in place and answers "allow" must not
+                # run the edited call unchecked (a rewrite goes in the result, checked again)
+                PermissionRequestEvent(
+                    tool_name=tool_name, tool_call_id=tool_call_id, input=copy.deepcopy(input)
+                )
             )
             if isinstance(result, PermissionRequestResult) and result.decision == "deny":
                 reason = f"Permission denied by hook: {result.reason or 'no reason given'}"

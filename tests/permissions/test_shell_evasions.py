@@ -146,3 +146,25 @@ async def test_accept_edits_does_not_write_outside_through_link_dotdot(tmp_path:
     )
     assert results[0].is_error
     assert not (tmp_path / "outside" / "escaped.txt").exists()
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="bash evaluates a variable's value as an arithmetic expression in $((x)), $[x], "
+    "((x)), ${s:x}, ${a[x]}, [[ x -eq 1 ]] and let, and a subscript in that value runs "
+    "$(…); closing it means treating arithmetic on any variable as unreadable, which "
+    "would make every $((i+1)) ask: a decision for the lead",
+)
+@pytest.mark.parametrize(
+    "line",
+    [
+        "x='a[$(touch x)]'; echo $((x))",
+        "s=abc; x='a[$(touch x)]'; echo ${s:x}",
+        "x=$(<payload.txt); echo $((x))",
+    ],
+)
+def test_arithmetic_on_a_variable_holding_a_substitution_is_not_auto_allowed(
+    tmp_path: Path, line: str
+) -> None:
+    check = decide("default", "bash", {"command": line}, tmp_path, allow=["Bash(echo *)"])
+    assert check.decision == "ask", check

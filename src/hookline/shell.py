@@ -836,7 +836,8 @@ class _Walker:
                 elif not any(r.fd in (None, 0) and r.op.startswith("<") for r in redirs):
                     # ``curl … | sh``: the script is another command's output
                     self.analysis.problems.append(
-                        f"{unwrapped.label} script is known only when it runs (a pipe)"
+                        f"{unwrapped.label} script is known only when it runs "
+                        "(read from a pipe or the terminal)"
                     )
         if unwrapped is None or not (unwrapped.commands or unwrapped.scripts):
             self.emit(words, assignments, redirs, start, end, ctx, wrappers, runtime_args)
@@ -1183,6 +1184,8 @@ def _sudo(words: list[_Word]) -> _Unwrapped | None:
         return None
     result = _Unwrapped("sudo")
     i = _take_assignments(words, i, result.assignments)
+    if i >= len(words) and names & {"-s", "--shell", "-i", "--login"}:
+        return _Unwrapped("sudo -s", stdin=True)  # a shell that reads its script from stdin
     result.commands.append(words[i:])
     return result
 
@@ -1355,7 +1358,7 @@ def _su(words: list[_Word]) -> _Unwrapped | None:
             if index + 1 < len(words):
                 script = _Script(words[index + 1].value, [words[index + 1]])
                 return _Unwrapped("su -c", scripts=[script])
-    return None
+    return _Unwrapped("su", stdin=True)  # with no -c, the shell reads its script from stdin
 
 
 def _chroot(words: list[_Word]) -> _Unwrapped | None:
@@ -1402,9 +1405,13 @@ def _shell(words: list[_Word]) -> _Unwrapped | None:
     if reads_c and i < n:
         script = _Script(words[i].value, [words[i]])
         return _Unwrapped(f"{name} -c", scripts=[script])
-    if not reads_c and (reads_stdin or i >= n):
+    if not reads_c and (reads_stdin or i >= n or words[i].value in _STDIN_FILES):
         return _Unwrapped(f"{name} stdin", stdin=True)
     return None
+
+
+#: Script files that are the shell's own stdin.
+_STDIN_FILES = frozenset({"/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"})
 
 
 def _substituted(word: _Word) -> bool:

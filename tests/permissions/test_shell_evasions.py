@@ -31,6 +31,12 @@ TOUCH_UNSEEN = [
     "echo 'touch x' | xargs -I @ sh -c 'true; @'",
     "echo 'touch x' | xargs -i sh -c 'true; {}'",
     "find . -maxdepth 0 -exec sh -c {} \\;",
+    "echo touch x | sudo -s",
+    "echo touch x | sudo -i",
+    "echo touch x | su",
+    "echo touch x | su -",
+    "echo touch x | sh /dev/stdin",
+    "echo touch x | bash /proc/self/fd/0",
 ]
 
 

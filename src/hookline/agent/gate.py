@@ -14,7 +14,6 @@ Order, as in Claude Code (and stricter where noted):
 from __future__ import annotations
 
 import copy
-
 from collections.abc import Awaitable, Callable
 from typing import Any
 

@@ -404,6 +404,8 @@ class _Walker:
             if kind in _SUBSTITUTIONS:
                 if ctx.inherited:
                     ctx = _Context(ctx.wrappers, (), ctx.span, ctx.depth)
+                if kind == "command_substitution":
+                    self.nested_backticks(node, ctx, depth)
                 if node.named_child_count == 1 and node.named_children[0].type == "file_redirect":
                     # ``$(<file)`` reads the file like ``$(cat file)``
                     bare = self.redirections(node.named_children[0], [])
@@ -415,6 +417,18 @@ class _Walker:
                     self.hidden_substitution(child, ctx, depth)
             if kind == "heredoc_redirect":
                 self.heredoc_backticks(node, ctx, depth)
+
+    def nested_backticks(self, node: Node, ctx: _Context, depth: int) -> None:
+        """tree-sitter keeps ``\\``` inside backticks as written; bash unescapes it first,
+        so ``echo `echo \\`rm x\\``` runs ``rm x``. Such text is unparsable, and its
+        unescaped body is parsed so that deny rules still see what it runs."""
+        raw = self.text(node)
+        if not raw.startswith("`") or "\\`" not in raw:
+            return
+        self.analysis.problems.append(f"nested backticks the parser cannot read: {_snippet(raw)}")
+        body = re.sub(r"\\([\\`$])", r"\1", raw[1:-1] if raw.endswith("`") else raw[1:])
+        span = self.span(node.start_byte, node.end_byte, ctx)
+        self.analysis.script(body, _Context(ctx.wrappers, (), span, ctx.depth + 1), depth + 1)
 
     def heredoc_backticks(self, node: Node, ctx: _Context, depth: int) -> None:
         """tree-sitter misses backticks in a heredoc body, and ``$(…)`` after a tab in a
@@ -748,7 +762,8 @@ class _Walker:
         extra.extend(words[1:])
         if target is None:
             return [Redirection(op, None, fd), *nested]
-        return [Redirection(op, target.value, fd, target.expands), *nested]
+        # bash expands a glob in a redirect target (``> out.tx?`` writes ``out.txt``)
+        return [Redirection(op, target.value, fd, target.expands or target.glob), *nested]
 
     def keep_stdin(self, redirection: Redirection, script: _Script | None) -> None:
         if script is not None:
@@ -818,6 +833,12 @@ class _Walker:
                 script = self.stdin_script(redirs)
                 if script is not None:
                     unwrapped.scripts.append(script)
+                elif not any(r.fd in (None, 0) and r.op.startswith("<") for r in redirs):
+                    # ``curl … | sh``: the script is another command's output
+                    self.analysis.problems.append(
+                        f"{unwrapped.label} script is known only when it runs "
+                        "(read from a pipe or the terminal)"
+                    )
         if unwrapped is None or not (unwrapped.commands or unwrapped.scripts):
             self.emit(words, assignments, redirs, start, end, ctx, wrappers, runtime_args)
             return
@@ -1163,6 +1184,8 @@ def _sudo(words: list[_Word]) -> _Unwrapped | None:
         return None
     result = _Unwrapped("sudo")
     i = _take_assignments(words, i, result.assignments)
+    if i >= len(words) and names & {"-s", "--shell", "-i", "--login"}:
+        return _Unwrapped("sudo -s", stdin=True)  # a shell that reads its script from stdin
     result.commands.append(words[i:])
     return result
 
@@ -1244,7 +1267,7 @@ def _watch(words: list[_Word]) -> _Unwrapped | None:
 
 
 def _xargs(words: list[_Word]) -> _Unwrapped | None:
-    i, _ = _options(
+    i, found = _options(
         words,
         1,
         "adEILnPs",
@@ -1259,7 +1282,26 @@ def _xargs(words: list[_Word]) -> _Unwrapped | None:
             }
         ),
     )
-    return _Unwrapped("xargs", commands=[words[i:]], runtime_args=True)
+    # ``-I X`` puts each input line where ``X`` occurs (``xargs -I{} sh -c {}``); ``-i`` may
+    # name its string in the same word, so under it every argument is decided at run time
+    marks: set[str] | None = set()
+    for option in found:
+        if option.name == "-I" or option.name.startswith("--replace"):
+            marks = None if marks is None else {*marks, option.value or "{}"}
+        elif option.name == "-i":
+            marks = None
+    inner = words[i:]
+    if marks != set():
+        inner = inner[:1] + [_replaced(w, marks) for w in inner[1:]]
+    return _Unwrapped("xargs", commands=[inner], runtime_args=True)
+
+
+def _replaced(word: _Word, marks: set[str] | None) -> _Word:
+    """``word`` marked as decided at run time if a wrapper replaces part of it (``{}``);
+    ``marks=None``: whatever the text."""
+    if marks is None or any(mark in word.value for mark in marks):
+        return _Word(word.value, True, word.glob, word.start, word.end)
+    return word
 
 
 def _find(words: list[_Word]) -> _Unwrapped | None:
@@ -1273,7 +1315,8 @@ def _find(words: list[_Word]) -> _Unwrapped | None:
                 if value == ";" or (value == "+" and words[j - 1].value == "{}"):
                     break
                 j += 1
-            result.commands.append(words[i + 1 : j])
+            # find puts the file name wherever ``{}`` occurs: ``sh -c 'cat {}'`` is not static
+            result.commands.append([_replaced(w, {"{}"}) for w in words[i + 1 : j]])
             i = j
         i += 1
     return result if result.commands else None
@@ -1315,7 +1358,7 @@ def _su(words: list[_Word]) -> _Unwrapped | None:
             if index + 1 < len(words):
                 script = _Script(words[index + 1].value, [words[index + 1]])
                 return _Unwrapped("su -c", scripts=[script])
-    return None
+    return _Unwrapped("su", stdin=True)  # with no -c, the shell reads its script from stdin
 
 
 def _chroot(words: list[_Word]) -> _Unwrapped | None:
@@ -1354,11 +1397,32 @@ def _shell(words: list[_Word]) -> _Unwrapped | None:
             continue
         break
     name = posixpath.basename(words[0].value)
+    if reads_c and i >= n:  # the script comes at run time (``xargs sh -c``)
+        unknown = _Word("", True, False, words[-1].end, words[-1].end)
+        return _Unwrapped(f"{name} -c", scripts=[_Script("", [unknown])])
+    if not reads_c and i < n and _substituted(words[i]):
+        return _Unwrapped(f"{name} <(…)", scripts=[_Script(words[i].value, [words[i]])])
     if reads_c and i < n:
         script = _Script(words[i].value, [words[i]])
         return _Unwrapped(f"{name} -c", scripts=[script])
-    if not reads_c and (reads_stdin or i >= n):
+    if not reads_c and (reads_stdin or i >= n or words[i].value in _STDIN_FILES):
         return _Unwrapped(f"{name} stdin", stdin=True)
+    return None
+
+
+#: Script files that are the shell's own stdin.
+_STDIN_FILES = frozenset({"/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"})
+
+
+def _substituted(word: _Word) -> bool:
+    """A script file that is a process substitution: its text is known only when it runs."""
+    return word.expands and word.value.startswith(("<(", ">("))
+
+
+def _source(words: list[_Word]) -> _Unwrapped | None:
+    """``source <(…)`` and ``. <(…)`` run a script computed at run time."""
+    if len(words) > 1 and _substituted(words[1]):
+        return _Unwrapped("source <(…)", scripts=[_Script(words[1].value, [words[1]])])
     return None
 
 
@@ -1407,6 +1471,8 @@ _WRAPPERS: dict[str, Callable[[list[_Word]], _Unwrapped | None]] = {
     "strace": _simple("strace", "abeEIoOpPsSuX"),
     "su": _su,
     "eval": _eval,
+    "source": _source,
+    ".": _source,
     "trap": _trap,
     **{shell: _shell for shell in ("sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish")},
 }

@@ -13,6 +13,7 @@ Order, as in Claude Code (and stricter where noted):
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -78,7 +79,11 @@ class PermissionGate:
     ) -> Authorization:
         if self.runner.has_handlers("permission_request") or self.emit != self.runner.emit:
             result = await self.emit(
-                PermissionRequestEvent(tool_name=tool_name, tool_call_id=tool_call_id, input=input)
+                # a copy: a hook that edits the input in place and answers "allow" must not
+                # run the edited call unchecked (a rewrite goes in the result, checked again)
+                PermissionRequestEvent(
+                    tool_name=tool_name, tool_call_id=tool_call_id, input=copy.deepcopy(input)
+                )
             )
             if isinstance(result, PermissionRequestResult) and result.decision == "deny":
                 reason = f"Permission denied by hook: {result.reason or 'no reason given'}"
@@ -88,7 +93,9 @@ class PermissionGate:
                     return Authorization(input)
                 # A rewritten input is a new call: the rules see it again.
                 again = self.check(tool_name, result.input)
-                if again.decision == "deny":
+                # a deny rule it cannot be checked against counts as one it breaks
+                unchecked = again.rule is not None and again.rule.behavior == "deny"
+                if again.decision == "deny" or (again.decision == "ask" and unchecked):
                     return self._deny(
                         tool_name, tool_call_id, result.input, again.reason, _source(again)
                     )

@@ -92,15 +92,28 @@ def check_permission(
         return PermissionCheck("allow", "the agent's own task list")
     if mode == "plan" and tool_name not in READ_ONLY_TOOLS:
         return PermissionCheck("deny", "plan mode: only read-only tools run")
+    # What cannot be checked against a deny rule asks in that rule's name, before any ask
+    # rule, so that neither a hook's allow nor a hook's rewrite can answer for it.
+    # Text that cannot be read may also hide a redirect (``1<> f``): Edit rules watch it too.
+    unverifiable = f"{call.unverifiable}; it is never allowed without asking"
+    guard = _guard(rules.deny, _UNREADABLE_GUARDS) if call.unverifiable else None
+    if guard is not None:
+        return _ask(mode, unverifiable, guard)
+    first = call.unknown_edits[0] if call.unknown_edits else ""
+    unknown = f"it writes to {first!r}, a file known only when the line runs"
+    guard = _guard(rules.deny, EDIT_RULE_TOOLS) if call.unknown_edits else None
+    if guard is not None:
+        return _ask(mode, unknown, guard)
     rule = rules.first_match("ask", call)
     if rule is not None:
         return _ask(mode, f"rule {rule.describe()} asks", rule)
 
-    if call.unverifiable and not (bypass and not _guards(rules, ("Bash", "*"))):
-        return _ask(mode, f"{call.unverifiable}; it is never allowed without asking")
-    if call.unknown_edits and not (bypass and not _guards(rules, EDIT_RULE_TOOLS)):
-        target = call.unknown_edits[0]
-        return _ask(mode, f"it writes to {target!r}, a file known only when the line runs")
+    guard = _guard(rules.ask, _UNREADABLE_GUARDS) if call.unverifiable else None
+    if call.unverifiable and not (bypass and guard is None):
+        return _ask(mode, unverifiable, guard)
+    guard = _guard(rules.ask, EDIT_RULE_TOOLS) if call.unknown_edits else None
+    if call.unknown_edits and not (bypass and guard is None):
+        return _ask(mode, unknown, guard)
     if not bypass:
         for file in call.edits:
             if not within(file, dirs) and _granting(rules, file, "edit", cwd) is None:
@@ -154,10 +167,16 @@ def _granting(rules: PermissionRules, file: FilePath, kind: str, cwd: str) -> Pe
     return next((r for r in rules.allow if r.allows_file(file, kind, cwd)), None)
 
 
-def _guards(rules: PermissionRules, tools: Sequence[str] | frozenset[str]) -> bool:
-    """Whether a deny or ask rule with a specifier watches these tools (it cannot be checked
-    on what is known only at run time, so even bypassPermissions asks)."""
-    return any(r.tool in tools and r.specifier is not None for r in (*rules.deny, *rules.ask))
+#: Rules a bash line that cannot be read may walk around.
+_UNREADABLE_GUARDS = frozenset({"Bash", "*", *EDIT_RULE_TOOLS})
+
+
+def _guard(
+    rules: Sequence[PermissionRule], tools: Sequence[str] | frozenset[str]
+) -> PermissionRule | None:
+    """A rule with a specifier that watches these tools (it cannot be checked on what is
+    known only at run time, so even bypassPermissions asks)."""
+    return next((r for r in rules if r.tool in tools and r.specifier is not None), None)
 
 
 def _ask(mode: str, reason: str, rule: PermissionRule | None = None) -> PermissionCheck:

@@ -102,6 +102,8 @@ def _describe_bash(line: str, cwd: str) -> ToolCall:
             commands.append(_command(line, cmd))
             if cmd.program_dynamic and why is None:
                 why = f"the program of {commands[-1].loose[0]!r} is known only when it runs"
+            if why is None and _renames_programs(cmd):
+                why = f"{commands[-1].loose[0]!r} changes what a command name runs"
         for redirection in cmd.redirections:
             target = redirection.target
             if not redirection.writes_file or target is None:
@@ -113,7 +115,7 @@ def _describe_bash(line: str, cwd: str) -> ToolCall:
             elsewhere = moved or any(w.split()[0] in _MAY_CHANGE_DIR for w in cmd.wrappers)
             if relative and elsewhere:
                 unknown.append(target)  # never auto-allowed; deny rules still see it below
-            file = FilePath.of(target, cwd)
+            file = FilePath.of_shell(target, cwd)
             edits.setdefault(file.path, file)
     whole = squeeze(line)
     texts = dict.fromkeys(t for c in commands for t in c.loose)
@@ -129,6 +131,16 @@ def _describe_bash(line: str, cwd: str) -> ToolCall:
         command_line=whole,
         command_texts=frozenset(texts),
     )
+
+
+def _renames_programs(cmd: SimpleCommand) -> bool:
+    """``alias c=rm`` (with ``expand_aliases``) and ``hash -p /bin/rm c`` make a later ``c``
+    run another program: no command after them is what it is named."""
+    if cmd.name == "alias":
+        return any("=" in arg for arg in cmd.args)
+    if cmd.name == "hash":
+        return any(arg.startswith("-") and "p" in arg for arg in cmd.args)
+    return False
 
 
 def _command(line: str, cmd: SimpleCommand) -> ShellCommand:

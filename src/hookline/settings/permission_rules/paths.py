@@ -49,6 +49,17 @@ class FilePath:
             real = full
         return cls(full, real)
 
+    @classmethod
+    def of_shell(cls, target: str, cwd: str) -> FilePath:
+        """A redirect target as the kernel opens it: ``link/../x`` is ``x`` beside the
+        link's target, not beside the link (``real``), though it reads as ``./x`` (``path``)."""
+        joined = os.path.join(cwd, os.path.expanduser(target))
+        try:
+            real = os.path.realpath(joined)
+        except (OSError, ValueError):
+            real = os.path.normpath(joined)
+        return cls(os.path.normpath(joined), real)
+
 
 @dataclass(frozen=True, slots=True)
 class PathPattern:

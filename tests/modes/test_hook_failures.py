@@ -184,3 +184,35 @@ def test_a_failing_redaction_hook_withholds_the_output(
             "text": f"tool_result hook {hook} {why}; the tool's output was withheld",
         }
     ]
+
+
+LOAD_KINDS = {
+    "GeneratorExit": "GeneratorExit",
+    "CancelledError": "asyncio.CancelledError",
+    "Odd": "type('Odd', (BaseException,), {})",
+}
+
+
+def test_no_exception_type_raised_at_import_or_in_register_kills_the_run(tmp_path: Path) -> None:
+    hooks = []
+    for name, expr in LOAD_KINDS.items():
+        hooks.append(write_hook(tmp_path / f"import_{name}.py", f"""
+            import asyncio
+            raise {expr}("at import")
+            def register(pi):
+                pass
+        """))  # fmt: skip
+        hooks.append(write_hook(tmp_path / f"register_{name}.py", f"""
+            import asyncio
+            def register(pi):
+                raise {expr}("in register")
+        """))  # fmt: skip
+    model = write_script(tmp_path / "script.json", [{"text": "still here"}])
+    args = [arg for hook in hooks for arg in ("--hook", str(hook))]
+    done = run_cli("-p", "go", "--model", model, *args, "--cwd", str(tmp_path))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "still here\n"
+    assert "Traceback" not in done.stderr
+    for name in LOAD_KINDS:
+        assert f"error while importing: {name}: at import" in done.stderr
+        assert f"register() raised {name}: in register" in done.stderr

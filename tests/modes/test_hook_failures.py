@@ -216,3 +216,44 @@ def test_no_exception_type_raised_at_import_or_in_register_kills_the_run(tmp_pat
     for name in LOAD_KINDS:
         assert f"error while importing: {name}: at import" in done.stderr
         assert f"register() raised {name}: in register" in done.stderr
+
+
+STUCK_TOOL_HOOK = """
+    import asyncio
+    from hookline import Tool
+
+    def register(pi):
+        async def execute(call_id, params, signal, on_update):
+            while True:  # ignores the abort signal and swallows every cancellation
+                try:
+                    await asyncio.sleep(1000)
+                except BaseException:
+                    pass
+
+        pi.register_tool(Tool("stuck", "never ends", {"type": "object"}, execute))
+"""
+
+
+async def test_rpc_abort_ends_a_hook_tool_that_swallows_cancellation(tmp_path: Path) -> None:
+    hook = write_hook(tmp_path / "stuck.py", STUCK_TOOL_HOOK)
+    model = write_script(
+        tmp_path / "script.json",
+        [{"tool_calls": [{"name": "stuck", "arguments": {}, "id": "c1"}]}, {"text": "next run"}],
+    )
+    async with RpcClient(
+        "--model", model, "--hook", str(hook), "--cwd", str(tmp_path),
+        "--permission-mode", "bypassPermissions",
+    ) as rpc:  # fmt: skip
+        await rpc.send({"type": "prompt", "message": "go", "id": "first"})
+        await rpc.read_until(lambda m: m["type"] == "tool_execution_start")
+        abort, before = await rpc.command({"type": "abort"})
+        assert abort["data"]["commands_abandoned"] == 0, abort
+        first = [m for m in before if m["type"] == "response" and m.get("id") == "first"]
+        assert first and first[0]["success"] is False, before
+        ended = [m for m in before if m["type"] == "tool_execution_end"]
+        assert ended and ended[0]["tool_call_id"] == "c1" and ended[0]["is_error"] is True
+        state = await rpc.ok({"type": "get_state"})
+        assert state["is_streaming"] is False  # the agent is free for the next prompt
+        assert await rpc.ok({"type": "prompt", "message": "again"}) == {"messages": 2}
+        assert await rpc.close_stdin() == 0
+    assert "Traceback" not in await rpc.stderr()

@@ -257,3 +257,31 @@ async def test_rpc_abort_ends_a_hook_tool_that_swallows_cancellation(tmp_path: P
         assert await rpc.ok({"type": "prompt", "message": "again"}) == {"messages": 2}
         assert await rpc.close_stdin() == 0
     assert "Traceback" not in await rpc.stderr()
+
+
+STUCK_COMMAND_HOOK = """
+    import asyncio
+
+    def register(pi):
+        async def hang(args, ctx):
+            ctx.ui.notify("hang: started")
+            while True:  # swallows every cancellation
+                try:
+                    await asyncio.sleep(1000)
+                except BaseException:
+                    pass
+
+        pi.register_command("hang", hang)
+"""
+
+
+async def test_rpc_exits_on_eof_after_abort_gave_up_on_a_hung_command(tmp_path: Path) -> None:
+    hook = write_hook(tmp_path / "stuck.py", STUCK_COMMAND_HOOK)
+    model = write_script(tmp_path / "script.json", [{"text": "unused"}])
+    async with RpcClient("--model", model, "--hook", str(hook), "--cwd", str(tmp_path)) as rpc:
+        await rpc.send({"type": "command", "name": "hang", "id": "h"})
+        await rpc.read_until(lambda m: "hang: started" in str(m.get("message")))
+        abort = await rpc.ok({"type": "abort"})
+        assert abort["commands_abandoned"] == 1, abort
+        assert await rpc.close_stdin() == 0  # the abandoned command is not waited for
+    assert "Traceback" not in await rpc.stderr()

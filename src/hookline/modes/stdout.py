@@ -13,6 +13,8 @@ import os
 import sys
 from typing import TextIO
 
+from hookline.tools._files import protect_stream
+
 
 def claim_stdout() -> TextIO:
     """The real stdout as a private stream; from now on fd 1 writes to stderr.
@@ -27,6 +29,7 @@ def claim_stdout() -> TextIO:
     except (OSError, ValueError):
         return sys.stdout
     os.set_inheritable(private, False)
+    protect_stream(private)  # a file tool never writes into the answer or the protocol
     raw = io.FileIO(private, "w", closefd=True)
     return io.TextIOWrapper(
         io.BufferedWriter(raw), encoding="utf-8", errors="replace", line_buffering=True

@@ -16,6 +16,7 @@ from __future__ import annotations
 import contextlib
 import os
 import stat
+from typing import BinaryIO
 
 from hookline.core.tool import ToolError
 from hookline.tools.truncation import format_size
@@ -133,6 +134,15 @@ def too_large(tool: str, path: str, size: int, limit: int, hint: str) -> ToolErr
     return ToolError(
         f"{tool}: {path} is {format_size(size)}, over the {format_size(limit)} limit. {hint}"
     )
+
+
+def open_regular(full: str) -> BinaryIO | None:
+    """``full`` opened for reading if it is a regular file, else None (as ``read_regular``)."""
+    try:
+        fd, _ = _open_checked("read", full, full, os.O_RDONLY)
+    except (OSError, ToolError):
+        return None
+    return os.fdopen(fd, "rb")
 
 
 def read_regular(full: str, limit: int | None = None) -> bytes | None:

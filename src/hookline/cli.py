@@ -288,6 +288,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         verbose=args.verbose,
         verbose_context=args.verbose_context,
     )
+    from hookline.modes.stdout import fill_closed_fds
+
+    fill_closed_fds()  # `hookline -p x >&-`: fd 1 must not become the loop's or a session's
     try:
         return asyncio.run(_run(options, mode, args.prompt, interactive))
     except SetupError as exc:

@@ -124,3 +124,34 @@ def test_a_flood_in_json_mode_sends_few_small_updates(tmp_path: Path) -> None:
     # for every pipe read made this 15 MB)
     assert all(len(u["partial_result"]) <= 51 * 1024 for u in updates)
     assert len(done.stdout) < 1_000_000, len(done.stdout)
+
+
+def test_a_closed_stdout_is_no_traceback_and_never_lands_in_the_session(tmp_path: Path) -> None:
+    """``hookline -p x >&-``: fd 1 must not be reused for the event loop or a session file."""
+    import subprocess
+
+    from .helpers import CLI, TIMEOUT, read_jsonl, session_files
+
+    model = write_script(
+        tmp_path / "script.json",
+        [
+            {"tool_calls": [{"id": "b1", "name": "bash", "arguments": {"command": "echo LEAK"}}]},
+            {"text": "answered"},
+        ],
+    )
+    for mode in (["-p", "go"], ["--mode", "rpc"]):
+        done = subprocess.run(
+            ["sh", "-c", 'exec "$@" >&-', "sh", *CLI, *mode, "--model", model,
+             "--cwd", str(tmp_path), "--permission-mode", "bypassPermissions"],
+            input='{"type": "prompt", "message": "go"}\n', capture_output=True, text=True,
+            env=os.environ.copy(), timeout=TIMEOUT, check=False,
+        )  # fmt: skip
+        assert done.returncode == 0, done.stderr
+        assert "Traceback" not in done.stderr and "Exception ignored" not in done.stderr
+    sessions = session_files(Path.home())
+    assert len(sessions) == 2
+    for session in sessions:
+        entries = read_jsonl(session)  # every line is JSON: nothing else was written into it
+        assert entries[0]["type"] == "session"
+        results = [e["message"] for e in entries if e.get("message", {}).get("role") == "tool"]
+        assert results[0]["content"][0]["text"] == "LEAK\n"

@@ -124,3 +124,40 @@ def test_json_mode_records_each_denial_in_its_final_event(tmp_path: Path) -> Non
     # The denied call is visible in the stream as a tool_call line too.
     assert [e["input"] for e in events if e["type"] == "tool_call"] == [{"command": "rm -rf build"}]
     assert "tool call denied" not in done.stderr  # JSON mode: the event carries it
+
+
+def test_file_tools_never_touch_stdin_or_stdout_when_they_are_regular_files(
+    tmp_path: Path,
+) -> None:
+    import os
+    import subprocess
+
+    from .helpers import CLI, TIMEOUT
+
+    forged = '{"type": "forged"}\n'
+    paths = ["/dev/stdin", "/dev/stdout", *(f"/proc/self/fd/{n}" for n in range(3, 12))]
+    calls = [
+        {"id": f"r{i}", "name": "read", "arguments": {"path": path}} for i, path in enumerate(paths)
+    ] + [
+        {"id": f"w{i}", "name": "write", "arguments": {"path": path, "content": forged}}
+        for i, path in enumerate(paths)
+    ]
+    model = write_script(tmp_path / "script.json", [{"tool_calls": calls}, {"text": "done"}])
+    stdin_file, stdout_file = tmp_path / "in.txt", tmp_path / "out.jsonl"
+    stdin_file.write_text("the host's input\n")
+    with stdin_file.open("rb") as stdin, stdout_file.open("wb") as stdout:
+        done = subprocess.run(
+            [*CLI, "--mode", "json", "-p", "go", "--model", model, "--cwd", str(tmp_path),
+             "--permission-mode", "bypassPermissions"],
+            stdin=stdin, stdout=stdout, stderr=subprocess.PIPE, text=True,
+            env=os.environ.copy(), timeout=TIMEOUT, check=False,
+        )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert stdin_file.read_text() == "the host's input\n"
+    lines = json_lines(stdout_file.read_text())
+    assert "forged" not in [line["type"] for line in lines]
+    ends = {line["tool_call_id"]: line for line in lines if line["type"] == "tool_execution_end"}
+    for kind in "rw":  # /dev/stdin: refused, naming why (/dev/stdout is stderr's pipe here)
+        assert "own input or output stream" in ends[f"{kind}0"]["result"]
+        assert ends[f"{kind}0"]["is_error"] is ends[f"{kind}1"]["is_error"] is True
+    assert "the host's input" not in ends["r0"]["result"]

@@ -184,3 +184,104 @@ def test_a_failing_redaction_hook_withholds_the_output(
             "text": f"tool_result hook {hook} {why}; the tool's output was withheld",
         }
     ]
+
+
+LOAD_KINDS = {
+    "GeneratorExit": "GeneratorExit",
+    "CancelledError": "asyncio.CancelledError",
+    "Odd": "type('Odd', (BaseException,), {})",
+}
+
+
+def test_no_exception_type_raised_at_import_or_in_register_kills_the_run(tmp_path: Path) -> None:
+    hooks = []
+    for name, expr in LOAD_KINDS.items():
+        hooks.append(write_hook(tmp_path / f"import_{name}.py", f"""
+            import asyncio
+            raise {expr}("at import")
+            def register(pi):
+                pass
+        """))  # fmt: skip
+        hooks.append(write_hook(tmp_path / f"register_{name}.py", f"""
+            import asyncio
+            def register(pi):
+                raise {expr}("in register")
+        """))  # fmt: skip
+    model = write_script(tmp_path / "script.json", [{"text": "still here"}])
+    args = [arg for hook in hooks for arg in ("--hook", str(hook))]
+    done = run_cli("-p", "go", "--model", model, *args, "--cwd", str(tmp_path))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "still here\n"
+    assert "Traceback" not in done.stderr
+    for name in LOAD_KINDS:
+        assert f"error while importing: {name}: at import" in done.stderr
+        assert f"register() raised {name}: in register" in done.stderr
+
+
+STUCK_TOOL_HOOK = """
+    import asyncio
+    from hookline import Tool
+
+    def register(pi):
+        async def execute(call_id, params, signal, on_update):
+            while True:  # ignores the abort signal and swallows every cancellation
+                try:
+                    await asyncio.sleep(1000)
+                except BaseException:
+                    pass
+
+        pi.register_tool(Tool("stuck", "never ends", {"type": "object"}, execute))
+"""
+
+
+async def test_rpc_abort_ends_a_hook_tool_that_swallows_cancellation(tmp_path: Path) -> None:
+    hook = write_hook(tmp_path / "stuck.py", STUCK_TOOL_HOOK)
+    model = write_script(
+        tmp_path / "script.json",
+        [{"tool_calls": [{"name": "stuck", "arguments": {}, "id": "c1"}]}, {"text": "next run"}],
+    )
+    async with RpcClient(
+        "--model", model, "--hook", str(hook), "--cwd", str(tmp_path),
+        "--permission-mode", "bypassPermissions",
+    ) as rpc:  # fmt: skip
+        await rpc.send({"type": "prompt", "message": "go", "id": "first"})
+        await rpc.read_until(lambda m: m["type"] == "tool_execution_start")
+        abort, before = await rpc.command({"type": "abort"})
+        assert abort["data"]["commands_abandoned"] == 0, abort
+        first = [m for m in before if m["type"] == "response" and m.get("id") == "first"]
+        assert first and first[0]["success"] is False, before
+        ended = [m for m in before if m["type"] == "tool_execution_end"]
+        assert ended and ended[0]["tool_call_id"] == "c1" and ended[0]["is_error"] is True
+        state = await rpc.ok({"type": "get_state"})
+        assert state["is_streaming"] is False  # the agent is free for the next prompt
+        assert await rpc.ok({"type": "prompt", "message": "again"}) == {"messages": 2}
+        assert await rpc.close_stdin() == 0
+    assert "Traceback" not in await rpc.stderr()
+
+
+STUCK_COMMAND_HOOK = """
+    import asyncio
+
+    def register(pi):
+        async def hang(args, ctx):
+            ctx.ui.notify("hang: started")
+            while True:  # swallows every cancellation
+                try:
+                    await asyncio.sleep(1000)
+                except BaseException:
+                    pass
+
+        pi.register_command("hang", hang)
+"""
+
+
+async def test_rpc_exits_on_eof_after_abort_gave_up_on_a_hung_command(tmp_path: Path) -> None:
+    hook = write_hook(tmp_path / "stuck.py", STUCK_COMMAND_HOOK)
+    model = write_script(tmp_path / "script.json", [{"text": "unused"}])
+    async with RpcClient("--model", model, "--hook", str(hook), "--cwd", str(tmp_path)) as rpc:
+        await rpc.send({"type": "command", "name": "hang", "id": "h"})
+        await rpc.read_until(lambda m: "hang: started" in str(m.get("message")))
+        abort = await rpc.ok({"type": "abort"})
+        assert abort["commands_abandoned"] == 1, abort
+        assert await rpc.close_stdin() == 0  # the abandoned command is not waited for
+    assert "Traceback" not in await rpc.stderr()

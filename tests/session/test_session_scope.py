@@ -116,3 +116,34 @@ def test_cli_with_a_home_that_cannot_hold_sessions_exits_2(
     last = done.stderr.strip().splitlines()[-1]
     assert last.startswith(f"hookline: error: cannot create session file {blocker}/"), last
     assert "[ENOTDIR]" in last
+
+
+@pytest.mark.parametrize("kind", ["fifo", "dev_zero"])
+def test_a_fifo_or_device_among_the_sessions_is_skipped_never_read(
+    tmp_path: Path, isolated_home: Path, kind: str
+) -> None:
+    """The newest "session" being a FIFO (blocks forever) or a link to /dev/zero (never
+    ends) must not hang ``--continue`` or ``--resume``."""
+    import os
+
+    project = tmp_path / "project"
+    project.mkdir()
+    script = tmp_path / "script.json"
+    script.write_text(json.dumps({"turns": ["first", "second"]}))
+    model = f"scripted:{script}"
+    first = run_hookline("-p", "remember me", "--model", model, "--cwd", str(project))
+    assert first.returncode == 0, first.stderr
+    (real,) = (isolated_home / ".hookline" / "sessions").rglob("*.jsonl")
+    trap = real.with_name("9999-newest.jsonl")  # sorts and dates after the real one
+    if kind == "fifo":
+        os.mkfifo(trap)
+    else:
+        trap.symlink_to("/dev/zero")
+    for flag in ("--continue", "--resume"):
+        again = run_hookline("-p", "again", flag, "--model", model, "--cwd", str(project))
+        assert again.returncode == 0, again.stderr
+        assert "Traceback" not in again.stderr
+    with pytest.raises(SessionAccessError, match="not a regular file"):
+        SessionManager.open(trap)
+    texts = [content_text(e["message"]["content"]) for e in jsonl_lines(real) if "message" in e]
+    assert texts[:2] == ["remember me", "first"] and "again" in texts

@@ -31,9 +31,14 @@ _CHILD = """
 import asyncio, json, resource, sys
 from hookline.core.messages import content_text
 from hookline.core.tool import ToolError
-from hookline.tools import create_edit_tool, create_read_tool, create_write_tool
+from hookline.tools import (
+    create_edit_tool, create_grep_tool, create_read_tool, create_write_tool,
+)
 
-TOOLS = {"read": create_read_tool, "write": create_write_tool, "edit": create_edit_tool}
+TOOLS = {
+    "read": create_read_tool, "write": create_write_tool, "edit": create_edit_tool,
+    "grep": create_grep_tool,
+}
 
 async def call(name, params):
     try:
@@ -102,6 +107,13 @@ def test_two_lines_of_a_1gb_file_cost_little_memory(project: Path) -> None:
     head = in_child(project, "read", {"path": "huge.log", "limit": 2})
     assert head["text"] == "first\nsecond\n\n[More lines in file. Use offset=3 to continue.]"
     assert head["rss_growth_kb"] <= 50 * 1024, head
+
+
+def test_grep_over_a_256mb_line_stays_in_bounded_memory(project: Path) -> None:
+    _huge(project / "huge.log", 256 * 1024 * 1024)
+    found = in_child(project, "grep", {"pattern": "fourth", "path": "huge.log", "context": 1})
+    assert found["text"] == "huge.log-4- third\nhuge.log:5: fourth", found
+    assert found["rss_growth_kb"] <= 50 * 1024, found
 
 
 def test_lines_after_a_256mb_line_are_reached_in_bounded_memory(project: Path) -> None:

@@ -177,6 +177,26 @@ async def test_grep_regex_skips_ignored_and_binary(tree: Path) -> None:
     assert result.details == {"path": str(tree), "outside_cwd": False}
 
 
+async def test_grep_context_merges_groups_and_marks_gaps(project: Path) -> None:
+    (project / "f.txt").write_text("a\nx\nx\nx\na\nx\na\nx\nx\n")
+    result = await grep(project, pattern="a", path="f.txt", context=1, limit=2)
+    assert content_text(result.content).split("\n")[:6] == [
+        "f.txt:1: a",
+        "f.txt-2- x",
+        "--",
+        "f.txt-4- x",
+        "f.txt:5: a",
+        "f.txt-6- x",  # the limit stops at the second match; its trailing context still shows
+    ]
+    result = await grep(project, pattern="a", path="f.txt", context=1)
+    assert content_text(result.content).split("\n")[4:] == [
+        "f.txt:5: a",
+        "f.txt-6- x",
+        "f.txt:7: a",
+        "f.txt-8- x",
+    ]
+
+
 async def test_grep_ignore_case_glob_and_file_path(tree: Path) -> None:
     result = await grep(tree, pattern="hello", ignoreCase=True, glob="*.py", path="src")
     assert (

@@ -155,16 +155,15 @@ def _import_file(path: str) -> ModuleType:
     sys.modules[name] = module  # dataclasses and pickle look the module up here
     try:
         loader.exec_module(module)
-    except (Exception, SystemExit) as exc:  # KeyboardInterrupt is not the hook's to swallow
+    except BaseException as exc:
         sys.modules.pop(name, None)
+        if isinstance(exc, KeyboardInterrupt):  # Ctrl+C while loading stops the agent
+            raise
         raise _import_failure(exc, path) from exc
-    except BaseException:
-        sys.modules.pop(name, None)
-        raise
     return module
 
 
-def _import_failure(exc: Exception | SystemExit, path: str) -> _LoadFailure:
+def _import_failure(exc: BaseException, path: str) -> _LoadFailure:
     """Turn an exception raised while importing into a reason a hook author can act on."""
     if isinstance(exc, SyntaxError):
         where = f"line {exc.lineno}"
@@ -193,7 +192,9 @@ def _entry_point_factory(source: HookSource) -> Callable[..., Any]:
         ) from exc
     except ImportError as exc:
         raise _LoadFailure(f"import error: {exc}", exc) from exc
-    except (Exception, SystemExit) as exc:
+    except KeyboardInterrupt:
+        raise
+    except BaseException as exc:  # GeneratorExit, CancelledError, odd subclasses: its failure
         raise _LoadFailure(f"error while importing: {_describe(exc)}", exc) from exc
     if isinstance(obj, ModuleType):
         return _module_factory(obj)
@@ -219,7 +220,9 @@ def _run_factory(factory: Callable[..., Any], path: str, cwd: str) -> tuple[Load
         returned = factory(api)
     except UnknownEventError as exc:
         raise _LoadFailure(str(exc), exc) from exc
-    except (Exception, SystemExit) as exc:
+    except KeyboardInterrupt:
+        raise
+    except BaseException as exc:  # a sync call: any other type is the hook's own failure
         raise _LoadFailure(f"register() raised {_describe(exc)}", exc) from exc
     if inspect.isawaitable(returned):
         _close(returned)

@@ -418,8 +418,11 @@ class RpcServer:
                 task.cancel()
             if cancelled:
                 _, abandoned = await asyncio.wait(cancelled, timeout=ABORT_GRACE)
+            orphans = self.agent.runner.orphans  # never waited for at exit
             for task in abandoned:
                 self._abandoned.add(task)
+                orphans.add(task)
+                task.add_done_callback(orphans.discard)
             if cancelled and not self.agent.is_streaming:
                 self._close_cancelled_tool_calls()
         finally:

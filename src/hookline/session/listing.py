@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -28,8 +30,14 @@ class SessionInfo:
 def _info(path: Path) -> SessionInfo | None:
     """Read one file cheaply; ``None`` when it is not a readable session."""
     try:
-        modified = path.stat().st_mtime
-        with open(path, "rb") as f:
+        # A FIFO or a link to /dev/zero among the sessions would block or never end.
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            os.close(fd)
+            return None
+        modified = st.st_mtime
+        with os.fdopen(fd, "rb") as f:
             header = json.loads(f.readline())
             if not isinstance(header, dict) or header.get("type") != "session":
                 return None

@@ -20,6 +20,7 @@ import fcntl
 import gc
 import json
 import os
+import stat
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import partial
@@ -230,7 +231,11 @@ def read_session_file(path: Path) -> ParsedFile:
     twice (as bytes and as the parsed entries).
     """
     try:
-        with open(path, "rb") as f:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)  # a FIFO never blocks
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            os.close(fd)
+            raise OSError(errno.EINVAL, "not a regular file (a FIFO, a device or a socket)")
+        with os.fdopen(fd, "rb") as f:
             return parse_session_blocks(iter(partial(f.read, _BLOCK), b""), str(path))
     except OSError as exc:
         raise SessionAccessError(str(path), "read", exc) from None

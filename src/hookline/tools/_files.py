@@ -6,13 +6,17 @@ SIGTERM cannot end a thread stuck in it), ``/dev/stdin`` and ``/dev/stdout``
 are the host's protocol channel in RPC mode. So the path is ``stat``-ed first
 (symlinks followed: a link to ``/dev/stdout`` is a character device), opened
 with ``O_NONBLOCK`` (a FIFO swapped in after the check cannot block the open)
-and ``fstat``-ed again, which closes the window between check and use.
+and ``fstat``-ed again, which closes the window between check and use. When
+stdin or stdout is a regular file (``hookline --mode rpc < commands > out``),
+that file is refused too, whatever path names it (``/proc/self/fd/N``).
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import stat
+from typing import BinaryIO
 
 from hookline.core.tool import ToolError
 from hookline.tools.truncation import format_size
@@ -47,12 +51,42 @@ def not_regular(tool: str, path: str, mode: int) -> ToolError:
     )
 
 
+#: (st_dev, st_ino) of streams besides fds 0 and 1 the tools must never touch: the
+#: real stdout once ``claim_stdout`` has moved it off fd 1.
+_PROTECTED: set[tuple[int, int]] = set()
+
+
+def protect_stream(fd: int) -> None:
+    """Refuse the file open on ``fd`` to every file tool from now on (the protocol stream)."""
+    with contextlib.suppress(OSError):
+        st = os.fstat(fd)
+        _PROTECTED.add((st.st_dev, st.st_ino))
+
+
+def _is_own_stream(st: os.stat_result) -> bool:
+    """True when ``st`` is the file this process reads its input from or writes output to."""
+    key = (st.st_dev, st.st_ino)
+    if key in _PROTECTED:
+        return True
+    for fd in (0, 1):
+        with contextlib.suppress(OSError):
+            own = os.fstat(fd)
+            if stat.S_ISREG(own.st_mode) and (own.st_dev, own.st_ino) == key:
+                return True
+    return False
+
+
 def _open_checked(tool: str, path: str, full: str, flags: int) -> tuple[int, os.stat_result]:
     fd = os.open(full, flags | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC, 0o666)
     try:
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):
             raise not_regular(tool, path, st.st_mode)
+        if _is_own_stream(st):
+            raise ToolError(
+                f"{tool}: {path} is this process's own input or output stream; "
+                f"{tool} never touches it."
+            )
     except BaseException:
         os.close(fd)
         raise
@@ -100,6 +134,15 @@ def too_large(tool: str, path: str, size: int, limit: int, hint: str) -> ToolErr
     return ToolError(
         f"{tool}: {path} is {format_size(size)}, over the {format_size(limit)} limit. {hint}"
     )
+
+
+def open_regular(full: str) -> BinaryIO | None:
+    """``full`` opened for reading if it is a regular file, else None (as ``read_regular``)."""
+    try:
+        fd, _ = _open_checked("read", full, full, os.O_RDONLY)
+    except (OSError, ToolError):
+        return None
+    return os.fdopen(fd, "rb")
 
 
 def read_regular(full: str, limit: int | None = None) -> bytes | None:

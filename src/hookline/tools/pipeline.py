@@ -26,7 +26,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol
 
-from hookline.core.calling import caller_cancelled
+from hookline.core.calling import ABANDON_GRACE, HandlerAbandoned, Resume, caller_cancelled
 from hookline.core.events import Event, ToolCallEvent, ToolResultEvent
 from hookline.core.messages import text
 from hookline.core.results import ToolCallResult, ToolResultResult
@@ -142,7 +142,7 @@ class ToolPipeline:
                 return _denied(granted.denial, granted.input)
             input = granted.input
         try:
-            result = await tool.execute(tool_call_id, input, signal, on_update)
+            result = await self._execute(tool, tool_call_id, input, signal, on_update)
         except BaseException as exc:
             # A tool (a hook's own, too) that raises anything is a failed call; only
             # the caller's own cancellation (an abort, a signal) goes through.
@@ -150,6 +150,30 @@ class ToolPipeline:
                 raise
             return await self._failed(name, tool_call_id, input, exc)
         return ToolOutcome(await self._after(name, tool_call_id, input, result), input)
+
+    async def _execute(
+        self,
+        tool: Tool,
+        tool_call_id: str,
+        input: dict[str, Any],
+        signal: asyncio.Event | None,
+        on_update: ToolUpdate | None,
+    ) -> ToolResult:
+        """The tool's result. A tool that swallows its cancellation (an abort, a signal) is
+        abandoned after a short grace and runs on detached: the run ends all the same."""
+        coro = _awaited(tool.execute(tool_call_id, input, signal, on_update))
+        try:
+            first = coro.send(None)
+        except StopIteration as stop:
+            result: ToolResult = stop.value
+            return result
+        try:
+            result = await Resume(coro, first, ABANDON_GRACE, self.runner.orphans)
+        except HandlerAbandoned:
+            if caller_cancelled():  # the abort goes on: the call ends as cancelled
+                raise asyncio.CancelledError from None
+            raise
+        return result
 
     async def _after(
         self, name: str, tool_call_id: str, input: dict[str, Any], result: ToolResult
@@ -211,6 +235,10 @@ class ToolPipeline:
         if not self.runner.has_handlers("tool_result"):
             return None
         return await self.runner.emit_tool_result(event)
+
+
+async def _awaited(value: Awaitable[ToolResult]) -> ToolResult:
+    return await value
 
 
 def apply_override(result: ToolResult, override: ToolResultResult | None) -> ToolResult:

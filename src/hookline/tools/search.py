@@ -11,12 +11,13 @@ from __future__ import annotations
 import asyncio
 import os
 import re
-from collections.abc import Callable
-from typing import Any
+from collections import deque
+from collections.abc import Callable, Iterator
+from typing import Any, BinaryIO
 
 from hookline.core.messages import text
 from hookline.core.tool import Tool, ToolError, ToolResult, ToolUpdate
-from hookline.tools._files import read_regular
+from hookline.tools._files import open_regular
 from hookline.tools._params import (
     existing_dir,
     is_binary,
@@ -32,7 +33,6 @@ from hookline.tools.truncation import (
     GREP_MAX_LINE_LENGTH,
     TruncationResult,
     format_size,
-    split_lines,
     truncate_head,
     truncate_line,
 )
@@ -209,34 +209,59 @@ class _Grep:
         return self.matches >= self.limit
 
     def search(self, full: str, rel: str) -> None:
-        data = read_regular(full)  # a FIFO or device in the tree is skipped, never read
-        if data is None or is_binary(data):
+        """Stream the file line by line: a huge file or line never sits in memory whole."""
+        f = open_regular(full)  # a FIFO or device in the tree is skipped, never read
+        if f is None:
             return
-        lines = split_lines(data.decode("utf-8", errors="replace"))
-        hits = []
-        for i, line in enumerate(lines):
-            if self.regex.search(line):
-                hits.append(i)
-                self.matches += 1
-                if self.full:
-                    break
-        if hits:
-            self._emit(rel, lines, hits)
+        try:
+            with f:
+                if is_binary(f.read(8192)):
+                    return
+                f.seek(0)
+                self._scan(rel, _capped_lines(f))
+        except OSError:
+            return
 
-    def _emit(self, rel: str, lines: list[str], hits: list[int]) -> None:
-        shown_until = -1
-        hit_set = set(hits)
-        for hit in hits:
-            start = max(hit - self.context, shown_until + 1)
-            end = min(hit + self.context, len(lines) - 1)
-            if self.context and self.out and (shown_until < 0 or start > shown_until + 1):
-                self.out.append("--")
-            for i in range(start, end + 1):
-                line, cut = truncate_line(lines[i].replace("\r", ""))
-                self.lines_truncated |= cut
-                sep = ":" if i in hit_set else "-"
-                self.out.append(f"{rel}{sep}{i + 1}{sep} {line}")
-            shown_until = max(shown_until, end)
+    def _scan(self, rel: str, lines: Iterator[str]) -> None:
+        before: deque[tuple[int, str]] = deque(maxlen=self.context or 1)
+        shown_until = -1  # the last line shown
+        after_until = -1  # the last line of the last hit's trailing context
+        for i, line in enumerate(lines):
+            if not self.full and self.regex.search(line):
+                self.matches += 1
+                earlier = [b for b in before if b[0] > shown_until] if self.context else []
+                start = earlier[0][0] if earlier else i
+                if self.context and self.out and (shown_until < 0 or start > shown_until + 1):
+                    self.out.append("--")
+                for j, text in earlier:
+                    self._show(rel, j, text, "-")
+                self._show(rel, i, line, ":")
+                shown_until, after_until = i, i + self.context
+            elif i <= after_until:
+                self._show(rel, i, line, "-")
+                shown_until = i
+            elif self.full:
+                return
+            else:
+                before.append((i, line))
+
+    def _show(self, rel: str, i: int, text: str, sep: str) -> None:
+        line, cut = truncate_line(text.replace("\r", ""))
+        self.lines_truncated |= cut
+        self.out.append(f"{rel}{sep}{i + 1}{sep} {line}")
+
+
+#: Bytes of one line that grep searches; the rest of a longer line is skipped unread.
+_LINE_CAP = 1024 * 1024
+
+
+def _capped_lines(f: BinaryIO) -> Iterator[str]:
+    """The file's lines without their newline, each cut to ``_LINE_CAP`` bytes."""
+    while raw := f.readline(_LINE_CAP):
+        if not raw.endswith(b"\n"):
+            while (rest := f.readline(_LINE_CAP)) and not rest.endswith(b"\n"):
+                pass  # the rest of an overlong line: read in bounded pieces and dropped
+        yield raw.removesuffix(b"\n").decode("utf-8", errors="replace")
 
 
 def _grep(

@@ -44,6 +44,12 @@ Scripts for ``sh``, ``dash`` and ``ksh`` are read with bash's grammar too. Where
 a POSIX shell differs it mostly does less (no ``$'…'``, no brace expansion,
 no ``[[``): it then spells some words differently than listed here.
 
+bash evaluates a variable's value as arithmetic in ``$((…))``, ``$[…]``, ``((…))``,
+``for ((…))``, ``${s:off:len}``, array subscripts, ``[[ a -eq b ]]``, ``let`` and
+assignments to ``declare -i`` names, and a subscript inside that value runs
+``$(…)``. Arithmetic that holds anything but numbers (a name, ``$x``, ``$(…)``)
+makes the line unparsable; ``$((1+2))`` and ``${a[0]}`` do not.
+
 Where tree-sitter-bash is known to misread bash (a backtick inside ``${…}``
 or in a heredoc, ``$(…)`` in a ``<<-`` body, ``coproc`` groups), the commands
 are still looked for, and the line is reported unparsable.
@@ -331,6 +337,11 @@ class _Analysis:
             self.problems.append(_error_reason(root, data, ctx))
         walker.walk(root, ctx, tree_depth)
 
+    def arithmetic_problem(self, text: str) -> None:
+        problem = f"arithmetic on a variable, whose value may run commands: {_snippet(text)}"
+        if problem not in self.problems:
+            self.problems.append(problem)
+
     # -- offsets
 
     def char_offset(self, byte: int) -> int:
@@ -379,7 +390,14 @@ class _Walker:
     def may_nest(self, node: Node) -> bool:
         """Whether a command's text can hold another command (a substitution or a heredoc)."""
         chunk = self.data[node.start_byte : node.end_byte]
-        return b"$(" in chunk or b"`" in chunk or b"(" in chunk or b"<<" in chunk
+        return (
+            b"$(" in chunk
+            or b"`" in chunk
+            or b"(" in chunk
+            or b"<<" in chunk
+            or b"${" in chunk  # ``${s:x}``, ``${a[x]}``: arithmetic, checked on the walk
+            or b"[" in chunk  # ``$[x]``, ``a[x]=1``
+        )
 
     def span(self, start: int, end: int, ctx: _Context) -> tuple[int, int]:
         if ctx.span is not None:
@@ -401,6 +419,8 @@ class _Walker:
         elif kind in ("declaration_command", "unset_command"):
             self.declaration(node, ctx, depth)
         else:
+            if kind in _ARITHMETIC_NODES:
+                self.arithmetic(node)
             if kind in _SUBSTITUTIONS:
                 if ctx.inherited:
                     ctx = _Context(ctx.wrappers, (), ctx.span, ctx.depth)
@@ -417,6 +437,35 @@ class _Walker:
                     self.hidden_substitution(child, ctx, depth)
             if kind == "heredoc_redirect":
                 self.heredoc_backticks(node, ctx, depth)
+
+    def arithmetic(self, node: Node) -> None:
+        """bash evaluates a variable's *value* as arithmetic, and a subscript inside that
+        value runs ``$(…)``: after ``x='a[$(rm y)]'``, ``echo $((x))`` runs ``rm y``.
+        Arithmetic that names a variable is known only at run time: the line is reported
+        unparsable. Pure literals (``$((1+2))``, ``${s:1:2}``, ``${a[0]}``) stay readable."""
+        kind = node.type
+        text = self.text(node)
+        expressions: list[str] = []
+        if kind == "arithmetic_expansion":  # ``$((…))``, ``$[…]``
+            expressions.append(text[1:])
+        elif kind == "compound_statement" and text.startswith("(("):  # not ``{ …; }``
+            expressions.append(text)
+        elif kind == "c_style_for_statement":  # ``for ((…; …; …))``
+            marks = [c for c in node.children if c.type in ("((", "))")]
+            if len(marks) == 2:
+                text = _decode(self.data[marks[0].start_byte : marks[1].end_byte])
+            expressions.append(text)
+        elif kind == "subscript":  # ``${a[i]}``, ``a[i]=v``: indexed-array subscripts
+            index = text[text.find("[") + 1 : text.rfind("]")]
+            if index not in ("@", "*"):
+                expressions.append(index)
+        elif kind == "expansion":  # ``${s:off}``, ``${s:off:len}``
+            expressions.append(_substring_range(text))
+        elif kind == "binary_expression" and _compares_numbers(node, self):
+            operands = [c for c in node.children if c.type != "test_operator"]
+            expressions.extend(self.text(c) for c in operands)
+        if any(_reads_variable(expression) for expression in expressions):
+            self.analysis.arithmetic_problem(text)
 
     def nested_backticks(self, node: Node, ctx: _Context, depth: int) -> None:
         """tree-sitter keeps ``\\``` inside backticks as written; bash unescapes it first,
@@ -895,6 +944,8 @@ class _Walker:
         flags = [w.expands for w in words]
         if words[0].glob:
             flags[0] = True
+        if not flags[0] and _arithmetic_on_a_variable(words):
+            self.analysis.arithmetic_problem(" ".join(w.value for w in words))
         if words[0].value in ("{", "}") and not flags[0]:
             # bash never runs a command named ``{`` or ``}``: the grammar misread a group
             self.analysis.problems.append(f"a group the parser cannot read: {words[0].value}")
@@ -911,6 +962,79 @@ class _Walker:
                 wrapper_argvs=[list(argv) for _, argv in wrappers],
             )
         )
+
+
+# --- arithmetic ---------------------------------------------------------------------------------
+
+#: Nodes whose text bash evaluates as arithmetic (see :meth:`_Walker.arithmetic`).
+_ARITHMETIC_NODES = frozenset(
+    {
+        "arithmetic_expansion",
+        "compound_statement",
+        "c_style_for_statement",
+        "subscript",
+        "expansion",
+        "binary_expression",
+    }
+)
+#: ``[[ a OP b ]]`` operators that evaluate both sides as arithmetic.
+_ARITHMETIC_TESTS = frozenset({"-eq", "-ne", "-lt", "-le", "-gt", "-ge"})
+#: Builtins whose ``-i`` gives a variable the integer attribute.
+_DECLARES = frozenset({"declare", "typeset", "local"})
+#: Numbers (``12``, ``0x1f``, ``16#ff``) and parameters that are always numbers (``$#``,
+#: ``$?``, ``$$``, ``$!``, ``${#name}``): what may stay in arithmetic that reads no variable.
+_ARITHMETIC_LITERAL = re.compile(
+    r"\d[0-9A-Za-z_#@]*|\$[#?$!]|\$\{[#?$!]\}|\$\{#[A-Za-z_][A-Za-z0-9_]*\}"
+)
+#: What is left of a name, a ``$`` expansion, a backtick or an escape after the literals.
+_ARITHMETIC_NAME = re.compile(r"[A-Za-z_$`\\]")
+
+
+def _reads_variable(expression: str) -> bool:
+    """Whether arithmetic ``expression`` holds more than numbers and operators."""
+    return _ARITHMETIC_NAME.search(_ARITHMETIC_LITERAL.sub("0", expression)) is not None
+
+
+def _arithmetic_on_a_variable(words: list[_Word]) -> bool:
+    """``let`` evaluates each argument as arithmetic; after ``declare -i n`` (also
+    ``typeset``/``local``) every later ``n=…`` does, so ``n=x`` evaluates ``x``."""
+    if words[0].value == "let":
+        return any(_reads_variable(w.value) or w.expands for w in words[1:])
+    if words[0].value in _DECLARES:
+        return any(w.value[:1] in "-+" and "i" in w.value for w in words[1:])
+    return False
+
+
+def _compares_numbers(node: Node, walker: _Walker) -> bool:
+    """Whether a test is ``[[ a -eq b ]]`` (or ``-ne``…), which evaluates ``a`` and ``b``
+    as arithmetic; ``[``/``test`` read plain numbers only."""
+    if not any(walker.text(c) in _ARITHMETIC_TESTS for c in node.children):
+        return False
+    parent = node.parent
+    while parent is not None and parent.type != "test_command":
+        parent = parent.parent
+    return parent is not None and walker.text(parent).startswith("[[")
+
+
+def _substring_range(text: str) -> str:
+    """The offset and length of ``${name:off:len}`` (``"off:len"``), else ``""``; the name
+    may be ``#``/``!``-prefixed or subscripted. ``${x:-y}`` ``:=`` ``:?`` ``:+`` are not ranges."""
+    body = text[2:-1] if text.startswith("${") and text.endswith("}") else text[2:]
+    match = re.match(r"[#!]?(?:[A-Za-z_][A-Za-z0-9_]*|[0-9]+|[@*#?$!-])", body)
+    if match is None:
+        return ""
+    i = match.end()
+    if body[i : i + 1] == "[":  # skip the subscript: it has its own node
+        depth = 0
+        while i < len(body):
+            depth += {"[": 1, "]": -1}.get(body[i], 0)
+            i += 1
+            if depth == 0:
+                break
+    rest = body[i:]
+    if rest.startswith(":") and rest[1:2] not in ("-", "=", "?", "+"):
+        return rest[1:]
+    return ""
 
 
 # --- word unquoting ---------------------------------------------------------------------------

@@ -154,23 +154,82 @@ async def test_accept_edits_does_not_write_outside_through_link_dotdot(tmp_path:
     assert not (tmp_path / "outside" / "escaped.txt").exists()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bash evaluates a variable's value as an arithmetic expression in $((x)), $[x], "
-    "((x)), ${s:x}, ${a[x]}, [[ x -eq 1 ]] and let, and a subscript in that value runs "
-    "$(…); closing it means treating arithmetic on any variable as unreadable, which "
-    "would make every $((i+1)) ask: a decision for the lead",
-)
-@pytest.mark.parametrize(
-    "line",
-    [
-        "x='a[$(touch x)]'; echo $((x))",
-        "s=abc; x='a[$(touch x)]'; echo ${s:x}",
-        "x=$(<payload.txt); echo $((x))",
-    ],
-)
+#: Lines that evaluate a variable's value as arithmetic: after ``x='a[$(touch y)]'`` each
+#: of them runs ``touch``, though only an allowed program is written on the line.
+ARITHMETIC_ON_A_VARIABLE = [
+    "x='a[$(touch x)]'; echo $((x))",
+    "s=abc; x='a[$(touch x)]'; echo ${s:x}",
+    "x=$(<payload.txt); echo $((x))",
+    "for ((i=0;i<x;i++)); do echo $i; done",
+    "echo ${a[x]}",
+    "echo ${a[$x]}",
+    "[[ x -eq 1 ]] && echo y",
+    "[[ $x -lt 1 ]] && echo y",
+    "let x",
+    "echo $[x]",
+    "((x)); echo y",
+    "echo $(($x + 1))",
+    'echo "${s:1:x}"',
+    "a[x]=1; echo y",
+    "declare -i n; n=x; echo y",
+    "bash -c 'echo $((x))'",
+    "echo $(( $(cat payload.txt) ))",
+]
+#: Arithmetic on literals only: nothing in it is decided at run time.
+ARITHMETIC_ON_LITERALS = [
+    "echo $((1+2))",
+    "echo $[1+2]",
+    "((1+1)) && echo y",
+    "echo ${s:1:2} ${s: -1}",
+    "echo ${a[0]} ${a[@]} ${#a[*]}",
+    "[[ 3 -eq 3 ]] && echo y",
+    "[[ $# -eq 0 ]] && echo y",
+    "echo $(( ${#s} + 0x1f + 16#ff ))",
+    "[ x -eq 1 ] || echo y",
+    "echo ${x:-y} ${x:+z}",
+]
+
+
+@pytest.mark.parametrize("line", ARITHMETIC_ON_A_VARIABLE)
+@pytest.mark.parametrize("allow", [["Bash(echo *)", "Bash(let *)", "Bash(declare *)"], ["Bash"]])
 def test_arithmetic_on_a_variable_holding_a_substitution_is_not_auto_allowed(
-    tmp_path: Path, line: str
+    tmp_path: Path, line: str, allow: list[str]
 ) -> None:
-    check = decide("default", "bash", {"command": line}, tmp_path, allow=["Bash(echo *)"])
+    check = decide("default", "bash", {"command": line}, tmp_path, allow=allow)
     assert check.decision == "ask", check
+    assert "arithmetic on a variable" in check.reason, check
+
+
+@pytest.mark.parametrize("line", ARITHMETIC_ON_A_VARIABLE[:3])
+def test_arithmetic_on_a_variable_is_denied_in_dont_ask(tmp_path: Path, line: str) -> None:
+    check = decide("dontAsk", "bash", {"command": line}, tmp_path, allow=["Bash(echo *)"])
+    assert check.decision == "deny", check
+
+
+@pytest.mark.parametrize("line", ARITHMETIC_ON_LITERALS)
+def test_arithmetic_on_literals_stays_allowed(tmp_path: Path, line: str) -> None:
+    check = decide("default", "bash", {"command": line}, tmp_path, allow=["Bash(echo *)"])
+    assert check.decision == "allow", check
+
+
+def test_a_deny_still_sees_commands_written_beside_arithmetic(tmp_path: Path) -> None:
+    line = {"command": "echo $((x)); touch y"}
+    check = decide("bypassPermissions", "bash", line, tmp_path, deny=["Bash(touch *)"])
+    assert check.decision == "deny", check
+
+
+def test_bypass_runs_arithmetic_on_a_variable_when_no_rule_could_match(tmp_path: Path) -> None:
+    check = decide("bypassPermissions", "bash", {"command": "echo $((x))"}, tmp_path)
+    assert check.decision == "allow", check
+
+
+async def test_the_agent_does_not_run_a_substitution_held_in_a_variable(tmp_path: Path) -> None:
+    project = tmp_path / "project"
+    project.mkdir()
+    results = await run_agent(
+        project,
+        [("bash", {"command": "x='a[$(touch pwned)]'; echo $((x))"})],
+        settings={"permissions": {"allow": ["Bash(echo *)"]}},
+    )
+    assert results[0].is_error
+    assert not (project / "pwned").exists()

@@ -59,7 +59,6 @@ LINES = [
     "echo ${unset_var:-$(probe y)}",
     "cat <<EOF\n$(probe x)\nEOF",
     "[[ $(probe x) ]]",
-    "echo $(( $(probe 1) + 1 ))",
     "A=1 B='x y' probe x",
     "env -u FOO A=1 probe x",
     "env -S 'probe a b' c",
@@ -141,6 +140,22 @@ def test_the_parser_reports_what_bash_runs(
     assert ran, f"bash did not run the probe for {line!r}"
     result = parse_command(line)
     assert not result.unparsable, result.problems
+    reported = [[c.name, *c.args] for c in result.commands if c.name == "probe" and not c.dynamic]
+    assert sorted(reported) == sorted(ran), line
+
+
+#: Arithmetic on a command's output: bash evaluates that output, so the line is unparsable.
+IN_ARITHMETIC = ["echo $(( $(probe 1) + 1 ))", "(( $(probe 1) ))"]
+
+
+@pytest.mark.parametrize("line", IN_ARITHMETIC)
+def test_commands_in_arithmetic_are_reported_and_the_line_is_unparsable(
+    line: str, probe_env: dict[str, str], tmp_path: Path
+) -> None:
+    ran = _bash_runs(line, probe_env, tmp_path)
+    assert ran, f"bash did not run the probe for {line!r}"
+    result = parse_command(line)
+    assert result.problems and all("arithmetic" in p for p in result.problems), result.problems
     reported = [[c.name, *c.args] for c in result.commands if c.name == "probe" and not c.dynamic]
     assert sorted(reported) == sorted(ran), line
 

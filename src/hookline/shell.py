@@ -1090,25 +1090,17 @@ def _has_live_substitution(raw: str) -> bool:
 
 def _unescape_heredoc(raw: str) -> str:
     """In an unquoted heredoc a backslash escapes only ``$ ` \\`` and a newline."""
-    if "\\" not in raw:
-        return raw
-    out: list[str] = []
-    i = 0
-    n = len(raw)
-    while i < n:
-        char = raw[i]
-        if char == "\\" and i + 1 < n and raw[i + 1] in "$`\\\n":
-            if raw[i + 1] != "\n":
-                out.append(raw[i + 1])
-            i += 2
-            continue
-        out.append(char)
-        i += 1
-    return "".join(out)
+    return _unescape(raw, "$`\\\n")
 
 
 def _unescape_double(raw: str) -> str:
     """Inside double quotes a backslash escapes only ``$ ` " \\`` and a newline."""
+    return _unescape(raw, '$`"\\\n')
+
+
+def _unescape(raw: str, escapable: str) -> str:
+    """Drop the backslash before each character of ``escapable`` (a line continuation
+    — backslash-newline — disappears altogether); other backslashes stay."""
     if "\\" not in raw:
         return raw
     out: list[str] = []
@@ -1116,7 +1108,7 @@ def _unescape_double(raw: str) -> str:
     n = len(raw)
     while i < n:
         char = raw[i]
-        if char == "\\" and i + 1 < n and raw[i + 1] in '$`"\\\n':
+        if char == "\\" and i + 1 < n and raw[i + 1] in escapable:
             if raw[i + 1] != "\n":
                 out.append(raw[i + 1])
             i += 2

@@ -16,7 +16,13 @@ from collections.abc import Awaitable, Callable, Iterable
 from typing import Any, TypeVar, cast
 
 from hookline.core.api import LoadedHook, MessageRenderer, RegisteredCommand, RegisteredShortcut
-from hookline.core.calling import ABANDON_GRACE, HandlerCalls, HookError, describe
+from hookline.core.calling import (
+    ABANDON_GRACE,
+    HandlerCalls,
+    HookError,
+    caller_cancelled,
+    describe,
+)
 from hookline.core.context import CommandContext, HookContext
 from hookline.core.deadlines import DialogPausingUI
 from hookline.core.events import (
@@ -230,17 +236,9 @@ class HookRunner:
         if command is None:
             return False
         ctx = CommandContext(self.context)
-        try:
-            value = command.handler(args, ctx)
-            if isinstance(value, Awaitable):
-                await value
-        except asyncio.CancelledError as exc:
-            task = asyncio.current_task()
-            if task is not None and task.cancelling():
-                raise  # ours: the caller was cancelled
-            self.report(command.hook_path, f"command:{name}", exc)
-        except BaseException as exc:  # a command's failure, whatever it raised
-            self.report(command.hook_path, f"command:{name}", exc)
+        await self._run_action(
+            command.hook_path, f"command:{name}", lambda: command.handler(args, ctx)
+        )
         return True
 
     async def run_shortcut(self, key: str) -> bool:
@@ -249,15 +247,20 @@ class HookRunner:
         shortcut = self.get_registered_shortcuts().get(key)
         if shortcut is None:
             return False
+        ctx = CommandContext(self.context)
+        await self._run_action(shortcut.hook_path, f"shortcut:{key}", lambda: shortcut.handler(ctx))
+        return True
+
+    async def _run_action(self, hook_path: str, what: str, call: Callable[[], Any]) -> None:
+        """A command's or shortcut's handler: whatever it raises is reported as its failure;
+        only the caller's own cancellation goes through."""
         try:
-            value = shortcut.handler(CommandContext(self.context))
+            value = call()
             if isinstance(value, Awaitable):
                 await value
         except asyncio.CancelledError as exc:
-            task = asyncio.current_task()
-            if task is not None and task.cancelling():
-                raise  # ours: the caller was cancelled
-            self.report(shortcut.hook_path, f"shortcut:{key}", exc)
-        except BaseException as exc:  # a shortcut's failure, whatever it raised
-            self.report(shortcut.hook_path, f"shortcut:{key}", exc)
-        return True
+            if caller_cancelled():
+                raise
+            self.report(hook_path, what, exc)
+        except BaseException as exc:
+            self.report(hook_path, what, exc)

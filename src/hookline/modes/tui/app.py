@@ -13,7 +13,7 @@ import asyncio
 import contextlib
 import time
 from collections.abc import Callable, Coroutine
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from prompt_toolkit.application import Application
 from prompt_toolkit.buffer import Buffer
@@ -36,9 +36,6 @@ from prompt_toolkit.layout import (
 from prompt_toolkit.layout.controls import BufferControl
 from prompt_toolkit.layout.menus import CompletionsMenu
 from prompt_toolkit.patch_stdout import patch_stdout
-from rich.console import RenderableType
-from rich.padding import Padding
-from rich.text import Text
 
 from hookline.agent.agent import Agent
 from hookline.agent.setup import AgentBundle
@@ -53,6 +50,9 @@ from hookline.modes.tui.dialogs import STYLE, Dialog, DialogHost
 from hookline.modes.tui.footer import Usage, footer_line, measure
 from hookline.modes.tui.ui import TuiUI
 from hookline.session import project_slug
+
+if TYPE_CHECKING:
+    from rich.console import RenderableType
 
 #: Events after which the footer's message and token counts are measured again.
 _SESSION_CHANGES = frozenset(
@@ -532,7 +532,7 @@ class TuiApp:
     def _on_message(self, message: dict[str, Any]) -> None:
         role = message.get("role")
         if role == "user":
-            self.print(Text(""))  # a blank line before each of your messages
+            self.print(render.styled())  # a blank line before each of your messages
             self.print(render.user_block(content_text(message["content"])))
         elif role == "assistant":
             self._live_text = ""
@@ -561,7 +561,7 @@ class TuiApp:
                 self.agent.runner.report("", f"renderer:{custom_type}", exc)
                 shown = None
             if isinstance(shown, str):
-                return Text(render.clean(shown))
+                return render.styled(render.clean(shown))
             if shown is not None and (
                 hasattr(shown, "__rich_console__") or hasattr(shown, "__rich__")
             ):
@@ -598,7 +598,7 @@ class TuiApp:
             mark, style = render.tool_mark(is_error, False)
             call = self._render_call(tool)
             self.print(render.tool_header(tool.name, tool.args, mark, style, self.width(), call))
-            self.print(Padding(own, (0, 0, 0, 4)))
+            self.print(render.indented(own, 4))
         else:
             if collapsed:
                 self._last_collapsed = (tool.name, tool.args, text, is_error, blocked)
@@ -634,7 +634,7 @@ class TuiApp:
             self.agent.runner.report("", f"render_result:{tool.name}", exc)
             return None
         if isinstance(shown, str):
-            return Text(render.clean(shown))
+            return render.styled(render.clean(shown))
         if hasattr(shown, "__rich_console__") or hasattr(shown, "__rich__"):
             return shown
         return None
@@ -701,8 +701,8 @@ class TuiApp:
         return 0
 
     async def _run_app(self) -> None:
-        header = render.dim(f"hookline · {self.agent.cwd} · /help for commands, ctrl+d to exit")
-        self._write_above(render.to_ansi(header, self.width()))
+        header = f"hookline · {self.agent.cwd} · /help for commands, ctrl+d to exit"
+        self._write_above(render.dim_ansi(header, self.width()))
         drawn = asyncio.Event()
         app_task = asyncio.ensure_future(self.app.run_async(pre_run=drawn.set))
         await drawn.wait()

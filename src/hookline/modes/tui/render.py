@@ -7,17 +7,17 @@ text goes through ``strip_terminal_controls`` first.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from io import StringIO
 from typing import TYPE_CHECKING, Any
 
-from rich.console import Console, RenderableType
-from rich.text import Text
-
 from hookline.core.ui import strip_terminal_controls
 
 if TYPE_CHECKING:
+    from rich.console import RenderableType
     from rich.markdown import Markdown
+    from rich.text import Text
 
 #: Tool output lines shown before the block is collapsed.
 COLLAPSED_LINES = 8
@@ -27,6 +27,8 @@ LIVE_TAIL_LINES = 6
 
 def to_ansi(renderable: RenderableType, width: int) -> str:
     """``renderable`` as ANSI text ``width`` columns wide, ending in a newline."""
+    from rich.console import Console
+
     out = StringIO()
     console = Console(
         file=out,
@@ -51,6 +53,52 @@ def markdown(text: str) -> Markdown:
     from rich.markdown import Markdown
 
     return Markdown(text, code_theme="monokai", hyperlinks=False)
+
+
+def styled(content: str = "", style: str = "") -> Text:
+    """A rich ``Text``.
+
+    rich is imported on first use, not with this module: the first frame is
+    drawn by prompt_toolkit alone, and rich loads after it.
+    """
+    from rich.text import Text
+
+    return Text(content, style=style)
+
+
+def indented(renderable: RenderableType, left: int) -> RenderableType:
+    """``renderable`` shifted ``left`` columns right."""
+    from rich.padding import Padding
+
+    return Padding(renderable, (0, 0, 0, left))
+
+
+def dim_ansi(text: str, width: int) -> str:
+    """``to_ansi(dim(text), width)``, without loading rich for plain text.
+
+    The header is written before the first frame; rich (tens of milliseconds
+    to import) loads after it. Plain printable ASCII (and ``·``) in words that
+    fit is wrapped here the way rich wraps it; anything else goes to rich.
+    """
+    text = clean(text)
+    width = max(width, 20)
+    words = re.findall(r"\S+ ?", text)
+    if (
+        not words
+        or "".join(words) != text
+        or not all(_PLAIN.fullmatch(w) and len(w) <= width for w in words)
+    ):
+        return to_ansi(dim(text), width)
+    lines = [""]
+    for word in words:
+        if lines[-1] and len(lines[-1] + word.rstrip()) > width:
+            lines.append("")
+        lines[-1] += word
+    lines = [line if len(line) <= width else line.rstrip(" ") for line in lines]
+    return "".join(f"\x1b[38;5;244m{line}\x1b[0m\n" for line in lines)
+
+
+_PLAIN = re.compile(r"[\x21-\x7e·]+ ?")
 
 
 def clean(text: str) -> str:
@@ -87,7 +135,7 @@ def tool_header(
     name: str, args: Any, mark: str, style: str, width: int, call: str | None = None
 ) -> Text:
     """``mark name  key-argument``; ``call`` is a tool's own ``render_call`` text."""
-    line = Text()
+    line = styled()
     line.append(f"{mark} ", style=style)
     line.append(clean(name), style="bold")
     arg = clean(call if call is not None else key_argument(name, args))
@@ -145,21 +193,21 @@ def running_tool(
 
 def user_block(text: str) -> Text:
     lines = clean(text).splitlines() or [""]
-    return Text("\n".join(("› " if i == 0 else "  ") + x for i, x in enumerate(lines)), "bold")
+    return styled("\n".join(("› " if i == 0 else "  ") + x for i, x in enumerate(lines)), "bold")
 
 
 def notice(text: str, kind: str = "info") -> Text:
     marks = {"info": ("ℹ", "blue"), "warning": ("⚠", "yellow"), "error": ("✖", "red")}
     mark, style = marks.get(kind, marks["info"])
-    return Text(f"{mark} {clean(text)}", style=style)
+    return styled(f"{mark} {clean(text)}", style=style)
 
 
 def dim(text: str) -> Text:
-    return Text(clean(text), style="grey50")
+    return styled(clean(text), style="grey50")
 
 
 def custom_message(custom_type: str, content: str) -> Text:
-    block = Text()
+    block = styled()
     block.append(f"[{clean(custom_type)}] ", style="magenta")
     block.append(clean(content))
     return block
@@ -167,7 +215,7 @@ def custom_message(custom_type: str, content: str) -> Text:
 
 def listing(title: str, rows: Sequence[tuple[str, str]]) -> Text:
     """A titled two-column list (``/help``, ``/hooks``, ``/permissions``)."""
-    block = Text(title, style="bold")
+    block = styled(title, style="bold")
     left = max((len(a) for a, _ in rows), default=0)
     for a, b in rows:
         block.append("\n  " + a.ljust(left), style="cyan")

@@ -29,6 +29,14 @@ def _wait_gone(text: str) -> None:
         time.sleep(0.05)
 
 
+def _wait_running(text: str) -> None:
+    """Wait for the process to appear: "Working…" may show before bash has started."""
+    deadline = time.monotonic() + DEADLINE
+    while not _running(text):
+        assert time.monotonic() < deadline, f"no process with {text!r} ever ran"
+        time.sleep(0.05)
+
+
 SHUTDOWN = """
 import os
 import signal
@@ -181,7 +189,7 @@ def test_ctrl_c_stops_a_user_bash_command(tmp_path: Path) -> None:
         pane.type(f"!echo user-started; sleep 60; touch {marker}")
         pane.keys("Enter")
         pane.wait_for("Working…")
-        assert _running(str(marker))
+        _wait_running(str(marker))
         pane.keys("C-c")
         pane.wait_for(lambda s: "stopped" in s and "Working…" not in s)
         _wait_gone(str(marker))

@@ -4,7 +4,7 @@ At every ``turn_start`` the working tree is captured with ``git stash create``
 (which changes nothing); when the user branches back to a turn, the hook
 offers to put the code back as it was then.
 
-Two changes from the seed: checkpoints are kept across runs (the seed clears
+Two changes from pi's example: checkpoints are kept across runs (pi's clears
 them on ``agent_end``, which leaves nothing to restore when the user branches
 after a run), and the restore first drops the working tree's changes
 (``git checkout -- .``) because ``git stash apply`` refuses to overwrite

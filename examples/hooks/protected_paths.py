@@ -1,7 +1,7 @@
 """Protected paths: block ``write``/``edit`` into ``.env`` files, ``.git/``, ``node_modules/``.
 
 The Python version of pi's "block writes to certain paths" example,
-with one fix: the seed tests ``path.includes(".env")``, a substring match that
+with one fix: pi's example tests ``path.includes(".env")``, a substring match that
 blocks ``src/my.env.example`` and lets ``sub/../.env`` through only by luck.
 Here the path is *resolved* first (relative to ``ctx.cwd``, ``..`` folded,
 symlinks followed) and its components are compared:

@@ -442,7 +442,7 @@ async def test_failure_feedback_is_noted_on_the_reraised_error(
     try:
         await tool.execute("t", {"command": "x"}, None, None)
     except ToolError as raised:
-        assert raised is error  # the original error, as the seed requires
+        assert raised is error  # the original error, as Claude's adapter contract requires
         assert raised.__notes__ == ["PostToolUseFailure hook feedback: try --force"]
     else:
         raise AssertionError("the tool error was swallowed")

@@ -1,7 +1,7 @@
 """Calling one handler: cheap when it answers at once, bounded when it does not.
 
 A handler is stepped by hand to its first suspension; one that answers at
-once never meets a timer (DESIGN.md §7: ten ``wait_for`` calls cost ~160 µs).
+once never meets a timer (measured: ten ``wait_for`` calls cost ~160 µs).
 One that really suspends is resumed under an ``asyncio.timeout`` scope whose
 clock stops while a UI dialog is open (``deadlines.py``).
 

@@ -1,4 +1,4 @@
-"""The combination rules of DESIGN.md §2: how several handlers of one event combine.
+"""The combination rules (the README's table): how several handlers of one event combine.
 
 Each rule is a plain function of the runner's ``HandlerCalls`` (how one
 handler is called, under which deadline, where its failures go), the event,

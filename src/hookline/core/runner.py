@@ -1,6 +1,6 @@
-"""``HookRunner``: dispatches events to loaded hooks with the seeds' combination rules.
+"""``HookRunner``: dispatches events to loaded hooks with the combination rules (README table).
 
-Hot-path notes (DESIGN.md §7): handlers are called directly and an
+Hot-path notes: handlers are called directly and an
 ``async def`` handler is stepped by hand until it first suspends; only a
 handler that really suspends is put under the ``hook_timeout`` deadline, so a
 handler that answers at once costs about what the floor costs. How one

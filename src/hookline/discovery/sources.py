@@ -201,7 +201,7 @@ def _is_inside(file: str, folder: Path | None) -> bool:
     """True when ``file`` was found in ``folder``: paths compared as found, never resolved.
 
     Resolving would let a link in the project (``.claude/settings.json`` ->
-    ``../shared/settings.json``) pass for "not a project file". A project
+    ``../sibling/settings.json``) pass for "not a project file". A project
     reached through a link is compared both ways, so neither form escapes.
     """
     if folder is None or not file:

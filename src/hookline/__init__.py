@@ -204,7 +204,7 @@ if TYPE_CHECKING:
     )
     from hookline.tools.leftovers import ToolLeftovers, cleanup_leftovers
 
-__version__ = "0.1.0"
+from hookline._version import __version__
 
 __all__ = [
     "BUILTIN_TOOL_NAMES",

@@ -91,7 +91,7 @@ def test_the_version_lives_in_one_place() -> None:
     assert "version" not in PROJECT and "version" in PROJECT["dynamic"]
     attr = PYPROJECT["tool"]["setuptools"]["dynamic"]["version"]["attr"]
     assert attr == "hookline._version.__version__"
-    assert VERSION == f"hookline {__version__}"
+    assert f"hookline {__version__}" == VERSION
     hits = [
         str(p)
         for p in (ROOT / "src").rglob("*.py")

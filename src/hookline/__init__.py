@@ -204,7 +204,7 @@ if TYPE_CHECKING:
     )
     from hookline.tools.leftovers import ToolLeftovers, cleanup_leftovers
 
-from hookline._version import __version__
+from hookline._version import __version__ as __version__
 
 __all__ = [
     "BUILTIN_TOOL_NAMES",

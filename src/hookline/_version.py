@@ -1,3 +1,3 @@
-"""The version, in one place: packaging metadata, ``hookline --version`` and ``__version__`` read it."""
+"""The version, in one place: the package metadata, ``--version`` and ``__version__``."""
 
 __version__ = "0.1.0"

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import sys
-
 import asyncio
 import socket
+import sys
 from typing import Any
 
 import pytest

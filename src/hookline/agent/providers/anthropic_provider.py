@@ -12,12 +12,12 @@ from typing import Any, cast
 
 from hookline.agent.provider import ModelRequest, ProviderError, TextDelta, ToolSpec
 from hookline.agent.providers._common import (
-    import_sdk,
-    retry_after_seconds,
     PartialReply,
     custom_content,
+    import_sdk,
     is_transient_status,
     prepare_history,
+    retry_after_seconds,
     run_abortable,
     usage_dict,
 )

@@ -77,11 +77,11 @@ def retry_delay(
 ) -> float:
     """Seconds to wait before call ``attempt + 1``: exponential backoff with jitter, never
     less than the server's ``retry-after``, never more than ``max_delay``."""
-    backoff = base_delay * 2 ** (attempt - 1)
+    backoff = float(base_delay * 2 ** (attempt - 1))
     backoff += (jitter or _jitter)(backoff)
     if retry_after is not None:
         backoff = max(backoff, retry_after)
-    return min(backoff, max_delay)
+    return float(min(backoff, max_delay))
 
 
 def _jitter(delay: float) -> float:

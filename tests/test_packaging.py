@@ -59,10 +59,18 @@ def _imported_top_modules() -> set[str]:
     return found
 
 
+#: Dependencies that ship a program rather than a module, and the code that runs it.
+_PROGRAMS = {"ripgrep": ("src/hookline/tools/_ripgrep.py", '"rg"')}
+
+
 def test_every_declared_dependency_is_imported_by_the_code() -> None:
     imported = _imported_top_modules()
     for requirement in PROJECT["dependencies"]:
         name = _requirement_name(requirement)
+        if name in _PROGRAMS:
+            where, needle = _PROGRAMS[name]
+            assert needle in (ROOT / where).read_text(encoding="utf-8"), requirement
+            continue
         module = _IMPORT_NAMES.get(name, name.replace("-", "_"))
         assert module in imported, f"{requirement} is declared but nothing imports {module}"
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import ast
 import os
 import re
+import shutil
 import subprocess
 import sys
 import sysconfig
@@ -148,6 +149,12 @@ def test_a_provider_without_its_sdk_says_which_extra_to_install(tmp_path: Path) 
 def installed_wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A fresh venv with the wheel built from this checkout; returns its python."""
     work = tmp_path_factory.mktemp("wheel")
+    source = work / "source"  # a copy: setuptools writes build/ and egg-info beside the code
+    shutil.copytree(
+        ROOT / "src", source / "src", ignore=shutil.ignore_patterns("__pycache__", "*.egg-info")
+    )
+    for name in ("pyproject.toml", "README.md", "LICENSE"):
+        shutil.copy2(ROOT / name, source / name)
     subprocess.run(
         [
             sys.executable,
@@ -159,7 +166,7 @@ def installed_wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
             "--quiet",
             "--wheel-dir",
             str(work / "dist"),
-            str(ROOT),
+            str(source),
         ],
         check=True,
         timeout=300,

@@ -23,7 +23,6 @@ from collections.abc import Generator
 from dataclasses import dataclass
 from functools import lru_cache
 
-
 #: A JSON event longer than this (a file with a huge line) is not parsed: the caller
 #: scans that file itself, in bounded pieces.
 _EVENT_LIMIT = 1024 * 1024

@@ -33,6 +33,7 @@ from hookline.settings.models import (
     AgentHookConfig,
     CommandHookConfig,
     HookConfig,
+    HttpHookConfig,
     PromptHookConfig,
     Settings,
 )
@@ -40,6 +41,7 @@ from hookline.settings.models import (
 #: Hook types hookline runs, and the keys each may carry (as settings spell them).
 _HOOK_MODELS: dict[str, type[BaseModel]] = {
     "command": CommandHookConfig,
+    "http": HttpHookConfig,
     "prompt": PromptHookConfig,
     "agent": AgentHookConfig,
 }
@@ -47,7 +49,9 @@ _HOOK_ADAPTER: TypeAdapter[Any] = TypeAdapter(HookConfig)
 _GROUP_KEYS = frozenset({"matcher", "hooks"})
 
 #: Top-level keys whose wrong type stops start-up (they only ever restrict).
-_RESTRICTIVE_TOP = frozenset({"requiredHooks", "allowManagedHooksOnly"})
+_RESTRICTIVE_TOP = frozenset(
+    {"requiredHooks", "allowManagedHooksOnly", "allowedHttpHookUrls", "httpHookAllowedEnvVars"}
+)
 #: ``permissions`` keys whose wrong type stops start-up.
 _RESTRICTIVE_PERMISSIONS = frozenset({"deny", "ask", "defaultMode", "disableBypassPermissionsMode"})
 
@@ -164,7 +168,23 @@ def _hook(hook: Any, where: str, out: Checked) -> dict[str, Any] | None:
         first = validation_messages(exc, hook)[0]
         out.warnings.append(f"{where}.{first}; hook skipped")
         return None
+    condition = hook.get("if")
+    if condition is not None:
+        problem = condition_problem(condition)
+        if problem is not None:
+            out.warnings.append(f"{where}.if: {problem}; the hook runs on every matching call")
     return hook
+
+
+def condition_problem(text: str) -> str | None:
+    """Why an ``if`` condition is not a permission rule, or ``None`` when it is one."""
+    from hookline.settings.permission_rules import PermissionRule, PermissionRuleError
+
+    try:
+        PermissionRule.parse(text, "ask")
+    except PermissionRuleError as exc:
+        return f"not a permission rule {text!r}: {exc.why}"
+    return None
 
 
 def _check_permissions(value: Any, out: Checked) -> None:

@@ -54,7 +54,9 @@ async def test_exec_form_reads_stdin_and_blocks_with_exit_2(tmp_path: Path) -> N
     assert (o.kind, o.reason) == ("blocking", "no make")
 
 
-async def test_exec_form_fills_project_dir_placeholders(tmp_path: Path, script: ScriptFactory) -> None:
+async def test_exec_form_fills_project_dir_placeholders(
+    tmp_path: Path, script: ScriptFactory
+) -> None:
     project = tmp_path / "project"
     (project / "bin").mkdir(parents=True)
     tool = project / "bin" / "tool.sh"

@@ -201,9 +201,11 @@ def test_allowlist_star_matches_ports_and_paths() -> None:
 async def test_on_failure_block_with_allowlist_refusal_blocks(tmp_path: Path) -> None:
     hook = http("http://127.0.0.1:9/x", on_failure="block")
     policy = HttpHookPolicy(allowed_urls=())
-    (o,) = (await hooks_for(tmp_path, src("PreToolUse", hook), http_policy=policy).run(
-        "PreToolUse", dict(CALL)
-    )).outcomes
+    (o,) = (
+        await hooks_for(tmp_path, src("PreToolUse", hook), http_policy=policy).run(
+            "PreToolUse", dict(CALL)
+        )
+    ).outcomes
     assert o.kind == "blocking"
 
 
@@ -231,15 +233,15 @@ def _closed_port() -> int:
 
 async def test_connection_failure_is_non_blocking_or_blocking_on_failure(tmp_path: Path) -> None:
     url = f"http://127.0.0.1:{_closed_port()}/x"
-    hooks = hooks_for(
-        tmp_path, src("PreToolUse", http(url), http(url + "?b", on_failure="block"))
-    )
+    hooks = hooks_for(tmp_path, src("PreToolUse", http(url), http(url + "?b", on_failure="block")))
     loose, strict = (await hooks.run("PreToolUse", dict(CALL))).outcomes
     assert loose.kind == "non_blocking_error" and "failed" in (loose.reason or "")
     assert strict.kind == "blocking"
 
 
-async def test_timeout_is_non_blocking_or_blocking_on_failure(tmp_path: Path, server: Server) -> None:
+async def test_timeout_is_non_blocking_or_blocking_on_failure(
+    tmp_path: Path, server: Server
+) -> None:
     hold = threading.Event()
     server.replies["/slow"] = Reply(hold=hold)
     server.replies["/slow2"] = Reply(hold=hold)

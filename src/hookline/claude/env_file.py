@@ -17,11 +17,9 @@ shell; it stays for callers that only have the text.
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import re
 import shlex
-import sys
 import tempfile
 from collections.abc import Mapping
 from pathlib import Path
@@ -34,11 +32,11 @@ ENV_FILE_EVENTS: frozenset[str] = frozenset({"Setup", "SessionStart", "CwdChange
 SOURCE_TIMEOUT = 30.0
 #: Variables every shell sets for itself: never session exports.
 _SHELL_OWN = frozenset({"_", "SHLVL", "PWD", "OLDPWD", "CLAUDE_ENV_FILE"})
-_MARK = "\x00hookline-env\x00"
-# The environment after sourcing, as JSON, from an isolated Python (PYTHON* set
-# by the script cannot break it); the marker keeps the script's own output apart.
-_DUMP = f"import json, os, sys; sys.stdout.write({_MARK!r} + json.dumps(dict(os.environ)))"
-_SOURCE = '. "$1" >/dev/null 2>&1 </dev/null; exec "$2" -I -c "$3"'
+_MARK = "hookline-env:"
+# The environment after sourcing, NUL-separated, from ``env`` found on the
+# system's default PATH (a PATH the script changed cannot hide it); the marker
+# keeps the script's own output (sent to /dev/null anyway) apart.
+_SOURCE = '. "$1" >/dev/null 2>&1 </dev/null; printf %s "$2"; command -p env -0'
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _VAR = re.compile(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))")
@@ -62,7 +60,7 @@ async def source_env_file(
         if not path.read_bytes().strip():
             return {}
         res = await run_process(
-            [shell, "-c", _SOURCE, "hookline-env", str(path), sys.executable, _DUMP],
+            [shell, "-c", _SOURCE, "hookline-env", str(path), _MARK],
             cwd=cwd,
             env=env,
             timeout=SOURCE_TIMEOUT,
@@ -75,17 +73,8 @@ async def source_env_file(
     _, mark, dumped = res.stdout.partition(_MARK)
     if not mark or res.code != 0:
         return {}
-    try:
-        after = json.loads(dumped)
-    except ValueError:
-        return {}
-    if not isinstance(after, dict):
-        return {}
-    return {
-        k: v
-        for k, v in after.items()
-        if isinstance(v, str) and k not in _SHELL_OWN and env.get(k) != v
-    }
+    after = dict(item.partition("=")[::2] for item in dumped.split("\0") if "=" in item)
+    return {k: v for k, v in after.items() if k not in _SHELL_OWN and env.get(k) != v}
 
 
 def _expand(line: str, env: Mapping[str, str]) -> str:

@@ -251,6 +251,15 @@ class Settings(BaseModel):
             "from hook and bash subprocesses."
         ),
     )
+    model: str | None = Field(default=None, description="Default model, e.g. 'anthropic:NAME'.")
+    required_hooks: list[str] | None = Field(
+        default=None,
+        alias="requiredHooks",
+        description=(
+            "Hook module paths that must load, or the agent refuses to start (relative to "
+            "the project, or to the home folder for user settings)."
+        ),
+    )
     allowed_http_hook_urls: list[str] | None = Field(
         default=None,
         alias="allowedHttpHookUrls",
@@ -265,15 +274,6 @@ class Settings(BaseModel):
         description=(
             "Environment variables http hook headers may use at most (each hook's "
             "allowedEnvVars is cut to this list); unset: no limit."
-        ),
-    )
-    model: str | None = Field(default=None, description="Default model, e.g. 'anthropic:NAME'.")
-    required_hooks: list[str] | None = Field(
-        default=None,
-        alias="requiredHooks",
-        description=(
-            "Hook module paths that must load, or the agent refuses to start (relative to "
-            "the project, or to the home folder for user settings)."
         ),
     )
 

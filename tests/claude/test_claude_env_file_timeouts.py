@@ -114,6 +114,7 @@ def test_default_timeouts_per_type_and_event() -> None:
     assert default_timeout(web, "UserPromptSubmit", {}) == 30
     assert default_timeout(cmd, "SessionEnd", {}) == 1.5
     assert default_timeout(prompt, "UserPromptSubmit", {}) == 30
+    assert default_timeout(cmd, "MessageDisplay", {}) == 10
     env = {"CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS": "5000"}
     assert default_timeout(cmd, "SessionEnd", env) == 5
     assert (

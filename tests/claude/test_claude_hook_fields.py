@@ -320,3 +320,22 @@ async def test_plain_async_exit_2_does_not_wake(tmp_path: Path) -> None:
     (o,) = (await hooks.run("PostToolUse", {**bash_call("ls"), "tool_response": {}})).outcomes
     await hooks.async_tasks[o.async_task_id or ""].wait()
     assert all(trigger is False for _, (_, trigger) in host.pending)
+
+
+def test_if_on_a_non_tool_event_is_warned_about() -> None:
+    checked = check_hooks(
+        {"Stop": [{"hooks": [{"type": "command", "command": "x", "if": "Bash(git *)"}]}]}
+    )
+    (warning,) = checked.warnings
+    assert warning.startswith("hooks.Stop[0].hooks[0].if: 'if' is evaluated on tool events only")
+    assert warning.endswith("on Stop this hook never runs")
+
+
+async def test_once_applies_to_every_hook_type(tmp_path: Path) -> None:
+    log = tmp_path / "log"
+    hook = command(recorder(log), once=True)
+    hooks = hooks_for(tmp_path, source("Stop", hook))
+    await hooks.run("Stop", {})
+    second = await hooks.run("Stop", {})
+    assert log.read_text().split() == ["ran"]
+    assert [s.reason for s in second.selection.skipped] == ["once: already ran this session"]

@@ -211,8 +211,12 @@ def test_a_wrong_typed_http_hook_limit_stops_start_up(
             "hooks.Stop[0].hooks[0].url: String should match pattern",
         ),
         (
-            {"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "x", "if": "Bash("}]}]}},
-            "hooks.Stop[0].hooks[0].if: not a permission rule 'Bash('",
+            {
+                "hooks": {
+                    "PreToolUse": [{"hooks": [{"type": "command", "command": "x", "if": "Bash("}]}]
+                }
+            },
+            "hooks.PreToolUse[0].hooks[0].if: not a permission rule 'Bash('",
         ),
         (
             {"hooks": {"Stop": [{"matcher": "x", "if": "y", "hooks": []}]}},

@@ -19,6 +19,7 @@ from __future__ import annotations
 from typing import Any
 
 from hookline.claude.names import from_claude_input, from_claude_tool_name
+from hookline.settings.models import CONDITION_EVENTS
 from hookline.settings.permission_rules import (
     PermissionRule,
     PermissionRuleError,
@@ -27,9 +28,7 @@ from hookline.settings.permission_rules import (
 )
 
 #: Events whose input names a tool call (``tool_name`` + ``tool_input``): where ``if`` applies.
-TOOL_EVENTS: frozenset[str] = frozenset(
-    {"PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest", "PermissionDenied"}
-)
+TOOL_EVENTS: frozenset[str] = CONDITION_EVENTS
 
 
 def condition_holds(condition: str, event: str, payload: dict[str, Any], root: str) -> bool:

@@ -2,7 +2,8 @@
 
 Claude Code's defaults: 600 s for ``command`` and ``http`` hooks, 30 s for
 ``prompt``, 60 s for ``agent``. Some events lower the default of ``command``
-and ``http`` hooks: ``UserPromptSubmit`` waits 30 s (the user is waiting),
+and ``http`` hooks: ``UserPromptSubmit`` (and the model-switch events) wait
+30 s (the user is waiting), ``MessageDisplay`` 10 s,
 ``SessionEnd`` 1.5 s (the session is closing), raised or lowered with
 ``CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS``. A hook's own ``timeout`` always
 wins.
@@ -19,7 +20,13 @@ HTTP_TIMEOUT = 600.0
 PROMPT_TIMEOUT = 30.0
 AGENT_TIMEOUT = 60.0
 #: Lower defaults of command/http hooks on some events (seconds).
-EVENT_TIMEOUTS: dict[str, float] = {"UserPromptSubmit": 30.0, "SessionEnd": 1.5}
+EVENT_TIMEOUTS: dict[str, float] = {
+    "UserPromptSubmit": 30.0,
+    "PreModelSwitch": 30.0,
+    "PostModelSwitch": 30.0,
+    "MessageDisplay": 10.0,
+    "SessionEnd": 1.5,
+}
 SESSION_END_ENV = "CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS"
 
 #: Consecutive Stop/SubagentStop blocks after which the turn ends anyway.

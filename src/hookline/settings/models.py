@@ -43,6 +43,11 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", populate_by_name=True, defer_build=True)
 
 
+#: Events whose input names a tool call: where a hook's ``if`` condition is evaluated.
+CONDITION_EVENTS: frozenset[str] = frozenset(
+    {"PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest", "PermissionDenied"}
+)
+
 #: ``onFailure``: ``"block"`` turns a hook that cannot start, times out or fails into a block.
 OnFailure = Literal["continue", "block"]
 

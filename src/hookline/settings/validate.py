@@ -30,6 +30,7 @@ from hookline.core.vocabulary import PERMISSION_MODES
 from hookline.settings._errors import validation_messages
 from hookline.settings.models import (
     CLAUDE_EVENTS,
+    CONDITION_EVENTS,
     AgentHookConfig,
     CommandHookConfig,
     HookConfig,
@@ -125,12 +126,14 @@ def check_hooks(value: Any, key: str = "hooks") -> Checked:
             out.warnings.append(f"{where}: must be a list of matcher groups; skipped")
         else:
             out.value[event] = [
-                g for i, group in enumerate(groups) if (g := _group(group, f"{where}[{i}]", out))
+                g
+                for i, group in enumerate(groups)
+                if (g := _group(group, f"{where}[{i}]", out, event))
             ]
     return out
 
 
-def _group(group: Any, where: str, out: Checked) -> dict[str, Any] | None:
+def _group(group: Any, where: str, out: Checked, event: str) -> dict[str, Any] | None:
     if not isinstance(group, dict):
         out.warnings.append(f"{where}: must be an object with matcher and hooks; skipped")
         return None
@@ -146,11 +149,13 @@ def _group(group: Any, where: str, out: Checked) -> dict[str, Any] | None:
     if not isinstance(hooks, list):
         out.warnings.append(f"{where}.hooks: must be a list of hooks; matcher group skipped")
         return None
-    kept = [h for i, hook in enumerate(hooks) if (h := _hook(hook, f"{where}.hooks[{i}]", out))]
+    kept = [
+        h for i, hook in enumerate(hooks) if (h := _hook(hook, f"{where}.hooks[{i}]", out, event))
+    ]
     return {**group, "hooks": kept}
 
 
-def _hook(hook: Any, where: str, out: Checked) -> dict[str, Any] | None:
+def _hook(hook: Any, where: str, out: Checked, event: str) -> dict[str, Any] | None:
     if not isinstance(hook, dict):
         out.warnings.append(f"{where}: must be an object; skipped")
         return None
@@ -169,7 +174,12 @@ def _hook(hook: Any, where: str, out: Checked) -> dict[str, Any] | None:
         out.warnings.append(f"{where}.{first}; hook skipped")
         return None
     condition = hook.get("if")
-    if condition is not None:
+    if condition is not None and event not in CONDITION_EVENTS:
+        out.warnings.append(
+            f"{where}.if: 'if' is evaluated on tool events only "
+            f"({', '.join(sorted(CONDITION_EVENTS))}); on {event} this hook never runs"
+        )
+    elif condition is not None:
         problem = condition_problem(condition)
         if problem is not None:
             out.warnings.append(f"{where}.if: {problem}; the hook runs on every matching call")

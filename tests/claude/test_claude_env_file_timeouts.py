@@ -85,13 +85,16 @@ async def test_session_start_exports_reach_later_hooks(
     tmp_path: Path, script: ScriptFactory
 ) -> None:
     out = tmp_path / "seen"
-    start = script('echo "declare -x TOOLCHAIN=stable" >> "$CLAUDE_ENV_FILE"')
+    start = script(
+        """echo 'declare -x TOOLCHAIN=stable' >> "$CLAUDE_ENV_FILE"
+        echo 'export TOOLS="$CLAUDE_PROJECT_DIR/bin"' >> "$CLAUDE_ENV_FILE" """
+    )
     later = script(f'echo "[$TOOLCHAIN]" > {out}')
     hooks = hooks_for(tmp_path, source("SessionStart", start), source("Stop", later))
     await hooks.run("SessionStart", {"source": "startup"})
     await hooks.run("Stop", {})
     assert out.read_text().strip() == "[stable]"
-    assert hooks.session_env == {"TOOLCHAIN": "stable"}
+    assert hooks.session_env == {"TOOLCHAIN": "stable", "TOOLS": f"{hooks.project_dir}/bin"}
 
 
 def test_env_file_events_are_the_documented_ones() -> None:

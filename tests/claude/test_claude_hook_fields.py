@@ -168,6 +168,16 @@ async def test_if_on_file_tools_uses_the_path_rule(tmp_path: Path) -> None:
     assert log.exists()
 
 
+async def test_if_edit_rule_sees_a_bash_redirection(tmp_path: Path) -> None:
+    """A bash line that writes a guarded file touches ``Edit(/src/**)`` too."""
+    deny = command("echo 'src is read-only' >&2; exit 2", if_="Edit(/src/**)")
+    hooks = hooks_for(tmp_path, source("PreToolUse", deny))
+    (o,) = (await hooks.run("PreToolUse", bash_call("echo x > src/main.py"))).outcomes
+    assert o.kind == "blocking"
+    run = await hooks.run("PreToolUse", bash_call("echo x > docs/readme.md"))
+    assert run.outcomes == []
+
+
 async def test_if_on_a_non_tool_event_never_runs(tmp_path: Path) -> None:
     log = tmp_path / "log"
     hooks = hooks_for(tmp_path, source("Stop", command(recorder(log), if_="Bash(git *)")))

@@ -267,7 +267,9 @@ class HookEngine:
             if env_file is not None:
                 where = payload.get("cwd")
                 cwd = where if isinstance(where, str) and Path(where).is_dir() else self.project_dir
-                exports = await source_env_file(env_file, env, cwd, self.shell or default_shell())
+                project = {"CLAUDE_PROJECT_DIR": self.project_dir}
+                shell = self.shell or default_shell()
+                exports = await source_env_file(env_file, {**env, **project}, cwd, shell)
                 self.session_env.update(exports)
         for h in selection.hooks:
             if _is_once(h):

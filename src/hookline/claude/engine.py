@@ -20,7 +20,7 @@ from typing import Any
 from hookline.claude.async_hooks import AsyncHookRegistry, AsyncHookTask, AsyncListener
 from hookline.claude.callbacks import run_callback_hook
 from hookline.claude.command import DEFAULT_MAX_OUTPUT, default_shell, run_command_hook
-from hookline.claude.conditions import condition_holds
+from hookline.claude.conditions import CallConditions
 from hookline.claude.config import (
     CallbackFn,
     CallbackHookConfig,
@@ -207,14 +207,11 @@ class HookEngine:
         definitions = self.table.by_event.get(event, [])
         unmet: list[Skipped] = []
         if payload is not None:
+            conditions = CallConditions(event, payload, self.project_dir)
             kept: list[HookDefinition] = []
             for d in definitions:
                 condition = getattr(d.spec, "if_", None)
-                if (
-                    condition
-                    and d.denied is None
-                    and not condition_holds(condition, event, payload, self.project_dir)
-                ):
+                if condition and d.denied is None and not conditions.holds(condition):
                     unmet.append(Skipped(d, f"if {condition!r} does not match this input"))
                     continue
                 kept.append(d)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import os
 from pathlib import Path
 
@@ -141,3 +143,21 @@ def test_stop_block_cap() -> None:
     assert stop_block_cap({"CLAUDE_CODE_STOP_HOOK_BLOCK_CAP": "3"}) == 3
     for bad in ("0", "-2", "abc", ""):
         assert stop_block_cap({"CLAUDE_CODE_STOP_HOOK_BLOCK_CAP": bad}) == 8
+
+
+async def test_a_cancelled_run_sources_nothing(tmp_path: Path, script: ScriptFactory) -> None:
+    where = tmp_path / "where"
+    body = (
+        f'echo "export LATE=1" >> "$CLAUDE_ENV_FILE"; echo "$CLAUDE_ENV_FILE" > {where}; sleep 30'
+    )
+    hooks = hooks_for(tmp_path, source("SessionStart", script(body)))
+    task = asyncio.ensure_future(hooks.run("SessionStart", {"source": "startup"}))
+    deadline = asyncio.get_running_loop().time() + 30
+    while not (where.exists() and where.read_text().strip()):
+        assert asyncio.get_running_loop().time() < deadline, "the hook never started"
+        await asyncio.sleep(0.01)
+    task.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await task
+    assert hooks.session_env == {}
+    assert not Path(where.read_text().strip()).exists()

@@ -252,16 +252,20 @@ class HookEngine:
         messages = [m for h in selection.hooks if (m := getattr(h.spec, "status_message", None))]
         if status is not None and messages:
             status(" · ".join(dict.fromkeys(messages)))
+        finished = False
         try:
             run.outcomes = list(
                 await asyncio.gather(
                     *(self._run_one(h, payload, env, signal) for h in selection.hooks)
                 )
             )
+            finished = True
         finally:
             if status is not None and messages:
                 status(None)
-            if env_file is not None:
+            if env_file is not None and not finished:  # cancelled: nothing is sourced
+                env_file.unlink(missing_ok=True)
+            elif env_file is not None:
                 where = payload.get("cwd")
                 cwd = where if isinstance(where, str) and Path(where).is_dir() else self.project_dir
                 project = {"CLAUDE_PROJECT_DIR": self.project_dir}

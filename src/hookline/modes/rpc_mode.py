@@ -34,7 +34,7 @@ from hookline.modes.rpc_protocol import (
     read_lines,
     ui_answer,
 )
-from hookline.modes.rpc_wire import wire_events, wire_message, wire_usage
+from hookline.modes.rpc_wire import PiWire, wire_message, wire_usage
 
 Writer = Callable[[dict[str, Any]], None]
 
@@ -313,6 +313,7 @@ class RpcServer:
         self._out = LineWriter(out)
         self.ui = RpcUI(self.write)
         agent.runner.set_ui(self.ui, True)
+        self._wire = PiWire()
         agent.subscribe(self._publish)
         agent.runner.on_error(self._hook_error)
         #: Running commands and their type.
@@ -326,7 +327,7 @@ class RpcServer:
         self._out(dumps(payload))
 
     def _publish(self, payload: dict[str, Any]) -> None:
-        for line in wire_events(payload):
+        for line in self._wire.lines(payload):
             self.write(line)
 
     def _hook_error(self, error: HookError) -> None:
@@ -451,9 +452,9 @@ class RpcServer:
         finally:
             self.ui.refusing = False
         return {
-            "dialogs_closed": closed,
-            "commands_cancelled": len(cancelled),
-            "commands_abandoned": len(abandoned),
+            "dialogsClosed": closed,
+            "commandsCancelled": len(cancelled),
+            "commandsAbandoned": len(abandoned),
         }
 
     def _close_cancelled_tool_calls(self) -> None:

@@ -68,19 +68,45 @@ def wire_usage(usage: Mapping[str, Any]) -> dict[str, Any]:
     return {names.get(k, camel(k)): v for k, v in usage.items()}
 
 
-def wire_events(payload: Mapping[str, Any]) -> Iterator[dict[str, Any]]:
-    """The pi RPC lines for one published payload (a ``message`` is a start and an end)."""
-    kind = payload.get("type")
-    if kind == "message" and isinstance(payload.get("message"), Mapping):
-        message = wire_message(payload["message"])
-        yield {"type": "message_start", "message": message}
-        yield {"type": "message_end", "message": message}
-        return
-    if kind in ("text_delta", "thinking_delta"):
-        delta = {"type": kind, "contentIndex": 0, "delta": payload.get("text", "")}
-        yield {"type": "message_update", "assistantMessageEvent": delta}
-        return
-    yield wire_payload(payload)
+class PiWire:
+    """Translates one agent's payloads in order; remembers an assistant message in flight.
+
+    hookline publishes an assistant message when it is complete, after its
+    deltas; pi opens it first. So the first delta opens it (``message_start``
+    with the partial message), and the complete message only closes it.
+    """
+
+    def __init__(self) -> None:
+        self._streaming: list[str] | None = None  # the text so far of an open message
+
+    def lines(self, payload: Mapping[str, Any]) -> Iterator[dict[str, Any]]:
+        """The pi RPC lines for one published payload."""
+        kind = payload.get("type")
+        if kind == "message" and isinstance(payload.get("message"), Mapping):
+            message = wire_message(payload["message"])
+            if not (self._streaming is not None and message.get("role") == "assistant"):
+                yield {"type": "message_start", "message": message}
+            self._streaming = None
+            yield {"type": "message_end", "message": message}
+            return
+        if kind == "text_delta":
+            delta = str(payload.get("text", ""))
+            if self._streaming is None:
+                self._streaming = []
+                yield {"type": "message_start", "message": self._partial()}
+            self._streaming.append(delta)
+            event = {"type": "text_delta", "contentIndex": 0, "delta": delta}
+            yield {
+                "type": "message_update",
+                "message": self._partial(),
+                "assistantMessageEvent": event,
+            }
+            return
+        yield wire_payload(payload)
+
+    def _partial(self) -> dict[str, Any]:
+        text = "".join(self._streaming or ())
+        return {"role": "assistant", "content": [{"type": "text", "text": text}] if text else []}
 
 
 def wire_payload(payload: Mapping[str, Any]) -> dict[str, Any]:

@@ -50,3 +50,17 @@ def register(pi: Any) -> None:
         text = "".join(c.get("text", "") for c in event.content)
         record({"event": "tool_result", "toolName": event.tool_name, "text": text})
         return {"content": [{"type": "text", "text": "REDACTED"}]}
+
+    @pi.on("tool_call")
+    async def dialog(event: Any, ctx: Any) -> Any:
+        if CASE != "dialog":
+            return None
+        ctx.ui.set_status("guard", "checking")
+        ok = await ctx.ui.confirm("Run bash?", event.input["command"], timeout=20)
+        record({"event": "dialog", "ok": ok})
+        return None if ok else {"block": True, "reason": "not confirmed"}
+
+    @pi.on("turn_end")
+    async def broken(event: Any, ctx: Any) -> None:
+        if CASE == "error":
+            raise RuntimeError("rule is broken")

@@ -33,4 +33,14 @@ export default function (pi: any) {
 		record({ event: "tool_result", toolName: event.toolName, text });
 		return { content: [{ type: "text", text: "REDACTED" }] };
 	});
+	pi.on("tool_call", async (event: any, ctx: any) => {
+		if (CASE !== "dialog") return;
+		ctx.ui.setStatus("guard", "checking");
+		const ok = await ctx.ui.confirm("Run bash?", event.input.command, { timeout: 20000 });
+		record({ event: "dialog", ok });
+		if (!ok) return { block: true, reason: "not confirmed" };
+	});
+	pi.on("turn_end", async () => {
+		if (CASE === "error") throw new Error("rule is broken");
+	});
 }

@@ -78,12 +78,18 @@ class PiWire:
 
     def __init__(self) -> None:
         self._streaming: list[str] | None = None  # the text so far of an open message
+        #: The messages since ``agent_start`` and since ``turn_start``: pi's ``agent_end``
+        #: and ``turn_end`` carry them (hookline's stream sent each once already).
+        self._run: list[dict[str, Any]] = []
+        self._turn: list[dict[str, Any]] = []
 
     def lines(self, payload: Mapping[str, Any]) -> Iterator[dict[str, Any]]:
         """The pi RPC lines for one published payload."""
         kind = payload.get("type")
         if kind == "message" and isinstance(payload.get("message"), Mapping):
             message = wire_message(payload["message"])
+            self._run.append(message)
+            self._turn.append(message)
             if not (self._streaming is not None and message.get("role") == "assistant"):
                 yield {"type": "message_start", "message": message}
             self._streaming = None
@@ -102,7 +108,16 @@ class PiWire:
                 "assistantMessageEvent": event,
             }
             return
-        yield wire_payload(payload)
+        line = wire_payload(payload)
+        if kind == "turn_start":
+            self._turn = []
+        elif kind == "turn_end":
+            assistant = [m for m in self._turn if m.get("role") == "assistant"]
+            line["message"] = assistant[-1] if assistant else None
+            line["toolResults"] = [m for m in self._turn if m.get("role") == "toolResult"]
+        elif kind == "agent_end":
+            line["messages"], self._run = self._run, []  # from the prompt's message on
+        yield line
 
     def _partial(self) -> dict[str, Any]:
         text = "".join(self._streaming or ())

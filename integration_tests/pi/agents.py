@@ -20,6 +20,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 from fakes.llm_servers import FakeOpenAIServer  # noqa: E402
 from modes.pi_rpc_client import DialogAnswer, PiRpcClient  # noqa: E402
 
+BRIDGE = ROOT / "integrations/pi/hookline.ts"
 PI_CLI = ROOT / ".integrations/pi/node_modules/@mariozechner/pi-coding-agent/dist/cli.js"
 MODEL = "fake-model"
 
@@ -83,3 +84,28 @@ def hookline_agent(
         **(env or {}),
     }
     return PiRpcClient(argv, cwd=str(cwd), env=child_env, answer=answer, timeout=60)
+
+
+def serve_command(hook: Path, cwd: Path) -> list[str]:
+    """``hookline serve --stdio`` for the pi bridge, with one hook."""
+    argv = [sys.executable, "-m", "hookline.cli", "serve", "--stdio", "--no-session"]
+    return [*argv, "--hook", str(hook), "--cwd", str(cwd)]
+
+
+def bridged_pi_agent(
+    fake: FakeOpenAIServer,
+    home: Path,
+    cwd: Path,
+    *,
+    hook: Path,
+    env: dict[str, str] | None = None,
+    command: list[str] | None = None,
+) -> PiRpcClient:
+    """pi with ``integrations/pi/hookline.ts``: the Python hook governs pi."""
+    serve = json.dumps(command if command is not None else serve_command(hook, cwd))
+    bridge_env = {
+        **(env or {}),
+        "HOOKLINE_SERVE_COMMAND": serve,
+        "HOOKLINE_HOME": str(home / ".hookline"),
+    }
+    return pi_agent(fake, home, cwd, extension=BRIDGE, env=bridge_env)

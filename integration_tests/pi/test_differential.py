@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from .agents import FakeOpenAIServer, hookline_agent, pi_agent
+from .agents import FakeOpenAIServer, bridged_pi_agent, hookline_agent, pi_agent
 
 HERE = Path(__file__).parent
 
@@ -42,21 +42,29 @@ async def _run(agent: str, case: str, tmp_path: Path, prompt: str, replies: list
             fake.add(reply) if not isinstance(reply, str) else fake.add_text(reply)
         if agent == "pi":
             client = pi_agent(fake, home, work, extension=HERE / "extensions/rules.ts", env=env)
+        elif agent == "pi+hookline":  # the Python hook governs pi through the bridge
+            client = bridged_pi_agent(fake, home, work, hook=HERE / "extensions/rules.py", env=env)
         else:
             hook = HERE / "extensions/rules.py"
             client = hookline_agent(fake, home, work, hook=hook, env=env)
         async with client as rpc:
             await rpc.run(prompt)
-        requests = fake.requests
+        # each agent has its own folders: the model saw them under one name
+        requests = json.loads(json.dumps(fake.requests).replace(str(base), "<BASE>"))
     records = [json.loads(x) for x in record.read_text().splitlines()]
     return Run(records, requests, work)
 
 
 async def _both(case: str, tmp_path: Path, prompt: str, *replies: Any) -> tuple[Run, Run]:
-    return (
-        await _run("pi", case, tmp_path, prompt, list(replies)),
-        await _run("hookline", case, tmp_path, prompt, list(replies)),
-    )
+    """pi with the TS rule and hookline with the Python rule; then pi governed by the Python
+    rule through ``integrations/pi/hookline.ts``, which must match pi with the TS rule."""
+    pi = await _run("pi", case, tmp_path, prompt, list(replies))
+    hookline = await _run("hookline", case, tmp_path, prompt, list(replies))
+    bridged = await _run("pi+hookline", case, tmp_path, prompt, list(replies))
+    assert bridged.records == pi.records
+    assert [r["messages"] for r in bridged.requests] == [r["messages"] for r in pi.requests]
+    assert (bridged.workdir / "victim.txt").exists() == (pi.workdir / "victim.txt").exists()
+    return pi, hookline
 
 
 def _text(content: Any) -> str:
@@ -121,7 +129,25 @@ async def test_before_agent_start_system_prompt(tmp_path: Path) -> None:
         assert _system(run.requests[0]).endswith("RULE-42: answer in French.")
 
 
-@pytest.mark.parametrize("agent", ["pi", "hookline"])
+@pytest.mark.parametrize("agent", ["pi", "hookline", "pi+hookline"])
 async def test_session_start_runs_once_before_the_first_prompt(agent: str, tmp_path: Path) -> None:
     run = await _run(agent, "session_start", tmp_path, "hi", ["ok"])
     assert run.records == [{"event": "session_start"}]
+
+
+async def test_the_bridge_fails_closed_when_hookline_is_gone(tmp_path: Path) -> None:
+    """A server that cannot start or dies: pi's tool calls are blocked, not let through."""
+    home, work = tmp_path / "home", tmp_path / "work"
+    home.mkdir()
+    work.mkdir()
+    (work / "victim.txt").write_text("keep me\n")
+    with FakeOpenAIServer() as fake:
+        fake.add(_tool_call("rm victim.txt"))
+        fake.add_text("ok")
+        hook = HERE / "extensions/rules.py"
+        client = bridged_pi_agent(fake, home, work, hook=hook, command=["false"])
+        async with client as rpc:
+            await rpc.run("clean up")
+        told = _tool_message(fake.requests[1])
+    assert (work / "victim.txt").exists()
+    assert "hookline" in told, told

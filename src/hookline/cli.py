@@ -253,9 +253,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _trust(args_list[1:], args_list[0] == "trust")
     if args_list and args_list[0] == "settings":
         return _settings(args_list[1:])
+    serve = bool(args_list) and args_list[0] == "serve"
+    if serve:
+        args_list = args_list[1:]
+        if "--stdio" not in args_list:
+            _main_parser().error("serve needs --stdio (events as JSON lines on stdin/stdout)")
+        args_list.remove("--stdio")
     parser = _main_parser()
     args = parser.parse_args(args_list)
-    mode = args.mode or "text"
+    mode = "serve" if serve else args.mode or "text"
     if mode == "json" and args.prompt is None:
         parser.error("--mode json needs a prompt: -p PROMPT")
     if mode == "rpc" and args.prompt is not None:
@@ -359,6 +365,11 @@ async def _run(options: object, mode: str, prompt: str | None, interactive: bool
             from hookline.modes.rpc_mode import run_rpc
 
             code = await run_rpc(agent, bundle.make_provider, out)
+        elif mode == "serve":
+            from hookline.modes.serve_stdio import serve_stdio
+
+            agent.runner.set_ui(StderrUI(), False)
+            code = await serve_stdio(agent, out)
         elif interactive:
             from hookline.modes.interactive import run_interactive
 

@@ -90,3 +90,31 @@ def test_deltas_open_the_assistant_message_and_the_message_closes_it() -> None:
     assert lines[4]["assistantMessageEvent"] == {"type": "text_delta", "contentIndex": 0,
                                                  "delta": "lo"}  # fmt: skip
     assert lines[4]["message"]["content"] == [{"type": "text", "text": "Hello"}]
+
+
+def test_turn_end_and_agent_end_carry_their_messages_as_pi_sends_them() -> None:
+    wire = PiWire()
+    user = {"role": "user", "content": [{"type": "text", "text": "hi"}]}
+    call = {"type": "tool_call", "id": "c1", "name": "ls", "arguments": {}}
+    assistant = {"role": "assistant", "content": [call], "stop_reason": "tool_use"}
+    result = {"role": "tool", "tool_call_id": "c1", "tool_name": "ls", "content": [],
+              "is_error": False}  # fmt: skip
+    payloads = [
+        {"type": "message", "message": user},
+        {"type": "agent_start"},
+        {"type": "turn_start", "turn_index": 0},
+        {"type": "message", "message": assistant},
+        {"type": "message", "message": result},
+        {"type": "turn_end", "turn_index": 0, "tool_call_ids": ["c1"]},
+        {"type": "agent_end", "message_count": 3},
+    ]
+    lines = [line for p in payloads for line in wire.lines(p)]
+    turn_end = next(x for x in lines if x["type"] == "turn_end")
+    assert turn_end["message"]["stopReason"] == "toolUse"
+    assert [r["toolCallId"] for r in turn_end["toolResults"]] == ["c1"]
+    assert turn_end["toolCallIds"] == ["c1"] and turn_end["turnIndex"] == 0
+    agent_end = next(x for x in lines if x["type"] == "agent_end")
+    assert [m["role"] for m in agent_end["messages"]] == ["user", "assistant", "toolResult"]
+    # the next run starts empty
+    again = list(wire.lines({"type": "agent_end", "message_count": 3}))
+    assert again[0]["messages"] == []

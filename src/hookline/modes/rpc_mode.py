@@ -1,10 +1,15 @@
-"""RPC mode: JSON lines in on stdin, JSON lines out on stdout.
+"""RPC mode: pi's RPC protocol, JSON lines in on stdin, JSON lines out on stdout.
 
-Commands are ``{"type": ..., "id"?: ...}`` objects; each gets one
-``{"type": "response", "command", "id", "success", "data"|"error"}``. Events
-stream out as they happen. Hook UI calls become ``extension_ui_request``
-lines answered by ``extension_ui_response`` lines with the same id. A bad line
-is answered with an error response; the process stays up.
+Commands are ``{"type": ..., "id"?: ...}`` objects with pi's names
+(``prompt``, ``steer``, ``follow_up``, ``get_state``, ``fork``, ...; fields in
+camelCase); each gets a ``{"type": "response", "command", "id", "success",
+"data"|"error"}``. ``prompt`` is answered as soon as it is accepted and its
+events stream after (a run that then fails gets a second, error response with
+the same id). Events are translated to pi's shapes (``rpc_wire``). Hook UI
+calls become ``extension_ui_request`` lines; dialogs are answered by
+``extension_ui_response`` lines with the same id. A hook error is an
+``extension_error`` event. A bad line is answered with an error response; the
+process stays up.
 
 Every command runs as its own task, so reading never waits for one: an
 ``abort`` or a dialog answer is read while a prompt, a hook or a dialog

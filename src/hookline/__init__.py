@@ -41,13 +41,19 @@ if TYPE_CHECKING:
         HookAPI,
         LoadedHook,
         RegisteredCommand,
+        RegisteredFlag,
         RegisteredShortcut,
+        StreamRule,
         UnknownEventError,
+    )
+    from hookline.core.bus import (
+        EventBus,
     )
     from hookline.core.context import CommandContext, HookContext
     from hookline.core.events import (
         EVENT_NAMES,
         EVENT_TYPES,
+        AfterProviderResponseEvent,
         AgentEndEvent,
         AgentStartEvent,
         AutoCompactionEndEvent,
@@ -55,9 +61,14 @@ if TYPE_CHECKING:
         AutoRetryEndEvent,
         AutoRetryStartEvent,
         BeforeAgentStartEvent,
+        BeforeProviderRequestEvent,
         ContextEvent,
+        EmptyReplyNudgeEvent,
         Event,
         InputEvent,
+        MessageEndEvent,
+        MessageStartEvent,
+        MessageUpdateEvent,
         ModelSelectEvent,
         NotificationEvent,
         PermissionRequestEvent,
@@ -88,7 +99,12 @@ if TYPE_CHECKING:
         TurnStartEvent,
         UserBashEvent,
     )
-    from hookline.core.host import AgentHost, DetachedHost
+    from hookline.core.host import (
+        AgentHost,
+        ContextUsage,
+        DetachedHost,
+        ModelInfo,
+    )
     from hookline.core.keys import KeySpecError
     from hookline.core.messages import (
         AssistantMessage,
@@ -103,13 +119,16 @@ if TYPE_CHECKING:
     )
     from hookline.core.process import ExecResult, run_process
     from hookline.core.results import (
+        BashOutput,
         BeforeAgentStartResult,
+        BeforeProviderRequestResult,
         CompactionResult,
         ContextResult,
         HookResult,
         InjectedMessage,
         InputResult,
         InvalidResultError,
+        MessageEndResult,
         PermissionRequestResult,
         SessionBeforeBranchResult,
         SessionBeforeCompactResult,
@@ -123,7 +142,13 @@ if TYPE_CHECKING:
         UserBashResult,
     )
     from hookline.core.runner import DEFAULT_HOOK_TIMEOUT, HookError, HookRunner
-    from hookline.core.tool import Tool, ToolBlockedError, ToolError, ToolResult
+    from hookline.core.tool import (
+        Tool,
+        ToolBlockedError,
+        ToolError,
+        ToolInfo,
+        ToolResult,
+    )
     from hookline.core.ui import HookUI, NoUI, StatusLine
     from hookline.discovery import (
         ENTRY_POINT_GROUP,
@@ -204,6 +229,7 @@ if TYPE_CHECKING:
     )
     from hookline.tools.leftovers import ToolLeftovers, cleanup_leftovers
 
+
 __version__ = "0.1.0"
 
 __all__ = [
@@ -212,6 +238,7 @@ __all__ = [
     "ENTRY_POINT_GROUP",
     "EVENT_NAMES",
     "EVENT_TYPES",
+    "AfterProviderResponseEvent",
     "Agent",
     "AgentBundle",
     "AgentEndEvent",
@@ -225,11 +252,14 @@ __all__ = [
     "AutoCompactionStartEvent",
     "AutoRetryEndEvent",
     "AutoRetryStartEvent",
+    "BashOutput",
     "BashSpawnContext",
     "BashSpawnHook",
     "BashToolDetails",
     "BeforeAgentStartEvent",
     "BeforeAgentStartResult",
+    "BeforeProviderRequestEvent",
+    "BeforeProviderRequestResult",
     "CallbackContext",
     "ClaudeHooks",
     "CommandContext",
@@ -238,11 +268,14 @@ __all__ = [
     "Content",
     "ContextEvent",
     "ContextResult",
+    "ContextUsage",
     "CustomMessage",
     "DetachedHost",
     "Discovery",
     "EditToolDetails",
+    "EmptyReplyNudgeEvent",
     "Event",
+    "EventBus",
     "EventRun",
     "ExecResult",
     "ExtensionAPI",
@@ -269,8 +302,13 @@ __all__ = [
     "LoadedSettings",
     "LsToolDetails",
     "Message",
+    "MessageEndEvent",
+    "MessageEndResult",
+    "MessageStartEvent",
+    "MessageUpdateEvent",
     "ModelHookCancelled",
     "ModelHookRequest",
+    "ModelInfo",
     "ModelRequest",
     "ModelRunner",
     "ModelSelectEvent",
@@ -293,6 +331,7 @@ __all__ = [
     "ReadToolDetails",
     "Redirection",
     "RegisteredCommand",
+    "RegisteredFlag",
     "RegisteredShortcut",
     "ScriptError",
     "ScriptedProvider",
@@ -332,6 +371,7 @@ __all__ = [
     "StatusLine",
     "StopEvent",
     "StopResult",
+    "StreamRule",
     "SubagentStartEvent",
     "SubagentStopEvent",
     "TextContent",
@@ -345,6 +385,7 @@ __all__ = [
     "ToolExecutionEndEvent",
     "ToolExecutionStartEvent",
     "ToolExecutionUpdateEvent",
+    "ToolInfo",
     "ToolLeftovers",
     "ToolResult",
     "ToolResultEvent",
@@ -403,6 +444,21 @@ __all__ = [
 
 #: Public name → the module that defines it, imported when the name is first read.
 _EXPORTS = {
+    "MessageStartEvent": "hookline.core.events",
+    "MessageUpdateEvent": "hookline.core.events",
+    "MessageEndEvent": "hookline.core.events",
+    "BeforeProviderRequestEvent": "hookline.core.events",
+    "AfterProviderResponseEvent": "hookline.core.events",
+    "EmptyReplyNudgeEvent": "hookline.core.events",
+    "EventBus": "hookline.core.bus",
+    "ToolInfo": "hookline.core.tool",
+    "ContextUsage": "hookline.core.host",
+    "ModelInfo": "hookline.core.host",
+    "RegisteredFlag": "hookline.core.api",
+    "StreamRule": "hookline.core.api",
+    "MessageEndResult": "hookline.core.results",
+    "BeforeProviderRequestResult": "hookline.core.results",
+    "BashOutput": "hookline.core.results",
     "ToolLeftovers": "hookline.tools.leftovers",
     "cleanup_leftovers": "hookline.tools.leftovers",
     "BUILTIN_TOOL_NAMES": "hookline.tools",

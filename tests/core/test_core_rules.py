@@ -58,9 +58,11 @@ def one(event: str, handler: Any) -> Any:
 # -- tool_result ----------------------------------------------------------------
 
 
-async def test_tool_result_handlers_see_original_and_last_override_wins(
+async def test_tool_result_handlers_chain_like_middleware(
     make_runner: MakeRunner,
 ) -> None:
+    """Each handler sees the previous handler's patch (pi's rule, not the seed's "each sees
+    the original, last wins")."""
     seen: list[str] = []
 
     def handler(tag: str) -> Any:
@@ -75,9 +77,45 @@ async def test_tool_result_handlers_see_original_and_last_override_wins(
         tool_name="read", tool_call_id="c1", input={"path": "x"}, content=[text("orig")]
     )
     result = await built.runner.emit_tool_result(event)
-    assert seen == ["orig", "orig"]
+    assert seen == ["orig", "orig+a"]
     assert isinstance(result, ToolResultResult)
-    assert result.content == [text("orig+b")]
+    assert result.content == [text("orig+a+b")]
+
+
+async def test_a_later_tool_result_handler_cannot_undo_a_redaction(
+    make_runner: MakeRunner,
+) -> None:
+    """The walk-around of "last wins": a later handler that echoes what it was shown, or
+    changes only ``is_error``, must not bring the secret back."""
+    seen: list[str] = []
+
+    def redact(event: ToolResultEvent, ctx: HookContext) -> dict[str, Any]:
+        return {"content": [text("[redacted]")], "details": None}
+
+    def echo(event: ToolResultEvent, ctx: HookContext) -> dict[str, Any]:
+        seen.append(event.content[0]["text"])
+        return {"content": event.content, "isError": False}
+
+    def flag_only(event: ToolResultEvent, ctx: HookContext) -> dict[str, Any]:
+        seen.append(event.content[0]["text"])
+        return {"is_error": True}
+
+    built = make_runner(
+        one("tool_result", redact), one("tool_result", echo), one("tool_result", flag_only)
+    )
+    event = ToolResultEvent(
+        tool_name="bash",
+        tool_call_id="c1",
+        input={},
+        content=[text("token=sk-live-123")],
+        details={"raw": "sk-live-123"},
+    )
+    result = await built.runner.emit_tool_result(event)
+    assert seen == ["[redacted]", "[redacted]"]
+    assert isinstance(result, ToolResultResult)
+    assert result.content == [text("[redacted]")]
+    assert result.details is None and "details" in result.model_fields_set
+    assert result.is_error is True
 
 
 async def test_tool_result_none_does_not_erase_earlier_override(make_runner: MakeRunner) -> None:

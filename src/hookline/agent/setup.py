@@ -10,6 +10,7 @@ from __future__ import annotations
 import atexit
 import dataclasses
 import os
+import re
 import sys
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -17,6 +18,7 @@ from pathlib import Path
 from typing import TextIO
 
 from hookline.agent.agent import DEFAULT_SYSTEM_PROMPT, Agent
+from hookline.agent.flags import parse_hook_flags
 from hookline.agent.gate import PermissionGate
 from hookline.agent.model_hooks import make_model_runner
 from hookline.agent.permissions import PermissionRules
@@ -24,13 +26,14 @@ from hookline.agent.provider import Provider, ProviderError
 from hookline.agent.providers.registry import ProviderSpecError, create_provider
 from hookline.agent.providers.scripted import ScriptError
 from hookline.claude import ClaudeHooks
+from hookline.core.api import RegisteredFlag, StreamRule
 from hookline.core.paths import expand_path, hookline_home
 from hookline.core.runner import HookError, HookRunner
 from hookline.discovery import (
     LoadResult,
     SettingsHookPath,
     discover_hooks,
-    load_hooks,
+    load_hooks_async,
     load_into_runner,
 )
 from hookline.session import SessionError, SessionManager
@@ -74,6 +77,11 @@ class AgentOptions:
     add_dirs: list[str] = field(default_factory=list)
     #: ``--require-hook PATH``: loaded like ``--hook``, and the agent refuses to start without it.
     required_hooks: list[str] = field(default_factory=list)
+    #: ``interactive`` | ``rpc`` | ``json`` | ``print``: what hooks read as ``ctx.mode``.
+    mode: str = "print"
+    #: Command-line words left for hook flags (``--plan``, ``--name=value``), parsed once the
+    #: hooks are loaded; one no hook registered is an error.
+    hook_flags: list[str] = field(default_factory=list)
 
 
 @dataclass(slots=True)
@@ -277,7 +285,7 @@ async def build_agent(
             user=others_ok,
             packages=others_ok,
         )
-        result = load_hooks(discovery, cwd=cwd)
+        result = await load_hooks_async(discovery, cwd=cwd)
     for error in result.errors:
         _say(err, f"hook {error.path} failed to load: {error.reason}")
     if options.verbose:
@@ -286,7 +294,10 @@ async def build_agent(
         for skipped in result.skipped:
             _say(err, f"hook {skipped.source.path} skipped: {skipped.reason}")
     _check_required(required, result, None if others_ok else why_not)
+    result.flag_values.update(_hook_flags(result, options.hook_flags))
+    result.events.on_error = lambda channel, exc: runner.report(f"events:{channel}", "events", exc)
     load_into_runner(result, runner)
+    runner.context.mode = options.mode
 
     agent_ref: list[Agent] = []
     claude = ClaudeHooks.from_settings(
@@ -333,6 +344,8 @@ async def build_agent(
     )
     agent_ref.append(agent)
     agent.stream.verbose_context = options.verbose_context
+    agent.make_provider = lambda spec: _provider(spec, options.base_url, cwd)
+    agent.settings_stream_rules = _settings_stream_rules(settings)
     agent.bind_claude(claude)
     claude.on_outcome(lambda o: agent.publish({"type": "settings_hook_outcome", **o.to_dict()}))
     if options.verbose:
@@ -346,6 +359,35 @@ async def build_agent(
         make_provider=lambda spec: _provider(spec, options.base_url, cwd),
         trusted=trusted,
     )
+
+
+def _hook_flags(result: LoadResult, words: list[str]) -> dict[str, bool | str]:
+    flags: dict[str, RegisteredFlag] = {}
+    for hook in result.hooks:
+        for name, flag in hook.flags.items():
+            flags.setdefault(name, flag)
+    try:
+        return parse_hook_flags(words, flags)
+    except ValueError as exc:
+        raise SetupError(str(exc)) from None
+
+
+def _settings_stream_rules(settings: LoadedSettings) -> list[StreamRule]:
+    """``ttsrRules`` of every settings file, compiled; a bad pattern names file and rule."""
+    rules: list[StreamRule] = []
+    for file in settings.files:
+        if file.settings is None or not file.settings.ttsr_rules:
+            continue
+        for i, rule in enumerate(file.settings.ttsr_rules):
+            try:
+                pattern = re.compile(rule.pattern)
+            except re.error as exc:
+                raise SetupError(
+                    f"{file.path}: ttsrRules[{i}].pattern {rule.pattern!r} is not a valid "
+                    f"regular expression: {exc}"
+                ) from None
+            rules.append(StreamRule(rule.name, pattern, rule.text, str(file.path)))
+    return rules
 
 
 def _permission_rules(

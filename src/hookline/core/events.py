@@ -52,28 +52,88 @@ class ToolResultEvent(Event):
 
 @dataclass(slots=True, kw_only=True)
 class ToolExecutionStartEvent(Event):
+    """``args`` is pi's name for ``input`` (the same dict)."""
+
     type: ClassVar[str] = "tool_execution_start"
     tool_name: str
     tool_call_id: str
     input: dict[str, Any]
+    args: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass(slots=True, kw_only=True)
 class ToolExecutionUpdateEvent(Event):
+    """``partial_result``: ``{"content": [...], "details": ...}`` as the tool sent it."""
+
     type: ClassVar[str] = "tool_execution_update"
     tool_name: str
     tool_call_id: str
     input: dict[str, Any]
     partial_result: Any = None
+    args: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass(slots=True, kw_only=True)
 class ToolExecutionEndEvent(Event):
+    """``result``: the final ``{"content": [...], "details": ...}``; ``result_text`` its text."""
+
     type: ClassVar[str] = "tool_execution_end"
     tool_name: str
     tool_call_id: str
     result: Any = None
     is_error: bool = False
+    args: dict[str, Any] = field(default_factory=dict)
+    result_text: str = ""
+
+
+# --- messages and the provider -------------------------------------------------
+
+
+@dataclass(slots=True, kw_only=True)
+class MessageStartEvent(Event):
+    """An assistant message starts streaming (``message`` is empty so far)."""
+
+    type: ClassVar[str] = "message_start"
+    message: AssistantMessage
+
+
+@dataclass(slots=True, kw_only=True)
+class MessageUpdateEvent(Event):
+    """A streamed delta: ``delta_type`` is ``text``; ``message`` holds the text so far."""
+
+    type: ClassVar[str] = "message_update"
+    message: AssistantMessage
+    delta: str
+    delta_type: str = "text"
+
+
+@dataclass(slots=True, kw_only=True)
+class MessageEndEvent(Event):
+    """The assistant message is complete; a handler may return ``{"text": ...}`` to rewrite
+    its final text (handlers chain: each sees the previous rewrite)."""
+
+    type: ClassVar[str] = "message_end"
+    message: AssistantMessage
+
+
+@dataclass(slots=True, kw_only=True)
+class BeforeProviderRequestEvent(Event):
+    """The provider payload about to be sent; a handler may return a replacement (chained)."""
+
+    type: ClassVar[str] = "before_provider_request"
+    payload: dict[str, Any]
+    provider: str = ""
+
+
+@dataclass(slots=True, kw_only=True)
+class AfterProviderResponseEvent(Event):
+    """The provider answered: HTTP ``status``, response ``headers`` and ``request_id``."""
+
+    type: ClassVar[str] = "after_provider_response"
+    status: int | None = None
+    headers: dict[str, str] = field(default_factory=dict)
+    request_id: str | None = None
+    provider: str = ""
 
 
 # --- agent -----------------------------------------------------------------
@@ -177,9 +237,22 @@ class AutoRetryEndEvent(Event):
 
 @dataclass(slots=True, kw_only=True)
 class TtsrTriggeredEvent(Event):
-    """A too-short response was detected and the agent nudged the model again."""
+    """A Time-Traveling Stream Rule matched the streamed output: the stream was cut, the
+    rules' text injected as a system reminder, and the request is retried."""
 
     type: ClassVar[str] = "ttsr_triggered"
+    turn_index: int = 0
+    rules: list[str] = field(default_factory=list)
+    pattern: str = ""
+    matched_text: str = ""
+    text: str = ""
+
+
+@dataclass(slots=True, kw_only=True)
+class EmptyReplyNudgeEvent(Event):
+    """The model answered with no text and no tool call; the agent asks it once more."""
+
+    type: ClassVar[str] = "empty_reply_nudge"
     turn_index: int = 0
     message: AssistantMessage | None = None
 
@@ -354,7 +427,13 @@ EVENT_TYPES: dict[str, type[Event]] = {
         AutoRetryStartEvent,
         AutoRetryEndEvent,
         TtsrTriggeredEvent,
+        EmptyReplyNudgeEvent,
         TodoReminderEvent,
+        MessageStartEvent,
+        MessageUpdateEvent,
+        MessageEndEvent,
+        BeforeProviderRequestEvent,
+        AfterProviderResponseEvent,
         StopEvent,
         SubagentStartEvent,
         SubagentStopEvent,

@@ -15,7 +15,14 @@ import logging
 from collections.abc import Awaitable, Callable, Iterable
 from typing import Any, TypeVar, cast
 
-from hookline.core.api import LoadedHook, MessageRenderer, RegisteredCommand, RegisteredShortcut
+from hookline.core.api import (
+    LoadedHook,
+    MessageRenderer,
+    RegisteredCommand,
+    RegisteredFlag,
+    RegisteredShortcut,
+    StreamRule,
+)
 from hookline.core.calling import (
     ABANDON_GRACE,
     HandlerCalls,
@@ -42,7 +49,7 @@ from hookline.core.results import (
     ToolResultResult,
 )
 from hookline.core.rules import RULES, Entry, notify
-from hookline.core.tool import Tool
+from hookline.core.tool import Tool, ToolWrapperExecute
 from hookline.core.ui import HookUI
 
 log = logging.getLogger("hookline")
@@ -84,6 +91,8 @@ class HookRunner:
         self.hooks: list[LoadedHook] = []
         self._handlers: dict[str, list[Entry]] = {}
         self._listeners: list[ErrorListener] = []
+        #: Tool names registered by more than one hook: (name, winner path, loser path).
+        self._conflicts_reported: set[tuple[str, str]] = set()
         for hook in hooks:
             self.add_hook(hook)
 
@@ -162,12 +171,48 @@ class HookRunner:
         return None
 
     def get_registered_tools(self) -> dict[str, Tool]:
-        """Hook tools by name; the first loaded hook wins a name."""
+        """Hook tools by name; the first loaded hook wins a name, and each other hook that
+        registered it is reported once (``register_tool``, naming the winner)."""
         tools: dict[str, Tool] = {}
+        owners: dict[str, str] = {}
         for hook in self.hooks:
             for name, tool in hook.tools.items():
-                tools.setdefault(name, tool)
+                if name not in tools:
+                    tools[name] = tool
+                    owners[name] = hook.path
+                elif (name, hook.path) not in self._conflicts_reported:
+                    self._conflicts_reported.add((name, hook.path))
+                    self.report(
+                        hook.path,
+                        "register_tool",
+                        f"tool {name!r} is also registered by {owners[name]}, which was loaded "
+                        f"first and wins; this hook's {name!r} is not used (rename one)",
+                    )
         return tools
+
+    def get_tool_owners(self) -> dict[str, str]:
+        """The path of the hook whose tool is used, by tool name."""
+        owners: dict[str, str] = {}
+        for hook in self.hooks:
+            for name in hook.tools:
+                owners.setdefault(name, hook.path)
+        return owners
+
+    def get_tool_wrappers(self) -> list[tuple[str, ToolWrapperExecute]]:
+        """``wrap_tool`` registrations in load order (applied innermost first)."""
+        return [w for hook in self.hooks for w in hook.tool_wrappers]
+
+    def get_registered_flags(self) -> dict[str, RegisteredFlag]:
+        """Hook flags by name; the first loaded hook wins a name."""
+        flags: dict[str, RegisteredFlag] = {}
+        for hook in self.hooks:
+            for name, flag in hook.flags.items():
+                flags.setdefault(name, flag)
+        return flags
+
+    def get_stream_rules(self) -> list[StreamRule]:
+        """Every hook's stream rules, in load order."""
+        return [rule for hook in self.hooks for rule in hook.stream_rules]
 
     # -- errors --------------------------------------------------------------
 

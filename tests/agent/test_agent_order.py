@@ -16,7 +16,6 @@ from hookline import (
     ToolExecutionStartEvent,
     ToolExecutionUpdateEvent,
 )
-
 from hookline.core.messages import content_text
 
 from .conftest import MakeAgent

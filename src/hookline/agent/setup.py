@@ -30,6 +30,7 @@ from hookline.core.api import RegisteredFlag, StreamRule
 from hookline.core.paths import expand_path, hookline_home
 from hookline.core.runner import HookError, HookRunner
 from hookline.discovery import (
+    Discovery,
     LoadResult,
     SettingsHookPath,
     discover_hooks,
@@ -265,18 +266,14 @@ async def build_agent(
     required = _required_hooks(options, settings, cwd)
     # Module hooks are never the managed file's unless its own ``hooks`` list names them.
     others_ok, why_not = allows("user", policy, trusted)
-    if not allows("managed", policy, trusted)[0]:
-        _say(err, f"no hook modules run: {why_not}")
-        result = LoadResult()
-    else:
-        if not others_ok:
-            _say(err, f"only the managed settings' hook modules run: {why_not}")
+
+    def discover() -> Discovery:
         settings_paths = [
             SettingsHookPath(p, str(base), str(f.path), f.from_project)
             for p, base, f in [*settings.hook_paths(), *settings.required_hooks()]
             if others_ok or f.scope == "managed"
         ]
-        discovery = discover_hooks(
+        return discover_hooks(
             cli_paths=[*options.hook_paths, *options.required_hooks] if others_ok else [],
             settings_paths=settings_paths,
             project_dir=cwd if others_ok else None,
@@ -285,7 +282,14 @@ async def build_agent(
             user=others_ok,
             packages=others_ok,
         )
-        result = await load_hooks_async(discovery, cwd=cwd)
+
+    if not allows("managed", policy, trusted)[0]:
+        _say(err, f"no hook modules run: {why_not}")
+        result = LoadResult()
+    else:
+        if not others_ok:
+            _say(err, f"only the managed settings' hook modules run: {why_not}")
+        result = await load_hooks_async(discover(), cwd=cwd)
     for error in result.errors:
         _say(err, f"hook {error.path} failed to load: {error.reason}")
     if options.verbose:
@@ -345,6 +349,21 @@ async def build_agent(
     agent_ref.append(agent)
     agent.stream.verbose_context = options.verbose_context
     agent.make_provider = lambda spec: _provider(spec, options.base_url, cwd)
+    loaded = [result]
+
+    async def reload() -> None:
+        """Re-discover and load the hook modules; the settings hooks stay."""
+        fresh = LoadResult()
+        if allows("managed", policy, trusted)[0]:
+            fresh = await load_hooks_async(discover(), cwd=cwd)
+        for error in fresh.errors:
+            _say(err, f"hook {error.path} failed to load: {error.reason}")
+        fresh.flag_values.update(loaded[0].flag_values)
+        fresh.events.on_error = loaded[0].events.on_error
+        runner.replace_hooks(loaded[0].hooks, fresh.pairs())
+        loaded[0] = fresh
+
+    agent.reloader = reload
     agent.settings_stream_rules = _settings_stream_rules(settings)
     agent.bind_claude(claude)
     claude.on_outcome(lambda o: agent.publish({"type": "settings_hook_outcome", **o.to_dict()}))

@@ -118,6 +118,21 @@ class HookRunner:
         if api is not None:
             api._bind(self.context)
 
+    def replace_hooks(
+        self, old: Iterable[LoadedHook], new: Iterable[tuple[LoadedHook, Any]]
+    ) -> None:
+        """Swap the hooks ``old`` for ``new`` (a reload): the new ones come first, in their
+        order, before the hooks that stay (settings hooks); their APIs get bound."""
+        gone = {id(hook) for hook in old}
+        kept = [hook for hook in self.hooks if id(hook) not in gone]
+        self.hooks = []
+        self._handlers = {}
+        self._conflicts_reported.clear()
+        for hook, api in new:
+            self.add_hook(hook, api)
+        for hook in kept:
+            self.add_hook(hook)
+
     def bind_host(self, host: AgentHost) -> None:
         """Attach the agent; what hooks sent before is replayed into it in order."""
         previous = self.context.host

@@ -248,7 +248,7 @@ async def test_an_async_register_that_fails_contributes_nothing(
     bad = tmp_path / "bad_async.py"
     bad.write_text(
         "async def register(pi):\n"
-        "    pi.events.on('ping', lambda data: HEARD.append(data))\n"
+        f"    pi.events.on('ping', lambda data: open({str(tmp_path / 'heard')!r}, 'w').close())\n"
         "    pi.on('agent_start', lambda e, c: None)\n"
         "    raise RuntimeError('config missing')\n"
         "HEARD = []\n"
@@ -281,6 +281,7 @@ def register(pi):
     assert not bundle.runner.has_handlers("agent_start")
     await bundle.runner.run_command("ping", "hello")
     # The failed hook's bus subscription went with it: the ping reached no one.
+    assert not (tmp_path / "heard").exists()
     assert module_name_for(str(bad)) not in sys.modules
     assert [e for e in bundle.runner.hooks if e.path == str(bad)] == []
     assert "failed to load: register() raised RuntimeError" in stderr.getvalue()

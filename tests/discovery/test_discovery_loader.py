@@ -36,7 +36,10 @@ FAILURES: dict[str, tuple[str, str]] = {
     "raising_import": ("raise RuntimeError('boom at import')\n", "RuntimeError: boom at import"),
     "missing": ("def setup(pi): pass\n", "no module-level `register` function"),
     "not_callable": ("register = 42\n", "`register` is not callable (it is int)"),
-    "is_async": ("async def register(pi): pass\n", "register() is async: load it with load_hooks_async"),
+    "is_async": (
+        "async def register(pi): pass\n",
+        "register() is async: load it with load_hooks_async",
+    ),
     "is_class": (
         "class register:\n    def __init__(self, pi): pass\n",
         "must be a function, not a class",

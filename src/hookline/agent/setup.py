@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TextIO
 
 from hookline.agent.agent import DEFAULT_SYSTEM_PROMPT, Agent
-from hookline.agent.flags import parse_hook_flags
+from hookline.agent.flags import describe_hook_flags, parse_hook_flags
 from hookline.agent.gate import PermissionGate
 from hookline.agent.model_hooks import make_model_runner
 from hookline.agent.permissions import PermissionRules
@@ -380,13 +380,28 @@ async def build_agent(
     )
 
 
-def _hook_flags(result: LoadResult, words: list[str]) -> dict[str, bool | str]:
+async def hook_flags_help(options: AgentOptions) -> list[str]:
+    """``hookline --help`` lines for the flags the hooks that would load register."""
+    err = open(os.devnull, "w")  # noqa: SIM115 - start-up notices are not help text
+    try:
+        bundle = await build_agent(dataclasses.replace(options, no_session=True), stderr=err)
+    finally:
+        err.close()
+    bundle.agent.session.close()
+    return describe_hook_flags(_registered_flags(bundle.load_result))
+
+
+def _registered_flags(result: LoadResult) -> dict[str, RegisteredFlag]:
     flags: dict[str, RegisteredFlag] = {}
     for hook in result.hooks:
         for name, flag in hook.flags.items():
             flags.setdefault(name, flag)
+    return flags
+
+
+def _hook_flags(result: LoadResult, words: list[str]) -> dict[str, bool | str]:
     try:
-        return parse_hook_flags(words, flags)
+        return parse_hook_flags(words, _registered_flags(result))
     except ValueError as exc:
         raise SetupError(str(exc)) from None
 

@@ -348,3 +348,26 @@ async def test_event_bus_between_hooks_is_isolated_from_agent_events(
     await h.runner.run_command("deploy", "staging")
     assert heard[-1] == ("sync", {"env": "staging"})
     assert ("async", {"env": "staging"}) not in heard
+
+
+async def test_session_manager_is_a_read_only_view(make_agent: MakeAgent) -> None:
+    hook = """\
+SEEN = []
+
+def register(pi):
+    @pi.on("agent_end")
+    def ended(event, ctx):
+        sm = ctx.session_manager
+        SEEN.append(len(sm.get_entries()))
+        SEEN.append(sm.get_leaf_id() == sm.get_entries()[-1]["id"])
+        for write in ("append_message", "append_custom_entry", "branch", "close"):
+            try:
+                getattr(sm, write)
+            except AttributeError as exc:
+                SEEN.append(str(exc).split(":")[0])
+"""
+    h = await make_agent(["answer"], hooks={"ro": hook})
+    await h.agent.prompt("hi")
+    seen = h.hook("ro").SEEN
+    assert seen[:2] == [2, True]
+    assert seen[2:] == ["ctx.session_manager is read-only"] * 4

@@ -57,7 +57,7 @@ from hookline.core.process import run_process
 from hookline.core.results import BeforeAgentStartResult, StopResult, UserBashResult
 from hookline.core.runner import HookRunner
 from hookline.core.tool import Tool, ToolInfo, ToolResult
-from hookline.session import SessionManager, estimate_tokens
+from hookline.session import ReadonlySession, SessionManager, estimate_tokens
 from hookline.tools.bash import bash_timeouts
 from hookline.tools.leftovers import ToolLeftovers
 from hookline.tools.pipeline import Denial, ToolPipeline
@@ -160,7 +160,7 @@ class Agent:
         self.rebuild_tools()
         runner.bind_host(self)
         runner.set_session_file(session.get_session_file())
-        runner.context.session_manager = session
+        runner.context.session_manager = ReadonlySession(session)
         runner.context.model = provider.model_id
 
     # -- wiring ----------------------------------------------------------------
@@ -253,7 +253,7 @@ class Agent:
 
     def _attached(self, session: SessionManager) -> None:
         self.runner.set_session_file(session.get_session_file())
-        self.runner.context.session_manager = session
+        self.runner.context.session_manager = ReadonlySession(session)
         self.sync_claude()
 
     async def start(self, source: str = "startup") -> None:

@@ -81,7 +81,7 @@ async def make_agent(tmp_path: Path, project: Path) -> AsyncIterator[MakeAgent]:
         stderr = io.StringIO()
         bundle = await build_agent(
             AgentOptions(
-                hook_paths=[str(p) for p in files.values()],
+                hook_paths=[*(str(p) for p in files.values()), *options.pop("hook_paths", [])],
                 **options,
             ),
             stderr=stderr,

@@ -480,7 +480,7 @@ def _verbose_transcript(agent: Agent, stream: TextIO) -> None:
                 flush=True,
             )
         elif kind == "tool_execution_end":
-            text = str(payload.get("result") or "").strip().splitlines()
+            text = str(payload.get("result_text") or "").strip().splitlines()
             first = text[0] if text else ""
             mark = "x" if payload.get("is_error") else "ok"
             print(f"     [{mark}] {first[:160]}", file=stream, flush=True)

@@ -44,6 +44,13 @@ ToolExecute = Callable[
 ]
 
 
+#: A hook tool's ``execute`` that takes the hook context (``ctx``) last.
+ContextToolExecute = Callable[
+    [str, dict[str, Any], "asyncio.Event | None", "ToolUpdate | None", Any],
+    Awaitable[ToolResult],
+]
+
+
 @dataclass(slots=True)
 class Tool:
     """A tool the model may call.
@@ -60,7 +67,8 @@ class Tool:
     name: str
     description: str
     parameters: dict[str, Any]
-    execute: ToolExecute
+    #: A ``ToolExecute``, or for a hook's tool a ``ContextToolExecute`` (``ctx`` last).
+    execute: Callable[..., Awaitable[ToolResult]]
     label: str = ""
     meta: dict[str, Any] = field(default_factory=dict)
     prompt_snippet: str = ""

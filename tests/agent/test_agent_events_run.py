@@ -226,7 +226,7 @@ async def test_open_todos_remind_the_model_once_before_it_stops(make_agent: Make
     ]
     reminder = h.event(TodoReminderEvent)
     assert reminder.todos == [{"content": "write the tests", "status": "in_progress"}]
-    assert reminder.attempt == 1
+    assert (reminder.attempt, reminder.max_attempts) == (1, 1)
     assert h.provider.remaining == 1  # reminded once only
     assert h.errors == []
 

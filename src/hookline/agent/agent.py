@@ -282,9 +282,23 @@ class Agent:
         """Copy the path up to ``entry_id`` into a new session file."""
         return await self.sessions.fork(entry_id)
 
-    async def navigate_tree(self, target_id: str) -> bool:
+    async def navigate_tree(
+        self,
+        target_id: str,
+        *,
+        summarize: bool = False,
+        custom_instructions: str | None = None,
+        replace_instructions: bool = False,
+        label: str | None = None,
+    ) -> bool:
         """Move the leaf to any entry; a hook may supply a summary of the branch left."""
-        return await self.sessions.navigate_tree(target_id)
+        return await self.sessions.navigate_tree(
+            target_id,
+            summarize=summarize,
+            custom_instructions=custom_instructions,
+            replace_instructions=replace_instructions,
+            label=label,
+        )
 
     async def compact(
         self, custom_instructions: str | None = None, trigger: str = "manual"
@@ -478,8 +492,10 @@ class Agent:
         )
 
     def abort(self) -> None:
-        """Stop the current run: the model call and running tools are cancelled."""
+        """Stop the current run: the model call and running tools are cancelled; a
+        compaction or tree move asking its hooks is abandoned."""
         self._abort.set()
+        self.sessions.abort()
 
     async def _run(
         self, new: list[Message], prompt: str = "", images: list[Content] | None = None
@@ -699,7 +715,9 @@ class Agent:
         open_items = self.todos.open_items()
         if not open_items or attempt > MAX_TODO_REMINDERS:
             return False
-        await self.emit(TodoReminderEvent(todos=open_items, attempt=attempt))
+        await self.emit(
+            TodoReminderEvent(todos=open_items, attempt=attempt, max_attempts=MAX_TODO_REMINDERS)
+        )
         listing = "\n".join(f"- {t['content']} ({t['status']})" for t in open_items)
         added.append(await self._append(user_message(f"You still have open todos:\n{listing}")))
         return True

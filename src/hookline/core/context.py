@@ -135,9 +135,24 @@ class CommandContext(HookContext):
         """Copy the path up to ``entry_id`` into a new session file. False if cancelled."""
         return await self.host.fork(entry_id)
 
-    async def navigate_tree(self, target_id: str) -> bool:
-        """Move the session's leaf to ``target_id``. False if cancelled."""
-        return await self.host.navigate_tree(target_id)
+    async def navigate_tree(
+        self,
+        target_id: str,
+        *,
+        summarize: bool = False,
+        custom_instructions: str | None = None,
+        replace_instructions: bool = False,
+        label: str | None = None,
+    ) -> bool:
+        """Move the session's leaf to ``target_id``; the options reach ``session_before_tree``
+        hooks (``label`` goes on the summary a hook writes). False if cancelled."""
+        return await self.host.navigate_tree(
+            target_id,
+            summarize=summarize,
+            custom_instructions=custom_instructions,
+            replace_instructions=replace_instructions,
+            label=label,
+        )
 
     async def switch_session(self, path: str) -> bool:
         """Resume another session file. False if cancelled."""

@@ -213,9 +213,14 @@ class AutoCompactionStartEvent(Event):
 
 @dataclass(slots=True, kw_only=True)
 class AutoCompactionEndEvent(Event):
+    """``result``: the compaction written (``summary``, ``first_kept_entry_id``,
+    ``tokens_before``), None when none was; ``will_retry``: the run goes on after it."""
+
     type: ClassVar[str] = "auto_compaction_end"
     aborted: bool = False
     error: str | None = None
+    result: dict[str, Any] | None = None
+    will_retry: bool = False
 
 
 @dataclass(slots=True, kw_only=True)
@@ -259,9 +264,12 @@ class EmptyReplyNudgeEvent(Event):
 
 @dataclass(slots=True, kw_only=True)
 class TodoReminderEvent(Event):
+    """Open todos before the agent stops: reminder ``attempt`` of ``max_attempts``."""
+
     type: ClassVar[str] = "todo_reminder"
     todos: list[Any] = field(default_factory=list)
     attempt: int = 1
+    max_attempts: int = 1
 
 
 # --- hookline additions for the Claude events -------------------------------
@@ -360,13 +368,30 @@ class SessionForkEvent(Event):
 
 
 @dataclass(slots=True, kw_only=True)
+class CompactionPreparation:
+    """What a compaction would do: summarise ``messages_to_summarize`` (after
+    ``previous_summary``, the last compaction's), keep from ``first_kept_entry_id`` on."""
+
+    first_kept_entry_id: str | None = None
+    previous_summary: str | None = None
+    messages_to_summarize: list[Message] = field(default_factory=list)
+    entry_ids_to_summarize: list[str] = field(default_factory=list)
+    tokens_before: int = 0
+
+
+@dataclass(slots=True, kw_only=True)
 class SessionBeforeCompactEvent(Event):
+    """``signal`` is set when the compaction is aborted (``ctx.abort()``): a handler doing
+    slow work (its own summary) should stop; the compaction is then not applied."""
+
     type: ClassVar[str] = "session_before_compact"
     trigger: Literal["manual", "auto"] = "manual"
     custom_instructions: str | None = None
     summary: str = ""  # the default summary hookline would write
     messages: list[Message] = field(default_factory=list)
     tokens_before: int = 0
+    preparation: CompactionPreparation = field(default_factory=CompactionPreparation)
+    signal: Any = None
 
 
 @dataclass(slots=True, kw_only=True)
@@ -385,10 +410,27 @@ class SessionCompactEvent(Event):
 
 
 @dataclass(slots=True, kw_only=True)
+class TreePreparation:
+    """A tree move: the branch left (``entry_ids_to_summarize``, after the common ancestor)
+    and the summary options the user chose."""
+
+    target_id: str
+    old_leaf_id: str | None = None
+    common_ancestor_id: str | None = None
+    entry_ids_to_summarize: list[str] = field(default_factory=list)
+    user_wants_summary: bool = False
+    custom_instructions: str | None = None
+    replace_instructions: bool = False
+    label: str | None = None
+
+
+@dataclass(slots=True, kw_only=True)
 class SessionBeforeTreeEvent(Event):
     type: ClassVar[str] = "session_before_tree"
     target_id: str
     old_leaf_id: str | None = None
+    preparation: TreePreparation | None = None
+    signal: Any = None
 
 
 @dataclass(slots=True, kw_only=True)

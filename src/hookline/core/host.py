@@ -73,7 +73,15 @@ class AgentHost(Protocol):
     def set_thinking_level(self, level: str) -> None: ...
     # -- command context --
     async def fork(self, entry_id: str | None) -> bool: ...
-    async def navigate_tree(self, target_id: str) -> bool: ...
+    async def navigate_tree(
+        self,
+        target_id: str,
+        *,
+        summarize: bool = False,
+        custom_instructions: str | None = None,
+        replace_instructions: bool = False,
+        label: str | None = None,
+    ) -> bool: ...
     async def switch_session(self, path: str) -> bool: ...
     async def reload(self) -> None: ...
 
@@ -174,7 +182,15 @@ class DetachedHost:
     async def fork(self, entry_id: str | None) -> bool:
         raise RuntimeError("fork() needs an agent: bind one with HookRunner.bind_host()")
 
-    async def navigate_tree(self, target_id: str) -> bool:
+    async def navigate_tree(
+        self,
+        target_id: str,
+        *,
+        summarize: bool = False,
+        custom_instructions: str | None = None,
+        replace_instructions: bool = False,
+        label: str | None = None,
+    ) -> bool:
         raise RuntimeError("navigate_tree() needs an agent: bind one with HookRunner.bind_host()")
 
     async def switch_session(self, path: str) -> bool:

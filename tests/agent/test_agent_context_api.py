@@ -13,7 +13,7 @@ from hookline.discovery.loader import module_name_for
 from hookline.session import SessionManager
 
 from .conftest import MakeAgent
-from .helpers import texts
+from .helpers import ScriptedUI, texts
 
 CONTROL = """\
 import asyncio
@@ -371,3 +371,53 @@ def register(pi):
     seen = h.hook("ro").SEEN
     assert seen[:2] == [2, True]
     assert seen[2:] == ["ctx.session_manager is read-only"] * 4
+
+
+class _OpenDialogs(ScriptedUI):
+    """A UI whose ``confirm`` stays open until cancelled, and says when it was closed."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.opened = asyncio.Event()
+        self.closed: list[str] = []
+
+    async def confirm(self, title: str, message: str) -> bool:
+        self.opened.set()
+        try:
+            await asyncio.Event().wait()
+        finally:
+            self.closed.append(title)
+        return False
+
+
+async def test_an_abort_closes_the_dialogs_hooks_opened(make_agent: MakeAgent) -> None:
+    hook = """\
+import asyncio
+
+RESULTS = []
+
+
+def register(pi):
+    @pi.on("tool_call")
+    async def ask(event, ctx):
+        # The dialog is awaited from a task of the handler's own: cancelling the handler
+        # alone would leave it on screen.
+        task = asyncio.ensure_future(ctx.ui.confirm("Run it?", event.input["command"]))
+        try:
+            RESULTS.append(await task)
+        except asyncio.CancelledError:
+            RESULTS.append("cancelled")
+            raise
+"""
+    ui = _OpenDialogs()
+    h = await make_agent(
+        [{"tool_calls": [{"name": "bash", "arguments": {"command": "echo hi"}}]}, "never"],
+        hooks={"ask": hook},
+        ui=ui,
+    )
+    run = asyncio.ensure_future(h.agent.prompt("go"))
+    await asyncio.wait_for(ui.opened.wait(), 10)
+    h.agent.abort()
+    await asyncio.wait_for(run, 10)
+    assert ui.closed == ["Run it?"]
+    assert h.hook("ask").RESULTS == ["cancelled"]

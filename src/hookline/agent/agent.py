@@ -496,6 +496,7 @@ class Agent:
         compaction or tree move asking its hooks is abandoned."""
         self._abort.set()
         self.sessions.abort()
+        self.runner.close_dialogs()
 
     async def _run(
         self, new: list[Message], prompt: str = "", images: list[Content] | None = None

@@ -255,7 +255,13 @@ class HookRunner:
         handler's call is blocked, a ``tool_result`` handler's output withheld.
         One that ignores the cancellation is abandoned after the grace.
         """
+        self.close_dialogs()
         return self._calls.abandon_inflight()
+
+    def close_dialogs(self) -> int:
+        """Close every dialog hooks have open (an abort); how many there were."""
+        ui = self.context.ui
+        return ui.close_dialogs() if isinstance(ui, DialogPausingUI) else 0
 
     @property
     def orphans(self) -> set[asyncio.Task[Any]]:

@@ -349,6 +349,17 @@ class HookAPI:
         )
         self._act("deliver", {"role": "user", "content": blocks}, deliver_as, True)
 
+    async def set_model(self, spec: str) -> bool:
+        """Switch the model (``provider:name``); False when it cannot be built."""
+        return await self._current_context().set_model(spec)
+
+    def get_thinking_level(self) -> str:
+        return self._current_context().get_thinking_level()
+
+    def set_thinking_level(self, level: str) -> None:
+        """``off`` | ``minimal`` | ``low`` | ``medium`` | ``high`` | ``xhigh`` (next model call)."""
+        self._current_context().set_thinking_level(level)
+
     def set_session_name(self, name: str) -> None:
         """Name the session (a session entry; listings show it)."""
         self._act("set_session_name", name)

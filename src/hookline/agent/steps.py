@@ -202,6 +202,8 @@ class ModelStep:
             if link is not None:
                 link.cancel()
         if watch is not None and watch.rule is not None and not signal.is_set():
+            if events is not None:
+                await events.drain()  # the cut reply's updates, before the retry's events
             return ModelReply(message, watch.rule, watch.matched)
         if events is not None:
             message = await events.end(message)
@@ -270,6 +272,11 @@ class MessageEvents:
         if previous is not None:
             await asyncio.wait([previous])
         await self.emit(event)
+
+    async def drain(self) -> None:
+        """Wait until every update emitted so far has reached the hooks."""
+        if self._last is not None:
+            await asyncio.wait([self._last])
 
     async def end(self, message: AssistantMessage) -> AssistantMessage:
         """The final message after ``message_end`` handlers (a returned text replaces the

@@ -143,11 +143,14 @@ if TYPE_CHECKING:
     )
     from hookline.core.runner import DEFAULT_HOOK_TIMEOUT, HookError, HookRunner
     from hookline.core.tool import (
+        ContextToolExecute,
         Tool,
         ToolBlockedError,
         ToolError,
         ToolInfo,
         ToolResult,
+        ToolUpdate,
+        ToolWrapperExecute,
     )
     from hookline.core.ui import HookUI, NoUI, StatusLine
     from hookline.discovery import (

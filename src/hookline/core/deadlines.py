@@ -118,7 +118,13 @@ class DialogPausingUI:
 
     def close_dialogs(self) -> int:
         """Close every open hook dialog (the run was aborted: each one's handler is being
-        abandoned, even one that awaits its dialog from a task of its own); how many."""
+        abandoned, even one that awaits its dialog from a task of its own); how many.
+
+        A mode's UI with its own ``close_dialogs`` (RPC: it tells the client why) closes
+        them itself on an abort; nothing is done here for it.
+        """
+        if callable(getattr(self._ui, "close_dialogs", None)):
+            return 0
         open_now = [d for d in self._open if not d.done()]
         for dialog in open_now:
             dialog.cancel()

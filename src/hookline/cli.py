@@ -13,8 +13,8 @@ import argparse
 import os
 import signal
 import sys
-from collections.abc import Sequence
-from typing import NoReturn
+from collections.abc import Coroutine, Sequence
+from typing import Any, NoReturn
 
 from hookline.core.vocabulary import PERMISSION_MODES
 
@@ -402,11 +402,11 @@ async def _run(options: object, mode: str, prompt: str | None, interactive: bool
         if mode == "rpc":
             from hookline.modes.rpc_mode import run_rpc
 
-            code = await run_rpc(agent, bundle.make_provider, out)
+            code = await _until_shutdown(agent, run_rpc(agent, bundle.make_provider, out))
         elif interactive:
             from hookline.modes.interactive import run_interactive
 
-            code = await run_interactive(agent, bundle)
+            code = await _until_shutdown(agent, run_interactive(agent, bundle))
         else:
             agent.runner.set_ui(StderrUI(), False)
             assert prompt is not None
@@ -431,6 +431,28 @@ async def _run(options: object, mode: str, prompt: str | None, interactive: bool
                     stream.flush()
         os._exit(code)
     return code
+
+
+async def _until_shutdown(agent: Any, mode: Coroutine[Any, Any, int]) -> int:
+    """Run ``mode`` until it ends, or until a hook's ``ctx.shutdown()`` has shut the
+    session down (then the mode is cancelled and the exit code is 0)."""
+    import asyncio
+
+    running = asyncio.ensure_future(mode)
+    requested = asyncio.ensure_future(agent.shutdown_requested.wait())
+    try:
+        await asyncio.wait({running, requested}, return_when=asyncio.FIRST_COMPLETED)
+    except asyncio.CancelledError:  # a signal: the mode unwinds as if awaited directly
+        running.cancel()
+        await asyncio.gather(running, return_exceptions=True)
+        raise
+    finally:
+        requested.cancel()
+    if running.done():
+        return running.result()
+    running.cancel()
+    await asyncio.gather(running, return_exceptions=True)
+    return 0
 
 
 #: Seconds of sync hook code holding the loop before it is reported, when hooks have no

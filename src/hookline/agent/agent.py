@@ -145,8 +145,8 @@ class Agent:
         self.reloader: Callable[[], Awaitable[None]] | None = None
         #: Stream rules from the settings (``ttsrRules``), after the hooks' own.
         self.settings_stream_rules: list[StreamRule] = []
-        #: Token count of the last model call's context (``ctx.get_context_usage``).
-        self._last_tokens: int | None = None
+        #: The last model call's context (``ctx.get_context_usage`` counts its tokens).
+        self._last_context: list[Message] | None = None
         self._idle = asyncio.Event()
         self._idle.set()
         self._abort = asyncio.Event()
@@ -399,9 +399,10 @@ class Agent:
 
     def get_context_usage(self) -> ContextUsage | None:
         window = self.context_window
-        tokens = self._last_tokens
-        if tokens is None:
-            tokens = estimate_tokens(self.session.build_context_messages())
+        messages = self._last_context
+        if messages is None:
+            messages = self.session.build_context_messages()
+        tokens = estimate_tokens(messages)
         percent = round(100 * tokens / window, 1) if window else None
         return ContextUsage(tokens, window, percent)
 
@@ -664,7 +665,7 @@ class Agent:
             self.rebuild_tools()
             active = self.active_tools()
             messages = self.session.build_context_messages()
-            self._last_tokens = estimate_tokens(messages)
+            self._last_context = messages  # counted only when a hook asks (get_context_usage)
             reply = await self.model_step.call(
                 self.provider,
                 compose_system_prompt(self.system_prompt, active.values()),

@@ -83,7 +83,11 @@ def test_the_provider_sdks_are_extras_not_dependencies() -> None:
     assert [_requirement_name(r) for r in extras["anthropic"]] == ["anthropic"]
     assert [_requirement_name(r) for r in extras["openai"]] == ["openai"]
     assert [_requirement_name(r) for r in extras["mcp"]] == ["mcp"]
-    assert extras["all"] == ["hookline[anthropic,openai,mcp]"]
+    assert {_requirement_name(r) for r in extras["otel"]} == {
+        "opentelemetry-sdk",
+        "opentelemetry-exporter-otlp-proto-http",
+    }
+    assert extras["all"] == ["hookline[anthropic,openai,mcp,otel]"]
 
 
 def test_metadata_license_is_spdx_and_platforms_are_stated() -> None:

@@ -15,7 +15,7 @@ import sys
 import threading
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 from opentelemetry.sdk.metrics import MeterProvider
@@ -101,7 +101,7 @@ async def test_content_is_recorded_only_when_asked(
     provider = TracerProvider()
     provider.add_span_processor(SimpleSpanProcessor(exporter))
     recorder = OtelRecorder(provider, MeterProvider(), include_content=True)
-    h = await make_agent(TURNS[:1] + ["ok"])
+    h = await make_agent([*TURNS[:1], "ok"])
     detach = recorder.attach(h.agent)
     await h.agent.prompt("go")
     detach()
@@ -114,7 +114,10 @@ async def test_module_hook_failures_are_counted(
     make_agent: MakeAgent, otel: tuple[InMemorySpanExporter, InMemoryMetricReader, OtelRecorder]
 ) -> None:
     _, reader, recorder = otel
-    broken = 'def register(pi):\n    @pi.on("turn_start")\n    def bad(e, ctx):\n        raise KeyError("x")\n'
+    broken = (
+        'def register(pi):\n    @pi.on("turn_start")\n'
+        '    def bad(e, ctx):\n        raise KeyError("x")\n'
+    )
     h = await make_agent(["hello"], hooks={"broken": broken})
     detach = recorder.attach(h.agent)
     await h.agent.prompt("go")
@@ -154,8 +157,8 @@ async def test_the_audit_log_has_every_decision_and_hook_outcome(
 
 
 class _Receiver(http.server.BaseHTTPRequestHandler):
-    received: list[tuple[str, bytes]] = []
-    done = threading.Event()
+    received: ClassVar[list[tuple[str, bytes]]] = []
+    done: ClassVar[threading.Event] = threading.Event()
 
     def do_POST(self) -> None:
         body = self.rfile.read(int(self.headers.get("content-length") or 0))
@@ -190,7 +193,7 @@ def test_the_cli_exports_traces_and_metrics_over_otlp_http(
 
     endpoint, handler = receiver
     script = tmp_path / "script.json"
-    script.write_text(json.dumps({"turns": TURNS[:1] + ["done"]}))
+    script.write_text(json.dumps({"turns": [*TURNS[:1], "done"]}))
     env = {
         **os.environ,
         "HOOKLINE_HOME": str(tmp_path / "home"),

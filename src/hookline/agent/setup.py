@@ -304,8 +304,8 @@ async def build_agent(
         _say(err, f"settings hooks: {problem}")
 
     def spawn_hook(ctx: BashSpawnContext) -> BashSpawnContext:
-        extra = claude.session_env
-        return dataclasses.replace(ctx, env={**ctx.env, **extra}) if extra else ctx
+        # settings ``env``, CLAUDE_ENV_FILE exports, the credential scrub when asked
+        return dataclasses.replace(ctx, env=claude.subprocess_env(ctx.env))
 
     try:
         mode, mode_warnings = resolve_permission_mode(settings, options.permission_mode)

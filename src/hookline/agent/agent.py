@@ -423,6 +423,8 @@ class Agent:
                 result, denial = await self.tool_step.run(call, self.tools, self._abort)
                 if denial is not None:
                     self.denials.append(denial)
+                    if self._listeners:  # for audit logs and telemetry; not a hook event
+                        self.publish({"type": "tool_denied", **denial.to_dict()})
                 results.append(result)
                 added.append(await self._append(result))
             await self.emit(TurnEndEvent(turn_index=index, message=assistant, tool_results=results))

@@ -243,10 +243,13 @@ class InvalidResultError(ValueError):
 
 
 def _describe(exc: ValidationError) -> str:
+    from hookline.core.vocabulary import claude_result_hint
+
     parts = []
     for err in exc.errors():
         loc = ".".join(str(p) for p in err["loc"]) or "(result)"
-        parts.append(f"{loc}: {err['msg']}")
+        hint = claude_result_hint(str(err["loc"][0])) if len(err["loc"]) == 1 else ""
+        parts.append(f"{loc}: {err['msg']}{hint}")
     return "; ".join(parts)
 
 

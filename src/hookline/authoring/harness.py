@@ -98,7 +98,7 @@ class HandlerCall:
             return f"raised {type(self.raised).__name__}: {self.raised}".rstrip(": ")
         if not self.finished:
             return "did not finish (timed out or cancelled)"
-        return "no opinion" if self.returned is None else f"returned {_short(self.returned)}"
+        return "no opinion" if self.returned is None else f"returned {short(self.returned)}"
 
 
 @dataclass(slots=True)
@@ -166,7 +166,7 @@ class Emitted:
             assert fragment in text, f"{fragment!r} not in the patched output {text!r}"
 
     def _summary(self) -> str:
-        return f"result={_short(self.result)} errors={[e.error for e in self.errors]}"
+        return f"result={short(self.result)} errors={[e.error for e in self.errors]}"
 
 
 class HookHarness:
@@ -339,7 +339,8 @@ def _settings_sources(path: Path) -> list[SettingsSource]:
     return [SettingsSource("project", path, source.hooks)]
 
 
-def _short(value: Any, limit: int = 160) -> str:
+def short(value: Any, limit: int = 160) -> str:
+    """``repr`` of a value (a result as its set fields), cut to ``limit`` characters."""
     if isinstance(value, HookResult):
         value = value.model_dump(exclude_defaults=True)
     text = repr(value)

@@ -8,11 +8,15 @@
 
 ``make_harness(*paths, settings=None, cwd=None, has_ui=True, timeout=30)``
 builds one from hook files (and a Claude-format settings file) in one call.
-Nothing of hookline is imported until a fixture is used.
+Nothing of hookline is imported until a fixture is used. An ``async def`` test
+using these fixtures runs in its own event loop when no other plugin (such as
+pytest-asyncio) runs it.
 """
 
 from __future__ import annotations
 
+import asyncio
+import inspect
 import os
 from collections.abc import Callable
 from pathlib import Path
@@ -22,6 +26,23 @@ import pytest
 
 if TYPE_CHECKING:
     from hookline.authoring.harness import HookHarness
+
+
+_FIXTURES = frozenset({"hook_harness", "make_harness"})
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_pyfunc_call(pyfuncitem: pytest.Function) -> bool | None:
+    """Run an ``async def`` hook test that no async plugin took, instead of skipping it."""
+    if not inspect.iscoroutinefunction(pyfuncitem.obj):
+        return None
+    if not _FIXTURES & set(pyfuncitem.fixturenames):
+        return None
+    if pyfuncitem.get_closest_marker("asyncio") is not None:
+        return None
+    names = pyfuncitem._fixtureinfo.argnames
+    asyncio.run(pyfuncitem.obj(**{name: pyfuncitem.funcargs[name] for name in names}))
+    return True
 
 
 @pytest.fixture

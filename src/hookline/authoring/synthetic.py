@@ -25,6 +25,15 @@ _TOOL_EVENTS = frozenset(
     | {"tool_execution_update", "tool_execution_end"}
 )
 _ids = itertools.count(1)
+#: Fields of every Claude Code hook input that no hookline event carries.
+_CLAUDE_BASE_FIELDS = (
+    "type",
+    "hook_event_name",
+    "session_id",
+    "transcript_path",
+    "cwd",
+    "permission_mode",
+)
 
 
 class EventInputError(ValueError):
@@ -49,8 +58,8 @@ def make_event(name: str, data: Mapping[str, Any] | None = None) -> Event:
     ours = event_name(name)
     cls = EVENT_TYPES[ours]
     fields = dict(data or {})
-    fields.pop("hook_event_name", None)
-    fields.pop("type", None)
+    for key in _CLAUDE_BASE_FIELDS:  # a payload captured from Claude Code carries these
+        fields.pop(key, None)
     if ours in _TOOL_EVENTS:
         fields = _tool_fields(fields)
     elif ours == "input" and "prompt" in fields and "text" not in fields:

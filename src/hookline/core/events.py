@@ -227,7 +227,8 @@ class AgentEndEvent(Event):
 class TurnStartEvent(Event):
     """A turn (one model call and the tool calls it asked for) starts.
 
-    Payload: ``turn_index`` (0 for the first turn of a run), ``timestamp`` (seconds since the epoch).
+    Payload: ``turn_index`` (0 for the first turn of a run), ``timestamp`` (seconds
+    since the epoch).
 
     Result: none (a notification).
 

@@ -68,6 +68,7 @@ def claude_field_hint(name: str) -> str:
     ours = HOOKLINE_FIELD_NAMES.get(name)
     return f" (that is Claude Code's field name: in hookline this is {ours!r})" if ours else ""
 
+
 #: Claude Code hook output keys → what a module hook's result says instead.
 HOOKLINE_RESULT_HINTS: dict[str, str] = {
     "decision": "return `block: True` with a `reason`",

@@ -159,7 +159,7 @@ def _project(args: argparse.Namespace) -> Any:
         raise _Failure(str(exc)) from None
     if not getattr(args, "json", False):
         for note in project.notes:
-            print(f"hookline: {note}", file=sys.stderr)
+            print(f"hookline: {note}", file=sys.stderr, flush=True)
     return project
 
 

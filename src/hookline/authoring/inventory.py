@@ -6,12 +6,12 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
 from hookline.authoring.project import ProjectHooks
-from hookline.claude import BUS_EVENTS, UNBOUND_EVENTS, HookDefinition
+from hookline.claude import BUS_EVENTS, HookDefinition
 
 Status = Literal["loaded", "shadowed", "skipped", "failed", "never_fires"]
 
-#: Claude events some hookline moment fires (through the bus, or run directly).
-_FIRED = frozenset(e for events in BUS_EVENTS.values() for e in events) | set(UNBOUND_EVENTS)
+#: Claude events some moment of the agent fires (the others are accepted, never run).
+_FIRED = frozenset(e for events in BUS_EVENTS.values() for e in events)
 
 
 @dataclass(frozen=True, slots=True)

@@ -52,7 +52,7 @@ class ToolCallEvent(Event):
     ``tool_call_id``, ``input`` (the tool's arguments, hookline's keys:
     ``path``, ``oldText``, ``newText``, ``command``).
 
-    Result: :class:`ToolCallResult` (``block``, ``reason``, ``input``, ``permission``).
+    Result: ``ToolCallResult`` (``block``, ``reason``, ``input``, ``permission``).
 
     Combination: handlers run in load order; the first ``block`` stops the chain; a
     handler that raises, returns something invalid or misses its deadline blocks
@@ -77,7 +77,7 @@ class ToolResultEvent(Event):
     ``content`` (content blocks the model would see), ``details`` (the tool's
     structured details, see the built-in tools' reference), ``is_error``.
 
-    Result: :class:`ToolResultResult` (``content``, ``details``, ``is_error``, ``append``).
+    Result: ``ToolResultResult`` (``content``, ``details``, ``is_error``, ``append``).
 
     Combination: every handler sees the original result; the last override wins;
     ``append`` blocks accumulate; a handler that fails or is late withholds the
@@ -160,7 +160,7 @@ class ContextEvent(Event):
 
     Payload: ``messages`` (the conversation as the model will get it).
 
-    Result: :class:`ContextResult` (``messages``: the list to send instead).
+    Result: ``ContextResult`` (``messages``: the list to send instead).
 
     Combination: chained: each handler gets the previous handler's list (no
     copy); the result is shape-checked once at the end, a bad message blamed on
@@ -179,7 +179,7 @@ class BeforeAgentStartEvent(Event):
 
     Payload: ``prompt``, ``images``, ``system_prompt``.
 
-    Result: :class:`BeforeAgentStartResult` (``message``: a message to add to
+    Result: ``BeforeAgentStartResult`` (``message``: a message to add to
     the conversation before the prompt).
 
     Combination: every handler runs; the first returned message is kept.
@@ -264,7 +264,7 @@ class InputEvent(Event):
     Payload: ``text``, ``images``, ``source`` (``interactive``, ``rpc``,
     ``print`` or ``extension``).
 
-    Result: :class:`InputResult` (``text`` / ``images`` replace the prompt;
+    Result: ``InputResult`` (``text`` / ``images`` replace the prompt;
     ``handled`` stops it: the model never sees it). A plain string is the new text.
 
     Combination: chained transforms: each handler sees the previous handler's
@@ -283,7 +283,7 @@ class UserBashEvent(Event):
 
     Payload: ``command``, ``cwd``.
 
-    Result: :class:`UserBashResult` (``command``, ``cwd``, ``env`` to run instead).
+    Result: ``UserBashResult`` (``command``, ``cwd``, ``env`` to run instead).
 
     Combination: chained: each handler sees the previous rewrite; the last ``env`` wins.
     """
@@ -418,7 +418,7 @@ class StopEvent(Event):
     Payload: ``stop_hook_active`` (true when a stop hook already kept this run
     going), ``last_message`` (the final assistant message).
 
-    Result: :class:`StopResult` (``block`` keeps the agent going with ``reason``
+    Result: ``StopResult`` (``block`` keeps the agent going with ``reason``
     as the next prompt). Claude's name: ``Stop``.
 
     Combination: handlers run in order; the first ``block`` wins and stops the chain.
@@ -451,7 +451,7 @@ class SubagentStopEvent(Event):
 
     Payload: ``agent_id``, ``agent_transcript_path``, ``stop_hook_active``.
 
-    Result: :class:`StopResult` (``block`` keeps the sub-agent going). Claude's name:
+    Result: ``StopResult`` (``block`` keeps the sub-agent going). Claude's name:
     ``SubagentStop``.
 
     Combination: handlers run in order; the first ``block`` wins and stops the chain.
@@ -490,7 +490,7 @@ class PermissionRequestEvent(Event):
 
     Payload: ``tool_name``, ``tool_call_id``, ``input``, ``permission_suggestions``.
 
-    Result: :class:`PermissionRequestResult` (``decision`` allow / deny / ask,
+    Result: ``PermissionRequestResult`` (``decision`` allow / deny / ask,
     ``reason``, ``input``: a rewrite, checked against the rules again).
 
     Combination: handlers run in order; the first ``decision`` wins. Claude's
@@ -529,7 +529,7 @@ class SessionBeforeSwitchEvent(Event):
 
     Payload: ``reason`` (``new``, ``switch``, ``fork``, ``clear``), ``target_session_file``.
 
-    Result: :class:`SessionBeforeSwitchResult` (``cancel``).
+    Result: ``SessionBeforeSwitchResult`` (``cancel``).
 
     Combination: the latest result is kept; ``cancel: true`` stops the chain and the switch.
     """
@@ -562,7 +562,7 @@ class SessionBeforeBranchEvent(Event):
 
     Payload: ``target_turn_index``, ``entry_id``.
 
-    Result: :class:`SessionBeforeBranchResult` (``cancel``, ``skip_conversation_restore``).
+    Result: ``SessionBeforeBranchResult`` (``cancel``, ``skip_conversation_restore``).
 
     Combination: the latest result is kept; ``cancel: true`` stops the chain and the branch.
     """
@@ -595,7 +595,7 @@ class SessionBeforeForkEvent(Event):
 
     Payload: ``entry_id`` (where the fork starts).
 
-    Result: :class:`SessionBeforeForkResult` (``cancel``).
+    Result: ``SessionBeforeForkResult`` (``cancel``).
 
     Combination: the latest result is kept; ``cancel: true`` stops the chain and the fork.
     """
@@ -628,7 +628,7 @@ class SessionBeforeCompactEvent(Event):
     ``summary`` (the summary hookline would write), ``messages`` (those to be
     summarised), ``tokens_before``.
 
-    Result: :class:`SessionBeforeCompactResult` (``cancel``, or ``compaction``
+    Result: ``SessionBeforeCompactResult`` (``cancel``, or ``compaction``
     with your own summary). A plain string is a custom summary. Claude's name: ``PreCompact``.
 
     Combination: the latest result is kept; ``cancel: true`` stops the chain and the compaction.
@@ -648,7 +648,7 @@ class SessionCompactingEvent(Event):
 
     Payload: ``messages`` (those being summarised).
 
-    Result: :class:`SessionCompactingResult` (``context`` lines to keep,
+    Result: ``SessionCompactingResult`` (``context`` lines to keep,
     ``prompt`` for the summary, ``preserve_data``).
 
     Combination: every handler runs; the latest result wins.
@@ -683,7 +683,7 @@ class SessionBeforeTreeEvent(Event):
 
     Payload: ``target_id``, ``old_leaf_id``.
 
-    Result: :class:`SessionBeforeTreeResult` (``cancel``, or ``summary`` of the
+    Result: ``SessionBeforeTreeResult`` (``cancel``, or ``summary`` of the
     branch being left).
 
     Combination: the latest result is kept; ``cancel: true`` stops the chain and the move.

@@ -32,6 +32,16 @@ def write(path: str, tool: str = "write") -> ToolCallEvent:
         "sudo apt install x",
         "chmod 777 f",
         "chown -R 777 d",
+        # Walk-arounds a regular expression misses; hookline.shell sees through them.
+        "'r''m' -rf build",
+        "\\rm -r x",
+        "ls && /bin/rm -R y",
+        "echo $(rm -rf z)",
+        "bash -c 'rm -rf build'",
+        "env FOO=1 rm --recursive w",
+        "timeout 5 sudo true",
+        'bash -c "$SCRIPT"',
+        'echo "unclosed',
     ],
 )
 async def test_permission_gate_blocks_dangerous_without_ui(command: str, example: Example) -> None:
@@ -59,7 +69,10 @@ async def test_permission_gate_blocks_on_no_or_cancel(answer: str | None, exampl
     assert isinstance(result, ToolCallResult) and result.block is True
 
 
-@pytest.mark.parametrize("command", ["ls -la", "rm file.txt", "echo sudoku", "chmod 644 f"])
+@pytest.mark.parametrize(
+    "command",
+    ["ls -la", "rm file.txt", "echo sudoku", "chmod 644 f", "echo 'rm -rf x'", "grep -r sudo ."],
+)
 async def test_permission_gate_allows_safe_commands_without_asking(
     command: str, example: Example
 ) -> None:

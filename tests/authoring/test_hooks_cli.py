@@ -199,3 +199,10 @@ def test_every_subcommand_has_help(project: Path) -> None:
     for sub in ("list", "explain", "test", "replay", "new"):
         done = hooks(project, sub, "--help")
         assert done.returncode == 0 and "usage: hookline hooks " + sub in done.stdout
+
+
+def test_list_says_which_hooks_disable_all_hooks_holds_back(project: Path) -> None:
+    (project / ".hookline" / "settings.json").write_text('{"disableAllHooks": true}')
+    rows = as_json(hooks(project, "list", "--json", "--trust-project"))["hooks"]
+    assert rows and {r["status"] for r in rows} == {"skipped"}
+    assert all("disableAllHooks" in r["detail"] for r in rows)

@@ -389,16 +389,24 @@ class ModuleHookPlan:
 
 
 def plan_module_hooks(
-    settings: LoadedSettings, trusted: bool, cwd: str, cli_paths: list[str]
+    settings: LoadedSettings,
+    trusted: bool,
+    cwd: str,
+    cli_paths: list[str],
+    *,
+    ignore_policy: bool = False,
 ) -> ModuleHookPlan:
     """Discover the hook modules the settings' policy and trust allow (nothing is imported).
 
     Module hooks are never the managed file's unless its own ``hooks`` list names them.
-    The agent and ``hookline hooks list`` share this, so both see the same hooks.
+    The agent and ``hookline hooks list`` share this, so both see the same hooks;
+    ``ignore_policy`` lists what ``disableAllHooks``/``allowManagedHooksOnly`` hold back.
     """
     policy = hook_policy(settings)
     others_ok, why_not = allows("user", policy, trusted)
-    if not allows("managed", policy, trusted)[0]:
+    if ignore_policy:
+        others_ok = True
+    elif not allows("managed", policy, trusted)[0]:
         return ModuleHookPlan(None, why_not, f"no hook modules run: {why_not}")
     settings_paths = [
         SettingsHookPath(p, str(base), str(f.path), f.from_project)

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from hookline.agent.setup import ModuleHookPlan, plan_module_hooks, plugin_hook_files
 from hookline.claude import ClaudeHooks
-from hookline.discovery import LoadResult, load_hooks
+from hookline.discovery import LoadResult, SkippedSource, load_hooks
 from hookline.settings import LoadedSettings, TrustStore, hook_policy, load_settings
 
 
@@ -67,6 +67,8 @@ def load_project_hooks(
     if plan.note is not None:
         notes.append(plan.note)
     modules = LoadResult() if plan.discovery is None else load_hooks(plan.discovery, cwd=folder)
+    if plan.limit is not None:
+        modules.skipped.extend(_held_back(plan, settings, trusted, folder, hook_paths or []))
     policy = hook_policy(settings)
     claude = ClaudeHooks.from_settings(
         settings,
@@ -77,3 +79,17 @@ def load_project_hooks(
     )
     notes.extend(f"settings hooks: {problem}" for problem in claude.errors)
     return ProjectHooks(folder, trusted, settings, plan, modules, claude, notes)
+
+
+def _held_back(
+    plan: ModuleHookPlan, settings: LoadedSettings, trusted: bool, cwd: str, paths: list[str]
+) -> list[SkippedSource]:
+    """The hook modules policy keeps from loading (``disableAllHooks`` ...), never imported."""
+    everything = plan_module_hooks(settings, trusted, cwd, list(paths), ignore_policy=True)
+    allowed = {s.key for s in plan.discovery.sources} if plan.discovery is not None else set()
+    assert everything.discovery is not None and plan.limit is not None
+    return [
+        SkippedSource(source, plan.limit)
+        for source in everything.discovery.sources
+        if source.key not in allowed
+    ]

@@ -22,6 +22,26 @@ def hooks(project: Path, *args: str, stdin: str = "") -> subprocess.CompletedPro
     )
 
 
+def in_process(
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    *args: str,
+    stdin: str = "",
+) -> tuple[int, str, str]:
+    """``hookline hooks ARGS`` in this process (cheaper); exit code, stdout, stderr."""
+    import io
+
+    from hookline.cli import main
+
+    monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
+    try:
+        code = main(["hooks", *args])
+    except SystemExit as exc:  # argparse: --help and usage errors
+        code = int(exc.code or 0)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
 def as_json(done: subprocess.CompletedProcess[str]) -> Any:
     return json.loads(done.stdout)
 
@@ -181,10 +201,17 @@ def test_test_a_failing_hook_is_exit_2_with_its_error(project: Path) -> None:
         ('{"input": {}}', "needs 'tool_name'"),
     ],
 )
-def test_test_bad_input_is_exit_2_and_says_what(project: Path, stdin: str, message: str) -> None:
-    done = hooks(project, "test", "tool_call", "--input", "-", stdin=stdin)
-    assert done.returncode == 2
-    assert message in done.stderr
+def test_test_bad_input_is_exit_2_and_says_what(
+    project: Path,
+    stdin: str,
+    message: str,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    args = ("test", "tool_call", "--input", "-", "--cwd", str(project))
+    code, _, err = in_process(capsys, monkeypatch, *args, stdin=stdin)
+    assert code == 2
+    assert message in err
 
 
 def test_test_an_untrusted_project_runs_none_of_its_hooks(project: Path) -> None:
@@ -195,10 +222,23 @@ def test_test_an_untrusted_project_runs_none_of_its_hooks(project: Path) -> None
     assert "not trusted" in done.stderr
 
 
-def test_every_subcommand_has_help(project: Path) -> None:
-    for sub in ("list", "explain", "test", "replay", "new"):
-        done = hooks(project, sub, "--help")
-        assert done.returncode == 0 and "usage: hookline hooks " + sub in done.stdout
+@pytest.mark.parametrize("sub", ["list", "explain", "test", "replay", "new"])
+def test_every_subcommand_has_help(
+    sub: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    code, out, _ = in_process(capsys, monkeypatch, sub, "--help")
+    assert code == 0 and "usage: hookline hooks " + sub in out
+    assert len(out.split("\n\n", 2)[1]) > 40  # a description, not just the usage line
+
+
+def test_hooks_is_listed_in_the_main_help(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from hookline.cli import main
+
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    assert "hookline hooks list|explain|test|replay|new" in capsys.readouterr().out
 
 
 def test_list_says_which_hooks_disable_all_hooks_holds_back(project: Path) -> None:

@@ -1,4 +1,4 @@
-"""Errors bridge vocabularies: Claude Code's names used in a module hook say what hookline calls them."""
+"""Errors bridge vocabularies: Claude Code names in a module hook say what hookline calls them."""
 
 from __future__ import annotations
 
@@ -35,7 +35,9 @@ def test_a_hook_file_using_pretooluse_fails_to_load_with_the_hint(tmp_path: Path
     assert "in hookline this is 'tool_call'" in loaded.reason
 
 
-@pytest.mark.parametrize(("field", "ours"), [("tool_input", "input"), ("tool_use_id", "tool_call_id")])
+@pytest.mark.parametrize(
+    ("field", "ours"), [("tool_input", "input"), ("tool_use_id", "tool_call_id")]
+)
 def test_a_claude_field_on_a_tool_call_event_names_hooklines(field: str, ours: str) -> None:
     event = ToolCallEvent(tool_name="bash", tool_call_id="c", input={"command": "ls"})
     with pytest.raises(AttributeError, match=f"in hookline this is '{ours}'") as info:

@@ -10,7 +10,9 @@ when it is
 - run under ``sudo`` (or is ``sudo`` itself),
 - ``chmod``/``chown`` with a ``777`` mode.
 
-A line that cannot be analysed is dangerous too (fail closed). The user is
+A line that cannot be analysed (a syntax error, code known only at run time
+such as ``bash -c "$S"``) is dangerous when it mentions any of those programs:
+the gate cannot tell where they would run, so it asks. The user is
 asked with ``ctx.ui.select(..., ["Yes", "No"])``; anything but "Yes" blocks
 it. Without a UI (print mode, RPC without a client) ``select`` answers
 ``None``, so dangerous commands are blocked.
@@ -20,10 +22,14 @@ Use it with ``hookline --hook examples/hooks/permission_gate.py``.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from hookline import HookAPI, HookContext, ToolCallEvent
 from hookline.shell import SimpleCommand, parse_command
+
+#: The programs the gate is about, for lines the parser cannot analyse.
+_MENTIONED = re.compile(r"\b(rm|sudo|chmod|chown)\b", re.IGNORECASE)
 
 ALLOW = "Yes"
 DENY = "No"
@@ -47,9 +53,12 @@ def _dangerous(command: SimpleCommand) -> bool:
 
 
 def is_dangerous(line: str) -> bool:
-    """True when some command of ``line`` is dangerous, or the line cannot be analysed."""
+    """True when some command of ``line`` is dangerous, or the line cannot be analysed and
+    mentions one of the programs the gate is about."""
     parsed = parse_command(line)
-    return parsed.unparsable or any(_dangerous(c) for c in parsed.commands)
+    if parsed.unparsable and _MENTIONED.search(line):
+        return True
+    return any(_dangerous(c) for c in parsed.commands)
 
 
 def register(pi: HookAPI) -> None:

@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from hookline.agent.providers.registry import ProviderSpecError, create_provider
     from hookline.agent.providers.scripted import ScriptedProvider, ScriptError
     from hookline.agent.setup import AgentBundle, AgentOptions, SetupError, build_agent
+    from hookline.authoring import Emitted, HookHarness, HookLoadFailed, ScriptedUI
     from hookline.claude import (
         AsyncHookTask,
         CallbackContext,
@@ -242,6 +243,7 @@ __all__ = [
     "DetachedHost",
     "Discovery",
     "EditToolDetails",
+    "Emitted",
     "Event",
     "EventRun",
     "ExecResult",
@@ -252,6 +254,8 @@ __all__ = [
     "HookContext",
     "HookEngine",
     "HookError",
+    "HookHarness",
+    "HookLoadFailed",
     "HookPolicy",
     "HookResult",
     "HookRunner",
@@ -296,6 +300,7 @@ __all__ = [
     "RegisteredShortcut",
     "ScriptError",
     "ScriptedProvider",
+    "ScriptedUI",
     "Selection",
     "SessionBeforeBranchEvent",
     "SessionBeforeBranchResult",
@@ -403,6 +408,10 @@ __all__ = [
 
 #: Public name → the module that defines it, imported when the name is first read.
 _EXPORTS = {
+    "Emitted": "hookline.authoring",
+    "HookHarness": "hookline.authoring",
+    "HookLoadFailed": "hookline.authoring",
+    "ScriptedUI": "hookline.authoring",
     "ToolLeftovers": "hookline.tools.leftovers",
     "cleanup_leftovers": "hookline.tools.leftovers",
     "BUILTIN_TOOL_NAMES": "hookline.tools",

@@ -72,9 +72,34 @@ def test_replay_without_execute_runs_no_tool(project: Path, tmp_path: Path) -> N
     done = hooks(project, "replay", str(session), "--trust-project")
     assert "same" in done.stdout and "0 would now be blocked or changed" in done.stdout
     assert not marker.exists()
+    allow = '{"permissions": {"allow": ["Bash(touch *)"]}}'
+    (project / ".hookline" / "settings.json").write_text(allow)
     done = hooks(project, "replay", str(session), "--execute", "--trust-project")
     assert done.returncode == 0, done.stderr
     assert marker.exists()
+
+
+def test_replay_execute_runs_only_what_the_permission_rules_allow(
+    project: Path, tmp_path: Path
+) -> None:
+    """No one is asked during a replay: a call that would ask is denied and does not run."""
+    asked = project / "asked.txt"
+    denied = project / "denied.txt"
+    rules = '{"permissions": {"deny": ["Bash(touch denied.txt)"]}}'
+    (project / ".hookline" / "settings.json").write_text(rules)
+    session = record(
+        tmp_path / "s",
+        project,
+        [
+            ("bash", "c1", {"command": f"touch {asked.name}"}, ""),
+            ("bash", "c2", {"command": f"touch {denied.name}"}, ""),
+        ],
+    )
+    done = hooks(project, "replay", str(session), "--execute", "--json", "--trust-project")
+    assert done.returncode == 0, done.stderr
+    calls = {c["tool_call_id"]: c for c in json.loads(done.stdout)["calls"]}
+    assert calls["c1"]["blocked"] and calls["c2"]["blocked"]
+    assert not asked.exists() and not denied.exists()
 
 
 def test_replay_a_missing_file_is_a_clear_error(project: Path) -> None:

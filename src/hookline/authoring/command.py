@@ -90,10 +90,15 @@ def _parser() -> argparse.ArgumentParser:
         help="re-run a session's tool calls through the current hooks",
         description="Run every tool call recorded in SESSION_FILE through today's hooks and "
         "report what would now be blocked or changed. Tools are not executed (their recorded "
-        "output is given to tool_result hooks) unless --execute is given.",
+        "output is given to tool_result hooks) unless --execute is given; then the project's "
+        "permission rules apply and whatever would ask is denied (no one is asked).",
     )
     rp.add_argument("session_file", metavar="SESSION_FILE")
-    rp.add_argument("--execute", action="store_true", help="really run the tools again")
+    rp.add_argument(
+        "--execute",
+        action="store_true",
+        help="really run the tools again (permission rules apply; asks are denied)",
+    )
     rp.add_argument("--json", action="store_true", help="one JSON object on stdout")
     _project_options(rp)
     new = sub.add_parser(
@@ -219,15 +224,22 @@ def _test(args: argparse.Namespace) -> int:
 
 
 def _replay(args: argparse.Namespace) -> int:
-    from hookline.authoring.trial import project_harness, render_replay, replay
+    from hookline.authoring.trial import (
+        permission_stage,
+        project_harness,
+        render_replay,
+        replay,
+    )
     from hookline.session import SessionError
 
     path = os.path.join(os.path.abspath(args.cwd), args.session_file)
     if not os.path.isfile(path):
         raise _Failure(f"{path}: no such session file")
-    harness = project_harness(_project(args))
+    project = _project(args)
+    harness = project_harness(project)
+    authorize = permission_stage(project, harness) if args.execute else None
     try:
-        items = asyncio.run(replay(harness, path, execute=args.execute))
+        items = asyncio.run(replay(harness, path, execute=args.execute, authorize=authorize))
     except SessionError as exc:
         raise _Failure(str(exc)) from None
     if args.json:

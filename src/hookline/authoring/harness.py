@@ -36,7 +36,7 @@ from hookline.core.results import (
 from hookline.core.runner import DEFAULT_HOOK_TIMEOUT, HookError, HookRunner
 from hookline.core.tool import Tool, ToolResult
 from hookline.discovery import LoadError, load_hook_file
-from hookline.tools.pipeline import ToolOutcome, ToolPipeline
+from hookline.tools.pipeline import Authorize, ToolOutcome, ToolPipeline
 
 
 class HookLoadFailed(Exception):
@@ -280,11 +280,14 @@ class HookHarness:
         *,
         output: str = "",
         tool_call_id: str = "call_1",
+        authorize: Authorize | None = None,
     ) -> ToolOutcome:
-        """A whole call through the tool pipeline: ``tool_call`` hooks, the tool, ``tool_result``
-        hooks. A tool given by name is a stand-in that returns ``output`` (nothing runs)."""
+        """A whole call through the tool pipeline: ``tool_call`` hooks, ``authorize`` (the
+        permission stage, if any), the tool, ``tool_result`` hooks. A tool given by name is
+        a stand-in that returns ``output`` (nothing runs)."""
         real = tool if isinstance(tool, Tool) else _canned(tool, output)
-        return await ToolPipeline(self.runner).run(real, tool_call_id, dict(input))
+        pipeline = ToolPipeline(self.runner, authorize=authorize)
+        return await pipeline.run(real, tool_call_id, dict(input))
 
     # -- tracing ------------------------------------------------------------------
 

@@ -10,11 +10,24 @@ from typing import Any
 from hookline.authoring.harness import Emitted, HookHarness, short
 from hookline.authoring.project import ProjectHooks
 from hookline.core.messages import content_text
+from hookline.tools.pipeline import Authorize
 
 #: ``hooks test`` exit codes: the event's action allowed, refused, or a hook or input error.
 EXIT_ALLOWED, EXIT_BLOCKED, EXIT_ERROR = 0, 1, 2
 
 _FAILED_OUTCOMES = frozenset({"non_blocking_error", "cancelled"})
+
+
+def permission_stage(project: ProjectHooks, harness: HookHarness) -> Authorize:
+    """The project's permission rules and mode, with no one to ask: an ``ask`` is denied."""
+    from hookline.agent.gate import PermissionGate
+    from hookline.agent.permissions import PermissionRules
+    from hookline.settings import resolve_permission_mode
+
+    mode, _ = resolve_permission_mode(project.settings, None)
+    rules = PermissionRules.from_settings(project.settings)
+    gate = PermissionGate(harness.runner, mode=mode, rules=rules, cwd=project.cwd)
+    return gate.authorize
 
 
 def project_harness(project: ProjectHooks) -> HookHarness:
@@ -132,18 +145,30 @@ def recorded_calls(session_file: str | Path) -> list[tuple[str, str, dict[str, A
 
 
 async def replay(
-    harness: HookHarness, session_file: str | Path, *, execute: bool = False
+    harness: HookHarness,
+    session_file: str | Path,
+    *,
+    execute: bool = False,
+    authorize: Authorize | None = None,
 ) -> list[Replayed]:
-    """Each recorded call through the current hooks; the tools run only with ``execute``."""
+    """Each recorded call through the current hooks; the tools run only with ``execute``.
+
+    ``authorize`` is the permission stage real runs go through (required with
+    ``execute``: nothing runs that the project's rules would not let run).
+    """
     tools: dict[str, Any] = {}
     if execute:
+        if authorize is None:
+            raise ValueError("replaying with execute needs the permission stage (authorize)")
         from hookline.tools import builtin_tools
 
         tools = {t.name: t for t in builtin_tools(harness.cwd)}
     out = []
     for name, call_id, args, recorded in recorded_calls(session_file):
         tool = tools.get(name, name)
-        outcome = await harness.run_tool(tool, args, output=recorded, tool_call_id=call_id)
+        outcome = await harness.run_tool(
+            tool, args, output=recorded, tool_call_id=call_id, authorize=authorize
+        )
         item = Replayed(name, call_id, args)
         if outcome.denial is not None:
             item.blocked = outcome.denial.reason

@@ -51,6 +51,8 @@ class RecordingHost:
         self.prompts: list[str] = []
         self.entries: list[tuple[str, Any]] = []
         self.stop_reasons: list[str] = []
+        #: ``(parent_session, setup)`` of each ``ctx.new_session`` a command asked for.
+        self.new_sessions: list[tuple[str | None, Any]] = []
         self.system_prompt = ""
 
     def send_message(self, message: CustomMessage, trigger_turn: bool) -> None:
@@ -79,7 +81,8 @@ class RecordingHost:
         parent_session: str | None,
         setup: Callable[[Any], Awaitable[None] | None] | None,
     ) -> bool:
-        return False
+        self.new_sessions.append((parent_session, setup))
+        return True
 
 
 @dataclass(slots=True)
@@ -288,6 +291,13 @@ class HookHarness:
         real = tool if isinstance(tool, Tool) else _canned(tool, output)
         pipeline = ToolPipeline(self.runner, authorize=authorize)
         return await pipeline.run(real, tool_call_id, dict(input))
+
+    async def command(self, name: str, args: str = "") -> list[HookError]:
+        """Run the slash command ``/name args``; the hook errors it caused (raises if unknown)."""
+        mark = len(self.errors)
+        if not await self.runner.run_command(name, args):
+            raise LookupError(f"no hook registered the command /{name}")
+        return self.errors[mark:]
 
     # -- tracing ------------------------------------------------------------------
 

@@ -74,3 +74,19 @@ def test_no_location_without_a_frame_in_the_hook_file(tmp_path: Path) -> None:
         assert hook_location(str(tmp_path / "other.py"), exc) is None
         assert hook_location("settings:claude", exc) is None
     assert hook_location(str(tmp_path / "x.py"), None) is None
+
+
+def test_a_load_error_names_the_line_too(tmp_path: Path) -> None:
+    hook = tmp_path / "bad_register.py"
+    hook.write_text("def register(pi):\n    x = 1\n    raise RuntimeError('no')\n")
+    done = subprocess.run(
+        [sys.executable, "-m", "hookline.cli", "-p", "hi", "--no-session", "--hook", str(hook)],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert (
+        f"hook {hook} failed to load: register() raised RuntimeError: no (at {hook}:3)"
+        in done.stderr
+    )

@@ -262,7 +262,12 @@ async def build_agent(
         _say(err, plan.note)
     result = LoadResult() if plan.discovery is None else load_hooks(plan.discovery, cwd=cwd)
     for error in result.errors:
-        _say(err, f"hook {error.path} failed to load: {error.reason}")
+        where = hook_location(error.path, error.exception)
+        at = f" (at {where})" if where else ""
+        _say(err, f"hook {error.path} failed to load: {error.reason}{at}")
+        trace = hook_traceback(error.exception) if options.verbose else ""
+        if trace:
+            print(trace, file=err, flush=True)
     if options.verbose:
         for shadowed in result.shadowed:
             _say(err, f"hook {shadowed.source.path} shadowed: {shadowed.reason}")

@@ -2,8 +2,10 @@
 
 ``hook_harness`` is a ``HookHarness`` working in the test's ``tmp_path``::
 
+    GUARD = Path(__file__).parent / "guard.py"
+
     async def test_blocks_rm(hook_harness):
-        hook_harness.load("hooks/guard.py")
+        hook_harness.load(GUARD)
         (await hook_harness.tool_call("bash", {"command": "rm -rf /"})).assert_blocked("rm")
 
 ``make_harness(*paths, settings=None, cwd=None, has_ui=True, timeout=30)``

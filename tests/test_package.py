@@ -11,6 +11,7 @@ SRC = Path(hookline.__file__).resolve().parent
 #: The README's layers, top to bottom; a module may import only its own layer and those below.
 LAYERS = [
     "cli",
+    "authoring",
     "modes",
     "telemetry",
     "agent",

@@ -67,7 +67,8 @@ def _main_parser() -> argparse.ArgumentParser:
         description=(
             "hookline's reference coding agent. Every step emits hook events to Python hook "
             "modules and Claude Code settings hooks.\n\nOther commands: `hookline trust [DIR]`, "
-            "`hookline trust --list`, `hookline untrust [DIR]`, `hookline settings schema`."
+            "`hookline trust --list`, `hookline untrust [DIR]`, `hookline settings schema`, "
+            "`hookline hooks list|explain|test|replay|new` (see `hookline hooks --help`)."
         ),
         formatter_class=_RawFormatter,
     )
@@ -260,6 +261,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _trust(args_list[1:], args_list[0] == "trust")
     if args_list and args_list[0] == "settings":
         return _settings(args_list[1:])
+    if args_list and args_list[0] == "hooks":
+        from hookline.authoring.command import main as hooks_main
+
+        return hooks_main(args_list[1:])
     parser = _main_parser()
     args = parser.parse_args(args_list)
     mode = args.mode or "text"

@@ -161,7 +161,14 @@ class ToolExecutionEndEvent(Event):
 
 @dataclass(slots=True, kw_only=True)
 class MessageStartEvent(Event):
-    """An assistant message starts streaming (``message`` is empty so far)."""
+    """An assistant message starts streaming from the model.
+
+    Payload: ``message`` (the assistant message, empty so far).
+
+    Result: none (a notification).
+
+    Combination: every handler runs; failures are reported, the chain goes on.
+    """
 
     type: ClassVar[str] = "message_start"
     message: AssistantMessage
@@ -169,7 +176,15 @@ class MessageStartEvent(Event):
 
 @dataclass(slots=True, kw_only=True)
 class MessageUpdateEvent(Event):
-    """A streamed delta: ``delta_type`` is ``text``; ``message`` holds the text so far."""
+    """A piece of the assistant message arrived while it streams.
+
+    Payload: ``delta`` (the new text), ``delta_type`` (``text``), ``message`` (the
+    message so far).
+
+    Result: none (a notification).
+
+    Combination: every handler runs; failures are reported, the chain goes on.
+    """
 
     type: ClassVar[str] = "message_update"
     message: AssistantMessage
@@ -179,8 +194,15 @@ class MessageUpdateEvent(Event):
 
 @dataclass(slots=True, kw_only=True)
 class MessageEndEvent(Event):
-    """The assistant message is complete; a handler may return ``{"text": ...}`` to rewrite
-    its final text (handlers chain: each sees the previous rewrite)."""
+    """The assistant message is complete, before it is stored and acted on.
+
+    Payload: ``message`` (the whole assistant message).
+
+    Result: ``MessageEndResult`` (``text`` replaces the message's final text); a
+    plain string is the new text.
+
+    Combination: chained: each handler sees the previous rewrite; the last one is kept.
+    """
 
     type: ClassVar[str] = "message_end"
     message: AssistantMessage
@@ -188,7 +210,16 @@ class MessageEndEvent(Event):
 
 @dataclass(slots=True, kw_only=True)
 class BeforeProviderRequestEvent(Event):
-    """The provider payload about to be sent; a handler may return a replacement (chained)."""
+    """A request is about to be sent to the model provider.
+
+    Payload: ``payload`` (the SDK request arguments, a copy), ``provider``
+    (``anthropic``, ``openai`` or ``scripted``).
+
+    Result: ``BeforeProviderRequestResult`` (``payload`` to send instead); a plain
+    dict is the new payload.
+
+    Combination: chained: each handler sees the previous replacement; the last one is sent.
+    """
 
     type: ClassVar[str] = "before_provider_request"
     payload: dict[str, Any]
@@ -197,7 +228,15 @@ class BeforeProviderRequestEvent(Event):
 
 @dataclass(slots=True, kw_only=True)
 class AfterProviderResponseEvent(Event):
-    """The provider answered: HTTP ``status``, response ``headers`` and ``request_id``."""
+    """The model provider answered a request (before its stream is read).
+
+    Payload: ``status`` (HTTP status), ``headers`` (response headers),
+    ``request_id``, ``provider``.
+
+    Result: none (a notification).
+
+    Combination: every handler runs; failures are reported, the chain goes on.
+    """
 
     type: ClassVar[str] = "after_provider_response"
     status: int | None = None
@@ -458,7 +497,14 @@ class TtsrTriggeredEvent(Event):
 
 @dataclass(slots=True, kw_only=True)
 class EmptyReplyNudgeEvent(Event):
-    """The model answered with no text and no tool call; the agent asks it once more."""
+    """The model answered with no text and no tool call; the agent asks it once more.
+
+    Payload: ``turn_index``, ``message`` (the empty assistant message).
+
+    Result: none (a notification).
+
+    Combination: every handler runs; failures are reported, the chain goes on.
+    """
 
     type: ClassVar[str] = "empty_reply_nudge"
     turn_index: int = 0
@@ -788,7 +834,9 @@ class TreePreparation:
 class SessionBeforeTreeEvent(Event):
     """The session's leaf is about to move to another entry (``/tree``).
 
-    Payload: ``target_id``, ``old_leaf_id``.
+    Payload: ``target_id``, ``old_leaf_id``, ``preparation`` (``common_ancestor_id``,
+    ``entry_ids_to_summarize``, the summary options and ``label``), ``signal`` (set when
+    the move is aborted).
 
     Result: ``SessionBeforeTreeResult`` (``cancel``, or ``summary`` of the
     branch being left).

@@ -13,8 +13,8 @@ import argparse
 import os
 import signal
 import sys
-from collections.abc import Callable, Sequence
-from typing import NoReturn
+from collections.abc import Callable, Coroutine, Sequence
+from typing import Any, NoReturn
 
 from hookline._version import __version__
 from hookline.core.vocabulary import PERMISSION_MODES
@@ -266,7 +266,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         return hooks_main(args_list[1:])
     parser = _main_parser()
-    args = parser.parse_args(args_list)
+    if "-h" in args_list or "--help" in args_list:
+        return _help(parser, args_list)
+    # Words argparse does not know are hook flags (``register_flag``): checked once the
+    # hooks are loaded, where an unknown one is an error.
+    args, hook_flags = parser.parse_known_args(args_list)
     mode = args.mode or "text"
     if mode == "json" and args.prompt is None:
         parser.error("--mode json needs a prompt: -p PROMPT")
@@ -300,6 +304,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         interactive=interactive,
         verbose=args.verbose,
         verbose_context=args.verbose_context,
+        mode="interactive" if interactive else {"text": "print"}.get(mode, mode),
+        hook_flags=hook_flags,
     )
     from hookline.modes.stdout import fill_closed_fds
 
@@ -311,6 +317,45 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_USAGE
     except KeyboardInterrupt:
         return 130
+
+
+def _help(parser: argparse.ArgumentParser, argv: list[str]) -> int:
+    """``--help``, then the flags hooks register, with their hook (only when hooks may load:
+    ``--hook`` given, or a hooks folder exists; otherwise nothing more is imported)."""
+    parser.print_help()
+    hook_paths = _values(argv, ("--hook", "--extension"))
+    cwd = os.path.abspath((_values(argv, ("--cwd",)) or ["."])[-1])
+    home = os.environ.get("HOOKLINE_HOME") or os.path.join(os.path.expanduser("~"), ".hookline")
+    folders = (os.path.join(cwd, ".hookline"), os.path.join(home, "hooks"))
+    if not hook_paths and not any(os.path.isdir(f) for f in folders):
+        return 0
+    import asyncio
+
+    from hookline.agent.setup import AgentOptions, SetupError, hook_flags_help
+
+    options = AgentOptions(cwd=cwd, hook_paths=hook_paths, trust_project="--trust-project" in argv)
+    try:
+        lines = asyncio.run(hook_flags_help(options))
+    except SetupError as exc:
+        print(f"hookline: hook flags not listed: {exc}", file=sys.stderr)
+        return 0
+    if lines:
+        print("\nhook flags:")
+        print("\n".join(lines))
+    return 0
+
+
+def _values(argv: list[str], names: tuple[str, ...]) -> list[str]:
+    """The values given to ``names`` (``--name VALUE`` or ``--name=VALUE``), in order."""
+    out = []
+    for i, word in enumerate(argv):
+        name, eq, value = word.partition("=")
+        if name in names:
+            if eq:
+                out.append(value)
+            elif i + 1 < len(argv):
+                out.append(argv[i + 1])
+    return out
 
 
 def _version() -> int:
@@ -386,11 +431,11 @@ async def _run(
         if mode == "rpc":
             from hookline.modes.rpc_mode import run_rpc
 
-            code = await run_rpc(agent, bundle.make_provider, out)
+            code = await _until_shutdown(agent, run_rpc(agent, bundle.make_provider, out))
         elif interactive:
             from hookline.modes.interactive import run_interactive
 
-            code = await run_interactive(agent, bundle)
+            code = await _until_shutdown(agent, run_interactive(agent, bundle))
         else:
             agent.runner.set_ui(StderrUI(), False)
             assert prompt is not None
@@ -416,6 +461,28 @@ async def _run(
                     stream.flush()
         os._exit(code)
     return code
+
+
+async def _until_shutdown(agent: Any, mode: Coroutine[Any, Any, int]) -> int:
+    """Run ``mode`` until it ends, or until a hook's ``ctx.shutdown()`` has shut the
+    session down (then the mode is cancelled and the exit code is 0)."""
+    import asyncio
+
+    running = asyncio.ensure_future(mode)
+    requested = asyncio.ensure_future(agent.shutdown_requested.wait())
+    try:
+        await asyncio.wait({running, requested}, return_when=asyncio.FIRST_COMPLETED)
+    except asyncio.CancelledError:  # a signal: the mode unwinds as if awaited directly
+        running.cancel()
+        await asyncio.gather(running, return_exceptions=True)
+        raise
+    finally:
+        requested.cancel()
+    if running.done():
+        return running.result()
+    running.cancel()
+    await asyncio.gather(running, return_exceptions=True)
+    return 0
 
 
 #: Seconds of sync hook code holding the loop before it is reported, when hooks have no

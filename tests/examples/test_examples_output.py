@@ -105,8 +105,9 @@ async def test_redactor_redacts_error_results_too(example: Example) -> None:
     assert "AKIA" not in result.content[0]["text"]  # type: ignore[typeddict-item]
 
 
-async def test_redactor_loses_to_a_later_override(example: Example) -> None:
-    """The documented ordering caveat: the last tool_result override wins."""
+async def test_a_later_override_cannot_undo_the_redaction(example: Example) -> None:
+    """tool_result handlers chain: a later handler sees the redacted content, so echoing
+    what it was shown keeps the redaction (the old "last override wins" caveat is gone)."""
 
     def later(api: HookAPI) -> None:
         @api.on("tool_result")
@@ -116,7 +117,7 @@ async def test_redactor_loses_to_a_later_override(example: Example) -> None:
     loaded = example("api_key_redactor", extra=later)
     result = await loaded.runner.emit_tool_result(result_of(text("AKIAIOSFODNN7EXAMPLE")))
     assert isinstance(result, ToolResultResult) and result.content is not None
-    assert result.content[0] == text("AKIAIOSFODNN7EXAMPLE")
+    assert "AKIAIOSFODNN7EXAMPLE" not in str(result.content)
 
 
 # -- context_filter ------------------------------------------------------------------------

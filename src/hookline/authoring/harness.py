@@ -24,7 +24,8 @@ from hookline.claude.config import HookSource as SettingsSource
 from hookline.claude.config import load_plugin_hooks
 from hookline.core.api import Handler, HookAPI, LoadedHook
 from hookline.core.events import Event
-from hookline.core.messages import Content, CustomMessage
+from hookline.core.host import DetachedHost
+from hookline.core.messages import Content, CustomMessage, Message
 from hookline.core.results import (
     HookResult,
     InputResult,
@@ -43,10 +44,15 @@ class HookLoadFailed(Exception):
     """A hook file given to the harness did not load; the message is the loader's reason."""
 
 
-class RecordingHost:
-    """The agent side a hook talks to, recording what it was asked to do."""
+class RecordingHost(DetachedHost):
+    """The agent side a hook talks to, recording what it was asked to do (what it does not
+    record behaves as with no agent attached)."""
 
     def __init__(self) -> None:
+        super().__init__()
+        #: ``(message, deliver_as)`` of each ``send_message``/``send_user_message`` with a
+        #: delivery mode.
+        self.delivered: list[tuple[Message, str]] = []
         self.messages: list[CustomMessage] = []
         self.prompts: list[str] = []
         self.entries: list[tuple[str, Any]] = []
@@ -63,6 +69,9 @@ class RecordingHost:
 
     def append_entry(self, custom_type: str, data: Any) -> None:
         self.entries.append((custom_type, data))
+
+    def deliver(self, message: Message, deliver_as: str, trigger_turn: bool) -> None:
+        self.delivered.append((message, deliver_as))
 
     def get_system_prompt(self) -> str:
         return self.system_prompt

@@ -100,7 +100,8 @@ class ToolResultEvent(Event):
 class ToolExecutionStartEvent(Event):
     """A tool call passed the hooks and the permission decision and starts running.
 
-    Payload: ``tool_name``, ``tool_call_id``, ``input`` (the final input).
+    Payload: ``tool_name``, ``tool_call_id``, ``input`` (the final input), ``args``
+    (pi's name for ``input``: the same dict).
 
     Result: none (a notification; return values are ignored).
 
@@ -111,14 +112,15 @@ class ToolExecutionStartEvent(Event):
     tool_name: str
     tool_call_id: str
     input: dict[str, Any]
+    args: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass(slots=True, kw_only=True)
 class ToolExecutionUpdateEvent(Event):
     """A running tool streamed output (bash: at most ten times a second).
 
-    Payload: ``tool_name``, ``tool_call_id``, ``input``, ``partial_result``
-    (only the output that is new since the previous update).
+    Payload: ``tool_name``, ``tool_call_id``, ``input``, ``args`` (the same dict),
+    ``partial_result`` (``{"content": [...], "details": ...}`` as the tool sent it).
 
     Result: none (a notification).
 
@@ -130,14 +132,15 @@ class ToolExecutionUpdateEvent(Event):
     tool_call_id: str
     input: dict[str, Any]
     partial_result: Any = None
+    args: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass(slots=True, kw_only=True)
 class ToolExecutionEndEvent(Event):
     """A tool call ended, after the ``tool_result`` hooks.
 
-    Payload: ``tool_name``, ``tool_call_id``, ``result`` (the final result),
-    ``is_error``.
+    Payload: ``tool_name``, ``tool_call_id``, ``args``, ``result`` (the final
+    ``{"content": [...], "details": ...}``), ``result_text`` (its text), ``is_error``.
 
     Result: none (a notification).
 
@@ -149,6 +152,97 @@ class ToolExecutionEndEvent(Event):
     tool_call_id: str
     result: Any = None
     is_error: bool = False
+    args: dict[str, Any] = field(default_factory=dict)
+    result_text: str = ""
+
+
+# --- messages and the provider -------------------------------------------------
+
+
+@dataclass(slots=True, kw_only=True)
+class MessageStartEvent(Event):
+    """An assistant message starts streaming from the model.
+
+    Payload: ``message`` (the assistant message, empty so far).
+
+    Result: none (a notification).
+
+    Combination: every handler runs; failures are reported, the chain goes on.
+    """
+
+    type: ClassVar[str] = "message_start"
+    message: AssistantMessage
+
+
+@dataclass(slots=True, kw_only=True)
+class MessageUpdateEvent(Event):
+    """A piece of the assistant message arrived while it streams.
+
+    Payload: ``delta`` (the new text), ``delta_type`` (``text``), ``message`` (the
+    message so far).
+
+    Result: none (a notification).
+
+    Combination: every handler runs; failures are reported, the chain goes on.
+    """
+
+    type: ClassVar[str] = "message_update"
+    message: AssistantMessage
+    delta: str
+    delta_type: str = "text"
+
+
+@dataclass(slots=True, kw_only=True)
+class MessageEndEvent(Event):
+    """The assistant message is complete, before it is stored and acted on.
+
+    Payload: ``message`` (the whole assistant message).
+
+    Result: ``MessageEndResult`` (``text`` replaces the message's final text); a
+    plain string is the new text.
+
+    Combination: chained: each handler sees the previous rewrite; the last one is kept.
+    """
+
+    type: ClassVar[str] = "message_end"
+    message: AssistantMessage
+
+
+@dataclass(slots=True, kw_only=True)
+class BeforeProviderRequestEvent(Event):
+    """A request is about to be sent to the model provider.
+
+    Payload: ``payload`` (the SDK request arguments, a copy), ``provider``
+    (``anthropic``, ``openai`` or ``scripted``).
+
+    Result: ``BeforeProviderRequestResult`` (``payload`` to send instead); a plain
+    dict is the new payload.
+
+    Combination: chained: each handler sees the previous replacement; the last one is sent.
+    """
+
+    type: ClassVar[str] = "before_provider_request"
+    payload: dict[str, Any]
+    provider: str = ""
+
+
+@dataclass(slots=True, kw_only=True)
+class AfterProviderResponseEvent(Event):
+    """The model provider answered a request (before its stream is read).
+
+    Payload: ``status`` (HTTP status), ``headers`` (response headers),
+    ``request_id``, ``provider``.
+
+    Result: none (a notification).
+
+    Combination: every handler runs; failures are reported, the chain goes on.
+    """
+
+    type: ClassVar[str] = "after_provider_response"
+    status: int | None = None
+    headers: dict[str, str] = field(default_factory=dict)
+    request_id: str | None = None
+    provider: str = ""
 
 
 # --- agent -----------------------------------------------------------------
@@ -329,7 +423,9 @@ class AutoCompactionStartEvent(Event):
 class AutoCompactionEndEvent(Event):
     """An automatic compaction ended.
 
-    Payload: ``aborted`` (a hook cancelled it or it was interrupted), ``error``.
+    Payload: ``aborted`` (a hook cancelled it or it was interrupted), ``error``,
+    ``result`` (the compaction written: ``summary``, ``first_kept_entry_id``,
+    ``tokens_before``; None when none was), ``will_retry`` (the run goes on after it).
 
     Result: none (a notification).
 
@@ -339,6 +435,8 @@ class AutoCompactionEndEvent(Event):
     type: ClassVar[str] = "auto_compaction_end"
     aborted: bool = False
     error: str | None = None
+    result: dict[str, Any] | None = None
+    will_retry: bool = False
 
 
 @dataclass(slots=True, kw_only=True)
@@ -378,9 +476,11 @@ class AutoRetryEndEvent(Event):
 
 @dataclass(slots=True, kw_only=True)
 class TtsrTriggeredEvent(Event):
-    """A too-short response was detected and the agent nudged the model again.
+    """A Time-Traveling Stream Rule matched the model's streamed output: the stream was
+    cut, the rules' text injected as a system reminder, and the request retried.
 
-    Payload: ``turn_index``, ``message`` (the short assistant message).
+    Payload: ``rules`` (the names that fired), ``pattern``, ``matched_text``, ``text``
+    (the reminder injected), ``turn_index``.
 
     Result: none (a notification).
 
@@ -389,6 +489,25 @@ class TtsrTriggeredEvent(Event):
 
     type: ClassVar[str] = "ttsr_triggered"
     turn_index: int = 0
+    rules: list[str] = field(default_factory=list)
+    pattern: str = ""
+    matched_text: str = ""
+    text: str = ""
+
+
+@dataclass(slots=True, kw_only=True)
+class EmptyReplyNudgeEvent(Event):
+    """The model answered with no text and no tool call; the agent asks it once more.
+
+    Payload: ``turn_index``, ``message`` (the empty assistant message).
+
+    Result: none (a notification).
+
+    Combination: every handler runs; failures are reported, the chain goes on.
+    """
+
+    type: ClassVar[str] = "empty_reply_nudge"
+    turn_index: int = 0
     message: AssistantMessage | None = None
 
 
@@ -396,7 +515,8 @@ class TtsrTriggeredEvent(Event):
 class TodoReminderEvent(Event):
     """The model wanted to stop with open todo items; the agent reminds it.
 
-    Payload: ``todos`` (the open items), ``attempt`` (1 for the first reminder).
+    Payload: ``todos`` (the open items), ``attempt`` (1 for the first reminder),
+    ``max_attempts``.
 
     Result: none (a notification).
 
@@ -406,6 +526,7 @@ class TodoReminderEvent(Event):
     type: ClassVar[str] = "todo_reminder"
     todos: list[Any] = field(default_factory=list)
     attempt: int = 1
+    max_attempts: int = 1
 
 
 # --- hookline additions for the Claude events -------------------------------
@@ -621,12 +742,27 @@ class SessionForkEvent(Event):
 
 
 @dataclass(slots=True, kw_only=True)
+class CompactionPreparation:
+    """What a compaction would do: summarise ``messages_to_summarize`` (after
+    ``previous_summary``, the last compaction's), keep from ``first_kept_entry_id`` on."""
+
+    first_kept_entry_id: str | None = None
+    previous_summary: str | None = None
+    messages_to_summarize: list[Message] = field(default_factory=list)
+    entry_ids_to_summarize: list[str] = field(default_factory=list)
+    tokens_before: int = 0
+
+
+@dataclass(slots=True, kw_only=True)
 class SessionBeforeCompactEvent(Event):
     """A compaction (``/compact`` or automatic) is about to summarise older messages.
 
     Payload: ``trigger`` (``manual`` or ``auto``), ``custom_instructions``,
     ``summary`` (the summary hookline would write), ``messages`` (those to be
-    summarised), ``tokens_before``.
+    summarised), ``tokens_before``, ``preparation`` (``first_kept_entry_id``,
+    ``previous_summary``, ``messages_to_summarize``, ``entry_ids_to_summarize``),
+    ``signal`` (set when the compaction is aborted with ``ctx.abort()``: slow work
+    should stop; the compaction is then not applied).
 
     Result: ``SessionBeforeCompactResult`` (``cancel``, or ``compaction``
     with your own summary). A plain string is a custom summary. Claude's name: ``PreCompact``.
@@ -640,6 +776,8 @@ class SessionBeforeCompactEvent(Event):
     summary: str = ""  # the default summary hookline would write
     messages: list[Message] = field(default_factory=list)
     tokens_before: int = 0
+    preparation: CompactionPreparation = field(default_factory=CompactionPreparation)
+    signal: Any = None
 
 
 @dataclass(slots=True, kw_only=True)
@@ -678,10 +816,27 @@ class SessionCompactEvent(Event):
 
 
 @dataclass(slots=True, kw_only=True)
+class TreePreparation:
+    """A tree move: the branch left (``entry_ids_to_summarize``, after the common ancestor)
+    and the summary options the user chose."""
+
+    target_id: str
+    old_leaf_id: str | None = None
+    common_ancestor_id: str | None = None
+    entry_ids_to_summarize: list[str] = field(default_factory=list)
+    user_wants_summary: bool = False
+    custom_instructions: str | None = None
+    replace_instructions: bool = False
+    label: str | None = None
+
+
+@dataclass(slots=True, kw_only=True)
 class SessionBeforeTreeEvent(Event):
     """The session's leaf is about to move to another entry (``/tree``).
 
-    Payload: ``target_id``, ``old_leaf_id``.
+    Payload: ``target_id``, ``old_leaf_id``, ``preparation`` (``common_ancestor_id``,
+    ``entry_ids_to_summarize``, the summary options and ``label``), ``signal`` (set when
+    the move is aborted).
 
     Result: ``SessionBeforeTreeResult`` (``cancel``, or ``summary`` of the
     branch being left).
@@ -692,6 +847,8 @@ class SessionBeforeTreeEvent(Event):
     type: ClassVar[str] = "session_before_tree"
     target_id: str
     old_leaf_id: str | None = None
+    preparation: TreePreparation | None = None
+    signal: Any = None
 
 
 @dataclass(slots=True, kw_only=True)
@@ -748,7 +905,13 @@ EVENT_TYPES: dict[str, type[Event]] = {
         AutoRetryStartEvent,
         AutoRetryEndEvent,
         TtsrTriggeredEvent,
+        EmptyReplyNudgeEvent,
         TodoReminderEvent,
+        MessageStartEvent,
+        MessageUpdateEvent,
+        MessageEndEvent,
+        BeforeProviderRequestEvent,
+        AfterProviderResponseEvent,
         StopEvent,
         SubagentStartEvent,
         SubagentStopEvent,

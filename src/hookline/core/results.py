@@ -84,16 +84,24 @@ class InjectedMessage(HookResult):
 
 
 class BeforeAgentStartResult(HookResult):
-    """``before_agent_start``: ``message`` is added to the conversation before the prompt.
+    """``before_agent_start``: a ``message`` to add before the prompt and a ``system_prompt``
+    for this run.
 
-    Combination: the first handler that returns a message wins.
+    Combination: every handler's message is kept, in order; ``system_prompt`` is chained
+    (each handler sees the previous one's).
     """
 
     message: InjectedMessage | None = None
+    system_prompt: str | None = None
+    #: The combined result: every handler's message, in order.
+    messages: list[InjectedMessage] | None = None
 
 
 class InputResult(HookResult):
     """``input``: replace the text, or mark it handled (the model never sees it).
+
+    pi's form is accepted too: ``{"action": "continue"}``, ``{"action":
+    "transform", "text": ...}``, ``{"action": "handled"}``.
 
     Combination: chained transforms; ``handled`` stops the chain.
     """
@@ -101,10 +109,21 @@ class InputResult(HookResult):
     text: str | None = None
     images: list[Content] | None = None
     handled: bool = False
+    action: Literal["continue", "transform", "handled"] | None = None
+
+
+class BashOutput(HookResult):
+    """A ``user_bash`` handler's own result for the command: it ran it (or chose not to)."""
+
+    output: str = ""
+    exit_code: int | None = 0
+    cancelled: bool = False
+    truncated: bool = False
 
 
 class UserBashResult(HookResult):
-    """``user_bash``: run ``command`` in ``cwd`` with ``env`` added instead.
+    """``user_bash``: run ``command`` in ``cwd`` with ``env`` added instead, or give the
+    ``result`` in full (nothing runs then).
 
     Fields left ``None`` keep the previous value. Combination: chained.
     """
@@ -112,6 +131,19 @@ class UserBashResult(HookResult):
     command: str | None = None
     cwd: str | None = None
     env: dict[str, str] | None = None
+    result: BashOutput | None = None
+
+
+class MessageEndResult(HookResult):
+    """``message_end``: the assistant message's final text."""
+
+    text: str | None = None
+
+
+class BeforeProviderRequestResult(HookResult):
+    """``before_provider_request``: the payload to send instead."""
+
+    payload: dict[str, Any] | None = None
 
 
 class SessionBeforeSwitchResult(HookResult):
@@ -226,6 +258,8 @@ RESULT_TYPES: dict[str, type[HookResult]] = {
     "before_agent_start": BeforeAgentStartResult,
     "input": InputResult,
     "user_bash": UserBashResult,
+    "message_end": MessageEndResult,
+    "before_provider_request": BeforeProviderRequestResult,
     "session_before_switch": SessionBeforeSwitchResult,
     "session_before_fork": SessionBeforeForkResult,
     "session_before_branch": SessionBeforeBranchResult,
@@ -271,6 +305,10 @@ def coerce_result(event_type: str, value: Any) -> HookResult | None:
             return InputResult(text=value)
         if event_type == "session_before_compact":
             return SessionBeforeCompactResult(compaction=CompactionResult(summary=value))
+    if event_type == "before_provider_request" and isinstance(value, dict):
+        return BeforeProviderRequestResult.model_construct(payload=value)  # pi: the payload
+    if event_type == "message_end" and isinstance(value, str):
+        return MessageEndResult(text=value)
     if event_type == "context" and isinstance(value, dict) and value.keys() <= {"messages"}:
         return _context_result(value.get("messages"))
     if isinstance(value, dict):

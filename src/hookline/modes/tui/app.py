@@ -510,6 +510,8 @@ class TuiApp:
             tool = self._tools.get(str(payload.get("tool_call_id")))
             if tool is not None:
                 partial = payload.get("partial_result")
+                if isinstance(partial, dict):  # {"content": [...], "details": ...}
+                    partial = content_text(partial.get("content") or [])
                 tool.output = partial if isinstance(partial, str) else str(partial or "")
                 self.invalidate()
         elif kind == "tool_execution_end":

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from .helpers import app, bash
@@ -34,8 +35,34 @@ def test_confirm_answered_no_blocks_the_tool_and_says_so(tmp_path: Path) -> None
         pane.keys("Down")
         pane.wait_for("❯ No")
         pane.keys("Enter")
-        screen = pane.wait_all(["blocked by a hook: the user said no", "ok, not running it"])
-        assert "⊘ bash" in screen
+        # which hook blocked it, by its file, and why (the line wraps at the pane's width)
+        blocked = f"⊘ bash touch {marker} ⎿ blocked by hook {tmp_path}/hook.py: the user said no"
+        pane.wait_flat([blocked, "ok, not running it"])
+    assert not marker.exists()
+
+
+GUARD = "echo 'rm is not allowed here' >&2; exit 2"
+
+
+def test_a_settings_hook_block_names_its_command_and_settings_file(tmp_path: Path) -> None:
+    settings = tmp_path / "guard-settings.json"
+    hooks = {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": GUARD}]}]}
+    settings.write_text(json.dumps({"hooks": hooks}))
+    marker = tmp_path / "ran"
+    turns = [bash(f"touch {marker}"), "understood"]
+    args = ("--permission-mode", "bypassPermissions", "--settings", str(settings))
+    with app(tmp_path, turns, None, *args) as pane:
+        pane.ready()
+        pane.type("make the file")
+        pane.keys("Enter")
+        # the command that blocked, the settings file it is in, and its reason
+        pane.wait_flat(
+            [
+                f"⊘ bash touch {marker} ⎿ blocked by PreToolUse hook `{GUARD}` in {settings}: "
+                "rm is not allowed here",
+                "understood",
+            ]
+        )
     assert not marker.exists()
 
 

@@ -45,6 +45,8 @@ def test_slash_command_completion_with_descriptions_and_arguments(tmp_path: Path
         pane.type(" ")
         pane.wait_all(["staging", "the test cluster", "production"])
         pane.type("pro")
+        # the menu narrowed to what was typed (a Tab while completing is dropped)
+        pane.wait_for(lambda s: "production" in s and "staging" not in s)
         pane.keys("Tab")
         pane.wait_for("› /deploy production")
         pane.keys("Enter", "Enter")

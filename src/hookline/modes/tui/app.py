@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import time
 from collections.abc import Callable, Coroutine
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from prompt_toolkit.application import Application
@@ -39,6 +40,7 @@ from prompt_toolkit.patch_stdout import patch_stdout
 
 from hookline.agent.agent import Agent
 from hookline.agent.setup import AgentBundle
+from hookline.claude.adapter import SETTINGS_HOOK_PATH
 from hookline.core.calling import HOOK_FAILURES
 from hookline.core.keys import prompt_toolkit_keys
 from hookline.core.messages import content_text
@@ -50,6 +52,7 @@ from hookline.modes.tui.dialogs import STYLE, Dialog, DialogHost
 from hookline.modes.tui.footer import Usage, footer_line, measure
 from hookline.modes.tui.ui import TuiUI
 from hookline.session import project_slug
+from hookline.tools.pipeline import Denial
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
@@ -88,12 +91,23 @@ def history_path(cwd: str) -> str:
 
 
 class _RunningTool:
-    __slots__ = ("args", "name", "output")
+    """A call on screen while it runs: the tail of its output, never all of it."""
+
+    __slots__ = ("args", "blockers", "lines", "name", "output")
 
     def __init__(self, name: str, args: Any) -> None:
         self.name = name
         self.args = args
+        #: The last lines of output (``render.LIVE_TAIL_LINES``), and how many lines came.
         self.output = ""
+        self.lines = 0
+        #: The settings hooks (PreToolUse) that blocked this call, as labels.
+        self.blockers: list[str] = []
+
+    def add_output(self, new: str) -> None:
+        """More output (a tool's update carries what is new since the one before)."""
+        self.lines += new.count("\n")
+        self.output = render.keep_tail(self.output + new, render.LIVE_TAIL_LINES)
 
 
 class TuiApp:
@@ -222,7 +236,7 @@ class TuiApp:
         frame = SPINNER[int(time.monotonic() * 10) % len(SPINNER)]
         for tool in self._tools.values():
             block = render.running_tool(
-                tool.name, tool.args, tool.output, frame, width, self._render_call(tool)
+                tool.name, tool.args, tool.output, frame, width, self._render_call(tool), tool.lines
             )
             parts.append(render.to_ansi(block, width).rstrip("\n"))
         return list(ANSI("\n".join(parts)).__pt_formatted_text__())
@@ -457,7 +471,9 @@ class TuiApp:
         while self._pending:
             batch, self._pending = self._pending, []
             width = self.width()
-            self._write_above("".join(render.to_ansi(r, width) for r in batch))
+            # Rendered off the loop: an expanded 5 000-line output takes rich most of a
+            # second, and keys go on being read meanwhile. Batches stay in order.
+            self._write_above(await asyncio.to_thread(_render_batch, batch, width))
 
     def _write_above(self, text: str) -> None:
         """Erase the live part, write ``text`` where it was, and draw the live part below.
@@ -510,7 +526,7 @@ class TuiApp:
             tool = self._tools.get(str(payload.get("tool_call_id")))
             if tool is not None:
                 partial = payload.get("partial_result")
-                tool.output = partial if isinstance(partial, str) else str(partial or "")
+                tool.add_output(partial if isinstance(partial, str) else str(partial or ""))
                 self.invalidate()
         elif kind == "tool_execution_end":
             call_id = str(payload.get("tool_call_id"))
@@ -581,7 +597,7 @@ class TuiApp:
         denial = next((d for d in reversed(self.agent.denials) if d.tool_call_id == call_id), None)
         blocked = denial is not None
         if denial is not None:
-            text = f"{_BLOCKED_BY.get(denial.source, denial.source)}: {denial.reason}"
+            text = f"{self._blocked_by(denial, tool)}: {denial.reason}"
             if denial.hint:
                 text += f"\n{denial.hint}"
         block, collapsed = render.tool_block(
@@ -604,6 +620,19 @@ class TuiApp:
                 self._last_collapsed = (tool.name, tool.args, text, is_error, blocked)
             self.print(block)
         self.invalidate()
+
+    def _blocked_by(self, denial: Denial, tool: _RunningTool) -> str:
+        """Who stopped a call: the hook file, the settings hooks (command and file), ..."""
+        if denial.hook == SETTINGS_HOOK_PATH and tool.blockers:
+            return "by " + ", ".join(tool.blockers)
+        if denial.hook and denial.hook != SETTINGS_HOOK_PATH:
+            kind = "permission_request hook" if denial.source == "permission_request" else "hook"
+            return f"by {kind} {self.short_path(denial.hook)}"
+        return _BLOCKED_BY.get(denial.source, denial.source)
+
+    def short_path(self, path: str) -> str:
+        """``path`` relative to the project when inside it, else with ``~`` for home."""
+        return short_path(path, self.agent.cwd)
 
     def _tool_meta(self, name: str, key: str) -> Any:
         tool = self.agent.tools.get(name)
@@ -640,15 +669,37 @@ class TuiApp:
         return None
 
     def _settings_outcome(self, payload: dict[str, Any]) -> None:
-        kind = payload.get("kind")
-        if kind in ("success", None):
-            return
-        reason = payload.get("reason") or ""
-        self.notice(
-            f"settings hook {payload.get('event')} ({payload.get('hook_id')}): {kind}"
-            + (f": {reason}" if reason else ""),
-            "error" if kind in ("block", "blocking_error") else "warning",
+        """A settings hook that blocked: shown on its tool call (PreToolUse) or as a notice.
+
+        Non-blocking errors and cancellations are not shown here: the settings
+        hooks notify them themselves (``ctx.ui.notify``).
+        """
+        decided = (
+            payload.get("kind") == "blocking"
+            or payload.get("permission_decision") == "deny"
+            or payload.get("continue_") is False
         )
+        if not decided:
+            return
+        label = self._settings_label(payload)
+        running = list(self._tools.values())
+        if payload.get("event") == "PreToolUse" and running:
+            running[-1].blockers.append(label)  # calls run one at a time: the last started
+            return
+        reason = payload.get("reason") or payload.get("permission_decision_reason") or ""
+        self.notice(f"{label} blocked" + (f": {reason}" if reason else ""), "warning")
+
+    def _settings_label(self, payload: dict[str, Any]) -> str:
+        """``PreToolUse hook `./guard.sh` in .claude/settings.json``: what ran, from where."""
+        event = str(payload.get("event"))
+        hook_id = payload.get("hook_id")
+        table = getattr(self.bundle.claude, "table", None)
+        definitions = table.by_event.get(event, []) if table is not None else []
+        found = next((d for d in definitions if d.id == hook_id), None)
+        what = found.describe() if found is not None else str(payload.get("hook_type"))
+        origin = str(payload.get("origin") or "")
+        where = self.short_path(origin) if origin.startswith("/") else origin
+        return f"{event} hook `{one_line_text(what)}` in {where}"
 
     def _refresh_usage(self) -> None:
         self.usage = measure(self.agent)
@@ -718,6 +769,28 @@ class TuiApp:
             await asyncio.gather(app_task, return_exceptions=True)
             raise
         await warm_up
+
+
+def short_path(path: str, cwd: str) -> str:
+    """``path`` relative to ``cwd`` when inside it, else with ``~`` for the home folder."""
+    try:
+        return str(Path(path).relative_to(cwd))
+    except ValueError:
+        pass
+    home = str(Path.home())
+    if path == home or path.startswith(home.rstrip("/") + "/"):
+        return "~" + path[len(home.rstrip("/")) :]
+    return path
+
+
+def one_line_text(text: str) -> str:
+    """A command as one line, cut at 60 characters."""
+    flat = " ".join(text.split())
+    return flat if len(flat) <= 60 else flat[:59] + "…"
+
+
+def _render_batch(batch: list[RenderableType], width: int) -> str:
+    return "".join(render.to_ansi(r, width) for r in batch)
 
 
 def _warm_up() -> None:

@@ -163,32 +163,77 @@ def tool_block(
     width: int,
     expanded: bool = False,
     call: str | None = None,
-) -> tuple[Text, bool]:
-    """A finished call: header and its result, collapsed when long; and whether it was."""
-    block = tool_header(name, args, *tool_mark(is_error, blocked), width, call)
+) -> tuple[RenderableType, bool]:
+    """A finished call: header and its result, collapsed when long; and whether it was.
+
+    The result hangs under ``⎿``: a line too long for the terminal wraps
+    under its own start, not at the left edge.
+    """
+    header = tool_header(name, args, *tool_mark(is_error, blocked), width, call)
     lines = clean(result).rstrip("\n").splitlines() or ["(no output)"]
     if blocked:
         lines[0] = f"blocked {lines[0]}"
     collapsed = not expanded and len(lines) > COLLAPSED_LINES
     shown = lines[:COLLAPSED_LINES] if collapsed else lines
-    body_style = "red" if (blocked or is_error) else "grey70"
-    for i, text in enumerate(shown):
-        block.append("\n  " + ("⎿ " if i == 0 else "  "), style="grey50")
-        block.append(text, style=body_style)
     if collapsed:
-        more = len(lines) - COLLAPSED_LINES
-        block.append(f"\n    … {more} more lines (ctrl+o to expand)", style="grey50 italic")
-    return block, collapsed
+        shown.append(f"… {len(lines) - COLLAPSED_LINES} more lines (ctrl+o to expand)")
+    body_style = "red" if (blocked or is_error) else "grey70"
+    if all(len(line) <= width - 4 for line in shown):  # no line wraps: one plain Text
+        for i, line in enumerate(shown):
+            header.append("\n  " + ("⎿ " if i == 0 else "  "), style="grey50")
+            more = collapsed and i == len(shown) - 1
+            header.append(line, style="grey50 italic" if more else body_style)
+        return header, collapsed
+    body = styled("\n".join(shown[:-1] if collapsed else shown), body_style)
+    if collapsed:
+        body.append("\n" + shown[-1], style="grey50 italic")
+    return hanging(header, "  ⎿ ", body), collapsed
+
+
+def hanging(header: Text, mark: str, body: Text) -> RenderableType:
+    """``header``, then ``body`` indented by ``mark``'s width, ``mark`` on its first line;
+    a line too long wraps under its own start."""
+    from rich.console import Group
+    from rich.table import Table
+
+    grid = Table.grid()
+    grid.add_column(width=len(mark), no_wrap=True)
+    grid.add_column(overflow="fold")
+    grid.add_row(styled(mark, "grey50"), body)
+    return Group(header, grid)
 
 
 def running_tool(
-    name: str, args: Any, output: str, spinner: str, width: int, call: str | None = None
+    name: str,
+    args: Any,
+    output: str,
+    spinner: str,
+    width: int,
+    call: str | None = None,
+    lines: int = 0,
 ) -> Text:
-    """A call still running: header and the live tail of its output."""
+    """A call still running: header, how many lines came, and the live tail of its output.
+
+    ``output`` is already a tail (``keep_tail``): a frame costs the same after
+    5 000 lines as after 5.
+    """
     block = tool_header(name, args, spinner, "yellow", width, call)
-    for text in tail(clean(output), LIVE_TAIL_LINES):
+    shown = tail(clean(output), LIVE_TAIL_LINES)
+    if lines > len(shown):
+        block.append(f"\n    … {lines - len(shown)} lines above", style="grey50 italic")
+    for text in shown:
         block.append("\n    " + one_line(text, width - 4), style="grey62")
     return block
+
+
+def keep_tail(text: str, lines: int) -> str:
+    """The last ``lines`` complete lines of ``text`` and what follows them."""
+    cut = len(text.rstrip("\n"))
+    for _ in range(lines):
+        cut = text.rfind("\n", 0, cut)
+        if cut < 0:
+            return text
+    return text[cut + 1 :]
 
 
 def user_block(text: str) -> Text:

@@ -12,8 +12,8 @@ against ``seq 1 10`` (the live part only ever draws a tail, so the ratio
 should stay near 1).
 
 Typing latency: keystroke to echo on the screen, idle against while a bash
-call streams about 10 KB/s of output into the live area (median of
-``KEYS`` keys). Best of ``ROUNDS``, order alternated. Skipped without tmux.
+call streams about 10 KB/s of output into the live area, and while one prints
+5 000 lines at once every 0.2 s (median of ``KEYS`` keys). Best of ``ROUNDS``, order alternated. Skipped without tmux.
 """
 
 from __future__ import annotations
@@ -33,6 +33,8 @@ ROUNDS = 5
 KEYS = 15
 #: About 10 KB/s: 100-byte lines every 10 ms, for a minute (stopped when measured).
 STREAM = "for i in $(seq 1 6000); do printf '%099d\\n' $i; sleep 0.01; done"
+#: 5 000 lines at once, again and again: the live part must stay a tail, the keys answered.
+BURSTS = "for i in $(seq 1 300); do seq 1 5000; sleep 0.2; done"
 POLL = 0.005
 DEADLINE = 30.0
 
@@ -110,10 +112,11 @@ def _big_output(lines: int, env: dict[str, str], root: Path) -> float:
         pane.close()
 
 
-def _typing(streaming: bool, env: dict[str, str], root: Path) -> float:
-    """Median seconds from a key sent to it showing in the editor."""
-    script = root / f"typing-{streaming}.json"
-    call = {"tool_calls": [{"name": "bash", "arguments": {"command": STREAM}}]}
+def _typing(command: str | None, env: dict[str, str], root: Path) -> float:
+    """Median seconds from a key sent to it showing in the editor, while ``command`` runs."""
+    streaming = command is not None
+    script = root / f"typing-{abs(hash(command))}.json"
+    call = {"tool_calls": [{"name": "bash", "arguments": {"command": command or "true"}}]}
     script.write_text(json.dumps({"turns": [call, "done"]}))
     argv = [
         sys.executable,
@@ -190,14 +193,18 @@ def main() -> None:
                 f"{'seq 1 ' + str(n):<34}{output[n] * 1000:>10.0f}{output[n] / output[10]:>10.2f}"
             )
 
-        latency = {False: float("inf"), True: float("inf")}
+        loads = {
+            "idle": None,
+            "while 10 KB/s streams": STREAM,
+            "while 5 000-line bursts stream": BURSTS,
+        }
+        latency = {name: float("inf") for name in loads}
         for round_ in range(3):
-            for streaming in (False, True) if round_ % 2 == 0 else (True, False):
-                latency[streaming] = min(latency[streaming], _typing(streaming, env, root))
+            for name in list(loads) if round_ % 2 == 0 else list(reversed(loads)):
+                latency[name] = min(latency[name], _typing(loads[name], env, root))
         print(f"\n{'keystroke to echo (median)':<34}{'ms':>10}{'ratio':>10}")
-        for streaming, seconds in latency.items():
-            name = "while 10 KB/s streams" if streaming else "idle"
-            print(f"{name:<34}{seconds * 1000:>10.0f}{seconds / latency[False]:>10.2f}")
+        for name, seconds in latency.items():
+            print(f"{name:<34}{seconds * 1000:>10.0f}{seconds / latency['idle']:>10.2f}")
 
 
 if __name__ == "__main__":

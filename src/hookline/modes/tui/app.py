@@ -28,11 +28,14 @@ from prompt_toolkit.layout import (
     ConditionalContainer,
     Dimension,
     DynamicContainer,
+    Float,
+    FloatContainer,
     FormattedTextControl,
     HSplit,
     Layout,
     VSplit,
     Window,
+    to_container,
 )
 from prompt_toolkit.layout.controls import BufferControl
 from prompt_toolkit.layout.menus import CompletionsMenu
@@ -48,7 +51,7 @@ from hookline.core.paths import hookline_home
 from hookline.core.ui import StatusLine, WidgetContent, strip_terminal_controls
 from hookline.modes.tui import render
 from hookline.modes.tui.commands import BUILTINS, SlashCompleter
-from hookline.modes.tui.dialogs import STYLE, Dialog, DialogHost
+from hookline.modes.tui.dialogs import STYLE, CustomDialog, Dialog, DialogHost
 from hookline.modes.tui.footer import Usage, footer_line, measure
 from hookline.modes.tui.ui import TuiUI
 from hookline.session import project_slug
@@ -164,6 +167,40 @@ class TuiApp:
     # -- layout ------------------------------------------------------------------
 
     def _root(self) -> AnyContainer:
+        """The app, with a float for a hook's overlay component over it.
+
+        The app draws only its own rows (not full screen): while an overlay is up,
+        blank rows below the footer make room when the app is shorter than it.
+        """
+        app = self._app_rows()
+        overlay = ConditionalContainer(
+            DynamicContainer(self._overlay_container), filter=Condition(self._overlay_shown)
+        )
+
+        def room() -> Dimension:
+            if not self._overlay_shown():
+                return Dimension.exact(0)
+            width = self.width()
+            needed = overlay.preferred_height(width, 1000).preferred
+            return Dimension.exact(max(needed - app.preferred_height(width, 1000).preferred, 0))
+
+        return FloatContainer(
+            HSplit([app, Window(height=room)]),
+            floats=[_CenteredOver(overlay, app, self.width)],
+        )
+
+    def _overlay(self) -> CustomDialog | None:
+        dialog = self.dialogs.current
+        return dialog if isinstance(dialog, CustomDialog) and dialog.overlay else None
+
+    def _overlay_shown(self) -> bool:
+        return self._overlay() is not None
+
+    def _overlay_container(self) -> AnyContainer:
+        dialog = self._overlay()
+        return dialog.container if dialog is not None else Window(height=0)
+
+    def _app_rows(self) -> AnyContainer:
         no_dialog = Condition(lambda: self.dialogs.current is None)
         return HSplit(
             [
@@ -198,7 +235,7 @@ class TuiApp:
 
     def _center(self) -> AnyContainer:
         dialog = self.dialogs.current
-        if dialog is not None:
+        if dialog is not None and self._overlay() is None:
             return dialog.container
         return VSplit(
             [
@@ -769,6 +806,29 @@ class TuiApp:
             await asyncio.gather(app_task, return_exceptions=True)
             raise
         await warm_up
+
+
+class _CenteredOver(Float):
+    """A float centred on the rows the app draws, not on the terminal.
+
+    The app is not full screen: its drawing area reaches the terminal's bottom
+    while its rows may end higher, so ``top`` is measured again at each frame.
+    """
+
+    def __init__(self, content: AnyContainer, over: AnyContainer, width: Callable[[], int]):
+        super().__init__(content, z_index=10)
+        self._content, self._over, self._width = content, over, width
+
+    @property  # type: ignore[override]
+    def top(self) -> int:
+        width = self._width()
+        rows = self._over.preferred_height(width, 1000).preferred
+        height = to_container(self._content).preferred_height(width, 1000).preferred
+        return max((rows - height) // 2, 0)
+
+    @top.setter
+    def top(self, value: int | None) -> None:
+        """Set by ``Float.__init__``; the position is always computed."""
 
 
 def short_path(path: str, cwd: str) -> str:

@@ -13,7 +13,8 @@ should stay near 1).
 
 Typing latency: keystroke to echo on the screen, idle against while a bash
 call streams about 10 KB/s of output into the live area, and while one prints
-5 000 lines at once every 0.2 s (median of ``KEYS`` keys). Best of ``ROUNDS``, order alternated. Skipped without tmux.
+5 000 lines at once every 0.2 s (median of ``KEYS`` keys). Best of ``ROUNDS``,
+order alternated. Skipped without tmux.
 """
 
 from __future__ import annotations

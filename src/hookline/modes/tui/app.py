@@ -26,6 +26,7 @@ from prompt_toolkit.key_binding.defaults import load_key_bindings
 from prompt_toolkit.layout import (
     AnyContainer,
     ConditionalContainer,
+    Container,
     Dimension,
     DynamicContainer,
     Float,
@@ -35,7 +36,6 @@ from prompt_toolkit.layout import (
     Layout,
     VSplit,
     Window,
-    to_container,
 )
 from prompt_toolkit.layout.controls import BufferControl
 from prompt_toolkit.layout.menus import CompletionsMenu
@@ -200,7 +200,7 @@ class TuiApp:
         dialog = self._overlay()
         return dialog.container if dialog is not None else Window(height=0)
 
-    def _app_rows(self) -> AnyContainer:
+    def _app_rows(self) -> HSplit:
         no_dialog = Condition(lambda: self.dialogs.current is None)
         return HSplit(
             [
@@ -815,7 +815,7 @@ class _CenteredOver(Float):
     while its rows may end higher, so ``top`` is measured again at each frame.
     """
 
-    def __init__(self, content: AnyContainer, over: AnyContainer, width: Callable[[], int]):
+    def __init__(self, content: Container, over: Container, width: Callable[[], int]) -> None:
         super().__init__(content, z_index=10)
         self._content, self._over, self._width = content, over, width
 
@@ -823,7 +823,7 @@ class _CenteredOver(Float):
     def top(self) -> int:
         width = self._width()
         rows = self._over.preferred_height(width, 1000).preferred
-        height = to_container(self._content).preferred_height(width, 1000).preferred
+        height = self._content.preferred_height(width, 1000).preferred
         return max((rows - height) // 2, 0)
 
     @top.setter

@@ -5,7 +5,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from modes.helpers import write_script
+
 from .helpers import app, bash
+from .pane import Pane
 
 CONFIRM_GATE = """
 from hookline import HookAPI
@@ -172,3 +175,48 @@ def test_a_long_select_scrolls_instead_of_overflowing(tmp_path: Path) -> None:
         assert "↑ 20 more" in screen and "option-00" not in screen
         pane.keys("Enter")
         pane.wait_for("picked option-25", whole=True)
+
+
+GATE = Path(__file__).resolve().parents[2] / "examples" / "hooks" / "permission_gate.py"
+
+
+def _gate_app(tmp_path: Path) -> tuple[Pane, Path]:
+    """``hookline --hook examples/hooks/permission_gate.py``, a scripted model asking for
+    ``rm -rf build`` in a project that has a build folder."""
+    model = write_script(tmp_path / "script.json", [bash("rm -rf build"), "that is what happened"])
+    project = tmp_path / "project"
+    (project / "build").mkdir(parents=True)
+    (project / "build" / "out.o").write_text("object")
+    return Pane(
+        tmp_path, "--hook", str(GATE), "--model", model, "--no-session", cwd=project
+    ), project
+
+
+def test_the_permission_gate_example_asks_and_no_blocks(tmp_path: Path) -> None:
+    pane, project = _gate_app(tmp_path)
+    with pane:
+        pane.ready()
+        pane.type("clean the build")
+        pane.keys("Enter")
+        screen = pane.wait_all(["Dangerous command:", "rm -rf build", "Allow?", "❯ Yes", "No"])
+        assert "⊘" not in screen and "✓ bash" not in screen  # nothing ran yet
+        pane.keys("Down", "Enter")
+        pane.wait_flat(
+            [f"⊘ bash rm -rf build ⎿ blocked by hook {GATE}: Blocked by user", "that is what"]
+        )
+    assert (project / "build" / "out.o").exists()
+
+
+def test_the_permission_gate_example_asks_and_yes_runs(tmp_path: Path) -> None:
+    pane, project = _gate_app(tmp_path)
+    with pane:
+        pane.ready()
+        pane.type("clean the build")
+        pane.keys("Enter")
+        pane.wait_all(["Dangerous command:", "❯ Yes"])
+        pane.keys("Enter")
+        # the hook let it through; the default permission mode asks as well
+        pane.wait_all(["Allow tool call?", "rm -rf build"])
+        pane.keys("y")
+        pane.wait_all(["✓ bash  rm -rf build", "that is what happened"])
+    assert not (project / "build").exists()

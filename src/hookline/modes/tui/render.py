@@ -41,7 +41,29 @@ def to_ansi(renderable: RenderableType, width: int) -> str:
         highlight=False,
     )
     console.print(renderable)
-    return out.getvalue()
+    return only_styles(out.getvalue())
+
+
+#: Escape sequences and control characters (``\n`` and ``\t`` are not matched).
+_SEQUENCE = re.compile(
+    r"\x1b\[[0-?]*[ -/]*[@-~]"
+    r"|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?"
+    r"|\x1b[PX^_][^\x1b]*(?:\x1b\\)?"
+    r"|\x1b[ -/]*[0-~]?"
+    r"|\x9b[0-?]*[ -/]*[@-~]"
+    r"|[\x00-\x08\x0b-\x1f\x7f-\x9f]"
+)
+_SGR = re.compile(r"\x1b\[[0-9;]*m")
+
+
+def only_styles(ansi: str) -> str:
+    """``ansi`` with colours and styles (SGR) kept and every other sequence removed.
+
+    A hook's renderer may return a rich renderable holding text it did not clean
+    (rich keeps ESC): nothing it returns can move the cursor, clear the screen,
+    set the title or reach the clipboard.
+    """
+    return _SEQUENCE.sub(lambda m: m[0] if _SGR.fullmatch(m[0]) else "", ansi)
 
 
 def markdown(text: str) -> Markdown:

@@ -280,7 +280,10 @@ class TuiApp:
 
     def _working_fragments(self) -> StyleAndTextTuples:
         frame = SPINNER[int(time.monotonic() * 10) % len(SPINNER)]
-        text = self.working_message or ("Running tool…" if self._tools else "Working…")
+        if self.dialogs.current is not None:
+            text = "Waiting for your answer…"
+        else:
+            text = self.working_message or ("Running tool…" if self._tools else "Working…")
         return [("class:working", f"{frame} {text} "), ("class:footer", "(ctrl+c to stop)")]
 
     def _footer_fragments(self) -> StyleAndTextTuples:

@@ -221,3 +221,27 @@ def test_the_permission_gate_example_asks_and_yes_runs(tmp_path: Path) -> None:
         pane.keys("y")
         pane.wait_all(["✓ bash  rm -rf build", "that is what happened"])
     assert not (project / "build").exists()
+
+
+def test_settings_hook_outcomes_name_the_command_and_file_once(tmp_path: Path) -> None:
+    settings = tmp_path / "prompt-settings.json"
+    refuse = "grep -q secret && { echo 'no secrets' >&2; exit 2; } || true"
+    warn = "echo 'lint is unhappy' >&2; exit 1"
+    hooks = {
+        "UserPromptSubmit": [{"hooks": [{"type": "command", "command": refuse}]}],
+        "PostToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": warn}]}],
+    }
+    settings.write_text(json.dumps({"hooks": hooks}))
+    turns = [bash("echo ran"), "after the call"]
+    args = ("--permission-mode", "bypassPermissions", "--settings", str(settings))
+    with app(tmp_path, turns, None, *args) as pane:
+        pane.ready()
+        pane.type("tell me the secret")
+        pane.keys("Enter")
+        pane.wait_flat([f"UserPromptSubmit hook `{refuse}` in {settings} blocked: no secrets"])
+        pane.type("run it")
+        pane.keys("Enter")
+        screen = pane.wait_flat(["after the call", "lint is unhappy"])
+        # a non-blocking error is shown once, with where it came from
+        assert screen.count("lint is unhappy") == 1, screen
+        assert f"PostToolUse hook (command from cli {settings}): hook failed (1)" in screen

@@ -266,7 +266,8 @@ class TuiApp:
         if self._live_text:
             size = (len(self._live_text), width)
             if self._live_cache[:2] != size:
-                ansi = render.to_ansi(render.markdown(self._live_text), width)
+                source = render.live_source(self._live_text)
+                ansi = render.to_ansi(render.markdown(source), width)
                 lines = ansi.rstrip("\n").split("\n")[-LIVE_TEXT_LINES:]
                 self._live_cache = (*size, "\n".join(lines))
             parts.append(self._live_cache[2])

@@ -248,6 +248,30 @@ def running_tool(
     return block
 
 
+#: Source lines of a streaming answer rendered live (the frame shows fewer still).
+LIVE_SOURCE_LINES = 40
+_FENCE = re.compile(r"(?m)^ {0,3}(`{3,}|~{3,})(.*)$")
+
+
+def live_source(text: str, lines: int = LIVE_SOURCE_LINES) -> str:
+    """The end of a streaming answer, to render live: its last ``lines`` source lines,
+    with the code fence reopened when the cut falls inside a code block.
+
+    Rendering the whole answer at each delta would cost more with every line;
+    this keeps a frame's Markdown work the same at line 5 000 as at line 5.
+    """
+    cut = keep_tail(text, lines)
+    if len(cut) == len(text):
+        return text
+    opened: tuple[str, str] | None = None
+    for fence, info in _FENCE.findall(text, 0, len(text) - len(cut)):
+        if opened is None:
+            opened = (fence, info)
+        elif fence[0] == opened[0][0] and len(fence) >= len(opened[0]) and not info.strip():
+            opened = None
+    return cut if opened is None else f"{opened[0]}{opened[1]}\n{cut}"
+
+
 def keep_tail(text: str, lines: int) -> str:
     """The last ``lines`` complete lines of ``text`` and what follows them."""
     cut = len(text.rstrip("\n"))

@@ -84,6 +84,9 @@ _BLOCKED_BY = {
 SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
 #: Lines of a streaming answer shown live (the whole answer is printed when it ends).
 LIVE_TEXT_LINES = 12
+#: Seconds between two Markdown renders of a streaming answer (the spinner's tick
+#: draws the latest text after a burst): typing stays quick however fast it streams.
+LIVE_RENDER_INTERVAL = 0.15
 
 
 def history_path(cwd: str) -> str:
@@ -128,7 +131,12 @@ class TuiApp:
         self.working_message: str | None = None
         self.usage = Usage()
         self._live_text = ""
-        self._live_cache: tuple[int, int, str] = (-1, -1, "")
+        #: The streaming answer's rendered tail: (text length, width, ANSI), the render
+        #: under way, and which answer it is (a render of an ended one is dropped).
+        self._live_cache: tuple[int, int, StyleAndTextTuples] = (-1, -1, [])
+        self._live_rendered_at = 0.0
+        self._live_job: asyncio.Future[None] | None = None
+        self._live_generation = 0
         self._tools: dict[str, _RunningTool] = {}
         #: Calls whose execution ended, shown once their result message (and any
         #: denial) is known.
@@ -263,21 +271,46 @@ class TuiApp:
     def _live_fragments(self) -> StyleAndTextTuples:
         width = self.width()
         parts: list[str] = []
+        answer: StyleAndTextTuples = []
         if self._live_text:
-            size = (len(self._live_text), width)
-            if self._live_cache[:2] != size:
-                source = render.live_source(self._live_text)
-                ansi = render.to_ansi(render.markdown(source), width)
-                lines = ansi.rstrip("\n").split("\n")[-LIVE_TEXT_LINES:]
-                self._live_cache = (*size, "\n".join(lines))
-            parts.append(self._live_cache[2])
+            self._render_live_text(width)
+            answer = self._live_cache[2]
         frame = SPINNER[int(time.monotonic() * 10) % len(SPINNER)]
         for tool in self._tools.values():
             block = render.running_tool(
                 tool.name, tool.args, tool.output, frame, width, self._render_call(tool), tool.lines
             )
             parts.append(render.to_ansi(block, width).rstrip("\n"))
-        return list(ANSI("\n".join(parts)).__pt_formatted_text__())
+        if not parts:
+            return answer
+        tools = list(ANSI("\n".join(parts)).__pt_formatted_text__())
+        return [*answer, ("", "\n"), *tools] if answer else tools
+
+    def _render_live_text(self, width: int) -> None:
+        """Start rendering the streaming answer's tail, off the loop, when it changed.
+
+        One render at a time, at most every ``LIVE_RENDER_INTERVAL``; the frame
+        shows the last finished one meanwhile, so keys are read while it renders.
+        """
+        size = (len(self._live_text), width)
+        if self._live_cache[:2] == size or self._live_job is not None:
+            return
+        now = time.monotonic()
+        if self._live_cache[1] == width and now - self._live_rendered_at < LIVE_RENDER_INTERVAL:
+            return
+        self._live_rendered_at = now
+        self._live_job = asyncio.ensure_future(
+            self._render_live(self._live_text, width, self._live_generation)
+        )
+
+    async def _render_live(self, text: str, width: int, generation: int) -> None:
+        try:
+            fragments = await asyncio.to_thread(_live_answer, text, width)
+        finally:
+            self._live_job = None
+        if generation == self._live_generation:  # still the same answer
+            self._live_cache = (len(text), width, fragments)
+            self.invalidate()
 
     def _working_fragments(self) -> StyleAndTextTuples:
         frame = SPINNER[int(time.monotonic() * 10) % len(SPINNER)]
@@ -553,9 +586,10 @@ class TuiApp:
     def on_event(self, payload: dict[str, Any]) -> None:
         kind = payload.get("type")
         if kind == "text_delta":
+            # no redraw per delta: the render started here redraws when it is done
             self._live_text += str(payload.get("text", ""))
+            self._render_live_text(self.width())
             self._tick()
-            self.invalidate()
         elif kind == "message":
             self._on_message(payload["message"])
         elif kind == "tool_execution_start":
@@ -593,7 +627,8 @@ class TuiApp:
             self.print(render.user_block(content_text(message["content"])))
         elif role == "assistant":
             self._live_text = ""
-            self._live_cache = (-1, -1, "")
+            self._live_cache = (-1, -1, [])
+            self._live_generation += 1
             text = content_text(message["content"]).strip()
             if text and message.get("stop_reason") != "error":
                 self.print(render.markdown(text))
@@ -851,6 +886,14 @@ def one_line_text(text: str) -> str:
     """A command as one line, cut at 60 characters."""
     flat = " ".join(text.split())
     return flat if len(flat) <= 60 else flat[:59] + "…"
+
+
+def _live_answer(text: str, width: int) -> StyleAndTextTuples:
+    """The last ``LIVE_TEXT_LINES`` lines of a streaming answer, rendered and parsed into
+    prompt_toolkit fragments once (parsing ANSI at every frame slowed typing down)."""
+    ansi = render.to_ansi(render.markdown(render.live_source(text)), width)
+    tail = "\n".join(ansi.rstrip("\n").split("\n")[-LIVE_TEXT_LINES:])
+    return list(ANSI(tail).__pt_formatted_text__())
 
 
 def _render_batch(batch: list[RenderableType], width: int) -> str:

@@ -249,7 +249,7 @@ def running_tool(
 
 
 #: Source lines of a streaming answer rendered live (the frame shows fewer still).
-LIVE_SOURCE_LINES = 40
+LIVE_SOURCE_LINES = 16
 _FENCE = re.compile(r"(?m)^ {0,3}(`{3,}|~{3,})(.*)$")
 
 

@@ -35,7 +35,8 @@ def test_confirm_answered_no_blocks_the_tool_and_says_so(tmp_path: Path) -> None
         pane.type("make the file")
         pane.keys("Enter")
         pane.wait_all(["Run it?", f"touch {marker}", "❯ Yes"])
-        pane.wait_for("Waiting for your answer…")  # not "Running tool…": nothing runs yet
+        # not "Running tool…": nothing runs yet; Esc (or Ctrl+C) answers the dialog's default
+        pane.wait_for("Waiting for your answer… (esc to cancel)")
         pane.keys("Down")
         pane.wait_for("❯ No")
         pane.keys("Enter")

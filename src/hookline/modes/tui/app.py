@@ -315,10 +315,11 @@ class TuiApp:
     def _working_fragments(self) -> StyleAndTextTuples:
         frame = SPINNER[int(time.monotonic() * 10) % len(SPINNER)]
         if self.dialogs.current is not None:
-            text = "Waiting for your answer…"
+            text, keys = "Waiting for your answer…", "(esc to cancel)"
         else:
             text = self.working_message or ("Running tool…" if self._tools else "Working…")
-        return [("class:working", f"{frame} {text} "), ("class:footer", "(ctrl+c to stop)")]
+            keys = "(ctrl+c to stop)"
+        return [("class:working", f"{frame} {text} "), ("class:footer", keys)]
 
     def _footer_fragments(self) -> StyleAndTextTuples:
         return [("class:footer", footer_line(self.agent, self.usage, self.width()))]

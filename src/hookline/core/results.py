@@ -8,9 +8,9 @@ runner reports with the hook's path and the event.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any, Literal, Self
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict, PrivateAttr, ValidationError
 from pydantic.alias_generators import to_camel
 
 from hookline.core.messages import Content, Message
@@ -27,6 +27,22 @@ class HookResult(BaseModel):
         # Validators are built on first use: most runs never see most result types.
         defer_build=True,
     )
+
+    #: The hook whose result this is; set by the runner's combination rule, never by a
+    #: handler (not a field: a dict cannot carry it, a handler's own value is replaced).
+    _hook_path: str | None = PrivateAttr(default=None)
+
+    @property
+    def hook_path(self) -> str | None:
+        """The path of the hook that decided (a blocking ``tool_call``, a ``permission_request``
+        decision), so whoever shows the decision can say which hook made it."""
+        return self._hook_path
+
+    def decided_by(self, hook_path: str) -> Self:
+        """A copy of this result, attributed to the hook at ``hook_path``."""
+        copy = self.model_copy()
+        copy._hook_path = hook_path
+        return copy
 
 
 class ToolCallResult(HookResult):

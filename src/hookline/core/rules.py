@@ -99,12 +99,12 @@ async def tool_call(calls: HandlerCalls, event: Event, entries: list[Entry]) -> 
             failed = calls.failure(path, "tool_call", exc, BLOCKED)
             return ToolCallResult(
                 block=True, reason=f"tool_call hook {path} {failed.text}; {BLOCKED}"
-            )
+            ).decided_by(path)
         if result is None:
             continue
         assert isinstance(result, ToolCallResult)
         if result.block:
-            return result
+            return result.decided_by(path)
         if result.permission is not None and permission != "ask":
             permission = result.permission
         if result.input is not None:
@@ -343,7 +343,7 @@ async def first_decision(
     for path, fn in entries:
         result = await calls.guarded(path, fn, event)
         if isinstance(result, PermissionRequestResult) and result.decision is not None:
-            return result
+            return result.decided_by(path)
     return None
 
 

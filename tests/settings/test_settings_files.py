@@ -169,7 +169,7 @@ def test_a_bad_hook_entry_is_skipped_and_the_rest_of_the_file_applies(
         ({"hookTimeout": -1}, "hookTimeout: Input should be greater than 0; ignored"),
         ({"hooks": 5}, "hooks: must be a list of hook module paths"),
         ({"hooks": ["a.py", 3]}, "hooks[1]: not a module path (a non-empty string); skipped"),
-        ({"hooks": {"PostCompact": []}}, "hooks.PostCompact: unknown event, skipped"),
+        ({"hooks": {"AfterCompact": []}}, "hooks.AfterCompact: unknown event, skipped"),
         (
             {"hooks": {"Stop": [{"hooks": [{"type": "command", "command": ""}]}]}},
             "hooks.Stop[0].hooks[0].command: String should have at least 1 character",

@@ -29,8 +29,9 @@ from hookline.claude.config import (
     policy_verdict,
 )
 from hookline.claude.env_file import new_env_file, read_env_file
-from hookline.claude.matchers import compile_matcher, match_query
+from hookline.claude.matchers import LITERAL_MATCHER_EVENTS, compile_matcher, match_query
 from hookline.claude.model_hooks import ModelRunner, run_model_hook
+from hookline.claude.names import never_fires
 from hookline.claude.outcome import Outcome, new_outcome
 from hookline.claude.payloads import BaseFields, build_payload
 from hookline.claude.selection import Selection, Skipped, select_hooks
@@ -110,7 +111,7 @@ class HookEngine:
         if not callable(fn):
             raise TypeError(f"callback for {event} is not callable: {fn!r}")
         denied = policy_verdict("callback", self.policy, self.project_trusted)
-        m = compile_matcher(matcher) if denied is None else None
+        m = compile_matcher(matcher, event in LITERAL_MATCHER_EVENTS) if denied is None else None
         if m is not None and m.error:
             self.errors.append(f"callback {event}: {m.error}")
         name = getattr(fn, "__qualname__", None) or repr(fn)
@@ -137,6 +138,12 @@ class HookEngine:
 
     def has_hooks(self, event: str) -> bool:
         return bool(self.table.by_event.get(event))
+
+    def dormant_events(self) -> dict[str, str]:
+        """Events that have hooks configured but never fire in hookline, with why."""
+        return {
+            e: why for e in self.table.by_event if self.has_hooks(e) and (why := never_fires(e))
+        }
 
     # -- listeners ----------------------------------------------------------------
 

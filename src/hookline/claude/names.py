@@ -16,8 +16,10 @@ from hookline.core.vocabulary import CLAUDE_TOOL_NAMES, HOOKLINE_TOOL_NAMES
 __all__ = [
     "CLAUDE_TOOL_NAMES",
     "HOOKLINE_TOOL_NAMES",
+    "NEVER_FIRES",
     "from_claude_input",
     "from_claude_tool_name",
+    "never_fires",
     "to_claude_input",
     "to_claude_tool_name",
 ]
@@ -68,3 +70,31 @@ def from_claude_input(tool_name: str, data: dict[str, Any]) -> dict[str, Any]:
 def _number(value: float) -> float | int:
     """Keep integers integral so a round trip gives back ``30``, not ``30.0``."""
     return int(value) if float(value).is_integer() else value
+
+
+# -- events --------------------------------------------------------------------------
+
+#: Claude Code events hookline accepts in settings but has no moment for, with why.
+#: Their hooks are kept (a settings file shared with Claude Code loses nothing) and
+#: reported as "never fires in hookline" by the selection diagnostics; never an error.
+NEVER_FIRES: dict[str, str] = {
+    "UserPromptExpansion": "hookline has no slash commands that expand into a prompt",
+    "CwdChanged": "hookline's working directory is fixed for the session",
+    "Elicitation": "hookline's MCP client does not ask the user for structured input",
+    "ElicitationResult": "hookline's MCP client does not ask the user for structured input",
+    "TeammateIdle": "hookline has no agent teams",
+    "TaskCreated": "hookline has no shared task list",
+    "TaskCompleted": "hookline has no shared task list",
+    "WorktreeCreate": "hookline does not create git worktrees",
+    "WorktreeRemove": "hookline does not create git worktrees",
+    "PreModelSwitch": "not fired yet: hookline's model_select event is the module-hook face",
+    "PostModelSwitch": "not fired yet: hookline's model_select event is the module-hook face",
+    "MessageDisplay": "hookline's front ends render messages themselves",
+    "DirectoryAdded": "hookline has no /add-dir",
+}
+
+
+def never_fires(event: str) -> str | None:
+    """Why ``event`` never fires in hookline, or ``None`` when it can."""
+    reason = NEVER_FIRES.get(event)
+    return None if reason is None else f"never fires in hookline: {reason}"

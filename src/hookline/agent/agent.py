@@ -189,8 +189,10 @@ class Agent:
         self.runner.context.session_manager = session
         self.sync_claude()
 
-    async def start(self, source: str = "startup") -> None:
-        """Announce the session (``session_start``): startup, resume, clear or compact."""
+    async def start(self, source: str | None = None) -> None:
+        """Announce the session (``session_start``); the default source is ``resume`` for a
+        session opened with entries (``--continue``/``--resume``/``--session``), else
+        ``startup``."""
         await self.sessions.start(source)
 
     async def new_session(
@@ -388,6 +390,7 @@ class Agent:
                 session_id=self.session.get_session_id(),
                 transcript_path=self.session.get_session_file() or "",
                 permission_mode=self.gate.mode,
+                model=self.provider.model_id,
             )
 
     async def _append(self, msg: Message) -> Message:
@@ -502,6 +505,7 @@ class Agent:
         previous = self.provider.model_id
         self.provider = provider
         self.runner.context.model = provider.model_id
+        self.sync_claude()
         self.session.append_model_change(provider.model_id, previous)
         await self.emit(
             ModelSelectEvent(model=provider.model_id, previous_model=previous, source=source)

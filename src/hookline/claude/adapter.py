@@ -23,7 +23,15 @@ session_before_compact PreCompact: block → ``cancel``
 stop / subagent_stop   Stop / SubagentStop: block → ``{block, reason}``
 permission_request     PermissionRequest: allow/deny → ``decision``
 notification           Notification;  subagent_start → SubagentStart
+turn_end               PostToolBatch (a turn with tool calls: context and
+                       feedback reach the next model call); StopFailure (a
+                       turn the model API ended with an error)
+session_compact        PostCompact (then SessionStart ``compact``)
+tool_execution_start   (no event: starts the clock of ``duration_ms``)
 =====================  =====================================================
+
+``input`` is wired whenever any hook is configured: each prompt gets a fresh
+``prompt_id`` that every event of that prompt carries.
 
 Order with module hooks is the caller's: the runner calls hooks in the order
 they were added. The reference agent adds this hook AFTER module hooks, so
@@ -41,6 +49,8 @@ blocked. Results are the typed results module hooks return.
 
 from __future__ import annotations
 
+import time
+import uuid
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
@@ -55,7 +65,12 @@ from hookline.claude.config import (
     sources_from_settings,
 )
 from hookline.claude.engine import EventRun, HookEngine
-from hookline.claude.names import from_claude_input, to_claude_input, to_claude_tool_name
+from hookline.claude.names import (
+    from_claude_input,
+    restore_paths,
+    to_claude_input,
+    to_claude_tool_name,
+)
 from hookline.claude.outcome import Outcome
 from hookline.core.api import Handler, LoadedHook
 from hookline.core.context import HookContext
@@ -64,13 +79,16 @@ from hookline.core.events import (
     NotificationEvent,
     PermissionRequestEvent,
     SessionBeforeCompactEvent,
+    SessionCompactEvent,
     SessionShutdownEvent,
     SessionStartEvent,
     StopEvent,
     SubagentStartEvent,
     SubagentStopEvent,
     ToolCallEvent,
+    ToolExecutionStartEvent,
     ToolResultEvent,
+    TurnEndEvent,
 )
 from hookline.core.messages import CustomMessage
 from hookline.core.results import (
@@ -101,6 +119,8 @@ BUS_EVENTS: dict[str, tuple[str, ...]] = {
     "subagent_start": ("SubagentStart",),
     "notification": ("Notification",),
     "permission_request": ("PermissionRequest",),
+    "turn_end": ("PostToolBatch", "StopFailure"),
+    "session_compact": ("PostCompact",),
 }
 #: Claude events with no internal event; run them with ``ClaudeHooks.run``.
 UNBOUND_EVENTS: tuple[str, ...] = ("StatusLine", "FileSuggestion")
@@ -119,6 +139,7 @@ class ClaudeHooks(HookEngine):
     def __init__(self, sources: Sequence[HookSource] = (), **kwargs: Any) -> None:
         super().__init__(sources, **kwargs)
         self._runner: HookRunner | None = None
+        self._started: dict[str, float] = {}  # tool_call_id → monotonic start
         self._wired: set[str] = set()
         self.registry.on_result(self._async_done)
 
@@ -150,8 +171,17 @@ class ClaudeHooks(HookEngine):
     # -- wiring -----------------------------------------------------------------
 
     def bus_events(self) -> list[str]:
-        """The internal events that have at least one Claude hook to run."""
-        return [bus for bus, claudes in BUS_EVENTS.items() if any(map(self.has_hooks, claudes))]
+        """The internal events that have at least one Claude hook to run.
+
+        Plus ``input`` when any hook exists (it starts a new ``prompt_id``) and
+        ``tool_execution_start`` when PostToolUse(Failure) hooks exist (``duration_ms``).
+        """
+        out = [bus for bus, claudes in BUS_EVENTS.items() if any(map(self.has_hooks, claudes))]
+        if out and "input" not in out:
+            out.append("input")
+        if self.has_hooks("PostToolUse") or self.has_hooks("PostToolUseFailure"):
+            out.append("tool_execution_start")
+        return out
 
     def loaded_hook(self, events: Iterable[str] | None = None) -> LoadedHook:
         """A ``LoadedHook`` with handlers for ``events`` (default: those with hooks)."""
@@ -221,7 +251,7 @@ class ClaudeHooks(HookEngine):
     async def _on_tool_call(self, ev: ToolCallEvent, ctx: HookContext) -> ToolCallResult | None:
         if not self.has_hooks("PreToolUse"):
             return None
-        v = (await self._run("PreToolUse", payloads.pre_tool_use(ev), ctx)).verdict
+        v = (await self._run("PreToolUse", payloads.pre_tool_use(ev, ctx.cwd), ctx)).verdict
         if v.stop:
             return ToolCallResult(block=True, reason=_stop_reason("PreToolUse", v.stop_reason))
         if v.blocked or v.permission == "deny":
@@ -236,24 +266,30 @@ class ClaudeHooks(HookEngine):
         elif v.permission == "allow":
             out = ToolCallResult(permission="allow", reason=v.permission_reason)
         if v.updated_input:
-            merged = {**to_claude_input(ev.tool_name, ev.input), **v.updated_input}
-            out.input = from_claude_input(ev.tool_name, merged)
+            out.input = _rewrite(ev.tool_name, ev.input, v.updated_input, ctx.cwd)
         return out if out.model_fields_set else None
 
     async def _on_tool_result(
         self, ev: ToolResultEvent, ctx: HookContext
     ) -> ToolResultResult | None:
         event = "PostToolUseFailure" if ev.is_error else "PostToolUse"
+        started = self._started.pop(ev.tool_call_id, None)
         if not self.has_hooks(event):
             return None
-        fields = payloads.post_tool_use_failure(ev) if ev.is_error else payloads.post_tool_use(ev)
+        ms = None if started is None else round((time.monotonic() - started) * 1000)
+        build = payloads.post_tool_use_failure if ev.is_error else payloads.post_tool_use
+        fields = build(ev, ctx.cwd, ms)
         v = (await self._run(event, fields, ctx)).verdict
         texts = [f"{event} hook feedback: {r}" for r in v.block_reasons] + v.contexts
         if not texts:
             return None
         return ToolResultResult(append=[{"type": "text", "text": "\n\n".join(texts)}])
 
+    async def _on_tool_execution_start(self, ev: ToolExecutionStartEvent, ctx: HookContext) -> None:
+        self._started[ev.tool_call_id] = time.monotonic()
+
     async def _on_input(self, ev: InputEvent, ctx: HookContext) -> InputResult | None:
+        self.prompt_id = str(uuid.uuid4())
         if not self.has_hooks("UserPromptSubmit"):
             return None
         v = (await self._run("UserPromptSubmit", payloads.user_prompt_submit(ev.text), ctx)).verdict
@@ -267,7 +303,8 @@ class ClaudeHooks(HookEngine):
 
     async def _on_session_start(self, ev: SessionStartEvent, ctx: HookContext) -> None:
         if self.has_hooks("SessionStart"):
-            v = (await self._run("SessionStart", payloads.session_start(ev), ctx)).verdict
+            fields = payloads.session_start(ev, self.model)
+            v = (await self._run("SessionStart", fields, ctx)).verdict
             _send_context(ctx, v.contexts)
 
     async def _on_session_shutdown(self, ev: SessionShutdownEvent, ctx: HookContext) -> None:
@@ -284,6 +321,23 @@ class ClaudeHooks(HookEngine):
             ctx.ui.notify(f"compaction blocked by PreCompact hook: {v.reason}", "warning")
             return SessionBeforeCompactResult(cancel=True)
         return None
+
+    async def _on_session_compact(self, ev: SessionCompactEvent, ctx: HookContext) -> None:
+        if self.has_hooks("PostCompact"):
+            await self._run("PostCompact", payloads.post_compact(ev), ctx)
+
+    async def _on_turn_end(self, ev: TurnEndEvent, ctx: HookContext) -> None:
+        message = ev.message
+        if message is not None and message.get("stop_reason") == "error":
+            if self.has_hooks("StopFailure"):  # its output is ignored, as in Claude Code
+                await self._run("StopFailure", payloads.stop_failure(message), ctx)
+            return
+        if not ev.tool_results or not self.has_hooks("PostToolBatch"):
+            return
+        fields = payloads.post_tool_batch(message, ev.tool_results, ctx.cwd)
+        v = (await self._run("PostToolBatch", fields, ctx)).verdict
+        feedback = [f"PostToolBatch hook feedback: {r}" for r in v.block_reasons]
+        _send_context(ctx, [*feedback, *v.contexts])
 
     async def _stop_like(
         self, event: str, fields: dict[str, Any], ctx: HookContext
@@ -318,17 +372,30 @@ class ClaudeHooks(HookEngine):
     ) -> PermissionRequestResult | None:
         if not self.has_hooks("PermissionRequest"):
             return None
-        v = (await self._run("PermissionRequest", payloads.permission_request(ev), ctx)).verdict
+        fields = payloads.permission_request(ev, ctx.cwd)
+        v = (await self._run("PermissionRequest", fields, ctx)).verdict
         if v.blocked or v.permission_behavior == "deny" or v.permission == "deny":
             reason = v.permission_message or v.reason or v.permission_reason
             return PermissionRequestResult(decision="deny", reason=reason)
         if v.permission_behavior == "allow" or v.permission == "allow":
             out = PermissionRequestResult(decision="allow")
             if v.updated_input:
-                merged = {**to_claude_input(ev.tool_name, ev.input), **v.updated_input}
-                out.input = from_claude_input(ev.tool_name, merged)
+                out.input = _rewrite(ev.tool_name, ev.input, v.updated_input, ctx.cwd)
             return out
         return None
+
+
+def _rewrite(
+    tool: str, original: dict[str, Any], updated: dict[str, Any], cwd: str
+) -> dict[str, Any]:
+    """``updatedInput`` (Claude keys) laid over the call's input, back in hookline's keys.
+
+    Keys a hook leaves out keep their value; several hooks' rewrites were merged in
+    hook order before (a later hook's key wins). A path left as the hook saw it
+    (absolute) goes back to the model's spelling.
+    """
+    merged = {**to_claude_input(tool, original, cwd=cwd), **updated}
+    return restore_paths(tool, original, from_claude_input(tool, merged), cwd)
 
 
 def _stop_reason(event: str, given: str | None) -> str:

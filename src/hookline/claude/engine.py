@@ -88,6 +88,9 @@ class HookEngine:
         self.session_id: str = str(uuid.uuid4())
         self.transcript_path: str | None = None
         self.permission_mode: str | None = None
+        self.model: str | None = None
+        #: The current user prompt's id (a new one per prompt), sent as ``prompt_id``.
+        self.prompt_id: str | None = None
         #: Variables SessionStart hooks exported through ``CLAUDE_ENV_FILE``.
         self.session_env: dict[str, str] = {}
         self._once_ran: set[str] = set()
@@ -127,8 +130,11 @@ class HookEngine:
         session_id: str | None = None,
         transcript_path: str | None = None,
         permission_mode: str | None = None,
+        model: str | None = None,
     ) -> None:
         """The facts every hook input starts with; ``None`` leaves a value unchanged."""
+        if model is not None:
+            self.model = model
         if session_id is not None:
             self.session_id = session_id
         if transcript_path is not None:
@@ -187,7 +193,13 @@ class HookEngine:
     def base_fields(self, cwd: str | None = None, session_file: str | None = None) -> BaseFields:
         transcript = self.transcript_path or session_file or ""
         session_id = self.session_id
-        return BaseFields(session_id, transcript, cwd or self.project_dir, self.permission_mode)
+        return BaseFields(
+            session_id,
+            transcript,
+            cwd or self.project_dir,
+            self.permission_mode,
+            prompt_id=self.prompt_id,
+        )
 
     def select(self, event: str, query: str | None) -> Selection:
         """The hooks ``event`` would run for ``query``, with the diagnostics."""

@@ -9,6 +9,7 @@ Settings hooks are written for Claude Code, so they look for ``Bash`` and
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 from hookline.core.vocabulary import CLAUDE_TOOL_NAMES, HOOKLINE_TOOL_NAMES
@@ -17,9 +18,11 @@ __all__ = [
     "CLAUDE_TOOL_NAMES",
     "HOOKLINE_TOOL_NAMES",
     "NEVER_FIRES",
+    "absolute_path",
     "from_claude_input",
     "from_claude_tool_name",
     "never_fires",
+    "restore_paths",
     "to_claude_input",
     "to_claude_tool_name",
 ]
@@ -48,14 +51,23 @@ def _rename(data: dict[str, Any], keys: dict[str, str]) -> dict[str, Any]:
     return {keys.get(k, k): v for k, v in data.items()}
 
 
-def to_claude_input(tool_name: str, data: dict[str, Any]) -> dict[str, Any]:
+def to_claude_input(
+    tool_name: str, data: dict[str, Any], *, cwd: str | None = None
+) -> dict[str, Any]:
     """A hookline tool input in Claude's keys (``tool_name`` is hookline's name).
 
     Bash's ``timeout`` is seconds in hookline and milliseconds in Claude Code.
+    With ``cwd`` (the tool's working directory) file paths are made absolute
+    with symlinks, ``.`` and ``..`` resolved, as Claude Code shows them: a hook
+    guarding ``"$CLAUDE_PROJECT_DIR"/protected/*`` sees ``protected/x``,
+    ``./protected/x``, ``a/../protected/x`` and ``link-to-protected/x`` alike.
     """
     out = _rename(data, _KEYS.get(tool_name, {}))
     if tool_name == "bash" and isinstance(out.get("timeout"), int | float):
         out["timeout"] = _number(out["timeout"] * 1000)
+    key = _PATH_KEYS.get(tool_name)
+    if cwd is not None and key is not None and isinstance(out.get(key), str) and out[key]:
+        out[key] = absolute_path(cwd, out[key])
     return out
 
 
@@ -65,6 +77,41 @@ def from_claude_input(tool_name: str, data: dict[str, Any]) -> dict[str, Any]:
     if tool_name == "bash" and isinstance(out.get("timeout"), int | float):
         out["timeout"] = _number(out["timeout"] / 1000)
     return out
+
+
+#: The Claude key that holds a file path, per hookline tool.
+_PATH_KEYS: dict[str, str] = {
+    "read": "file_path",
+    "write": "file_path",
+    "edit": "file_path",
+    "grep": "path",
+    "find": "path",
+    "ls": "path",
+}
+
+
+def absolute_path(cwd: str, path: str) -> str:
+    """``path`` as the tool will reach it: ``@`` mention and ``~`` expanded, joined to
+    ``cwd``, then every symlink, ``.`` and ``..`` resolved (missing tails kept)."""
+    if path.startswith("@"):  # the tools accept the "@file" mention syntax too
+        path = path[1:]
+    return os.path.realpath(os.path.join(cwd, os.path.expanduser(path)))
+
+
+def restore_paths(
+    tool_name: str, original: dict[str, Any], updated: dict[str, Any], cwd: str
+) -> dict[str, Any]:
+    """``updated`` (hookline keys) with a path the hook left as shown put back as given.
+
+    Hooks see absolute paths; when ``updatedInput`` carries the path unchanged the call
+    keeps the model's own spelling, and a path the hook did change is taken as written.
+    """
+    key = "path" if tool_name in _PATH_KEYS else None
+    if key is None or not isinstance(original.get(key), str) or key not in updated:
+        return updated
+    if updated[key] == absolute_path(cwd, original[key]):
+        return {**updated, key: original[key]}
+    return updated
 
 
 def _number(value: float) -> float | int:

@@ -103,7 +103,7 @@ async def test_compaction_fires_pre_and_post_compact_then_session_start_compact(
         ("PostCompact", "manual"),
         ("SessionStart", "compact"),
     ]
-    post = [e for e in lines(log) if e["hook_event_name"] == "PostCompact"][0]
+    post = next(e for e in lines(log) if e["hook_event_name"] == "PostCompact")
     assert post["compact_summary"]
     assert h.provider.remaining == 0  # the last turn saw the restored context
 

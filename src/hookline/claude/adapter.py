@@ -49,6 +49,7 @@ blocked. Results are the typed results module hooks return.
 
 from __future__ import annotations
 
+import json
 import time
 import uuid
 from collections.abc import Iterable, Sequence
@@ -64,6 +65,7 @@ from hookline.claude.config import (
     plugin_sources,
     sources_from_settings,
 )
+from hookline.claude.context_cap import cap_context
 from hookline.claude.engine import EventRun, HookEngine
 from hookline.claude.names import (
     from_claude_input,
@@ -90,7 +92,7 @@ from hookline.core.events import (
     ToolResultEvent,
     TurnEndEvent,
 )
-from hookline.core.messages import CustomMessage
+from hookline.core.messages import Content, CustomMessage
 from hookline.core.results import (
     InputResult,
     PermissionRequestResult,
@@ -238,8 +240,8 @@ class ClaudeHooks(HookEngine):
     def _async_done(self, task: AsyncHookTask, outcome: Outcome) -> None:
         if self._runner is None:
             return
-        if outcome.additional_context:
-            _send_context(self._runner.context, [outcome.additional_context])
+        texts = [outcome.system_message or "", outcome.additional_context or ""]
+        _send_context(self._runner.context, texts)  # the model reads them on its next turn
         level: NotifyType = "info" if outcome.kind == "success" else "warning"
         text = f"async hook {task.id} ({task.hook.event}) ended: {outcome.kind}"
         if outcome.reason:
@@ -258,14 +260,19 @@ class ClaudeHooks(HookEngine):
             return ToolCallResult(
                 block=True, reason=v.reason or v.permission_reason or "denied by hook"
             )
+        _send_context(ctx, v.contexts)
         out = ToolCallResult()
-        if v.permission == "ask":
+        if v.permission == "defer":
+            # the hook defers to the normal permission flow (rules, mode, the user):
+            # it overrides other hooks' allow/ask, never a deny
+            pass
+        elif v.permission == "ask":
             name = to_claude_tool_name(ev.tool_name)
             why = v.permission_reason or f"a PreToolUse hook asks before running {name}"
             out = ToolCallResult(permission="ask", reason=why)
         elif v.permission == "allow":
             out = ToolCallResult(permission="allow", reason=v.permission_reason)
-        if v.updated_input:
+        if v.updated_input and v.permission != "defer":
             out.input = _rewrite(ev.tool_name, ev.input, v.updated_input, ctx.cwd)
         return out if out.model_fields_set else None
 
@@ -281,9 +288,12 @@ class ClaudeHooks(HookEngine):
         fields = build(ev, ctx.cwd, ms)
         v = (await self._run(event, fields, ctx)).verdict
         texts = [f"{event} hook feedback: {r}" for r in v.block_reasons] + v.contexts
-        if not texts:
-            return None
-        return ToolResultResult(append=[{"type": "text", "text": "\n\n".join(texts)}])
+        out = ToolResultResult()
+        if v.updated_tool_output is not None and not ev.is_error:
+            out.content = _tool_output_content(v.updated_tool_output)
+        if texts:
+            out.append = [{"type": "text", "text": cap_context("\n\n".join(texts))}]
+        return out if out.model_fields_set else None
 
     async def _on_tool_execution_start(self, ev: ToolExecutionStartEvent, ctx: HookContext) -> None:
         self._started[ev.tool_call_id] = time.monotonic()
@@ -298,7 +308,7 @@ class ClaudeHooks(HookEngine):
             ctx.ui.notify(f"prompt blocked by UserPromptSubmit hook: {reason}", "warning")
             return InputResult(handled=True)
         if v.contexts:
-            return InputResult(text="\n\n".join([ev.text, *v.contexts]))
+            return InputResult(text="\n\n".join([ev.text, cap_context("\n\n".join(v.contexts))]))
         return None
 
     async def _on_session_start(self, ev: SessionStartEvent, ctx: HookContext) -> None:
@@ -347,6 +357,7 @@ class ClaudeHooks(HookEngine):
             return None
         if v.blocked:
             return StopResult(block=True, reason=v.reason)
+        _send_context(ctx, v.contexts)  # the model reads it with the next prompt
         return None
 
     async def _on_stop(self, ev: StopEvent, ctx: HookContext) -> StopResult | None:
@@ -361,11 +372,13 @@ class ClaudeHooks(HookEngine):
 
     async def _on_subagent_start(self, ev: SubagentStartEvent, ctx: HookContext) -> None:
         if self.has_hooks("SubagentStart"):
-            await self._run("SubagentStart", payloads.subagent_start(ev), ctx)
+            v = (await self._run("SubagentStart", payloads.subagent_start(ev), ctx)).verdict
+            _send_context(ctx, v.contexts)
 
     async def _on_notification(self, ev: NotificationEvent, ctx: HookContext) -> None:
         if self.has_hooks("Notification"):
-            await self._run("Notification", payloads.notification(ev), ctx)
+            v = (await self._run("Notification", payloads.notification(ev), ctx)).verdict
+            _send_context(ctx, v.contexts)
 
     async def _on_permission_request(
         self, ev: PermissionRequestEvent, ctx: HookContext
@@ -398,13 +411,26 @@ def _rewrite(
     return restore_paths(tool, original, from_claude_input(tool, merged), cwd)
 
 
+def _tool_output_content(value: Any) -> list[Content]:
+    """``updatedToolOutput`` as the content the model sees: text as is, MCP-style text
+    blocks kept, anything else as JSON."""
+    if isinstance(value, str):
+        return [{"type": "text", "text": cap_context(value)}]
+    if isinstance(value, list) and all(
+        isinstance(b, dict) and b.get("type") == "text" and isinstance(b.get("text"), str)
+        for b in value
+    ):
+        return [{"type": "text", "text": cap_context(b["text"])} for b in value]
+    return [{"type": "text", "text": cap_context(json.dumps(value, ensure_ascii=False))}]
+
+
 def _stop_reason(event: str, given: str | None) -> str:
     return given or f"{event} hook asked to stop"
 
 
 def _send_context(ctx: HookContext, contexts: Sequence[str]) -> None:
     """Hook-added context reaches the model as a hidden message (queued while a run streams)."""
-    text = "\n\n".join(c for c in contexts if c)
+    text = cap_context("\n\n".join(c for c in contexts if c))
     if text:
         message: CustomMessage = {
             "role": "custom",

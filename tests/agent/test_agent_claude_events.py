@@ -171,3 +171,55 @@ async def test_stop_failure_fires_when_the_api_ends_the_turn(
     assert e["hook_event_name"] == "StopFailure"
     assert e["error"] == "authentication_failed"
     assert "invalid x-api-key" in e["error_details"]
+
+
+RETRY = """\
+cat > /dev/null
+echo '{"hookSpecificOutput": {"hookEventName": "PermissionDenied", "retry": true}}'
+"""
+
+
+async def test_permission_denied_fires_with_the_reason_and_retry_reaches_the_model(
+    make_agent: MakeAgent, project: Path, tmp_path: Path
+) -> None:
+    settings, log = recording(tmp_path, "PermissionDenied")
+    retry = executable(tmp_path / "retry.sh", RETRY)
+    settings["hooks"]["PermissionDenied"].append(
+        {"matcher": "Bash", "hooks": [{"type": "command", "command": retry}]}
+    )
+    settings["permissions"] = {"deny": ["Bash(rm *)"]}
+    h = await make_agent(
+        [
+            {"tool_calls": [{"name": "bash", "arguments": {"command": "rm x"}, "id": "b1"}]},
+            {"text": "ok", "expect_tool_result_contains": "you may retry this tool call"},
+        ],
+        claude_settings=settings,
+    )
+    (project / "x").write_text("keep")
+    await h.agent.prompt("remove x")
+
+    [e] = lines(log)
+    assert (e["tool_name"], e["tool_use_id"]) == ("Bash", "b1")
+    assert e["tool_input"] == {"command": "rm x"}
+    assert "rm" in e["reason"]
+    assert (project / "x").read_text() == "keep"
+    assert h.provider.remaining == 0
+
+
+async def test_without_retry_the_denied_result_is_unchanged(
+    make_agent: MakeAgent, project: Path, tmp_path: Path
+) -> None:
+    settings, log = recording(tmp_path, "PermissionDenied")
+    settings["permissions"] = {"deny": ["Bash(rm *)"]}
+    h = await make_agent(
+        [
+            {"tool_calls": [{"name": "bash", "arguments": {"command": "rm x"}, "id": "b1"}]},
+            "ok",
+        ],
+        claude_settings=settings,
+    )
+    await h.agent.prompt("remove x")
+
+    assert len(lines(log)) == 1
+    results = [m for m in h.agent.session.build_context_messages() if m["role"] == "tool"]
+    assert "you may retry" not in str(results[0]["content"])

@@ -122,7 +122,14 @@ class Agent:
         self.model_step = ModelStep(
             runner, self.emit, self.publish, self._listening, self.retry, self.stream
         )
-        self.tool_step = ToolStep(runner, self.pipeline, self.emit, self._listening, self._spawn)
+        self.tool_step = ToolStep(
+            runner,
+            self.pipeline,
+            self.emit,
+            self._listening,
+            self._spawn,
+            on_denied=self._permission_denied,
+        )
         self.rebuild_tools()
         runner.bind_host(self)
         runner.set_session_file(session.get_session_file())
@@ -378,6 +385,14 @@ class Agent:
         """Give settings hooks the session facts and let them feed context to runs."""
         self.claude = claude
         self.sync_claude()
+
+    async def _permission_denied(self, denial: Denial, input: dict[str, Any]) -> bool:
+        """Settings PermissionDenied hooks for a denied call; True: the model may retry."""
+        if self.claude is None:
+            return False
+        return await self.claude.permission_denied(
+            denial.tool_name, denial.tool_call_id, input, denial.reason, self.runner.context
+        )
 
     def set_permission_mode(self, mode: str) -> None:
         """Change the mode for later tool calls; command hooks see it as ``permission_mode``."""

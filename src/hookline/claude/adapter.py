@@ -218,6 +218,24 @@ class ClaudeHooks(HookEngine):
             self._runner.add_hook(self.loaded_hook([bus]))
         return d
 
+    async def permission_denied(
+        self,
+        tool_name: str,
+        tool_call_id: str,
+        input: dict[str, Any],
+        reason: str,
+        ctx: HookContext,
+    ) -> bool:
+        """Run PermissionDenied for a denied call; True when a hook says it may be retried.
+
+        The agent calls it (no bus event carries denials); the model is told about
+        ``retry`` in the denied call's result.
+        """
+        if not self.has_hooks("PermissionDenied"):
+            return False
+        fields = payloads.permission_denied(tool_name, tool_call_id, input, reason, ctx.cwd)
+        return (await self._run("PermissionDenied", fields, ctx)).verdict.retry
+
     def _handler(self, bus_event: str) -> Handler:
         return getattr(self, f"_on_{bus_event}")  # type: ignore[no-any-return]
 

@@ -57,6 +57,7 @@ class Outcome:
     updated_input: dict[str, Any] | None = None  # Claude keys, as the hook wrote them
     additional_context: str | None = None
     updated_tool_output: Any = None  # PostToolUse: what the model sees instead of the output
+    retry: bool = False  # PermissionDenied: the model may try the call again
     permission_behavior: str | None = None  # PermissionRequest: decision.behavior
     permission_message: str | None = None
     async_task_id: str | None = None
@@ -132,6 +133,7 @@ def apply_output(out: Outcome, obj: dict[str, Any]) -> Outcome:
     out.permission_decision_reason = spec.get("permissionDecisionReason")
     out.updated_input = spec.get("updatedInput")
     out.additional_context = spec.get("additionalContext")
+    out.retry = spec.get("retry") is True
     for key in ("updatedToolOutput", "updatedMCPToolOutput"):
         if spec.get(key) is not None:
             out.updated_tool_output = spec[key]

@@ -142,6 +142,13 @@ def permission_request(ev: PermissionRequestEvent, cwd: str | None = None) -> di
     }
 
 
+def permission_denied(
+    tool_name: str, tool_call_id: str, data: dict[str, Any], reason: str, cwd: str | None = None
+) -> dict[str, Any]:
+    """A call the rules, the mode, a hook or the user denied, with the reason given."""
+    return {**_tool(tool_name, data, cwd), "tool_use_id": tool_call_id, "reason": reason}
+
+
 def notification(ev: NotificationEvent) -> dict[str, Any]:
     return {"message": ev.message, "title": ev.title, "notification_type": ev.notification_type}
 

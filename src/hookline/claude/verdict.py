@@ -32,6 +32,7 @@ class Verdict:
     updated_input: dict[str, Any] | None = None  # Claude keys
     contexts: list[str] = field(default_factory=list)
     updated_tool_output: Any = None
+    retry: bool = False  # PermissionDenied: some hook said the call may be retried
     system_messages: list[str] = field(default_factory=list)
     warnings: list[Outcome] = field(default_factory=list)  # non-blocking errors, cancelled
 
@@ -71,6 +72,7 @@ def aggregate(outcomes: list[Outcome]) -> Verdict:
             v.updated_input = {**(v.updated_input or {}), **o.updated_input}
         if o.additional_context:
             v.contexts.append(o.additional_context)
+        v.retry = v.retry or o.retry
         if o.updated_tool_output is not None:
             v.updated_tool_output = o.updated_tool_output
     return v

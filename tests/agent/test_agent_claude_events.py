@@ -223,3 +223,40 @@ async def test_without_retry_the_denied_result_is_unchanged(
     assert len(lines(log)) == 1
     results = [m for m in h.agent.session.build_context_messages() if m["role"] == "tool"]
     assert "you may retry" not in str(results[0]["content"])
+
+
+async def test_a_settings_file_edited_between_turns_fires_config_change(
+    make_agent: MakeAgent, project: Path, tmp_path: Path
+) -> None:
+    settings, log = recording(tmp_path, "ConfigChange")
+    h = await make_agent(["one", "two", "three"], claude_settings=settings)
+    await h.agent.prompt("a")
+    assert lines(log) == []  # nothing changed yet
+
+    path = project / ".claude" / "settings.json"
+    path.write_text(json.dumps({**settings, "model": "other"}))
+    await h.agent.prompt("b")
+    await h.agent.prompt("c")  # reported once
+
+    [e] = lines(log)
+    assert (e["source"], e["file_path"]) == ("project_settings", str(path))
+
+
+async def test_files_a_file_changed_matcher_names_are_watched(
+    make_agent: MakeAgent, project: Path, tmp_path: Path
+) -> None:
+    settings, log = recording(tmp_path, "FileChanged")
+    settings["hooks"]["FileChanged"][0]["matcher"] = ".envrc|.env"
+    h = await make_agent(["1", "2", "3", "4"], claude_settings=settings)
+    envrc = project / ".envrc"
+    envrc.write_text("export A=1\n")
+    (project / "x.envrc").write_text("not watched\n")
+    await h.agent.prompt("a")
+    envrc.write_text("export A=22\n")
+    await h.agent.prompt("b")
+    envrc.unlink()
+    await h.agent.prompt("c")
+    await h.agent.prompt("d")
+
+    got = [(e["file_path"], e["event"]) for e in lines(log)]
+    assert got == [(str(envrc), "add"), (str(envrc), "change"), (str(envrc), "unlink")]

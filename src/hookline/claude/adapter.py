@@ -27,6 +27,9 @@ turn_end               PostToolBatch (a turn with tool calls: context and
                        feedback reach the next model call); StopFailure (a
                        turn the model API ended with an error)
 session_compact        PostCompact (then SessionStart ``compact``)
+turn_start             ConfigChange (a settings file changed since the last
+                       check) and FileChanged (a file a FileChanged matcher
+                       names, in the project folder): polled between turns
 tool_execution_start   (no event: starts the clock of ``duration_ms``)
 =====================  =====================================================
 
@@ -50,6 +53,7 @@ blocked. Results are the typed results module hooks return.
 from __future__ import annotations
 
 import json
+import os
 import time
 import uuid
 from collections.abc import Iterable, Sequence
@@ -74,6 +78,7 @@ from hookline.claude.names import (
     to_claude_tool_name,
 )
 from hookline.claude.outcome import Outcome
+from hookline.claude.watch import FileWatch
 from hookline.core.api import Handler, LoadedHook
 from hookline.core.context import HookContext
 from hookline.core.events import (
@@ -91,6 +96,7 @@ from hookline.core.events import (
     ToolExecutionStartEvent,
     ToolResultEvent,
     TurnEndEvent,
+    TurnStartEvent,
 )
 from hookline.core.messages import Content, CustomMessage
 from hookline.core.results import (
@@ -122,6 +128,7 @@ BUS_EVENTS: dict[str, tuple[str, ...]] = {
     "notification": ("Notification",),
     "permission_request": ("PermissionRequest",),
     "turn_end": ("PostToolBatch", "StopFailure"),
+    "turn_start": ("ConfigChange", "FileChanged"),
     "session_compact": ("PostCompact",),
 }
 #: Claude events with no internal event; run them with ``ClaudeHooks.run``.
@@ -142,6 +149,9 @@ class ClaudeHooks(HookEngine):
         super().__init__(sources, **kwargs)
         self._runner: HookRunner | None = None
         self._started: dict[str, float] = {}  # tool_call_id → monotonic start
+        self._config = FileWatch()
+        self._config_source: dict[str, str] = {}
+        self._files = FileWatch(self._watched_files())
         self._wired: set[str] = set()
         self.registry.on_result(self._async_done)
 
@@ -162,13 +172,35 @@ class ClaudeHooks(HookEngine):
         sources = sources_from_settings(loaded)
         plugins, errors = plugin_sources(plugin_hook_files)
         kwargs.setdefault("project_dir", getattr(loaded, "project_dir", "."))
-        return cls(
+        hooks = cls(
             [*sources, *plugins],
             policy=policy or hook_policy(loaded),
             project_trusted=project_trusted,
             errors=[*errors],
             **kwargs,
         )
+        hooks.watch_settings((str(f.path), f.scope) for f in loaded.files)
+        return hooks
+
+    def watch_settings(self, files: Iterable[tuple[str, str]]) -> None:
+        """Settings files (path, scope) whose changes fire ConfigChange; missing ones too."""
+        for path, scope in files:
+            self._config_source[path] = _CONFIG_SOURCES.get(scope, f"{scope}_settings")
+            self._config.add(path)
+
+    def _watched_files(self) -> list[str]:
+        """The files FileChanged matchers name (``.envrc|.env``), in the project folder.
+
+        A matcher that names no file (empty, ``*``) watches nothing: there is no
+        "every file" to poll.
+        """
+        out: list[str] = []
+        for d in self.table.by_event.get("FileChanged", ()):
+            for name in (d.matcher or "").split("|"):
+                name = name.strip()
+                if name and name != "*":
+                    out.append(os.path.join(self.project_dir, name))
+        return out
 
     # -- wiring -----------------------------------------------------------------
 
@@ -350,6 +382,20 @@ class ClaudeHooks(HookEngine):
             return SessionBeforeCompactResult(cancel=True)
         return None
 
+    async def _on_turn_start(self, ev: TurnStartEvent, ctx: HookContext) -> None:
+        if self.has_hooks("ConfigChange"):
+            for change in self._config.changes():
+                source = self._config_source.get(change.path, "user_settings")
+                fields = {"source": source, "file_path": change.path}
+                v = (await self._run("ConfigChange", fields, ctx)).verdict
+                if v.blocked:  # hookline keeps the settings it started with either way
+                    ctx.ui.notify(f"ConfigChange hook: {v.reason}", "warning")
+        if self.has_hooks("FileChanged"):
+            for change in self._files.changes():
+                fields = {"file_path": change.path, "event": change.kind}
+                v = (await self._run("FileChanged", fields, ctx)).verdict
+                _send_context(ctx, v.contexts)
+
     async def _on_session_compact(self, ev: SessionCompactEvent, ctx: HookContext) -> None:
         if self.has_hooks("PostCompact"):
             await self._run("PostCompact", payloads.post_compact(ev), ctx)
@@ -414,6 +460,16 @@ class ClaudeHooks(HookEngine):
                 out.input = _rewrite(ev.tool_name, ev.input, v.updated_input, ctx.cwd)
             return out
         return None
+
+
+#: Settings scopes in ConfigChange's ``source`` vocabulary.
+_CONFIG_SOURCES = {
+    "user": "user_settings",
+    "project": "project_settings",
+    "local": "local_settings",
+    "managed": "policy_settings",
+    "cli": "cli_settings",
+}
 
 
 def _rewrite(

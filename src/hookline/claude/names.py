@@ -125,6 +125,7 @@ def _number(value: float) -> float | int:
 #: Their hooks are kept (a settings file shared with Claude Code loses nothing) and
 #: reported as "never fires in hookline" by the selection diagnostics; never an error.
 NEVER_FIRES: dict[str, str] = {
+    "Setup": "hookline has no --init / --maintenance runs",
     "UserPromptExpansion": "hookline has no slash commands that expand into a prompt",
     "CwdChanged": "hookline's working directory is fixed for the session",
     "Elicitation": "hookline's MCP client does not ask the user for structured input",

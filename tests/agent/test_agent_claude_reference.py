@@ -36,7 +36,8 @@ exit 0
 FILE_PATH=$(jq -r '.tool_input.file_path // empty')
 case "$FILE_PATH" in
   *.env|*/.git/*)
-    jq -n --arg r "Protected file: $FILE_PATH" '{hookSpecificOutput: {hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: $r}}'
+    jq -n --arg r "Protected file: $FILE_PATH" '{hookSpecificOutput: {
+      hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: $r}}'
     ;;
 esac
 exit 0

@@ -217,3 +217,30 @@ async def test_file_changed_matches_the_watched_file_name(
     assert not log.exists()
     await hooks.run("FileChanged", {"file_path": str(tmp_path / ".envrc"), "event": "change"})
     assert log.read_text().split() == ["env"]
+
+
+async def test_instructions_loaded_payload_and_load_reason_matcher(
+    tmp_path: Path, script: ScriptFactory
+) -> None:
+    from hookline.claude import payloads
+
+    captured = tmp_path / "stdin.json"
+    hooks = hooks_for(
+        tmp_path, source("InstructionsLoaded", f"cat > {captured}", matcher="include")
+    )
+    fields = payloads.instructions_loaded(
+        "/p/docs/style.md", "Project", "include", parent_file_path="/p/CLAUDE.md"
+    )
+    await hooks.run("InstructionsLoaded", {**fields, "load_reason": "session_start"})
+    assert not captured.exists()
+    await hooks.run("InstructionsLoaded", fields)
+
+    data = json.loads(captured.read_text())
+    assert data["hook_event_name"] == "InstructionsLoaded"
+    assert (data["file_path"], data["memory_type"], data["load_reason"]) == (
+        "/p/docs/style.md",
+        "Project",
+        "include",
+    )
+    assert data["parent_file_path"] == "/p/CLAUDE.md"
+    assert "globs" not in data and "trigger_file_path" not in data

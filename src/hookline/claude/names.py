@@ -4,7 +4,9 @@ Settings hooks are written for Claude Code, so they look for ``Bash`` and
 ``tool_input.file_path``. Names and keys are translated on the way out and
 ``updatedInput`` is translated back; anything unknown (MCP tools named
 ``mcp__server__tool``, hook tools, extra keys) passes through unchanged, so
-``from_claude_input(t, to_claude_input(t, x)) == x`` for every input.
+``from_claude_input(t, to_claude_input(t, x)) == x`` for every input. Given
+the tool's ``cwd``, file paths are shown absolute and ``restore_paths`` puts
+the model's spelling back when a hook's rewrite left the path as shown.
 """
 
 from __future__ import annotations

@@ -228,6 +228,35 @@ def subagent_stop(ev: SubagentStopEvent) -> dict[str, Any]:
     }
 
 
+def instructions_loaded(
+    file_path: str,
+    memory_type: str,
+    load_reason: str,
+    *,
+    globs: list[str] | None = None,
+    trigger_file_path: str | None = None,
+    parent_file_path: str | None = None,
+) -> dict[str, Any]:
+    """A memory file read into the system prompt (``CLAUDE.md``, ``AGENTS.md``, an ``@import``).
+
+    ``memory_type``: ``User`` | ``Project`` | ``Local`` | ``Managed``; ``load_reason``
+    (the matcher's field): ``session_start`` | ``nested_traversal`` | ``path_glob_match``
+    | ``include`` | ``compact``. Optional fields are left out when not known.
+    """
+    out: dict[str, Any] = {
+        "file_path": file_path,
+        "memory_type": memory_type,
+        "load_reason": load_reason,
+    }
+    extra = {
+        "globs": globs,
+        "trigger_file_path": trigger_file_path,
+        "parent_file_path": parent_file_path,
+    }
+    out.update({k: v for k, v in extra.items() if v is not None})
+    return out
+
+
 def pre_compact(ev: SessionBeforeCompactEvent) -> dict[str, Any]:
     return {"trigger": ev.trigger, "custom_instructions": ev.custom_instructions or ""}
 

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from hookline._lazy import lazy_exports
 
 if TYPE_CHECKING:
+    from hookline._version import __version__
     from hookline.agent.agent import Agent
     from hookline.agent.gate import PermissionGate
     from hookline.agent.permissions import (
@@ -23,6 +24,7 @@ if TYPE_CHECKING:
     from hookline.agent.providers.registry import ProviderSpecError, create_provider
     from hookline.agent.providers.scripted import ScriptedProvider, ScriptError
     from hookline.agent.setup import AgentBundle, AgentOptions, SetupError, build_agent
+    from hookline.authoring import Emitted, HookHarness, HookLoadFailed, ScriptedUI
     from hookline.claude import (
         AsyncHookTask,
         CallbackContext,
@@ -204,8 +206,6 @@ if TYPE_CHECKING:
     )
     from hookline.tools.leftovers import ToolLeftovers, cleanup_leftovers
 
-__version__ = "0.1.0"
-
 __all__ = [
     "BUILTIN_TOOL_NAMES",
     "DEFAULT_HOOK_TIMEOUT",
@@ -242,6 +242,7 @@ __all__ = [
     "DetachedHost",
     "Discovery",
     "EditToolDetails",
+    "Emitted",
     "Event",
     "EventRun",
     "ExecResult",
@@ -252,6 +253,8 @@ __all__ = [
     "HookContext",
     "HookEngine",
     "HookError",
+    "HookHarness",
+    "HookLoadFailed",
     "HookPolicy",
     "HookResult",
     "HookRunner",
@@ -296,6 +299,7 @@ __all__ = [
     "RegisteredShortcut",
     "ScriptError",
     "ScriptedProvider",
+    "ScriptedUI",
     "Selection",
     "SessionBeforeBranchEvent",
     "SessionBeforeBranchResult",
@@ -361,6 +365,7 @@ __all__ = [
     "UserBashResult",
     "UserMessage",
     "WriteToolDetails",
+    "__version__",
     "allows",
     "build_agent",
     "build_runner",
@@ -403,6 +408,11 @@ __all__ = [
 
 #: Public name → the module that defines it, imported when the name is first read.
 _EXPORTS = {
+    "__version__": "hookline._version",
+    "Emitted": "hookline.authoring",
+    "HookHarness": "hookline.authoring",
+    "HookLoadFailed": "hookline.authoring",
+    "ScriptedUI": "hookline.authoring",
     "ToolLeftovers": "hookline.tools.leftovers",
     "cleanup_leftovers": "hookline.tools.leftovers",
     "BUILTIN_TOOL_NAMES": "hookline.tools",

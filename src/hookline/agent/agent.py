@@ -158,7 +158,14 @@ class Agent:
         self.model_step = ModelStep(
             runner, self.emit, self.publish, self._listening, self.retry, self.stream
         )
-        self.tool_step = ToolStep(runner, self.pipeline, self.emit, self._listening, self._spawn)
+        self.tool_step = ToolStep(
+            runner,
+            self.pipeline,
+            self.emit,
+            self._listening,
+            self._spawn,
+            on_denied=self._permission_denied,
+        )
         self.rebuild_tools()
         runner.bind_host(self)
         runner.set_session_file(session.get_session_file())
@@ -258,8 +265,10 @@ class Agent:
         self.runner.context.session_manager = ReadonlySession(session)
         self.sync_claude()
 
-    async def start(self, source: str = "startup") -> None:
-        """Announce the session (``session_start``): startup, resume, clear or compact."""
+    async def start(self, source: str | None = None) -> None:
+        """Announce the session (``session_start``); the default source is ``resume`` for a
+        session opened with entries (``--continue``/``--resume``/``--session``), else
+        ``startup``."""
         await self.sessions.start(source)
 
     async def new_session(
@@ -565,6 +574,14 @@ class Agent:
         self.claude = claude
         self.sync_claude()
 
+    async def _permission_denied(self, denial: Denial, input: dict[str, Any]) -> bool:
+        """Settings PermissionDenied hooks for a denied call; True: the model may retry."""
+        if self.claude is None:
+            return False
+        return await self.claude.permission_denied(
+            denial.tool_name, denial.tool_call_id, input, denial.reason, self.runner.context
+        )
+
     def set_permission_mode(self, mode: str) -> None:
         """Change the mode for later tool calls; command hooks see it as ``permission_mode``."""
         self.gate.mode = mode
@@ -576,6 +593,7 @@ class Agent:
                 session_id=self.session.get_session_id(),
                 transcript_path=self.session.get_session_file() or "",
                 permission_mode=self.gate.mode,
+                model=self.provider.model_id,
             )
 
     async def _append(self, msg: Message) -> Message:
@@ -768,6 +786,7 @@ class Agent:
         previous = self.provider.model_id
         self.provider = provider
         self.runner.context.model = provider.model_id
+        self.sync_claude()
         self.session.append_model_change(provider.model_id, previous)
         await self.emit(
             ModelSelectEvent(model=provider.model_id, previous_model=previous, source=source)

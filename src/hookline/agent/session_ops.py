@@ -85,8 +85,14 @@ class SessionLifecycle:
         self.session = session
         self.on_attach(session)
 
-    async def start(self, source: str = "startup") -> None:
-        """Announce the session (``session_start``): startup, resume, clear or compact."""
+    async def start(self, source: str | None = None) -> None:
+        """Announce the session (``session_start``): startup, resume, clear, compact or fork.
+
+        Without ``source`` it is ``resume`` when the session already holds entries (it
+        was opened with ``--continue``, ``--resume`` or ``--session FILE``), else ``startup``.
+        """
+        if source is None:
+            source = "resume" if self.session.get_entries() else "startup"
         await self.emit(
             SessionStartEvent(source=source, session_file=self.session.get_session_file())
         )
@@ -179,6 +185,7 @@ class SessionLifecycle:
         await self.emit(
             SessionForkEvent(previous_session_file=previous, session_file=forked.get_session_file())
         )
+        await self.start("fork")
         return True
 
     async def navigate_tree(
@@ -288,6 +295,7 @@ class SessionLifecycle:
         await self.emit(
             SessionCompactEvent(
                 summary=summary,
+                trigger="auto" if trigger == "auto" else "manual",
                 first_kept_entry_id=first_kept,
                 tokens_before=prep.tokens_before,
                 from_hook=from_hook,

@@ -297,6 +297,12 @@ class MessageEvents:
         return message
 
 
+#: Called with a denied call and its input; True when the model may retry it.
+OnDenied = Callable[[Denial, dict[str, Any]], Awaitable[bool]]
+#: Added to a denied call's result when a PermissionDenied hook allows a retry.
+RETRY_NOTE = "A PermissionDenied hook says you may retry this tool call."
+
+
 class ToolStep:
     """One tool call with its execution events around the pipeline."""
 
@@ -307,8 +313,10 @@ class ToolStep:
         emit: Emit,
         listening: Callable[[], bool],
         spawn: Spawn,
+        on_denied: OnDenied | None = None,
     ) -> None:
         self.runner = runner
+        self.on_denied = on_denied
         self.pipeline = pipeline
         self.emit = emit
         self.listening = listening
@@ -348,6 +356,15 @@ class ToolStep:
         else:
             outcome = await self.pipeline.run(tool, call_id, args, signal, on_update)
             result, denial = outcome.result, outcome.denial
+            on_denied = self.on_denied
+            if (
+                denial is not None
+                and on_denied is not None
+                and await on_denied(denial, outcome.input)
+            ):
+                result = ToolResult(
+                    [*result.content, text(RETRY_NOTE)], result.details, is_error=True
+                )
         if last_update:
             await asyncio.wait(last_update)
         message: ToolResultMessage = {

@@ -582,6 +582,8 @@ class SubagentStopEvent(Event):
     agent_id: str
     agent_transcript_path: str | None = None
     stop_hook_active: bool = False
+    agent_type: str = ""
+    last_message: AssistantMessage | None = None
 
 
 @dataclass(slots=True, kw_only=True)
@@ -810,6 +812,7 @@ class SessionCompactEvent(Event):
 
     type: ClassVar[str] = "session_compact"
     summary: str
+    trigger: Literal["manual", "auto"] = "manual"
     first_kept_entry_id: str | None = None
     tokens_before: int = 0
     from_hook: bool = False

@@ -19,21 +19,44 @@ ClaudeEvent = Literal[
     "PreToolUse",
     "PostToolUse",
     "PostToolUseFailure",
+    "PostToolBatch",
     "PermissionRequest",
+    "PermissionDenied",
     "UserPromptSubmit",
+    "UserPromptExpansion",
     "Notification",
     "Stop",
+    "StopFailure",
     "SubagentStart",
     "SubagentStop",
     "SessionStart",
     "SessionEnd",
+    "Setup",
     "PreCompact",
+    "PostCompact",
+    "InstructionsLoaded",
+    "ConfigChange",
+    "CwdChanged",
+    "FileChanged",
+    "Elicitation",
+    "ElicitationResult",
+    "TeammateIdle",
+    "TaskCreated",
+    "TaskCompleted",
+    "WorktreeCreate",
+    "WorktreeRemove",
+    "PreModelSwitch",
+    "PostModelSwitch",
+    "MessageDisplay",
+    "DirectoryAdded",
     "StatusLine",
     "FileSuggestion",
 ]
 
-#: Claude Code's hook event names hookline runs, as settings files spell them: the
-#: one list (an event not listed here is warned about and skipped, never run).
+#: Every hook event name Claude Code's settings accept today, as settings files spell
+#: them: the one list. All are accepted; ``hookline.claude.names.NEVER_FIRES`` lists
+#: those whose moment hookline does not have. An event not listed here is warned
+#: about and skipped, never run.
 CLAUDE_EVENTS: tuple[str, ...] = get_args(ClaudeEvent)
 
 #: The permission modes, loosest first (see ``hookline.settings.policy`` for strictness).

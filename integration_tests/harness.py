@@ -31,6 +31,9 @@ INSTALL_DIR = ROOT / ".integrations"
 HOOKLINE = [sys.executable, "-m", "hookline.cli"]
 #: A run of either agent must finish well inside this (seconds).
 RUN_TIMEOUT = 90
+#: Both agents run tools without asking (no one is there to answer); deny rules and hooks
+#: still apply, in both.
+PERMISSION_ARGS = ["--permission-mode", "bypassPermissions"]
 #: The hook helper every case's settings call: records stdin, then acts as told.
 HOOK_SCRIPT = Path(__file__).resolve().parent / "hook.py"
 
@@ -211,6 +214,7 @@ def run_claude(
             env["IS_SANDBOX"] = "1"
         env.update(extra_env or {})
         cmd = [str(binary), "-p", prompt, "--output-format", "stream-json", "--verbose"]
+        cmd += PERMISSION_ARGS
         proc = subprocess.run(
             [*cmd, *extra_args],
             cwd=project,
@@ -250,6 +254,7 @@ def run_hookline(
             fake.url,
             "--no-session",
             "--trust-project",
+            *PERMISSION_ARGS,
         ]
         proc = subprocess.run(
             [*cmd, *extra_args],

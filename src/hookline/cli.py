@@ -66,7 +66,9 @@ def _main_parser() -> argparse.ArgumentParser:
         description=(
             "hookline's reference coding agent. Every step emits hook events to Python hook "
             "modules and Claude Code settings hooks.\n\nOther commands: `hookline trust [DIR]`, "
-            "`hookline trust --list`, `hookline untrust [DIR]`, `hookline settings schema`."
+            "`hookline trust --list`, `hookline untrust [DIR]`, `hookline settings schema`, "
+            "`hookline claude-hook` (hook modules as a Claude Code command hook), "
+            "`hookline serve --http HOST:PORT | --stdio` (the same, kept loaded)."
         ),
         formatter_class=_RawFormatter,
     )
@@ -252,6 +254,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _trust(args_list[1:], args_list[0] == "trust")
     if args_list and args_list[0] == "settings":
         return _settings(args_list[1:])
+    if args_list and args_list[0] == "claude-hook":
+        from hookline.bridge.claude_hook import main as claude_hook
+
+        return claude_hook(args_list[1:])
+    if args_list and args_list[0] == "serve":
+        from hookline.bridge.serve import main as serve
+
+        return serve(args_list[1:])
     parser = _main_parser()
     args = parser.parse_args(args_list)
     mode = args.mode or "text"

@@ -1,0 +1,70 @@
+"""`hookline claude-hook` inside the real Claude Code: a Python hook governs Claude's tools."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from harness import Call, Turn, run_claude
+
+HOOKLINE_BIN = str(Path(sys.executable).parent / "hookline")
+
+GUARD = """
+def register(pi):
+    @pi.on("tool_call")
+    def guard(event, ctx):
+        command = event.input.get("command", "")
+        if event.tool_name == "bash" and command.startswith("rm "):
+            return {"block": True, "reason": "python guard: no rm"}
+        if event.tool_name == "bash" and command.startswith("echo old"):
+            return {"input": {**event.input, "command": "echo new > rewritten.txt"}}
+"""
+
+
+def _bridge_settings(*extra: str) -> dict[str, object]:
+    command = f"{HOOKLINE_BIN} claude-hook --no-discovery --hook guard.py {' '.join(extra)}"
+    return {
+        "permissions": {"allow": ["Bash"]},
+        "hooks": {
+            "PreToolUse": [{"matcher": "*", "hooks": [{"type": "command", "command": command}]}]
+        },
+    }
+
+
+def test_a_python_hook_blocks_claude_codes_bash_call(claude: Path, tmp_path: Path) -> None:
+    (tmp_path / "claude" / "project").mkdir(parents=True)
+    turns = [
+        Turn(calls=[Call("Bash", {"command": "rm victim.txt", "description": "remove"})]),
+        Turn("done"),
+    ]
+    run = run_claude(
+        claude,
+        tmp_path,
+        settings=_bridge_settings(),
+        turns=turns,
+        files={"guard.py": GUARD, "victim.txt": "keep me"},
+    )
+    assert run.returncode == 0, run.describe()
+    assert (run.project / "victim.txt").read_text() == "keep me"
+    [result] = run.tool_results()
+    assert result.is_error, result
+    assert "python guard: no rm" in result.text
+
+
+def test_a_python_hook_rewrites_claude_codes_bash_input(claude: Path, tmp_path: Path) -> None:
+    turns = [
+        Turn(calls=[Call("Bash", {"command": "echo old > original.txt", "description": "w"})]),
+        Turn("done"),
+    ]
+    run = run_claude(
+        claude,
+        tmp_path,
+        settings=_bridge_settings(),
+        turns=turns,
+        files={"guard.py": GUARD},
+    )
+    assert run.returncode == 0, run.describe()
+    assert not (run.project / "original.txt").exists()
+    assert (run.project / "rewritten.txt").read_text() == "new\n"
+    [result] = run.tool_results()
+    assert not result.is_error, result

@@ -234,7 +234,9 @@ def to_event(claude_event: str, payload: Mapping[str, Any]) -> Event | None:
             notification_type=_str(payload, "notification_type", "info"),
         )
     if kind == "session_before_compact":
-        trigger: Literal["manual", "auto"] = "auto" if payload.get("trigger") == "auto" else "manual"
+        trigger: Literal["manual", "auto"] = (
+            "auto" if payload.get("trigger") == "auto" else "manual"
+        )
         return SessionBeforeCompactEvent(
             trigger=trigger, custom_instructions=_str(payload, "custom_instructions") or None
         )

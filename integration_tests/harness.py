@@ -93,21 +93,13 @@ class AgentRun:
         return list(seen.values())
 
     def user_texts(self) -> list[str]:
-        """Text the model was sent in user turns (prompts, injected context, reminders)."""
-        out: list[str] = []
+        """Text the model was last sent besides its own turns: prompts, system text, hook
+        context, tool results (Claude Code sends hook context as ``system`` messages)."""
         last = self.requests[-1] if self.requests else {}
+        out = _texts(last.get("system"))
         for message in last.get("messages", []):
-            if message.get("role") != "user":
-                continue
-            content = message.get("content")
-            if isinstance(content, str):
-                out.append(content)
-                continue
-            for block in content or []:
-                if block.get("type") == "text":
-                    out.append(block["text"])
-                elif block.get("type") == "tool_result":
-                    out.append(_tool_result(block).text)
+            if message.get("role") != "assistant":
+                out += _texts(message.get("content"))
         return out
 
     def hook_inputs(self, name: str) -> list[dict[str, Any]]:
@@ -122,6 +114,19 @@ class AgentRun:
         return f"{self.agent} exit {self.returncode}\nstdout:\n{out}\nstderr:\n{err}"
 
 
+def _texts(content: Any) -> list[str]:
+    """The text of a ``system`` value or message content (a string or a list of blocks)."""
+    if isinstance(content, str):
+        return [content]
+    out: list[str] = []
+    for block in content or []:
+        if block.get("type") == "text":
+            out.append(block["text"])
+        elif block.get("type") == "tool_result":
+            out.append(_tool_result(block).text)
+    return out
+
+
 def _tool_result(block: Mapping[str, Any]) -> ToolResult:
     content = block.get("content")
     if isinstance(content, list):
@@ -131,9 +136,13 @@ def _tool_result(block: Mapping[str, Any]) -> ToolResult:
     return ToolResult(text, bool(block.get("is_error")))
 
 
-def hook_command(name: str, *, exit: int = 0, stdout: Any = None, stderr: str = "") -> str:
+def hook_command(
+    name: str, *, exit: int = 0, stdout: Any = None, stderr: str = "", when_inactive: bool = False
+) -> str:
     """A settings ``command`` running hook.py: records stdin under ``.rec/NAME.jsonl``."""
     parts = ["python3", str(HOOK_SCRIPT), name, "--exit", str(exit)]
+    if when_inactive:
+        parts.append("--when-inactive")
     if stdout is not None:
         parts += ["--stdout", stdout if isinstance(stdout, str) else json.dumps(stdout)]
     if stderr:

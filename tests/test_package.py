@@ -9,7 +9,18 @@ import hookline
 
 SRC = Path(hookline.__file__).resolve().parent
 #: The README's layers, top to bottom; a module may import only its own layer and those below.
-LAYERS = ["cli", "bridge", "modes", "agent", "session", "tools", "claude", "settings", "discovery", "core"]
+LAYERS = [
+    "cli",
+    "bridge",
+    "modes",
+    "agent",
+    "session",
+    "tools",
+    "claude",
+    "settings",
+    "discovery",
+    "core",
+]
 
 
 def _layer(module: str) -> str | None:

@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
 import sys
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from harness import Call, Turn, run_claude
@@ -68,3 +73,65 @@ def test_a_python_hook_rewrites_claude_codes_bash_input(claude: Path, tmp_path: 
     assert (run.project / "rewritten.txt").read_text() == "new\n"
     [result] = run.tool_results()
     assert not result.is_error, result
+
+
+COUNTING_GUARD = """
+calls = []
+
+def register(pi):
+    @pi.on("tool_call")
+    def guard(event, ctx):
+        calls.append(event.input.get("command"))
+        if event.tool_name == "bash" and event.input.get("command", "").startswith("rm "):
+            return {"block": True, "reason": f"served guard: no rm (call {len(calls)})"}
+"""
+
+
+@contextmanager
+def _serving(tmp_path: Path, token: str) -> Iterator[str]:
+    """`hookline serve --http 127.0.0.1:0` with COUNTING_GUARD; yields its URL."""
+    hook = tmp_path / "served_guard.py"
+    hook.write_text(COUNTING_GUARD)
+    env = {**os.environ, "HOOKLINE_SERVE_TOKEN": token}
+    argv = [HOOKLINE_BIN, "serve", "--http", "127.0.0.1:0", "--no-discovery", "--hook", str(hook)]
+    proc = subprocess.Popen(argv, env=env, stderr=subprocess.PIPE, text=True, cwd=tmp_path)
+    try:
+        assert proc.stderr is not None
+        line = proc.stderr.readline()
+        assert "listening on " in line, line
+        threading.Thread(target=proc.stderr.read, daemon=True).start()
+        yield line.split("listening on ", 1)[1].strip()
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+
+
+def test_claude_codes_http_hook_calls_hookline_serve(claude: Path, tmp_path: Path) -> None:
+    """Claude Code POSTs each PreToolUse to `hookline serve`; the module stays loaded."""
+    with _serving(tmp_path, "tok-123") as url:
+        hook = {
+            "type": "http",
+            "url": f"{url}/claude",
+            "headers": {"Authorization": "Bearer $HOOKLINE_SERVE_TOKEN"},
+            "allowedEnvVars": ["HOOKLINE_SERVE_TOKEN"],
+        }
+        settings = {"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [hook]}]}}
+        turns = [
+            Turn(calls=[Call("Bash", {"command": "echo one > one.txt", "description": "a"})]),
+            Turn(calls=[Call("Bash", {"command": "rm one.txt", "description": "b"})]),
+            Turn("done"),
+        ]
+        run = run_claude(
+            claude,
+            tmp_path,
+            settings=settings,
+            turns=turns,
+            extra_env={"HOOKLINE_SERVE_TOKEN": "tok-123"},
+        )
+    assert run.returncode == 0, run.describe()
+    assert (run.project / "one.txt").read_text() == "one\n"
+    first, second = run.tool_results()
+    assert not first.is_error
+    assert second.is_error
+    # The second call is the module's second: it stayed loaded between Claude's events.
+    assert "served guard: no rm (call 2)" in second.text

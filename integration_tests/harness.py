@@ -17,7 +17,9 @@ import os
 import shutil
 import subprocess
 import sys
-from collections.abc import Mapping, Sequence
+import threading
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -283,3 +285,24 @@ def which_python() -> str:
     found = shutil.which("python3")
     assert found, "python3 must be on PATH for the hook scripts"
     return found
+
+
+@contextmanager
+def serve_http(tmp: Path, hook_source: str, *, token: str | None = None) -> Iterator[str]:
+    """`hookline serve --http 127.0.0.1:0` with one hook module; yields its base URL."""
+    hook = tmp / "served_hook.py"
+    hook.write_text(hook_source)
+    env = dict(os.environ)
+    if token:
+        env["HOOKLINE_SERVE_TOKEN"] = token
+    argv = [*HOOKLINE, "serve", "--http", "127.0.0.1:0", "--no-discovery", "--hook", str(hook)]
+    proc = subprocess.Popen(argv, env=env, stderr=subprocess.PIPE, text=True, cwd=tmp)
+    try:
+        assert proc.stderr is not None
+        line = proc.stderr.readline()  # the server says where it listens once it does
+        assert "listening on " in line, line
+        threading.Thread(target=proc.stderr.read, daemon=True).start()  # never a full pipe
+        yield line.split("listening on ", 1)[1].strip()
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)

@@ -2,15 +2,10 @@
 
 from __future__ import annotations
 
-import os
-import subprocess
 import sys
-import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
-from harness import Call, Turn, run_claude
+from harness import Call, Turn, run_claude, serve_http
 
 HOOKLINE_BIN = str(Path(sys.executable).parent / "hookline")
 
@@ -87,28 +82,9 @@ def register(pi):
 """
 
 
-@contextmanager
-def _serving(tmp_path: Path, token: str) -> Iterator[str]:
-    """`hookline serve --http 127.0.0.1:0` with COUNTING_GUARD; yields its URL."""
-    hook = tmp_path / "served_guard.py"
-    hook.write_text(COUNTING_GUARD)
-    env = {**os.environ, "HOOKLINE_SERVE_TOKEN": token}
-    argv = [HOOKLINE_BIN, "serve", "--http", "127.0.0.1:0", "--no-discovery", "--hook", str(hook)]
-    proc = subprocess.Popen(argv, env=env, stderr=subprocess.PIPE, text=True, cwd=tmp_path)
-    try:
-        assert proc.stderr is not None
-        line = proc.stderr.readline()
-        assert "listening on " in line, line
-        threading.Thread(target=proc.stderr.read, daemon=True).start()
-        yield line.split("listening on ", 1)[1].strip()
-    finally:
-        proc.terminate()
-        proc.wait(timeout=30)
-
-
 def test_claude_codes_http_hook_calls_hookline_serve(claude: Path, tmp_path: Path) -> None:
     """Claude Code POSTs each PreToolUse to `hookline serve`; the module stays loaded."""
-    with _serving(tmp_path, "tok-123") as url:
+    with serve_http(tmp_path, COUNTING_GUARD, token="tok-123") as url:
         hook = {
             "type": "http",
             "url": f"{url}/claude",

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 from cases import CASES, Case
-from harness import AgentRun, run_claude, run_hookline
+from harness import AgentRun, Call, Turn, run_claude, run_hookline, serve_http
 
 _MISSING = "<missing>"
 
@@ -108,3 +108,45 @@ def test_case_matches_claude_code(claude: Path, tmp_path: Path, case: Case) -> N
         + "\n".join(f"  {k}: {v}" for k, v in mismatches.items())
         + f"\n\n{ours.describe()}"
     )
+
+
+HTTP_GUARD = """
+def register(pi):
+    @pi.on("tool_call")
+    def guard(event, ctx):
+        if event.tool_name == "bash" and event.input.get("command", "").startswith("rm "):
+            return {"block": True, "reason": "HTTP-GUARD"}
+"""
+
+
+@pytest.mark.xfail(reason="`http` settings hooks (issue 10, helper chooks)", strict=False)
+def test_http_hook_to_hookline_serve_matches(claude: Path, tmp_path: Path) -> None:
+    """An `http` PreToolUse hook answered by `hookline serve`, under both agents."""
+    turns = [
+        Turn(calls=[Call("Bash", {"command": "rm keep.txt", "description": "rm"})]),
+        Turn(calls=[Call("Bash", {"command": "touch ran.txt", "description": "t"})]),
+        Turn("done"),
+    ]
+    with serve_http(tmp_path, HTTP_GUARD, token="tok") as url:
+        hook = {
+            "type": "http",
+            "url": url,
+            "headers": {"Authorization": "Bearer $HOOKLINE_SERVE_TOKEN"},
+            "allowedEnvVars": ["HOOKLINE_SERVE_TOKEN"],
+        }
+        case = Case(
+            "http_hook",
+            {"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [hook]}]}},
+            turns,
+            files={"keep.txt": "keep"},
+            effect=lambda p: {n: (p / n).exists() for n in ("keep.txt", "ran.txt")},
+            result_contains=[["HTTP-GUARD"], []],
+        )
+        env = {"HOOKLINE_SERVE_TOKEN": "tok"}
+        kw: dict[str, Any] = dict(
+            settings=case.settings, turns=turns, files=case.files, extra_env=env
+        )
+        expected = _observe(case, run_claude(claude, tmp_path, **kw))
+        ours = run_hookline(tmp_path, **kw)
+    assert expected["effect"] == {"keep.txt": True, "ran.txt": True}
+    assert _observe(case, ours) == expected, ours.describe()

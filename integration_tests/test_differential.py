@@ -98,6 +98,8 @@ def test_case_matches_claude_code(claude: Path, tmp_path: Path, case: Case) -> N
     for key, value in expected.items():
         if key.startswith(("model_sees:", "result[")):
             assert value is True, f"Claude Code: {key} is not so\n{theirs.describe()}"
+    counts = [v for k, v in expected.items() if k.startswith("hook:") and k.endswith(":count")]
+    assert not counts or any(counts), f"Claude Code ran none of the hooks\n{theirs.describe()}"
     mismatches = {
         key: (expected[key], got.get(key))
         for key in expected

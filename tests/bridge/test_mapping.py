@@ -131,3 +131,35 @@ def test_response_text_per_tool() -> None:
     )
     assert response_text("mcp__s__t", "plain") == "plain"
     assert response_text("ls", ["a", "b"]) == '["a", "b"]'
+
+
+async def test_send_message_becomes_additional_context(tmp_path: Path) -> None:
+    hook = tmp_path / "brief.py"
+    hook.write_text(
+        "def register(pi):\n"
+        "    @pi.on('session_start')\n"
+        "    def brief(event, ctx):\n"
+        "        pi.send_message({'custom_type': 'brief', 'content': 'BRIEF ' + event.source})\n"
+        "    @pi.on('tool_result')\n"
+        "    def note(event, ctx):\n"
+        "        sent = [{'type': 'text', 'text': 'SENT'}]\n"
+        "        pi.send_message({'custom_type': 'n', 'content': sent})\n"
+        "        return {'append': [{'type': 'text', 'text': 'APPENDED'}]}\n"
+        "    @pi.on('stop')\n"
+        "    def late(event, ctx):\n"
+        "        pi.send_message({'custom_type': 'n', 'content': 'not for Stop'})\n"
+    )
+    bridge = load_bridge([str(hook)], cwd=str(tmp_path), discover=False)
+    start = await bridge.answer({"hook_event_name": "SessionStart", "source": "compact"})
+    assert start.output == {
+        "hookSpecificOutput": {
+            "hookEventName": "SessionStart",
+            "additionalContext": "BRIEF compact",
+        }
+    }
+    post = await bridge.answer(
+        {**_tool("PostToolUse", "ls"), "tool_response": {"stdout": "", "stderr": ""}}
+    )
+    assert post.output["hookSpecificOutput"]["additionalContext"] == "APPENDED\nSENT"
+    # Stop takes no context; and nothing from earlier events leaks into a later answer.
+    assert (await bridge.answer({"hook_event_name": "Stop"})).output == {}

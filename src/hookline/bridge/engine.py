@@ -6,6 +6,7 @@ keeps one for its lifetime, so hooks keep their state between events.
 
 from __future__ import annotations
 
+import asyncio
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -18,11 +19,38 @@ from hookline.bridge.mapping import (
     failure_answer,
     to_answer,
     to_event,
+    with_context,
 )
 from hookline.core.calling import HookError
+from hookline.core.host import DetachedHost
+from hookline.core.messages import CustomMessage
 from hookline.core.runner import HookRunner
 from hookline.discovery.loader import build_runner, load_hooks
 from hookline.discovery.sources import discover_hooks
+
+
+class EventHost(DetachedHost):
+    """The agent as hooks see it inside another agent, for the length of one event.
+
+    ``pi.send_message`` becomes context for the model (Claude's
+    ``additionalContext``); whatever else hooks send is dropped at the next
+    event, as no agent here can take it.
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.context: list[str] = []
+
+    def reset(self) -> None:
+        self.pending.clear()
+        self.context.clear()
+
+    def send_message(self, message: CustomMessage, trigger_turn: bool) -> None:
+        content = message.get("content")
+        if isinstance(content, str):
+            self.context.append(content)
+        elif isinstance(content, list):
+            self.context += [str(c.get("text", "")) for c in content if c.get("type") == "text"]
 
 
 @dataclass(slots=True)
@@ -35,11 +63,18 @@ class BridgeHooks:
     """
 
     runner: HookRunner
+    host: EventHost = field(default_factory=EventHost)
     load_errors: list[str] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)
+    #: One event at a time: hooks keep state, and the host collects per event.
+    _lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
     async def answer(self, payload: Mapping[str, Any]) -> ClaudeAnswer:
         """Run the hooks for one hook input and say what Claude Code should do."""
+        async with self._lock:
+            return await self._answer(payload)
+
+    async def _answer(self, payload: Mapping[str, Any]) -> ClaudeAnswer:
         try:
             claude_event = claude_event_name(payload)
         except BridgeInputError as exc:
@@ -55,11 +90,13 @@ class BridgeHooks:
             return ClaudeAnswer()
         errors: list[HookError] = []
         unsubscribe = self.runner.on_error(errors.append)
+        self.host.reset()
         try:
             result = await self.runner.emit(event)
         finally:
             unsubscribe()
         answer = to_answer(claude_event, payload, event, result)
+        answer = with_context(claude_event, answer, self.host.context)
         if not errors:
             return answer
         said = "\n".join(f"hookline: {e.hook_path}: {e.event}: {e.error}" for e in errors)
@@ -96,9 +133,11 @@ def load_bridge(
         packages=discover,
     )
     result = load_hooks(found, cwd=cwd)
-    runner = build_runner(result, cwd=cwd)
+    host = EventHost()
+    runner = build_runner(result, cwd=cwd, host=host)
     return BridgeHooks(
         runner,
+        host,
         [str(e) for e in result.errors],
         [f"{s.source.path}: {s.reason}" for s in result.skipped],
     )

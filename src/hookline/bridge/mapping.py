@@ -24,6 +24,10 @@ Notification           notification             notification
 PreCompact             session_before_compact   ``cancel`` → ``decision: block``
 =====================  =======================  ===========================================
 
+Text a hook sends with ``pi.send_message`` while handling the event becomes
+``additionalContext`` (PreToolUse, PostToolUse, UserPromptSubmit,
+SessionStart): a ``session_start`` hook can brief the model.
+
 Other events are answered with exit 0 and nothing: they have no moment in
 hookline's vocabulary. Anything the bridge itself cannot do (bad input JSON,
 a hook module that failed to load) fails closed where Claude can block
@@ -245,6 +249,9 @@ def to_event(claude_event: str, payload: Mapping[str, Any]) -> Event | None:
 
 # -- result → answer ------------------------------------------------------------------
 
+#: Events whose answer may carry ``additionalContext`` (context for the model).
+CONTEXT_EVENTS = frozenset({"PreToolUse", "PostToolUse", "UserPromptSubmit", "SessionStart"})
+
 
 def _specific(claude_event: str, **fields: Any) -> dict[str, Any]:
     return {"hookSpecificOutput": {"hookEventName": claude_event, **fields}}
@@ -361,3 +368,18 @@ def _updated_output(tool: str, original: Any, text: str) -> Any:
             if isinstance(original.get(key), str):
                 return {**original, key: text}
     return text
+
+
+def with_context(claude_event: str, answer: ClaudeAnswer, context: list[str]) -> ClaudeAnswer:
+    """Text hooks sent with ``pi.send_message`` as ``additionalContext``, where Claude Code
+    takes it (after any context the result already carries)."""
+    texts = [t for t in context if t]
+    if not texts or claude_event not in CONTEXT_EVENTS:
+        return answer
+    output = dict(answer.output)
+    specific = dict(output.get("hookSpecificOutput") or {"hookEventName": claude_event})
+    if specific.get("additionalContext"):
+        texts.insert(0, specific["additionalContext"])
+    specific["additionalContext"] = "\n".join(texts)
+    output["hookSpecificOutput"] = specific
+    return ClaudeAnswer(answer.exit_code, output, answer.stderr)

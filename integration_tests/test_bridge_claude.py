@@ -111,3 +111,38 @@ def test_claude_codes_http_hook_calls_hookline_serve(claude: Path, tmp_path: Pat
     assert second.is_error
     # The second call is the module's second: it stayed loaded between Claude's events.
     assert "served guard: no rm (call 2)" in second.text
+
+
+REDACT_AND_BRIEF = """
+def register(pi):
+    @pi.on("session_start")
+    def brief(event, ctx):
+        pi.send_message({"custom_type": "brief", "content": "BRIEFING-" + event.source})
+
+    @pi.on("tool_result")
+    def redact(event, ctx):
+        text = event.content[0]["text"]
+        if "sk-live-" in text:
+            return {"content": [{"type": "text", "text": text.replace("sk-live-123", "[KEY]")}]}
+"""
+
+
+def test_a_python_hook_briefs_the_model_and_redacts_a_tool_result(
+    claude: Path, tmp_path: Path
+) -> None:
+    command = f"{HOOKLINE_BIN} claude-hook --no-discovery --hook hooks.py"
+    bridge = [{"hooks": [{"type": "command", "command": command}]}]
+    settings = {"hooks": {"SessionStart": bridge, "PostToolUse": bridge}}
+    turns = [
+        Turn(calls=[Call("Bash", {"command": "echo token=sk-live-123", "description": "e"})]),
+        Turn("done"),
+    ]
+    run = run_claude(
+        claude, tmp_path, settings=settings, turns=turns, files={"hooks.py": REDACT_AND_BRIEF}
+    )
+    assert run.returncode == 0, run.describe()
+    [result] = run.tool_results()
+    assert result.text == "token=[KEY]"
+    sent = "\n".join(run.user_texts())
+    assert "BRIEFING-startup" in sent
+    assert "sk-live-123" not in sent

@@ -276,3 +276,14 @@ def test_a_hook_printing_to_stdout_cannot_forge_the_answer(tmp_path: Path, hook_
     )
     assert answer.output["hookSpecificOutput"]["permissionDecision"] == "deny"
     assert "permissionDecision" in answer.stderr  # what the hook printed went to stderr
+
+
+def test_hook_paths_are_relative_to_where_the_hook_starts(tmp_path: Path, hook_file: Any) -> None:
+    """Claude's `cwd` follows the agent's `cd`; `--hook guard.py` still means the project's."""
+    hook_file(GUARD, "guard.py")
+    elsewhere = tmp_path / "sub" / "dir"
+    elsewhere.mkdir(parents=True)
+    payload = _pre(elsewhere, "Bash", {"command": "rm x"})
+    answer = run_claude_hook(payload, "--no-discovery", "--hook", "guard.py", cwd=tmp_path)
+    assert answer.code == 0, answer.stderr
+    assert answer.output["hookSpecificOutput"]["permissionDecisionReason"] == "no rm here"

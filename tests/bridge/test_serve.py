@@ -30,6 +30,11 @@ def register(pi):
     @pi.on("stop")
     def fail(event, ctx):
         raise RuntimeError("stop hook broke")
+
+    @pi.on("input")
+    def where(event, ctx):
+        if event.text == "where?":
+            return {"handled": True} if ctx.cwd == "/srv/elsewhere" else None
 """
 
 
@@ -103,6 +108,14 @@ def test_http_keep_alive_serves_many_requests_on_one_connection(tmp_path: Path) 
             reason = json.loads(response.read())["hookSpecificOutput"]["permissionDecisionReason"]
             assert reason == f"no rm (call {n})"
         conn.close()
+
+
+def test_ctx_cwd_follows_each_hook_input(tmp_path: Path) -> None:
+    with serving(tmp_path) as port:
+        prompt = {"hook_event_name": "UserPromptSubmit", "prompt": "where?"}
+        assert json.loads(_post(port, {**prompt, "cwd": "/tmp"})[1]) == {}
+        answer = json.loads(_post(port, {**prompt, "cwd": "/srv/elsewhere"})[1])
+        assert answer["decision"] == "block"
 
 
 def test_a_failing_hook_is_a_500_claude_shows_as_non_blocking(tmp_path: Path) -> None:

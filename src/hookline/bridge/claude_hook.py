@@ -43,7 +43,8 @@ def _parser() -> argparse.ArgumentParser:
         action="append",
         default=[],
         metavar="PATH",
-        help="a hook module file or folder (repeatable), relative to the hook input's cwd",
+        help="a hook module file or folder (repeatable), relative to the current folder "
+        "(Claude Code starts hooks in the project folder)",
     )
     p.add_argument(
         "--no-discovery",
@@ -82,6 +83,7 @@ def main(argv: Sequence[str]) -> int:
         bridge = load_bridge(
             args.hooks,
             cwd=cwd,
+            paths_from=os.getcwd(),
             project_dir=os.environ.get("CLAUDE_PROJECT_DIR") or cwd,
             discover=not args.no_discovery,
             trust_project=args.trust_project,

@@ -88,6 +88,9 @@ class BridgeHooks:
             return failure_answer(claude_event, str(exc))
         if event is None or not self.runner.has_handlers(event.type):
             return ClaudeAnswer()
+        cwd = payload.get("cwd")
+        if isinstance(cwd, str) and os.path.isabs(cwd):
+            self.runner.context.cwd = cwd  # `ctx.cwd` is the agent's folder at this event
         errors: list[HookError] = []
         unsubscribe = self.runner.on_error(errors.append)
         self.host.reset()
@@ -110,11 +113,16 @@ def load_bridge(
     hook_paths: Sequence[str] = (),
     *,
     cwd: str,
+    paths_from: str | None = None,
     project_dir: str | None = None,
     discover: bool = True,
     trust_project: bool = False,
 ) -> BridgeHooks:
-    """Load ``hook_paths`` (relative to ``cwd``) and, with ``discover``, the usual sources.
+    """Load ``hook_paths`` and, with ``discover``, the usual sources; hooks see ``cwd``.
+
+    Relative ``hook_paths`` are taken from ``paths_from`` (default ``cwd``):
+    the folder the command was started in, not the agent's current folder,
+    which follows the agent's ``cd``.
 
     The usual sources are the project's ``.hookline/hooks/`` (only when the
     project is trusted: ``hookline trust`` or ``trust_project``), the user's
@@ -128,7 +136,7 @@ def load_bridge(
         cli_paths=list(hook_paths),
         project_dir=project if discover else None,
         project_trusted=trusted,
-        cwd=cwd,
+        cwd=paths_from or cwd,
         user=discover,
         packages=discover,
     )

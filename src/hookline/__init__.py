@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from hookline._lazy import lazy_exports
 
 if TYPE_CHECKING:
+    from hookline._version import __version__
     from hookline.agent.agent import Agent
     from hookline.agent.gate import PermissionGate
     from hookline.agent.permissions import (
@@ -204,8 +205,6 @@ if TYPE_CHECKING:
     )
     from hookline.tools.leftovers import ToolLeftovers, cleanup_leftovers
 
-__version__ = "0.1.0"
-
 __all__ = [
     "BUILTIN_TOOL_NAMES",
     "DEFAULT_HOOK_TIMEOUT",
@@ -361,6 +360,7 @@ __all__ = [
     "UserBashResult",
     "UserMessage",
     "WriteToolDetails",
+    "__version__",
     "allows",
     "build_agent",
     "build_runner",
@@ -403,6 +403,7 @@ __all__ = [
 
 #: Public name → the module that defines it, imported when the name is first read.
 _EXPORTS = {
+    "__version__": "hookline._version",
     "ToolLeftovers": "hookline.tools.leftovers",
     "cleanup_leftovers": "hookline.tools.leftovers",
     "BUILTIN_TOOL_NAMES": "hookline.tools",

@@ -16,10 +16,11 @@ import sys
 from collections.abc import Sequence
 from typing import NoReturn
 
+from hookline._version import __version__
 from hookline.core.vocabulary import PERMISSION_MODES
 
 EXIT_USAGE = 2
-VERSION = "hookline 0.1.0"
+VERSION = f"hookline {__version__}"
 
 
 class _Parser(argparse.ArgumentParser):

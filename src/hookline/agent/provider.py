@@ -35,12 +35,24 @@ TextDelta = Callable[[str], None]
 
 
 class ProviderError(Exception):
-    """A model call failed; ``transient`` errors (429, 5xx, connection) are retried."""
+    """A model call failed; ``transient`` errors (429, 5xx, connection) are retried.
 
-    def __init__(self, message: str, *, transient: bool = False, status: int | None = None):
+    ``retry_after`` is the server's ``retry-after`` in seconds when it sent one: the
+    retry waits at least that long.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        transient: bool = False,
+        status: int | None = None,
+        retry_after: float | None = None,
+    ):
         super().__init__(message)
         self.transient = transient
         self.status = status
+        self.retry_after = retry_after
 
 
 class Provider(Protocol):

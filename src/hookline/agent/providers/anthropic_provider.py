@@ -14,8 +14,10 @@ from hookline.agent.provider import ModelRequest, ProviderError, TextDelta, Tool
 from hookline.agent.providers._common import (
     PartialReply,
     custom_content,
+    import_sdk,
     is_transient_status,
     prepare_history,
+    retry_after_seconds,
     run_abortable,
     usage_dict,
 )
@@ -60,6 +62,7 @@ class AnthropicProvider:
     ) -> None:
         self.model = model
         if client is None:
+            anthropic = import_sdk("anthropic")
             key = api_key or os.environ.get(API_KEY_ENV)
             if not key:
                 raise ProviderError(
@@ -67,8 +70,6 @@ class AnthropicProvider:
                     f"set the {API_KEY_ENV} environment variable",
                     transient=False,
                 )
-            import anthropic
-
             client = anthropic.AsyncAnthropic(
                 api_key=key, base_url=base_url, max_retries=max_retries
             )
@@ -265,7 +266,8 @@ def map_error(exc: BaseException) -> ProviderError | None:
         if status in (401, 403):
             text += f" (check {API_KEY_ENV})"
         transient = is_transient_status(status) or kind in _ERROR_TYPE_STATUS
-        return ProviderError(text, transient=transient, status=status)
+        retry_after = retry_after_seconds(getattr(exc, "response", None) and exc.response.headers)
+        return ProviderError(text, transient=transient, status=status, retry_after=retry_after)
     if isinstance(exc, anthropic.APIConnectionError):  # includes timeouts
         return ProviderError(f"anthropic connection error: {exc}", transient=True)
     if isinstance(exc, anthropic.AnthropicError):

@@ -16,8 +16,10 @@ from hookline.agent.provider import ModelRequest, ProviderError, TextDelta, Tool
 from hookline.agent.providers._common import (
     PartialReply,
     custom_content,
+    import_sdk,
     is_transient_status,
     prepare_history,
+    retry_after_seconds,
     run_abortable,
     usage_dict,
 )
@@ -61,6 +63,7 @@ class OpenAIProvider:
         self.model = model
         self.base_url = base_url
         if client is None:
+            openai = import_sdk("openai")
             key = api_key or os.environ.get(API_KEY_ENV) or (PLACEHOLDER_KEY if base_url else None)
             if not key:
                 raise ProviderError(
@@ -68,8 +71,6 @@ class OpenAIProvider:
                     "(or pass --base-url for a local OpenAI-compatible server)",
                     transient=False,
                 )
-            import openai
-
             client = openai.AsyncOpenAI(api_key=key, base_url=base_url, max_retries=max_retries)
         # The SDK client is typed Any: it is imported lazily and our params are plain dicts.
         self._client: Any = client
@@ -317,7 +318,8 @@ def map_error(exc: BaseException) -> ProviderError | None:
         if status in (401, 403):
             text += f" (check {API_KEY_ENV})"
         transient = is_transient_status(status) and code != "insufficient_quota"
-        return ProviderError(text, transient=transient, status=status)
+        retry_after = retry_after_seconds(getattr(exc, "response", None) and exc.response.headers)
+        return ProviderError(text, transient=transient, status=status, retry_after=retry_after)
     if isinstance(exc, openai.APIConnectionError):  # includes timeouts
         return ProviderError(f"openai connection error: {exc}", transient=True)
     if isinstance(exc, openai.APIError):  # an error event inside the stream

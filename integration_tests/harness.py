@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 import threading
@@ -279,12 +278,6 @@ def run_hookline(
         return AgentRun(
             "hookline", proc.returncode, proc.stdout, proc.stderr, fake.requests, project
         )
-
-
-def which_python() -> str:
-    found = shutil.which("python3")
-    assert found, "python3 must be on PATH for the hook scripts"
-    return found
 
 
 @contextmanager

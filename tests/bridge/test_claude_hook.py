@@ -287,3 +287,54 @@ def test_hook_paths_are_relative_to_where_the_hook_starts(tmp_path: Path, hook_f
     answer = run_claude_hook(payload, "--no-discovery", "--hook", "guard.py", cwd=tmp_path)
     assert answer.code == 0, answer.stderr
     assert answer.output["hookSpecificOutput"]["permissionDecisionReason"] == "no rm here"
+
+
+_PROBE = """
+import io, json, sys
+payload, hook, out = sys.argv[1:]
+sys.stdin = io.TextIOWrapper(io.BytesIO(payload.encode()))
+from hookline.cli import main
+code = main(["claude-hook", "--no-discovery", "--hook", hook])
+with open(out, "w") as f:
+    json.dump({"code": code, "modules": sorted(sys.modules)}, f)
+"""
+
+#: What one event must not pay for: the agent, sessions, tools, settings models, the TUI,
+#: the SDKs, YAML. (importlib.metadata is not listed: pydantic imports it to look for its
+#: plugins the first time a hook's dict result is validated.)
+_HEAVY = (
+    "hookline.agent",
+    "hookline.session",
+    "hookline.tools.builtin",
+    "hookline.settings.loader",
+    "hookline.claude.adapter",
+    "hookline.modes.tui",
+    "anthropic",
+    "openai",
+    "rich",
+    "prompt_toolkit",
+    "yaml",
+    "shutil",
+)
+
+
+def test_claude_hook_imports_only_what_one_event_needs(tmp_path: Path, hook_file: Any) -> None:
+    import json
+    import subprocess
+    import sys
+
+    hook = hook_file(GUARD)
+    out = tmp_path / "probe.json"
+    payload = json.dumps(_pre(tmp_path, "Bash", {"command": "rm x"}))
+    subprocess.run(
+        [sys.executable, "-c", _PROBE, payload, str(hook), str(out)],
+        check=True,
+        capture_output=True,
+        cwd=tmp_path,
+        timeout=60,
+    )
+    probe = json.loads(out.read_text())
+    assert probe["code"] == 0
+    heavy = [m for m in probe["modules"] if m.startswith(_HEAVY)]
+    assert heavy == []
+    assert "hookline.bridge.engine" in probe["modules"]  # the probe saw a real run

@@ -300,8 +300,8 @@ with open(out, "w") as f:
 """
 
 #: What one event must not pay for: the agent, sessions, tools, settings models, the TUI,
-#: the SDKs, YAML. (importlib.metadata is not listed: pydantic imports it to look for its
-#: plugins the first time a hook's dict result is validated.)
+#: the SDKs, YAML. (importlib.metadata, and shutil through it, are not listed: pydantic
+#: imports them to look for its plugins the first time a hook's dict result is validated.)
 _HEAVY = (
     "hookline.agent",
     "hookline.session",
@@ -314,7 +314,6 @@ _HEAVY = (
     "rich",
     "prompt_toolkit",
     "yaml",
-    "shutil",
 )
 
 

@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test test-integrations lint format bench soak install clean
+.PHONY: demo test test-integrations lint format bench soak install clean docs
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -46,11 +46,16 @@ format: $(STAMP)
 	$(VENV)/bin/ruff format src tests examples benchmarks integration_tests
 	$(VENV)/bin/ruff check --fix src tests examples benchmarks integration_tests
 
+# The documentation site (MkDocs Material + mkdocstrings) into site/; needs the docs extra.
+docs: $(STAMP)
+	$(PY) -m pip install --quiet -e '.[dev,docs]'
+	$(VENV)/bin/mkdocs build --strict
+
 bench: $(STAMP)
 	$(PY) benchmarks/run.py
 
 clean:
-	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache
+	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache site
 
 # Not part of `make test`: 10 000 tool calls through module and command hooks, a tenth
 # adversarial; prints RSS growth, fds, stray processes, session entries and time per call.

@@ -11,8 +11,10 @@ SRC = Path(hookline.__file__).resolve().parent
 #: The README's layers, top to bottom; a module may import only its own layer and those below.
 LAYERS = [
     "cli",
+    "authoring",
     "bridge",
     "modes",
+    "telemetry",
     "agent",
     "session",
     "tools",

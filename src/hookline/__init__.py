@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from hookline.agent.providers.registry import ProviderSpecError, create_provider
     from hookline.agent.providers.scripted import ScriptedProvider, ScriptError
     from hookline.agent.setup import AgentBundle, AgentOptions, SetupError, build_agent
+    from hookline.authoring import Emitted, HookHarness, HookLoadFailed, ScriptedUI
     from hookline.claude import (
         AsyncHookTask,
         CallbackContext,
@@ -241,6 +242,7 @@ __all__ = [
     "DetachedHost",
     "Discovery",
     "EditToolDetails",
+    "Emitted",
     "Event",
     "EventRun",
     "ExecResult",
@@ -251,6 +253,8 @@ __all__ = [
     "HookContext",
     "HookEngine",
     "HookError",
+    "HookHarness",
+    "HookLoadFailed",
     "HookPolicy",
     "HookResult",
     "HookRunner",
@@ -295,6 +299,7 @@ __all__ = [
     "RegisteredShortcut",
     "ScriptError",
     "ScriptedProvider",
+    "ScriptedUI",
     "Selection",
     "SessionBeforeBranchEvent",
     "SessionBeforeBranchResult",
@@ -404,6 +409,10 @@ __all__ = [
 #: Public name → the module that defines it, imported when the name is first read.
 _EXPORTS = {
     "__version__": "hookline._version",
+    "Emitted": "hookline.authoring",
+    "HookHarness": "hookline.authoring",
+    "HookLoadFailed": "hookline.authoring",
+    "ScriptedUI": "hookline.authoring",
     "ToolLeftovers": "hookline.tools.leftovers",
     "cleanup_leftovers": "hookline.tools.leftovers",
     "BUILTIN_TOOL_NAMES": "hookline.tools",

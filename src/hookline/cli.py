@@ -13,7 +13,7 @@ import argparse
 import os
 import signal
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import NoReturn
 
 from hookline._version import __version__
@@ -68,6 +68,7 @@ def _main_parser() -> argparse.ArgumentParser:
             "hookline's reference coding agent. Every step emits hook events to Python hook "
             "modules and Claude Code settings hooks.\n\nOther commands: `hookline trust [DIR]`, "
             "`hookline trust --list`, `hookline untrust [DIR]`, `hookline settings schema`, "
+            "`hookline hooks list|explain|test|replay|new` (see `hookline hooks --help`), "
             "`hookline claude-hook` (hook modules as a Claude Code command hook), "
             "`hookline serve --http HOST:PORT | --stdio` (the same, kept loaded)."
         ),
@@ -172,6 +173,13 @@ def _main_parser() -> argparse.ArgumentParser:
         help="JSON/RPC: put the whole message list in every `context` event "
         "(default: only the messages added since the previous model call)",
     )
+    p.add_argument(
+        "--audit-log",
+        metavar="FILE",
+        help="append every permission decision and hook outcome to FILE as JSON lines "
+        "(also HOOKLINE_AUDIT_LOG); HOOKLINE_TELEMETRY=1 sends OpenTelemetry traces and "
+        "metrics to the OTEL_EXPORTER_OTLP_ENDPOINT collector",
+    )
     p.add_argument("--version", action="version", version=VERSION)
     return p
 
@@ -255,6 +263,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _trust(args_list[1:], args_list[0] == "trust")
     if args_list and args_list[0] == "settings":
         return _settings(args_list[1:])
+    if args_list and args_list[0] == "hooks":
+        from hookline.authoring.command import main as hooks_main
+
+        return hooks_main(args_list[1:])
     if args_list and args_list[0] == "claude-hook":
         from hookline.bridge.claude_hook import main as claude_hook
 
@@ -303,7 +315,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     fill_closed_fds()  # `hookline -p x >&-`: fd 1 must not become the loop's or a session's
     try:
-        return asyncio.run(_run(options, mode, args.prompt, interactive))
+        return asyncio.run(_run(options, mode, args.prompt, interactive, args.audit_log))
     except SetupError as exc:
         print(f"hookline: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
@@ -322,7 +334,22 @@ def _under(cwd: str, path: str | None) -> str | None:
     return None if path is None else os.path.join(cwd, os.path.expanduser(path))
 
 
-async def _run(options: object, mode: str, prompt: str | None, interactive: bool) -> int:
+def _observers(agent: object, audit_log: str | None) -> Callable[[], None]:
+    """Telemetry and the audit log, when asked for; their modules load only then."""
+    if not (
+        audit_log or os.environ.get("HOOKLINE_AUDIT_LOG") or os.environ.get("HOOKLINE_TELEMETRY")
+    ):
+        return lambda: None
+    from hookline.telemetry.setup import attach_observers
+
+    return attach_observers(
+        agent, audit_log=audit_log, warn=lambda text: print(f"hookline: {text}", file=sys.stderr)
+    )
+
+
+async def _run(
+    options: object, mode: str, prompt: str | None, interactive: bool, audit_log: str | None = None
+) -> int:
     import asyncio
     import contextlib
 
@@ -347,6 +374,7 @@ async def _run(options: object, mode: str, prompt: str | None, interactive: bool
             ask_trust, stderr = ask_with_dialog, FollowStderr()
     bundle = await build_agent(options, ask_trust=ask_trust, stderr=stderr)
     agent = bundle.agent
+    stop_observers = _observers(agent, audit_log)
     loop = asyncio.get_running_loop()
     main_task = asyncio.current_task()
 
@@ -386,6 +414,7 @@ async def _run(options: object, mode: str, prompt: str | None, interactive: bool
         # The modes shut down when they end normally; this covers a signal or an error.
         reasons = {int(signal.SIGTERM): "sigterm", int(signal.SIGINT): "sigint"}
         await agent.shutdown(reasons.get(signals.received or 0, "exit"))
+        stop_observers()
         watchdog.stop()
         signals.restore()
     if agent.runner.orphans:

@@ -23,6 +23,7 @@ from hookline.agent.steps import ModelStep, RetryPolicy, ToolStep
 from hookline.agent.stream import StreamShaper
 from hookline.agent.todos import TodoList
 from hookline.claude import ClaudeHooks
+from hookline.claude.timeouts import STOP_HOOK_BLOCK_CAP, stop_block_cap
 from hookline.core.events import (
     AgentEndEvent,
     AgentStartEvent,
@@ -60,7 +61,8 @@ DEFAULT_SYSTEM_PROMPT = (
     "files in the working directory, and answer concisely."
 )
 #: How many times in a row a Stop hook may force the agent to continue.
-MAX_STOP_CONTINUATIONS = 5
+#: Consecutive Stop-hook blocks before the turn ends anyway (``CLAUDE_CODE_STOP_HOOK_BLOCK_CAP``).
+MAX_STOP_CONTINUATIONS = STOP_HOOK_BLOCK_CAP
 #: How many times the agent reminds the model of open todos before it may stop.
 MAX_TODO_REMINDERS = 1
 
@@ -421,6 +423,8 @@ class Agent:
                 result, denial = await self.tool_step.run(call, self.tools, self._abort)
                 if denial is not None:
                     self.denials.append(denial)
+                    if self._listeners:  # for audit logs and telemetry; not a hook event
+                        self.publish({"type": "tool_denied", **denial.to_dict()})
                 results.append(result)
                 added.append(await self._append(result))
             await self.emit(TurnEndEvent(turn_index=index, message=assistant, tool_results=results))
@@ -450,9 +454,10 @@ class Agent:
                 StopEvent(stop_hook_active=stop_continuations > 0, last_message=assistant)
             )
             if isinstance(stop, StopResult) and stop.block:
-                if stop_continuations >= MAX_STOP_CONTINUATIONS:
+                cap = stop_block_cap(self._hook_env())
+                if stop_continuations >= cap:
                     self.runner.context.ui.notify(
-                        f"Stop hooks blocked {MAX_STOP_CONTINUATIONS} times in a row; stopping",
+                        f"Stop hooks blocked {cap} times in a row; stopping",
                         "warning",
                     )
                     return
@@ -474,6 +479,10 @@ class Agent:
 
     # -- the user's own shell command and the model switch ----------------------------
 
+    def _hook_env(self) -> dict[str, str]:
+        """The environment with the settings ``env`` and session exports (scrubbed if asked)."""
+        return self.claude.subprocess_env() if self.claude is not None else dict(os.environ)
+
     async def run_user_bash(self, command: str) -> ToolResult:
         """``!command`` from the user: ``user_bash`` hooks may rewrite command, cwd and env."""
         cwd, env = self.cwd, None
@@ -482,8 +491,7 @@ class Agent:
             command = result.command or command
             cwd = result.cwd or cwd
             env = result.env
-        session_env = self.claude.session_env if self.claude is not None else {}
-        full_env = {**os.environ, **session_env, **self.extra_env, **(env or {})}
+        full_env = {**self._hook_env(), **self.extra_env, **(env or {})}
         timeout, _ = bash_timeouts(full_env)  # the bash tool's default: a `!cmd` cannot hang
         done = await run_process(
             ["bash", "-c", command],

@@ -26,7 +26,9 @@ from hookline.agent.providers.scripted import ScriptError
 from hookline.claude import ClaudeHooks
 from hookline.core.paths import expand_path, hookline_home
 from hookline.core.runner import HookError, HookRunner
+from hookline.core.tracebacks import hook_location, hook_traceback
 from hookline.discovery import (
+    Discovery,
     LoadResult,
     SettingsHookPath,
     discover_hooks,
@@ -253,39 +255,29 @@ async def build_agent(
 
     policy = hook_policy(settings)
     runner = HookRunner(cwd=cwd, timeout=settings.hook_timeout_seconds)
-    runner.on_error(lambda e: _report_hook_error(err, e))
+    runner.on_error(lambda e: _report_hook_error(err, e, options.verbose))
     required = _required_hooks(options, settings, cwd)
-    # Module hooks are never the managed file's unless its own ``hooks`` list names them.
-    others_ok, why_not = allows("user", policy, trusted)
-    if not allows("managed", policy, trusted)[0]:
-        _say(err, f"no hook modules run: {why_not}")
-        result = LoadResult()
-    else:
-        if not others_ok:
-            _say(err, f"only the managed settings' hook modules run: {why_not}")
-        settings_paths = [
-            SettingsHookPath(p, str(base), str(f.path), f.from_project)
-            for p, base, f in [*settings.hook_paths(), *settings.required_hooks()]
-            if others_ok or f.scope == "managed"
-        ]
-        discovery = discover_hooks(
-            cli_paths=[*options.hook_paths, *options.required_hooks] if others_ok else [],
-            settings_paths=settings_paths,
-            project_dir=cwd if others_ok else None,
-            project_trusted=trusted,
-            cwd=cwd,
-            user=others_ok,
-            packages=others_ok,
-        )
-        result = load_hooks(discovery, cwd=cwd)
+    plan = plan_module_hooks(settings, trusted, cwd, [*options.hook_paths, *options.required_hooks])
+    if plan.note is not None:
+        _say(err, plan.note)
+    result = LoadResult() if plan.discovery is None else load_hooks(plan.discovery, cwd=cwd)
     for error in result.errors:
-        _say(err, f"hook {error.path} failed to load: {error.reason}")
+        where = hook_location(error.path, error.exception)
+        at = f" (at {where})" if where else ""
+        _say(err, f"hook {error.path} failed to load: {error.reason}{at}")
+        trace = hook_traceback(error.exception) if options.verbose else ""
+        if trace:
+            print(trace, file=err, flush=True)
     if options.verbose:
         for shadowed in result.shadowed:
             _say(err, f"hook {shadowed.source.path} shadowed: {shadowed.reason}")
         for skipped in result.skipped:
             _say(err, f"hook {skipped.source.path} skipped: {skipped.reason}")
-    _check_required(required, result, None if others_ok else why_not)
+    if options.verbose:
+        for hook, source in zip(result.hooks, result.sources, strict=True):
+            events = ", ".join(hook.handlers) or "no events"
+            _say(err, f"hook {hook.path} ({source.origin}) loaded: {events}")
+    _check_required(required, result, plan.limit)
     load_into_runner(result, runner)
 
     agent_ref: list[Agent] = []
@@ -304,8 +296,8 @@ async def build_agent(
         _say(err, f"settings hooks: {problem}")
 
     def spawn_hook(ctx: BashSpawnContext) -> BashSpawnContext:
-        extra = claude.session_env
-        return dataclasses.replace(ctx, env={**ctx.env, **extra}) if extra else ctx
+        # settings ``env``, CLAUDE_ENV_FILE exports, the credential scrub when asked
+        return dataclasses.replace(ctx, env=claude.subprocess_env(ctx.env))
 
     try:
         mode, mode_warnings = resolve_permission_mode(settings, options.permission_mode)
@@ -381,8 +373,65 @@ def plugin_hook_files() -> list[Path]:
     return [f for root in roots for f in sorted(root.glob("*/hooks/hooks.json"))]
 
 
-def _report_hook_error(stream: TextIO, error: HookError) -> None:
-    _say(stream, f"hook {error.hook_path} failed on {error.event}: {error.error}")
+def _report_hook_error(stream: TextIO, error: HookError, verbose: bool = False) -> None:
+    """One line naming the hook's own ``file:line`` when known; the traceback under --verbose."""
+    where = hook_location(error.hook_path, error.exception) or error.hook_path
+    _say(stream, f"hook {where} failed on {error.event}: {error.error}")
+    trace = hook_traceback(error.exception) if verbose else ""
+    if trace:
+        print(trace, file=stream, flush=True)
+
+
+@dataclass(frozen=True, slots=True)
+class ModuleHookPlan:
+    """Which hook modules may load: the discovery (``None``: none may) and policy's limit."""
+
+    discovery: Discovery | None
+    #: Why some or all hook modules do not run (``allowManagedHooksOnly``, untrusted ...).
+    limit: str | None = None
+    #: The line said at start-up about that limit.
+    note: str | None = None
+
+
+def plan_module_hooks(
+    settings: LoadedSettings,
+    trusted: bool,
+    cwd: str,
+    cli_paths: list[str],
+    *,
+    ignore_policy: bool = False,
+) -> ModuleHookPlan:
+    """Discover the hook modules the settings' policy and trust allow (nothing is imported).
+
+    Module hooks are never the managed file's unless its own ``hooks`` list names them.
+    The agent and ``hookline hooks list`` share this, so both see the same hooks;
+    ``ignore_policy`` lists what ``disableAllHooks``/``allowManagedHooksOnly`` hold back.
+    """
+    policy = hook_policy(settings)
+    others_ok, why_not = allows("user", policy, trusted)
+    if ignore_policy:
+        others_ok = True
+    elif not allows("managed", policy, trusted)[0]:
+        return ModuleHookPlan(None, why_not, f"no hook modules run: {why_not}")
+    settings_paths = [
+        SettingsHookPath(p, str(base), str(f.path), f.from_project)
+        for p, base, f in [*settings.hook_paths(), *settings.required_hooks()]
+        if others_ok or f.scope == "managed"
+    ]
+    discovery = discover_hooks(
+        cli_paths=cli_paths if others_ok else [],
+        settings_paths=settings_paths,
+        project_dir=cwd if others_ok else None,
+        project_trusted=trusted,
+        cwd=cwd,
+        user=others_ok,
+        packages=others_ok,
+    )
+    if others_ok:
+        return ModuleHookPlan(discovery)
+    return ModuleHookPlan(
+        discovery, why_not, f"only the managed settings' hook modules run: {why_not}"
+    )
 
 
 def _verbose_transcript(agent: Agent, stream: TextIO) -> None:

@@ -2,9 +2,11 @@
 
 ``ClaudeHooks`` is the entry point (see ``adapter.py``); the other modules are
 its parts: names (Claude's tool vocabulary), config (sources → definitions),
-matchers and selection, payloads (stdin JSON), command (one process), outcome
-(exit code and output → ``Outcome``), verdict, async_hooks, model_hooks,
-callbacks, env_file and engine (one event, hooks in parallel).
+matchers and selection, conditions (a hook's ``if``), payloads (stdin JSON),
+command (one process), http_hook (one POST), outcome (exit code and output →
+``Outcome``), verdict, async_hooks, model_hooks, callbacks, timeouts, env_file
+(``CLAUDE_ENV_FILE``), environment (settings ``env``, the credential scrub) and
+engine (one event, hooks in parallel).
 """
 
 from typing import TYPE_CHECKING
@@ -24,7 +26,9 @@ if TYPE_CHECKING:
         sources_from_settings,
     )
     from hookline.claude.engine import EventRun, HookEngine
-    from hookline.claude.env_file import parse_env_exports
+    from hookline.claude.env_file import parse_env_exports, source_env_file
+    from hookline.claude.environment import subprocess_env
+    from hookline.claude.http_hook import HttpHookPolicy
     from hookline.claude.matchers import Matcher, compile_matcher, match_query
     from hookline.claude.model_hooks import ModelHookCancelled, ModelHookRequest, ModelRunner
     from hookline.claude.names import (
@@ -55,6 +59,7 @@ __all__ = [
     "HookDefinition",
     "HookEngine",
     "HookSource",
+    "HttpHookPolicy",
     "Matcher",
     "MatcherCheck",
     "ModelHookCancelled",
@@ -75,7 +80,9 @@ __all__ = [
     "parse_env_exports",
     "plugin_sources",
     "select_hooks",
+    "source_env_file",
     "sources_from_settings",
+    "subprocess_env",
     "to_claude_input",
     "to_claude_tool_name",
 ]
@@ -97,6 +104,7 @@ _EXPORTS = {
     "HookDefinition": "hookline.claude.config",
     "HookEngine": "hookline.claude.engine",
     "HookSource": "hookline.claude.config",
+    "HttpHookPolicy": "hookline.claude.http_hook",
     "Matcher": "hookline.claude.matchers",
     "MatcherCheck": "hookline.claude.selection",
     "ModelHookCancelled": "hookline.claude.model_hooks",
@@ -117,7 +125,9 @@ _EXPORTS = {
     "parse_env_exports": "hookline.claude.env_file",
     "plugin_sources": "hookline.claude.config",
     "select_hooks": "hookline.claude.selection",
+    "source_env_file": "hookline.claude.env_file",
     "sources_from_settings": "hookline.claude.config",
+    "subprocess_env": "hookline.claude.environment",
     "to_claude_input": "hookline.claude.names",
     "to_claude_tool_name": "hookline.claude.names",
 }

@@ -55,6 +55,7 @@ from hookline.claude.config import (
     sources_from_settings,
 )
 from hookline.claude.engine import EventRun, HookEngine
+from hookline.claude.http_hook import HttpHookPolicy
 from hookline.claude.names import from_claude_input, to_claude_input, to_claude_tool_name
 from hookline.claude.outcome import Outcome
 from hookline.core.api import Handler, LoadedHook
@@ -87,6 +88,8 @@ from hookline.settings.loader import LoadedSettings
 from hookline.settings.policy import HookPolicy, hook_policy
 
 SETTINGS_HOOK_PATH = "settings:claude"
+#: The ``ui.set_status`` key of running hooks' ``statusMessage``.
+STATUS_KEY = "claude-hooks"
 
 #: internal event → the Claude events it fires.
 BUS_EVENTS: dict[str, tuple[str, ...]] = {
@@ -139,6 +142,9 @@ class ClaudeHooks(HookEngine):
         sources = sources_from_settings(loaded)
         plugins, errors = plugin_sources(plugin_hook_files)
         kwargs.setdefault("project_dir", getattr(loaded, "project_dir", "."))
+        merged = getattr(loaded, "merged", None)
+        kwargs.setdefault("settings_env", getattr(merged, "env", None))
+        kwargs.setdefault("http_policy", HttpHookPolicy.from_settings(merged))
         return cls(
             [*sources, *plugins],
             policy=policy or hook_policy(loaded),
@@ -192,7 +198,13 @@ class ClaudeHooks(HookEngine):
     # -- shared helpers ------------------------------------------------------------
 
     async def _run(self, event: str, fields: dict[str, Any], ctx: HookContext) -> EventRun:
-        run = await self.run(event, fields, cwd=ctx.cwd, session_file=ctx.session_file)
+        run = await self.run(
+            event,
+            fields,
+            cwd=ctx.cwd,
+            session_file=ctx.session_file,
+            status=lambda text: ctx.ui.set_status(STATUS_KEY, text),
+        )
         for o in run.outcomes:
             if o.kind in ("non_blocking_error", "cancelled"):
                 ctx.ui.notify(f"{event} hook {_label(o)}: {o.reason}", "warning")
@@ -206,10 +218,20 @@ class ClaudeHooks(HookEngine):
         return run
 
     def _async_done(self, task: AsyncHookTask, outcome: Outcome) -> None:
+        """A background hook ended: its context reaches the model on the next turn.
+
+        ``systemMessage`` and ``additionalContext`` are queued for the model's next
+        call; an ``asyncRewake`` hook that exited 2 also starts a turn with its stderr.
+        """
         if self._runner is None:
             return
-        if outcome.additional_context:
-            _send_context(self._runner.context, [outcome.additional_context])
+        ctx = self._runner.context
+        contexts = [outcome.system_message or "", outcome.additional_context or ""]
+        if getattr(task.hook.spec, "async_rewake", False) and outcome.kind == "blocking":
+            wake = f"Background {task.hook.event} hook ({task.hook.describe()}): {outcome.reason}"
+            _send_context(ctx, [*contexts, wake], trigger_turn=True)
+        else:
+            _send_context(ctx, contexts)
         level: NotifyType = "info" if outcome.kind == "success" else "warning"
         text = f"async hook {task.id} ({task.hook.event}) ended: {outcome.kind}"
         if outcome.reason:
@@ -335,7 +357,7 @@ def _stop_reason(event: str, given: str | None) -> str:
     return given or f"{event} hook asked to stop"
 
 
-def _send_context(ctx: HookContext, contexts: Sequence[str]) -> None:
+def _send_context(ctx: HookContext, contexts: Sequence[str], *, trigger_turn: bool = False) -> None:
     """Hook-added context reaches the model as a hidden message (queued while a run streams)."""
     text = "\n\n".join(c for c in contexts if c)
     if text:
@@ -345,7 +367,7 @@ def _send_context(ctx: HookContext, contexts: Sequence[str]) -> None:
             "content": text,
             "display": False,
         }
-        ctx.host.send_message(message, False)
+        ctx.host.send_message(message, trigger_turn)
 
 
 def _label(o: Outcome) -> str:

@@ -68,6 +68,11 @@ class LoadedHook:
 def _suggest(name: str) -> str:
     import difflib
 
+    from hookline.core.vocabulary import claude_event_hint
+
+    if hint := claude_event_hint(name):
+        return hint
+
     close = difflib.get_close_matches(name, sorted(EVENT_NAMES), n=1)
     return f" (did you mean {close[0]!r}?)" if close else ""
 

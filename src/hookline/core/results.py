@@ -35,6 +35,9 @@ class ToolCallResult(HookResult):
     ``permission`` (hookline extension, Claude's PreToolUse decision):
     ``"allow"`` skips the permission prompt, ``"ask"`` forces it; deny rules
     and plan mode still apply either way, and ``"ask"`` beats ``"allow"``.
+
+    Combination: the first ``block`` stops the chain; ``input`` rewrites chain;
+    ``ask`` from any handler beats ``allow``.
     """
 
     block: bool = False
@@ -50,6 +53,9 @@ class ToolResultResult(HookResult):
     accumulates across handlers, so feedback never replaces another hook's
     override (a redaction stays redacted); on a failed tool it is attached to
     the re-raised error as notes.
+
+    Combination: every handler sees the original; the last override wins;
+    ``append`` blocks accumulate.
     """
 
     content: list[Content] | None = None
@@ -59,6 +65,11 @@ class ToolResultResult(HookResult):
 
 
 class ContextResult(HookResult):
+    """``context``: ``messages`` replaces the list sent to the model (``None``: unchanged).
+
+    Combination: chained; the next handler gets this list.
+    """
+
     messages: list[Message] | None = None
 
 
@@ -73,11 +84,19 @@ class InjectedMessage(HookResult):
 
 
 class BeforeAgentStartResult(HookResult):
+    """``before_agent_start``: ``message`` is added to the conversation before the prompt.
+
+    Combination: the first handler that returns a message wins.
+    """
+
     message: InjectedMessage | None = None
 
 
 class InputResult(HookResult):
-    """``input``: replace the text, or mark it handled (the model never sees it)."""
+    """``input``: replace the text, or mark it handled (the model never sees it).
+
+    Combination: chained transforms; ``handled`` stops the chain.
+    """
 
     text: str | None = None
     images: list[Content] | None = None
@@ -85,25 +104,52 @@ class InputResult(HookResult):
 
 
 class UserBashResult(HookResult):
+    """``user_bash``: run ``command`` in ``cwd`` with ``env`` added instead.
+
+    Fields left ``None`` keep the previous value. Combination: chained.
+    """
+
     command: str | None = None
     cwd: str | None = None
     env: dict[str, str] | None = None
 
 
 class SessionBeforeSwitchResult(HookResult):
+    """``session_before_switch``: ``cancel`` keeps the current session.
+
+    Combination: the latest result is kept; ``cancel`` stops the chain.
+    """
+
     cancel: bool = False
 
 
 class SessionBeforeForkResult(HookResult):
+    """``session_before_fork``: ``cancel`` stops the fork.
+
+    Combination: the latest result is kept; ``cancel`` stops the chain.
+    """
+
     cancel: bool = False
 
 
 class SessionBeforeBranchResult(HookResult):
+    """``session_before_branch``: ``cancel`` stops the branch;
+    ``skip_conversation_restore`` branches the session without restoring the conversation.
+
+    Combination: the latest result is kept; ``cancel`` stops the chain.
+    """
+
     cancel: bool = False
     skip_conversation_restore: bool = False
 
 
 class CompactionResult(HookResult):
+    """A hook's own compaction: ``summary`` replaces the one hookline would write.
+
+    ``first_kept_entry_id`` chooses where the kept messages start; ``tokens_before``
+    and ``details`` are recorded with it.
+    """
+
     summary: str
     first_kept_entry_id: str | None = None
     tokens_before: int | None = None
@@ -111,34 +157,62 @@ class CompactionResult(HookResult):
 
 
 class SessionBeforeCompactResult(HookResult):
+    """``session_before_compact``: ``cancel`` stops the compaction; ``compaction``
+    supplies the summary.
+
+    Combination: the latest result is kept; ``cancel`` stops the chain.
+    """
+
     cancel: bool = False
     compaction: CompactionResult | None = None
 
 
 class TreeSummary(HookResult):
+    """The summary of the branch left behind when the leaf moves (``summary``, ``details``)."""
+
     summary: str
     details: Any = None
 
 
 class SessionBeforeTreeResult(HookResult):
+    """``session_before_tree``: ``cancel`` stops the move; ``summary`` records the branch left.
+
+    Combination: the latest result is kept; ``cancel`` stops the chain.
+    """
+
     cancel: bool = False
     summary: TreeSummary | None = None
 
 
 class SessionCompactingResult(HookResult):
+    """``session.compacting``: ``context`` lines the summary must keep, ``prompt`` to
+    summarise with, ``preserve_data`` stored with the compaction.
+
+    Combination: the latest result wins.
+    """
+
     context: list[str] | None = None
     prompt: str | None = None
     preserve_data: dict[str, Any] | None = None
 
 
 class StopResult(HookResult):
-    """``stop``: ``block`` keeps the agent going, with ``reason`` as the next prompt."""
+    """``stop``: ``block`` keeps the agent going, with ``reason`` as the next prompt.
+
+    Also ``subagent_stop``'s result. Combination: the first ``block`` wins.
+    """
 
     block: bool = False
     reason: str | None = None
 
 
 class PermissionRequestResult(HookResult):
+    """``permission_request``: ``decision`` (``allow``, ``deny`` or ``ask`` the user),
+    ``reason`` shown with a denial, ``input`` a rewrite (checked against the rules again).
+
+    Combination: the first handler with a ``decision`` wins.
+    """
+
     decision: Literal["allow", "deny", "ask"] | None = None
     reason: str | None = None
     input: dict[str, Any] | None = None
@@ -169,10 +243,13 @@ class InvalidResultError(ValueError):
 
 
 def _describe(exc: ValidationError) -> str:
+    from hookline.core.vocabulary import claude_result_hint
+
     parts = []
     for err in exc.errors():
         loc = ".".join(str(p) for p in err["loc"]) or "(result)"
-        parts.append(f"{loc}: {err['msg']}")
+        hint = claude_result_hint(str(err["loc"][0])) if len(err["loc"]) == 1 else ""
+        parts.append(f"{loc}: {err['msg']}{hint}")
     return "; ".join(parts)
 
 

@@ -109,7 +109,9 @@ def test_explain_shows_matchers_dedupe_order_and_timeouts(project: Path) -> None
     assert matched == {"Bash": True, "Edit|Write": False}
     assert len(ex["settings"]["deduped"]) == 1
     assert "duplicate command" in ex["settings"]["deduped"][0]["reason"]
-    assert [o["timeout"] for o in ex["settings"]["order"]] == [60]
+    assert [o["timeout"] for o in ex["settings"]["order"]] == [
+        600
+    ]  # a command hook with no timeout: the documented 600 s default
 
 
 def test_explain_an_edit_selects_the_edit_hook_with_its_timeout(project: Path) -> None:

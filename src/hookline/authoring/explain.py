@@ -8,6 +8,7 @@ diagnostics are shown as they are: matchers tested, policy skips, dedupes.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -15,8 +16,8 @@ from typing import Any
 from hookline.authoring.project import ProjectHooks
 from hookline.claude import BUS_EVENTS, HookDefinition, Selection
 from hookline.claude import payloads as claude_payloads
-from hookline.claude.command import DEFAULT_TIMEOUT
 from hookline.claude.matchers import match_query
+from hookline.claude.timeouts import hook_timeout
 from hookline.core.events import Event, ToolResultEvent
 
 #: hookline event → the settings hook input fields it produces (as the bridge builds them).
@@ -113,8 +114,8 @@ def _claude_event(event: Event) -> str | None:
 
 
 def _timeout(hook: HookDefinition) -> float:
-    value = getattr(hook.spec, "timeout", None)
-    return float(value) if value else DEFAULT_TIMEOUT
+    """The hook's timeout as the engine gives it (its own, else the per-type/event default)."""
+    return hook_timeout(hook.spec, hook.event, os.environ)
 
 
 def _seconds(value: float | None) -> str:

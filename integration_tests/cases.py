@@ -332,7 +332,6 @@ CASES: list[Case] = [
         effect=_exists("keep.txt", "ran.txt"),
         result_contains=[["IF-RM"], []],
         hook_fields={"pre": ["tool_input.command"]},
-        pending="the `if` field of settings hooks (issue 10, another helper)",
     ),
     Case(
         "project_dir_and_relative_command",

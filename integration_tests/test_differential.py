@@ -121,7 +121,6 @@ def register(pi):
 """
 
 
-@pytest.mark.xfail(reason="`http` settings hooks (issue 10, helper chooks)", strict=False)
 def test_http_hook_to_hookline_serve_matches(claude: Path, tmp_path: Path) -> None:
     """An `http` PreToolUse hook answered by `hookline serve`, under both agents."""
     turns = [

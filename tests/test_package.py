@@ -12,6 +12,7 @@ SRC = Path(hookline.__file__).resolve().parent
 LAYERS = [
     "cli",
     "authoring",
+    "bridge",
     "modes",
     "telemetry",
     "agent",

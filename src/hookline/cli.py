@@ -68,7 +68,9 @@ def _main_parser() -> argparse.ArgumentParser:
             "hookline's reference coding agent. Every step emits hook events to Python hook "
             "modules and Claude Code settings hooks.\n\nOther commands: `hookline trust [DIR]`, "
             "`hookline trust --list`, `hookline untrust [DIR]`, `hookline settings schema`, "
-            "`hookline hooks list|explain|test|replay|new` (see `hookline hooks --help`)."
+            "`hookline hooks list|explain|test|replay|new` (see `hookline hooks --help`), "
+            "`hookline claude-hook` (hook modules as a Claude Code command hook), "
+            "`hookline serve --http HOST:PORT | --stdio` (the same, kept loaded)."
         ),
         formatter_class=_RawFormatter,
     )
@@ -265,6 +267,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         from hookline.authoring.command import main as hooks_main
 
         return hooks_main(args_list[1:])
+    if args_list and args_list[0] == "claude-hook":
+        from hookline.bridge.claude_hook import main as claude_hook
+
+        return claude_hook(args_list[1:])
+    if args_list and args_list[0] == "serve":
+        from hookline.bridge.serve import main as serve
+
+        return serve(args_list[1:])
     parser = _main_parser()
     if "-h" in args_list or "--help" in args_list:
         return _help(parser, args_list)

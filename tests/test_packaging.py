@@ -82,7 +82,12 @@ def test_the_provider_sdks_are_extras_not_dependencies() -> None:
     extras = PROJECT["optional-dependencies"]
     assert [_requirement_name(r) for r in extras["anthropic"]] == ["anthropic"]
     assert [_requirement_name(r) for r in extras["openai"]] == ["openai"]
-    assert extras["all"] == ["hookline[anthropic,openai]"]
+    assert [_requirement_name(r) for r in extras["mcp"]] == ["mcp"]
+    assert {_requirement_name(r) for r in extras["otel"]} == {
+        "opentelemetry-sdk",
+        "opentelemetry-exporter-otlp-proto-http",
+    }
+    assert extras["all"] == ["hookline[anthropic,openai,mcp,otel]"]
 
 
 def test_metadata_license_is_spdx_and_platforms_are_stated() -> None:

@@ -204,6 +204,9 @@ class _Handler(BaseHTTPRequestHandler):
         if reply.status >= 400:
             return self._json(reply.status, self.fake.error_body(reply), reply.headers)
         self.send_response(200)
+        request_id = f"req_fake_{len(self.fake.recorded)}"
+        self.send_header("x-request-id", request_id)  # OpenAI's name
+        self.send_header("request-id", request_id)  # Anthropic's name
         self.send_header("content-type", "text/event-stream")
         self.send_header("cache-control", "no-cache")
         self.end_headers()

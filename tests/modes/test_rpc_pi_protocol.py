@@ -196,3 +196,20 @@ def test_the_client_is_not_hookline_specific() -> None:
     source = (Path(__file__).parent / "pi_rpc_client.py").read_text()
     imports = [x for x in source.splitlines() if x.startswith(("import ", "from "))]
     assert imports and not any("hookline" in x or "helpers" in x for x in imports), imports
+
+
+async def test_session_names_are_the_agents_whether_a_hook_or_the_client_gives_them(
+    tmp_path: Path,
+) -> None:
+    hook = Path(__file__).resolve().parents[2] / "examples" / "hooks" / "session_name.py"
+    model = write_script(tmp_path / "script.json", ["one"])
+    async with _client(tmp_path, model, "--hook", str(hook)) as pi:
+        await pi.run("fix the parser\nplease")
+        while (state := await pi.ok("get_state"))["isStreaming"]:
+            pass
+        assert state["sessionName"] == "fix the parser"  # named by the hook (pi.set_session_name)
+        assert await pi.ok("set_session_name", name="renamed") is None
+        assert (await pi.ok("get_state"))["sessionName"] == "renamed"
+    entries = [json.loads(line) for line in Path(state["sessionFile"]).read_text().splitlines()]
+    names = [e["name"] for e in entries if e.get("type") == "session_info"]
+    assert names == ["fix the parser", "renamed"]  # one kind of entry, not a custom one

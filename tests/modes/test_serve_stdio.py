@@ -124,3 +124,30 @@ def test_serve_needs_stdio(tmp_path: Path) -> None:
     done = run_cli("serve")
     assert done.returncode == 2
     assert "serve needs --stdio" in done.stderr
+
+
+def test_claude_hook_inputs_and_pi_events_share_one_stdio_stream(tmp_path: Path) -> None:
+    pre = {
+        "hook_event_name": "PreToolUse",
+        "cwd": str(tmp_path),
+        "tool_name": "Bash",
+        "tool_input": {"command": "rm -rf /"},
+    }
+    answers = _serve(
+        tmp_path,
+        {"id": 1, "type": "tool_call", "data": _call("bash", "rm -rf x")},
+        {"id": 2, "input": pre},
+        {"id": 3, "input": {**pre, "tool_input": {"command": "echo ok"}}},
+        {"id": 4},  # neither kind: refused in both shapes
+        {"id": 5, "type": "tool_call", "data": _call("bash", "ls")},
+    )
+    assert [a["id"] for a in answers] == [1, 2, 3, 4, 5]
+    assert answers[0]["result"] == {"block": True, "reason": "no rm here"}
+    claude_deny = answers[1]["output"]["hookSpecificOutput"]  # type: ignore[index]
+    assert claude_deny["permissionDecision"] == "deny"
+    assert claude_deny["permissionDecisionReason"] == "no rm here"
+    assert answers[2]["exit_code"] == 0 and "result" not in answers[2]
+    assert "hookSpecificOutput" not in answers[2]["output"]  # type: ignore[operator]
+    assert answers[3]["error"] and answers[3]["exit_code"] != 0
+    assert answers[3]["output"]["hookSpecificOutput"]["permissionDecision"] == "deny"  # type: ignore[index]
+    assert answers[4]["result"] == {"input": {"command": "ls -la"}}

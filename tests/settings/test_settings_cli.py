@@ -134,7 +134,7 @@ def test_an_unknown_event_or_hook_type_is_a_warning_and_the_deny_rules_hold(
     settings = {
         "permissions": {"deny": ["Bash"]},
         "hooks": {
-            "PostCompact": [{"hooks": [{"type": "command", "command": "true"}]}],
+            "AfterCompact": [{"hooks": [{"type": "command", "command": "true"}]}],
             "PreToolUse": [{"hooks": [{"type": "websocket", "url": "ws://127.0.0.1:9"}]}],
         },
     }
@@ -145,7 +145,7 @@ def test_an_unknown_event_or_hook_type_is_a_warning_and_the_deny_rules_hold(
 
     assert done.returncode == 0, done.stderr
     assert not marker.exists()
-    assert f"{path}: hooks.PostCompact: unknown event, skipped" in done.stderr
+    assert f"{path}: hooks.AfterCompact: unknown event, skipped" in done.stderr
     assert (
         f"{path}: hooks.PreToolUse[0].hooks[0].type: unknown hook type 'websocket'" in done.stderr
     )

@@ -180,7 +180,7 @@ def test_a_wrong_typed_http_hook_limit_stops_start_up(
         ({"hookTimeout": -1}, "hookTimeout: Input should be greater than 0; ignored"),
         ({"hooks": 5}, "hooks: must be a list of hook module paths"),
         ({"hooks": ["a.py", 3]}, "hooks[1]: not a module path (a non-empty string); skipped"),
-        ({"hooks": {"PostCompact": []}}, "hooks.PostCompact: unknown event, skipped"),
+        ({"hooks": {"AfterCompact": []}}, "hooks.AfterCompact: unknown event, skipped"),
         (
             {"hooks": {"Stop": [{"hooks": [{"type": "command", "command": ""}]}]}},
             "hooks.Stop[0].hooks[0].command: String should have at least 1 character",

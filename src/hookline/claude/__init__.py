@@ -33,8 +33,10 @@ if TYPE_CHECKING:
     from hookline.claude.model_hooks import ModelHookCancelled, ModelHookRequest, ModelRunner
     from hookline.claude.names import (
         CLAUDE_TOOL_NAMES,
+        NEVER_FIRES,
         from_claude_input,
         from_claude_tool_name,
+        never_fires,
         to_claude_input,
         to_claude_tool_name,
     )
@@ -46,6 +48,7 @@ if TYPE_CHECKING:
 __all__ = [
     "BUS_EVENTS",
     "CLAUDE_TOOL_NAMES",
+    "NEVER_FIRES",
     "SETTINGS_HOOK_PATH",
     "UNBOUND_EVENTS",
     "AsyncHookRegistry",
@@ -77,6 +80,7 @@ __all__ = [
     "from_claude_tool_name",
     "load_plugin_hooks",
     "match_query",
+    "never_fires",
     "parse_env_exports",
     "plugin_sources",
     "select_hooks",
@@ -91,6 +95,8 @@ __all__ = [
 _EXPORTS = {
     "BUS_EVENTS": "hookline.claude.adapter",
     "CLAUDE_TOOL_NAMES": "hookline.claude.names",
+    "NEVER_FIRES": "hookline.claude.names",
+    "never_fires": "hookline.claude.names",
     "SETTINGS_HOOK_PATH": "hookline.claude.adapter",
     "UNBOUND_EVENTS": "hookline.claude.adapter",
     "AsyncHookRegistry": "hookline.claude.async_hooks",

@@ -148,7 +148,7 @@ def build_table(
     Matchers of sources that may run are compiled here (so a bad one is
     reported once); those of sources that may not are never compiled.
     """
-    from hookline.claude.matchers import compile_matcher
+    from hookline.claude.matchers import LITERAL_MATCHER_EVENTS, compile_matcher
 
     table = HookTable()
     for source in sources:
@@ -159,7 +159,8 @@ def build_table(
                 table.errors.append(f"{origin}: hooks.{event}: unknown event, skipped")
                 continue
             for g, group in enumerate(groups):
-                error = compile_matcher(group.matcher).error if denied is None else None
+                literal = event in LITERAL_MATCHER_EVENTS
+                error = compile_matcher(group.matcher, literal).error if denied is None else None
                 if error:
                     table.errors.append(f"{origin}: {event}[{g}]: {error}")
                 for i, spec in enumerate(group.hooks):

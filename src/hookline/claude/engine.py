@@ -32,8 +32,9 @@ from hookline.claude.config import (
 from hookline.claude.env_file import ENV_FILE_EVENTS, new_env_file, source_env_file
 from hookline.claude.environment import subprocess_env
 from hookline.claude.http_hook import HttpHookPolicy, run_http_hook
-from hookline.claude.matchers import compile_matcher, match_query
+from hookline.claude.matchers import LITERAL_MATCHER_EVENTS, compile_matcher, match_query
 from hookline.claude.model_hooks import ModelRunner, run_model_hook
+from hookline.claude.names import never_fires
 from hookline.claude.outcome import Outcome, new_outcome
 from hookline.claude.payloads import BaseFields, build_payload
 from hookline.claude.selection import Selection, Skipped, select_hooks
@@ -96,6 +97,9 @@ class HookEngine:
         self.session_id: str = str(uuid.uuid4())
         self.transcript_path: str | None = None
         self.permission_mode: str | None = None
+        self.model: str | None = None
+        #: The current user prompt's id (a new one per prompt), sent as ``prompt_id``.
+        self.prompt_id: str | None = None
         #: Variables hooks exported through ``CLAUDE_ENV_FILE`` (SessionStart and the like).
         self.session_env: dict[str, str] = {}
         self._once_ran: set[str] = set()
@@ -119,7 +123,7 @@ class HookEngine:
         if not callable(fn):
             raise TypeError(f"callback for {event} is not callable: {fn!r}")
         denied = policy_verdict("callback", self.policy, self.project_trusted)
-        m = compile_matcher(matcher) if denied is None else None
+        m = compile_matcher(matcher, event in LITERAL_MATCHER_EVENTS) if denied is None else None
         if m is not None and m.error:
             self.errors.append(f"callback {event}: {m.error}")
         name = getattr(fn, "__qualname__", None) or repr(fn)
@@ -135,8 +139,11 @@ class HookEngine:
         session_id: str | None = None,
         transcript_path: str | None = None,
         permission_mode: str | None = None,
+        model: str | None = None,
     ) -> None:
         """The facts every hook input starts with; ``None`` leaves a value unchanged."""
+        if model is not None:
+            self.model = model
         if session_id is not None:
             self.session_id = session_id
         if transcript_path is not None:
@@ -146,6 +153,12 @@ class HookEngine:
 
     def has_hooks(self, event: str) -> bool:
         return bool(self.table.by_event.get(event))
+
+    def dormant_events(self) -> dict[str, str]:
+        """Events that have hooks configured but never fire in hookline, with why."""
+        return {
+            e: why for e in self.table.by_event if self.has_hooks(e) and (why := never_fires(e))
+        }
 
     # -- listeners ----------------------------------------------------------------
 
@@ -189,7 +202,13 @@ class HookEngine:
     def base_fields(self, cwd: str | None = None, session_file: str | None = None) -> BaseFields:
         transcript = self.transcript_path or session_file or ""
         session_id = self.session_id
-        return BaseFields(session_id, transcript, cwd or self.project_dir, self.permission_mode)
+        return BaseFields(
+            session_id,
+            transcript,
+            cwd or self.project_dir,
+            self.permission_mode,
+            prompt_id=self.prompt_id,
+        )
 
     def subprocess_env(self, base: Mapping[str, str] | None = None) -> dict[str, str]:
         """The environment of hook and bash subprocesses (see ``claude.environment``)."""

@@ -476,7 +476,9 @@ class RpcServer:
                         "type": "tool_execution_end",
                         "tool_name": result["tool_name"],
                         "tool_call_id": result["tool_call_id"],
-                        "result": _ABORTED_TOOL,
+                        # pi's AgentToolResult, as the agent publishes it
+                        "result": {"content": result["content"], "details": None},
+                        "result_text": _ABORTED_TOOL,
                         "is_error": True,
                     }
                 )
@@ -594,18 +596,6 @@ def _model(spec: str) -> dict[str, Any]:
     return {"id": model_id, "name": model_id, "provider": provider, "input": ["text", "image"]}
 
 
-def _session_name(s: RpcServer) -> str | None:
-    names = [
-        e["data"].get("name")
-        for e in s.agent.session.get_branch()
-        if e["type"] == "custom"
-        and e.get("custom_type") == "session_info"
-        and isinstance(e.get("data"), dict)
-    ]
-    name = names[-1] if names else None
-    return name if isinstance(name, str) and name else None
-
-
 async def _state(s: RpcServer, m: dict[str, Any]) -> Any:
     a = s.agent
     state: dict[str, Any] = {
@@ -628,7 +618,7 @@ async def _state(s: RpcServer, m: dict[str, Any]) -> Any:
         "unsavedEntryIds": a.session.unsaved_entry_ids,
         "saveError": str(a.session.save_error) if a.session.save_error else None,
     }
-    name = _session_name(s)
+    name = a.get_session_name()  # the name hooks give with pi.set_session_name, too
     if name is not None:
         state["sessionName"] = name
     return state
@@ -818,7 +808,7 @@ async def _session_name_cmd(s: RpcServer, m: dict[str, Any]) -> Any:
     name = _str(m, "name").strip()
     if not name:
         raise ValueError('"name" must not be empty')
-    s.agent.session.append_custom_entry("session_info", {"name": name})
+    s.agent.set_session_name(name)
     return None
 
 

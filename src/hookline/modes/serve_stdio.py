@@ -12,11 +12,17 @@ Every request gets exactly one answer with its id: ``result`` (``null`` when
 no hook changed anything) or ``error``. A ``tool_call`` that cannot be
 decided (bad request, a hook error the rules turn into a block) answers a
 block: the host fails closed. Events are answered in order, one at a time.
+
+The same stream may carry Claude Code hook inputs (``{"id", "input"}``, see
+``hookline.bridge.serve``): the caller passes ``claude``, which answers those
+lines; a line that is neither (not JSON, no ``type``) gets both refusals, so
+either kind of host fails closed.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import json
+from collections.abc import Awaitable, Callable
 from typing import Any, TextIO
 
 from hookline.agent.agent import Agent
@@ -182,17 +188,49 @@ _EVENTS: dict[str, Callable[[Agent, dict[str, Any]], Any]] = {
 }
 
 
-async def serve_stdio(agent: Agent, out: TextIO | None = None) -> int:
-    """Answer event requests on stdin until EOF; a bad line is answered, never fatal."""
+#: Answers one Claude Code hook-input line (``{"id", "input"}``) with its reply object.
+ClaudeLines = Callable[[str], Awaitable[dict[str, Any]]]
+
+
+async def serve_stdio(
+    agent: Agent, out: TextIO | None = None, claude: ClaudeLines | None = None
+) -> int:
+    """Answer event requests on stdin until EOF; a bad line is answered, never fatal.
+
+    With ``claude``, lines shaped as Claude Code hook inputs go to it instead.
+    """
     write = LineWriter(out)
     async for line in read_lines(await open_stdin()):
         if isinstance(line, LineTooLong):
             write(dumps({"id": None, "error": f"line of {line.size} bytes is too long"}))
             continue
         text = line.decode("utf-8", errors="replace").strip()
-        if text:
-            write(dumps(await _answer(agent, text)))
+        if not text:
+            continue
+        if claude is not None and _is_claude(text):
+            write(dumps(await claude(text)))
+            continue
+        answer = await _answer(agent, text)
+        if claude is not None and "result" not in answer and "type" not in _object(text):
+            # Not a pi event and not a hook input: refuse in both shapes (fail closed).
+            answer = {**answer, **await claude(text)}
+        write(dumps(answer))
     return 0
+
+
+def _object(text: str) -> dict[str, Any]:
+    """``text`` as a JSON object, or ``{}`` when it is none (never raises)."""
+    try:
+        value = json.loads(text)
+    except (ValueError, RecursionError):
+        return {}
+    return value if isinstance(value, dict) else {}
+
+
+def _is_claude(text: str) -> bool:
+    """A Claude Code hook-input line: ``{"id", "input"}`` or a bare hook input, no ``type``."""
+    request = _object(text)
+    return "type" not in request and ("input" in request or "hook_event_name" in request)
 
 
 async def _answer(agent: Agent, text: str) -> dict[str, Any]:

@@ -19,21 +19,44 @@ ClaudeEvent = Literal[
     "PreToolUse",
     "PostToolUse",
     "PostToolUseFailure",
+    "PostToolBatch",
     "PermissionRequest",
+    "PermissionDenied",
     "UserPromptSubmit",
+    "UserPromptExpansion",
     "Notification",
     "Stop",
+    "StopFailure",
     "SubagentStart",
     "SubagentStop",
     "SessionStart",
     "SessionEnd",
+    "Setup",
     "PreCompact",
+    "PostCompact",
+    "InstructionsLoaded",
+    "ConfigChange",
+    "CwdChanged",
+    "FileChanged",
+    "Elicitation",
+    "ElicitationResult",
+    "TeammateIdle",
+    "TaskCreated",
+    "TaskCompleted",
+    "WorktreeCreate",
+    "WorktreeRemove",
+    "PreModelSwitch",
+    "PostModelSwitch",
+    "MessageDisplay",
+    "DirectoryAdded",
     "StatusLine",
     "FileSuggestion",
 ]
 
-#: Claude Code's hook event names hookline runs, as settings files spell them: the
-#: one list (an event not listed here is warned about and skipped, never run).
+#: Every hook event name Claude Code's settings accept today, as settings files spell
+#: them: the one list. All are accepted; ``hookline.claude.names.NEVER_FIRES`` lists
+#: those whose moment hookline does not have. An event not listed here is warned
+#: about and skipped, never run.
 CLAUDE_EVENTS: tuple[str, ...] = get_args(ClaudeEvent)
 
 #: The permission modes, loosest first (see ``hookline.settings.policy`` for strictness).
@@ -210,6 +233,17 @@ class PermissionsConfig(BaseModel):
     )
 
 
+class StreamRuleConfig(BaseModel):
+    """A Time-Traveling Stream Rule (``ttsrRules``): a regex over the model's streamed
+    output and the reminder injected when it matches."""
+
+    model_config = ConfigDict(extra="forbid", defer_build=True)
+
+    name: str = Field(min_length=1)
+    pattern: str = Field(min_length=1, description="A Python regular expression.")
+    text: str = Field(min_length=1, description="Injected as a system reminder on a match.")
+
+
 class Settings(BaseModel):
     """A settings file, or the merge of all of them.
 
@@ -279,6 +313,16 @@ class Settings(BaseModel):
         description=(
             "Environment variables http hook headers may use at most (each hook's "
             "allowedEnvVars is cut to this list); unset: no limit."
+        ),
+    )
+
+    ttsr_rules: list[StreamRuleConfig] | None = Field(
+        default=None,
+        alias="ttsrRules",
+        description=(
+            "Time-Traveling Stream Rules: when a rule's pattern matches the model's streamed "
+            "output, the stream is cut, its text injected as a system reminder, and the "
+            "request retried (each rule once per turn)."
         ),
     )
 

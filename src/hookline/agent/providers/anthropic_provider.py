@@ -92,7 +92,7 @@ class AnthropicProvider:
         partial = PartialReply(model=self.model)
         try:
             aborted, message = await run_abortable(
-                self._stream(params, partial, on_text), request.signal
+                self._stream(params, partial, on_text, request), request.signal
             )
         except Exception as exc:
             mapped = map_error(exc)
@@ -104,9 +104,20 @@ class AnthropicProvider:
         return message
 
     async def _stream(
-        self, params: dict[str, Any], partial: PartialReply, on_text: TextDelta | None
+        self,
+        params: dict[str, Any],
+        partial: PartialReply,
+        on_text: TextDelta | None,
+        request: ModelRequest,
     ) -> AssistantMessage:
+        if request.on_payload is not None:
+            params = await request.on_payload(params, "anthropic")
         async with self._client.messages.stream(**params) as stream:
+            if request.on_response is not None:
+                headers = dict(stream.response.headers)
+                await request.on_response(
+                    stream.response.status_code, headers, headers.get("request-id"), "anthropic"
+                )
             async for event in stream:
                 if event.type == "text":
                     partial.text.append(event.text)
@@ -132,7 +143,16 @@ def build_params(model: str, request: ModelRequest) -> dict[str, Any]:
         params["system"] = request.system_prompt
     if request.tools:
         params["tools"] = to_anthropic_tools(request.tools)
+    budget = THINKING_BUDGET.get(request.thinking)
+    if budget is not None:
+        # The budget must stay below max_tokens; the answer needs room after it.
+        params["max_tokens"] = max(request.max_tokens, budget + 4096)
+        params["thinking"] = {"type": "enabled", "budget_tokens": budget}
     return params
+
+
+#: ``ModelRequest.thinking`` → extended thinking's ``budget_tokens`` (``off``: not sent).
+THINKING_BUDGET = {"minimal": 1024, "low": 2048, "medium": 8192, "high": 16384, "xhigh": 32768}
 
 
 def to_anthropic_tools(tools: list[ToolSpec]) -> list[dict[str, Any]]:

@@ -91,7 +91,7 @@ class OpenAIProvider:
         acc = _Accumulator(PartialReply(model=self.model))
         try:
             aborted, message = await run_abortable(
-                self._stream(params, acc, on_text), request.signal
+                self._stream(params, acc, on_text, request), request.signal
             )
         except Exception as exc:
             mapped = map_error(exc)
@@ -103,9 +103,21 @@ class OpenAIProvider:
         return message
 
     async def _stream(
-        self, params: dict[str, Any], acc: _Accumulator, on_text: TextDelta | None
+        self,
+        params: dict[str, Any],
+        acc: _Accumulator,
+        on_text: TextDelta | None,
+        request: ModelRequest,
     ) -> AssistantMessage:
-        stream = await self._client.chat.completions.create(**params)
+        if request.on_payload is not None:
+            params = await request.on_payload(params, "openai")
+        raw = await self._client.chat.completions.with_raw_response.create(**params)
+        if request.on_response is not None:
+            headers = dict(raw.headers)
+            await request.on_response(
+                raw.status_code, headers, headers.get("x-request-id"), "openai"
+            )
+        stream = raw.parse()
         async with stream:
             async for chunk in stream:
                 acc.add(chunk, on_text)
@@ -221,7 +233,20 @@ def build_params(model: str, request: ModelRequest, *, compat: bool = False) -> 
     }
     if request.tools:
         params["tools"] = to_openai_tools(request.tools)
+    effort = REASONING_EFFORT.get(request.thinking)
+    if effort is not None:
+        params["reasoning_effort"] = effort
     return params
+
+
+#: ``ModelRequest.thinking`` → Chat Completions ``reasoning_effort`` (``off``: not sent).
+REASONING_EFFORT = {
+    "minimal": "minimal",
+    "low": "low",
+    "medium": "medium",
+    "high": "high",
+    "xhigh": "high",
+}
 
 
 def to_openai_tools(tools: list[ToolSpec]) -> list[dict[str, Any]]:

@@ -126,7 +126,6 @@ def test_a_flood_in_json_mode_sends_few_small_updates(tmp_path: Path) -> None:
     # and so the whole stream is bounded by the updates sent, never by the 20 MB produced
     # (a slower machine sends more updates, each still small)
     assert len(done.stdout) < (len(updates) + 4) * 52 * 1024, (len(done.stdout), len(updates))
-    assert len(done.stdout) < 20_000_000 // 4
 
 
 def test_a_closed_stdout_is_no_traceback_and_never_lands_in_the_session(tmp_path: Path) -> None:

@@ -570,7 +570,8 @@ class SubagentStartEvent(Event):
 class SubagentStopEvent(Event):
     """A sub-agent is about to end.
 
-    Payload: ``agent_id``, ``agent_transcript_path``, ``stop_hook_active``.
+    Payload: ``agent_id``, ``agent_type``, ``agent_transcript_path``,
+    ``stop_hook_active``, ``last_message`` (the sub-agent's last assistant message).
 
     Result: ``StopResult`` (``block`` keeps the sub-agent going). Claude's name:
     ``SubagentStop``.
@@ -802,8 +803,8 @@ class SessionCompactingEvent(Event):
 class SessionCompactEvent(Event):
     """A compaction was written to the session.
 
-    Payload: ``summary``, ``first_kept_entry_id``, ``tokens_before``,
-    ``from_hook`` (a hook supplied the summary).
+    Payload: ``summary``, ``trigger`` (``manual`` or ``auto``), ``first_kept_entry_id``,
+    ``tokens_before``, ``from_hook`` (a hook supplied the summary).
 
     Result: none (a notification).
 

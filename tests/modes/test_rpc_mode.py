@@ -347,6 +347,12 @@ async def test_hook_command_waits_for_idle_and_starts_a_new_session(tmp_path: Pa
         # the command waited for the running prompt to finish
         assert_in_order(types_of(lines), ["agent_end", "session_switch", "session_start"])
 
+        # the hook writes its record after new_session returns, just after session_start
+        deadline = asyncio.get_running_loop().time() + 20
+        while not (record.exists() and record.read_text().endswith("}")) and (
+            asyncio.get_running_loop().time() < deadline
+        ):
+            await asyncio.sleep(0.02)
         done = json.loads(record.read_text())
         assert done["ok"] is True and done["before"] == old_file
         state = await rpc.ok({"type": "get_state"})

@@ -80,7 +80,8 @@ def _parser() -> argparse.ArgumentParser:
         "--stdio",
         action="store_true",
         help='JSON lines: {"id": ..., "input": {hook input}} in, '
-        '{"id", "exit_code", "output", "stderr"} out',
+        '{"id", "exit_code", "output", "stderr"} out; lines with "type" and "data" are '
+        "pi's events (integrations/pi/hookline.ts), answered by hookline's agent",
     )
     p.add_argument(
         "--token",

@@ -83,6 +83,10 @@ THINKING_LEVELS = ("off", "minimal", "low", "medium", "high", "xhigh")
 Listener = Callable[[dict[str, Any]], None]
 
 
+#: Thinking level → Claude Code's ``effort`` in hook input (``off``: none is sent).
+_EFFORT = {"minimal": "low", "low": "low", "medium": "medium", "high": "high", "xhigh": "max"}
+
+
 class Agent:
     """Runs prompts through the model and tools, emitting hook events at every step."""
 
@@ -464,6 +468,7 @@ class Agent:
         if level not in THINKING_LEVELS:
             raise ValueError(f"thinking level {level!r}: use one of {', '.join(THINKING_LEVELS)}")
         self.thinking_level = level
+        self.sync_claude()  # command hooks see it as ``effort``
 
     async def reload(self) -> None:
         """``session_shutdown``, re-discover and reload the hooks, ``session_start`` with
@@ -614,6 +619,7 @@ class Agent:
                 transcript_path=self.session.get_session_file() or "",
                 permission_mode=self.gate.mode,
                 model=self.provider.model_id,
+                effort=_EFFORT.get(self.thinking_level, ""),
             )
 
     async def _append(self, msg: Message) -> Message:

@@ -24,7 +24,8 @@ from hookline.agent.provider import Provider, ProviderError
 from hookline.agent.providers.registry import ProviderSpecError, create_provider
 from hookline.agent.providers.scripted import ScriptError
 from hookline.claude import ClaudeHooks
-from hookline.core.paths import expand_path, hookline_home
+from hookline.claude.plugins import Plugin, enabled_state, find_plugins
+from hookline.core.paths import expand_path
 from hookline.core.runner import HookError, HookRunner
 from hookline.discovery import (
     LoadResult,
@@ -74,6 +75,8 @@ class AgentOptions:
     add_dirs: list[str] = field(default_factory=list)
     #: ``--require-hook PATH``: loaded like ``--hook``, and the agent refuses to start without it.
     required_hooks: list[str] = field(default_factory=list)
+    #: ``--plugin-dir``: Claude Code plugin folders loaded for this run.
+    plugin_dirs: list[str] = field(default_factory=list)
 
 
 @dataclass(slots=True)
@@ -291,7 +294,7 @@ async def build_agent(
     agent_ref: list[Agent] = []
     claude = ClaudeHooks.from_settings(
         settings,
-        plugin_hook_files=[] if policy.managed_only else plugin_hook_files(),
+        plugins=[] if policy.managed_only else _plugins(settings, options, cwd, trusted, err),
         policy=policy,
         project_trusted=trusted,
         project_dir=cwd,
@@ -375,10 +378,25 @@ def _permission_rules(
     return rules
 
 
-def plugin_hook_files() -> list[Path]:
-    """Claude Code plugins' ``hooks/hooks.json`` (user scope: no project trust needed)."""
-    roots = [Path.home() / ".claude" / "plugins", hookline_home() / "plugins"]
-    return [f for root in roots for f in sorted(root.glob("*/hooks/hooks.json"))]
+def _plugins(
+    settings: LoadedSettings, options: AgentOptions, cwd: str, trusted: bool, err: TextIO
+) -> list[Plugin]:
+    """The Claude Code plugins that load: enabled in settings, or ``--plugin-dir``."""
+    enabled, warnings = enabled_state(settings.merged.extra_keys().get("enabledPlugins"))
+    found = find_plugins(
+        enabled,
+        project_dir=cwd,
+        project_trusted=trusted,
+        plugin_dirs=[expand_path(d, cwd) for d in options.plugin_dirs],
+    )
+    for warning in [*warnings, *found.warnings]:
+        _say(err, f"plugins: {warning}")
+    if options.verbose:
+        for plugin in found.plugins:
+            _say(err, f"plugin {plugin.id} loaded from {plugin.root}")
+        for skipped in found.skipped:
+            _say(err, f"plugin {skipped.id} not loaded: {skipped.reason}")
+    return found.plugins
 
 
 def _report_hook_error(stream: TextIO, error: HookError) -> None:

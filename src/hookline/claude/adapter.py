@@ -57,6 +57,7 @@ from hookline.claude.config import (
 from hookline.claude.engine import EventRun, HookEngine
 from hookline.claude.names import from_claude_input, to_claude_input, to_claude_tool_name
 from hookline.claude.outcome import Outcome
+from hookline.claude.plugins import Plugin, plugin_hook_sources
 from hookline.core.api import Handler, LoadedHook
 from hookline.core.context import HookContext
 from hookline.core.events import (
@@ -128,19 +129,25 @@ class ClaudeHooks(HookEngine):
         loaded: LoadedSettings,
         *,
         plugin_hook_files: Iterable[Path] = (),
+        plugins: Iterable[Plugin] = (),
         policy: HookPolicy | None = None,
         project_trusted: bool = True,
         **kwargs: Any,
     ) -> ClaudeHooks:
-        """From a ``LoadedSettings`` and plugin ``hooks/hooks.json`` files.
+        """From a ``LoadedSettings``, plugins (``claude.plugins.find_plugins``) and loose
+        plugin ``hooks/hooks.json`` files.
 
         ``policy`` defaults to ``settings.policy.hook_policy(loaded)``.
         """
         sources = sources_from_settings(loaded)
-        plugins, errors = plugin_sources(plugin_hook_files)
+        plugin_hooks, errors = plugin_sources(plugin_hook_files)
+        for plugin in plugins:
+            found, messages = plugin_hook_sources(plugin)
+            plugin_hooks += found
+            errors += messages
         kwargs.setdefault("project_dir", getattr(loaded, "project_dir", "."))
         return cls(
-            [*sources, *plugins],
+            [*sources, *plugin_hooks],
             policy=policy or hook_policy(loaded),
             project_trusted=project_trusted,
             errors=[*errors],

@@ -38,7 +38,7 @@ class Deduped:
 
     hook: HookDefinition
     kept: HookDefinition
-    key: tuple[str, str]
+    key: tuple[str, ...]
 
     @property
     def reason(self) -> str:
@@ -93,7 +93,7 @@ def select_hooks(event: str, query: str | None, definitions: Iterable[HookDefini
     """Run the selection algorithm over ``definitions`` (already in source order)."""
     sel = Selection(event, query)
     seen_groups: dict[tuple[str, str, int], bool] = {}
-    kept: dict[tuple[str, str], HookDefinition] = {}
+    kept: dict[tuple[str, ...], HookDefinition] = {}
     for d in definitions:
         if d.denied is not None:
             sel.skipped.append(Skipped(d, d.denied))

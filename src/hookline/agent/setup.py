@@ -18,6 +18,7 @@ from typing import TextIO
 
 from hookline.agent.agent import DEFAULT_SYSTEM_PROMPT, Agent
 from hookline.agent.gate import PermissionGate
+from hookline.agent.model_choice import choose_model, normalize_spec
 from hookline.agent.model_hooks import make_model_runner
 from hookline.agent.permissions import PermissionRules
 from hookline.agent.provider import Provider, ProviderError
@@ -99,6 +100,26 @@ def _provider(spec: str, base_url: str | None, cwd: str) -> Provider:
         return create_provider(spec, base_url=base_url, cwd=cwd)
     except (ProviderSpecError, ScriptError, ProviderError) as exc:
         raise SetupError(str(exc)) from None
+
+
+def _chosen_provider(
+    options: AgentOptions, settings: LoadedSettings, cwd: str, err: TextIO
+) -> Provider:
+    """``--model`` > ``HOOKLINE_MODEL`` > settings ``model`` > an API key > the scripted model."""
+    origin = next(
+        (str(f.path) for f in reversed(settings.files) if f.settings and f.settings.model),
+        "settings",
+    )
+    choice = choose_model(
+        options.model, settings.merged.model, DEFAULT_MODEL, os.environ, settings_origin=origin
+    )
+    if choice.note:
+        _say(err, choice.note)
+    try:
+        return create_provider(choice.spec, base_url=options.base_url, cwd=cwd)
+    except (ProviderSpecError, ScriptError, ProviderError) as exc:
+        where = "" if choice.source in ("--model", "default") else f"{choice.source}: "
+        raise SetupError(f"{where}{exc}") from None
 
 
 def _ask_trust(cwd: str) -> bool:
@@ -228,8 +249,6 @@ async def build_agent(
     cwd = os.path.abspath(options.cwd)
     if not os.path.isdir(cwd):
         raise SetupError(f"--cwd {cwd} is not a directory")
-    provider = _provider(options.model or DEFAULT_MODEL, options.base_url, cwd)
-
     trusted = await _decide_trust(options, cwd, err, ask_trust)
     settings = load_settings(
         Path(cwd),
@@ -253,6 +272,7 @@ async def build_agent(
             + f" (run `hookline trust {cwd}` or pass --trust-project)",
         )
     rules = _permission_rules(settings, options, cwd, err)  # before any hook code runs
+    provider = _chosen_provider(options, settings, cwd, err)
 
     policy = hook_policy(settings)
     runner = HookRunner(cwd=cwd, timeout=settings.hook_timeout_seconds)
@@ -346,7 +366,7 @@ async def build_agent(
         settings=settings,
         load_result=result,
         claude=claude,
-        make_provider=lambda spec: _provider(spec, options.base_url, cwd),
+        make_provider=lambda spec: _provider(normalize_spec(spec), options.base_url, cwd),
         trusted=trusted,
     )
 

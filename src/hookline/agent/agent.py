@@ -17,6 +17,7 @@ from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
 from hookline.agent.gate import PermissionGate
+from hookline.agent.memory import MemoryFile
 from hookline.agent.provider import Provider
 from hookline.agent.session_ops import CompactionPolicy, SessionLifecycle
 from hookline.agent.steps import ModelStep, RetryPolicy, ToolStep
@@ -29,6 +30,7 @@ from hookline.core.events import (
     BeforeAgentStartEvent,
     Event,
     InputEvent,
+    InstructionsLoadedEvent,
     ModelSelectEvent,
     StopEvent,
     TodoReminderEvent,
@@ -107,6 +109,8 @@ class Agent:
         self.turn_index = 0
         self.extra_env: dict[str, str] = {}
         self.claude: ClaudeHooks | None = None
+        #: The memory files in the system prompt, announced by ``start``.
+        self.memory_files: list[MemoryFile] = []
         self.todos = TodoList()
         self._raw_tools = [*tools, self.todos.tool()]
         self.tools: dict[str, Tool] = {}
@@ -190,8 +194,19 @@ class Agent:
         self.sync_claude()
 
     async def start(self, source: str = "startup") -> None:
-        """Announce the session (``session_start``): startup, resume, clear or compact."""
+        """Announce the session (``session_start``): startup, resume, clear or compact;
+        then each memory file in the system prompt (``instructions_loaded``)."""
         await self.sessions.start(source)
+        for f in self.memory_files:
+            reason = "compact" if source == "compact" and f.parent is None else f.load_reason
+            await self.emit(
+                InstructionsLoadedEvent(
+                    file_path=str(f.path),
+                    memory_type=f.memory_type,
+                    load_reason=reason,
+                    parent_file_path=str(f.parent) if f.parent is not None else None,
+                )
+            )
 
     async def new_session(
         self,

@@ -18,6 +18,7 @@ from typing import TextIO
 
 from hookline.agent.agent import DEFAULT_SYSTEM_PROMPT, Agent
 from hookline.agent.gate import PermissionGate
+from hookline.agent.memory import load_memory, system_prompt_with_memory
 from hookline.agent.model_choice import choose_model, normalize_spec
 from hookline.agent.model_hooks import make_model_runner
 from hookline.agent.permissions import PermissionRules
@@ -337,6 +338,9 @@ async def build_agent(
     for warning in mode_warnings:
         _say(err, f"settings: {warning}")
     gate = PermissionGate(runner, mode=mode, rules=rules, cwd=cwd)
+    memory = load_memory(cwd, project_trusted=trusted)
+    for warning in memory.warnings:
+        _say(err, warning)
     session = _open_session(options, cwd)
     # What bash calls leave (background jobs, spill files) ends with the session;
     # atexit covers an exit that skips the shutdown.
@@ -350,10 +354,13 @@ async def build_agent(
             cwd, spawn_hook=spawn_hook, hide=rules.hide_predicate(cwd), leftovers=leftovers
         ),
         cwd=cwd,
-        system_prompt=options.system_prompt or DEFAULT_SYSTEM_PROMPT,
+        system_prompt=system_prompt_with_memory(
+            options.system_prompt or DEFAULT_SYSTEM_PROMPT, memory
+        ),
         gate=gate,
         leftovers=leftovers,
     )
+    agent.memory_files = memory.files
     agent_ref.append(agent)
     agent.stream.verbose_context = options.verbose_context
     agent.bind_claude(claude)

@@ -23,6 +23,7 @@ session_before_compact PreCompact: block → ``cancel``
 stop / subagent_stop   Stop / SubagentStop: block → ``{block, reason}``
 permission_request     PermissionRequest: allow/deny → ``decision``
 notification           Notification;  subagent_start → SubagentStart
+instructions_loaded    InstructionsLoaded (observer: its output changes nothing)
 =====================  =====================================================
 
 Order with module hooks is the caller's: the runner calls hooks in the order
@@ -62,6 +63,7 @@ from hookline.core.api import Handler, LoadedHook
 from hookline.core.context import HookContext
 from hookline.core.events import (
     InputEvent,
+    InstructionsLoadedEvent,
     NotificationEvent,
     PermissionRequestEvent,
     SessionBeforeCompactEvent,
@@ -102,6 +104,7 @@ BUS_EVENTS: dict[str, tuple[str, ...]] = {
     "subagent_start": ("SubagentStart",),
     "notification": ("Notification",),
     "permission_request": ("PermissionRequest",),
+    "instructions_loaded": ("InstructionsLoaded",),
 }
 #: Claude events with no internal event; run them with ``ClaudeHooks.run``.
 UNBOUND_EVENTS: tuple[str, ...] = ("StatusLine", "FileSuggestion")
@@ -315,6 +318,10 @@ class ClaudeHooks(HookEngine):
     async def _on_subagent_start(self, ev: SubagentStartEvent, ctx: HookContext) -> None:
         if self.has_hooks("SubagentStart"):
             await self._run("SubagentStart", payloads.subagent_start(ev), ctx)
+
+    async def _on_instructions_loaded(self, ev: InstructionsLoadedEvent, ctx: HookContext) -> None:
+        if self.has_hooks("InstructionsLoaded"):
+            await self._run("InstructionsLoaded", payloads.instructions_loaded(ev), ctx)
 
     async def _on_notification(self, ev: NotificationEvent, ctx: HookContext) -> None:
         if self.has_hooks("Notification"):

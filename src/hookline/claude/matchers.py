@@ -62,6 +62,7 @@ MATCH_FIELDS: dict[str, str] = {
     "PostToolUseFailure": "tool_name",
     "PermissionRequest": "tool_name",
     "SessionStart": "source",
+    "InstructionsLoaded": "load_reason",
     "PreCompact": "trigger",
     "Notification": "notification_type",
     "SessionEnd": "reason",

@@ -13,6 +13,7 @@ from typing import Any
 
 from hookline.claude.names import to_claude_input, to_claude_tool_name
 from hookline.core.events import (
+    InstructionsLoadedEvent,
     NotificationEvent,
     PermissionRequestEvent,
     SessionBeforeCompactEvent,
@@ -147,3 +148,14 @@ def subagent_stop(ev: SubagentStopEvent) -> dict[str, Any]:
 
 def pre_compact(ev: SessionBeforeCompactEvent) -> dict[str, Any]:
     return {"trigger": ev.trigger, "custom_instructions": ev.custom_instructions or ""}
+
+
+def instructions_loaded(ev: InstructionsLoadedEvent) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "file_path": ev.file_path,
+        "memory_type": ev.memory_type,
+        "load_reason": ev.load_reason,
+    }
+    if ev.parent_file_path is not None:
+        out["parent_file_path"] = ev.parent_file_path
+    return out

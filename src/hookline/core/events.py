@@ -217,6 +217,22 @@ class SubagentStopEvent(Event):
 
 
 @dataclass(slots=True, kw_only=True)
+class InstructionsLoadedEvent(Event):
+    """A memory file (``CLAUDE.md`` and friends) went into the system prompt.
+
+    ``memory_type``: ``User``, ``Project``, ``Local`` or ``Managed``;
+    ``load_reason``: ``session_start``, ``include`` (imported by
+    ``parent_file_path``) or ``compact``.
+    """
+
+    type: ClassVar[str] = "instructions_loaded"
+    file_path: str
+    memory_type: str
+    load_reason: str
+    parent_file_path: str | None = None
+
+
+@dataclass(slots=True, kw_only=True)
 class NotificationEvent(Event):
     type: ClassVar[str] = "notification"
     message: str
@@ -358,6 +374,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
         StopEvent,
         SubagentStartEvent,
         SubagentStopEvent,
+        InstructionsLoadedEvent,
         NotificationEvent,
         PermissionRequestEvent,
         SessionStartEvent,

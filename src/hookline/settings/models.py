@@ -28,6 +28,7 @@ ClaudeEvent = Literal[
     "SessionStart",
     "SessionEnd",
     "PreCompact",
+    "InstructionsLoaded",
     "StatusLine",
     "FileSuggestion",
 ]

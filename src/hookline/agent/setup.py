@@ -25,6 +25,8 @@ from hookline.agent.permissions import PermissionRules
 from hookline.agent.provider import Provider, ProviderError
 from hookline.agent.providers.registry import ProviderSpecError, create_provider
 from hookline.agent.providers.scripted import ScriptError
+from hookline.agent.subagents import load_agent_types
+from hookline.agent.task_tool import task_tool
 from hookline.claude import ClaudeHooks
 from hookline.claude.plugins import Plugin, enabled_state, find_plugins
 from hookline.core.paths import expand_path
@@ -346,13 +348,23 @@ async def build_agent(
     # atexit covers an exit that skips the shutdown.
     leftovers = ToolLeftovers()
     atexit.register(leftovers.close)
+    agent_types = load_agent_types(cwd, project_trusted=trusted)
+    for warning in agent_types.warnings:
+        _say(err, warning)
+
+    def make_provider(spec: str) -> Provider:
+        return _provider(normalize_spec(spec), options.base_url, cwd)
+
     agent = Agent(
         provider=provider,
         runner=runner,
         session=session,
-        tools=builtin_tools(
-            cwd, spawn_hook=spawn_hook, hide=rules.hide_predicate(cwd), leftovers=leftovers
-        ),
+        tools=[
+            *builtin_tools(
+                cwd, spawn_hook=spawn_hook, hide=rules.hide_predicate(cwd), leftovers=leftovers
+            ),
+            task_tool(lambda: agent_ref[0], agent_types, make_provider),
+        ],
         cwd=cwd,
         system_prompt=system_prompt_with_memory(
             options.system_prompt or DEFAULT_SYSTEM_PROMPT, memory
@@ -373,7 +385,7 @@ async def build_agent(
         settings=settings,
         load_result=result,
         claude=claude,
-        make_provider=lambda spec: _provider(normalize_spec(spec), options.base_url, cwd),
+        make_provider=make_provider,
         trusted=trusted,
     )
 

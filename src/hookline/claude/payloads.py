@@ -59,8 +59,15 @@ def _tool(name: str, data: dict[str, Any]) -> dict[str, Any]:
     return {"tool_name": to_claude_tool_name(name), "tool_input": to_claude_input(name, data)}
 
 
+def _in_agent(ev: ToolCallEvent | ToolResultEvent) -> dict[str, Any]:
+    """``agent_id``/``agent_type`` for a call made inside a sub-agent (the ``task`` tool)."""
+    if ev.agent_id is None:
+        return {}
+    return {"agent_id": ev.agent_id, "agent_type": ev.agent_type or ""}
+
+
 def pre_tool_use(ev: ToolCallEvent) -> dict[str, Any]:
-    return {**_tool(ev.tool_name, ev.input), "tool_use_id": ev.tool_call_id}
+    return {**_tool(ev.tool_name, ev.input), "tool_use_id": ev.tool_call_id, **_in_agent(ev)}
 
 
 def content_text(content: list[Content]) -> str:
@@ -93,6 +100,7 @@ def post_tool_use(ev: ToolResultEvent) -> dict[str, Any]:
         **_tool(ev.tool_name, ev.input),
         "tool_response": tool_response(ev),
         "tool_use_id": ev.tool_call_id,
+        **_in_agent(ev),
     }
 
 
@@ -103,6 +111,7 @@ def post_tool_use_failure(ev: ToolResultEvent) -> dict[str, Any]:
         "tool_use_id": ev.tool_call_id,
         "error": content_text(ev.content),
         "is_interrupt": bool(details.get("aborted") or details.get("interrupted")),
+        **_in_agent(ev),
     }
 
 
@@ -142,6 +151,7 @@ def subagent_stop(ev: SubagentStopEvent) -> dict[str, Any]:
     return {
         "stop_hook_active": ev.stop_hook_active,
         "agent_id": ev.agent_id,
+        **({"agent_type": ev.agent_type} if ev.agent_type is not None else {}),
         "agent_transcript_path": ev.agent_transcript_path or "",
     }
 

@@ -37,6 +37,9 @@ class ToolCallEvent(Event):
     tool_name: str
     tool_call_id: str
     input: dict[str, Any]
+    #: Set when the call comes from a sub-agent (the ``task`` tool): its id and type.
+    agent_id: str | None = None
+    agent_type: str | None = None
 
 
 @dataclass(slots=True, kw_only=True)
@@ -48,6 +51,8 @@ class ToolResultEvent(Event):
     content: list[Content]
     details: Any = None
     is_error: bool = False
+    agent_id: str | None = None
+    agent_type: str | None = None
 
 
 @dataclass(slots=True, kw_only=True)
@@ -214,6 +219,7 @@ class SubagentStopEvent(Event):
     agent_id: str
     agent_transcript_path: str | None = None
     stop_hook_active: bool = False
+    agent_type: str | None = None
 
 
 @dataclass(slots=True, kw_only=True)

@@ -105,7 +105,9 @@ async def _run_agent(
             f"agent hook did not call hook_result within {request.max_turns or 50} turns"
         )
     finally:
-        await emit(SubagentStopEvent(agent_id=agent_id, stop_hook_active=False))
+        await emit(
+            SubagentStopEvent(agent_id=agent_id, agent_type="hook_agent", stop_hook_active=False)
+        )
 
 
 async def _run_tool(

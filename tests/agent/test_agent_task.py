@@ -244,3 +244,29 @@ def test_agent_file_problems_are_named(tmp_path: Path) -> None:
     assert not isinstance(ok, str)
     assert ok.tools == frozenset({"read", "edit"}) and ok.model is None
     assert ok.system_prompt is None
+
+
+async def test_script_turns_can_check_which_agent_they_answer(
+    make_agent: MakeAgent, project: Path
+) -> None:
+    agent_file(project / ".claude" / "agents", "scout", "description: Scouts\n", "SCOUT-PROMPT")
+    good = await make_agent(
+        [
+            task("go", "scout"),
+            {"text": "SCOUTED", "expect_system_contains": "SCOUT-PROMPT"},
+            {"text": "done", "expect_tool_result_contains": "SCOUTED"},
+        ]
+    )
+    await good.agent.prompt("go")
+    assert content_text(results(good)[0]["content"]) == "SCOUTED"
+
+    wrong = await make_agent(
+        [task("go"), {"text": "x", "expect_system_contains": "SCOUT-PROMPT"}, "done"]
+    )
+    await wrong.agent.prompt("go")
+    [result] = results(wrong)
+    assert result["is_error"]
+    assert "expect_system_contains: expected the system prompt to contain 'SCOUT-PROMPT'" in (
+        content_text(result["content"])
+    )
+    assert len(wrong.events(SubagentStopEvent)) == 1  # the sub-agent still ends visibly

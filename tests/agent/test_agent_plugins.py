@@ -292,3 +292,33 @@ async def test_managed_only_policy_loads_no_plugin(
     await h.agent.prompt("go")
     assert not tool_results(h)[0]["is_error"]
     assert records(isolated_home, "guard@market") == []
+
+
+async def test_enabled_plugin_agents_are_task_types(
+    make_agent: MakeAgent, isolated_home: Path
+) -> None:
+    root = install(isolated_home, "kit@market", record=False)
+    _write(
+        root / "agents" / "checker.md",
+        "---\nname: checker\ndescription: Checks\ntools: Read\n---\nPLUGIN-AGENT-PROMPT\n",
+    )
+    off = install(isolated_home, "offkit@market", record=False)
+    _write(off / "agents" / "x.md", "---\nname: x\ndescription: X\n---\nOFF\n")
+    enable(isolated_home, **{"kit@market": True, "offkit@market": False})
+    call = {
+        "tool_calls": [
+            {
+                "name": "task",
+                "arguments": {"description": "d", "prompt": "p", "subagent_type": "kit:checker"},
+            }
+        ]
+    }
+    h = await make_agent(
+        [call, {"text": "CHECKED", "expect_system_contains": "PLUGIN-AGENT-PROMPT"}, "done"]
+    )
+    await h.agent.prompt("go")
+    [result] = tool_results(h)
+    assert content_text(result["content"]) == "CHECKED"
+    task_spec = next(t for t in h.agent.provider.requests[0].tools if t.name == "task")  # type: ignore[attr-defined]
+    assert "kit:checker: Checks" in task_spec.description
+    assert "offkit:x" not in task_spec.description

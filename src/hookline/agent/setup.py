@@ -315,9 +315,10 @@ async def build_agent(
     load_into_runner(result, runner)
 
     agent_ref: list[Agent] = []
+    plugins = [] if policy.managed_only else _plugins(settings, options, cwd, trusted, err)
     claude = ClaudeHooks.from_settings(
         settings,
-        plugins=[] if policy.managed_only else _plugins(settings, options, cwd, trusted, err),
+        plugins=plugins,
         policy=policy,
         project_trusted=trusted,
         project_dir=cwd,
@@ -348,7 +349,11 @@ async def build_agent(
     # atexit covers an exit that skips the shutdown.
     leftovers = ToolLeftovers()
     atexit.register(leftovers.close)
-    agent_types = load_agent_types(cwd, project_trusted=trusted)
+    agent_types = load_agent_types(
+        cwd,
+        project_trusted=trusted,
+        plugins=[(p.id.rpartition("@")[0] or p.id, p.root) for p in plugins],
+    )
     for warning in agent_types.warnings:
         _say(err, warning)
 

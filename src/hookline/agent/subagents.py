@@ -12,7 +12,8 @@ A definition is Markdown with YAML front matter::
     ---
     You are a careful reviewer ...   (the body is the sub-agent's system prompt)
 
-Project definitions override user ones of the same name and load only from a
+Enabled plugins' ``agents/*.md`` load as ``<plugin>:<name>``. Project
+definitions override user ones of the same name and load only from a
 trusted project: a definition chooses a model and tools, so it is
 configuration, not text. ``general-purpose`` is built in (every tool, the
 agent's own system prompt). A file that cannot be used is skipped with a
@@ -22,7 +23,8 @@ message naming it.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -71,10 +73,18 @@ class AgentTypes:
 
 
 def load_agent_types(
-    project_dir: str | os.PathLike[str], *, project_trusted: bool, home: Path | None = None
+    project_dir: str | os.PathLike[str],
+    *,
+    project_trusted: bool,
+    home: Path | None = None,
+    plugins: Sequence[tuple[str, Path]] = (),
 ) -> AgentTypes:
-    """``general-purpose``, then ``~/.claude/agents``, then the project's (later wins)."""
+    """``general-purpose``, plugins' (``(name, root)``), ``~/.claude/agents``, then the
+    project's (later wins)."""
     out = AgentTypes({GENERAL_PURPOSE: BUILT_IN})
+    for plugin, root in plugins:
+        for found in _folder(root / "agents", out.warnings):
+            out.by_name[f"{plugin}:{found.name}"] = replace(found, name=f"{plugin}:{found.name}")
     folders = [(home or Path.home()) / ".claude" / "agents"]
     project = Path(project_dir) / ".claude" / "agents"
     if project_trusted:
@@ -84,14 +94,22 @@ def load_agent_types(
             f"sub-agent types in {project} are not loaded: the project is not trusted"
         )
     for folder in folders:
-        if not folder.is_dir():
-            continue
-        for path in sorted(folder.glob("*.md")):
-            found = parse_agent_file(path)
-            if isinstance(found, str):
-                out.warnings.append(found)
-            else:
-                out.by_name[found.name] = found
+        for found in _folder(folder, out.warnings):
+            out.by_name[found.name] = found
+    return out
+
+
+def _folder(folder: Path, warnings: list[str]) -> list[AgentDefinition]:
+    """The definitions of a folder's ``*.md`` files, sorted by file name."""
+    if not folder.is_dir():
+        return []
+    out: list[AgentDefinition] = []
+    for path in sorted(folder.glob("*.md")):
+        found = parse_agent_file(path)
+        if isinstance(found, str):
+            warnings.append(found)
+        else:
+            out.append(found)
     return out
 
 

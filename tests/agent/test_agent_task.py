@@ -270,3 +270,24 @@ async def test_script_turns_can_check_which_agent_they_answer(
         content_text(result["content"])
     )
     assert len(wrong.events(SubagentStopEvent)) == 1  # the sub-agent still ends visibly
+
+
+async def test_project_agent_types_make_interactive_mode_ask_for_trust(project: Path) -> None:
+    import io
+
+    from hookline import AgentOptions, build_agent
+
+    agent_file(project / ".claude" / "agents", "helper", "description: Helps\n", "H")
+    asked: list[str] = []
+
+    async def ask(cwd: str) -> bool:
+        asked.append(cwd)
+        return False
+
+    bundle = await build_agent(
+        AgentOptions(cwd=str(project), no_session=True, interactive=True),
+        stderr=io.StringIO(),
+        ask_trust=ask,
+    )
+    assert asked == [str(project)]
+    assert not bundle.trusted

@@ -146,6 +146,7 @@ def _project_has_hooks(cwd: str) -> bool:
             root / ".hookline" / "settings.json",
             root / ".claude" / "settings.json",
             root / ".claude" / "settings.local.json",
+            root / ".claude" / "agents",  # sub-agent types load only from a trusted project
         )
     )
 

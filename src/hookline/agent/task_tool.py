@@ -27,7 +27,14 @@ from hookline.agent.providers.retry import complete_with_retry
 from hookline.agent.steps import ToolStep
 from hookline.agent.subagents import GENERAL_PURPOSE, AgentDefinition, AgentTypes
 from hookline.core.events import Event, SubagentStartEvent, SubagentStopEvent
-from hookline.core.messages import Message, content_text, text, tool_calls, user_message
+from hookline.core.messages import (
+    AssistantMessage,
+    Message,
+    content_text,
+    text,
+    tool_calls,
+    user_message,
+)
 from hookline.core.results import StopResult
 from hookline.core.tool import Tool, ToolError, ToolResult, ToolUpdate
 from hookline.tools.pipeline import Denial, SubagentRef
@@ -181,7 +188,7 @@ class _Subagent:
             f"{self.definition.max_turns} turns"
         )
 
-    async def _complete(self, request: ModelRequest) -> Any:
+    async def _complete(self, request: ModelRequest) -> AssistantMessage:
         try:
             return await complete_with_retry(self.provider, request)
         except ProviderError as exc:

@@ -142,8 +142,9 @@ def find_plugins(
             out.skipped.append(SkippedPlugin(plugin_id, why))
             continue
         _add(out, seen, Plugin(plugin_id, root, data_dir_for(plugin_id, home), scope))
-    for id_, reason in ((i, "installed but not enabled") for i in installed if i not in enabled):
-        out.skipped.append(SkippedPlugin(id_, reason))
+    for plugin_id in installed:
+        if plugin_id not in enabled:
+            out.skipped.append(SkippedPlugin(plugin_id, "installed but not enabled"))
     own = hookline_home() / "plugins"
     if own.is_dir():
         for root in sorted(p for p in own.iterdir() if p.is_dir()):

@@ -64,6 +64,8 @@ async def test_task_runs_a_sub_agent_with_its_own_tool_calls(make_agent: MakeAge
     start = h.event(SubagentStartEvent)
     stop = h.event(SubagentStopEvent)
     assert start.agent_type == "general-purpose" and stop.agent_type == "general-purpose"
+    assert stop.last_message is not None
+    assert content_text(stop.last_message["content"]) == "SUB-ANSWER"
     assert start.agent_id == stop.agent_id and start.agent_id.startswith("agent-")
     calls = [e for e in h.events(ToolCallEvent) if e.tool_name == "bash"]
     assert [(c.agent_id, c.agent_type) for c in calls] == [(start.agent_id, "general-purpose")]
@@ -133,8 +135,9 @@ async def test_settings_hooks_see_agent_fields_and_subagent_stop_can_continue(
     start, start_record = recorder_script(tmp_path, "start")
     stop_once = tmp_path / "stop.sh"
     marker = tmp_path / "stopped-once"
+    stop_record = tmp_path / "stop.jsonl"
     stop_once.write_text(
-        "#!/bin/sh\ncat > /dev/null\n"
+        f"#!/bin/sh\ncat >> {stop_record}\necho >> {stop_record}\n"
         f"if [ -e {marker} ]; then exit 0; fi\n"
         f"touch {marker}\necho 'check the tests too' >&2\nexit 2\n"
     )
@@ -168,6 +171,9 @@ async def test_settings_hooks_see_agent_fields_and_subagent_stop_can_continue(
     assert content_text(results(h)[0]["content"]) == "SECOND-TRY"
     stops = h.events(SubagentStopEvent)
     assert [s.stop_hook_active for s in stops] == [False, True]
+    # the SubagentStop hook read the sub-agent's final words each time
+    stopped = [p for p in lines(stop_record) if p.get("hook_event_name") == "SubagentStop"]
+    assert [p["last_assistant_message"] for p in stopped] == ["FIRST-TRY", "SECOND-TRY"]
     assert "check the tests too" in content_text(
         h.agent.provider.requests[3].messages[-1]["content"]  # type: ignore[attr-defined]
     )

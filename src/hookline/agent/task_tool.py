@@ -152,14 +152,16 @@ class _Subagent:
         messages: list[Message] = [user_message(prompt)]
         specs = [ToolSpec(t.name, t.description, t.parameters) for t in self.tools.values()]
         continuations = 0
+        last: AssistantMessage | None = None
         for turn in range(1, self.definition.max_turns + 1):
             reply = await self._complete(
                 ModelRequest(self.system, list(messages), specs, signal=self.signal)
             )
             messages.append(reply)
+            last = reply
             calls = tool_calls(reply)
             if reply.get("stop_reason") in ("error", "aborted") or self.signal.is_set():
-                await self._stop(continuations > 0)
+                await self._stop(continuations > 0, reply)
                 raise ToolError(
                     f"sub-agent {self.ref.agent_type} ended early: "
                     f"{reply.get('error') or reply.get('stop_reason')}"
@@ -176,13 +178,13 @@ class _Subagent:
                     messages.append(result)
                 continue
             answer = content_text(reply["content"])
-            verdict = await self._stop(continuations > 0)
+            verdict = await self._stop(continuations > 0, reply)
             if verdict is not None and continuations < MAX_STOP_CONTINUATIONS:
                 continuations += 1
                 messages.append(user_message(verdict))
                 continue
             return answer, turn
-        await self._stop(continuations > 0)
+        await self._stop(continuations > 0, last)
         raise ToolError(
             f"sub-agent {self.ref.agent_type} did not finish within "
             f"{self.definition.max_turns} turns"
@@ -195,13 +197,15 @@ class _Subagent:
             await self._stop(False)
             raise ToolError(f"sub-agent {self.ref.agent_type}: model error: {exc}") from None
 
-    async def _stop(self, active: bool) -> str | None:
-        """``subagent_stop``; the reason to go on when a hook blocks, else ``None``."""
+    async def _stop(self, active: bool, last: AssistantMessage | None = None) -> str | None:
+        """``subagent_stop`` (``last``: the sub-agent's final reply); the reason to go on
+        when a hook blocks, else ``None``."""
         result = await self.agent.emit(
             SubagentStopEvent(
                 agent_id=self.ref.agent_id,
                 agent_type=self.ref.agent_type,
                 stop_hook_active=active,
+                last_message=last,
             )
         )
         if isinstance(result, StopResult) and result.block:

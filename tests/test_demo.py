@@ -28,6 +28,11 @@ def test_demo_shows_blocks_redaction_settings_hook_chained_denial_load_error_and
     assert "Done. The build folder was kept" in out
     assert "build/ still there: True" in out
     assert "settings-hook audit log entries: 1" in out
+    # an MCP tool's answer went through the redactor like a built-in's
+    assert "-> mcp__settings__lookup" in out and "sk-demo" not in out
+    assert (
+        "http hook received 4 PostToolUse events: Read, mcp__settings__lookup, Write, Bash" in out
+    )
     # an allow rule for `ls` does not cover a chained `touch`
     assert "-> bash ls && touch TIDIED\n     [x] Permission denied" in out
     assert "TIDIED created by `ls && touch TIDIED`: False" in out

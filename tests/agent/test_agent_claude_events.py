@@ -119,8 +119,40 @@ async def test_clear_and_fork_start_sessions_with_their_source(
     await h.agent.shutdown()
 
     assert sources(log) == ["startup", "clear", "fork"]
-    [end] = [e for e in lines(log) if e["hook_event_name"] == "SessionEnd"]
-    assert end["reason"] == "prompt_input_exit"
+    ends = [e for e in lines(log) if e["hook_event_name"] == "SessionEnd"]
+    assert [e["reason"] for e in ends] == ["clear", "prompt_input_exit"]
+    # /clear ends the session it leaves (its id), before the new one's SessionStart
+    order = [(e["hook_event_name"], e.get("source") or e.get("reason")) for e in lines(log)]
+    assert order[:3] == [
+        ("SessionStart", "startup"),
+        ("SessionEnd", "clear"),
+        ("SessionStart", "clear"),
+    ]
+    first_start, clear_end, clear_start = lines(log)[:3]
+    assert clear_end["session_id"] == first_start["session_id"] != clear_start["session_id"]
+
+
+async def test_switching_sessions_ends_the_one_left_with_reason_resume(
+    make_agent: MakeAgent, tmp_path: Path
+) -> None:
+    settings, log = recording(tmp_path, "SessionStart", "SessionEnd")
+    h = await make_agent(["one", "two"], claude_settings=settings)
+    await h.agent.prompt("a")
+    first = h.agent.session.get_session_file()
+    assert await h.agent.new_session(reason="new")
+    await h.agent.prompt("b")
+    assert first is not None and await h.agent.switch_session(first)
+    await h.agent.shutdown()
+
+    order = [(e["hook_event_name"], e.get("source") or e.get("reason")) for e in lines(log)]
+    assert order == [
+        ("SessionStart", "startup"),
+        ("SessionEnd", "clear"),
+        ("SessionStart", "clear"),
+        ("SessionEnd", "resume"),
+        ("SessionStart", "resume"),
+        ("SessionEnd", "prompt_input_exit"),
+    ]
 
 
 CONTEXT = """\

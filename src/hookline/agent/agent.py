@@ -11,6 +11,7 @@ branch, fork, tree, compaction).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import time
 from collections.abc import Awaitable, Callable, Coroutine
@@ -128,6 +129,11 @@ class Agent:
         self.memory_files: list[MemoryFile] = []
         self.todos = TodoList()
         self._raw_tools = [*tools, self.todos.tool()]
+        #: Tools from elsewhere (MCP servers), asked at every rebuild: a server that died
+        #: takes its tools with it before the next model call.
+        self._tool_sources: list[Callable[[], list[Tool]]] = []
+        #: What ends with the session besides hooks and leftovers (MCP servers).
+        self._closers: list[Callable[[], Awaitable[None]]] = []
         #: Every tool (built-ins, hook tools, wrappers applied), by name.
         self.tools: dict[str, Tool] = {}
         #: The names the model is offered (``set_active_tools``); None: all of them.
@@ -181,12 +187,22 @@ class Agent:
     def rebuild_tools(self) -> None:
         """Hook tools replace built-ins of the same name, wrappers apply; every call goes
         through the pipeline. A tool registered since the last rebuild starts active."""
-        merged = {t.name: t for t in resolve_tools(self._raw_tools, self.runner)}
+        raw = [*self._raw_tools, *(t for source in self._tool_sources for t in source())]
+        merged = {t.name: t for t in resolve_tools(raw, self.runner)}
         new = merged.keys() - self._known_tools
         if self._active is not None and self._known_tools:
             self._active |= new
         self._known_tools = set(merged)
         self.tools = merged
+
+    def add_tool_source(self, source: Callable[[], list[Tool]]) -> None:
+        """Offer the tools ``source()`` returns (asked again at every rebuild)."""
+        self._tool_sources.append(source)
+        self.rebuild_tools()
+
+    def on_shutdown(self, closer: Callable[[], Awaitable[None]]) -> None:
+        """Run ``closer`` once when the session shuts down (after ``session_shutdown``)."""
+        self._closers.append(closer)
 
     def active_tools(self) -> dict[str, Tool]:
         """The tools the model is offered now (and may call)."""
@@ -344,6 +360,10 @@ class Agent:
                 await self.claude.shutdown()
             if first and self.leftovers is not None:
                 self.leftovers.close()
+            if first:
+                for closer in self._closers:
+                    with contextlib.suppress(Exception):  # a closer never hides the exit
+                        await closer()
 
     # -- AgentHost ---------------------------------------------------------------
 

@@ -55,6 +55,7 @@ from hookline.settings import (
     resolve_permission_mode,
 )
 from hookline.tools import BashSpawnContext, ToolLeftovers, builtin_tools
+from hookline.tools.mcp import McpServers, load_servers
 
 DEFAULT_MODEL = "scripted:" + str(Path(__file__).with_name("default_script.yaml"))
 
@@ -385,6 +386,7 @@ async def build_agent(
     )
     agent.memory_files = memory.files
     agent_ref.append(agent)
+    await _start_mcp_servers(agent, settings, cwd, trusted, err)
     agent.stream.verbose_context = options.verbose_context
     agent.make_provider = make_provider
     loaded = [result]
@@ -522,6 +524,29 @@ def _plugins(
         for skipped in found.skipped:
             _say(err, f"plugin {skipped.id} not loaded: {skipped.reason}")
     return found.plugins
+
+
+async def _start_mcp_servers(
+    agent: Agent, settings: LoadedSettings, cwd: str, trusted: bool, err: TextIO
+) -> None:
+    """Start the configured MCP servers; their tools join the agent's, and they stop with
+    the session. A project's ``.mcp.json`` counts only once the project is trusted."""
+    merged = settings.merged
+    disabled = getattr(merged, "disabledMcpjsonServers", None) or []
+    configs, problems = load_servers(
+        cwd,
+        project_trusted=trusted,
+        settings_servers=getattr(merged, "mcpServers", None),
+        disabled=frozenset(str(name) for name in disabled if isinstance(name, str)),
+    )
+    for problem in problems:
+        _say(err, f"mcp: {problem}")
+    if not configs:
+        return
+    servers = McpServers(configs, cwd=cwd, on_problem=lambda text: _say(err, text))
+    await servers.start()
+    agent.add_tool_source(servers.tools)
+    agent.on_shutdown(servers.close)
 
 
 def _report_hook_error(stream: TextIO, error: HookError, verbose: bool = False) -> None:

@@ -93,6 +93,7 @@ from hookline.core.events import (
     SessionCompactEvent,
     SessionShutdownEvent,
     SessionStartEvent,
+    SessionSwitchEvent,
     StopEvent,
     SubagentStartEvent,
     SubagentStopEvent,
@@ -117,6 +118,8 @@ from hookline.settings.loader import LoadedSettings
 from hookline.settings.policy import HookPolicy, hook_policy
 
 SETTINGS_HOOK_PATH = "settings:claude"
+#: ``session_switch`` reason → SessionEnd ``reason`` for the session left.
+_SWITCH_END_REASONS = {"new": "clear", "clear": "clear", "switch": "resume"}
 #: The ``ui.set_status`` key of running hooks' ``statusMessage``.
 STATUS_KEY = "claude-hooks"
 
@@ -127,6 +130,7 @@ BUS_EVENTS: dict[str, tuple[str, ...]] = {
     "input": ("UserPromptSubmit",),
     "session_start": ("SessionStart",),
     "session_shutdown": ("SessionEnd",),
+    "session_switch": ("SessionEnd",),
     "session_before_compact": ("PreCompact",),
     "stop": ("Stop",),
     "subagent_stop": ("SubagentStop",),
@@ -141,7 +145,11 @@ BUS_EVENTS: dict[str, tuple[str, ...]] = {
 #: Claude events with no internal event; run them with ``ClaudeHooks.run``.
 UNBOUND_EVENTS: tuple[str, ...] = ("StatusLine", "FileSuggestion")
 
-_BUS_OF = {claude: bus for bus, claudes in BUS_EVENTS.items() for claude in claudes}
+#: Claude event → the first internal event that fires it (where a callback is wired).
+_BUS_OF: dict[str, str] = {}
+for _bus, _claudes in BUS_EVENTS.items():
+    for _claude in _claudes:
+        _BUS_OF.setdefault(_claude, _bus)
 
 
 class ClaudeHooks(HookEngine):
@@ -398,6 +406,23 @@ class ClaudeHooks(HookEngine):
             fields = payloads.session_start(ev, self.model)
             v = (await self._run("SessionStart", fields, ctx)).verdict
             _send_context(ctx, v.contexts)
+
+    async def _on_session_switch(self, ev: SessionSwitchEvent, ctx: HookContext) -> None:
+        """The session being left ends before the next one's SessionStart: SessionEnd with
+        reason ``clear`` (a new session: /new, /clear) or ``resume`` (another one opened)."""
+        if not self.has_hooks("SessionEnd"):
+            return
+        reason = _SWITCH_END_REASONS.get(ev.reason)
+        if reason is None:  # a fork keeps the session it came from going
+            return
+        await self.run(
+            "SessionEnd",
+            {"reason": reason},
+            cwd=ctx.cwd,
+            session_file=ev.previous_session_file,
+            status=lambda text: ctx.ui.set_status(STATUS_KEY, text),
+            session=self.previous_session,
+        )
 
     async def _on_session_shutdown(self, ev: SessionShutdownEvent, ctx: HookContext) -> None:
         if self.has_hooks("SessionEnd"):

@@ -9,6 +9,7 @@ cancels them all, and every command hook's process group is killed.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 import os
 import uuid
@@ -96,6 +97,7 @@ class HookEngine:
         self.registry = AsyncHookRegistry()
         self.session_id: str = str(uuid.uuid4())
         self.transcript_path: str | None = None
+        self.previous_session: tuple[str, str] | None = None
         self.permission_mode: str | None = None
         self.model: str | None = None
         #: The current user prompt's id (a new one per prompt), sent as ``prompt_id``.
@@ -144,7 +146,9 @@ class HookEngine:
         """The facts every hook input starts with; ``None`` leaves a value unchanged."""
         if model is not None:
             self.model = model
-        if session_id is not None:
+        if session_id is not None and session_id != self.session_id:
+            #: The session before the current one: its SessionEnd runs after the switch.
+            self.previous_session = (self.session_id, self.transcript_path or "")
             self.session_id = session_id
         if transcript_path is not None:
             self.transcript_path = transcript_path
@@ -252,13 +256,19 @@ class HookEngine:
         session_file: str | None = None,
         signal: asyncio.Event | None = None,
         status: Callable[[str | None], None] | None = None,
+        session: tuple[str, str] | None = None,
     ) -> EventRun:
         """Build the input, select, run every hook in parallel; outcomes in selection order.
 
         ``status`` is told the selected hooks' ``statusMessage`` lines while they run
-        (and ``None`` when they are done).
+        (and ``None`` when they are done). ``session`` is ``(session_id,
+        transcript_path)`` when the input is about another session than the current
+        one (SessionEnd of a session just left).
         """
-        payload = build_payload(event, self.base_fields(cwd, session_file), fields)
+        base = self.base_fields(cwd, session_file)
+        if session is not None:
+            base = dataclasses.replace(base, session_id=session[0], transcript_path=session[1])
+        payload = build_payload(event, base, fields)
         selection = self.select(event, match_query(event, payload), payload)
         run = EventRun(event, payload, selection)
         if not selection.hooks:

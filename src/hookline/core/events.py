@@ -578,7 +578,7 @@ class SubagentStopEvent(Event):
     """A sub-agent is about to end.
 
     Payload: ``agent_id``, ``agent_type``, ``agent_transcript_path``,
-    ``stop_hook_active``, ``last_message`` (the sub-agent's final assistant message).
+    ``stop_hook_active``, ``last_message`` (the sub-agent's last assistant message).
 
     Result: ``StopResult`` (``block`` keeps the sub-agent going). Claude's name:
     ``SubagentStop``.

@@ -329,8 +329,14 @@ class McpServers:
                 await server.stop()
 
     def tools(self) -> list[Tool]:
-        """The tools of every connected server, in configuration order."""
-        return [tool for server in self._servers for tool in server.tools]
+        """The tools of every connected server, in configuration order (a server seen to
+        die is left out at once, before its task has finished closing)."""
+        return [
+            tool
+            for server in self._servers
+            if server.status.state == "connected"
+            for tool in server.tools
+        ]
 
     def status(self) -> list[ServerStatus]:
         return [server.status for server in self._servers]

@@ -18,6 +18,7 @@ from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
 from hookline.agent.gate import PermissionGate
+from hookline.agent.memory import MemoryFile
 from hookline.agent.prompt import compose_system_prompt
 from hookline.agent.provider import Provider
 from hookline.agent.session_ops import CompactionPolicy, SessionLifecycle
@@ -34,6 +35,7 @@ from hookline.core.events import (
     EmptyReplyNudgeEvent,
     Event,
     InputEvent,
+    InstructionsLoadedEvent,
     ModelSelectEvent,
     SessionShutdownEvent,
     StopEvent,
@@ -127,6 +129,8 @@ class Agent:
         self.turn_index = 0
         self.extra_env: dict[str, str] = {}
         self.claude: ClaudeHooks | None = None
+        #: The memory files in the system prompt, announced by ``start``.
+        self.memory_files: list[MemoryFile] = []
         self.todos = TodoList()
         self._raw_tools = [*tools, self.todos.tool()]
         #: Tools from elsewhere (MCP servers), asked at every rebuild: a server that died
@@ -288,8 +292,18 @@ class Agent:
     async def start(self, source: str | None = None) -> None:
         """Announce the session (``session_start``); the default source is ``resume`` for a
         session opened with entries (``--continue``/``--resume``/``--session``), else
-        ``startup``."""
+        ``startup``. Then each memory file in the system prompt (``instructions_loaded``)."""
         await self.sessions.start(source)
+        for f in self.memory_files:
+            reason = "compact" if source == "compact" and f.parent is None else f.load_reason
+            await self.emit(
+                InstructionsLoadedEvent(
+                    file_path=str(f.path),
+                    memory_type=f.memory_type,
+                    load_reason=reason,
+                    parent_file_path=str(f.parent) if f.parent is not None else None,
+                )
+            )
 
     async def new_session(
         self,

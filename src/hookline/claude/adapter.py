@@ -23,6 +23,7 @@ session_before_compact PreCompact: block → ``cancel``
 stop / subagent_stop   Stop / SubagentStop: block → ``{block, reason}``
 permission_request     PermissionRequest: allow/deny → ``decision``
 notification           Notification;  subagent_start → SubagentStart
+instructions_loaded    InstructionsLoaded (observer: its output changes nothing)
 turn_end               PostToolBatch (a turn with tool calls: context and
                        feedback reach the next model call); StopFailure (a
                        turn the model API ended with an error)
@@ -79,11 +80,13 @@ from hookline.claude.names import (
     to_claude_tool_name,
 )
 from hookline.claude.outcome import Outcome
+from hookline.claude.plugins import Plugin, plugin_hook_sources
 from hookline.claude.watch import FileWatch
 from hookline.core.api import Handler, LoadedHook
 from hookline.core.context import HookContext
 from hookline.core.events import (
     InputEvent,
+    InstructionsLoadedEvent,
     NotificationEvent,
     PermissionRequestEvent,
     SessionBeforeCompactEvent,
@@ -134,6 +137,7 @@ BUS_EVENTS: dict[str, tuple[str, ...]] = {
     "subagent_start": ("SubagentStart",),
     "notification": ("Notification",),
     "permission_request": ("PermissionRequest",),
+    "instructions_loaded": ("InstructionsLoaded",),
     "turn_end": ("PostToolBatch", "StopFailure"),
     "turn_start": ("ConfigChange", "FileChanged"),
     "session_compact": ("PostCompact",),
@@ -172,22 +176,28 @@ class ClaudeHooks(HookEngine):
         loaded: LoadedSettings,
         *,
         plugin_hook_files: Iterable[Path] = (),
+        plugins: Iterable[Plugin] = (),
         policy: HookPolicy | None = None,
         project_trusted: bool = True,
         **kwargs: Any,
     ) -> ClaudeHooks:
-        """From a ``LoadedSettings`` and plugin ``hooks/hooks.json`` files.
+        """From a ``LoadedSettings``, plugins (``claude.plugins.find_plugins``) and loose
+        plugin ``hooks/hooks.json`` files.
 
         ``policy`` defaults to ``settings.policy.hook_policy(loaded)``.
         """
         sources = sources_from_settings(loaded)
-        plugins, errors = plugin_sources(plugin_hook_files)
+        plugin_hooks, errors = plugin_sources(plugin_hook_files)
+        for plugin in plugins:
+            found, messages = plugin_hook_sources(plugin)
+            plugin_hooks += found
+            errors += messages
         kwargs.setdefault("project_dir", getattr(loaded, "project_dir", "."))
         merged = getattr(loaded, "merged", None)
         kwargs.setdefault("settings_env", getattr(merged, "env", None))
         kwargs.setdefault("http_policy", HttpHookPolicy.from_settings(merged))
         hooks = cls(
-            [*sources, *plugins],
+            [*sources, *plugin_hooks],
             policy=policy or hook_policy(loaded),
             project_trusted=project_trusted,
             errors=[*errors],
@@ -485,6 +495,18 @@ class ClaudeHooks(HookEngine):
         if self.has_hooks("SubagentStart"):
             v = (await self._run("SubagentStart", payloads.subagent_start(ev), ctx)).verdict
             _send_context(ctx, v.contexts)
+
+    async def _on_instructions_loaded(self, ev: InstructionsLoadedEvent, ctx: HookContext) -> None:
+        if self.has_hooks("InstructionsLoaded"):
+            fields = payloads.instructions_loaded(
+                ev.file_path,
+                ev.memory_type,
+                ev.load_reason,
+                globs=ev.globs,
+                trigger_file_path=ev.trigger_file_path,
+                parent_file_path=ev.parent_file_path,
+            )
+            await self._run("InstructionsLoaded", fields, ctx)
 
     async def _on_notification(self, ev: NotificationEvent, ctx: HookContext) -> None:
         if self.has_hooks("Notification"):

@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test lint format bench soak install clean
+.PHONY: demo test test-integrations lint format bench soak install clean docs
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -20,21 +20,42 @@ demo: $(STAMP)
 test: $(STAMP)
 	$(PY) -m pytest -q -n 2
 
+# Not part of `make test`: the differential suite against the real Claude Code. Its npm
+# package (a native binary) is installed once into .integrations/, pinned; nothing else
+# downloads. The model is a loopback server, so no API key and no network are needed.
+CLAUDE_CODE_VERSION := 2.1.330
+INTEGRATIONS        := .integrations
+CLAUDE_STAMP        := $(INTEGRATIONS)/.claude-code-$(CLAUDE_CODE_VERSION)
+
+$(CLAUDE_STAMP):
+	mkdir -p $(INTEGRATIONS)
+	npm install --prefix $(INTEGRATIONS) --no-audit --no-fund --no-save --ignore-scripts \
+		@anthropic-ai/claude-code@$(CLAUDE_CODE_VERSION)
+	touch $(CLAUDE_STAMP)
+
+test-integrations: $(STAMP) $(CLAUDE_STAMP)
+	$(PY) -m pytest -q -n 2 integration_tests
+
 lint: $(STAMP)
-	$(VENV)/bin/ruff check src tests examples benchmarks
-	$(VENV)/bin/ruff format --check src tests examples benchmarks
+	$(VENV)/bin/ruff check src tests examples benchmarks integration_tests
+	$(VENV)/bin/ruff format --check src tests examples benchmarks integration_tests
 	$(VENV)/bin/mypy
 	$(VENV)/bin/mypy --strict examples/hooks
 
 format: $(STAMP)
-	$(VENV)/bin/ruff format src tests examples benchmarks
-	$(VENV)/bin/ruff check --fix src tests examples benchmarks
+	$(VENV)/bin/ruff format src tests examples benchmarks integration_tests
+	$(VENV)/bin/ruff check --fix src tests examples benchmarks integration_tests
+
+# The documentation site (MkDocs Material + mkdocstrings) into site/; needs the docs extra.
+docs: $(STAMP)
+	$(PY) -m pip install --quiet -e '.[dev,docs]'
+	$(VENV)/bin/mkdocs build --strict
 
 bench: $(STAMP)
 	$(PY) benchmarks/run.py
 
 clean:
-	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache
+	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache site
 
 # Not part of `make test`: 10 000 tool calls through module and command hooks, a tenth
 # adversarial; prints RSS growth, fds, stray processes, session entries and time per call.

@@ -7,7 +7,9 @@ the two sides alternate which runs first in every round, GC off for both):
   its own process group, bounded output, outcome reading) vs the same
   ``bash -c true`` hookline starts, spawned raw with asyncio and the same JSON
   written to its stdin: what hookline adds, not what the shell costs;
-- 10 matched hooks of ``sleep 0.2`` run in parallel vs one 200 ms sleep.
+- 10 matched hooks of ``sleep 0.2`` run in parallel vs one 200 ms sleep;
+- the exec form (``"command": "true", "args": []``, no shell) vs the shell form
+  (``bash -c true``): the same hook without the shell it no longer needs.
 
 Nothing here asserts a time.
 """
@@ -31,8 +33,11 @@ SPAWNS = 50
 CALL = {"tool_name": "Bash", "tool_input": {"command": "ls"}, "tool_use_id": "t"}
 
 
-def _hooks(project: str, *commands: str) -> ClaudeHooks:
-    specs: list[HookConfig] = [CommandHookConfig(type="command", command=c) for c in commands]
+def _hooks(project: str, *commands: str, exec_form: bool = False) -> ClaudeHooks:
+    args: list[str] | None = [] if exec_form else None
+    specs: list[HookConfig] = [
+        CommandHookConfig(type="command", command=c, args=args) for c in commands
+    ]
     group = MatcherConfig(matcher="Bash", hooks=specs)
     return ClaudeHooks(
         [HookSource("user", Path("/bench.json"), {"PreToolUse": [group]})], project_dir=project
@@ -57,6 +62,7 @@ async def _best_pair(
         for round_ in range(ROUNDS):
             order = (0, 1) if round_ % 2 else (1, 0)
             for side in order:
+                gc.collect()  # the same clean heap before each side's timing
                 start = time.perf_counter()
                 for _ in range(repeat):
                     await sides[side]()
@@ -98,6 +104,14 @@ async def _bench(project: str) -> list[tuple[str, float, str, float]]:
     payload = json.dumps({**CALL, "hook_event_name": "PreToolUse", "cwd": project}).encode()
     raw = _raw_spawn([default_shell(), "-c", "true"], payload)
     ours, floor = await _best_pair(hook_true, raw, SPAWNS)
+
+    exec_one = _hooks(project, "true", exec_form=True)
+
+    async def exec_true() -> None:
+        await exec_one.run("PreToolUse", dict(CALL))
+
+    exec_time, shell_time = await _best_pair(exec_true, hook_true, SPAWNS)
+
     return [
         ("1 command hook `true`", ours, "raw `bash -c true`", floor),
         (
@@ -106,6 +120,7 @@ async def _bench(project: str) -> list[tuple[str, float, str, float]]:
             "one 200 ms sleep",
             await _best(sleep_200, 1),
         ),
+        ("exec form `true` (no shell)", exec_time, "shell form `true`", shell_time),
     ]
 
 

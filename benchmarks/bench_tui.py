@@ -12,8 +12,10 @@ against ``seq 1 10`` (the live part only ever draws a tail, so the ratio
 should stay near 1).
 
 Typing latency: keystroke to echo on the screen, idle against while a bash
-call streams about 10 KB/s of output into the live area (median of
-``KEYS`` keys). Best of ``ROUNDS``, order alternated. Skipped without tmux.
+call streams about 10 KB/s of output into the live area, while one prints
+5 000 lines at once every 0.2 s, and while the model's answer streams about
+10 KB/s of Markdown from a loopback server (median of ``KEYS`` keys). Best of ``ROUNDS``,
+order alternated. Skipped without tmux.
 """
 
 from __future__ import annotations
@@ -33,6 +35,8 @@ ROUNDS = 5
 KEYS = 15
 #: About 10 KB/s: 100-byte lines every 10 ms, for a minute (stopped when measured).
 STREAM = "for i in $(seq 1 6000); do printf '%099d\\n' $i; sleep 0.01; done"
+#: 5 000 lines at once, again and again: the live part must stay a tail, the keys answered.
+BURSTS = "for i in $(seq 1 300); do seq 1 5000; sleep 0.2; done"
 POLL = 0.005
 DEADLINE = 30.0
 
@@ -110,17 +114,37 @@ def _big_output(lines: int, env: dict[str, str], root: Path) -> float:
         pane.close()
 
 
-def _typing(streaming: bool, env: dict[str, str], root: Path) -> float:
-    """Median seconds from a key sent to it showing in the editor."""
-    script = root / f"typing-{streaming}.json"
-    call = {"tool_calls": [{"name": "bash", "arguments": {"command": STREAM}}]}
+def _typing(command: str | None, env: dict[str, str], root: Path) -> float:
+    """Median seconds from a key sent to it showing in the editor, while ``command`` runs."""
+    script = root / f"typing-{abs(hash(command))}.json"
+    call = {"tool_calls": [{"name": "bash", "arguments": {"command": command or "true"}}]}
     script.write_text(json.dumps({"turns": [call, "done"]}))
+    model = ["--model", f"scripted:{script}"]
+    return _echo(model, env, root, "Running tool" if command is not None else None)
+
+
+def _typing_while_answering(env: dict[str, str], root: Path) -> float:
+    """Like ``_typing``, while the model's answer streams at about 10 KB/s (a loopback
+    OpenAI-style server sends 100 characters every 10 ms: Markdown, rendered live)."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+    from fakes.llm_servers import FakeOpenAIServer, FakeReply
+
+    words = "Some *words* and `code` in a paragraph of the answer, long enough to wrap. "
+    answer = "\n\n".join(f"Paragraph {i}. {words * 3}" for i in range(400))
+    with FakeOpenAIServer() as fake:
+        fake.add(FakeReply(text=answer, chunk_chars=100, event_delay=0.01))
+        model = ["--model", "openai:fake-model", "--base-url", fake.base_url]
+        return _echo(model, env, root, "Paragraph ")
+
+
+def _echo(model: list[str], env: dict[str, str], root: Path, busy: str | None) -> float:
+    """The median keystroke-to-echo in the app run with ``model``; with ``busy``, after
+    sending a prompt and waiting for that text (the tool or the answer under way)."""
     argv = [
         sys.executable,
         "-m",
         "hookline.cli",
-        "--model",
-        f"scripted:{script}",
+        *model,
         "--no-session",
         "--permission-mode",
         "bypassPermissions",
@@ -129,9 +153,9 @@ def _typing(streaming: bool, env: dict[str, str], root: Path) -> float:
     try:
         pane.start()
         pane.wait("msgs · ctx")
-        if streaming:
-            pane.tmux("send-keys", "stream", "Enter")
-            pane.wait("Running tool")
+        if busy is not None:
+            pane.tmux("send-keys", "go", "Enter")
+            pane.wait(busy)
         times = []
         typed = ""
         for i in range(KEYS):
@@ -190,14 +214,23 @@ def main() -> None:
                 f"{'seq 1 ' + str(n):<34}{output[n] * 1000:>10.0f}{output[n] / output[10]:>10.2f}"
             )
 
-        latency = {False: float("inf"), True: float("inf")}
+        loads = {
+            "idle": None,
+            "while 10 KB/s streams": STREAM,
+            "while 5 000-line bursts stream": BURSTS,
+        }
+        answering = "while the answer streams 10 KB/s"
+        latency = {name: float("inf") for name in [*loads, answering]}
         for round_ in range(3):
-            for streaming in (False, True) if round_ % 2 == 0 else (True, False):
-                latency[streaming] = min(latency[streaming], _typing(streaming, env, root))
+            for name in list(latency) if round_ % 2 == 0 else list(reversed(latency)):
+                if name == answering:
+                    seconds = _typing_while_answering(env, root)
+                else:
+                    seconds = _typing(loads[name], env, root)
+                latency[name] = min(latency[name], seconds)
         print(f"\n{'keystroke to echo (median)':<34}{'ms':>10}{'ratio':>10}")
-        for streaming, seconds in latency.items():
-            name = "while 10 KB/s streams" if streaming else "idle"
-            print(f"{name:<34}{seconds * 1000:>10.0f}{seconds / latency[False]:>10.2f}")
+        for name, seconds in latency.items():
+            print(f"{name:<34}{seconds * 1000:>10.0f}{seconds / latency['idle']:>10.2f}")
 
 
 if __name__ == "__main__":

@@ -9,7 +9,20 @@ import hookline
 
 SRC = Path(hookline.__file__).resolve().parent
 #: The README's layers, top to bottom; a module may import only its own layer and those below.
-LAYERS = ["cli", "modes", "agent", "session", "tools", "claude", "settings", "discovery", "core"]
+LAYERS = [
+    "cli",
+    "authoring",
+    "bridge",
+    "modes",
+    "telemetry",
+    "agent",
+    "session",
+    "tools",
+    "claude",
+    "settings",
+    "discovery",
+    "core",
+]
 
 
 def _layer(module: str) -> str | None:

@@ -44,6 +44,7 @@ MAX_HOOKLINE_MODULES = 6
 LAZY_PACKAGES = (
     "hookline",
     "hookline.agent.providers",
+    "hookline.authoring",
     "hookline.claude",
     "hookline.discovery",
     "hookline.session",

@@ -18,9 +18,9 @@ handler rewrites every text block of every tool's output (``read``, ``bash``,
 Unlike the original, failed results (``is_error``) are redacted too: an error
 message can quote a secret as easily as a file can.
 
-Order matters: for ``tool_result`` every handler sees the original output and
-the *last* override wins, so load this hook after any other hook that
-rewrites tool output (or a later override will bring the secret back).
+``tool_result`` handlers chain like middleware: a hook loaded after this one
+sees the redacted output, so it cannot bring the secret back by echoing what
+it was shown. Load this hook first to redact before other hooks see the output.
 """
 
 from __future__ import annotations

@@ -1,12 +1,21 @@
 """Permission gate: ask before a dangerous ``bash`` command runs.
 
-The Python version of pi's "permission gate" example. A ``bash``
-call whose command matches one of the dangerous patterns (``rm -r``/``rm -rf``,
-``sudo``, ``chmod``/``chown`` with ``777``) is shown to the user with
-``ctx.ui.select(..., ["Yes", "No"])``; anything but "Yes" blocks it.
+The Python version of pi's "permission gate" example, built on
+:mod:`hookline.shell` instead of regular expressions: the line is split into
+the simple commands a shell would run (through ``&&``, pipes, ``$(...)``,
+``sudo``, ``bash -c '...'``, quotes and escapes), and a command is dangerous
+when it is
 
-Without a UI (print mode, RPC without a client, tests) ``select`` answers
-``None``, so dangerous commands are blocked: the gate fails closed.
+- ``rm`` with a recursive flag (``-r``, ``-R``, ``-rf``, ``--recursive``),
+- run under ``sudo`` (or is ``sudo`` itself),
+- ``chmod``/``chown`` with a ``777`` mode.
+
+A line that cannot be analysed (a syntax error, code known only at run time
+such as ``bash -c "$S"``) is dangerous when it mentions any of those programs:
+the gate cannot tell where they would run, so it asks. The user is
+asked with ``ctx.ui.select(..., ["Yes", "No"])``; anything but "Yes" blocks
+it. Without a UI (print mode, RPC without a client) ``select`` answers
+``None``, so dangerous commands are blocked.
 
 Use it with ``hookline --hook examples/hooks/permission_gate.py``.
 """
@@ -17,21 +26,39 @@ import re
 from typing import Any
 
 from hookline import HookAPI, HookContext, ToolCallEvent
+from hookline.shell import SimpleCommand, parse_command
 
-#: pi's patterns, matched case-insensitively anywhere in the command.
-DANGEROUS_PATTERNS: tuple[re.Pattern[str], ...] = (
-    re.compile(r"\brm\s+(-rf?|--recursive)", re.IGNORECASE),
-    re.compile(r"\bsudo\b", re.IGNORECASE),
-    re.compile(r"\b(chmod|chown)\b.*777", re.IGNORECASE),
-)
+#: The programs the gate is about, for lines the parser cannot analyse.
+_MENTIONED = re.compile(r"\b(rm|sudo|chmod|chown)\b", re.IGNORECASE)
 
 ALLOW = "Yes"
 DENY = "No"
 
 
-def is_dangerous(command: str) -> bool:
-    """True when ``command`` matches one of :data:`DANGEROUS_PATTERNS`."""
-    return any(p.search(command) for p in DANGEROUS_PATTERNS)
+def _recursive(arg: str) -> bool:
+    if arg == "--recursive":
+        return True
+    return arg.startswith("-") and not arg.startswith("--") and bool(set(arg[1:]) & {"r", "R"})
+
+
+def _dangerous(command: SimpleCommand) -> bool:
+    name = command.name.lower()
+    if name == "sudo" or "sudo" in command.wrappers:
+        return True
+    if name == "rm":
+        return any(_recursive(arg) for arg in command.args)
+    if name in ("chmod", "chown"):
+        return any("777" in arg for arg in command.args)
+    return False
+
+
+def is_dangerous(line: str) -> bool:
+    """True when some command of ``line`` is dangerous, or the line cannot be analysed and
+    mentions one of the programs the gate is about."""
+    parsed = parse_command(line)
+    if parsed.unparsable and _MENTIONED.search(line):
+        return True
+    return any(_dangerous(c) for c in parsed.commands)
 
 
 def register(pi: HookAPI) -> None:

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from hookline._lazy import lazy_exports
 
 if TYPE_CHECKING:
+    from hookline._version import __version__
     from hookline.agent.agent import Agent
     from hookline.agent.gate import PermissionGate
     from hookline.agent.permissions import (
@@ -23,6 +24,7 @@ if TYPE_CHECKING:
     from hookline.agent.providers.registry import ProviderSpecError, create_provider
     from hookline.agent.providers.scripted import ScriptedProvider, ScriptError
     from hookline.agent.setup import AgentBundle, AgentOptions, SetupError, build_agent
+    from hookline.authoring import Emitted, HookHarness, HookLoadFailed, ScriptedUI
     from hookline.claude import (
         AsyncHookTask,
         CallbackContext,
@@ -41,13 +43,19 @@ if TYPE_CHECKING:
         HookAPI,
         LoadedHook,
         RegisteredCommand,
+        RegisteredFlag,
         RegisteredShortcut,
+        StreamRule,
         UnknownEventError,
+    )
+    from hookline.core.bus import (
+        EventBus,
     )
     from hookline.core.context import CommandContext, HookContext
     from hookline.core.events import (
         EVENT_NAMES,
         EVENT_TYPES,
+        AfterProviderResponseEvent,
         AgentEndEvent,
         AgentStartEvent,
         AutoCompactionEndEvent,
@@ -55,9 +63,14 @@ if TYPE_CHECKING:
         AutoRetryEndEvent,
         AutoRetryStartEvent,
         BeforeAgentStartEvent,
+        BeforeProviderRequestEvent,
         ContextEvent,
+        EmptyReplyNudgeEvent,
         Event,
         InputEvent,
+        MessageEndEvent,
+        MessageStartEvent,
+        MessageUpdateEvent,
         ModelSelectEvent,
         NotificationEvent,
         PermissionRequestEvent,
@@ -88,7 +101,12 @@ if TYPE_CHECKING:
         TurnStartEvent,
         UserBashEvent,
     )
-    from hookline.core.host import AgentHost, DetachedHost
+    from hookline.core.host import (
+        AgentHost,
+        ContextUsage,
+        DetachedHost,
+        ModelInfo,
+    )
     from hookline.core.keys import KeySpecError
     from hookline.core.messages import (
         AssistantMessage,
@@ -103,13 +121,16 @@ if TYPE_CHECKING:
     )
     from hookline.core.process import ExecResult, run_process
     from hookline.core.results import (
+        BashOutput,
         BeforeAgentStartResult,
+        BeforeProviderRequestResult,
         CompactionResult,
         ContextResult,
         HookResult,
         InjectedMessage,
         InputResult,
         InvalidResultError,
+        MessageEndResult,
         PermissionRequestResult,
         SessionBeforeBranchResult,
         SessionBeforeCompactResult,
@@ -123,7 +144,16 @@ if TYPE_CHECKING:
         UserBashResult,
     )
     from hookline.core.runner import DEFAULT_HOOK_TIMEOUT, HookError, HookRunner
-    from hookline.core.tool import Tool, ToolBlockedError, ToolError, ToolResult
+    from hookline.core.tool import (
+        ContextToolExecute,
+        Tool,
+        ToolBlockedError,
+        ToolError,
+        ToolInfo,
+        ToolResult,
+        ToolUpdate,
+        ToolWrapperExecute,
+    )
     from hookline.core.ui import HookUI, NoUI, StatusLine
     from hookline.discovery import (
         ENTRY_POINT_GROUP,
@@ -204,14 +234,13 @@ if TYPE_CHECKING:
     )
     from hookline.tools.leftovers import ToolLeftovers, cleanup_leftovers
 
-__version__ = "0.1.0"
-
 __all__ = [
     "BUILTIN_TOOL_NAMES",
     "DEFAULT_HOOK_TIMEOUT",
     "ENTRY_POINT_GROUP",
     "EVENT_NAMES",
     "EVENT_TYPES",
+    "AfterProviderResponseEvent",
     "Agent",
     "AgentBundle",
     "AgentEndEvent",
@@ -225,11 +254,14 @@ __all__ = [
     "AutoCompactionStartEvent",
     "AutoRetryEndEvent",
     "AutoRetryStartEvent",
+    "BashOutput",
     "BashSpawnContext",
     "BashSpawnHook",
     "BashToolDetails",
     "BeforeAgentStartEvent",
     "BeforeAgentStartResult",
+    "BeforeProviderRequestEvent",
+    "BeforeProviderRequestResult",
     "CallbackContext",
     "ClaudeHooks",
     "CommandContext",
@@ -238,11 +270,16 @@ __all__ = [
     "Content",
     "ContextEvent",
     "ContextResult",
+    "ContextToolExecute",
+    "ContextUsage",
     "CustomMessage",
     "DetachedHost",
     "Discovery",
     "EditToolDetails",
+    "Emitted",
+    "EmptyReplyNudgeEvent",
     "Event",
+    "EventBus",
     "EventRun",
     "ExecResult",
     "ExtensionAPI",
@@ -252,6 +289,8 @@ __all__ = [
     "HookContext",
     "HookEngine",
     "HookError",
+    "HookHarness",
+    "HookLoadFailed",
     "HookPolicy",
     "HookResult",
     "HookRunner",
@@ -269,8 +308,13 @@ __all__ = [
     "LoadedSettings",
     "LsToolDetails",
     "Message",
+    "MessageEndEvent",
+    "MessageEndResult",
+    "MessageStartEvent",
+    "MessageUpdateEvent",
     "ModelHookCancelled",
     "ModelHookRequest",
+    "ModelInfo",
     "ModelRequest",
     "ModelRunner",
     "ModelSelectEvent",
@@ -293,9 +337,11 @@ __all__ = [
     "ReadToolDetails",
     "Redirection",
     "RegisteredCommand",
+    "RegisteredFlag",
     "RegisteredShortcut",
     "ScriptError",
     "ScriptedProvider",
+    "ScriptedUI",
     "Selection",
     "SessionBeforeBranchEvent",
     "SessionBeforeBranchResult",
@@ -332,6 +378,7 @@ __all__ = [
     "StatusLine",
     "StopEvent",
     "StopResult",
+    "StreamRule",
     "SubagentStartEvent",
     "SubagentStopEvent",
     "TextContent",
@@ -345,12 +392,15 @@ __all__ = [
     "ToolExecutionEndEvent",
     "ToolExecutionStartEvent",
     "ToolExecutionUpdateEvent",
+    "ToolInfo",
     "ToolLeftovers",
     "ToolResult",
     "ToolResultEvent",
     "ToolResultMessage",
     "ToolResultResult",
     "ToolSpec",
+    "ToolUpdate",
+    "ToolWrapperExecute",
     "TruncationResult",
     "TrustStore",
     "TtsrTriggeredEvent",
@@ -361,6 +411,7 @@ __all__ = [
     "UserBashResult",
     "UserMessage",
     "WriteToolDetails",
+    "__version__",
     "allows",
     "build_agent",
     "build_runner",
@@ -403,6 +454,29 @@ __all__ = [
 
 #: Public name → the module that defines it, imported when the name is first read.
 _EXPORTS = {
+    "MessageStartEvent": "hookline.core.events",
+    "MessageUpdateEvent": "hookline.core.events",
+    "MessageEndEvent": "hookline.core.events",
+    "BeforeProviderRequestEvent": "hookline.core.events",
+    "AfterProviderResponseEvent": "hookline.core.events",
+    "EmptyReplyNudgeEvent": "hookline.core.events",
+    "EventBus": "hookline.core.bus",
+    "ToolInfo": "hookline.core.tool",
+    "ToolUpdate": "hookline.core.tool",
+    "ToolWrapperExecute": "hookline.core.tool",
+    "ContextToolExecute": "hookline.core.tool",
+    "ContextUsage": "hookline.core.host",
+    "ModelInfo": "hookline.core.host",
+    "RegisteredFlag": "hookline.core.api",
+    "StreamRule": "hookline.core.api",
+    "MessageEndResult": "hookline.core.results",
+    "BeforeProviderRequestResult": "hookline.core.results",
+    "BashOutput": "hookline.core.results",
+    "__version__": "hookline._version",
+    "Emitted": "hookline.authoring",
+    "HookHarness": "hookline.authoring",
+    "HookLoadFailed": "hookline.authoring",
+    "ScriptedUI": "hookline.authoring",
     "ToolLeftovers": "hookline.tools.leftovers",
     "cleanup_leftovers": "hookline.tools.leftovers",
     "BUILTIN_TOOL_NAMES": "hookline.tools",

@@ -13,13 +13,14 @@ import argparse
 import os
 import signal
 import sys
-from collections.abc import Sequence
-from typing import NoReturn
+from collections.abc import Callable, Coroutine, Sequence
+from typing import Any, NoReturn
 
+from hookline._version import __version__
 from hookline.core.vocabulary import PERMISSION_MODES
 
 EXIT_USAGE = 2
-VERSION = "hookline 0.1.0"
+VERSION = f"hookline {__version__}"
 
 
 class _Parser(argparse.ArgumentParser):
@@ -66,7 +67,10 @@ def _main_parser() -> argparse.ArgumentParser:
         description=(
             "hookline's reference coding agent. Every step emits hook events to Python hook "
             "modules and Claude Code settings hooks.\n\nOther commands: `hookline trust [DIR]`, "
-            "`hookline trust --list`, `hookline untrust [DIR]`, `hookline settings schema`."
+            "`hookline trust --list`, `hookline untrust [DIR]`, `hookline settings schema`, "
+            "`hookline hooks list|explain|test|replay|new` (see `hookline hooks --help`), "
+            "`hookline claude-hook` (hook modules as a Claude Code command hook), "
+            "`hookline serve --http HOST:PORT | --stdio` (the same, kept loaded)."
         ),
         formatter_class=_RawFormatter,
     )
@@ -169,6 +173,13 @@ def _main_parser() -> argparse.ArgumentParser:
         help="JSON/RPC: put the whole message list in every `context` event "
         "(default: only the messages added since the previous model call)",
     )
+    p.add_argument(
+        "--audit-log",
+        metavar="FILE",
+        help="append every permission decision and hook outcome to FILE as JSON lines "
+        "(also HOOKLINE_AUDIT_LOG); HOOKLINE_TELEMETRY=1 sends OpenTelemetry traces and "
+        "metrics to the OTEL_EXPORTER_OTLP_ENDPOINT collector",
+    )
     p.add_argument("--version", action="version", version=VERSION)
     return p
 
@@ -252,8 +263,24 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _trust(args_list[1:], args_list[0] == "trust")
     if args_list and args_list[0] == "settings":
         return _settings(args_list[1:])
+    if args_list and args_list[0] == "hooks":
+        from hookline.authoring.command import main as hooks_main
+
+        return hooks_main(args_list[1:])
+    if args_list and args_list[0] == "claude-hook":
+        from hookline.bridge.claude_hook import main as claude_hook
+
+        return claude_hook(args_list[1:])
+    if args_list and args_list[0] == "serve":
+        from hookline.bridge.serve import main as serve
+
+        return serve(args_list[1:])
     parser = _main_parser()
-    args = parser.parse_args(args_list)
+    if "-h" in args_list or "--help" in args_list:
+        return _help(parser, args_list)
+    # Words argparse does not know are hook flags (``register_flag``): checked once the
+    # hooks are loaded, where an unknown one is an error.
+    args, hook_flags = parser.parse_known_args(args_list)
     mode = args.mode or "text"
     if mode == "json" and args.prompt is None:
         parser.error("--mode json needs a prompt: -p PROMPT")
@@ -287,17 +314,58 @@ def main(argv: Sequence[str] | None = None) -> int:
         interactive=interactive,
         verbose=args.verbose,
         verbose_context=args.verbose_context,
+        mode="interactive" if interactive else {"text": "print"}.get(mode, mode),
+        hook_flags=hook_flags,
     )
     from hookline.modes.stdout import fill_closed_fds
 
     fill_closed_fds()  # `hookline -p x >&-`: fd 1 must not become the loop's or a session's
     try:
-        return asyncio.run(_run(options, mode, args.prompt, interactive))
+        return asyncio.run(_run(options, mode, args.prompt, interactive, args.audit_log))
     except SetupError as exc:
         print(f"hookline: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
         return 130
+
+
+def _help(parser: argparse.ArgumentParser, argv: list[str]) -> int:
+    """``--help``, then the flags hooks register, with their hook (only when hooks may load:
+    ``--hook`` given, or a hooks folder exists; otherwise nothing more is imported)."""
+    parser.print_help()
+    hook_paths = _values(argv, ("--hook", "--extension"))
+    cwd = os.path.abspath((_values(argv, ("--cwd",)) or ["."])[-1])
+    home = os.environ.get("HOOKLINE_HOME") or os.path.join(os.path.expanduser("~"), ".hookline")
+    folders = (os.path.join(cwd, ".hookline"), os.path.join(home, "hooks"))
+    if not hook_paths and not any(os.path.isdir(f) for f in folders):
+        return 0
+    import asyncio
+
+    from hookline.agent.setup import AgentOptions, SetupError, hook_flags_help
+
+    options = AgentOptions(cwd=cwd, hook_paths=hook_paths, trust_project="--trust-project" in argv)
+    try:
+        lines = asyncio.run(hook_flags_help(options))
+    except SetupError as exc:
+        print(f"hookline: hook flags not listed: {exc}", file=sys.stderr)
+        return 0
+    if lines:
+        print("\nhook flags:")
+        print("\n".join(lines))
+    return 0
+
+
+def _values(argv: list[str], names: tuple[str, ...]) -> list[str]:
+    """The values given to ``names`` (``--name VALUE`` or ``--name=VALUE``), in order."""
+    out = []
+    for i, word in enumerate(argv):
+        name, eq, value = word.partition("=")
+        if name in names:
+            if eq:
+                out.append(value)
+            elif i + 1 < len(argv):
+                out.append(argv[i + 1])
+    return out
 
 
 def _version() -> int:
@@ -311,7 +379,22 @@ def _under(cwd: str, path: str | None) -> str | None:
     return None if path is None else os.path.join(cwd, os.path.expanduser(path))
 
 
-async def _run(options: object, mode: str, prompt: str | None, interactive: bool) -> int:
+def _observers(agent: object, audit_log: str | None) -> Callable[[], None]:
+    """Telemetry and the audit log, when asked for; their modules load only then."""
+    if not (
+        audit_log or os.environ.get("HOOKLINE_AUDIT_LOG") or os.environ.get("HOOKLINE_TELEMETRY")
+    ):
+        return lambda: None
+    from hookline.telemetry.setup import attach_observers
+
+    return attach_observers(
+        agent, audit_log=audit_log, warn=lambda text: print(f"hookline: {text}", file=sys.stderr)
+    )
+
+
+async def _run(
+    options: object, mode: str, prompt: str | None, interactive: bool, audit_log: str | None = None
+) -> int:
     import asyncio
     import contextlib
 
@@ -336,6 +419,7 @@ async def _run(options: object, mode: str, prompt: str | None, interactive: bool
             ask_trust, stderr = ask_with_dialog, FollowStderr()
     bundle = await build_agent(options, ask_trust=ask_trust, stderr=stderr)
     agent = bundle.agent
+    stop_observers = _observers(agent, audit_log)
     loop = asyncio.get_running_loop()
     main_task = asyncio.current_task()
 
@@ -357,11 +441,11 @@ async def _run(options: object, mode: str, prompt: str | None, interactive: bool
         if mode == "rpc":
             from hookline.modes.rpc_mode import run_rpc
 
-            code = await run_rpc(agent, bundle.make_provider, out)
+            code = await _until_shutdown(agent, run_rpc(agent, bundle.make_provider, out))
         elif interactive:
             from hookline.modes.interactive import run_interactive
 
-            code = await run_interactive(agent, bundle)
+            code = await _until_shutdown(agent, run_interactive(agent, bundle))
         else:
             agent.runner.set_ui(StderrUI(), False)
             assert prompt is not None
@@ -375,6 +459,7 @@ async def _run(options: object, mode: str, prompt: str | None, interactive: bool
         # The modes shut down when they end normally; this covers a signal or an error.
         reasons = {int(signal.SIGTERM): "sigterm", int(signal.SIGINT): "sigint"}
         await agent.shutdown(reasons.get(signals.received or 0, "exit"))
+        stop_observers()
         watchdog.stop()
         signals.restore()
     if agent.runner.orphans:
@@ -386,6 +471,28 @@ async def _run(options: object, mode: str, prompt: str | None, interactive: bool
                     stream.flush()
         os._exit(code)
     return code
+
+
+async def _until_shutdown(agent: Any, mode: Coroutine[Any, Any, int]) -> int:
+    """Run ``mode`` until it ends, or until a hook's ``ctx.shutdown()`` has shut the
+    session down (then the mode is cancelled and the exit code is 0)."""
+    import asyncio
+
+    running = asyncio.ensure_future(mode)
+    requested = asyncio.ensure_future(agent.shutdown_requested.wait())
+    try:
+        await asyncio.wait({running, requested}, return_when=asyncio.FIRST_COMPLETED)
+    except asyncio.CancelledError:  # a signal: the mode unwinds as if awaited directly
+        running.cancel()
+        await asyncio.gather(running, return_exceptions=True)
+        raise
+    finally:
+        requested.cancel()
+    if running.done():
+        return running.result()
+    running.cancel()
+    await asyncio.gather(running, return_exceptions=True)
+    return 0
 
 
 #: Seconds of sync hook code holding the loop before it is reported, when hooks have no

@@ -75,13 +75,13 @@ async def make_agent(tmp_path: Path, project: Path) -> AsyncIterator[MakeAgent]:
             settings.parent.mkdir(exist_ok=True)
             settings.write_text(json.dumps(claude_settings))
         options.setdefault("cwd", str(project))
+        options.setdefault("model", f"scripted:{script}")
         options.setdefault("permission_mode", "bypassPermissions")
         options.setdefault("trust_project", True)
         stderr = io.StringIO()
         bundle = await build_agent(
             AgentOptions(
-                model=f"scripted:{script}",
-                hook_paths=[str(p) for p in files.values()],
+                hook_paths=[*(str(p) for p in files.values()), *options.pop("hook_paths", [])],
                 **options,
             ),
             stderr=stderr,

@@ -15,6 +15,7 @@ from hookline import (
     AutoRetryStartEvent,
     BeforeAgentStartEvent,
     ContextEvent,
+    EmptyReplyNudgeEvent,
     InputEvent,
     ModelSelectEvent,
     ScriptedProvider,
@@ -138,12 +139,14 @@ async def test_tool_events_of_a_successful_call(make_agent: MakeAgent, project: 
     assert result.details == {"path": str(project / "a.txt"), "outside_cwd": False}
     assert result.is_error is False
     end = h.event(ToolExecutionEndEvent)
-    assert (end.tool_name, end.tool_call_id, end.result, end.is_error) == (
+    assert (end.tool_name, end.tool_call_id, end.result_text, end.is_error) == (
         "read",
         "call-7",
         "alpha",
         False,
     )
+    assert end.args == {"path": "a.txt"}
+    assert end.result == {"content": [{"type": "text", "text": "alpha"}], "details": result.details}
 
 
 @covers("tool_result", "tool_execution_end")
@@ -164,7 +167,8 @@ async def test_tool_events_of_a_failing_call(make_agent: MakeAgent) -> None:
     assert result.details == {"exit_code": 3}
     end = h.event(ToolExecutionEndEvent)
     assert end.is_error is True
-    assert "Command exited with code 3" in end.result
+    assert "Command exited with code 3" in end.result_text
+    assert end.result["details"] == {"exit_code": 3}
     assert h.provider.remaining == 0
 
 
@@ -180,8 +184,8 @@ async def test_stop_fires_when_the_model_is_done(make_agent: MakeAgent) -> None:
     assert content_text(stop.last_message["content"]) == "All done."
 
 
-@covers("ttsr_triggered")
-async def test_an_empty_response_triggers_ttsr_and_one_more_turn(make_agent: MakeAgent) -> None:
+@covers("empty_reply_nudge")
+async def test_an_empty_response_is_nudged_once_more(make_agent: MakeAgent) -> None:
     h = await make_agent(
         [
             {"text": ""},
@@ -190,11 +194,12 @@ async def test_an_empty_response_triggers_ttsr_and_one_more_turn(make_agent: Mak
     )
     await h.agent.prompt("answer me")
 
-    ttsr = h.event(TtsrTriggeredEvent)
-    assert ttsr.turn_index == 0
-    assert ttsr.message is not None
-    assert ttsr.message["role"] == "assistant"
-    assert content_text(ttsr.message["content"]) == ""
+    nudge = h.event(EmptyReplyNudgeEvent)
+    assert nudge.turn_index == 0
+    assert nudge.message is not None
+    assert nudge.message["role"] == "assistant"
+    assert content_text(nudge.message["content"]) == ""
+    assert h.events(TtsrTriggeredEvent) == []  # no stream rule was involved
     assert h.provider.remaining == 0
     assert h.types().count("turn_start") == 2
 
@@ -221,7 +226,7 @@ async def test_open_todos_remind_the_model_once_before_it_stops(make_agent: Make
     ]
     reminder = h.event(TodoReminderEvent)
     assert reminder.todos == [{"content": "write the tests", "status": "in_progress"}]
-    assert reminder.attempt == 1
+    assert (reminder.attempt, reminder.max_attempts) == (1, 1)
     assert h.provider.remaining == 1  # reminded once only
     assert h.errors == []
 
@@ -233,7 +238,8 @@ async def test_a_transient_model_error_is_retried(make_agent: MakeAgent) -> None
 
     start = h.event(AutoRetryStartEvent)
     assert (start.attempt, start.max_attempts, start.error) == (2, 3, "overloaded")
-    assert start.delay_ms == round(h.agent.retry.base_delay * 1000)
+    base_ms = h.agent.retry.base_delay * 1000
+    assert base_ms <= start.delay_ms <= base_ms * 1.25 + 1  # backoff plus jitter
     end = h.event(AutoRetryEndEvent)
     assert (end.success, end.attempt, end.final_error) == (True, 2, None)
     assert texts(added)[-1] == "Recovered."

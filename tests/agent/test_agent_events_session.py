@@ -144,6 +144,10 @@ async def test_navigate_the_tree(make_agent: MakeAgent) -> None:
     assert await h.agent.navigate_tree(user_entry) is True
     before = h.event(SessionBeforeTreeEvent)
     assert (before.target_id, before.old_leaf_id) == (user_entry, answer_entry)
+    assert before.preparation is not None
+    assert before.preparation.common_ancestor_id == user_entry
+    assert before.preparation.entry_ids_to_summarize == [answer_entry]
+    assert before.preparation.user_wants_summary is False
     tree = h.event(SessionTreeEvent)
     assert (tree.new_leaf_id, tree.old_leaf_id, tree.summary_entry_id) == (
         user_entry,
@@ -166,6 +170,13 @@ async def test_manual_compaction(make_agent: MakeAgent) -> None:
     assert before.summary.startswith("Summary of 2 earlier messages")
     assert "first question" in before.summary
     assert before.tokens_before > 20_000
+    prep = before.preparation
+    assert prep.first_kept_entry_id == ids[2]
+    assert prep.previous_summary is None
+    assert prep.entry_ids_to_summarize == ids[:2]
+    assert prep.messages_to_summarize == before.messages
+    assert prep.tokens_before == before.tokens_before
+    assert before.signal is not None and not before.signal.is_set()
 
     compacting = h.event(SessionCompactingEvent)
     assert compacting.messages == before.messages
@@ -197,7 +208,11 @@ async def test_auto_compaction_past_the_threshold(make_agent: MakeAgent) -> None
     assert start.reason == "threshold"
     assert h.event(SessionBeforeCompactEvent).trigger == "auto"
     end = h.event(AutoCompactionEndEvent)
-    assert (end.aborted, end.error) == (False, None)
+    assert (end.aborted, end.error, end.will_retry) == (False, None, False)
+    assert end.result is not None
+    assert end.result["summary"] == h.entries()[-1]["summary"]
+    assert end.result["first_kept_entry_id"] == h.entries()[-1]["first_kept_entry_id"]
+    assert end.result["tokens_before"] > 20_000
     types = h.types()
     assert (
         types.index("agent_end")
@@ -226,3 +241,53 @@ async def test_auto_compaction_with_nothing_old_enough_is_reported_aborted(
     end = h.event(AutoCompactionEndEvent)
     assert (end.aborted, end.error) == (True, None)
     assert all(e["type"] != "compaction" for e in h.entries())
+
+
+async def test_tree_summary_options_and_label_reach_the_summary(make_agent: MakeAgent) -> None:
+    hook = """\
+def register(pi):
+    @pi.on("session_before_tree")
+    def summarize(event, ctx):
+        prep = event.preparation
+        if prep.user_wants_summary:
+            return {"summary": {"summary": f"left {len(prep.entry_ids_to_summarize)} entries; "
+                                            f"{prep.custom_instructions}"}}
+"""
+    h = await make_agent(["an answer"], hooks={"tree": hook})
+    await h.agent.prompt("a question")
+    user_entry, _answer = message_ids(h)
+    assert await h.agent.navigate_tree(
+        user_entry, summarize=True, custom_instructions="be brief", label="retry point"
+    )
+    before = h.event(SessionBeforeTreeEvent)
+    assert before.preparation is not None
+    assert (before.preparation.custom_instructions, before.preparation.label) == (
+        "be brief",
+        "retry point",
+    )
+    summary_id = h.event(SessionTreeEvent).summary_entry_id
+    assert summary_id is not None
+    summary = h.agent.session.get_entry(summary_id)
+    assert summary is not None and summary["type"] == "branch_summary"
+    assert summary["summary"] == "left 1 entries; be brief"
+    assert h.agent.session.get_labels() == {summary_id: "retry point"}
+
+
+async def test_an_abort_during_session_before_compact_cancels_the_compaction(
+    make_agent: MakeAgent,
+) -> None:
+    hook = """\
+SEEN = []
+
+def register(pi):
+    @pi.on("session_before_compact")
+    async def slow_summary(event, ctx):
+        ctx.abort()  # the user pressed Escape while a hook wrote its summary
+        SEEN.append(event.signal.is_set())
+        return {"compaction": {"summary": "a summary written after the abort"}}
+"""
+    h = await two_runs_second_big(make_agent, hooks={"slow": hook})
+    assert await h.agent.compact() is False
+    assert h.hook("slow").SEEN == [True]
+    assert [e for e in h.entries() if e["type"] == "compaction"] == []
+    assert h.events(SessionCompactEvent) == []

@@ -207,13 +207,13 @@ async def test_abort_ends_the_run_without_a_nudge(make_agent: MakeAgent) -> None
     """An aborted (empty) reply is not a too-short response: no ttsr, no extra turn."""
     import asyncio
 
-    from hookline import TtsrTriggeredEvent
+    from hookline import EmptyReplyNudgeEvent
 
     h = await make_agent([{"text": "slow", "delay_ms": 5000}, "should not run"])
     run = asyncio.ensure_future(h.agent.prompt("go"))
     await asyncio.sleep(0.2)
     h.agent.abort()
     added = await asyncio.wait_for(run, 5)
-    assert h.events(TtsrTriggeredEvent) == []
+    assert h.events(EmptyReplyNudgeEvent) == []
     assert [m["role"] for m in added] == ["user", "assistant"]
     assert added[-1].get("stop_reason") == "aborted"

@@ -16,6 +16,7 @@ from hookline import (
     ToolExecutionStartEvent,
     ToolExecutionUpdateEvent,
 )
+from hookline.core.messages import content_text
 
 from .conftest import MakeAgent
 from .helpers import covers
@@ -23,6 +24,10 @@ from .helpers import covers
 TOOL_TURN = [
     "turn_start",
     "context",
+    "before_provider_request",
+    "after_provider_response",
+    "message_start",
+    "message_end",
     "tool_execution_start",
     "tool_call",
     "tool_result",
@@ -54,6 +59,11 @@ async def test_two_tool_turns_then_an_answer_emit_the_documented_order(
         *TOOL_TURN,
         "turn_start",
         "context",
+        "before_provider_request",
+        "after_provider_response",
+        "message_start",
+        "message_update",  # "notes.txt says hello": one streamed delta
+        "message_end",
         "turn_end",
         "stop",
         "agent_end",
@@ -69,7 +79,19 @@ async def test_a_second_prompt_repeats_the_run_events_but_not_session_start(
     h = await make_agent(["one", "two"])
     await h.agent.prompt("first")
     await h.agent.prompt("second")
-    run = ["input", "before_agent_start", "agent_start", "turn_start", "context", "turn_end"]
+    run = [
+        "input",
+        "before_agent_start",
+        "agent_start",
+        "turn_start",
+        "context",
+        "before_provider_request",
+        "after_provider_response",
+        "message_start",
+        "message_update",
+        "message_end",
+        "turn_end",
+    ]
     assert h.types() == ["session_start", *run, "stop", "agent_end", *run, "stop", "agent_end"]
 
 
@@ -100,9 +122,9 @@ async def test_tool_execution_updates_stream_between_start_and_end_in_order(
         assert isinstance(update, ToolExecutionUpdateEvent)
         assert update.tool_name == "bash"
         assert update.tool_call_id == "b1"
-        assert update.input == {"command": command}
-        assert isinstance(update.partial_result, str)
-        partials.append(update.partial_result)
+        assert update.input == update.args == {"command": command}
+        assert isinstance(update.partial_result, dict)
+        partials.append(content_text(update.partial_result["content"]))
     # Each update carries only the output that is new since the one before, in order.
     assert partials[0].startswith("line1")
     assert "".join(partials) == "line1\nline2\nline3\n"
@@ -124,11 +146,11 @@ def register(pi):
     @pi.on("tool_execution_update")
     async def update(event, ctx):
         await asyncio.sleep(0.02)  # a handler that suspends (say, it posts to a socket)
-        SEEN.append(("update", event.partial_result))
+        SEEN.append(("update", event.partial_result["content"][0]["text"]))
 
     @pi.on("tool_execution_end")
     def end(event, ctx):
-        SEEN.append(("end", event.result))
+        SEEN.append(("end", event.result_text))
 """
 
 

@@ -74,7 +74,8 @@ def notes(runner: HookRunner) -> list[tuple[str, str]]:
 async def test_only_events_with_hooks_are_wired(tmp_path: Path) -> None:
     hooks, runner = setup(tmp_path, source("PostToolUseFailure", "true"))
     assert runner.has_handlers("tool_result") and not runner.has_handlers("tool_call")
-    assert hooks.bus_events() == ["tool_result"]
+    # input: a fresh prompt_id per prompt; tool_execution_start: the duration_ms clock
+    assert hooks.bus_events() == ["tool_result", "input", "tool_execution_start"]
 
 
 async def test_pre_tool_use_exit_2_blocks_with_reason(

@@ -129,7 +129,7 @@ async def test_invalid_json_names_the_problem(tmp_path: Path, script: ScriptFact
     [
         ({"continue": "no"}, "'continue' must be a boolean"),
         ({"decision": "maybe"}, "'decision' must be"),
-        ({"hookSpecificOutput": {"permissionDecision": "perhaps"}}, "allow, deny or ask"),
+        ({"hookSpecificOutput": {"permissionDecision": "perhaps"}}, "allow, deny, ask or defer"),
         ({"hookSpecificOutput": {"hookEventName": "PostToolUse"}}, "but the event is 'PreToolUse'"),
         ({"hookSpecificOutput": {"updatedInput": "x"}}, "must be an object"),
     ],

@@ -164,3 +164,24 @@ async def until(condition: Callable[[], bool], deadline: float = 30.0) -> None:
     while not condition():
         assert loop.time() < end, "condition never held"
         await asyncio.sleep(0.01)
+
+
+async def test_an_async_hooks_system_message_reaches_the_model_too(
+    tmp_path: Path, script: ScriptFactory
+) -> None:
+    body = (
+        "echo '{\"async\": true}'\n"
+        'echo \'{"systemMessage": "lint found 2 issues", '
+        '"hookSpecificOutput": {"additionalContext": "see lint.log"}}\''
+    )
+    hooks = hooks_for(tmp_path, source("PostToolUse", script(body)))
+    runner = HookRunner(cwd=str(tmp_path))
+    hooks.install(runner)
+    host = DetachedHost()
+    runner.bind_host(host)
+    (o,) = (await hooks.run("PostToolUse", {**CALL, "tool_response": {}})).outcomes
+    await hooks.async_tasks[o.async_task_id or ""].wait()
+
+    ((kind, (message, trigger)),) = host.pending
+    assert message["content"] == "lint found 2 issues\n\nsee lint.log"
+    assert (kind, message["display"], trigger) == ("send_message", False, False)

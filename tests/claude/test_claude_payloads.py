@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import uuid
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +30,9 @@ from hookline.core.runner import HookRunner
 from .conftest import source
 
 EDIT_INPUT = {"path": "a.py", "oldText": "x", "newText": "y"}
-CLAUDE_EDIT = {"file_path": "a.py", "old_string": "x", "new_string": "y"}
+#: file paths are shown absolute, resolved against the tool's cwd (``ROOT``)
+ROOT = "<cwd>"
+CLAUDE_EDIT = {"file_path": f"{ROOT}/a.py", "old_string": "x", "new_string": "y"}
 
 CASES: list[tuple[str, Event, dict[str, Any]]] = [
     (
@@ -48,7 +52,6 @@ CASES: list[tuple[str, Event, dict[str, Any]]] = [
             "tool_name": "Bash",
             "tool_input": {"command": "ls"},
             "tool_response": {
-                "output": "a\nb",
                 "stdout": "a\nb",
                 "stderr": "",
                 "interrupted": False,
@@ -68,7 +71,7 @@ CASES: list[tuple[str, Event, dict[str, Any]]] = [
         ),
         {
             "tool_name": "Read",
-            "tool_input": {"file_path": "nope"},
+            "tool_input": {"file_path": f"{ROOT}/nope"},
             "tool_use_id": "t3",
             "error": "ENOENT",
             "is_interrupt": False,
@@ -84,7 +87,8 @@ CASES: list[tuple[str, Event, dict[str, Any]]] = [
         ),
         {
             "tool_name": "Write",
-            "tool_input": {"file_path": "f", "content": "c"},
+            "tool_input": {"file_path": f"{ROOT}/f", "content": "c"},
+            "tool_use_id": "t4",
             "permission_suggestions": [{"type": "addRules"}],
         },
     ),
@@ -101,11 +105,29 @@ CASES: list[tuple[str, Event, dict[str, Any]]] = [
         SubagentStartEvent(agent_id="a1", agent_type="explore"),
         {"agent_id": "a1", "agent_type": "explore"},
     ),
-    ("Stop", StopEvent(stop_hook_active=True), {"stop_hook_active": True}),
+    (
+        "Stop",
+        StopEvent(
+            stop_hook_active=True,
+            last_message={"role": "assistant", "content": [{"type": "text", "text": "Done."}]},  # type: ignore[typeddict-item]
+        ),
+        {"stop_hook_active": True, "last_assistant_message": "Done."},
+    ),
     (
         "SubagentStop",
-        SubagentStopEvent(agent_id="a1", agent_transcript_path="/t/a1.jsonl"),
-        {"stop_hook_active": False, "agent_id": "a1", "agent_transcript_path": "/t/a1.jsonl"},
+        SubagentStopEvent(
+            agent_id="a1",
+            agent_type="Explore",
+            agent_transcript_path="/t/a1.jsonl",
+            last_message={"role": "assistant", "content": [{"type": "text", "text": "3 files"}]},  # type: ignore[typeddict-item]
+        ),
+        {
+            "stop_hook_active": False,
+            "agent_id": "a1",
+            "agent_type": "Explore",
+            "agent_transcript_path": "/t/a1.jsonl",
+            "last_assistant_message": "3 files",
+        },
     ),
     (
         "PreCompact",
@@ -127,6 +149,9 @@ async def test_stdin_json_per_event(
     hooks.install(runner)
     await runner.emit(internal)
     data = json.loads(captured.read_text())
+    fields = json.loads(json.dumps(fields).replace(ROOT, os.path.realpath(tmp_path)))
+    if event == "UserPromptSubmit":  # a fresh id per prompt
+        assert uuid.UUID(data.pop("prompt_id"))
     assert data == {
         "session_id": "sess-1",
         "transcript_path": str(tmp_path / "sess-1.jsonl"),

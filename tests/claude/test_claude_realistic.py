@@ -11,6 +11,7 @@ real ``HookRunner``.
 from __future__ import annotations
 
 import json
+import os
 import stat
 from pathlib import Path
 
@@ -114,4 +115,6 @@ async def test_claude_project_runs_unchanged(tmp_path: Path) -> None:
     assert await runner.emit_tool_result(edit) is None
     read = ToolResultEvent(tool_name="read", tool_call_id="t4", input={"path": "x"}, content=[])
     await runner.emit_tool_result(read)
-    assert (project / ".claude" / "edited.log").read_text() == "src/app.py\n"
+    # Claude Code shows file paths absolute; so does hookline
+    edited = os.path.realpath(project / "src" / "app.py")
+    assert (project / ".claude" / "edited.log").read_text() == f"{edited}\n"

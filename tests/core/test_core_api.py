@@ -137,7 +137,9 @@ def test_every_design_event_name_is_known() -> None:
         "auto_compaction_end", "auto_retry_start", "auto_retry_end", "ttsr_triggered",
         "todo_reminder", "model_select", "input", "user_bash", "tool_execution_start",
         "tool_execution_update", "tool_execution_end", "stop", "subagent_start",
-        "subagent_stop", "notification", "permission_request",
+        "subagent_stop", "notification", "permission_request", "empty_reply_nudge",
+        "message_start", "message_update", "message_end", "before_provider_request",
+        "after_provider_response",
     }  # fmt: skip
     assert names == set(EVENT_NAMES)
     for name, cls in EVENT_TYPES.items():

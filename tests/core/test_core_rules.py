@@ -58,9 +58,11 @@ def one(event: str, handler: Any) -> Any:
 # -- tool_result ----------------------------------------------------------------
 
 
-async def test_tool_result_handlers_see_original_and_last_override_wins(
+async def test_tool_result_handlers_chain_like_middleware(
     make_runner: MakeRunner,
 ) -> None:
+    """Each handler sees the previous handler's patch (pi's rule, not the seed's "each sees
+    the original, last wins")."""
     seen: list[str] = []
 
     def handler(tag: str) -> Any:
@@ -75,9 +77,45 @@ async def test_tool_result_handlers_see_original_and_last_override_wins(
         tool_name="read", tool_call_id="c1", input={"path": "x"}, content=[text("orig")]
     )
     result = await built.runner.emit_tool_result(event)
-    assert seen == ["orig", "orig"]
+    assert seen == ["orig", "orig+a"]
     assert isinstance(result, ToolResultResult)
-    assert result.content == [text("orig+b")]
+    assert result.content == [text("orig+a+b")]
+
+
+async def test_a_later_tool_result_handler_cannot_undo_a_redaction(
+    make_runner: MakeRunner,
+) -> None:
+    """The walk-around of "last wins": a later handler that echoes what it was shown, or
+    changes only ``is_error``, must not bring the secret back."""
+    seen: list[str] = []
+
+    def redact(event: ToolResultEvent, ctx: HookContext) -> dict[str, Any]:
+        return {"content": [text("[redacted]")], "details": None}
+
+    def echo(event: ToolResultEvent, ctx: HookContext) -> dict[str, Any]:
+        seen.append(event.content[0]["text"])
+        return {"content": event.content, "isError": False}
+
+    def flag_only(event: ToolResultEvent, ctx: HookContext) -> dict[str, Any]:
+        seen.append(event.content[0]["text"])
+        return {"is_error": True}
+
+    built = make_runner(
+        one("tool_result", redact), one("tool_result", echo), one("tool_result", flag_only)
+    )
+    event = ToolResultEvent(
+        tool_name="bash",
+        tool_call_id="c1",
+        input={},
+        content=[text("token=sk-live-123")],
+        details={"raw": "sk-live-123"},
+    )
+    result = await built.runner.emit_tool_result(event)
+    assert seen == ["[redacted]", "[redacted]"]
+    assert isinstance(result, ToolResultResult)
+    assert result.content == [text("[redacted]")]
+    assert result.details is None and "details" in result.model_fields_set
+    assert result.is_error is True
 
 
 async def test_tool_result_none_does_not_erase_earlier_override(make_runner: MakeRunner) -> None:
@@ -645,3 +683,94 @@ async def test_tool_result_appends_accumulate_beside_the_last_override() -> None
     assert result is not None
     assert result.content == [{"type": "text", "text": "new"}]
     assert result.append == [{"type": "text", "text": "A"}, {"type": "text", "text": "C"}]
+
+
+# -- rules changed to pi's current ones ------------------------------------------------
+
+
+async def test_before_agent_start_keeps_every_message_and_chains_the_system_prompt(
+    make_runner: MakeRunner,
+) -> None:
+    prompts: list[str] = []
+
+    def handler(tag: str, prompt: bool) -> Any:
+        def fn(event: BeforeAgentStartEvent, ctx: HookContext) -> dict[str, Any]:
+            prompts.append(event.system_prompt)
+            out: dict[str, Any] = {"message": {"customType": tag, "content": f"from {tag}"}}
+            if prompt:
+                out["systemPrompt"] = f"{event.system_prompt} +{tag}"
+            return out
+
+        return fn
+
+    built = make_runner(
+        one("before_agent_start", handler("a", True)),
+        one("before_agent_start", lambda e, c: None),
+        one("before_agent_start", handler("b", False)),
+        one("before_agent_start", handler("c", True)),
+    )
+    result = await built.emit(BeforeAgentStartEvent(prompt="hi", system_prompt="base"))
+    assert isinstance(result, BeforeAgentStartResult)
+    assert [m.custom_type for m in result.messages or []] == ["a", "b", "c"]
+    assert prompts == ["base", "base +a", "base +a"]
+    assert result.system_prompt == "base +a +c"
+
+
+@pytest.mark.parametrize(
+    ("returns", "expected"),
+    [
+        ([{"action": "continue"}], ("hello", False)),
+        ([{"action": "transform", "text": "HELLO"}, {"action": "continue"}], ("HELLO", False)),
+        (
+            [{"action": "transform", "text": "a"}, {"action": "transform", "text": "b"}],
+            ("b", False),
+        ),
+        ([{"action": "handled"}, {"action": "transform", "text": "late"}], (None, True)),
+    ],
+)
+async def test_input_accepts_pi_actions(
+    make_runner: MakeRunner, returns: list[dict[str, Any]], expected: tuple[str | None, bool]
+) -> None:
+    seen: list[str] = []
+
+    def handler(value: dict[str, Any]) -> Any:
+        def fn(event: InputEvent, ctx: HookContext) -> dict[str, Any]:
+            seen.append(event.text)
+            return value
+
+        return fn
+
+    built = make_runner(*(one("input", handler(r)) for r in returns))
+    result = await built.emit(InputEvent(text="hello"))
+    text_out, handled = expected
+    if not handled and text_out == "hello":
+        assert result is None
+        return
+    assert isinstance(result, InputResult)
+    assert result.handled is handled
+    if handled:
+        assert len(seen) == 1  # the first "handled" wins: later handlers are not asked
+    else:
+        assert result.text == text_out
+
+
+async def test_input_rejects_an_unknown_action(make_runner: MakeRunner) -> None:
+    built = make_runner(one("input", lambda e, c: {"action": "skip"}))
+    result = await built.emit(InputEvent(text="hello"))
+    assert result is None
+    (error,) = built.errors
+    assert "action" in error.error and "continue" in error.error
+
+
+async def test_user_bash_result_is_a_full_replacement(make_runner: MakeRunner) -> None:
+    later: list[str] = []
+    built = make_runner(
+        one("user_bash", lambda e, c: {"command": "echo rewritten"}),
+        one("user_bash", lambda e, c: {"result": {"output": "done remotely", "exitCode": 0}}),
+        one("user_bash", lambda e, c: later.append(e.command)),
+    )
+    result = await built.emit(UserBashEvent(command="ls", cwd="/"))
+    assert isinstance(result, UserBashResult)
+    assert result.result is not None
+    assert (result.result.output, result.result.exit_code) == ("done remotely", 0)
+    assert later == []

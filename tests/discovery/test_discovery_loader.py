@@ -36,7 +36,10 @@ FAILURES: dict[str, tuple[str, str]] = {
     "raising_import": ("raise RuntimeError('boom at import')\n", "RuntimeError: boom at import"),
     "missing": ("def setup(pi): pass\n", "no module-level `register` function"),
     "not_callable": ("register = 42\n", "`register` is not callable (it is int)"),
-    "is_async": ("async def register(pi): pass\n", "must be a plain (sync) function, not async"),
+    "is_async": (
+        "async def register(pi): pass\n",
+        "register() is async: load it with load_hooks_async",
+    ),
     "is_class": (
         "class register:\n    def __init__(self, pi): pass\n",
         "must be a function, not a class",
@@ -52,7 +55,7 @@ FAILURES: dict[str, tuple[str, str]] = {
     "exits": ("import sys\nsys.exit(3)\n", "error while importing: SystemExit: 3"),
     "returns_coroutine": (
         "async def _later(pi): pass\n\ndef register(pi):\n    return _later(pi)\n",
-        "register() returned an awaitable",
+        "register() is async: load it with load_hooks_async",
     ),
 }
 

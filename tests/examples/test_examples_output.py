@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from examples_helpers import run_example
+from examples_harness import Example
 
 from hookline.core.api import HookAPI
 from hookline.core.context import HookContext
@@ -48,8 +48,8 @@ SECRETS = [
 
 
 @pytest.mark.parametrize(("line", "secret"), SECRETS)
-async def test_redactor_removes_secrets(line: str, secret: str) -> None:
-    loaded = run_example("api_key_redactor")
+async def test_redactor_removes_secrets(line: str, secret: str, example: Example) -> None:
+    loaded = example("api_key_redactor")
     result = await loaded.runner.emit_tool_result(result_of(text(f"before\n{line}\nafter")))
     assert isinstance(result, ToolResultResult)
     assert result.content is not None
@@ -60,8 +60,8 @@ async def test_redactor_removes_secrets(line: str, secret: str) -> None:
     assert loaded.errors == []
 
 
-async def test_redactor_keeps_the_name_of_named_secrets() -> None:
-    loaded = run_example("api_key_redactor")
+async def test_redactor_keeps_the_name_of_named_secrets(example: Example) -> None:
+    loaded = example("api_key_redactor")
     result = await loaded.runner.emit_tool_result(result_of(text("DB_PASSWORD=hunter2hunter2")))
     assert isinstance(result, ToolResultResult) and result.content is not None
     assert result.content[0]["text"] == "DB_PASSWORD=[REDACTED]"  # type: ignore[typeddict-item]
@@ -79,14 +79,14 @@ async def test_redactor_keeps_the_name_of_named_secrets() -> None:
         "PWD=/home/user/project",
     ],
 )
-async def test_redactor_leaves_clean_output_alone(clean: str) -> None:
-    loaded = run_example("api_key_redactor")
+async def test_redactor_leaves_clean_output_alone(clean: str, example: Example) -> None:
+    loaded = example("api_key_redactor")
     assert await loaded.runner.emit_tool_result(result_of(text(clean))) is None
 
 
-async def test_redactor_keeps_images_and_other_blocks() -> None:
+async def test_redactor_keeps_images_and_other_blocks(example: Example) -> None:
     image = {"type": "image", "data": "AAAA", "mime_type": "image/png"}
-    loaded = run_example("api_key_redactor")
+    loaded = example("api_key_redactor")
     event = result_of(text("x AKIAIOSFODNN7EXAMPLE"), image, text("clean"))
     result = await loaded.runner.emit_tool_result(event)
     assert isinstance(result, ToolResultResult) and result.content is not None
@@ -96,8 +96,8 @@ async def test_redactor_keeps_images_and_other_blocks() -> None:
     assert event.content[0] == text("x AKIAIOSFODNN7EXAMPLE")  # the event is not mutated
 
 
-async def test_redactor_redacts_error_results_too() -> None:
-    loaded = run_example("api_key_redactor")
+async def test_redactor_redacts_error_results_too(example: Example) -> None:
+    loaded = example("api_key_redactor")
     result = await loaded.runner.emit_tool_result(
         result_of(text("failed with AKIAIOSFODNN7EXAMPLE"), is_error=True)
     )
@@ -105,18 +105,19 @@ async def test_redactor_redacts_error_results_too() -> None:
     assert "AKIA" not in result.content[0]["text"]  # type: ignore[typeddict-item]
 
 
-async def test_redactor_loses_to_a_later_override() -> None:
-    """The documented ordering caveat: the last tool_result override wins."""
+async def test_a_later_override_cannot_undo_the_redaction(example: Example) -> None:
+    """tool_result handlers chain: a later handler sees the redacted content, so echoing
+    what it was shown keeps the redaction (the old "last override wins" caveat is gone)."""
 
     def later(api: HookAPI) -> None:
         @api.on("tool_result")
         def echo(event: ToolResultEvent, ctx: HookContext) -> dict[str, Any]:
             return {"content": event.content}
 
-    loaded = run_example("api_key_redactor", extra=later)
+    loaded = example("api_key_redactor", extra=later)
     result = await loaded.runner.emit_tool_result(result_of(text("AKIAIOSFODNN7EXAMPLE")))
     assert isinstance(result, ToolResultResult) and result.content is not None
-    assert result.content[0] == text("AKIAIOSFODNN7EXAMPLE")
+    assert "AKIAIOSFODNN7EXAMPLE" not in str(result.content)
 
 
 # -- context_filter ------------------------------------------------------------------------
@@ -136,16 +137,16 @@ def tool_msg(body: str) -> Message:
     }
 
 
-async def test_context_filter_drops_debug_only_messages() -> None:
-    loaded = run_example("context_filter")
+async def test_context_filter_drops_debug_only_messages(example: Example) -> None:
+    loaded = example("context_filter")
     messages = [user_message("hi"), custom("debug-only", "secret debug"), custom("note", "keep")]
     out = await loaded.runner.emit_context(messages)
     assert out == [user_message("hi"), custom("note", "keep")]
     assert len(messages) == 3  # the caller's list is not mutated
 
 
-async def test_context_filter_truncates_long_tool_output() -> None:
-    loaded = run_example("context_filter")
+async def test_context_filter_truncates_long_tool_output(example: Example) -> None:
+    loaded = example("context_filter")
     long = "x" * 9000
     short = "y" * 8000
     messages = [tool_msg(long), tool_msg(short)]
@@ -156,15 +157,15 @@ async def test_context_filter_truncates_long_tool_output() -> None:
     assert messages[0]["content"][0]["text"] == long  # type: ignore[index,typeddict-item]
 
 
-async def test_context_filter_leaves_long_user_text_alone() -> None:
-    loaded = run_example("context_filter")
+async def test_context_filter_leaves_long_user_text_alone(example: Example) -> None:
+    loaded = example("context_filter")
     messages = [user_message("z" * 20000)]
     out = await loaded.runner.emit_context(messages)
     assert out is messages
     assert await loaded.runner.emit(ContextEvent(messages=messages)) is None
 
 
-async def test_context_filter_chains_with_a_later_hook() -> None:
+async def test_context_filter_chains_with_a_later_hook(example: Example) -> None:
     seen: list[int] = []
 
     def later(api: HookAPI) -> None:
@@ -172,7 +173,7 @@ async def test_context_filter_chains_with_a_later_hook() -> None:
         def count(event: ContextEvent, ctx: HookContext) -> None:
             seen.append(len(event.messages))
 
-    loaded = run_example("context_filter", extra=later)
+    loaded = example("context_filter", extra=later)
     out = await loaded.runner.emit_context([user_message("a"), custom("debug-only", "d")])
     assert seen == [1]
     assert out == [user_message("a")]

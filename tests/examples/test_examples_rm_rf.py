@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import runpy
+
 import pytest
-from examples_helpers import ScriptedUI, load_example, run_example
+from examples_harness import EXAMPLES, Example
 
 from hookline.core.events import ToolCallEvent
 from hookline.core.results import ToolCallResult
@@ -64,8 +66,8 @@ BLOCKED = [
 
 
 @pytest.mark.parametrize("command", BLOCKED)
-async def test_blocks_dangerous_rm(command: str) -> None:
-    loaded = run_example("rm_rf_blocker")
+async def test_blocks_dangerous_rm(command: str, example: Example) -> None:
+    loaded = example("rm_rf_blocker")
     result = await loaded.runner.emit_tool_call(bash(command))
     assert isinstance(result, ToolCallResult), command
     assert result.block is True
@@ -93,46 +95,45 @@ ALLOWED = [
 
 
 @pytest.mark.parametrize("command", ALLOWED)
-async def test_allows_everything_else(command: str) -> None:
-    loaded = run_example("rm_rf_blocker")
+async def test_allows_everything_else(command: str, example: Example) -> None:
+    loaded = example("rm_rf_blocker")
     assert await loaded.runner.emit_tool_call(bash(command)) is None, command
 
 
 @pytest.mark.parametrize("command", ["rm -rf / (", 'rm -rf "unclosed', "if then rm -rf x"])
-async def test_unparsable_with_rm_rf_is_blocked(command: str) -> None:
-    loaded = run_example("rm_rf_blocker")
+async def test_unparsable_with_rm_rf_is_blocked(command: str, example: Example) -> None:
+    loaded = example("rm_rf_blocker")
     result = await loaded.runner.emit_tool_call(bash(command))
     assert isinstance(result, ToolCallResult) and result.block is True
     assert "unparsable" in (result.reason or "")
 
 
 @pytest.mark.parametrize("command", ['echo "unclosed', "if then ls", "rm -r -f ( x"])
-async def test_unparsable_without_rm_rf_is_allowed(command: str) -> None:
-    loaded = run_example("rm_rf_blocker")
+async def test_unparsable_without_rm_rf_is_allowed(command: str, example: Example) -> None:
+    loaded = example("rm_rf_blocker")
     assert await loaded.runner.emit_tool_call(bash(command)) is None
 
 
 def test_parser_reports_syntax_errors() -> None:
-    module = load_example("rm_rf_blocker")
+    find_dangerous_rm = runpy.run_path(str(EXAMPLES / "rm_rf_blocker.py"))["find_dangerous_rm"]
     with pytest.raises(ShellParseError):
-        module.find_dangerous_rm('echo "x')
-    assert module.find_dangerous_rm("rm -rf ..") == "rm -rf .."
+        find_dangerous_rm('echo "x')
+    assert find_dangerous_rm("rm -rf ..") == "rm -rf .."
 
 
-async def test_confirm_with_ui_lets_it_run() -> None:
-    ui = ScriptedUI(confirm=True)
-    loaded = run_example("rm_rf_blocker", ui=ui)
+async def test_confirm_with_ui_lets_it_run(example: Example) -> None:
+    loaded = example("rm_rf_blocker", answers={"confirm": True})
     assert await loaded.runner.emit_tool_call(bash("rm -rf ~")) is None
-    assert ui.asked and "rm -rf ~" in ui.asked[0][1]
+    assert loaded.ui.asked and "rm -rf ~" in loaded.ui.asked[0].detail
 
 
-async def test_refusal_with_ui_blocks() -> None:
-    loaded = run_example("rm_rf_blocker", ui=ScriptedUI(confirm=False))
+async def test_refusal_with_ui_blocks(example: Example) -> None:
+    loaded = example("rm_rf_blocker", answers={"confirm": False})
     result = await loaded.runner.emit_tool_call(bash("rm -rf ~"))
     assert isinstance(result, ToolCallResult) and result.block is True
 
 
-async def test_other_tools_ignored() -> None:
-    loaded = run_example("rm_rf_blocker")
+async def test_other_tools_ignored(example: Example) -> None:
+    loaded = example("rm_rf_blocker")
     event = ToolCallEvent(tool_name="write", tool_call_id="c", input={"path": "rm -rf /"})
     assert await loaded.runner.emit_tool_call(event) is None

@@ -66,6 +66,7 @@ class FakeReply:
     stream_error: str | None = None
     event_delay: float = 0.0
     chunk_chars: int = 4
+    headers: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass
@@ -115,10 +116,12 @@ class _FakeServer:
         *,
         error_type: str | None = None,
         error_code: str | None = None,
+        headers: dict[str, str] | None = None,
     ) -> FakeReply:
-        """Queue an HTTP error reply (the API's JSON error body)."""
+        """Queue an HTTP error reply (the API's JSON error body, with extra ``headers``)."""
         reply = FakeReply(status=status, error_message=message, error_type=error_type)
         reply.error_code = error_code
+        reply.headers = dict(headers or {})
         return self.add(reply)
 
     @property
@@ -199,8 +202,11 @@ class _Handler(BaseHTTPRequestHandler):
             msg = "fake server: no scripted reply left"
             return self._json(400, {"error": {"type": "invalid_request_error", "message": msg}})
         if reply.status >= 400:
-            return self._json(reply.status, self.fake.error_body(reply))
+            return self._json(reply.status, self.fake.error_body(reply), reply.headers)
         self.send_response(200)
+        request_id = f"req_fake_{len(self.fake.recorded)}"
+        self.send_header("x-request-id", request_id)  # OpenAI's name
+        self.send_header("request-id", request_id)  # Anthropic's name
         self.send_header("content-type", "text/event-stream")
         self.send_header("cache-control", "no-cache")
         self.end_headers()
@@ -213,9 +219,13 @@ class _Handler(BaseHTTPRequestHandler):
         except (BrokenPipeError, ConnectionResetError):
             pass  # the client aborted
 
-    def _json(self, status: int, payload: dict[str, Any]) -> None:
+    def _json(
+        self, status: int, payload: dict[str, Any], headers: dict[str, str] | None = None
+    ) -> None:
         data = json.dumps(payload).encode()
         self.send_response(status)
+        for name, value in (headers or {}).items():
+            self.send_header(name, value)
         self.send_header("content-type", "application/json")
         self.send_header("content-length", str(len(data)))
         self.end_headers()

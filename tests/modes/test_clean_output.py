@@ -158,6 +158,6 @@ def test_file_tools_never_touch_stdin_or_stdout_when_they_are_regular_files(
     assert "forged" not in [line["type"] for line in lines]
     ends = {line["tool_call_id"]: line for line in lines if line["type"] == "tool_execution_end"}
     for kind in "rw":  # /dev/stdin: refused, naming why (/dev/stdout is stderr's pipe here)
-        assert "own input or output stream" in ends[f"{kind}0"]["result"]
+        assert "own input or output stream" in ends[f"{kind}0"]["result_text"]
         assert ends[f"{kind}0"]["is_error"] is ends[f"{kind}1"]["is_error"] is True
-    assert "the host's input" not in ends["r0"]["result"]
+    assert "the host's input" not in ends["r0"]["result_text"]

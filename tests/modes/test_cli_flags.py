@@ -50,7 +50,7 @@ def test_help_documents_every_flag() -> None:
 @pytest.mark.parametrize(
     ("args", "says"),
     [
-        (["--bogus"], "unrecognized arguments: --bogus"),
+        (["--bogus"], "unknown option --bogus: no loaded hook registers it"),
         (["-p", "x", "--permission-mode", "yolo"], "--permission-mode"),
         (["--mode", "json"], "--mode json needs a prompt"),
         (["--mode", "rpc", "-p", "x"], "--mode rpc"),
@@ -198,3 +198,47 @@ def test_no_session_writes_no_file(tmp_path: Path) -> None:
     start = json_lines(done.stdout)[0]
     assert start == {"type": "session_start", "source": "startup", "session_file": None}
     assert session_files(Path.home()) == []
+
+
+FLAG_HOOK = """\
+import sys
+
+
+def register(pi):
+    pi.register_flag("plan", description="start in plan mode")
+    pi.register_flag("preset", type="string", default="fast", description="a preset name")
+
+    @pi.on("session_start")
+    def started(event, ctx):
+        print(f"plan={pi.get_flag('plan')!r} preset={pi.get_flag('preset')!r} "
+              f"mode={ctx.mode}", file=sys.stderr)
+"""
+
+
+def test_hook_flags_are_parsed_once_hooks_load_and_listed_in_help(tmp_path: Path) -> None:
+    hook = tmp_path / "flags_hook.py"
+    hook.write_text(FLAG_HOOK)
+    script = write_script(tmp_path / "s.json", ["ok"])
+    common = ["--hook", str(hook), "--model", script, "--no-session"]
+
+    done = run_cli(*common, "-p", "hi", "--plan", "--preset=slow", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "plan=True preset='slow' mode=print" in done.stderr
+
+    done = run_cli(*common, "-p", "hi", cwd=tmp_path)
+    assert "plan=None preset='fast' mode=print" in done.stderr
+
+    done = run_cli(*common, "-p", "hi", "--plan=maybe", cwd=tmp_path)
+    assert done.returncode == 2
+    assert f"--plan is a boolean flag ({hook}): got 'maybe'" in _one_error_line(done.stderr)
+
+    done = run_cli(*common, "-p", "hi", "--plam", cwd=tmp_path)
+    assert done.returncode == 2
+    line = _one_error_line(done.stderr)
+    assert "unknown option --plam" in line and f"--plan ({hook})" in line
+
+    done = run_cli("--hook", str(hook), "--help", cwd=tmp_path)
+    assert done.returncode == 0
+    assert "hook flags:" in done.stdout
+    assert "--plan  start in plan mode" in done.stdout and f"[hook {hook}]" in done.stdout
+    assert "--preset VALUE  a preset name (default: fast)" in done.stdout

@@ -791,3 +791,33 @@ async def test_a_dialog_the_hook_stops_waiting_for_is_withdrawn(tmp_path: Path) 
         assert late["success"] is False and "no open UI request" in late["error"]
         assert await rpc.close_stdin() == 0
     assert json.loads(record.read_text()) == "gave up"
+
+
+SHUTDOWN_HOOK = """\
+import json
+
+
+def register(pi):
+    @pi.on("agent_end")
+    def done(event, ctx):
+        ctx.shutdown()
+
+    @pi.on("session_shutdown")
+    def bye(event, ctx):
+        with open(RECORD, "w") as f:
+            json.dump({"reason": event.reason}, f)
+"""
+
+
+async def test_ctx_shutdown_ends_the_process_after_the_run(tmp_path: Path) -> None:
+    project = _project(tmp_path)
+    record = tmp_path / "bye.json"
+    hook = write_hook(tmp_path / "bye.py", SHUTDOWN_HOOK.replace("RECORD", repr(str(record))))
+    model = write_script(tmp_path / "s.json", ["done"])
+    async with RpcClient("--model", model, "--hook", str(hook), "--cwd", str(project)) as rpc:
+        await rpc.send({"type": "prompt", "message": "go", "id": "p1"})
+        # stdin stays open: the process ends because a hook asked for it
+        code = await asyncio.wait_for(rpc.process.wait(), 20)
+        assert code == 0
+        assert json.loads(record.read_text()) == {"reason": "shutdown"}
+        assert "Traceback" not in await rpc.stderr()

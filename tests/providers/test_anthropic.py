@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import socket
+import sys
 from typing import Any
 
 import pytest
@@ -222,10 +223,36 @@ async def test_retry_recovers_from_529_and_500(anthropic_server: FakeAnthropicSe
         on_retry_start=lambda *a: events.append(("start", *a[:3])),
         on_retry_end=lambda *a: events.append(("end", *a)),
         sleep=sleep,
+        jitter=lambda delay: 0.0,
     )
     assert msg["content"] == [{"type": "text", "text": "finally"}]
     assert events == [("start", 2, 3, 500), ("start", 3, 3, 1000), ("end", True, 3, None)]
     assert sleeps == [0.5, 1.0]
+
+
+async def test_retry_after_ms_header_sets_the_wait(anthropic_server: FakeAnthropicServer) -> None:
+    """Anthropic's ``retry-after-ms`` wins over the plain ``retry-after`` and the backoff."""
+    anthropic_server.add_error(429, headers={"retry-after-ms": "2500", "retry-after": "9"})
+    anthropic_server.add_text("ok")
+    sleeps: list[float] = []
+
+    async def sleep(delay: float) -> None:
+        sleeps.append(delay)
+
+    msg = await complete_with_retry(
+        provider_for(anthropic_server), ModelRequest("s", [user_message("q")]), sleep=sleep
+    )
+    assert msg["content"] == [{"type": "text", "text": "ok"}]
+    assert sleeps == [2.5]
+
+
+async def test_a_missing_sdk_names_the_extra_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The SDKs are extras: choosing a provider whose SDK is absent says what to install."""
+    monkeypatch.setitem(sys.modules, "anthropic", None)  # `import anthropic` now fails
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-test")
+    with pytest.raises(ProviderError, match=r"pip install 'hookline\[anthropic\]'") as err:
+        AnthropicProvider("claude-test")
+    assert err.value.transient is False
 
 
 async def test_missing_key_names_the_env_var() -> None:

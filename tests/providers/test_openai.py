@@ -229,7 +229,25 @@ async def test_retry_recovers_then_reports(openai_server: FakeOpenAIServer) -> N
         sleep=no_sleep,
     )
     assert msg["content"] == [{"type": "text", "text": "back"}]
-    assert events == [("start", 2, 3, 500, True), ("end", True, 2, None)]
+    (_, attempt, most, delay_ms, saw_500), end = events
+    assert (attempt, most, saw_500) == (2, 3, True) and end == ("end", True, 2, None)
+    assert 500 <= delay_ms <= 625  # 0.5 s backoff plus up to a quarter of jitter
+
+
+async def test_retry_after_header_sets_the_wait(openai_server: FakeOpenAIServer) -> None:
+    """A 429 with ``retry-after: 3`` waits 3 s, not the 0.5 s backoff."""
+    openai_server.add_error(429, "slow down", headers={"retry-after": "3"})
+    openai_server.add_text("back")
+    waits: list[float] = []
+
+    async def record(delay: float) -> None:
+        waits.append(delay)
+
+    msg = await complete_with_retry(
+        provider_for(openai_server), ModelRequest("s", [user_message("q")]), sleep=record
+    )
+    assert msg["content"] == [{"type": "text", "text": "back"}]
+    assert waits == [3.0]
 
 
 async def test_401_is_not_retried(openai_server: FakeOpenAIServer) -> None:

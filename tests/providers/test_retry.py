@@ -9,6 +9,7 @@ import pytest
 
 from hookline.agent.provider import ModelRequest, ProviderError
 from hookline.agent.providers import ScriptedProvider, complete_with_retry
+from hookline.agent.providers.retry import retry_delay
 from hookline.core.messages import user_message
 
 OVERLOADED = {"error": {"message": "overloaded", "transient": True, "status": 529}}
@@ -17,6 +18,10 @@ BAD_KEY = {"error": {"message": "bad key", "transient": False, "status": 401}}
 
 def request(signal: asyncio.Event | None = None) -> ModelRequest:
     return ModelRequest("s", [user_message("q")], signal=signal)
+
+
+def no_jitter(delay: float) -> float:
+    return 0.0
 
 
 class Recorder:
@@ -42,6 +47,7 @@ class Recorder:
             on_retry_start=self.start,
             on_retry_end=self.end,
             sleep=kw.pop("sleep", self.sleep),
+            jitter=kw.pop("jitter", no_jitter),
             **kw,
         )
 
@@ -120,3 +126,23 @@ async def test_without_callbacks_uses_real_sleep() -> None:
     provider = ScriptedProvider.from_turns([OVERLOADED, "ok"])
     msg = await complete_with_retry(provider, request(), base_delay=0.01)
     assert msg["content"][0]["text"] == "ok"  # type: ignore[typeddict-item]
+
+
+async def test_jitter_adds_up_to_a_quarter_of_the_backoff() -> None:
+    """Many agents hitting one rate limit must not retry in step."""
+    delays = {retry_delay(2, None, 1.0, 30.0) for _ in range(200)}
+    assert all(2.0 <= d <= 2.5 for d in delays)
+    assert len(delays) > 1  # random, not a fixed offset
+
+
+async def test_retry_after_is_a_floor_and_the_cap_still_holds() -> None:
+    rec = Recorder()
+    late = {"error": {"message": "rate limited", "status": 429}}
+    provider = ScriptedProvider.from_turns([late, "ok"])
+    # The scripted provider has no headers; a ProviderError with retry_after comes from
+    # the SDK providers (tested against the loopback servers); here the rule itself:
+    assert retry_delay(1, 7.0, 0.25, 30.0, no_jitter) == 7.0
+    assert retry_delay(1, 0.1, 0.25, 30.0, no_jitter) == 0.25
+    assert retry_delay(1, 120.0, 0.25, 30.0, no_jitter) == 30.0
+    msg = await rec.run(provider, base_delay=0.25)
+    assert msg["content"][0]["text"] == "ok" and rec.sleeps == [0.25]

@@ -134,8 +134,8 @@ def test_an_unknown_event_or_hook_type_is_a_warning_and_the_deny_rules_hold(
     settings = {
         "permissions": {"deny": ["Bash"]},
         "hooks": {
-            "PostCompact": [{"hooks": [{"type": "command", "command": "true"}]}],
-            "PreToolUse": [{"hooks": [{"type": "http", "url": "http://127.0.0.1:9"}]}],
+            "AfterCompact": [{"hooks": [{"type": "command", "command": "true"}]}],
+            "PreToolUse": [{"hooks": [{"type": "websocket", "url": "ws://127.0.0.1:9"}]}],
         },
     }
     path = _write(project / ".claude" / "settings.json", settings)
@@ -145,8 +145,10 @@ def test_an_unknown_event_or_hook_type_is_a_warning_and_the_deny_rules_hold(
 
     assert done.returncode == 0, done.stderr
     assert not marker.exists()
-    assert f"{path}: hooks.PostCompact: unknown event, skipped" in done.stderr
-    assert f"{path}: hooks.PreToolUse[0].hooks[0].type: unknown hook type 'http'" in done.stderr
+    assert f"{path}: hooks.AfterCompact: unknown event, skipped" in done.stderr
+    assert (
+        f"{path}: hooks.PreToolUse[0].hooks[0].type: unknown hook type 'websocket'" in done.stderr
+    )
 
 
 def test_a_wrong_typed_deny_rule_stops_the_agent(tmp_path: Path) -> None:

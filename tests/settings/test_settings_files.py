@@ -163,13 +163,24 @@ def test_a_bad_hook_entry_is_skipped_and_the_rest_of_the_file_applies(
     assert [[h.command for h in g.hooks] for g in hooks["PreToolUse"]] == [[], ["ok"]]
 
 
+@pytest.mark.parametrize("key", ["allowedHttpHookUrls", "httpHookAllowedEnvVars"])
+def test_a_wrong_typed_http_hook_limit_stops_start_up(
+    project: Path, write_json: WriteJson, key: str
+) -> None:
+    """The http hook limits only restrict: what they would forbid must be known."""
+    path = write_json(project / ".claude" / "settings.json", {key: "http://x/*"})
+    loaded = load_settings(project, managed_paths=[])
+    (error,) = loaded.errors
+    assert error.startswith(f"{path}: {key}: Input should be a valid list")
+
+
 @pytest.mark.parametrize(
     ("data", "expected"),
     [
         ({"hookTimeout": -1}, "hookTimeout: Input should be greater than 0; ignored"),
         ({"hooks": 5}, "hooks: must be a list of hook module paths"),
         ({"hooks": ["a.py", 3]}, "hooks[1]: not a module path (a non-empty string); skipped"),
-        ({"hooks": {"PostCompact": []}}, "hooks.PostCompact: unknown event, skipped"),
+        ({"hooks": {"AfterCompact": []}}, "hooks.AfterCompact: unknown event, skipped"),
         (
             {"hooks": {"Stop": [{"hooks": [{"type": "command", "command": ""}]}]}},
             "hooks.Stop[0].hooks[0].command: String should have at least 1 character",
@@ -179,20 +190,33 @@ def test_a_bad_hook_entry_is_skipped_and_the_rest_of_the_file_applies(
             "hooks.Stop[0].hooks[0].promt: unknown field, hook skipped",
         ),
         (
-            {"hooks": {"Stop": [{"hooks": [{"type": "http", "url": "http://x"}]}]}},
-            "hooks.Stop[0].hooks[0].type: unknown hook type 'http', skipped",
+            {"hooks": {"Stop": [{"hooks": [{"type": "websocket", "url": "ws://x"}]}]}},
+            "hooks.Stop[0].hooks[0].type: unknown hook type 'websocket', skipped",
         ),
         (
-            {"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "x", "if": "y"}]}]}},
-            "hooks.Stop[0].hooks[0].if: unknown field, hook skipped",
+            {"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "x", "retry": 3}]}]}},
+            "hooks.Stop[0].hooks[0].retry: unknown field, hook skipped",
         ),
         (
             {"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "x", "shell": "y"}]}]}},
-            "hooks.Stop[0].hooks[0].shell: unknown field, hook skipped",
+            "hooks.Stop[0].hooks[0].shell: Input should be 'bash', 'sh' or 'powershell'; hook "
+            "skipped",
         ),
         (
             {"hooks": {"Stop": [{"hooks": [{"type": "command", "args": ["x"]}]}]}},
-            "hooks.Stop[0].hooks[0].args: unknown field, hook skipped",
+            "hooks.Stop[0].hooks[0].command: Field required; hook skipped",
+        ),
+        (
+            {"hooks": {"Stop": [{"hooks": [{"type": "http", "url": "ws://x"}]}]}},
+            "hooks.Stop[0].hooks[0].url: String should match pattern",
+        ),
+        (
+            {
+                "hooks": {
+                    "PreToolUse": [{"hooks": [{"type": "command", "command": "x", "if": "Bash("}]}]
+                }
+            },
+            "hooks.PreToolUse[0].hooks[0].if: not a permission rule 'Bash('",
         ),
         (
             {"hooks": {"Stop": [{"matcher": "x", "if": "y", "hooks": []}]}},

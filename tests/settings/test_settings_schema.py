@@ -34,6 +34,15 @@ def test_schema_header_and_user_facing_keys() -> None:
         assert key in props
     assert "hook_timeout" not in props
     assert {"CommandHookConfig", "PromptHookConfig", "AgentHookConfig"} <= set(schema["$defs"])
+    for key in ("allowedHttpHookUrls", "httpHookAllowedEnvVars"):
+        assert props[key]["anyOf"][0] == {"items": {"type": "string"}, "type": "array"}
+    http = schema["$defs"]["HttpHookConfig"]
+    assert {"url", "headers", "allowedEnvVars", "if", "onFailure", "statusMessage"} <= set(
+        http["properties"]
+    )
+    command = schema["$defs"]["CommandHookConfig"]["properties"]
+    assert {"args", "shell", "if", "async", "asyncRewake", "onFailure", "once"} <= set(command)
+    assert command["onFailure"]["anyOf"][0]["enum"] == ["continue", "block"]
 
 
 def test_write_settings_schema(tmp_path: Path) -> None:

@@ -64,13 +64,13 @@ def test_restrict_untrusted_keeps_only_the_whitelist() -> None:
         "env",
         "model",
         "requiredHooks",
+        "allowedHttpHookUrls",
+        "httpHookAllowedEnvVars",
         "apiKeyHelper",
         "statusLine",
         "enabledPlugins",
         "mcpServers",
         "enableAllProjectMcpServers",
-        "allowedHttpHookUrls",
-        "httpHookAllowedEnvVars",
         "someFutureKey",
     ]
 

@@ -31,6 +31,11 @@ needs_tmux = pytest.mark.skipif(
 )
 
 
+def flat(text: str) -> str:
+    """``text`` with every run of whitespace, line ends included, as one space."""
+    return " ".join(text.split())
+
+
 class Pane:
     """``hookline ARGS`` in a detached tmux session of ``WIDTH``x``HEIGHT``."""
 
@@ -138,6 +143,11 @@ class Pane:
 
     def wait_all(self, texts: Sequence[str]) -> str:
         return self.wait_for(lambda s: all(t in s for t in texts), whole=True)
+
+    def wait_flat(self, texts: Sequence[str]) -> str:
+        """Like ``wait_all``, for texts that may wrap: compared with runs of whitespace
+        (line ends included) as one space; returns the flattened scrollback."""
+        return flat(self.wait_for(lambda s: all(flat(t) in flat(s) for t in texts), whole=True))
 
     def ready(self) -> str:
         """The editor is up (the footer is drawn)."""

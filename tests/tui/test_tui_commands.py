@@ -72,3 +72,19 @@ def test_fork_copies_the_conversation_into_a_new_session(tmp_path: Path) -> None
         assert ".jsonl" in screen
     sessions = list((Path.home() / ".hookline" / "sessions").rglob("*.jsonl"))
     assert len(sessions) == 2
+
+
+def test_tree_shows_bookmarks_set_by_a_hook(tmp_path: Path) -> None:
+    bookmark = Path(__file__).resolve().parents[2] / "examples" / "hooks" / "bookmark.py"
+    with app(tmp_path, ["answer one", "answer two"], None, "--hook", str(bookmark)) as pane:
+        pane.ready()
+        pane.type("question one")
+        pane.keys("Enter")
+        pane.wait_for("answer one")
+        pane.type("/bookmark good state")
+        pane.keys("Enter")
+        pane.wait_for("as 'good state'", whole=True)
+        pane.type("/tree")
+        pane.keys("Enter")
+        pane.wait_all(["Go to which entry?", "assistant: answer one  [good state]"])
+        pane.keys("Escape")

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
+from modes.helpers import write_script
+
 from .helpers import app, bash
+from .pane import Pane
 
 CONFIRM_GATE = """
 from hookline import HookAPI
@@ -31,11 +35,39 @@ def test_confirm_answered_no_blocks_the_tool_and_says_so(tmp_path: Path) -> None
         pane.type("make the file")
         pane.keys("Enter")
         pane.wait_all(["Run it?", f"touch {marker}", "❯ Yes"])
+        # not "Running tool…": nothing runs yet; Esc (or Ctrl+C) answers the dialog's default
+        pane.wait_for("Waiting for your answer… (esc to cancel)")
         pane.keys("Down")
         pane.wait_for("❯ No")
         pane.keys("Enter")
-        screen = pane.wait_all(["blocked by a hook: the user said no", "ok, not running it"])
-        assert "⊘ bash" in screen
+        # which hook blocked it, by its file, and why (the line wraps at the pane's width)
+        blocked = f"⊘ bash touch {marker} ⎿ blocked by hook {tmp_path}/hook.py: the user said no"
+        pane.wait_flat([blocked, "ok, not running it"])
+    assert not marker.exists()
+
+
+GUARD = "echo 'rm is not allowed here' >&2; exit 2"
+
+
+def test_a_settings_hook_block_names_its_command_and_settings_file(tmp_path: Path) -> None:
+    settings = tmp_path / "guard-settings.json"
+    hooks = {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": GUARD}]}]}
+    settings.write_text(json.dumps({"hooks": hooks}))
+    marker = tmp_path / "ran"
+    turns = [bash(f"touch {marker}"), "understood"]
+    args = ("--permission-mode", "bypassPermissions", "--settings", str(settings))
+    with app(tmp_path, turns, None, *args) as pane:
+        pane.ready()
+        pane.type("make the file")
+        pane.keys("Enter")
+        # the command that blocked, the settings file it is in, and its reason
+        pane.wait_flat(
+            [
+                f"⊘ bash touch {marker} ⎿ blocked by PreToolUse hook `{GUARD}` in {settings}: "
+                "rm is not allowed here",
+                "understood",
+            ]
+        )
     assert not marker.exists()
 
 
@@ -145,3 +177,72 @@ def test_a_long_select_scrolls_instead_of_overflowing(tmp_path: Path) -> None:
         assert "↑ 20 more" in screen and "option-00" not in screen
         pane.keys("Enter")
         pane.wait_for("picked option-25", whole=True)
+
+
+GATE = Path(__file__).resolve().parents[2] / "examples" / "hooks" / "permission_gate.py"
+
+
+def _gate_app(tmp_path: Path) -> tuple[Pane, Path]:
+    """``hookline --hook examples/hooks/permission_gate.py``, a scripted model asking for
+    ``rm -rf build`` in a project that has a build folder."""
+    model = write_script(tmp_path / "script.json", [bash("rm -rf build"), "that is what happened"])
+    project = tmp_path / "project"
+    (project / "build").mkdir(parents=True)
+    (project / "build" / "out.o").write_text("object")
+    return Pane(
+        tmp_path, "--hook", str(GATE), "--model", model, "--no-session", cwd=project
+    ), project
+
+
+def test_the_permission_gate_example_asks_and_no_blocks(tmp_path: Path) -> None:
+    pane, project = _gate_app(tmp_path)
+    with pane:
+        pane.ready()
+        pane.type("clean the build")
+        pane.keys("Enter")
+        screen = pane.wait_all(["Dangerous command:", "rm -rf build", "Allow?", "❯ Yes", "No"])
+        assert "⊘" not in screen and "✓ bash" not in screen  # nothing ran yet
+        pane.keys("Down", "Enter")
+        pane.wait_flat(
+            [f"⊘ bash rm -rf build ⎿ blocked by hook {GATE}: Blocked by user", "that is what"]
+        )
+    assert (project / "build" / "out.o").exists()
+
+
+def test_the_permission_gate_example_asks_and_yes_runs(tmp_path: Path) -> None:
+    pane, project = _gate_app(tmp_path)
+    with pane:
+        pane.ready()
+        pane.type("clean the build")
+        pane.keys("Enter")
+        pane.wait_all(["Dangerous command:", "❯ Yes"])
+        pane.keys("Enter")
+        # the hook let it through; the default permission mode asks as well
+        pane.wait_all(["Allow tool call?", "rm -rf build"])
+        pane.keys("y")
+        pane.wait_all(["✓ bash  rm -rf build", "that is what happened"])
+    assert not (project / "build").exists()
+
+
+def test_settings_hook_outcomes_name_the_command_and_file_once(tmp_path: Path) -> None:
+    settings = tmp_path / "prompt-settings.json"
+    refuse = "grep -q secret && { echo 'no secrets' >&2; exit 2; } || true"
+    warn = "echo 'lint is unhappy' >&2; exit 1"
+    hooks = {
+        "UserPromptSubmit": [{"hooks": [{"type": "command", "command": refuse}]}],
+        "PostToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": warn}]}],
+    }
+    settings.write_text(json.dumps({"hooks": hooks}))
+    turns = [bash("echo ran"), "after the call"]
+    args = ("--permission-mode", "bypassPermissions", "--settings", str(settings))
+    with app(tmp_path, turns, None, *args) as pane:
+        pane.ready()
+        pane.type("tell me the secret")
+        pane.keys("Enter")
+        pane.wait_flat([f"UserPromptSubmit hook `{refuse}` in {settings} blocked: no secrets"])
+        pane.type("run it")
+        pane.keys("Enter")
+        screen = pane.wait_flat(["after the call", "lint is unhappy"])
+        # a non-blocking error is shown once, with where it came from
+        assert screen.count("lint is unhappy") == 1, screen
+        assert f"PostToolUse hook (command from cli {settings}): hook failed (1)" in screen

@@ -45,6 +45,8 @@ def test_slash_command_completion_with_descriptions_and_arguments(tmp_path: Path
         pane.type(" ")
         pane.wait_all(["staging", "the test cluster", "production"])
         pane.type("pro")
+        # the menu narrowed to what was typed (a Tab while completing is dropped)
+        pane.wait_for(lambda s: "production" in s and "staging" not in s)
         pane.keys("Tab")
         pane.wait_for("› /deploy production")
         pane.keys("Enter", "Enter")
@@ -98,6 +100,10 @@ def register(pi: HookAPI) -> None:
         ctx.ui.set_status("evil", "ok\\x1b]0;pwned-title\\x07\\x1b[2Jstill-ok")
         ctx.ui.set_widget("todo", ["todo: 3 open", "next: write tests"])
         ctx.ui.set_widget("tip", ["tip below the editor"], placement="below")
+        ctx.ui.set_widget(
+            "evil-widget", ["w-ok\\x1b]0;pwned-widget\\x07\\x1b[2J\\x1b[1;1Hw-still\\rw-end"]
+        )
+        ctx.ui.notify("n-ok\\x1b]52;c;cHduZWQ=\\x07n-still")
         ctx.ui.set_title("hookline-test-title")
 
     @pi.register_command("clear-widgets")
@@ -128,12 +134,14 @@ def test_widgets_and_status_appear_and_go(tmp_path: Path) -> None:
         pane.wait_for(lambda s: "todo: 3 open" not in s and "branch: main" not in s)
 
 
-def test_status_text_cannot_inject_terminal_escapes(tmp_path: Path) -> None:
+def test_status_widget_and_notice_text_cannot_inject_terminal_escapes(tmp_path: Path) -> None:
     with app(tmp_path, [], WIDGETS) as pane:
-        screen = pane.wait_for("okstill-ok")  # the sequences were removed, the text kept
+        # the sequences were removed, the text kept
+        screen = pane.wait_all(["okstill-ok", "w-okw-stillw-end", "n-okn-still"])
         assert "pwned" not in screen
         assert "pwned" not in pane.title()
         assert "todo: 3 open" in screen  # a clear-screen sequence would have wiped it
+        assert "cHduZWQ" not in screen  # an OSC 52 clipboard write, removed whole
 
 
 RENDERER = """
@@ -149,6 +157,19 @@ def register(pi: HookAPI) -> None:
     def report(args, ctx):
         pi.send_message({"custom_type": "deploy-report", "content": "all green"})
         pi.send_message({"custom_type": "plain-note", "content": "no renderer here"})
+
+    def rich_renderer(message, options):
+        from rich.text import Text
+
+        text = Text("r-ok\\x1b]0;pwned-renderer\\x1b\\\\\\x1b[2J\\x1b[Hr-still", style="bold")
+        text.append(" " + message["content"])
+        return text
+
+    pi.register_message_renderer("rich-report", rich_renderer)
+
+    @pi.register_command("rich")
+    def rich(args, ctx):
+        pi.send_message({"custom_type": "rich-report", "content": "from rich"})
 """
 
 
@@ -158,6 +179,16 @@ def test_custom_messages_use_their_renderer(tmp_path: Path) -> None:
         pane.type("/report")
         pane.keys("Enter")
         pane.wait_all(["DEPLOY REPORT: all green", "[plain-note] no renderer here"])
+
+
+def test_a_renderer_returning_rich_text_cannot_inject_terminal_escapes(tmp_path: Path) -> None:
+    with app(tmp_path, [], RENDERER) as pane:
+        pane.ready()
+        pane.type("/rich")
+        pane.keys("Enter")
+        screen = pane.wait_for("r-okr-still from rich", whole=True)
+        assert "pwned" not in screen and "pwned" not in pane.title()
+        assert "hookline ·" in screen  # a clear-screen sequence would have wiped the header
 
 
 def test_untrusted_project_is_asked_with_a_dialog_before_it_loads(tmp_path: Path) -> None:

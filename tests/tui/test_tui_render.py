@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 
@@ -44,3 +45,33 @@ print(sorted(m for m in sys.modules if m == "rich" or m.startswith("rich.")))
         [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True
     )
     assert done.stdout.strip() == "[]", done.stdout
+
+
+def test_live_source_is_a_bounded_tail_of_the_answer() -> None:
+    for total in (10, 1_000, 20_000):
+        answer = "\n".join(f"paragraph {i} with **bold** words" for i in range(total))
+        source = render.live_source(answer)
+        assert source.endswith(f"paragraph {total - 1} with **bold** words")
+        assert source.count("\n") < render.LIVE_SOURCE_LINES  # the same work at any length
+
+
+def test_live_source_reopens_a_code_block_cut_in_the_middle() -> None:
+    code = "\n".join(f"x{i} = {i}" for i in range(100))
+    for fence in ("```", "~~~~"):
+        answer = f"Here:\n\n{fence}python\n{code}"
+        source = render.live_source(answer, 3)
+        assert source == f"{fence}python\nx97 = 97\nx98 = 98\nx99 = 99"
+        shown = re.sub(r"\x1b\[[0-9;]*m", "", render.to_ansi(render.markdown(source), 80))
+        assert fence not in shown and "x99 = 99" in shown  # rendered as code
+        closed = f"{answer}\n{fence}\n" + "\n".join(f"after {i}" for i in range(5))
+        assert render.live_source(closed, 3) == "after 2\nafter 3\nafter 4"
+    # a fence of the other kind, or a shorter one, does not close the block
+    inner = "```python\n~~~\n" + "\n".join(f"y{i}" for i in range(10))
+    assert render.live_source(inner, 2) == "```python\ny8\ny9"
+
+
+def test_keep_tail_keeps_whole_lines_and_the_line_being_written() -> None:
+    assert render.keep_tail("1\n2\n3\n4\n", 2) == "3\n4\n"
+    assert render.keep_tail("1\n2\n3\n4", 2) == "3\n4"
+    assert render.keep_tail("1\n2", 5) == "1\n2"
+    assert render.keep_tail("", 3) == ""

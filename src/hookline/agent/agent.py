@@ -17,19 +17,24 @@ from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
 from hookline.agent.gate import PermissionGate
+from hookline.agent.prompt import compose_system_prompt
 from hookline.agent.provider import Provider
 from hookline.agent.session_ops import CompactionPolicy, SessionLifecycle
 from hookline.agent.steps import ModelStep, RetryPolicy, ToolStep
 from hookline.agent.stream import StreamShaper
 from hookline.agent.todos import TodoList
 from hookline.claude import ClaudeHooks
+from hookline.claude.timeouts import STOP_HOOK_BLOCK_CAP, stop_block_cap
+from hookline.core.api import StreamRule
 from hookline.core.events import (
     AgentEndEvent,
     AgentStartEvent,
     BeforeAgentStartEvent,
+    EmptyReplyNudgeEvent,
     Event,
     InputEvent,
     ModelSelectEvent,
+    SessionShutdownEvent,
     StopEvent,
     TodoReminderEvent,
     TtsrTriggeredEvent,
@@ -37,10 +42,13 @@ from hookline.core.events import (
     TurnStartEvent,
     UserBashEvent,
 )
+from hookline.core.host import ContextUsage, ModelInfo
 from hookline.core.messages import (
+    AssistantMessage,
     Content,
     CustomMessage,
     Message,
+    ToolCallContent,
     ToolResultMessage,
     content_text,
     tool_calls,
@@ -49,20 +57,27 @@ from hookline.core.messages import (
 from hookline.core.process import run_process
 from hookline.core.results import BeforeAgentStartResult, StopResult, UserBashResult
 from hookline.core.runner import HookRunner
-from hookline.core.tool import Tool, ToolResult
-from hookline.session import SessionManager
+from hookline.core.tool import Tool, ToolInfo, ToolResult
+from hookline.session import ReadonlySession, SessionManager, estimate_tokens
 from hookline.tools.bash import bash_timeouts
 from hookline.tools.leftovers import ToolLeftovers
 from hookline.tools.pipeline import Denial, ToolPipeline
+from hookline.tools.wrapper import resolve_tools
 
 DEFAULT_SYSTEM_PROMPT = (
     "You are hookline's reference coding agent. Use the tools to read, search and change "
     "files in the working directory, and answer concisely."
 )
 #: How many times in a row a Stop hook may force the agent to continue.
-MAX_STOP_CONTINUATIONS = 5
+#: Consecutive Stop-hook blocks before the turn ends anyway (``CLAUDE_CODE_STOP_HOOK_BLOCK_CAP``).
+MAX_STOP_CONTINUATIONS = STOP_HOOK_BLOCK_CAP
 #: How many times the agent reminds the model of open todos before it may stop.
 MAX_TODO_REMINDERS = 1
+#: What a tool call skipped by a steering message returns to the model.
+SKIPPED_BY_STEER = "Skipped: the user sent a message that interrupts the remaining tool calls."
+#: The ``custom_type`` of the system reminder a stream rule injects.
+TTSR_CUSTOM_TYPE = "ttsr_reminder"
+THINKING_LEVELS = ("off", "minimal", "low", "medium", "high", "xhigh")
 
 Listener = Callable[[dict[str, Any]], None]
 
@@ -109,10 +124,31 @@ class Agent:
         self.claude: ClaudeHooks | None = None
         self.todos = TodoList()
         self._raw_tools = [*tools, self.todos.tool()]
+        #: Every tool (built-ins, hook tools, wrappers applied), by name.
         self.tools: dict[str, Tool] = {}
+        #: The names the model is offered (``set_active_tools``); None: all of them.
+        self._active: set[str] | None = None
+        self._known_tools: set[str] = set()
         self._listeners: list[Listener] = []
         #: Messages that arrived while streaming, with whether each asks for a turn.
         self._queue: list[tuple[Message, bool]] = []
+        #: ``deliver_as`` queues: after the current tool call, after the run, with the next
+        #: user prompt.
+        self._steer: list[Message] = []
+        self._follow_up: list[Message] = []
+        self._next_turn: list[Message] = []
+        #: ``ctx.shutdown()``: set once the graceful shutdown is done (modes may exit).
+        self.shutdown_requested = asyncio.Event()
+        self._shutdown_wanted = False
+        self.thinking_level = "off"
+        #: Builds a provider from a ``provider:name`` spec (``ctx.set_model``).
+        self.make_provider: Callable[[str], Provider] | None = None
+        #: Re-discovers and reloads the hooks into ``runner`` (``ctx.reload``).
+        self.reloader: Callable[[], Awaitable[None]] | None = None
+        #: Stream rules from the settings (``ttsrRules``), after the hooks' own.
+        self.settings_stream_rules: list[StreamRule] = []
+        #: The last model call's context (``ctx.get_context_usage`` counts its tokens).
+        self._last_context: list[Message] | None = None
         self._idle = asyncio.Event()
         self._idle.set()
         self._abort = asyncio.Event()
@@ -122,20 +158,60 @@ class Agent:
         self.model_step = ModelStep(
             runner, self.emit, self.publish, self._listening, self.retry, self.stream
         )
-        self.tool_step = ToolStep(runner, self.pipeline, self.emit, self._listening, self._spawn)
+        self.tool_step = ToolStep(
+            runner,
+            self.pipeline,
+            self.emit,
+            self._listening,
+            self._spawn,
+            on_denied=self._permission_denied,
+        )
         self.rebuild_tools()
         runner.bind_host(self)
         runner.set_session_file(session.get_session_file())
-        runner.context.session_manager = session
+        runner.context.session_manager = ReadonlySession(session)
         runner.context.model = provider.model_id
 
     # -- wiring ----------------------------------------------------------------
 
     def rebuild_tools(self) -> None:
-        """Hook tools replace built-ins of the same name; every call goes through the pipeline."""
-        merged = {t.name: t for t in self._raw_tools}
-        merged.update(self.runner.get_registered_tools())
+        """Hook tools replace built-ins of the same name, wrappers apply; every call goes
+        through the pipeline. A tool registered since the last rebuild starts active."""
+        merged = {t.name: t for t in resolve_tools(self._raw_tools, self.runner)}
+        new = merged.keys() - self._known_tools
+        if self._active is not None and self._known_tools:
+            self._active |= new
+        self._known_tools = set(merged)
         self.tools = merged
+
+    def active_tools(self) -> dict[str, Tool]:
+        """The tools the model is offered now (and may call)."""
+        if self._active is None:
+            return self.tools
+        return {name: t for name, t in self.tools.items() if name in self._active}
+
+    def get_active_tools(self) -> list[str]:
+        self.rebuild_tools()
+        return list(self.active_tools())
+
+    def get_all_tools(self) -> list[ToolInfo]:
+        self.rebuild_tools()
+        owners = self.runner.get_tool_owners()
+        return [
+            ToolInfo(t.name, t.description, t.parameters, owners.get(name))
+            for name, t in self.tools.items()
+        ]
+
+    def set_active_tools(self, names: list[str]) -> None:
+        """Offer only ``names`` from the next model call on; an unknown name raises."""
+        self.rebuild_tools()
+        unknown = [n for n in names if n not in self.tools]
+        if unknown:
+            raise ValueError(
+                f"set_active_tools: unknown tool(s) {', '.join(map(repr, unknown))}; "
+                f"known: {', '.join(self.tools)}"
+            )
+        self._active = set(names)
 
     def subscribe(self, listener: Listener) -> Callable[[], None]:
         """Receive every event (hook events and stream events) as a JSON-ready dict."""
@@ -186,11 +262,13 @@ class Agent:
 
     def _attached(self, session: SessionManager) -> None:
         self.runner.set_session_file(session.get_session_file())
-        self.runner.context.session_manager = session
+        self.runner.context.session_manager = ReadonlySession(session)
         self.sync_claude()
 
-    async def start(self, source: str = "startup") -> None:
-        """Announce the session (``session_start``): startup, resume, clear or compact."""
+    async def start(self, source: str | None = None) -> None:
+        """Announce the session (``session_start``); the default source is ``resume`` for a
+        session opened with entries (``--continue``/``--resume``/``--session``), else
+        ``startup``."""
         await self.sessions.start(source)
 
     async def new_session(
@@ -215,9 +293,23 @@ class Agent:
         """Copy the path up to ``entry_id`` into a new session file."""
         return await self.sessions.fork(entry_id)
 
-    async def navigate_tree(self, target_id: str) -> bool:
+    async def navigate_tree(
+        self,
+        target_id: str,
+        *,
+        summarize: bool = False,
+        custom_instructions: str | None = None,
+        replace_instructions: bool = False,
+        label: str | None = None,
+    ) -> bool:
         """Move the leaf to any entry; a hook may supply a summary of the branch left."""
-        return await self.sessions.navigate_tree(target_id)
+        return await self.sessions.navigate_tree(
+            target_id,
+            summarize=summarize,
+            custom_instructions=custom_instructions,
+            replace_instructions=replace_instructions,
+            label=label,
+        )
 
     async def compact(
         self, custom_instructions: str | None = None, trigger: str = "manual"
@@ -267,6 +359,102 @@ class Agent:
     def append_entry(self, custom_type: str, data: Any) -> None:
         self.session.append_custom_entry(custom_type, data)
 
+    def deliver(self, message: Message, deliver_as: str, trigger_turn: bool) -> None:
+        """``send_message``/``send_user_message`` with ``deliver_as``: where it lands.
+
+        Idle: ``next_turn`` waits for the next prompt; otherwise the message is
+        appended and, with ``trigger_turn``, a run starts.
+        """
+        msg: Message = {**message, "timestamp": time.time()}  # type: ignore[assignment]
+        if deliver_as == "next_turn":
+            self._next_turn.append(msg)
+        elif self.is_streaming:
+            (self._steer if deliver_as == "steer" else self._follow_up).append(msg)
+        elif trigger_turn:
+            self._spawn(self._run([msg]))
+        else:
+            self.session.append_message(msg)
+            self._spawn(self._acknowledge(msg, False))
+
+    def set_session_name(self, name: str) -> None:
+        self.session.append_session_info(name)
+
+    def get_session_name(self) -> str | None:
+        return self.session.get_session_name()
+
+    def set_label(self, entry_id: str, label: str | None) -> None:
+        self.session.append_label(entry_id, label)
+
+    def is_idle(self) -> bool:
+        return not self.is_streaming
+
+    def has_pending_messages(self) -> bool:
+        return bool(self._queue or self._steer or self._follow_up)
+
+    def request_shutdown(self) -> None:
+        """Shut down gracefully once the current run is over (at once when idle)."""
+        self._shutdown_wanted = True
+        if not self.is_streaming:
+            self._spawn(self._graceful_shutdown())
+
+    async def _graceful_shutdown(self) -> None:
+        await self.shutdown("shutdown")
+        self.shutdown_requested.set()
+
+    def start_compaction(self, custom_instructions: str | None) -> None:
+        self._spawn(self._compact_when_idle(custom_instructions))
+
+    async def _compact_when_idle(self, custom_instructions: str | None) -> None:
+        await self._idle.wait()
+        await self.compact(custom_instructions)
+
+    def get_context_usage(self) -> ContextUsage | None:
+        window = self.context_window
+        messages = self._last_context
+        if messages is None:
+            messages = self.session.build_context_messages()
+        tokens = estimate_tokens(messages)
+        percent = round(100 * tokens / window, 1) if window else None
+        return ContextUsage(tokens, window, percent)
+
+    def get_signal(self) -> asyncio.Event | None:
+        return self._abort if self.is_streaming else None
+
+    def get_model_info(self) -> ModelInfo:
+        provider, _, name = self.provider.model_id.partition(":")
+        return ModelInfo(provider, name, self.context_window)
+
+    async def select_model(self, spec: str) -> bool:
+        """``ctx.set_model``: build the provider and switch; False (and a notice) if it
+        cannot be built."""
+        if self.make_provider is None:
+            raise RuntimeError("set_model: this agent has no provider factory")
+        try:
+            provider = self.make_provider(spec)
+        except Exception as exc:
+            self.runner.context.ui.notify(f"set_model({spec!r}): {exc}", "error")
+            return False
+        await self.set_model(provider)
+        return True
+
+    def get_thinking_level(self) -> str:
+        return self.thinking_level
+
+    def set_thinking_level(self, level: str) -> None:
+        if level not in THINKING_LEVELS:
+            raise ValueError(f"thinking level {level!r}: use one of {', '.join(THINKING_LEVELS)}")
+        self.thinking_level = level
+
+    async def reload(self) -> None:
+        """``session_shutdown``, re-discover and reload the hooks, ``session_start`` with
+        ``source="reload"``."""
+        if self.reloader is None:
+            raise RuntimeError("reload: this agent was not built with build_agent")
+        await self.emit(SessionShutdownEvent(reason="reload"))
+        await self.reloader()
+        self.rebuild_tools()
+        await self.sessions.start("reload")
+
     def get_system_prompt(self) -> str:
         return self.system_prompt
 
@@ -310,13 +498,17 @@ class Agent:
         if self.is_streaming:
             self._queue.append((user_message([{"type": "text", "text": text}, *images]), True))
             return []
+        pending, self._next_turn = self._next_turn, []
         return await self._run(
-            [user_message([{"type": "text", "text": text}, *images])], text, images
+            [*pending, user_message([{"type": "text", "text": text}, *images])], text, images
         )
 
     def abort(self) -> None:
-        """Stop the current run: the model call and running tools are cancelled."""
+        """Stop the current run: the model call and running tools are cancelled; a
+        compaction or tree move asking its hooks is abandoned."""
         self._abort.set()
+        self.sessions.abort()
+        self.runner.close_dialogs()
 
     async def _run(
         self, new: list[Message], prompt: str = "", images: list[Content] | None = None
@@ -340,6 +532,8 @@ class Agent:
                 await self.maybe_auto_compact()
         finally:
             self._idle.set()
+            if self._shutdown_wanted and not self.sessions.shut_down:
+                self._spawn(self._graceful_shutdown())
         return added
 
     async def _run_once(
@@ -356,17 +550,20 @@ class Agent:
         )
         for msg in new:
             added.append(await self._append(msg))
-        if isinstance(before, BeforeAgentStartResult) and before.message is not None:
-            m = before.message
-            injected: CustomMessage = {
-                "role": "custom",
-                "custom_type": m.custom_type,
-                "content": m.content,
-                "display": m.display,
-                "details": m.details,
-                "timestamp": time.time(),
-            }
-            added.append(await self._append(injected))
+        if isinstance(before, BeforeAgentStartResult):
+            if before.system_prompt is not None:
+                self.system_prompt = before.system_prompt
+            injected_all = before.messages or ([before.message] if before.message else [])
+            for m in injected_all:
+                injected: CustomMessage = {
+                    "role": "custom",
+                    "custom_type": m.custom_type,
+                    "content": m.content,
+                    "display": m.display,
+                    "details": m.details,
+                    "timestamp": time.time(),
+                }
+                added.append(await self._append(injected))
         await self.emit(AgentStartEvent())
         await self._loop(added)
         await self.emit(AgentEndEvent(messages=added, denials=[d.to_dict() for d in self.denials]))
@@ -376,6 +573,14 @@ class Agent:
         """Give settings hooks the session facts and let them feed context to runs."""
         self.claude = claude
         self.sync_claude()
+
+    async def _permission_denied(self, denial: Denial, input: dict[str, Any]) -> bool:
+        """Settings PermissionDenied hooks for a denied call; True: the model may retry."""
+        if self.claude is None:
+            return False
+        return await self.claude.permission_denied(
+            denial.tool_name, denial.tool_call_id, input, denial.reason, self.runner.context
+        )
 
     def set_permission_mode(self, mode: str) -> None:
         """Change the mode for later tool calls; command hooks see it as ``permission_mode``."""
@@ -388,6 +593,7 @@ class Agent:
                 session_id=self.session.get_session_id(),
                 transcript_path=self.session.get_session_file() or "",
                 permission_mode=self.gate.mode,
+                model=self.provider.model_id,
             )
 
     async def _append(self, msg: Message) -> Message:
@@ -399,28 +605,31 @@ class Agent:
 
     async def _loop(self, added: list[Message]) -> None:
         stop_continuations = 0
-        ttsr_used = False
+        nudged = False
         reminders = 0
         while not self._abort.is_set():
             index = self.turn_index
             self.turn_index += 1
             self.sessions.turn_leaves[index] = self.session.get_leaf_id()
             await self.emit(TurnStartEvent(turn_index=index, timestamp=time.time()))
-            assistant = await self.model_step.call(
-                self.provider,
-                self.system_prompt,
-                self.session.build_context_messages(),
-                list(self.tools.values()),
-                self._abort,
-            )
+            assistant = await self._model_turn(index, added)
             added.append(await self._append(assistant))
             results: list[ToolResultMessage] = []
+            steered = False
             for call in tool_calls(assistant):
                 if self._abort.is_set():
                     break
-                result, denial = await self.tool_step.run(call, self.tools, self._abort)
-                if denial is not None:
-                    self.denials.append(denial)
+                if steered:
+                    result = self._skipped(call)
+                else:
+                    result, denial = await self.tool_step.run(
+                        call, self.active_tools(), self._abort
+                    )
+                    if denial is not None:
+                        self.denials.append(denial)
+                        if self._listeners:  # for audit logs and telemetry; not a hook event
+                            self.publish({"type": "tool_denied", **denial.to_dict()})
+                    steered = bool(self._steer)
                 results.append(result)
                 added.append(await self._append(result))
             await self.emit(TurnEndEvent(turn_index=index, message=assistant, tool_results=results))
@@ -430,18 +639,26 @@ class Agent:
                 return
             # Sent while streaming: persisted now, seen by the model at its next call.
             queued, self._queue = self._queue, []
+            steering, self._steer = self._steer, []
             for m, _ in queued:
                 added.append(await self._append(m))
-            if results or any(trigger for _, trigger in queued):
+            for m in steering:
+                added.append(await self._append(m))
+            if results or steering or any(trigger for _, trigger in queued):
                 continue
-            if not ttsr_used and not content_text(assistant["content"]).strip():
-                ttsr_used = True
-                await self.emit(TtsrTriggeredEvent(turn_index=index, message=assistant))
+            if not nudged and not content_text(assistant["content"]).strip():
+                nudged = True
+                await self.emit(EmptyReplyNudgeEvent(turn_index=index, message=assistant))
                 added.append(
                     await self._append(
                         user_message("Your last response was empty. Please continue.")
                     )
                 )
+                continue
+            if self._follow_up:
+                follow, self._follow_up = self._follow_up, []
+                for m in follow:
+                    added.append(await self._append(m))
                 continue
             reminders += 1
             if await self._todo_reminder(added, reminders):
@@ -450,9 +667,10 @@ class Agent:
                 StopEvent(stop_hook_active=stop_continuations > 0, last_message=assistant)
             )
             if isinstance(stop, StopResult) and stop.block:
-                if stop_continuations >= MAX_STOP_CONTINUATIONS:
+                cap = stop_block_cap(self._hook_env())
+                if stop_continuations >= cap:
                     self.runner.context.ui.notify(
-                        f"Stop hooks blocked {MAX_STOP_CONTINUATIONS} times in a row; stopping",
+                        f"Stop hooks blocked {cap} times in a row; stopping",
                         "warning",
                     )
                     return
@@ -462,28 +680,94 @@ class Agent:
                 continue
             return
 
+    async def _model_turn(self, index: int, added: list[Message]) -> AssistantMessage:
+        """One turn's model call; a stream rule that matches cuts the stream, its reminder is
+        appended and the call is made again (each rule once per turn)."""
+        fired: set[str] = set()
+        while True:
+            self.rebuild_tools()
+            active = self.active_tools()
+            messages = self.session.build_context_messages()
+            self._last_context = messages  # counted only when a hook asks (get_context_usage)
+            reply = await self.model_step.call(
+                self.provider,
+                compose_system_prompt(self.system_prompt, active.values()),
+                messages,
+                list(active.values()),
+                self._abort,
+                rules=[r for r in self.stream_rules() if r.name not in fired],
+                thinking=self.thinking_level,
+            )
+            if reply.rule is None or self._abort.is_set():
+                return reply.message
+            fired.add(reply.rule.name)
+            await self.emit(
+                TtsrTriggeredEvent(
+                    turn_index=index,
+                    rules=[reply.rule.name],
+                    pattern=reply.rule.pattern.pattern,
+                    matched_text=reply.matched_text,
+                    text=reply.rule.text,
+                )
+            )
+            reminder: CustomMessage = {
+                "role": "custom",
+                "custom_type": TTSR_CUSTOM_TYPE,
+                "content": f"<system-reminder>\n{reply.rule.text}\n</system-reminder>",
+                "display": False,
+                "details": {"rule": reply.rule.name},
+                "timestamp": time.time(),
+            }
+            added.append(await self._append(reminder))
+
+    def stream_rules(self) -> list[StreamRule]:
+        """Hooks' ``register_stream_rule`` rules, then the settings' ``ttsrRules``."""
+        return [*self.runner.get_stream_rules(), *self.settings_stream_rules]
+
+    def _skipped(self, call: ToolCallContent) -> ToolResultMessage:
+        return {
+            "role": "tool",
+            "tool_call_id": call["id"],
+            "tool_name": call["name"],
+            "content": [{"type": "text", "text": SKIPPED_BY_STEER}],
+            "details": None,
+            "is_error": True,
+            "timestamp": time.time(),
+        }
+
     async def _todo_reminder(self, added: list[Message], attempt: int) -> bool:
         """Before stopping with open todos: ``todo_reminder``, then one more turn."""
         open_items = self.todos.open_items()
         if not open_items or attempt > MAX_TODO_REMINDERS:
             return False
-        await self.emit(TodoReminderEvent(todos=open_items, attempt=attempt))
+        await self.emit(
+            TodoReminderEvent(todos=open_items, attempt=attempt, max_attempts=MAX_TODO_REMINDERS)
+        )
         listing = "\n".join(f"- {t['content']} ({t['status']})" for t in open_items)
         added.append(await self._append(user_message(f"You still have open todos:\n{listing}")))
         return True
 
     # -- the user's own shell command and the model switch ----------------------------
 
+    def _hook_env(self) -> dict[str, str]:
+        """The environment with the settings ``env`` and session exports (scrubbed if asked)."""
+        return self.claude.subprocess_env() if self.claude is not None else dict(os.environ)
+
     async def run_user_bash(self, command: str) -> ToolResult:
         """``!command`` from the user: ``user_bash`` hooks may rewrite command, cwd and env."""
         cwd, env = self.cwd, None
         result = await self.emit(UserBashEvent(command=command, cwd=cwd))
+        if isinstance(result, UserBashResult) and result.result is not None:
+            done_by_hook = result.result
+            return ToolResult(
+                [{"type": "text", "text": done_by_hook.output}],
+                {"exit_code": done_by_hook.exit_code, "from_hook": True},
+            )
         if isinstance(result, UserBashResult):
             command = result.command or command
             cwd = result.cwd or cwd
             env = result.env
-        session_env = self.claude.session_env if self.claude is not None else {}
-        full_env = {**os.environ, **session_env, **self.extra_env, **(env or {})}
+        full_env = {**self._hook_env(), **self.extra_env, **(env or {})}
         timeout, _ = bash_timeouts(full_env)  # the bash tool's default: a `!cmd` cannot hang
         done = await run_process(
             ["bash", "-c", command],
@@ -502,6 +786,7 @@ class Agent:
         previous = self.provider.model_id
         self.provider = provider
         self.runner.context.model = provider.model_id
+        self.sync_claude()
         self.session.append_model_change(provider.model_id, previous)
         await self.emit(
             ModelSelectEvent(model=provider.model_id, previous_model=previous, source=source)

@@ -86,7 +86,9 @@ class PermissionGate:
             )
             if isinstance(result, PermissionRequestResult) and result.decision == "deny":
                 reason = f"Permission denied by hook: {result.reason or 'no reason given'}"
-                return self._deny(tool_name, tool_call_id, input, reason, "permission_request")
+                return self._deny(
+                    tool_name, tool_call_id, input, reason, "permission_request", result.hook_path
+                )
             if isinstance(result, PermissionRequestResult) and result.decision == "allow":
                 if result.input is None:
                     return Authorization(input)
@@ -123,9 +125,10 @@ class PermissionGate:
         input: dict[str, Any],
         reason: str,
         source: DenialSource,
+        hook: str | None = None,
     ) -> Authorization:
         hint = _hint(self, tool_name, input, source)
-        return Authorization(input, Denial(tool_name, tool_call_id, reason, source, hint))
+        return Authorization(input, Denial(tool_name, tool_call_id, reason, source, hint, hook))
 
 
 def _source(check: PermissionCheck) -> DenialSource:

@@ -19,6 +19,7 @@ from hookline.agent.provider import ModelRequest, Provider, ToolSpec
 from hookline.claude.model_hooks import ModelHookCancelled, ModelHookRequest
 from hookline.core.events import Event, SubagentStartEvent, SubagentStopEvent
 from hookline.core.messages import (
+    AssistantMessage,
     Message,
     ToolResultMessage,
     content_text,
@@ -89,10 +90,12 @@ async def _run_agent(
     specs = [ToolSpec(t.name, t.description, t.parameters) for t in tools.values()]
     specs.append(_RESULT_TOOL)
     messages: list[Message] = [user_message(request.prompt)]
+    last: AssistantMessage | None = None
     try:
         for _ in range(request.max_turns or 50):
             reply = await model.complete(ModelRequest(AGENT_SYSTEM, messages, specs))
             messages.append(reply)
+            last = reply
             calls = tool_calls(reply)
             if not calls:
                 messages.append(user_message("Call hook_result to finish."))
@@ -105,7 +108,14 @@ async def _run_agent(
             f"agent hook did not call hook_result within {request.max_turns or 50} turns"
         )
     finally:
-        await emit(SubagentStopEvent(agent_id=agent_id, stop_hook_active=False))
+        await emit(
+            SubagentStopEvent(
+                agent_id=agent_id,
+                agent_type="hook_agent",
+                stop_hook_active=False,
+                last_message=last,
+            )
+        )
 
 
 async def _run_tool(

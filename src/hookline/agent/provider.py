@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -19,6 +19,10 @@ class ToolSpec:
     parameters: dict[str, Any]
 
 
+PayloadHook = Callable[[dict[str, Any], str], Awaitable[dict[str, Any]]]
+ResponseHook = Callable[[int | None, dict[str, str], str | None, str], Awaitable[None]]
+
+
 @dataclass(slots=True)
 class ModelRequest:
     """One model call: the system prompt, the (hook-filtered) messages and the tools."""
@@ -28,6 +32,14 @@ class ModelRequest:
     tools: list[ToolSpec] = field(default_factory=list)
     max_tokens: int = 8192
     signal: asyncio.Event | None = None
+    #: ``off`` | ``minimal`` | ``low`` | ``medium`` | ``high`` | ``xhigh``: each provider maps
+    #: it to its reasoning setting (``reasoning_effort``, a thinking budget).
+    thinking: str = "off"
+    #: ``before_provider_request``: given the payload and the provider name, returns the
+    #: payload to send.
+    on_payload: PayloadHook | None = None
+    #: ``after_provider_response``: status, headers, request id, provider name.
+    on_response: ResponseHook | None = None
 
 
 #: Receives text as it streams in.
@@ -35,12 +47,24 @@ TextDelta = Callable[[str], None]
 
 
 class ProviderError(Exception):
-    """A model call failed; ``transient`` errors (429, 5xx, connection) are retried."""
+    """A model call failed; ``transient`` errors (429, 5xx, connection) are retried.
 
-    def __init__(self, message: str, *, transient: bool = False, status: int | None = None):
+    ``retry_after`` is the server's ``retry-after`` in seconds when it sent one: the
+    retry waits at least that long.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        transient: bool = False,
+        status: int | None = None,
+        retry_after: float | None = None,
+    ):
         super().__init__(message)
         self.transient = transient
         self.status = status
+        self.retry_after = retry_after
 
 
 class Provider(Protocol):

@@ -7,6 +7,7 @@ the current session and tells the agent (``on_attach``) when it changes.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
@@ -14,6 +15,7 @@ from typing import Any
 from hookline.core.events import (
     AutoCompactionEndEvent,
     AutoCompactionStartEvent,
+    CompactionPreparation,
     Event,
     SessionBeforeBranchEvent,
     SessionBeforeCompactEvent,
@@ -28,6 +30,7 @@ from hookline.core.events import (
     SessionStartEvent,
     SessionSwitchEvent,
     SessionTreeEvent,
+    TreePreparation,
 )
 from hookline.core.results import (
     SessionBeforeBranchResult,
@@ -66,6 +69,13 @@ class SessionLifecycle:
         #: The leaf before each turn of this process (``branch(turn_index=...)``).
         self.turn_leaves: dict[int, str | None] = {}
         self._shut_down = False
+        #: Set by ``abort()`` while a compaction or tree move asks its hooks (their signal).
+        self.signal: asyncio.Event | None = None
+
+    def abort(self) -> None:
+        """Abort the compaction or tree move whose hooks are running, if one is."""
+        if self.signal is not None:
+            self.signal.set()
 
     @property
     def shut_down(self) -> bool:
@@ -75,8 +85,14 @@ class SessionLifecycle:
         self.session = session
         self.on_attach(session)
 
-    async def start(self, source: str = "startup") -> None:
-        """Announce the session (``session_start``): startup, resume, clear or compact."""
+    async def start(self, source: str | None = None) -> None:
+        """Announce the session (``session_start``): startup, resume, clear, compact or fork.
+
+        Without ``source`` it is ``resume`` when the session already holds entries (it
+        was opened with ``--continue``, ``--resume`` or ``--session FILE``), else ``startup``.
+        """
+        if source is None:
+            source = "resume" if self.session.get_entries() else "startup"
         await self.emit(
             SessionStartEvent(source=source, session_file=self.session.get_session_file())
         )
@@ -169,20 +185,54 @@ class SessionLifecycle:
         await self.emit(
             SessionForkEvent(previous_session_file=previous, session_file=forked.get_session_file())
         )
+        await self.start("fork")
         return True
 
-    async def navigate_tree(self, target_id: str) -> bool:
-        """Move the leaf to any entry; a hook may supply a summary of the branch left."""
+    async def navigate_tree(
+        self,
+        target_id: str,
+        *,
+        summarize: bool = False,
+        custom_instructions: str | None = None,
+        replace_instructions: bool = False,
+        label: str | None = None,
+    ) -> bool:
+        """Move the leaf to any entry; a hook may supply a summary of the branch left
+        (``label`` is set on the summary entry)."""
         old = self.session.get_leaf_id()
-        result = await self.emit(SessionBeforeTreeEvent(target_id=target_id, old_leaf_id=old))
+        old_path = [e["id"] for e in self.session.get_branch(old)] if old else []
+        new_path = {e["id"] for e in self.session.get_branch(target_id)}
+        common = next((i for i in reversed(old_path) if i in new_path), None)
+        left = old_path[old_path.index(common) + 1 :] if common in old_path else old_path
+        preparation = TreePreparation(
+            target_id=target_id,
+            old_leaf_id=old,
+            common_ancestor_id=common,
+            entry_ids_to_summarize=left,
+            user_wants_summary=summarize,
+            custom_instructions=custom_instructions,
+            replace_instructions=replace_instructions,
+            label=label,
+        )
+        self.signal = signal = asyncio.Event()
+        try:
+            result = await self.emit(
+                SessionBeforeTreeEvent(
+                    target_id=target_id, old_leaf_id=old, preparation=preparation, signal=signal
+                )
+            )
+        finally:
+            self.signal = None
         summary_id = None
-        if isinstance(result, SessionBeforeTreeResult) and result.cancel:
+        if signal.is_set() or (isinstance(result, SessionBeforeTreeResult) and result.cancel):
             return False
         self.session.branch(target_id)
         if isinstance(result, SessionBeforeTreeResult) and result.summary is not None:
             summary_id = self.session.append_branch_summary(
                 result.summary.summary, from_id=old, details=result.summary.details
             )
+            if label:
+                self.session.append_label(summary_id, label)
         await self.emit(
             SessionTreeEvent(
                 new_leaf_id=self.session.get_leaf_id(), old_leaf_id=old, summary_entry_id=summary_id
@@ -198,15 +248,23 @@ class SessionLifecycle:
         if not prep.messages_to_summarize:
             return False
         summary = default_summary(prep.messages_to_summarize)
-        result = await self.emit(
-            SessionBeforeCompactEvent(
-                trigger="auto" if trigger == "auto" else "manual",
-                custom_instructions=custom_instructions,
-                summary=summary,
-                messages=prep.messages_to_summarize,
-                tokens_before=prep.tokens_before,
+        self.signal = signal = asyncio.Event()
+        try:
+            result = await self.emit(
+                SessionBeforeCompactEvent(
+                    trigger="auto" if trigger == "auto" else "manual",
+                    custom_instructions=custom_instructions,
+                    summary=summary,
+                    messages=prep.messages_to_summarize,
+                    tokens_before=prep.tokens_before,
+                    preparation=self._preparation(prep),
+                    signal=signal,
+                )
             )
-        )
+        finally:
+            self.signal = None
+        if signal.is_set():
+            return False
         from_hook = False
         first_kept = prep.first_kept_entry_id
         details: Any = None
@@ -237,6 +295,7 @@ class SessionLifecycle:
         await self.emit(
             SessionCompactEvent(
                 summary=summary,
+                trigger="auto" if trigger == "auto" else "manual",
                 first_kept_entry_id=first_kept,
                 tokens_before=prep.tokens_before,
                 from_hook=from_hook,
@@ -244,6 +303,26 @@ class SessionLifecycle:
         )
         await self.start("compact")
         return True
+
+    def _preparation(self, prep: Any) -> CompactionPreparation:
+        """The event's view of ``prep``: entry ids, and the previous compaction's summary."""
+        branch = self.session.get_branch()
+        kept = prep.first_kept_entry_id
+        ids: list[str] = []
+        previous: str | None = None
+        for entry in branch:
+            if entry["id"] == kept:
+                break
+            if entry["type"] == "compaction":
+                previous = entry["summary"]
+            ids.append(entry["id"])
+        return CompactionPreparation(
+            first_kept_entry_id=kept,
+            previous_summary=previous,
+            messages_to_summarize=prep.messages_to_summarize,
+            entry_ids_to_summarize=ids,
+            tokens_before=prep.tokens_before,
+        )
 
     async def maybe_auto_compact(self) -> None:
         """Compact when the context passes the threshold of the model's window."""
@@ -260,7 +339,16 @@ class SessionLifecycle:
             done = await self.compact(trigger="auto")
         except Exception as exc:  # compaction must never lose the session
             error = f"{type(exc).__name__}: {exc}"
-        await self.emit(AutoCompactionEndEvent(aborted=not done, error=error))
+        result: dict[str, Any] | None = None
+        for entry in reversed(self.session.get_branch() if done else []):
+            if entry["type"] == "compaction":
+                result = {
+                    "summary": entry["summary"],
+                    "first_kept_entry_id": entry["first_kept_entry_id"],
+                    "tokens_before": entry["tokens_before"],
+                }
+                break
+        await self.emit(AutoCompactionEndEvent(aborted=not done, error=error, result=result))
 
     async def shutdown(self, reason: str = "exit") -> bool:
         """``session_shutdown`` once, then close the session file; False when already done."""

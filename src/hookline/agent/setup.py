@@ -10,6 +10,7 @@ from __future__ import annotations
 import atexit
 import dataclasses
 import os
+import re
 import sys
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -17,6 +18,7 @@ from pathlib import Path
 from typing import TextIO
 
 from hookline.agent.agent import DEFAULT_SYSTEM_PROMPT, Agent
+from hookline.agent.flags import describe_hook_flags, parse_hook_flags
 from hookline.agent.gate import PermissionGate
 from hookline.agent.model_hooks import make_model_runner
 from hookline.agent.permissions import PermissionRules
@@ -24,13 +26,16 @@ from hookline.agent.provider import Provider, ProviderError
 from hookline.agent.providers.registry import ProviderSpecError, create_provider
 from hookline.agent.providers.scripted import ScriptError
 from hookline.claude import ClaudeHooks
+from hookline.core.api import RegisteredFlag, StreamRule
 from hookline.core.paths import expand_path, hookline_home
 from hookline.core.runner import HookError, HookRunner
+from hookline.core.tracebacks import hook_location, hook_traceback
 from hookline.discovery import (
+    Discovery,
     LoadResult,
     SettingsHookPath,
     discover_hooks,
-    load_hooks,
+    load_hooks_async,
     load_into_runner,
 )
 from hookline.session import SessionError, SessionManager
@@ -74,6 +79,11 @@ class AgentOptions:
     add_dirs: list[str] = field(default_factory=list)
     #: ``--require-hook PATH``: loaded like ``--hook``, and the agent refuses to start without it.
     required_hooks: list[str] = field(default_factory=list)
+    #: ``interactive`` | ``rpc`` | ``json`` | ``print``: what hooks read as ``ctx.mode``.
+    mode: str = "print"
+    #: Command-line words left for hook flags (``--plan``, ``--name=value``), parsed once the
+    #: hooks are loaded; one no hook registered is an error.
+    hook_flags: list[str] = field(default_factory=list)
 
 
 @dataclass(slots=True)
@@ -253,40 +263,35 @@ async def build_agent(
 
     policy = hook_policy(settings)
     runner = HookRunner(cwd=cwd, timeout=settings.hook_timeout_seconds)
-    runner.on_error(lambda e: _report_hook_error(err, e))
+    runner.on_error(lambda e: _report_hook_error(err, e, options.verbose))
     required = _required_hooks(options, settings, cwd)
-    # Module hooks are never the managed file's unless its own ``hooks`` list names them.
-    others_ok, why_not = allows("user", policy, trusted)
-    if not allows("managed", policy, trusted)[0]:
-        _say(err, f"no hook modules run: {why_not}")
-        result = LoadResult()
-    else:
-        if not others_ok:
-            _say(err, f"only the managed settings' hook modules run: {why_not}")
-        settings_paths = [
-            SettingsHookPath(p, str(base), str(f.path), f.from_project)
-            for p, base, f in [*settings.hook_paths(), *settings.required_hooks()]
-            if others_ok or f.scope == "managed"
-        ]
-        discovery = discover_hooks(
-            cli_paths=[*options.hook_paths, *options.required_hooks] if others_ok else [],
-            settings_paths=settings_paths,
-            project_dir=cwd if others_ok else None,
-            project_trusted=trusted,
-            cwd=cwd,
-            user=others_ok,
-            packages=others_ok,
-        )
-        result = load_hooks(discovery, cwd=cwd)
+    plan = plan_module_hooks(settings, trusted, cwd, [*options.hook_paths, *options.required_hooks])
+    if plan.note is not None:
+        _say(err, plan.note)
+    result = (
+        LoadResult() if plan.discovery is None else await load_hooks_async(plan.discovery, cwd=cwd)
+    )
     for error in result.errors:
-        _say(err, f"hook {error.path} failed to load: {error.reason}")
+        where = hook_location(error.path, error.exception)
+        at = f" (at {where})" if where else ""
+        _say(err, f"hook {error.path} failed to load: {error.reason}{at}")
+        trace = hook_traceback(error.exception) if options.verbose else ""
+        if trace:
+            print(trace, file=err, flush=True)
     if options.verbose:
         for shadowed in result.shadowed:
             _say(err, f"hook {shadowed.source.path} shadowed: {shadowed.reason}")
         for skipped in result.skipped:
             _say(err, f"hook {skipped.source.path} skipped: {skipped.reason}")
-    _check_required(required, result, None if others_ok else why_not)
+    if options.verbose:
+        for hook, source in zip(result.hooks, result.sources, strict=True):
+            events = ", ".join(hook.handlers) or "no events"
+            _say(err, f"hook {hook.path} ({source.origin}) loaded: {events}")
+    _check_required(required, result, plan.limit)
+    result.flag_values.update(_hook_flags(result, options.hook_flags))
+    result.events.on_error = lambda channel, exc: runner.report(f"events:{channel}", "events", exc)
     load_into_runner(result, runner)
+    runner.context.mode = options.mode
 
     agent_ref: list[Agent] = []
     claude = ClaudeHooks.from_settings(
@@ -304,8 +309,8 @@ async def build_agent(
         _say(err, f"settings hooks: {problem}")
 
     def spawn_hook(ctx: BashSpawnContext) -> BashSpawnContext:
-        extra = claude.session_env
-        return dataclasses.replace(ctx, env={**ctx.env, **extra}) if extra else ctx
+        # settings ``env``, CLAUDE_ENV_FILE exports, the credential scrub when asked
+        return dataclasses.replace(ctx, env=claude.subprocess_env(ctx.env))
 
     try:
         mode, mode_warnings = resolve_permission_mode(settings, options.permission_mode)
@@ -333,6 +338,28 @@ async def build_agent(
     )
     agent_ref.append(agent)
     agent.stream.verbose_context = options.verbose_context
+    agent.make_provider = lambda spec: _provider(spec, options.base_url, cwd)
+    loaded = [result]
+
+    async def reload() -> None:
+        """Re-discover and load the hook modules; the settings hooks stay."""
+        fresh = LoadResult()
+        if plan.discovery is not None:
+            # A fresh plan: discovery finds files added since start-up.
+            again = plan_module_hooks(
+                settings, trusted, cwd, [*options.hook_paths, *options.required_hooks]
+            )
+            if again.discovery is not None:
+                fresh = await load_hooks_async(again.discovery, cwd=cwd)
+        for error in fresh.errors:
+            _say(err, f"hook {error.path} failed to load: {error.reason}")
+        fresh.flag_values.update(loaded[0].flag_values)
+        fresh.events.on_error = loaded[0].events.on_error
+        runner.replace_hooks(loaded[0].hooks, fresh.pairs())
+        loaded[0] = fresh
+
+    agent.reloader = reload
+    agent.settings_stream_rules = _settings_stream_rules(settings)
     agent.bind_claude(claude)
     claude.on_outcome(lambda o: agent.publish({"type": "settings_hook_outcome", **o.to_dict()}))
     if options.verbose:
@@ -346,6 +373,50 @@ async def build_agent(
         make_provider=lambda spec: _provider(spec, options.base_url, cwd),
         trusted=trusted,
     )
+
+
+async def hook_flags_help(options: AgentOptions) -> list[str]:
+    """``hookline --help`` lines for the flags the hooks that would load register."""
+    err = open(os.devnull, "w")  # noqa: SIM115 - start-up notices are not help text
+    try:
+        bundle = await build_agent(dataclasses.replace(options, no_session=True), stderr=err)
+    finally:
+        err.close()
+    bundle.agent.session.close()
+    return describe_hook_flags(_registered_flags(bundle.load_result))
+
+
+def _registered_flags(result: LoadResult) -> dict[str, RegisteredFlag]:
+    flags: dict[str, RegisteredFlag] = {}
+    for hook in result.hooks:
+        for name, flag in hook.flags.items():
+            flags.setdefault(name, flag)
+    return flags
+
+
+def _hook_flags(result: LoadResult, words: list[str]) -> dict[str, bool | str]:
+    try:
+        return parse_hook_flags(words, _registered_flags(result))
+    except ValueError as exc:
+        raise SetupError(str(exc)) from None
+
+
+def _settings_stream_rules(settings: LoadedSettings) -> list[StreamRule]:
+    """``ttsrRules`` of every settings file, compiled; a bad pattern names file and rule."""
+    rules: list[StreamRule] = []
+    for file in settings.files:
+        if file.settings is None or not file.settings.ttsr_rules:
+            continue
+        for i, rule in enumerate(file.settings.ttsr_rules):
+            try:
+                pattern = re.compile(rule.pattern)
+            except re.error as exc:
+                raise SetupError(
+                    f"{file.path}: ttsrRules[{i}].pattern {rule.pattern!r} is not a valid "
+                    f"regular expression: {exc}"
+                ) from None
+            rules.append(StreamRule(rule.name, pattern, rule.text, str(file.path)))
+    return rules
 
 
 def _permission_rules(
@@ -381,8 +452,65 @@ def plugin_hook_files() -> list[Path]:
     return [f for root in roots for f in sorted(root.glob("*/hooks/hooks.json"))]
 
 
-def _report_hook_error(stream: TextIO, error: HookError) -> None:
-    _say(stream, f"hook {error.hook_path} failed on {error.event}: {error.error}")
+def _report_hook_error(stream: TextIO, error: HookError, verbose: bool = False) -> None:
+    """One line naming the hook's own ``file:line`` when known; the traceback under --verbose."""
+    where = hook_location(error.hook_path, error.exception) or error.hook_path
+    _say(stream, f"hook {where} failed on {error.event}: {error.error}")
+    trace = hook_traceback(error.exception) if verbose else ""
+    if trace:
+        print(trace, file=stream, flush=True)
+
+
+@dataclass(frozen=True, slots=True)
+class ModuleHookPlan:
+    """Which hook modules may load: the discovery (``None``: none may) and policy's limit."""
+
+    discovery: Discovery | None
+    #: Why some or all hook modules do not run (``allowManagedHooksOnly``, untrusted ...).
+    limit: str | None = None
+    #: The line said at start-up about that limit.
+    note: str | None = None
+
+
+def plan_module_hooks(
+    settings: LoadedSettings,
+    trusted: bool,
+    cwd: str,
+    cli_paths: list[str],
+    *,
+    ignore_policy: bool = False,
+) -> ModuleHookPlan:
+    """Discover the hook modules the settings' policy and trust allow (nothing is imported).
+
+    Module hooks are never the managed file's unless its own ``hooks`` list names them.
+    The agent and ``hookline hooks list`` share this, so both see the same hooks;
+    ``ignore_policy`` lists what ``disableAllHooks``/``allowManagedHooksOnly`` hold back.
+    """
+    policy = hook_policy(settings)
+    others_ok, why_not = allows("user", policy, trusted)
+    if ignore_policy:
+        others_ok = True
+    elif not allows("managed", policy, trusted)[0]:
+        return ModuleHookPlan(None, why_not, f"no hook modules run: {why_not}")
+    settings_paths = [
+        SettingsHookPath(p, str(base), str(f.path), f.from_project)
+        for p, base, f in [*settings.hook_paths(), *settings.required_hooks()]
+        if others_ok or f.scope == "managed"
+    ]
+    discovery = discover_hooks(
+        cli_paths=cli_paths if others_ok else [],
+        settings_paths=settings_paths,
+        project_dir=cwd if others_ok else None,
+        project_trusted=trusted,
+        cwd=cwd,
+        user=others_ok,
+        packages=others_ok,
+    )
+    if others_ok:
+        return ModuleHookPlan(discovery)
+    return ModuleHookPlan(
+        discovery, why_not, f"only the managed settings' hook modules run: {why_not}"
+    )
 
 
 def _verbose_transcript(agent: Agent, stream: TextIO) -> None:
@@ -404,7 +532,7 @@ def _verbose_transcript(agent: Agent, stream: TextIO) -> None:
                 flush=True,
             )
         elif kind == "tool_execution_end":
-            text = str(payload.get("result") or "").strip().splitlines()
+            text = str(payload.get("result_text") or "").strip().splitlines()
             first = text[0] if text else ""
             mark = "x" if payload.get("is_error") else "ok"
             print(f"     [{mark}] {first[:160]}", file=stream, flush=True)

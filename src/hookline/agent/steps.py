@@ -17,10 +17,16 @@ from typing import Any
 from hookline.agent.provider import ModelRequest, Provider, ProviderError, ToolSpec
 from hookline.agent.providers.retry import complete_with_retry
 from hookline.agent.stream import StreamShaper
+from hookline.core.api import StreamRule
 from hookline.core.events import (
+    AfterProviderResponseEvent,
     AutoRetryEndEvent,
     AutoRetryStartEvent,
+    BeforeProviderRequestEvent,
     Event,
+    MessageEndEvent,
+    MessageStartEvent,
+    MessageUpdateEvent,
     ToolExecutionEndEvent,
     ToolExecutionStartEvent,
     ToolExecutionUpdateEvent,
@@ -33,6 +39,7 @@ from hookline.core.messages import (
     content_text,
     text,
 )
+from hookline.core.results import BeforeProviderRequestResult, MessageEndResult
 from hookline.core.runner import HookRunner
 from hookline.core.tool import Tool, ToolResult
 from hookline.tools.pipeline import Denial, ToolPipeline
@@ -48,6 +55,37 @@ class RetryPolicy:
 
     max_attempts: int = 3
     base_delay: float = 0.5
+
+
+@dataclass(slots=True)
+class ModelReply:
+    """A model call's answer; ``rule`` is the stream rule that cut it short, if one did."""
+
+    message: AssistantMessage
+    rule: StreamRule | None = None
+    matched_text: str = ""
+
+
+class _RuleWatch:
+    """Watches the streamed text for the first stream rule that matches."""
+
+    def __init__(self, rules: Sequence[StreamRule], stop: asyncio.Event) -> None:
+        self.rules = rules
+        self.stop = stop
+        self.text = ""
+        self.rule: StreamRule | None = None
+        self.matched = ""
+
+    def feed(self, delta: str) -> None:
+        if self.rule is not None:
+            return
+        self.text += delta
+        for rule in self.rules:
+            match = rule.pattern.search(self.text)
+            if match is not None:
+                self.rule, self.matched = rule, match.group(0)
+                self.stop.set()
+                return
 
 
 class ModelStep:
@@ -76,14 +114,49 @@ class ModelStep:
         messages: list[Message],
         tools: Sequence[Tool],
         signal: asyncio.Event,
-    ) -> AssistantMessage:
-        """The assistant's reply; a provider failure becomes an error message, never a raise."""
+        *,
+        rules: Sequence[StreamRule] = (),
+        thinking: str = "off",
+    ) -> ModelReply:
+        """The assistant's reply; a provider failure becomes an error message, never a raise.
+
+        With ``rules``, the streamed text is watched: the first rule that matches
+        cuts the stream (the reply's ``rule`` says which).
+        """
         if self.runner.has_handlers("context"):
             messages = await self.runner.emit_context(messages)
         if self.listening():
             self.publish(self.stream.context(messages))
         specs = [ToolSpec(t.name, t.description, t.parameters) for t in tools]
-        request = ModelRequest(system_prompt, messages, specs, signal=signal)
+        stop = signal
+        link: asyncio.Task[Any] | None = None
+        watch: _RuleWatch | None = None
+        if rules:
+            stop = asyncio.Event()
+            link = asyncio.ensure_future(_relay(signal, stop))
+            watch = _RuleWatch(rules, stop)
+        events = MessageEvents(self.emit) if self._message_hooks() else None
+        response_hooks = self.runner.has_handlers("after_provider_response")
+
+        async def on_response(
+            status: int | None, headers: dict[str, str], request_id: str | None, name: str
+        ) -> None:
+            if response_hooks:
+                await self._on_response(status, headers, request_id, name)
+            if events is not None:
+                await events.start()
+
+        request = ModelRequest(
+            system_prompt,
+            messages,
+            specs,
+            signal=stop,
+            thinking=thinking,
+            on_payload=(
+                self._on_payload if self.runner.has_handlers("before_provider_request") else None
+            ),
+            on_response=on_response if response_hooks or events is not None else None,
+        )
 
         async def retry_start(attempt: int, max_attempts: int, delay_ms: int, error: str) -> None:
             await self.emit(
@@ -100,9 +173,13 @@ class ModelStep:
         def on_text(delta: str) -> None:
             if self.listening():
                 self.publish({"type": "text_delta", "text": delta})
+            if events is not None:
+                events.update(delta)
+            if watch is not None:
+                watch.feed(delta)
 
         try:
-            return await complete_with_retry(
+            message = await complete_with_retry(
                 provider,
                 request,
                 on_text,
@@ -113,7 +190,7 @@ class ModelStep:
             )
         except ProviderError as exc:
             self.runner.context.ui.notify(f"model error: {exc}", "error")
-            return {
+            message = {
                 "role": "assistant",
                 "content": [{"type": "text", "text": f"[model error: {exc}]"}],
                 "model": provider.model_id,
@@ -121,6 +198,109 @@ class ModelStep:
                 "error": str(exc),
                 "timestamp": time.time(),
             }
+        finally:
+            if link is not None:
+                link.cancel()
+        if watch is not None and watch.rule is not None and not signal.is_set():
+            if events is not None:
+                await events.drain()  # the cut reply's updates, before the retry's events
+            return ModelReply(message, watch.rule, watch.matched)
+        if events is not None:
+            message = await events.end(message)
+        return ModelReply(message)
+
+    def _message_hooks(self) -> bool:
+        return any(
+            self.runner.has_handlers(name)
+            for name in ("message_start", "message_update", "message_end")
+        )
+
+    async def _on_payload(self, payload: dict[str, Any], provider: str) -> dict[str, Any]:
+        result = await self.emit(BeforeProviderRequestEvent(payload=payload, provider=provider))
+        if isinstance(result, BeforeProviderRequestResult) and result.payload is not None:
+            return result.payload
+        return payload
+
+    async def _on_response(
+        self, status: int | None, headers: dict[str, str], request_id: str | None, provider: str
+    ) -> None:
+        await self.emit(
+            AfterProviderResponseEvent(
+                status=status, headers=headers, request_id=request_id, provider=provider
+            )
+        )
+
+
+async def _relay(source: asyncio.Event, target: asyncio.Event) -> None:
+    await source.wait()
+    target.set()
+
+
+class MessageEvents:
+    """``message_start`` / ``message_update`` / ``message_end`` for one streamed reply.
+
+    Deltas arrive on a sync callback, so each update is emitted by a task that
+    waits for the one before it; ``end`` waits for the last: hooks see them in order.
+    """
+
+    def __init__(self, emit: Emit) -> None:
+        self.emit = emit
+        self.text = ""
+        self._last: asyncio.Task[Any] | None = None
+        self._started = False
+
+    def _partial(self) -> AssistantMessage:
+        return {"role": "assistant", "content": [{"type": "text", "text": self.text}]}
+
+    async def start(self) -> None:
+        """Once per message, when the provider's response begins (or, for a provider that
+        does not say, at the end)."""
+        if not self._started:
+            self._started = True
+            await self.emit(MessageStartEvent(message={"role": "assistant", "content": []}))
+
+    def update(self, delta: str) -> None:
+        self.text += delta
+        if not self._started:  # a provider that does not report its response
+            self._started = True
+            start = MessageStartEvent(message={"role": "assistant", "content": []})
+            self._last = asyncio.ensure_future(self._after(self._last, start))
+        event = MessageUpdateEvent(message=self._partial(), delta=delta)
+        self._last = asyncio.ensure_future(self._after(self._last, event))
+
+    async def _after(self, previous: asyncio.Task[Any] | None, event: Event) -> None:
+        if previous is not None:
+            await asyncio.wait([previous])
+        await self.emit(event)
+
+    async def drain(self) -> None:
+        """Wait until every update emitted so far has reached the hooks."""
+        if self._last is not None:
+            await asyncio.wait([self._last])
+
+    async def end(self, message: AssistantMessage) -> AssistantMessage:
+        """The final message after ``message_end`` handlers (a returned text replaces the
+        message's text blocks with one)."""
+        await self.start()
+        if self._last is not None:
+            await asyncio.wait([self._last])
+        result = await self.emit(MessageEndEvent(message=message))
+        if isinstance(result, MessageEndResult) and result.text is not None:
+            content = message["content"]
+            thinking = [b for b in content if b.get("type") == "thinking"]
+            calls = [b for b in content if b.get("type") not in ("text", "thinking")]
+            rewritten: AssistantMessage = {
+                **message,
+                "content": [*thinking, {"type": "text", "text": result.text}, *calls],
+            }
+            return rewritten
+        return message
+
+
+#: Called with a denied call and its input; True when the model may retry it.
+OnDenied = Callable[[Denial, dict[str, Any]], Awaitable[bool]]
+#: Added to a denied call's result when a PermissionDenied hook allows a retry.
+RETRY_NOTE = "A PermissionDenied hook says you may retry this tool call."
 
 
 class ToolStep:
@@ -133,8 +313,10 @@ class ToolStep:
         emit: Emit,
         listening: Callable[[], bool],
         spawn: Spawn,
+        on_denied: OnDenied | None = None,
     ) -> None:
         self.runner = runner
+        self.on_denied = on_denied
         self.pipeline = pipeline
         self.emit = emit
         self.listening = listening
@@ -145,7 +327,9 @@ class ToolStep:
     ) -> tuple[ToolResultMessage, Denial | None]:
         """The result message for the model, and the denial when the call did not run."""
         name, call_id, args = call["name"], call["id"], dict(call.get("arguments") or {})
-        await self.emit(ToolExecutionStartEvent(tool_name=name, tool_call_id=call_id, input=args))
+        await self.emit(
+            ToolExecutionStartEvent(tool_name=name, tool_call_id=call_id, input=args, args=args)
+        )
         tool = tools.get(name)
         # Updates come from a sync callback, so each is emitted by a task; every task waits
         # for the one before it, and the end event waits for the last: hooks see them in order.
@@ -157,7 +341,8 @@ class ToolStep:
                     tool_name=name,
                     tool_call_id=call_id,
                     input=args,
-                    partial_result=content_text(partial.content),
+                    args=args,
+                    partial_result={"content": partial.content, "details": partial.details},
                 )
                 previous = last_update.pop() if last_update else None
                 last_update.append(self.spawn(self._emit_after(previous, event)))
@@ -171,6 +356,15 @@ class ToolStep:
         else:
             outcome = await self.pipeline.run(tool, call_id, args, signal, on_update)
             result, denial = outcome.result, outcome.denial
+            on_denied = self.on_denied
+            if (
+                denial is not None
+                and on_denied is not None
+                and await on_denied(denial, outcome.input)
+            ):
+                result = ToolResult(
+                    [*result.content, text(RETRY_NOTE)], result.details, is_error=True
+                )
         if last_update:
             await asyncio.wait(last_update)
         message: ToolResultMessage = {
@@ -186,8 +380,10 @@ class ToolStep:
             ToolExecutionEndEvent(
                 tool_name=name,
                 tool_call_id=call_id,
-                result=content_text(result.content),
+                result={"content": result.content, "details": result.details},
                 is_error=result.is_error,
+                args=args,
+                result_text=content_text(result.content),
             )
         )
         return message, denial

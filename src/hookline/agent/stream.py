@@ -11,6 +11,11 @@ hold message lists are shown by reference to them:
 - ``turn_end``: ``turn_index``, the assistant's ``stop_reason`` and the
   ``tool_call_ids`` of its results (their content was in ``message`` lines).
 - ``agent_end``: ``message_count`` and ``denials``.
+- ``message_start`` / ``message_end``: the type only (the final message is its
+  own ``message`` line); ``message_update``: the ``delta`` (the ``text_delta``
+  line has it too), never the message so far.
+- ``before_provider_request``: the ``provider`` and the payload's keys, not its
+  messages (the ``context`` line has them).
 
 So the stream grows with the work done, not with the square of the turns.
 """
@@ -19,7 +24,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from hookline.core.events import AgentEndEvent, Event, TurnEndEvent
+from hookline.core.events import (
+    AgentEndEvent,
+    BeforeProviderRequestEvent,
+    Event,
+    MessageEndEvent,
+    MessageStartEvent,
+    MessageUpdateEvent,
+    TurnEndEvent,
+)
 from hookline.core.messages import Message
 
 
@@ -38,6 +51,16 @@ class StreamShaper:
                 "turn_index": event.turn_index,
                 "stop_reason": message.get("stop_reason") if message is not None else None,
                 "tool_call_ids": [r["tool_call_id"] for r in event.tool_results],
+            }
+        if isinstance(event, MessageStartEvent | MessageEndEvent):
+            return {"type": event.type}
+        if isinstance(event, MessageUpdateEvent):
+            return {"type": event.type, "delta": event.delta, "delta_type": event.delta_type}
+        if isinstance(event, BeforeProviderRequestEvent):
+            return {
+                "type": event.type,
+                "provider": event.provider,
+                "payload_keys": sorted(event.payload),
             }
         if isinstance(event, AgentEndEvent):
             return {

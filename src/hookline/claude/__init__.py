@@ -2,9 +2,11 @@
 
 ``ClaudeHooks`` is the entry point (see ``adapter.py``); the other modules are
 its parts: names (Claude's tool vocabulary), config (sources → definitions),
-matchers and selection, payloads (stdin JSON), command (one process), outcome
-(exit code and output → ``Outcome``), verdict, async_hooks, model_hooks,
-callbacks, env_file and engine (one event, hooks in parallel).
+matchers and selection, conditions (a hook's ``if``), payloads (stdin JSON),
+command (one process), http_hook (one POST), outcome (exit code and output →
+``Outcome``), verdict, async_hooks, model_hooks, callbacks, timeouts, env_file
+(``CLAUDE_ENV_FILE``), environment (settings ``env``, the credential scrub) and
+engine (one event, hooks in parallel).
 """
 
 from typing import TYPE_CHECKING
@@ -24,13 +26,17 @@ if TYPE_CHECKING:
         sources_from_settings,
     )
     from hookline.claude.engine import EventRun, HookEngine
-    from hookline.claude.env_file import parse_env_exports
+    from hookline.claude.env_file import parse_env_exports, source_env_file
+    from hookline.claude.environment import subprocess_env
+    from hookline.claude.http_hook import HttpHookPolicy
     from hookline.claude.matchers import Matcher, compile_matcher, match_query
     from hookline.claude.model_hooks import ModelHookCancelled, ModelHookRequest, ModelRunner
     from hookline.claude.names import (
         CLAUDE_TOOL_NAMES,
+        NEVER_FIRES,
         from_claude_input,
         from_claude_tool_name,
+        never_fires,
         to_claude_input,
         to_claude_tool_name,
     )
@@ -42,6 +48,7 @@ if TYPE_CHECKING:
 __all__ = [
     "BUS_EVENTS",
     "CLAUDE_TOOL_NAMES",
+    "NEVER_FIRES",
     "SETTINGS_HOOK_PATH",
     "UNBOUND_EVENTS",
     "AsyncHookRegistry",
@@ -55,6 +62,7 @@ __all__ = [
     "HookDefinition",
     "HookEngine",
     "HookSource",
+    "HttpHookPolicy",
     "Matcher",
     "MatcherCheck",
     "ModelHookCancelled",
@@ -72,10 +80,13 @@ __all__ = [
     "from_claude_tool_name",
     "load_plugin_hooks",
     "match_query",
+    "never_fires",
     "parse_env_exports",
     "plugin_sources",
     "select_hooks",
+    "source_env_file",
     "sources_from_settings",
+    "subprocess_env",
     "to_claude_input",
     "to_claude_tool_name",
 ]
@@ -84,6 +95,8 @@ __all__ = [
 _EXPORTS = {
     "BUS_EVENTS": "hookline.claude.adapter",
     "CLAUDE_TOOL_NAMES": "hookline.claude.names",
+    "NEVER_FIRES": "hookline.claude.names",
+    "never_fires": "hookline.claude.names",
     "SETTINGS_HOOK_PATH": "hookline.claude.adapter",
     "UNBOUND_EVENTS": "hookline.claude.adapter",
     "AsyncHookRegistry": "hookline.claude.async_hooks",
@@ -97,6 +110,7 @@ _EXPORTS = {
     "HookDefinition": "hookline.claude.config",
     "HookEngine": "hookline.claude.engine",
     "HookSource": "hookline.claude.config",
+    "HttpHookPolicy": "hookline.claude.http_hook",
     "Matcher": "hookline.claude.matchers",
     "MatcherCheck": "hookline.claude.selection",
     "ModelHookCancelled": "hookline.claude.model_hooks",
@@ -117,7 +131,9 @@ _EXPORTS = {
     "parse_env_exports": "hookline.claude.env_file",
     "plugin_sources": "hookline.claude.config",
     "select_hooks": "hookline.claude.selection",
+    "source_env_file": "hookline.claude.env_file",
     "sources_from_settings": "hookline.claude.config",
+    "subprocess_env": "hookline.claude.environment",
     "to_claude_input": "hookline.claude.names",
     "to_claude_tool_name": "hookline.claude.names",
 }

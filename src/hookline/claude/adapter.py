@@ -23,7 +23,18 @@ session_before_compact PreCompact: block → ``cancel``
 stop / subagent_stop   Stop / SubagentStop: block → ``{block, reason}``
 permission_request     PermissionRequest: allow/deny → ``decision``
 notification           Notification;  subagent_start → SubagentStart
+turn_end               PostToolBatch (a turn with tool calls: context and
+                       feedback reach the next model call); StopFailure (a
+                       turn the model API ended with an error)
+session_compact        PostCompact (then SessionStart ``compact``)
+turn_start             ConfigChange (a settings file changed since the last
+                       check) and FileChanged (a file a FileChanged matcher
+                       names, in the project folder): polled between turns
+tool_execution_start   (no event: starts the clock of ``duration_ms``)
 =====================  =====================================================
+
+``input`` is wired whenever any hook is configured: each prompt gets a fresh
+``prompt_id`` that every event of that prompt carries.
 
 Order with module hooks is the caller's: the runner calls hooks in the order
 they were added. The reference agent adds this hook AFTER module hooks, so
@@ -41,6 +52,10 @@ blocked. Results are the typed results module hooks return.
 
 from __future__ import annotations
 
+import json
+import os
+import time
+import uuid
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
@@ -54,9 +69,17 @@ from hookline.claude.config import (
     plugin_sources,
     sources_from_settings,
 )
+from hookline.claude.context_cap import cap_context
 from hookline.claude.engine import EventRun, HookEngine
-from hookline.claude.names import from_claude_input, to_claude_input, to_claude_tool_name
+from hookline.claude.http_hook import HttpHookPolicy
+from hookline.claude.names import (
+    from_claude_input,
+    restore_paths,
+    to_claude_input,
+    to_claude_tool_name,
+)
 from hookline.claude.outcome import Outcome
+from hookline.claude.watch import FileWatch
 from hookline.core.api import Handler, LoadedHook
 from hookline.core.context import HookContext
 from hookline.core.events import (
@@ -64,15 +87,19 @@ from hookline.core.events import (
     NotificationEvent,
     PermissionRequestEvent,
     SessionBeforeCompactEvent,
+    SessionCompactEvent,
     SessionShutdownEvent,
     SessionStartEvent,
     StopEvent,
     SubagentStartEvent,
     SubagentStopEvent,
     ToolCallEvent,
+    ToolExecutionStartEvent,
     ToolResultEvent,
+    TurnEndEvent,
+    TurnStartEvent,
 )
-from hookline.core.messages import CustomMessage
+from hookline.core.messages import Content, CustomMessage
 from hookline.core.results import (
     InputResult,
     PermissionRequestResult,
@@ -87,6 +114,8 @@ from hookline.settings.loader import LoadedSettings
 from hookline.settings.policy import HookPolicy, hook_policy
 
 SETTINGS_HOOK_PATH = "settings:claude"
+#: The ``ui.set_status`` key of running hooks' ``statusMessage``.
+STATUS_KEY = "claude-hooks"
 
 #: internal event → the Claude events it fires.
 BUS_EVENTS: dict[str, tuple[str, ...]] = {
@@ -101,6 +130,9 @@ BUS_EVENTS: dict[str, tuple[str, ...]] = {
     "subagent_start": ("SubagentStart",),
     "notification": ("Notification",),
     "permission_request": ("PermissionRequest",),
+    "turn_end": ("PostToolBatch", "StopFailure"),
+    "turn_start": ("ConfigChange", "FileChanged"),
+    "session_compact": ("PostCompact",),
 }
 #: Claude events with no internal event; run them with ``ClaudeHooks.run``.
 UNBOUND_EVENTS: tuple[str, ...] = ("StatusLine", "FileSuggestion")
@@ -119,6 +151,10 @@ class ClaudeHooks(HookEngine):
     def __init__(self, sources: Sequence[HookSource] = (), **kwargs: Any) -> None:
         super().__init__(sources, **kwargs)
         self._runner: HookRunner | None = None
+        self._started: dict[str, float] = {}  # tool_call_id → monotonic start
+        self._config = FileWatch()
+        self._config_source: dict[str, str] = {}
+        self._files = FileWatch(self._watched_files())
         self._wired: set[str] = set()
         self.registry.on_result(self._async_done)
 
@@ -139,19 +175,53 @@ class ClaudeHooks(HookEngine):
         sources = sources_from_settings(loaded)
         plugins, errors = plugin_sources(plugin_hook_files)
         kwargs.setdefault("project_dir", getattr(loaded, "project_dir", "."))
-        return cls(
+        merged = getattr(loaded, "merged", None)
+        kwargs.setdefault("settings_env", getattr(merged, "env", None))
+        kwargs.setdefault("http_policy", HttpHookPolicy.from_settings(merged))
+        hooks = cls(
             [*sources, *plugins],
             policy=policy or hook_policy(loaded),
             project_trusted=project_trusted,
             errors=[*errors],
             **kwargs,
         )
+        hooks.watch_settings((str(f.path), f.scope) for f in loaded.files)
+        return hooks
+
+    def watch_settings(self, files: Iterable[tuple[str, str]]) -> None:
+        """Settings files (path, scope) whose changes fire ConfigChange; missing ones too."""
+        for path, scope in files:
+            self._config_source[path] = _CONFIG_SOURCES.get(scope, f"{scope}_settings")
+            self._config.add(path)
+
+    def _watched_files(self) -> list[str]:
+        """The files FileChanged matchers name (``.envrc|.env``), in the project folder.
+
+        A matcher that names no file (empty, ``*``) watches nothing: there is no
+        "every file" to poll.
+        """
+        out: list[str] = []
+        for d in self.table.by_event.get("FileChanged", ()):
+            for name in (d.matcher or "").split("|"):
+                name = name.strip()
+                if name and name != "*":
+                    out.append(os.path.join(self.project_dir, name))
+        return out
 
     # -- wiring -----------------------------------------------------------------
 
     def bus_events(self) -> list[str]:
-        """The internal events that have at least one Claude hook to run."""
-        return [bus for bus, claudes in BUS_EVENTS.items() if any(map(self.has_hooks, claudes))]
+        """The internal events that have at least one Claude hook to run.
+
+        Plus ``input`` when any hook exists (it starts a new ``prompt_id``) and
+        ``tool_execution_start`` when PostToolUse(Failure) hooks exist (``duration_ms``).
+        """
+        out = [bus for bus, claudes in BUS_EVENTS.items() if any(map(self.has_hooks, claudes))]
+        if out and "input" not in out:
+            out.append("input")
+        if self.has_hooks("PostToolUse") or self.has_hooks("PostToolUseFailure"):
+            out.append("tool_execution_start")
+        return out
 
     def loaded_hook(self, events: Iterable[str] | None = None) -> LoadedHook:
         """A ``LoadedHook`` with handlers for ``events`` (default: those with hooks)."""
@@ -186,13 +256,37 @@ class ClaudeHooks(HookEngine):
             self._runner.add_hook(self.loaded_hook([bus]))
         return d
 
+    async def permission_denied(
+        self,
+        tool_name: str,
+        tool_call_id: str,
+        input: dict[str, Any],
+        reason: str,
+        ctx: HookContext,
+    ) -> bool:
+        """Run PermissionDenied for a denied call; True when a hook says it may be retried.
+
+        The agent calls it (no bus event carries denials); the model is told about
+        ``retry`` in the denied call's result.
+        """
+        if not self.has_hooks("PermissionDenied"):
+            return False
+        fields = payloads.permission_denied(tool_name, tool_call_id, input, reason, ctx.cwd)
+        return (await self._run("PermissionDenied", fields, ctx)).verdict.retry
+
     def _handler(self, bus_event: str) -> Handler:
         return getattr(self, f"_on_{bus_event}")  # type: ignore[no-any-return]
 
     # -- shared helpers ------------------------------------------------------------
 
     async def _run(self, event: str, fields: dict[str, Any], ctx: HookContext) -> EventRun:
-        run = await self.run(event, fields, cwd=ctx.cwd, session_file=ctx.session_file)
+        run = await self.run(
+            event,
+            fields,
+            cwd=ctx.cwd,
+            session_file=ctx.session_file,
+            status=lambda text: ctx.ui.set_status(STATUS_KEY, text),
+        )
         for o in run.outcomes:
             if o.kind in ("non_blocking_error", "cancelled"):
                 ctx.ui.notify(f"{event} hook {_label(o)}: {o.reason}", "warning")
@@ -206,10 +300,20 @@ class ClaudeHooks(HookEngine):
         return run
 
     def _async_done(self, task: AsyncHookTask, outcome: Outcome) -> None:
+        """A background hook ended: its context reaches the model on the next turn.
+
+        ``systemMessage`` and ``additionalContext`` are queued for the model's next
+        call; an ``asyncRewake`` hook that exited 2 also starts a turn with its stderr.
+        """
         if self._runner is None:
             return
-        if outcome.additional_context:
-            _send_context(self._runner.context, [outcome.additional_context])
+        ctx = self._runner.context
+        contexts = [outcome.system_message or "", outcome.additional_context or ""]
+        if getattr(task.hook.spec, "async_rewake", False) and outcome.kind == "blocking":
+            wake = f"Background {task.hook.event} hook ({task.hook.describe()}): {outcome.reason}"
+            _send_context(ctx, [*contexts, wake], trigger_turn=True)
+        else:
+            _send_context(ctx, contexts)
         level: NotifyType = "info" if outcome.kind == "success" else "warning"
         text = f"async hook {task.id} ({task.hook.event}) ended: {outcome.kind}"
         if outcome.reason:
@@ -221,39 +325,53 @@ class ClaudeHooks(HookEngine):
     async def _on_tool_call(self, ev: ToolCallEvent, ctx: HookContext) -> ToolCallResult | None:
         if not self.has_hooks("PreToolUse"):
             return None
-        v = (await self._run("PreToolUse", payloads.pre_tool_use(ev), ctx)).verdict
+        v = (await self._run("PreToolUse", payloads.pre_tool_use(ev, ctx.cwd), ctx)).verdict
         if v.stop:
             return ToolCallResult(block=True, reason=_stop_reason("PreToolUse", v.stop_reason))
         if v.blocked or v.permission == "deny":
             return ToolCallResult(
                 block=True, reason=v.reason or v.permission_reason or "denied by hook"
             )
+        _send_context(ctx, v.contexts)
         out = ToolCallResult()
-        if v.permission == "ask":
+        if v.permission == "defer":
+            # the hook defers to the normal permission flow (rules, mode, the user):
+            # it overrides other hooks' allow/ask, never a deny
+            pass
+        elif v.permission == "ask":
             name = to_claude_tool_name(ev.tool_name)
             why = v.permission_reason or f"a PreToolUse hook asks before running {name}"
             out = ToolCallResult(permission="ask", reason=why)
         elif v.permission == "allow":
             out = ToolCallResult(permission="allow", reason=v.permission_reason)
-        if v.updated_input:
-            merged = {**to_claude_input(ev.tool_name, ev.input), **v.updated_input}
-            out.input = from_claude_input(ev.tool_name, merged)
+        if v.updated_input and v.permission != "defer":
+            out.input = _rewrite(ev.tool_name, ev.input, v.updated_input, ctx.cwd)
         return out if out.model_fields_set else None
 
     async def _on_tool_result(
         self, ev: ToolResultEvent, ctx: HookContext
     ) -> ToolResultResult | None:
         event = "PostToolUseFailure" if ev.is_error else "PostToolUse"
+        started = self._started.pop(ev.tool_call_id, None)
         if not self.has_hooks(event):
             return None
-        fields = payloads.post_tool_use_failure(ev) if ev.is_error else payloads.post_tool_use(ev)
+        ms = None if started is None else round((time.monotonic() - started) * 1000)
+        build = payloads.post_tool_use_failure if ev.is_error else payloads.post_tool_use
+        fields = build(ev, ctx.cwd, ms)
         v = (await self._run(event, fields, ctx)).verdict
         texts = [f"{event} hook feedback: {r}" for r in v.block_reasons] + v.contexts
-        if not texts:
-            return None
-        return ToolResultResult(append=[{"type": "text", "text": "\n\n".join(texts)}])
+        out = ToolResultResult()
+        if v.updated_tool_output is not None and not ev.is_error:
+            out.content = _tool_output_content(v.updated_tool_output)
+        if texts:
+            out.append = [{"type": "text", "text": cap_context("\n\n".join(texts))}]
+        return out if out.model_fields_set else None
+
+    async def _on_tool_execution_start(self, ev: ToolExecutionStartEvent, ctx: HookContext) -> None:
+        self._started[ev.tool_call_id] = time.monotonic()
 
     async def _on_input(self, ev: InputEvent, ctx: HookContext) -> InputResult | None:
+        self.prompt_id = str(uuid.uuid4())
         if not self.has_hooks("UserPromptSubmit"):
             return None
         v = (await self._run("UserPromptSubmit", payloads.user_prompt_submit(ev.text), ctx)).verdict
@@ -262,12 +380,13 @@ class ClaudeHooks(HookEngine):
             ctx.ui.notify(f"prompt blocked by UserPromptSubmit hook: {reason}", "warning")
             return InputResult(handled=True)
         if v.contexts:
-            return InputResult(text="\n\n".join([ev.text, *v.contexts]))
+            return InputResult(text="\n\n".join([ev.text, cap_context("\n\n".join(v.contexts))]))
         return None
 
     async def _on_session_start(self, ev: SessionStartEvent, ctx: HookContext) -> None:
         if self.has_hooks("SessionStart"):
-            v = (await self._run("SessionStart", payloads.session_start(ev), ctx)).verdict
+            fields = payloads.session_start(ev, self.model)
+            v = (await self._run("SessionStart", fields, ctx)).verdict
             _send_context(ctx, v.contexts)
 
     async def _on_session_shutdown(self, ev: SessionShutdownEvent, ctx: HookContext) -> None:
@@ -285,6 +404,37 @@ class ClaudeHooks(HookEngine):
             return SessionBeforeCompactResult(cancel=True)
         return None
 
+    async def _on_turn_start(self, ev: TurnStartEvent, ctx: HookContext) -> None:
+        if self.has_hooks("ConfigChange"):
+            for change in self._config.changes():
+                source = self._config_source.get(change.path, "user_settings")
+                fields = {"source": source, "file_path": change.path}
+                v = (await self._run("ConfigChange", fields, ctx)).verdict
+                if v.blocked:  # hookline keeps the settings it started with either way
+                    ctx.ui.notify(f"ConfigChange hook: {v.reason}", "warning")
+        if self.has_hooks("FileChanged"):
+            for change in self._files.changes():
+                fields = {"file_path": change.path, "event": change.kind}
+                v = (await self._run("FileChanged", fields, ctx)).verdict
+                _send_context(ctx, v.contexts)
+
+    async def _on_session_compact(self, ev: SessionCompactEvent, ctx: HookContext) -> None:
+        if self.has_hooks("PostCompact"):
+            await self._run("PostCompact", payloads.post_compact(ev), ctx)
+
+    async def _on_turn_end(self, ev: TurnEndEvent, ctx: HookContext) -> None:
+        message = ev.message
+        if message is not None and message.get("stop_reason") == "error":
+            if self.has_hooks("StopFailure"):  # its output is ignored, as in Claude Code
+                await self._run("StopFailure", payloads.stop_failure(message), ctx)
+            return
+        if not ev.tool_results or not self.has_hooks("PostToolBatch"):
+            return
+        fields = payloads.post_tool_batch(message, ev.tool_results, ctx.cwd)
+        v = (await self._run("PostToolBatch", fields, ctx)).verdict
+        feedback = [f"PostToolBatch hook feedback: {r}" for r in v.block_reasons]
+        _send_context(ctx, [*feedback, *v.contexts])
+
     async def _stop_like(
         self, event: str, fields: dict[str, Any], ctx: HookContext
     ) -> StopResult | None:
@@ -293,6 +443,7 @@ class ClaudeHooks(HookEngine):
             return None
         if v.blocked:
             return StopResult(block=True, reason=v.reason)
+        _send_context(ctx, v.contexts)  # the model reads it with the next prompt
         return None
 
     async def _on_stop(self, ev: StopEvent, ctx: HookContext) -> StopResult | None:
@@ -307,37 +458,75 @@ class ClaudeHooks(HookEngine):
 
     async def _on_subagent_start(self, ev: SubagentStartEvent, ctx: HookContext) -> None:
         if self.has_hooks("SubagentStart"):
-            await self._run("SubagentStart", payloads.subagent_start(ev), ctx)
+            v = (await self._run("SubagentStart", payloads.subagent_start(ev), ctx)).verdict
+            _send_context(ctx, v.contexts)
 
     async def _on_notification(self, ev: NotificationEvent, ctx: HookContext) -> None:
         if self.has_hooks("Notification"):
-            await self._run("Notification", payloads.notification(ev), ctx)
+            v = (await self._run("Notification", payloads.notification(ev), ctx)).verdict
+            _send_context(ctx, v.contexts)
 
     async def _on_permission_request(
         self, ev: PermissionRequestEvent, ctx: HookContext
     ) -> PermissionRequestResult | None:
         if not self.has_hooks("PermissionRequest"):
             return None
-        v = (await self._run("PermissionRequest", payloads.permission_request(ev), ctx)).verdict
+        fields = payloads.permission_request(ev, ctx.cwd)
+        v = (await self._run("PermissionRequest", fields, ctx)).verdict
         if v.blocked or v.permission_behavior == "deny" or v.permission == "deny":
             reason = v.permission_message or v.reason or v.permission_reason
             return PermissionRequestResult(decision="deny", reason=reason)
         if v.permission_behavior == "allow" or v.permission == "allow":
             out = PermissionRequestResult(decision="allow")
             if v.updated_input:
-                merged = {**to_claude_input(ev.tool_name, ev.input), **v.updated_input}
-                out.input = from_claude_input(ev.tool_name, merged)
+                out.input = _rewrite(ev.tool_name, ev.input, v.updated_input, ctx.cwd)
             return out
         return None
+
+
+#: Settings scopes in ConfigChange's ``source`` vocabulary.
+_CONFIG_SOURCES = {
+    "user": "user_settings",
+    "project": "project_settings",
+    "local": "local_settings",
+    "managed": "policy_settings",
+    "cli": "cli_settings",
+}
+
+
+def _rewrite(
+    tool: str, original: dict[str, Any], updated: dict[str, Any], cwd: str
+) -> dict[str, Any]:
+    """``updatedInput`` (Claude keys) laid over the call's input, back in hookline's keys.
+
+    Keys a hook leaves out keep their value; several hooks' rewrites were merged in
+    hook order before (a later hook's key wins). A path left as the hook saw it
+    (absolute) goes back to the model's spelling.
+    """
+    merged = {**to_claude_input(tool, original, cwd=cwd), **updated}
+    return restore_paths(tool, original, from_claude_input(tool, merged), cwd)
+
+
+def _tool_output_content(value: Any) -> list[Content]:
+    """``updatedToolOutput`` as the content the model sees: text as is, MCP-style text
+    blocks kept, anything else as JSON."""
+    if isinstance(value, str):
+        return [{"type": "text", "text": cap_context(value)}]
+    if isinstance(value, list) and all(
+        isinstance(b, dict) and b.get("type") == "text" and isinstance(b.get("text"), str)
+        for b in value
+    ):
+        return [{"type": "text", "text": cap_context(b["text"])} for b in value]
+    return [{"type": "text", "text": cap_context(json.dumps(value, ensure_ascii=False))}]
 
 
 def _stop_reason(event: str, given: str | None) -> str:
     return given or f"{event} hook asked to stop"
 
 
-def _send_context(ctx: HookContext, contexts: Sequence[str]) -> None:
+def _send_context(ctx: HookContext, contexts: Sequence[str], *, trigger_turn: bool = False) -> None:
     """Hook-added context reaches the model as a hidden message (queued while a run streams)."""
-    text = "\n\n".join(c for c in contexts if c)
+    text = cap_context("\n\n".join(c for c in contexts if c))
     if text:
         message: CustomMessage = {
             "role": "custom",
@@ -345,7 +534,7 @@ def _send_context(ctx: HookContext, contexts: Sequence[str]) -> None:
             "content": text,
             "display": False,
         }
-        ctx.host.send_message(message, False)
+        ctx.host.send_message(message, trigger_turn)
 
 
 def _label(o: Outcome) -> str:

@@ -1,7 +1,12 @@
 """Running one ``command`` hook: shell, env, stdin JSON, timeout, async hand-off.
 
-The command line runs as ``bash -c LINE`` (``sh -c`` when there is no bash),
-in a new session through ``core.process.run_process``: a timeout, an abort or
+The command line runs as ``bash -c LINE`` (``sh -c`` when there is no bash;
+``"shell": "sh"`` asks for sh, ``"powershell"`` for ``pwsh -Command``). With
+``args`` (the exec form) there is no shell: ``command`` is the program
+(looked up on the hook's ``PATH``) and ``args`` its arguments, passed as they
+are; only ``${CLAUDE_PROJECT_DIR}``, ``${CLAUDE_PLUGIN_ROOT}`` and
+``${CLAUDE_PLUGIN_DATA}`` (also without braces) are replaced in them. Either
+form runs in a new session through ``core.process.run_process``: a timeout, an abort or
 a cancelled caller kills the whole process group. A hook is judged by its own
 exit: once its shell has exited, the pipes get a short grace, then its process
 group is killed and the output read so far is the verdict, so ``(notify-send
@@ -18,6 +23,8 @@ import asyncio
 import contextlib
 import json
 import os
+import re
+import shlex
 import shutil
 import time
 from collections.abc import Mapping
@@ -28,10 +35,10 @@ from typing import Any
 from hookline.claude.async_hooks import AsyncHookRegistry
 from hookline.claude.config import HookDefinition
 from hookline.claude.outcome import Outcome, new_outcome, outcome_from_exec
+from hookline.claude.timeouts import hook_timeout
 from hookline.core.process import ExecResult, run_process
 from hookline.settings.models import CommandHookConfig
 
-DEFAULT_TIMEOUT = 60.0
 DEFAULT_MAX_OUTPUT = 1024 * 1024
 _FIRST_LINE_LIMIT = 64 * 1024
 
@@ -43,6 +50,42 @@ default_registry = AsyncHookRegistry()
 def default_shell() -> str:
     """bash when installed (Claude hooks are written for it), else sh."""
     return shutil.which("bash") or "/bin/sh"
+
+
+def _shell_argv(shell: str | None, line: str) -> list[str] | str:
+    """The argv of the shell form, or why it cannot run."""
+    if shell == "powershell":
+        program = shutil.which("pwsh") or shutil.which("powershell")
+        if program is None:
+            return "powershell hooks need pwsh or powershell on PATH; neither was found"
+        return [program, "-NoProfile", "-NonInteractive", "-Command", line]
+    if shell == "sh":
+        return ["/bin/sh", "-c", line]
+    return [default_shell(), "-c", line]
+
+
+_PLACEHOLDER = re.compile(
+    r"\$(?:\{(CLAUDE_PROJECT_DIR|CLAUDE_PLUGIN_ROOT|CLAUDE_PLUGIN_DATA)\}"
+    r"|(CLAUDE_PROJECT_DIR|CLAUDE_PLUGIN_ROOT|CLAUDE_PLUGIN_DATA)\b)"
+)
+
+
+def _exec_argv(spec: CommandHookConfig, env: Mapping[str, str], cwd: str) -> list[str] | str:
+    """The argv of the exec form (no shell), or why it cannot run."""
+
+    def fill(text: str) -> str:
+        return _PLACEHOLDER.sub(lambda m: env.get(m.group(1) or m.group(2), ""), text)
+
+    program = fill(spec.command)
+    if "/" in program:
+        path = program if os.path.isabs(program) else os.path.join(cwd, program)
+    else:
+        found = shutil.which(program, path=env.get("PATH", os.defpath))
+        if found is None:
+            return f"command not found on the hook's PATH: {program!r}"
+        path = found
+    prefix = shlex.split(env.get("CLAUDE_CODE_SHELL_PREFIX", ""))
+    return [*prefix, path, *(fill(a) for a in spec.args or ())]
 
 
 def command_line(command: str, env: Mapping[str, str]) -> str:
@@ -114,18 +157,33 @@ async def run_command_hook(
     max_output: int = DEFAULT_MAX_OUTPUT,
     registry: AsyncHookRegistry | None = None,
     shell: str | None = None,
+    timeout: float | None = None,
 ) -> Outcome:
-    """Run ``hook`` with ``payload`` on stdin; always returns an Outcome."""
+    """Run ``hook`` with ``payload`` on stdin; always returns an Outcome.
+
+    ``shell`` replaces the default shell of hooks that name none; ``timeout``
+    (seconds) defaults to the hook's own or the event's default.
+    """
     spec = hook.spec
     assert isinstance(spec, CommandHookConfig)
-    timeout = spec.timeout or DEFAULT_TIMEOUT
     full_env = hook_env(hook, project_dir, env, extra_env)
-    argv = [shell or default_shell(), "-c", command_line(spec.command, full_env)]
+    if timeout is None:
+        timeout = hook_timeout(spec, hook.event, full_env)
     workdir = cwd if cwd and Path(cwd).is_dir() else project_dir
     started = time.monotonic()
+    if spec.args is not None:
+        argv = _exec_argv(spec, full_env, workdir)
+    elif spec.shell is None and shell is not None:
+        argv = [shell, "-c", command_line(spec.command, full_env)]
+    else:
+        argv = _shell_argv(spec.shell, command_line(spec.command, full_env))
+    if isinstance(argv, str):
+        out = new_outcome(hook, "non_blocking_error", argv)
+        out.duration = time.monotonic() - started
+        return out
     abort = asyncio.Event()
     watch = _AsyncLine()
-    if spec.run_async:
+    if spec.background:
         watch.found.set_result({"async": True})
     process: asyncio.Future[ExecResult] = asyncio.ensure_future(
         run_process(
@@ -169,7 +227,7 @@ async def run_command_hook(
             process,
             abort,
             _budget(found, timeout),
-            lambda res, cancel: finish(res, cancel, skip=not spec.run_async),
+            lambda res, cancel: finish(res, cancel, skip=not spec.background),
         )
         out = new_outcome(hook, "success", f"running in the background as {task.id}")
         out.async_task_id = task.id

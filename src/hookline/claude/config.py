@@ -12,6 +12,8 @@ the one implementation.
 from __future__ import annotations
 
 import functools
+import json
+import shlex
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,6 +25,7 @@ from hookline.settings.models import (
     CLAUDE_EVENTS,
     AgentHookConfig,
     CommandHookConfig,
+    HttpHookConfig,
     MatcherConfig,
     PromptHookConfig,
 )
@@ -48,7 +51,9 @@ class CallbackHookConfig:
     type: Literal["callback"] = "callback"
 
 
-HookSpec = CommandHookConfig | PromptHookConfig | AgentHookConfig | CallbackHookConfig
+HookSpec = (
+    CommandHookConfig | HttpHookConfig | PromptHookConfig | AgentHookConfig | CallbackHookConfig
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,7 +94,11 @@ class HookDefinition:
         """Claude Code's dedupe identity; ``None`` for callbacks (never deduped)."""
         spec = self.spec
         if isinstance(spec, CommandHookConfig):
+            if spec.args is not None:  # exec form: the program and its arguments
+                return ("command", json.dumps([spec.command, *spec.args]))
             return ("command", spec.command)
+        if isinstance(spec, HttpHookConfig):
+            return ("http", spec.url)
         if isinstance(spec, PromptHookConfig):
             return ("prompt", spec.prompt)
         if isinstance(spec, AgentHookConfig):
@@ -101,7 +110,9 @@ class HookDefinition:
         """A short human label: the command, the prompt, or the callable."""
         spec = self.spec
         if isinstance(spec, CommandHookConfig):
-            return spec.command
+            return spec.command if spec.args is None else shlex.join([spec.command, *spec.args])
+        if isinstance(spec, HttpHookConfig):
+            return f"http: {spec.url}"
         if isinstance(spec, PromptHookConfig | AgentHookConfig):
             return f"{spec.type}: {spec.prompt[:60]}"
         return f"callback {self.origin}"
@@ -137,7 +148,7 @@ def build_table(
     Matchers of sources that may run are compiled here (so a bad one is
     reported once); those of sources that may not are never compiled.
     """
-    from hookline.claude.matchers import compile_matcher
+    from hookline.claude.matchers import LITERAL_MATCHER_EVENTS, compile_matcher
 
     table = HookTable()
     for source in sources:
@@ -148,7 +159,8 @@ def build_table(
                 table.errors.append(f"{origin}: hooks.{event}: unknown event, skipped")
                 continue
             for g, group in enumerate(groups):
-                error = compile_matcher(group.matcher).error if denied is None else None
+                literal = event in LITERAL_MATCHER_EVENTS
+                error = compile_matcher(group.matcher, literal).error if denied is None else None
                 if error:
                     table.errors.append(f"{origin}: {event}[{g}]: {error}")
                 for i, spec in enumerate(group.hooks):

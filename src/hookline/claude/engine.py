@@ -19,7 +19,8 @@ from typing import Any
 
 from hookline.claude.async_hooks import AsyncHookRegistry, AsyncHookTask, AsyncListener
 from hookline.claude.callbacks import run_callback_hook
-from hookline.claude.command import DEFAULT_MAX_OUTPUT, run_command_hook
+from hookline.claude.command import DEFAULT_MAX_OUTPUT, default_shell, run_command_hook
+from hookline.claude.conditions import CallConditions
 from hookline.claude.config import (
     CallbackFn,
     CallbackHookConfig,
@@ -28,14 +29,18 @@ from hookline.claude.config import (
     build_table,
     policy_verdict,
 )
-from hookline.claude.env_file import new_env_file, read_env_file
-from hookline.claude.matchers import compile_matcher, match_query
+from hookline.claude.env_file import ENV_FILE_EVENTS, new_env_file, source_env_file
+from hookline.claude.environment import subprocess_env
+from hookline.claude.http_hook import HttpHookPolicy, run_http_hook
+from hookline.claude.matchers import LITERAL_MATCHER_EVENTS, compile_matcher, match_query
 from hookline.claude.model_hooks import ModelRunner, run_model_hook
+from hookline.claude.names import never_fires
 from hookline.claude.outcome import Outcome, new_outcome
 from hookline.claude.payloads import BaseFields, build_payload
 from hookline.claude.selection import Selection, Skipped, select_hooks
+from hookline.claude.timeouts import hook_timeout
 from hookline.claude.verdict import Verdict, aggregate
-from hookline.settings.models import CLAUDE_EVENTS, CommandHookConfig
+from hookline.settings.models import CLAUDE_EVENTS, CommandHookConfig, HttpHookConfig
 from hookline.settings.policy import HookPolicy
 
 log = logging.getLogger("hookline.claude")
@@ -73,6 +78,8 @@ class HookEngine:
         max_output: int = DEFAULT_MAX_OUTPUT,
         shell: str | None = None,
         errors: Sequence[str] = (),
+        settings_env: Mapping[str, str] | None = None,
+        http_policy: HttpHookPolicy | None = None,
     ) -> None:
         self.project_dir = str(Path(project_dir).resolve())
         self.policy = policy
@@ -80,6 +87,9 @@ class HookEngine:
         self.table = build_table(sources, policy, project_trusted)
         self.errors: list[str] = [*errors, *self.table.errors]
         self.env = env  # None: the process env at each run
+        #: The settings ``env`` block (trusted files only), for hooks and tools.
+        self.settings_env: dict[str, str] = dict(settings_env or {})
+        self.http_policy = http_policy or HttpHookPolicy()
         self.model_runner = model_runner
         self.max_output = max_output
         self.shell = shell
@@ -87,7 +97,10 @@ class HookEngine:
         self.session_id: str = str(uuid.uuid4())
         self.transcript_path: str | None = None
         self.permission_mode: str | None = None
-        #: Variables SessionStart hooks exported through ``CLAUDE_ENV_FILE``.
+        self.model: str | None = None
+        #: The current user prompt's id (a new one per prompt), sent as ``prompt_id``.
+        self.prompt_id: str | None = None
+        #: Variables hooks exported through ``CLAUDE_ENV_FILE`` (SessionStart and the like).
         self.session_env: dict[str, str] = {}
         self._once_ran: set[str] = set()
         self._outcome_listeners: list[OutcomeListener] = []
@@ -110,7 +123,7 @@ class HookEngine:
         if not callable(fn):
             raise TypeError(f"callback for {event} is not callable: {fn!r}")
         denied = policy_verdict("callback", self.policy, self.project_trusted)
-        m = compile_matcher(matcher) if denied is None else None
+        m = compile_matcher(matcher, event in LITERAL_MATCHER_EVENTS) if denied is None else None
         if m is not None and m.error:
             self.errors.append(f"callback {event}: {m.error}")
         name = getattr(fn, "__qualname__", None) or repr(fn)
@@ -126,8 +139,11 @@ class HookEngine:
         session_id: str | None = None,
         transcript_path: str | None = None,
         permission_mode: str | None = None,
+        model: str | None = None,
     ) -> None:
         """The facts every hook input starts with; ``None`` leaves a value unchanged."""
+        if model is not None:
+            self.model = model
         if session_id is not None:
             self.session_id = session_id
         if transcript_path is not None:
@@ -137,6 +153,12 @@ class HookEngine:
 
     def has_hooks(self, event: str) -> bool:
         return bool(self.table.by_event.get(event))
+
+    def dormant_events(self) -> dict[str, str]:
+        """Events that have hooks configured but never fire in hookline, with why."""
+        return {
+            e: why for e in self.table.by_event if self.has_hooks(e) and (why := never_fires(e))
+        }
 
     # -- listeners ----------------------------------------------------------------
 
@@ -180,11 +202,41 @@ class HookEngine:
     def base_fields(self, cwd: str | None = None, session_file: str | None = None) -> BaseFields:
         transcript = self.transcript_path or session_file or ""
         session_id = self.session_id
-        return BaseFields(session_id, transcript, cwd or self.project_dir, self.permission_mode)
+        return BaseFields(
+            session_id,
+            transcript,
+            cwd or self.project_dir,
+            self.permission_mode,
+            prompt_id=self.prompt_id,
+        )
 
-    def select(self, event: str, query: str | None) -> Selection:
-        """The hooks ``event`` would run for ``query``, with the diagnostics."""
-        sel = select_hooks(event, query, self.table.by_event.get(event, ()))
+    def subprocess_env(self, base: Mapping[str, str] | None = None) -> dict[str, str]:
+        """The environment of hook and bash subprocesses (see ``claude.environment``)."""
+        root = dict(base if base is not None else self.env if self.env is not None else os.environ)
+        return subprocess_env(root, self.settings_env, self.session_env)
+
+    def select(
+        self, event: str, query: str | None, payload: dict[str, Any] | None = None
+    ) -> Selection:
+        """The hooks ``event`` would run for ``query``, with the diagnostics.
+
+        With ``payload``, hooks whose ``if`` condition the input does not meet are
+        left out before deduplication (a guarded copy never hides an unguarded one).
+        """
+        definitions = self.table.by_event.get(event, [])
+        unmet: list[Skipped] = []
+        if payload is not None:
+            conditions = CallConditions(event, payload, self.project_dir)
+            kept: list[HookDefinition] = []
+            for d in definitions:
+                condition = getattr(d.spec, "if_", None)
+                if condition and d.denied is None and not conditions.holds(condition):
+                    unmet.append(Skipped(d, f"if {condition!r} does not match this input"))
+                    continue
+                kept.append(d)
+            definitions = kept
+        sel = select_hooks(event, query, definitions)
+        sel.skipped.extend(unmet)
         once = [h for h in sel.hooks if _is_once(h) and h.id in self._once_ran]
         if once:
             sel.hooks = [h for h in sel.hooks if h not in once]
@@ -199,28 +251,46 @@ class HookEngine:
         cwd: str | None = None,
         session_file: str | None = None,
         signal: asyncio.Event | None = None,
+        status: Callable[[str | None], None] | None = None,
     ) -> EventRun:
-        """Build the input, select, run every hook in parallel; outcomes in selection order."""
+        """Build the input, select, run every hook in parallel; outcomes in selection order.
+
+        ``status`` is told the selected hooks' ``statusMessage`` lines while they run
+        (and ``None`` when they are done).
+        """
         payload = build_payload(event, self.base_fields(cwd, session_file), fields)
-        selection = self.select(event, match_query(event, payload))
+        selection = self.select(event, match_query(event, payload), payload)
         run = EventRun(event, payload, selection)
         if not selection.hooks:
             return run
-        extra: dict[str, str] = {}
+        env = self.subprocess_env()
         env_file = None
-        if event == "SessionStart":
+        if event in ENV_FILE_EVENTS:
             env_file = new_env_file()
-            extra["CLAUDE_ENV_FILE"] = str(env_file)
+            env["CLAUDE_ENV_FILE"] = str(env_file)
+        messages = [m for h in selection.hooks if (m := getattr(h.spec, "status_message", None))]
+        if status is not None and messages:
+            status(" · ".join(dict.fromkeys(messages)))
+        finished = False
         try:
             run.outcomes = list(
                 await asyncio.gather(
-                    *(self._run_one(h, payload, extra, signal) for h in selection.hooks)
+                    *(self._run_one(h, payload, env, signal) for h in selection.hooks)
                 )
             )
+            finished = True
         finally:
-            if env_file is not None:
-                base = dict(self.env if self.env is not None else os.environ)
-                self.session_env.update(read_env_file(env_file, {**base, **self.session_env}))
+            if status is not None and messages:
+                status(None)
+            if env_file is not None and not finished:  # cancelled: nothing is sourced
+                env_file.unlink(missing_ok=True)
+            elif env_file is not None:
+                where = payload.get("cwd")
+                cwd = where if isinstance(where, str) and Path(where).is_dir() else self.project_dir
+                project = {"CLAUDE_PROJECT_DIR": self.project_dir}
+                shell = self.shell or default_shell()
+                exports = await source_env_file(env_file, {**env, **project}, cwd, shell)
+                self.session_env.update(exports)
         for h in selection.hooks:
             if _is_once(h):
                 self._once_ran.add(h.id)
@@ -237,30 +307,62 @@ class HookEngine:
         self,
         hook: HookDefinition,
         payload: dict[str, Any],
-        extra: dict[str, str],
+        env: dict[str, str],
         signal: asyncio.Event | None,
     ) -> Outcome:
         try:
-            if isinstance(hook.spec, CommandHookConfig):
-                return await run_command_hook(
-                    hook,
-                    payload,
-                    project_dir=self.project_dir,
-                    cwd=payload.get("cwd"),
-                    env=self.env,
-                    extra_env=extra,
-                    signal=signal,
-                    max_output=self.max_output,
-                    registry=self.registry,
-                    shell=self.shell,
-                )
-            if isinstance(hook.spec, CallbackHookConfig):
-                return await run_callback_hook(hook, payload, payload.get("tool_use_id"), signal)
-            return await run_model_hook(hook, payload, self.model_runner)
+            outcome = await self._dispatch(hook, payload, env, signal)
         except Exception as exc:  # a bug here must not become a crash of the agent
             log.exception("hook %s crashed", hook.id)
-            return new_outcome(hook, "non_blocking_error", f"internal error: {exc}")
+            outcome = new_outcome(hook, "non_blocking_error", f"internal error: {exc}")
+        return _on_failure(hook, outcome)
+
+    async def _dispatch(
+        self,
+        hook: HookDefinition,
+        payload: dict[str, Any],
+        env: dict[str, str],
+        signal: asyncio.Event | None,
+    ) -> Outcome:
+        spec = hook.spec
+        if isinstance(spec, CommandHookConfig):
+            return await run_command_hook(
+                hook,
+                payload,
+                project_dir=self.project_dir,
+                cwd=payload.get("cwd"),
+                env=env,
+                signal=signal,
+                max_output=self.max_output,
+                registry=self.registry,
+                shell=self.shell,
+                timeout=hook_timeout(spec, hook.event, env),
+            )
+        if isinstance(spec, HttpHookConfig):
+            return await run_http_hook(
+                hook,
+                payload,
+                timeout=hook_timeout(spec, hook.event, env),
+                env=env,
+                policy=self.http_policy,
+                signal=signal,
+                max_output=self.max_output,
+            )
+        if isinstance(spec, CallbackHookConfig):
+            return await run_callback_hook(hook, payload, payload.get("tool_use_id"), signal)
+        return await run_model_hook(hook, payload, self.model_runner)
+
+
+def _on_failure(hook: HookDefinition, outcome: Outcome) -> Outcome:
+    """``onFailure: "block"``: a hook that could not give an answer blocks instead of passing."""
+    if getattr(hook.spec, "on_failure", None) != "block":
+        return outcome
+    if outcome.kind in ("non_blocking_error", "cancelled"):
+        outcome.notes.append(f"onFailure is block: {outcome.kind} turned into a block")
+        outcome.kind = "blocking"
+        outcome.reason = f"{hook.type} hook failed and blocks (onFailure: block): {outcome.reason}"
+    return outcome
 
 
 def _is_once(hook: HookDefinition) -> bool:
-    return isinstance(hook.spec, CommandHookConfig) and hook.spec.once
+    return bool(getattr(hook.spec, "once", False))

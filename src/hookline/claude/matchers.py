@@ -1,12 +1,15 @@
 """Matchers: what a matcher string selects, following Claude Code's documented rules.
 
 - ``None``, ``""`` and ``"*"`` match everything.
-- A matcher made only of letters, digits, ``_``, ``-`` and ``|`` (spaces
-  around ``|`` allowed) is an exact name or a ``|``-list of exact names:
-  ``Edit|Write`` matches ``Edit`` and ``Write``, never ``MultiEdit``.
+- A matcher made only of letters, digits, ``_``, ``-``, ``|`` and ``,`` (spaces
+  around the separators allowed) is an exact name or a list of exact names:
+  ``Edit|Write`` and ``Edit,Write`` match ``Edit`` and ``Write``, never
+  ``MultiEdit``; ``mcp__memory__create`` is one exact MCP tool name.
 - Anything else is a regular expression tested anywhere in the query
   (JavaScript's ``RegExp.test``, i.e. Python's ``re.search``): ``Notebook.*``,
   ``^Bash``, ``mcp__memory__.*``. Case-sensitive.
+- Matchers are JavaScript regexes in Claude Code: named groups ``(?<name>...)``
+  are translated to Python's ``(?P<name>...)`` (lookbehinds are left alone).
 - An invalid regex matches nothing and carries ``error`` (a configuration
   diagnostic), never an exception.
 
@@ -26,6 +29,7 @@ The match query depends on the event: see ``MATCH_FIELDS``.
 from __future__ import annotations
 
 import importlib
+import os
 import re
 from dataclasses import dataclass
 from functools import lru_cache
@@ -53,18 +57,32 @@ class _Searcher(Protocol):
     def search(self, text: str) -> object | None: ...
 
 
-_SIMPLE = re.compile(r"[A-Za-z0-9_\-| ]+")
+_SIMPLE = re.compile(r"[A-Za-z0-9_\-|, ]+")
+_SEPARATORS = re.compile(r"[|,]")
 
-#: The payload field each event matches on; events not listed match every matcher.
+#: The payload field each event matches on; events not listed match every matcher
+#: (UserPromptSubmit, Stop, PostToolBatch, CwdChanged, WorktreeCreate, ...).
 MATCH_FIELDS: dict[str, str] = {
     "PreToolUse": "tool_name",
     "PostToolUse": "tool_name",
     "PostToolUseFailure": "tool_name",
     "PermissionRequest": "tool_name",
+    "PermissionDenied": "tool_name",
     "SessionStart": "source",
-    "PreCompact": "trigger",
-    "Notification": "notification_type",
     "SessionEnd": "reason",
+    "Setup": "trigger",
+    "PreCompact": "trigger",
+    "PostCompact": "trigger",
+    "Notification": "notification_type",
+    "StopFailure": "error",
+    "SubagentStart": "agent_type",
+    "SubagentStop": "agent_type",
+    "InstructionsLoaded": "load_reason",
+    "ConfigChange": "source",
+    "FileChanged": "file_path",  # tested on the file's name: the matcher lists names
+    "UserPromptExpansion": "command_name",
+    "Elicitation": "mcp_server_name",
+    "ElicitationResult": "mcp_server_name",
 }
 
 
@@ -92,22 +110,58 @@ class Matcher:
         return False
 
 
+#: Events whose matcher is a ``|``-list of literal names, never a regex: FileChanged
+#: names the files to watch (``.envrc|.env``), so ``.`` is a dot.
+LITERAL_MATCHER_EVENTS: frozenset[str] = frozenset({"FileChanged"})
+
+
 @lru_cache(maxsize=512)
-def compile_matcher(source: str | None) -> Matcher:
-    """Compile once per distinct string (matchers repeat across events and calls)."""
+def compile_matcher(source: str | None, literal: bool = False) -> Matcher:
+    """Compile once per distinct string (matchers repeat across events and calls).
+
+    ``literal``: the matcher lists exact names (``LITERAL_MATCHER_EVENTS``).
+    """
     if source is None or source.strip() in ("", "*"):
         return Matcher(source, "all")
-    if _SIMPLE.fullmatch(source):
-        names = frozenset(p.strip() for p in source.split("|") if p.strip())
+    if literal or _SIMPLE.fullmatch(source):
+        names = frozenset(p.strip() for p in _SEPARATORS.split(source) if p.strip())
         return Matcher(source, "exact", names=names)
+    pattern = js_to_python(source)
     re2, options = _re2()
     try:
-        return Matcher(source, "regex", regex=re2.compile(source, options))
+        return Matcher(source, "regex", regex=re2.compile(pattern, options))
     except re2.error:
-        return _fallback(source)
+        return _fallback(source, pattern)
 
 
-def _fallback(source: str) -> Matcher:
+def js_to_python(source: str) -> str:
+    """A JavaScript regex in Python syntax: ``(?<name>`` becomes ``(?P<name>``.
+
+    Escapes and character classes are skipped over, so ``\\(?<x>`` and
+    ``[(?<]`` are left as they are; lookbehinds ``(?<=``/``(?<!`` are the same in both.
+    """
+    out: list[str] = []
+    i, in_class = 0, False
+    while i < len(source):
+        c = source[i]
+        if c == "\\":
+            out.append(source[i : i + 2])
+            i += 2
+            continue
+        if in_class:
+            in_class = c != "]"
+        elif c == "[":
+            in_class = True
+        elif source.startswith("(?<", i) and source[i + 3 : i + 4] not in ("=", "!"):
+            out.append("(?P<")
+            i += 3
+            continue
+        out.append(c)
+        i += 1
+    return "".join(out)
+
+
+def _fallback(source: str, pattern: str) -> Matcher:
     """Python ``re`` for what RE2 refuses, only when the pattern cannot backtrack badly."""
     shown = source if len(source) <= 80 else source[:77] + "..."
 
@@ -117,7 +171,7 @@ def _fallback(source: str) -> Matcher:
     if len(source) > MAX_FALLBACK_PATTERN:
         return invalid(f"longer than {MAX_FALLBACK_PATTERN} characters and not RE2 syntax")
     try:
-        parsed = _parse(source)
+        parsed = _parse(pattern)
     except (re.error, RecursionError, OverflowError) as exc:
         return invalid(str(exc))
     if not _simple_repeats(parsed):
@@ -126,7 +180,7 @@ def _fallback(source: str) -> Matcher:
             "group could stall a tool call, so it is refused"
         )
     try:
-        return Matcher(source, "regex", regex=re.compile(source), bounded=True)
+        return Matcher(source, "regex", regex=re.compile(pattern), bounded=True)
     except re.error as exc:  # pragma: no cover - it parsed above
         return invalid(str(exc))
 
@@ -146,7 +200,11 @@ def match_query(event: str, payload: dict[str, Any]) -> str | None:
     if key is None:
         return None
     value = payload.get(key)
-    return None if value is None else str(value)
+    if value is None:
+        return None
+    if event == "FileChanged":
+        return os.path.basename(str(value))
+    return str(value)
 
 
 def _simple_repeats(items: Any) -> bool:

@@ -24,10 +24,11 @@ from typing import Any
 
 from hookline.claude.config import HookDefinition
 from hookline.claude.outcome import Outcome, new_outcome
+from hookline.claude.timeouts import AGENT_TIMEOUT, PROMPT_TIMEOUT
 from hookline.settings.models import AgentHookConfig, PromptHookConfig
 
-DEFAULT_PROMPT_TIMEOUT = 30.0
-DEFAULT_AGENT_TIMEOUT = 60.0
+DEFAULT_PROMPT_TIMEOUT = PROMPT_TIMEOUT
+DEFAULT_AGENT_TIMEOUT = AGENT_TIMEOUT
 
 
 class ModelHookCancelled(Exception):

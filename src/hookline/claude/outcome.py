@@ -3,9 +3,11 @@
 Claude Code's rules: exit 0 is success and stdout is read as JSON when it is
 a JSON object (for UserPromptSubmit and SessionStart plain stdout is added
 context); exit 2 blocks with stderr as the reason; any other exit is a
-non-blocking error shown to the user. A killed hook is ``cancelled``. JSON
-output that is malformed, or has a known field of the wrong type, is a
-non-blocking error naming the problem. Nothing here raises.
+non-blocking error shown to the user, except that a decision that blocks
+(``permissionDecision: "deny"``, ``decision: "block"``, ``continue: false``)
+printed before a crash is honoured whatever the exit code: fail closed. A
+killed hook is ``cancelled``. JSON output that is malformed, or has a known
+field of the wrong type, is a non-blocking error naming the problem. Nothing here raises.
 """
 
 from __future__ import annotations
@@ -50,10 +52,12 @@ class Outcome:
     system_message: str | None = None
     decision: str | None = None  # legacy top-level "block" / "approve"
     decision_reason: str | None = None  # top-level "reason"
-    permission_decision: str | None = None  # "allow" | "deny" | "ask"
+    permission_decision: str | None = None  # "allow" | "deny" | "ask" | "defer"
     permission_decision_reason: str | None = None
     updated_input: dict[str, Any] | None = None  # Claude keys, as the hook wrote them
     additional_context: str | None = None
+    updated_tool_output: Any = None  # PostToolUse: what the model sees instead of the output
+    retry: bool = False  # PermissionDenied: the model may try the call again
     permission_behavior: str | None = None  # PermissionRequest: decision.behavior
     permission_message: str | None = None
     async_task_id: str | None = None
@@ -99,8 +103,8 @@ def _check(obj: dict[str, Any], event: str) -> str | None:
     name = spec.get("hookEventName")
     if name is not None and name != event:
         return f"'hookSpecificOutput.hookEventName' is {name!r} but the event is {event!r}"
-    if spec.get("permissionDecision") not in (None, "allow", "deny", "ask"):
-        return "'hookSpecificOutput.permissionDecision' must be allow, deny or ask"
+    if spec.get("permissionDecision") not in (None, "allow", "deny", "ask", "defer"):
+        return "'hookSpecificOutput.permissionDecision' must be allow, deny, ask or defer"
     if spec.get("updatedInput") is not None and not isinstance(spec["updatedInput"], dict):
         return "'hookSpecificOutput.updatedInput' must be an object"
     decision = spec.get("decision")
@@ -129,6 +133,10 @@ def apply_output(out: Outcome, obj: dict[str, Any]) -> Outcome:
     out.permission_decision_reason = spec.get("permissionDecisionReason")
     out.updated_input = spec.get("updatedInput")
     out.additional_context = spec.get("additionalContext")
+    out.retry = spec.get("retry") is True
+    for key in ("updatedToolOutput", "updatedMCPToolOutput"):
+        if spec.get(key) is not None:
+            out.updated_tool_output = spec[key]
     decision = spec.get("decision")
     if isinstance(decision, dict):
         out.permission_behavior = decision.get("behavior")
@@ -227,4 +235,28 @@ def outcome_from_exec(
         out.kind = "non_blocking_error"
         code = f"signal {-res.code}" if res.code is not None and res.code < 0 else res.code
         out.reason = f"hook failed ({code}): {err}" if err else f"hook failed with exit {code}"
+        _honour_printed_block(out, res.stdout)
     return out
+
+
+def _honour_printed_block(out: Outcome, stdout: str) -> None:
+    """A crashed hook's stdout JSON counts when it blocks (deny / block / continue false)."""
+    text = stdout.strip()
+    if not text.startswith("{"):
+        return
+    try:
+        obj = json.loads(text)
+    except ValueError:
+        return
+    if not isinstance(obj, dict) or _check(obj, out.event) is not None:
+        return
+    failure = out.reason
+    probe = _blank_like(out)
+    apply_output(probe, obj)
+    if probe.kind == "blocking":
+        apply_output(out, obj)
+        out.notes.append(f"the hook then failed: {failure}")
+
+
+def _blank_like(out: Outcome) -> Outcome:
+    return Outcome("success", None, out.hook_id, out.hook_type, out.event, out.scope, out.origin)

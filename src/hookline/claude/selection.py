@@ -17,7 +17,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from hookline.claude.config import HookDefinition
-from hookline.claude.matchers import MatcherKind, compile_matcher
+from hookline.claude.matchers import LITERAL_MATCHER_EVENTS, MatcherKind, compile_matcher
+from hookline.claude.names import never_fires
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,6 +66,8 @@ class Selection:
     deduped: list[Deduped] = field(default_factory=list)
     skipped: list[Skipped] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
+    #: Set for an event hookline accepts but has no moment for (``names.NEVER_FIRES``).
+    never_fires: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready diagnostics (json mode, ``hooks explain``)."""
@@ -86,13 +89,15 @@ class Selection:
             "deduped": [{"hook": d.hook.id, "reason": d.reason} for d in self.deduped],
             "skipped": [{"hook": s.hook.id, "reason": s.reason} for s in self.skipped],
             "errors": list(self.errors),
+            **({"never_fires": self.never_fires} if self.never_fires else {}),
         }
 
 
 def select_hooks(event: str, query: str | None, definitions: Iterable[HookDefinition]) -> Selection:
     """Run the selection algorithm over ``definitions`` (already in source order)."""
-    sel = Selection(event, query)
+    sel = Selection(event, query, never_fires=never_fires(event))
     seen_groups: dict[tuple[str, str, int], bool] = {}
+    literal = event in LITERAL_MATCHER_EVENTS
     kept: dict[tuple[str, str], HookDefinition] = {}
     for d in definitions:
         if d.denied is not None:
@@ -101,7 +106,7 @@ def select_hooks(event: str, query: str | None, definitions: Iterable[HookDefini
         group_key = (d.scope, d.origin, d.group)
         matched = seen_groups.get(group_key)
         if matched is None:
-            m = compile_matcher(d.matcher)
+            m = compile_matcher(d.matcher, literal)
             matched = m.matches(query)
             seen_groups[group_key] = matched
             sel.matchers.append(

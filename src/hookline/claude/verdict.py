@@ -1,9 +1,11 @@
 """Combining the outcomes of one event's hooks into one verdict.
 
 Claude Code's precedence: ``continue: false`` wins over any decision (it asks
-to stop the agent); among permission decisions deny > ask > allow; every
-blocking reason and every piece of added context is kept, in hook order.
-``updatedInput`` objects are merged in hook order (a later key wins).
+to stop the agent); among permission decisions deny > defer > ask > allow;
+every blocking reason and every piece of added context is kept, in hook order.
+``updatedInput`` objects are merged in hook order (a later key wins: two hooks
+rewriting different keys both apply; rewriting the same key, the later hook's
+value is used). ``updatedToolOutput``: the last hook that sets it wins.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from typing import Any
 
 from hookline.claude.outcome import Outcome
 
-_RANK = {"allow": 1, "ask": 2, "deny": 3}
+_RANK = {"allow": 1, "ask": 2, "defer": 3, "deny": 4}
 
 
 @dataclass(slots=True)
@@ -23,12 +25,14 @@ class Verdict:
     block_reasons: list[str] = field(default_factory=list)
     stop: bool = False  # some hook returned ``continue: false``
     stop_reason: str | None = None
-    permission: str | None = None  # "allow" | "ask" | "deny"
+    permission: str | None = None  # "allow" | "ask" | "defer" | "deny"
     permission_reason: str | None = None
     permission_behavior: str | None = None  # PermissionRequest: "allow" | "deny"
     permission_message: str | None = None
     updated_input: dict[str, Any] | None = None  # Claude keys
     contexts: list[str] = field(default_factory=list)
+    updated_tool_output: Any = None
+    retry: bool = False  # PermissionDenied: some hook said the call may be retried
     system_messages: list[str] = field(default_factory=list)
     warnings: list[Outcome] = field(default_factory=list)  # non-blocking errors, cancelled
 
@@ -68,4 +72,7 @@ def aggregate(outcomes: list[Outcome]) -> Verdict:
             v.updated_input = {**(v.updated_input or {}), **o.updated_input}
         if o.additional_context:
             v.contexts.append(o.additional_context)
+        v.retry = v.retry or o.retry
+        if o.updated_tool_output is not None:
+            v.updated_tool_output = o.updated_tool_output
     return v

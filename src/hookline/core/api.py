@@ -3,15 +3,19 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
+import inspect
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, TypeVar, overload
+from typing import TYPE_CHECKING, Any, Literal, TypeVar, overload
 
+from hookline.core.bus import EventBus
 from hookline.core.events import EVENT_NAMES
 from hookline.core.keys import check_shortcut_key
 from hookline.core.messages import Content, CustomMessage
 from hookline.core.process import ExecResult, run_process
-from hookline.core.tool import Tool
+from hookline.core.tool import Tool, ToolInfo, ToolResult, ToolUpdate, ToolWrapperExecute
 
 if TYPE_CHECKING:
     from hookline.core.context import HookContext
@@ -51,6 +55,28 @@ class RegisteredShortcut:
 
 
 @dataclass(slots=True)
+class RegisteredFlag:
+    """A command-line flag a hook added: ``--name`` once hooks are loaded."""
+
+    name: str
+    type: Literal["boolean", "string"]
+    default: bool | str | None
+    description: str = ""
+    hook_path: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class StreamRule:
+    """A Time-Traveling Stream Rule: when ``pattern`` matches the model's streamed output,
+    the stream is cut, ``text`` is injected as a system reminder and the call is retried."""
+
+    name: str
+    pattern: re.Pattern[str]
+    text: str
+    source: str = ""
+
+
+@dataclass(slots=True)
 class LoadedHook:
     """Everything one hook module registered, in registration order."""
 
@@ -60,6 +86,10 @@ class LoadedHook:
     renderers: dict[str, MessageRenderer] = field(default_factory=dict)
     tools: dict[str, Tool] = field(default_factory=dict)
     shortcuts: dict[str, RegisteredShortcut] = field(default_factory=dict)
+    #: ``wrap_tool`` registrations: (tool name, execute taking the original first).
+    tool_wrappers: list[tuple[str, ToolWrapperExecute]] = field(default_factory=list)
+    flags: dict[str, RegisteredFlag] = field(default_factory=dict)
+    stream_rules: list[StreamRule] = field(default_factory=list)
     #: The hook enforces its own time limits (settings hooks: one per command), so the
     #: runner's ``hook_timeout`` is not applied to its handlers.
     own_deadlines: bool = False
@@ -67,6 +97,11 @@ class LoadedHook:
 
 def _suggest(name: str) -> str:
     import difflib
+
+    from hookline.core.vocabulary import claude_event_hint
+
+    if hint := claude_event_hint(name):
+        return hint
 
     close = difflib.get_close_matches(name, sorted(EVENT_NAMES), n=1)
     return f" (did you mean {close[0]!r}?)" if close else ""
@@ -80,9 +115,20 @@ class HookAPI:
     is bound are kept and replayed into it, never dropped.
     """
 
-    def __init__(self, hook: LoadedHook, cwd: str = ".") -> None:
+    def __init__(
+        self,
+        hook: LoadedHook,
+        cwd: str = ".",
+        *,
+        events: EventBus | None = None,
+        flag_values: dict[str, bool | str] | None = None,
+    ) -> None:
         self.hook = hook
         self.cwd = cwd
+        #: The bus shared by the hooks loaded together; isolated from agent events.
+        self.events = (events if events is not None else EventBus()).view(hook.path)
+        #: Flag values from the command line, shared by the hooks loaded together.
+        self.flag_values = flag_values if flag_values is not None else {}
         self._context: HookContext | None = None
         self._kept: list[tuple[str, tuple[Any, ...]]] = []
 
@@ -168,8 +214,85 @@ class HookAPI:
         self.hook.renderers[custom_type] = renderer
 
     def register_tool(self, tool: Tool) -> None:
-        """Offer a tool to the model; a built-in's name replaces the built-in."""
-        self.hook.tools[tool.name] = tool
+        """Offer a tool to the model; a built-in's name replaces the built-in.
+
+        After start-up (from ``session_start``, a command, a handler) the tool is
+        live on the next model call. An ``execute`` with a fifth parameter gets
+        the hook context (``ctx``) as its last argument.
+        """
+        if not isinstance(tool, Tool):
+            raise TypeError(f"register_tool takes a Tool, got {type(tool).__name__}")
+        self.hook.tools[tool.name] = _with_context(tool, self._current_context)
+
+    def wrap_tool(self, name: str, execute: ToolWrapperExecute) -> None:
+        """Wrap the tool ``name`` (a built-in or another hook's): ``execute(original,
+        tool_call_id, params, signal, on_update, ctx)`` runs instead, ``original`` being
+        the wrapped tool's ``execute`` to delegate to. Wraps stack in load order."""
+        if not callable(execute):
+            raise TypeError(f"wrap_tool({name!r}): execute is not callable: {execute!r}")
+        current = self._current_context
+
+        async def wrapper(
+            original: Callable[..., Any],
+            tool_call_id: str,
+            params: dict[str, Any],
+            signal: asyncio.Event | None,
+            on_update: ToolUpdate | None,
+        ) -> ToolResult:
+            result: ToolResult = await execute(
+                original, tool_call_id, params, signal, on_update, current()
+            )
+            return result
+
+        self.hook.tool_wrappers.append((name, wrapper))
+
+    def get_active_tools(self) -> list[str]:
+        """The names of the tools the model is offered now."""
+        names: list[str] = self._host_call("get_active_tools", [])
+        return names
+
+    def get_all_tools(self) -> list[ToolInfo]:
+        """Every tool (built-in or a hook's), active or not."""
+        tools: list[ToolInfo] = self._host_call("get_all_tools", [])
+        return tools
+
+    def set_active_tools(self, names: Sequence[str]) -> None:
+        """Offer only these tools from the next model call on (unknown names raise)."""
+        self._act("set_active_tools", list(names))
+
+    def register_flag(
+        self,
+        name: str,
+        *,
+        type: Literal["boolean", "string"] = "boolean",
+        default: bool | str | None = None,
+        description: str = "",
+    ) -> None:
+        """Add ``--name`` to the command line (read with ``get_flag``)."""
+        if not re.fullmatch(r"[a-z][a-z0-9-]*", name):
+            raise ValueError(
+                f"flag name {name!r}: use lowercase letters, digits and dashes (e.g. 'plan')"
+            )
+        if type not in ("boolean", "string"):
+            raise ValueError(f"flag {name!r}: type must be 'boolean' or 'string', got {type!r}")
+        self.hook.flags[name] = RegisteredFlag(name, type, default, description, self.hook.path)
+
+    def get_flag(self, name: str) -> bool | str | None:
+        """The flag's value from the command line, else its default; None if unknown."""
+        if name in self.flag_values:
+            return self.flag_values[name]
+        flag = self.hook.flags.get(name)
+        return flag.default if flag is not None else None
+
+    def register_stream_rule(self, name: str, pattern: str, text: str) -> None:
+        """A Time-Traveling Stream Rule: when ``pattern`` (a regex) matches what the model
+        streams, the stream is cut, ``text`` is injected as a system reminder and the request
+        is retried; each rule fires at most once per turn."""
+        try:
+            compiled = re.compile(pattern)
+        except re.error as exc:
+            raise ValueError(f"stream rule {name!r}: bad pattern {pattern!r}: {exc}") from None
+        self.hook.stream_rules.append(StreamRule(name, compiled, text, self.hook.path))
 
     # -- actions -----------------------------------------------------------
 
@@ -185,16 +308,73 @@ class HookAPI:
         else:
             getattr(self._context.host, name)(*args)
 
+    def _host_call(self, name: str, unbound: Any, *args: Any) -> Any:
+        """A question for the agent; ``unbound`` is the answer before one is bound."""
+        if self._context is None:
+            return unbound
+        return getattr(self._context.host, name)(*args)
+
+    def _current_context(self) -> HookContext:
+        if self._context is None:
+            raise RuntimeError(f"hook {self.hook.path}: no agent is bound yet")
+        return self._context
+
     def send_message(
         self,
         message: CustomMessage | dict[str, Any],
         trigger_turn: bool = False,
+        *,
+        deliver_as: DeliverAs | None = None,
     ) -> None:
-        """Persist a custom message (``custom_type``, ``content``, ``display``, ``details``)."""
+        """Persist a custom message (``custom_type``, ``content``, ``display``, ``details``).
+
+        While the agent streams, ``deliver_as`` says where it lands: ``"steer"``
+        after the current tool call (the turn's other calls are skipped),
+        ``"follow_up"`` after the run, ``"next_turn"`` with the next user
+        prompt (idle or not). Without it the message lands at the end of the turn.
+        """
         msg: dict[str, Any] = {"role": "custom", "display": True, **message}
         if "custom_type" not in msg or "content" not in msg:
             raise ValueError("send_message needs 'custom_type' and 'content'")
-        self._act("send_message", msg, trigger_turn)
+        if deliver_as is None:
+            self._act("send_message", msg, trigger_turn)
+        else:
+            _check_delivery(deliver_as, ("steer", "follow_up", "next_turn"))
+            self._act("deliver", msg, deliver_as, trigger_turn)
+
+    def send_user_message(
+        self, content: str | list[Content], *, deliver_as: Literal["steer", "follow_up"] = "steer"
+    ) -> None:
+        """A user message that always gets an answer: starts a run when idle; while the
+        agent streams, ``"steer"`` lands after the current tool call, ``"follow_up"``
+        after the run."""
+        _check_delivery(deliver_as, ("steer", "follow_up"))
+        blocks: list[Content] = (
+            [{"type": "text", "text": content}] if isinstance(content, str) else list(content)
+        )
+        self._act("deliver", {"role": "user", "content": blocks}, deliver_as, True)
+
+    async def set_model(self, spec: str) -> bool:
+        """Switch the model (``provider:name``); False when it cannot be built."""
+        return await self._current_context().set_model(spec)
+
+    def get_thinking_level(self) -> str:
+        return self._current_context().get_thinking_level()
+
+    def set_thinking_level(self, level: str) -> None:
+        """``off`` | ``minimal`` | ``low`` | ``medium`` | ``high`` | ``xhigh`` (next model call)."""
+        self._current_context().set_thinking_level(level)
+
+    def set_session_name(self, name: str) -> None:
+        """Name the session (a session entry; listings show it)."""
+        self._act("set_session_name", name)
+
+    def get_session_name(self) -> str | None:
+        return self._host_call("get_session_name", None)  # type: ignore[no-any-return]
+
+    def set_label(self, entry_id: str, label: str | None) -> None:
+        """Set (or with None clear) a bookmark label on a session entry."""
+        self._act("set_label", entry_id, label)
 
     def send(self, text: str, attachments: list[Content] | None = None) -> None:
         """Inject a user message: queued while the agent streams, else starts a run."""
@@ -221,3 +401,43 @@ class HookAPI:
 
 #: The extension name of the same object (pi's ``ExtensionAPI``).
 ExtensionAPI = HookAPI
+
+DeliverAs = Literal["steer", "follow_up", "next_turn"]
+
+
+def _check_delivery(value: str, allowed: tuple[str, ...]) -> None:
+    if value not in allowed:
+        raise ValueError(f"deliver_as must be one of {', '.join(allowed)}; got {value!r}")
+
+
+def _takes_context(execute: Callable[..., Any]) -> bool:
+    """True when ``execute`` has room for a fifth positional argument (``ctx``)."""
+    try:
+        params = inspect.signature(execute).parameters.values()
+    except (TypeError, ValueError):
+        return False
+    positional = [
+        p
+        for p in params
+        if p.kind in (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+    ]
+    return len(positional) >= 5
+
+
+def _with_context(tool: Tool, context: Callable[[], HookContext]) -> Tool:
+    """``tool`` whose ``execute`` is given the hook context last, when it takes one."""
+    inner = tool.execute
+    if not _takes_context(inner):
+        return tool
+
+    async def execute(
+        tool_call_id: str,
+        params: dict[str, Any],
+        signal: asyncio.Event | None = None,
+        on_update: ToolUpdate | None = None,
+    ) -> ToolResult:
+        call: Callable[..., Any] = inner
+        result: ToolResult = await call(tool_call_id, params, signal, on_update, context())
+        return result
+
+    return dataclasses.replace(tool, execute=execute)

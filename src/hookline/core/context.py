@@ -6,7 +6,7 @@ import asyncio
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
-from hookline.core.host import AgentHost, DetachedHost
+from hookline.core.host import AgentHost, ContextUsage, DetachedHost, ModelInfo
 from hookline.core.process import ExecResult, run_process
 from hookline.core.ui import HookUI, NoUI
 
@@ -23,9 +23,62 @@ class HookContext:
         self.ui: HookUI = NoUI()
         self.has_ui = False
         self.session_file: str | None = None
+        #: A read-only view of the session (``ReadonlySession``): hooks read, the agent writes.
         self.session_manager: Any = None
+        #: The model spec (``provider:name``); ``model_info`` is the object.
         self.model: str | None = None
+        #: ``interactive`` | ``rpc`` | ``json`` | ``print`` (set by the mode).
+        self.mode: str = "print"
         self.host: AgentHost = host if host is not None else DetachedHost()
+
+    # -- control flow --------------------------------------------------------
+
+    def is_idle(self) -> bool:
+        """True when no run is streaming."""
+        return self.host.is_idle()
+
+    def abort(self) -> None:
+        """Stop the current run (the model call and running tools are cancelled)."""
+        self.host.abort()
+
+    def has_pending_messages(self) -> bool:
+        """True when sent messages wait for the run to reach their landing point."""
+        return self.host.has_pending_messages()
+
+    def shutdown(self) -> None:
+        """Ask for a graceful exit: after the current run, with ``session_shutdown``."""
+        self.host.request_shutdown()
+
+    def compact(self, custom_instructions: str | None = None) -> None:
+        """Start a compaction now (or after the current run), without waiting for it."""
+        self.host.start_compaction(custom_instructions)
+
+    def get_context_usage(self) -> ContextUsage | None:
+        """Tokens in the context, the window and the percentage used (None before a call)."""
+        return self.host.get_context_usage()
+
+    @property
+    def signal(self) -> asyncio.Event | None:
+        """Set when the current run is aborted; None while idle."""
+        return self.host.get_signal()
+
+    @property
+    def model_info(self) -> ModelInfo | None:
+        """The current model: provider, id and context window."""
+        return self.host.get_model_info()
+
+    async def set_model(self, spec: str | ModelInfo) -> bool:
+        """Switch the model (``provider:name`` or a ``ModelInfo``); False when it cannot be
+        built (the reason is shown)."""
+        return await self.host.select_model(spec.spec if isinstance(spec, ModelInfo) else spec)
+
+    def get_thinking_level(self) -> str:
+        """``off`` | ``minimal`` | ``low`` | ``medium`` | ``high`` | ``xhigh``."""
+        return self.host.get_thinking_level()
+
+    def set_thinking_level(self, level: str) -> None:
+        """Mapped to the provider's reasoning setting on the next model call."""
+        self.host.set_thinking_level(level)
 
     async def exec(
         self,
@@ -77,3 +130,35 @@ class CommandContext(HookContext):
     ) -> bool:
         """Start a fresh session; ``setup(session_manager)`` may seed it. False if cancelled."""
         return await self.host.new_session(parent_session, setup)
+
+    async def fork(self, entry_id: str | None = None) -> bool:
+        """Copy the path up to ``entry_id`` into a new session file. False if cancelled."""
+        return await self.host.fork(entry_id)
+
+    async def navigate_tree(
+        self,
+        target_id: str,
+        *,
+        summarize: bool = False,
+        custom_instructions: str | None = None,
+        replace_instructions: bool = False,
+        label: str | None = None,
+    ) -> bool:
+        """Move the session's leaf to ``target_id``; the options reach ``session_before_tree``
+        hooks (``label`` goes on the summary a hook writes). False if cancelled."""
+        return await self.host.navigate_tree(
+            target_id,
+            summarize=summarize,
+            custom_instructions=custom_instructions,
+            replace_instructions=replace_instructions,
+            label=label,
+        )
+
+    async def switch_session(self, path: str) -> bool:
+        """Resume another session file. False if cancelled."""
+        return await self.host.switch_session(path)
+
+    async def reload(self) -> None:
+        """Re-discover and reload hooks: ``session_shutdown``, load, ``session_start``
+        with ``source="reload"``."""
+        await self.host.reload()

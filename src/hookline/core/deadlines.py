@@ -161,11 +161,13 @@ class DialogPausingUI:
     ``input``, ``editor``, ``custom``); everything else is the wrapped UI's own.
     """
 
-    __slots__ = ("_clock", "_ui")
+    __slots__ = ("_clock", "_open", "_ui")
 
     def __init__(self, ui: Any, clock: DeadlineClock) -> None:
         self._ui = ui
         self._clock = clock
+        #: The dialogs open now, each run as a task of its own so it can be closed.
+        self._open: set[asyncio.Task[Any]] = set()
 
     @property
     def wrapped(self) -> Any:
@@ -174,10 +176,29 @@ class DialogPausingUI:
 
     async def _dialog(self, name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         self._clock.dialog_opened()
+        dialog = asyncio.ensure_future(getattr(self._ui, name)(*args, **kwargs))
+        self._open.add(dialog)
         try:
-            return await getattr(self._ui, name)(*args, **kwargs)
+            return await dialog
         finally:
+            # A handler cancelled (its deadline, an abort) while waiting: close its dialog.
+            dialog.cancel()
+            self._open.discard(dialog)
             self._clock.dialog_closed()
+
+    def close_dialogs(self) -> int:
+        """Close every open hook dialog (the run was aborted: each one's handler is being
+        abandoned, even one that awaits its dialog from a task of its own); how many.
+
+        A mode's UI with its own ``close_dialogs`` (RPC: it tells the client why) closes
+        them itself on an abort; nothing is done here for it.
+        """
+        if callable(getattr(self._ui, "close_dialogs", None)):
+            return 0
+        open_now = [d for d in self._open if not d.done()]
+        for dialog in open_now:
+            dialog.cancel()
+        return len(open_now)
 
     async def select(self, *args: Any, **kwargs: Any) -> Any:
         return await self._dialog("select", args, kwargs)

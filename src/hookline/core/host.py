@@ -2,10 +2,35 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from typing import Any, Protocol
 
-from hookline.core.messages import Content, CustomMessage
+from hookline.core.messages import Content, CustomMessage, Message
+from hookline.core.tool import ToolInfo
+
+
+@dataclass(frozen=True, slots=True)
+class ContextUsage:
+    """How full the model's context window is; ``tokens``/``percent`` are None when unknown."""
+
+    tokens: int | None
+    context_window: int
+    percent: float | None
+
+
+@dataclass(frozen=True, slots=True)
+class ModelInfo:
+    """The current model as hooks see it; ``spec`` is what ``--model`` takes."""
+
+    provider: str
+    id: str
+    context_window: int
+
+    @property
+    def spec(self) -> str:
+        return f"{self.provider}:{self.id}"
 
 
 class AgentHost(Protocol):
@@ -27,6 +52,38 @@ class AgentHost(Protocol):
         parent_session: str | None,
         setup: Callable[[Any], Awaitable[None] | None] | None,
     ) -> bool: ...
+    def get_active_tools(self) -> list[str]: ...
+    def get_all_tools(self) -> list[ToolInfo]: ...
+    def set_active_tools(self, names: list[str]) -> None: ...
+    def deliver(self, message: Message, deliver_as: str, trigger_turn: bool) -> None: ...
+    def set_session_name(self, name: str) -> None: ...
+    def get_session_name(self) -> str | None: ...
+    def set_label(self, entry_id: str, label: str | None) -> None: ...
+    # -- control flow (``ctx``) --
+    def is_idle(self) -> bool: ...
+    def abort(self) -> None: ...
+    def has_pending_messages(self) -> bool: ...
+    def request_shutdown(self) -> None: ...
+    def start_compaction(self, custom_instructions: str | None) -> None: ...
+    def get_context_usage(self) -> ContextUsage | None: ...
+    def get_signal(self) -> asyncio.Event | None: ...
+    def get_model_info(self) -> ModelInfo | None: ...
+    async def select_model(self, spec: str) -> bool: ...
+    def get_thinking_level(self) -> str: ...
+    def set_thinking_level(self, level: str) -> None: ...
+    # -- command context --
+    async def fork(self, entry_id: str | None) -> bool: ...
+    async def navigate_tree(
+        self,
+        target_id: str,
+        *,
+        summarize: bool = False,
+        custom_instructions: str | None = None,
+        replace_instructions: bool = False,
+        label: str | None = None,
+    ) -> bool: ...
+    async def switch_session(self, path: str) -> bool: ...
+    async def reload(self) -> None: ...
 
 
 class DetachedHost:
@@ -52,6 +109,27 @@ class DetachedHost:
     def get_system_prompt(self) -> str:
         return self.system_prompt
 
+    def get_active_tools(self) -> list[str]:
+        return []
+
+    def get_all_tools(self) -> list[ToolInfo]:
+        return []
+
+    def set_active_tools(self, names: list[str]) -> None:
+        self.pending.append(("set_active_tools", (names,)))
+
+    def deliver(self, message: Message, deliver_as: str, trigger_turn: bool) -> None:
+        self.pending.append(("deliver", (message, deliver_as, trigger_turn)))
+
+    def set_session_name(self, name: str) -> None:
+        self.pending.append(("set_session_name", (name,)))
+
+    def get_session_name(self) -> str | None:
+        return None
+
+    def set_label(self, entry_id: str, label: str | None) -> None:
+        self.pending.append(("set_label", (entry_id, label)))
+
     def set_system_prompt(self, prompt: str) -> None:
         self.system_prompt = prompt
 
@@ -67,6 +145,59 @@ class DetachedHost:
         setup: Callable[[Any], Awaitable[None] | None] | None,
     ) -> bool:
         raise RuntimeError("new_session() needs an agent: bind one with HookRunner.bind_host()")
+
+    def is_idle(self) -> bool:
+        return True
+
+    def abort(self) -> None:
+        """Nothing runs before an agent is bound."""
+
+    def has_pending_messages(self) -> bool:
+        return any(name in ("send", "send_message", "deliver") for name, _ in self.pending)
+
+    def request_shutdown(self) -> None:
+        self.pending.append(("request_shutdown", ()))
+
+    def start_compaction(self, custom_instructions: str | None) -> None:
+        raise RuntimeError("compact() needs an agent: bind one with HookRunner.bind_host()")
+
+    def get_context_usage(self) -> ContextUsage | None:
+        return None
+
+    def get_signal(self) -> asyncio.Event | None:
+        return None
+
+    def get_model_info(self) -> ModelInfo | None:
+        return None
+
+    async def select_model(self, spec: str) -> bool:
+        raise RuntimeError("set_model() needs an agent: bind one with HookRunner.bind_host()")
+
+    def get_thinking_level(self) -> str:
+        return "off"
+
+    def set_thinking_level(self, level: str) -> None:
+        self.pending.append(("set_thinking_level", (level,)))
+
+    async def fork(self, entry_id: str | None) -> bool:
+        raise RuntimeError("fork() needs an agent: bind one with HookRunner.bind_host()")
+
+    async def navigate_tree(
+        self,
+        target_id: str,
+        *,
+        summarize: bool = False,
+        custom_instructions: str | None = None,
+        replace_instructions: bool = False,
+        label: str | None = None,
+    ) -> bool:
+        raise RuntimeError("navigate_tree() needs an agent: bind one with HookRunner.bind_host()")
+
+    async def switch_session(self, path: str) -> bool:
+        raise RuntimeError("switch_session() needs an agent: bind one with HookRunner.bind_host()")
+
+    async def reload(self) -> None:
+        raise RuntimeError("reload() needs an agent: bind one with HookRunner.bind_host()")
 
     def replay_into(self, host: AgentHost) -> None:
         """Hand every kept call to ``host`` in the order it was made."""

@@ -8,9 +8,9 @@ runner reports with the hook's path and the event.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any, Literal, Self
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict, PrivateAttr, ValidationError
 from pydantic.alias_generators import to_camel
 
 from hookline.core.messages import Content, Message
@@ -28,6 +28,22 @@ class HookResult(BaseModel):
         defer_build=True,
     )
 
+    #: The hook whose result this is; set by the runner's combination rule, never by a
+    #: handler (not a field: a dict cannot carry it, a handler's own value is replaced).
+    _hook_path: str | None = PrivateAttr(default=None)
+
+    @property
+    def hook_path(self) -> str | None:
+        """The path of the hook that decided (a blocking ``tool_call``, a ``permission_request``
+        decision), so whoever shows the decision can say which hook made it."""
+        return self._hook_path
+
+    def decided_by(self, hook_path: str) -> Self:
+        """A copy of this result, attributed to the hook at ``hook_path``."""
+        copy = self.model_copy()
+        copy._hook_path = hook_path
+        return copy
+
 
 class ToolCallResult(HookResult):
     """``tool_call``: block with a reason, or rewrite the input (hookline extension).
@@ -35,6 +51,9 @@ class ToolCallResult(HookResult):
     ``permission`` (hookline extension, Claude's PreToolUse decision):
     ``"allow"`` skips the permission prompt, ``"ask"`` forces it; deny rules
     and plan mode still apply either way, and ``"ask"`` beats ``"allow"``.
+
+    Combination: the first ``block`` stops the chain; ``input`` rewrites chain;
+    ``ask`` from any handler beats ``allow``.
     """
 
     block: bool = False
@@ -50,6 +69,9 @@ class ToolResultResult(HookResult):
     accumulates across handlers, so feedback never replaces another hook's
     override (a redaction stays redacted); on a failed tool it is attached to
     the re-raised error as notes.
+
+    Combination: every handler sees the original; the last override wins;
+    ``append`` blocks accumulate.
     """
 
     content: list[Content] | None = None
@@ -59,6 +81,11 @@ class ToolResultResult(HookResult):
 
 
 class ContextResult(HookResult):
+    """``context``: ``messages`` replaces the list sent to the model (``None``: unchanged).
+
+    Combination: chained; the next handler gets this list.
+    """
+
     messages: list[Message] | None = None
 
 
@@ -73,37 +100,104 @@ class InjectedMessage(HookResult):
 
 
 class BeforeAgentStartResult(HookResult):
+    """``before_agent_start``: a ``message`` to add before the prompt and a ``system_prompt``
+    for this run.
+
+    Combination: every handler's message is kept, in order; ``system_prompt`` is chained
+    (each handler sees the previous one's).
+    """
+
     message: InjectedMessage | None = None
+    system_prompt: str | None = None
+    #: The combined result: every handler's message, in order.
+    messages: list[InjectedMessage] | None = None
 
 
 class InputResult(HookResult):
-    """``input``: replace the text, or mark it handled (the model never sees it)."""
+    """``input``: replace the text, or mark it handled (the model never sees it).
+
+    pi's form is accepted too: ``{"action": "continue"}``, ``{"action":
+    "transform", "text": ...}``, ``{"action": "handled"}``.
+
+    Combination: chained transforms; ``handled`` stops the chain.
+    """
 
     text: str | None = None
     images: list[Content] | None = None
     handled: bool = False
+    action: Literal["continue", "transform", "handled"] | None = None
+
+
+class BashOutput(HookResult):
+    """A ``user_bash`` handler's own result for the command: it ran it (or chose not to)."""
+
+    output: str = ""
+    exit_code: int | None = 0
+    cancelled: bool = False
+    truncated: bool = False
 
 
 class UserBashResult(HookResult):
+    """``user_bash``: run ``command`` in ``cwd`` with ``env`` added instead, or give the
+    ``result`` in full (nothing runs then).
+
+    Fields left ``None`` keep the previous value. Combination: chained.
+    """
+
     command: str | None = None
     cwd: str | None = None
     env: dict[str, str] | None = None
+    result: BashOutput | None = None
+
+
+class MessageEndResult(HookResult):
+    """``message_end``: the assistant message's final text."""
+
+    text: str | None = None
+
+
+class BeforeProviderRequestResult(HookResult):
+    """``before_provider_request``: the payload to send instead."""
+
+    payload: dict[str, Any] | None = None
 
 
 class SessionBeforeSwitchResult(HookResult):
+    """``session_before_switch``: ``cancel`` keeps the current session.
+
+    Combination: the latest result is kept; ``cancel`` stops the chain.
+    """
+
     cancel: bool = False
 
 
 class SessionBeforeForkResult(HookResult):
+    """``session_before_fork``: ``cancel`` stops the fork.
+
+    Combination: the latest result is kept; ``cancel`` stops the chain.
+    """
+
     cancel: bool = False
 
 
 class SessionBeforeBranchResult(HookResult):
+    """``session_before_branch``: ``cancel`` stops the branch;
+    ``skip_conversation_restore`` branches the session without restoring the conversation.
+
+    Combination: the latest result is kept; ``cancel`` stops the chain.
+    """
+
     cancel: bool = False
     skip_conversation_restore: bool = False
 
 
 class CompactionResult(HookResult):
+    """A hook's own compaction: ``summary`` replaces the one hookline would write.
+
+    ``first_kept_entry_id`` chooses where the kept messages start; ``tokens_before``
+    and ``details`` are recorded with it.
+    """
+
     summary: str
     first_kept_entry_id: str | None = None
     tokens_before: int | None = None
@@ -111,34 +205,62 @@ class CompactionResult(HookResult):
 
 
 class SessionBeforeCompactResult(HookResult):
+    """``session_before_compact``: ``cancel`` stops the compaction; ``compaction``
+    supplies the summary.
+
+    Combination: the latest result is kept; ``cancel`` stops the chain.
+    """
+
     cancel: bool = False
     compaction: CompactionResult | None = None
 
 
 class TreeSummary(HookResult):
+    """The summary of the branch left behind when the leaf moves (``summary``, ``details``)."""
+
     summary: str
     details: Any = None
 
 
 class SessionBeforeTreeResult(HookResult):
+    """``session_before_tree``: ``cancel`` stops the move; ``summary`` records the branch left.
+
+    Combination: the latest result is kept; ``cancel`` stops the chain.
+    """
+
     cancel: bool = False
     summary: TreeSummary | None = None
 
 
 class SessionCompactingResult(HookResult):
+    """``session.compacting``: ``context`` lines the summary must keep, ``prompt`` to
+    summarise with, ``preserve_data`` stored with the compaction.
+
+    Combination: the latest result wins.
+    """
+
     context: list[str] | None = None
     prompt: str | None = None
     preserve_data: dict[str, Any] | None = None
 
 
 class StopResult(HookResult):
-    """``stop``: ``block`` keeps the agent going, with ``reason`` as the next prompt."""
+    """``stop``: ``block`` keeps the agent going, with ``reason`` as the next prompt.
+
+    Also ``subagent_stop``'s result. Combination: the first ``block`` wins.
+    """
 
     block: bool = False
     reason: str | None = None
 
 
 class PermissionRequestResult(HookResult):
+    """``permission_request``: ``decision`` (``allow``, ``deny`` or ``ask`` the user),
+    ``reason`` shown with a denial, ``input`` a rewrite (checked against the rules again).
+
+    Combination: the first handler with a ``decision`` wins.
+    """
+
     decision: Literal["allow", "deny", "ask"] | None = None
     reason: str | None = None
     input: dict[str, Any] | None = None
@@ -152,6 +274,8 @@ RESULT_TYPES: dict[str, type[HookResult]] = {
     "before_agent_start": BeforeAgentStartResult,
     "input": InputResult,
     "user_bash": UserBashResult,
+    "message_end": MessageEndResult,
+    "before_provider_request": BeforeProviderRequestResult,
     "session_before_switch": SessionBeforeSwitchResult,
     "session_before_fork": SessionBeforeForkResult,
     "session_before_branch": SessionBeforeBranchResult,
@@ -169,10 +293,13 @@ class InvalidResultError(ValueError):
 
 
 def _describe(exc: ValidationError) -> str:
+    from hookline.core.vocabulary import claude_result_hint
+
     parts = []
     for err in exc.errors():
         loc = ".".join(str(p) for p in err["loc"]) or "(result)"
-        parts.append(f"{loc}: {err['msg']}")
+        hint = claude_result_hint(str(err["loc"][0])) if len(err["loc"]) == 1 else ""
+        parts.append(f"{loc}: {err['msg']}{hint}")
     return "; ".join(parts)
 
 
@@ -194,6 +321,10 @@ def coerce_result(event_type: str, value: Any) -> HookResult | None:
             return InputResult(text=value)
         if event_type == "session_before_compact":
             return SessionBeforeCompactResult(compaction=CompactionResult(summary=value))
+    if event_type == "before_provider_request" and isinstance(value, dict):
+        return BeforeProviderRequestResult.model_construct(payload=value)  # pi: the payload
+    if event_type == "message_end" and isinstance(value, str):
+        return MessageEndResult(text=value)
     if event_type == "context" and isinstance(value, dict) and value.keys() <= {"messages"}:
         return _context_result(value.get("messages"))
     if isinstance(value, dict):

@@ -24,14 +24,27 @@ from hookline.core.calling import (
     describe,
     start_direct,
 )
-from hookline.core.events import ContextEvent, Event, InputEvent, ToolCallEvent, UserBashEvent
+from hookline.core.events import (
+    BeforeAgentStartEvent,
+    BeforeProviderRequestEvent,
+    ContextEvent,
+    Event,
+    InputEvent,
+    MessageEndEvent,
+    ToolCallEvent,
+    ToolResultEvent,
+    UserBashEvent,
+)
 from hookline.core.messages import text
 from hookline.core.results import (
     BeforeAgentStartResult,
+    BeforeProviderRequestResult,
     ContextResult,
     HookResult,
+    InjectedMessage,
     InputResult,
     InvalidResultError,
+    MessageEndResult,
     PermissionRequestResult,
     StopResult,
     ToolCallResult,
@@ -101,7 +114,7 @@ async def run_tool_call(
             continue
         assert isinstance(result, ToolCallResult)
         if result.block:
-            return result
+            return result.decided_by(entry[0])
         if result.permission is not None and permission != "ask":
             permission = result.permission
         if result.input is not None:
@@ -116,7 +129,9 @@ async def run_tool_call(
 
 def _blocked(calls: HandlerCalls, path: str, exc: BaseException) -> ToolCallResult:
     failed = calls.failure(path, "tool_call", exc, BLOCKED)
-    return ToolCallResult(block=True, reason=f"tool_call hook {path} {failed.text}; {BLOCKED}")
+    return ToolCallResult(
+        block=True, reason=f"tool_call hook {path} {failed.text}; {BLOCKED}"
+    ).decided_by(path)
 
 
 async def _tool_call_abandoned(
@@ -124,7 +139,9 @@ async def _tool_call_abandoned(
 ) -> ToolCallResult:
     path = entries[index][0]
     calls.failed(path, "tool_call", text, None, BLOCKED)
-    return ToolCallResult(block=True, reason=f"tool_call hook {path} {text}; {BLOCKED}")
+    return ToolCallResult(block=True, reason=f"tool_call hook {path} {text}; {BLOCKED}").decided_by(
+        path
+    )
 
 
 TOOL_CALL = DirectRule(run_tool_call, _tool_call_abandoned)
@@ -133,13 +150,19 @@ TOOL_CALL = DirectRule(run_tool_call, _tool_call_abandoned)
 async def _tool_result(
     calls: HandlerCalls, event: Event, entries: list[Entry], chain: Chain
 ) -> HookResult | None:
-    """Last override wins, appends accumulate; a failing or late handler withholds the output."""
-    last: ToolResultResult | None = None
+    """Middleware: each handler sees the previous handler's patch (fields it omits keep
+    their value), appends accumulate; a failing or late handler withholds the output.
+
+    So a later handler cannot undo an earlier redaction by accident: it sees the
+    redacted content, not the original.
+    """
+    current = cast(ToolResultEvent, event)
+    changed: set[str] = set()
     appended: list[Any] = []
     ctx = calls.context
     for entry in entries:
         try:
-            value = await entry[1](event, ctx)
+            value = await entry[1](current, ctx)
             if chain:
                 raise chain.expired()
             result = None if value is None else coerce_result("tool_result", value)
@@ -152,12 +175,23 @@ async def _tool_result(
             continue
         if result.append:
             appended.extend(result.append)
-        if result.model_fields_set - {"append"}:
-            last = result
+        updates: dict[str, Any] = {}
+        fields = result.model_fields_set
+        if "content" in fields and result.content is not None:
+            updates["content"] = result.content
+        if "details" in fields:
+            updates["details"] = result.details
+        if "is_error" in fields and result.is_error is not None:
+            updates["is_error"] = result.is_error
+        if updates:
+            current = dataclasses.replace(current, **updates)
+            changed |= updates.keys()
+    if not changed and not appended:
+        return None
+    combined = ToolResultResult(**{key: getattr(current, key) for key in changed})
     if appended:
-        base = last if last is not None else ToolResultResult()
-        return base.model_copy(update={"append": appended})
-    return last
+        combined = combined.model_copy(update={"append": appended})
+    return combined
 
 
 async def _tool_result_abandoned(
@@ -220,15 +254,33 @@ def _last_good(calls: HandlerCalls, event: ContextEvent, steps: list[tuple[str, 
     return previous
 
 
-async def first_message(
+async def before_agent_start(
     calls: HandlerCalls, event: Event, entries: list[Entry]
 ) -> HookResult | None:
-    kept: BeforeAgentStartResult | None = None
+    """Every returned message is kept, in order; ``system_prompt`` chains (each handler sees
+    the previous handler's prompt in ``event.system_prompt``)."""
+    assert isinstance(event, BeforeAgentStartEvent)
+    current = event
+    messages: list[InjectedMessage] = []
+    prompt_changed = False
     for path, fn in entries:
-        result = await calls.guarded(path, fn, event)
-        if kept is None and isinstance(result, BeforeAgentStartResult) and result.message:
-            kept = result
-    return kept
+        result = await calls.guarded(path, fn, current)
+        if not isinstance(result, BeforeAgentStartResult):
+            continue
+        if result.message is not None:
+            messages.append(result.message)
+        if result.messages:
+            messages.extend(result.messages)
+        if result.system_prompt is not None:
+            current = dataclasses.replace(current, system_prompt=result.system_prompt)
+            prompt_changed = True
+    if not messages and not prompt_changed:
+        return None
+    return BeforeAgentStartResult(
+        message=messages[0] if messages else None,
+        messages=messages,
+        system_prompt=current.system_prompt if prompt_changed else None,
+    )
 
 
 async def cancellable(calls: HandlerCalls, event: Event, entries: list[Entry]) -> HookResult | None:
@@ -257,10 +309,10 @@ async def input_chain(calls: HandlerCalls, event: Event, entries: list[Entry]) -
     changed = False
     for path, fn in entries:
         result = await calls.guarded(path, fn, current)
-        if not isinstance(result, InputResult):
+        if not isinstance(result, InputResult) or result.action == "continue":
             continue
-        if result.handled:
-            return result
+        if result.handled or result.action == "handled":
+            return InputResult(handled=True)
         if result.text is not None or result.images is not None:
             current = dataclasses.replace(
                 current,
@@ -280,6 +332,8 @@ async def user_bash(calls: HandlerCalls, event: Event, entries: list[Entry]) -> 
         result = await calls.guarded(path, fn, current)
         if not isinstance(result, UserBashResult):
             continue
+        if result.result is not None:  # pi's full replacement: the handler ran it
+            return UserBashResult(result=result.result)
         current = dataclasses.replace(
             current, command=result.command or current.command, cwd=result.cwd or current.cwd
         )
@@ -288,6 +342,36 @@ async def user_bash(calls: HandlerCalls, event: Event, entries: list[Entry]) -> 
     if not changed:
         return None
     return UserBashResult(command=current.command, cwd=current.cwd, env=env)
+
+
+async def message_end(calls: HandlerCalls, event: Event, entries: list[Entry]) -> HookResult | None:
+    """Chained: each handler sees the message with the previous handler's text."""
+    assert isinstance(event, MessageEndEvent)
+    current = event
+    text_now: str | None = None
+    for path, fn in entries:
+        result = await calls.guarded(path, fn, current)
+        if isinstance(result, MessageEndResult) and result.text is not None:
+            text_now = result.text
+            others = [b for b in current.message["content"] if b.get("type") != "text"]
+            message = {**current.message, "content": [*others, {"type": "text", "text": text_now}]}
+            current = MessageEndEvent(message=message)  # type: ignore[arg-type]
+    return None if text_now is None else MessageEndResult(text=text_now)
+
+
+async def provider_request(
+    calls: HandlerCalls, event: Event, entries: list[Entry]
+) -> HookResult | None:
+    """Chained: each handler sees the payload the previous one returned."""
+    assert isinstance(event, BeforeProviderRequestEvent)
+    current = event
+    for path, fn in entries:
+        result = await calls.guarded(path, fn, current)
+        if isinstance(result, BeforeProviderRequestResult) and result.payload is not None:
+            current = dataclasses.replace(current, payload=result.payload)
+    if current is event:
+        return None
+    return BeforeProviderRequestResult(payload=current.payload)
 
 
 async def first_block(calls: HandlerCalls, event: Event, entries: list[Entry]) -> HookResult | None:
@@ -304,7 +388,7 @@ async def first_decision(
     for path, fn in entries:
         result = await calls.guarded(path, fn, event)
         if isinstance(result, PermissionRequestResult) and result.decision is not None:
-            return result
+            return result.decided_by(path)
     return None
 
 
@@ -315,7 +399,9 @@ DIRECT: dict[str, DirectRule] = {"tool_call": TOOL_CALL, "tool_result": TOOL_RES
 #: The rules that call each handler through ``HandlerCalls.outcome``.
 RULES: dict[str, Rule] = {
     "context": context,
-    "before_agent_start": first_message,
+    "before_agent_start": before_agent_start,
+    "message_end": message_end,
+    "before_provider_request": provider_request,
     "session_before_switch": cancellable,
     "session_before_fork": cancellable,
     "session_before_branch": cancellable,

@@ -15,7 +15,14 @@ import logging
 from collections.abc import Awaitable, Callable, Iterable
 from typing import Any, TypeVar, cast
 
-from hookline.core.api import LoadedHook, MessageRenderer, RegisteredCommand, RegisteredShortcut
+from hookline.core.api import (
+    LoadedHook,
+    MessageRenderer,
+    RegisteredCommand,
+    RegisteredFlag,
+    RegisteredShortcut,
+    StreamRule,
+)
 from hookline.core.calling import (
     ABANDON_GRACE,
     Chain,
@@ -54,7 +61,7 @@ from hookline.core.rules import (
     TOOL_RESULT,
     run_tool_call,
 )
-from hookline.core.tool import Tool
+from hookline.core.tool import Tool, ToolWrapperExecute
 from hookline.core.ui import HookUI
 
 log = logging.getLogger("hookline")
@@ -96,6 +103,8 @@ class HookRunner:
         self.hooks: list[LoadedHook] = []
         self._handlers: dict[str, list[Entry]] = {}
         self._listeners: list[ErrorListener] = []
+        #: Tool names registered by more than one hook: (name, winner path, loser path).
+        self._conflicts_reported: set[tuple[str, str]] = set()
         for hook in hooks:
             self.add_hook(hook)
 
@@ -120,6 +129,21 @@ class HookRunner:
             self._calls.own_deadlines.add(hook.path)
         if api is not None:
             api._bind(self.context)
+
+    def replace_hooks(
+        self, old: Iterable[LoadedHook], new: Iterable[tuple[LoadedHook, Any]]
+    ) -> None:
+        """Swap the hooks ``old`` for ``new`` (a reload): the new ones come first, in their
+        order, before the hooks that stay (settings hooks); their APIs get bound."""
+        gone = {id(hook) for hook in old}
+        kept = [hook for hook in self.hooks if id(hook) not in gone]
+        self.hooks = []
+        self._handlers = {}
+        self._conflicts_reported.clear()
+        for hook, api in new:
+            self.add_hook(hook, api)
+        for hook in kept:
+            self.add_hook(hook)
 
     def bind_host(self, host: AgentHost) -> None:
         """Attach the agent; what hooks sent before is replayed into it in order."""
@@ -174,12 +198,48 @@ class HookRunner:
         return None
 
     def get_registered_tools(self) -> dict[str, Tool]:
-        """Hook tools by name; the first loaded hook wins a name."""
+        """Hook tools by name; the first loaded hook wins a name, and each other hook that
+        registered it is reported once (``register_tool``, naming the winner)."""
         tools: dict[str, Tool] = {}
+        owners: dict[str, str] = {}
         for hook in self.hooks:
             for name, tool in hook.tools.items():
-                tools.setdefault(name, tool)
+                if name not in tools:
+                    tools[name] = tool
+                    owners[name] = hook.path
+                elif (name, hook.path) not in self._conflicts_reported:
+                    self._conflicts_reported.add((name, hook.path))
+                    self.report(
+                        hook.path,
+                        "register_tool",
+                        f"tool {name!r} is also registered by {owners[name]}, which was loaded "
+                        f"first and wins; this hook's {name!r} is not used (rename one)",
+                    )
         return tools
+
+    def get_tool_owners(self) -> dict[str, str]:
+        """The path of the hook whose tool is used, by tool name."""
+        owners: dict[str, str] = {}
+        for hook in self.hooks:
+            for name in hook.tools:
+                owners.setdefault(name, hook.path)
+        return owners
+
+    def get_tool_wrappers(self) -> list[tuple[str, ToolWrapperExecute]]:
+        """``wrap_tool`` registrations in load order (applied innermost first)."""
+        return [w for hook in self.hooks for w in hook.tool_wrappers]
+
+    def get_registered_flags(self) -> dict[str, RegisteredFlag]:
+        """Hook flags by name; the first loaded hook wins a name."""
+        flags: dict[str, RegisteredFlag] = {}
+        for hook in self.hooks:
+            for name, flag in hook.flags.items():
+                flags.setdefault(name, flag)
+        return flags
+
+    def get_stream_rules(self) -> list[StreamRule]:
+        """Every hook's stream rules, in load order."""
+        return [rule for hook in self.hooks for rule in hook.stream_rules]
 
     # -- errors --------------------------------------------------------------
 
@@ -207,7 +267,13 @@ class HookRunner:
         handler's call is blocked, a ``tool_result`` handler's output withheld.
         One that ignores the cancellation is abandoned after the grace.
         """
+        self.close_dialogs()
         return self._calls.abandon_inflight()
+
+    def close_dialogs(self) -> int:
+        """Close every dialog hooks have open (an abort); how many there were."""
+        ui = self.context.ui
+        return ui.close_dialogs() if isinstance(ui, DialogPausingUI) else 0
 
     @property
     def orphans(self) -> set[asyncio.Task[Any]]:

@@ -44,6 +44,13 @@ ToolExecute = Callable[
 ]
 
 
+#: A hook tool's ``execute`` that takes the hook context (``ctx``) last.
+ContextToolExecute = Callable[
+    [str, dict[str, Any], "asyncio.Event | None", "ToolUpdate | None", Any],
+    Awaitable[ToolResult],
+]
+
+
 @dataclass(slots=True)
 class Tool:
     """A tool the model may call.
@@ -51,11 +58,34 @@ class Tool:
     ``execute(tool_call_id, params, signal, on_update)``: ``signal`` is an
     ``asyncio.Event`` set when the call is aborted; ``on_update`` receives
     partial results. ``parameters`` is the JSON Schema the model sees.
+    A tool a hook registers may take the hook context as a fifth argument
+    (``execute(tool_call_id, params, signal, on_update, ctx)``).
+    ``prompt_snippet`` (one line) and ``prompt_guidelines`` (bullets) go into
+    the system prompt while the tool is active.
     """
 
     name: str
     description: str
     parameters: dict[str, Any]
-    execute: ToolExecute
+    #: A ``ToolExecute``, or for a hook's tool a ``ContextToolExecute`` (``ctx`` last).
+    execute: Callable[..., Awaitable[ToolResult]]
     label: str = ""
     meta: dict[str, Any] = field(default_factory=dict)
+    prompt_snippet: str = ""
+    prompt_guidelines: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True, slots=True)
+class ToolInfo:
+    """What ``get_all_tools()`` tells a hook about one tool; ``hook_path`` is None for a
+    built-in."""
+
+    name: str
+    description: str
+    parameters: dict[str, Any]
+    hook_path: str | None = None
+
+
+#: ``wrap_tool``'s function: ``execute(original, tool_call_id, params, signal, on_update,
+#: ctx)``; ``original`` is the wrapped tool's own ``execute`` (four arguments).
+ToolWrapperExecute = Callable[..., Awaitable[ToolResult]]

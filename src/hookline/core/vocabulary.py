@@ -30,3 +30,59 @@ CLAUDE_TOOL_NAMES: dict[str, str] = {
 }
 #: Claude Code tool name → hookline tool name.
 HOOKLINE_TOOL_NAMES: dict[str, str] = {v: k for k, v in CLAUDE_TOOL_NAMES.items()}
+
+#: Claude Code hook event → hookline's event (module hooks subscribe to hookline's names).
+HOOKLINE_EVENT_NAMES: dict[str, str] = {
+    "PreToolUse": "tool_call",
+    "PostToolUse": "tool_result",
+    "PostToolUseFailure": "tool_result",
+    "UserPromptSubmit": "input",
+    "SessionStart": "session_start",
+    "SessionEnd": "session_shutdown",
+    "PreCompact": "session_before_compact",
+    "Stop": "stop",
+    "SubagentStop": "subagent_stop",
+    "SubagentStart": "subagent_start",
+    "Notification": "notification",
+    "PermissionRequest": "permission_request",
+}
+
+#: Claude Code's hook input fields → what hookline's event payloads call them.
+HOOKLINE_FIELD_NAMES: dict[str, str] = {
+    "tool_input": "input",
+    "tool_use_id": "tool_call_id",
+    "tool_response": "content",
+    "prompt": "text",
+    "hook_event_name": "type",
+}
+
+
+def claude_event_hint(name: str) -> str:
+    """`` (in hookline this is `tool_call`)`` for a Claude event name, else ``""``."""
+    ours = HOOKLINE_EVENT_NAMES.get(name)
+    return f" (that is Claude Code's name: in hookline this is {ours!r})" if ours else ""
+
+
+def claude_field_hint(name: str) -> str:
+    """`` (in hookline this is `input`)`` for a Claude input field name, else ``""``."""
+    ours = HOOKLINE_FIELD_NAMES.get(name)
+    return f" (that is Claude Code's field name: in hookline this is {ours!r})" if ours else ""
+
+
+#: Claude Code hook output keys → what a module hook's result says instead.
+HOOKLINE_RESULT_HINTS: dict[str, str] = {
+    "decision": "return `block: True` with a `reason`",
+    "permissionDecision": "`block: True` denies; `permission` is 'allow' or 'ask'",
+    "permissionDecisionReason": "`reason`",
+    "hookSpecificOutput": "return the fields themselves (`block`, `reason`, `input`, ...)",
+    "updatedInput": "`input` (the whole new input, hookline's keys)",
+    "additionalContext": "`append` (text blocks) on tool_result",
+    "systemMessage": "call ctx.ui.notify(...)",
+    "continue": "`block` on stop keeps the agent going",
+}
+
+
+def claude_result_hint(key: str) -> str:
+    """A hint for a Claude Code output key returned from a module hook, else ``""``."""
+    ours = HOOKLINE_RESULT_HINTS.get(key)
+    return f" ({key!r} is Claude Code's output: in hookline, {ours})" if ours else ""

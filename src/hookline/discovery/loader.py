@@ -8,6 +8,7 @@ One module failing never stops the others; every failure becomes a
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import importlib.util
 import inspect
@@ -21,6 +22,7 @@ from types import ModuleType
 from typing import Any
 
 from hookline.core.api import HookAPI, LoadedHook, UnknownEventError
+from hookline.core.bus import EventBus
 from hookline.core.host import AgentHost
 from hookline.core.runner import DEFAULT_HOOK_TIMEOUT, HookRunner
 from hookline.discovery.sources import Discovery, HookSource, ShadowedSource, SkippedSource
@@ -55,6 +57,10 @@ class LoadResult:
     errors: list[LoadError] = field(default_factory=list)
     skipped: list[SkippedSource] = field(default_factory=list)
     shadowed: list[ShadowedSource] = field(default_factory=list)
+    #: ``pi.events``: one bus for the hooks loaded together.
+    events: EventBus = field(default_factory=EventBus)
+    #: Hook flag values from the command line (``--name``), shared by the hooks' ``get_flag``.
+    flag_values: dict[str, bool | str] = field(default_factory=dict)
 
     def pairs(self) -> Iterator[tuple[LoadedHook, HookAPI]]:
         """``(hook, api)`` in load order, ready for ``HookRunner.add_hook``."""
@@ -71,36 +77,109 @@ class _LoadFailure(Exception):
 
 
 def load_hooks(discovery: Discovery, *, cwd: str = ".") -> LoadResult:
-    """Load every source of ``discovery`` in order; failures go to ``errors``."""
+    """Load every source of ``discovery`` in order; failures go to ``errors``.
+
+    An ``async def register(pi)`` is a load error here: use ``load_hooks_async``.
+    """
     result = LoadResult(skipped=list(discovery.skipped), shadowed=list(discovery.shadowed))
     for source in discovery.sources:
-        loaded = load_source(source, cwd=cwd)
-        if isinstance(loaded, LoadError):
-            result.errors.append(loaded)
-        else:
-            hook, api = loaded
-            result.hooks.append(hook)
-            result.apis.append(api)
-            result.sources.append(source)
+        _keep(result, source, load_source(source, cwd=cwd, shared=result))
     return result
 
 
-def load_source(source: HookSource, *, cwd: str = ".") -> tuple[LoadedHook, HookAPI] | LoadError:
+async def load_hooks_async(discovery: Discovery, *, cwd: str = ".") -> LoadResult:
+    """``load_hooks`` where ``register(pi)`` may be ``async def`` (awaited in load order)."""
+    result = LoadResult(skipped=list(discovery.skipped), shadowed=list(discovery.shadowed))
+    for source in discovery.sources:
+        _keep(result, source, await load_source_async(source, cwd=cwd, shared=result))
+    return result
+
+
+def _keep(
+    result: LoadResult, source: HookSource, loaded: tuple[LoadedHook, HookAPI] | LoadError
+) -> None:
+    if isinstance(loaded, LoadError):
+        result.errors.append(loaded)
+    else:
+        hook, api = loaded
+        result.hooks.append(hook)
+        result.apis.append(api)
+        result.sources.append(source)
+
+
+def load_source(
+    source: HookSource, *, cwd: str = ".", shared: LoadResult | None = None
+) -> tuple[LoadedHook, HookAPI] | LoadError:
     """Load one source: a file by path or an entry point.
 
     A hook file that fails is also dropped from ``sys.modules``: nothing of
-    it stays behind.
+    it stays behind. ``shared`` gives the bus and flag values of the hooks
+    loaded with it.
     """
+    loaded = _start_source(source, cwd, shared)
+    if isinstance(loaded, LoadError):
+        return loaded
+    hook, api, returned = loaded
+    if inspect.isawaitable(returned):
+        _close(returned)
+        return _failed_source(
+            source,
+            _LoadFailure(
+                "register() is async: load it with load_hooks_async (the agent does) "
+                "or make it a plain function"
+            ),
+            shared,
+        )
+    return hook, api
+
+
+async def load_source_async(
+    source: HookSource, *, cwd: str = ".", shared: LoadResult | None = None
+) -> tuple[LoadedHook, HookAPI] | LoadError:
+    """``load_source`` that awaits an ``async def register(pi)``."""
+    loaded = _start_source(source, cwd, shared)
+    if isinstance(loaded, LoadError):
+        return loaded
+    hook, api, returned = loaded
+    if inspect.isawaitable(returned):
+        try:
+            await returned
+        except UnknownEventError as exc:
+            return _failed_source(source, _LoadFailure(str(exc), exc), shared)
+        except (KeyboardInterrupt, asyncio.CancelledError):
+            raise
+        except BaseException as exc:
+            return _failed_source(
+                source, _LoadFailure(f"register() raised {_describe(exc)}", exc), shared
+            )
+    return hook, api
+
+
+def _start_source(
+    source: HookSource, cwd: str, shared: LoadResult | None
+) -> tuple[LoadedHook, HookAPI, Any] | LoadError:
     try:
         if source.entry_point is not None:
-            return _run_factory(_entry_point_factory(source), source.path, cwd)
+            return _run_factory(_entry_point_factory(source), source.path, cwd, shared)
         try:
-            return _run_factory(_module_factory(_import_file(source.path)), source.path, cwd)
+            return _run_factory(
+                _module_factory(_import_file(source.path)), source.path, cwd, shared
+            )
         except _LoadFailure:
             sys.modules.pop(module_name_for(source.path), None)
             raise
     except _LoadFailure as failure:
-        return LoadError(source.path, failure.reason, source.origin, failure.exception)
+        return _failed_source(source, failure, shared)
+
+
+def _failed_source(
+    source: HookSource, failure: _LoadFailure, shared: LoadResult | None = None
+) -> LoadError:
+    if shared is not None:
+        shared.events.forget(source.path)
+    if source.entry_point is None:
+        sys.modules.pop(module_name_for(source.path), None)
+    return LoadError(source.path, failure.reason, source.origin, failure.exception)
 
 
 def load_hook_file(path: str, *, cwd: str = ".") -> tuple[LoadedHook, HookAPI] | LoadError:
@@ -206,16 +285,26 @@ def _check_factory(obj: Any, what: str) -> Callable[..., Any]:
         raise _LoadFailure(f"{what} is not callable (it is {type(obj).__name__})")
     if inspect.isclass(obj):
         raise _LoadFailure(f"{what} must be a function, not a class")
-    if inspect.iscoroutinefunction(obj) or inspect.isasyncgenfunction(obj):
-        raise _LoadFailure(f"{what} must be a plain (sync) function, not async")
+    if inspect.isasyncgenfunction(obj):
+        raise _LoadFailure(f"{what} must be a function or an async function, not a generator")
     factory: Callable[..., Any] = obj
     return factory
 
 
-def _run_factory(factory: Callable[..., Any], path: str, cwd: str) -> tuple[LoadedHook, HookAPI]:
-    """Call the factory with a fresh API; anything it registered is dropped on failure."""
+def _run_factory(
+    factory: Callable[..., Any], path: str, cwd: str, shared: LoadResult | None
+) -> tuple[LoadedHook, HookAPI, Any]:
+    """Call the factory with a fresh API; anything it registered is dropped on failure.
+
+    The third item is what it returned: an awaitable for an ``async def register``.
+    """
     hook = LoadedHook(path)
-    api = HookAPI(hook, cwd=cwd)
+    api = HookAPI(
+        hook,
+        cwd=cwd,
+        events=shared.events if shared is not None else None,
+        flag_values=shared.flag_values if shared is not None else None,
+    )
     try:
         returned = factory(api)
     except UnknownEventError as exc:
@@ -224,10 +313,7 @@ def _run_factory(factory: Callable[..., Any], path: str, cwd: str) -> tuple[Load
         raise
     except BaseException as exc:  # a sync call: any other type is the hook's own failure
         raise _LoadFailure(f"register() raised {_describe(exc)}", exc) from exc
-    if inspect.isawaitable(returned):
-        _close(returned)
-        raise _LoadFailure("register() returned an awaitable: it must be sync and register now")
-    return hook, api
+    return hook, api, returned
 
 
 def _close(awaitable: Any) -> None:

@@ -9,11 +9,15 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from importlib import metadata
 from pathlib import Path
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from hookline.core.paths import expand_path, hookline_home
+
+if TYPE_CHECKING:
+    # Imported where entry points are listed: it pulls in zipfile and email (~10 ms), which
+    # `hookline claude-hook --no-discovery` never needs.
+    from importlib import metadata
 
 #: The entry-point group installed packages use to offer hook modules.
 ENTRY_POINT_GROUP = "hookline.hooks"
@@ -213,6 +217,8 @@ def _is_inside(file: str, folder: Path | None) -> bool:
 
 def _entry_point_sources() -> list[HookSource]:
     """Entry points of ``hookline.hooks`` by name; equal names keep ``sys.path`` order."""
+    from importlib import metadata
+
     eps = sorted(metadata.entry_points(group=ENTRY_POINT_GROUP), key=lambda ep: ep.name)
     return [
         HookSource(ep.value, f"entry_point:{ep.name}", f"entry_point:{ep.name}", None, ep)

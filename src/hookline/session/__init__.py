@@ -38,6 +38,7 @@ if TYPE_CHECKING:
     )
     from hookline.session.listing import SessionInfo
     from hookline.session.manager import SessionManager
+    from hookline.session.readonly import ReadonlySession
     from hookline.session.storage import project_slug
 
 __all__ = [
@@ -51,6 +52,7 @@ __all__ = [
     "CustomMessageEntry",
     "MessageEntry",
     "ModelChangeEntry",
+    "ReadonlySession",
     "SessionAccessError",
     "SessionClosedError",
     "SessionEntry",
@@ -94,6 +96,7 @@ _EXPORTS = {
     "SessionWriteError": "hookline.session.errors",
     "SessionInfo": "hookline.session.listing",
     "SessionManager": "hookline.session.manager",
+    "ReadonlySession": "hookline.session.readonly",
     "project_slug": "hookline.session.storage",
 }
 

@@ -101,6 +101,27 @@ class BranchSummaryEntry(TypedDict):
     details: NotRequired[Any]
 
 
+class SessionInfoEntry(TypedDict):
+    """The session's display name (``set_session_name``); the last one counts."""
+
+    type: Literal["session_info"]
+    id: str
+    parent_id: str | None
+    timestamp: str
+    name: str
+
+
+class LabelEntry(TypedDict):
+    """A bookmark on entry ``target_id`` (``set_label``); ``label`` None clears it."""
+
+    type: Literal["label"]
+    id: str
+    parent_id: str | None
+    timestamp: str
+    target_id: str
+    label: str | None
+
+
 SessionEntry: TypeAlias = (
     MessageEntry
     | CustomEntry
@@ -108,10 +129,21 @@ SessionEntry: TypeAlias = (
     | ModelChangeEntry
     | CompactionEntry
     | BranchSummaryEntry
+    | SessionInfoEntry
+    | LabelEntry
 )
 
 ENTRY_TYPES = frozenset(
-    {"message", "custom", "custom_message", "model_change", "compaction", "branch_summary"}
+    {
+        "message",
+        "custom",
+        "custom_message",
+        "model_change",
+        "compaction",
+        "branch_summary",
+        "session_info",
+        "label",
+    }
 )
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import stat
@@ -25,6 +26,8 @@ class SessionInfo:
     message_count: int
     first_message: str  # the first user message's text, cut to 100 chars
     parent_session: str | None
+    #: The session's name (``set_session_name``), the last one given.
+    name: str | None = None
 
 
 def _info(path: Path) -> SessionInfo | None:
@@ -43,7 +46,12 @@ def _info(path: Path) -> SessionInfo | None:
                 return None
             count = 0
             first = ""
+            name: str | None = None
             for raw in f:
+                if b'"type":"session_info"' in raw[:40]:
+                    with contextlib.suppress(ValueError):
+                        name = str(json.loads(raw).get("name") or "") or name
+                    continue
                 # A substring test first: most lines are not messages worth parsing.
                 if b'"type":"message"' not in raw[:40]:
                     continue
@@ -67,6 +75,7 @@ def _info(path: Path) -> SessionInfo | None:
         message_count=count,
         first_message=first[:_PREVIEW_CHARS],
         parent_session=header.get("parent_session"),
+        name=name,
     )
 
 

@@ -274,6 +274,38 @@ class SessionManager:
             fields["details"] = details
         return self._append(fields)
 
+    def append_session_info(self, name: str) -> str:
+        """Name the session; listings (``/resume``) show the last name given."""
+        if not isinstance(name, str) or not name.strip():
+            raise ValueError("a session name must be a non-empty string")
+        return self._append({"type": "session_info", "name": name.strip()})
+
+    def get_session_name(self) -> str | None:
+        """The last name given with ``append_session_info``, if any."""
+        for entry in reversed(self._entries):
+            if entry["type"] == "session_info":
+                return str(entry["name"])
+        return None
+
+    def append_label(self, target_id: str, label: str | None) -> str:
+        """Bookmark entry ``target_id`` with ``label`` (None clears it)."""
+        if target_id not in self._index:
+            raise ValueError(f"set_label: {target_id!r} is not an entry of this session")
+        if label is not None and not isinstance(label, str):
+            raise ValueError(f"set_label: the label must be a string or None, got {label!r}")
+        return self._append({"type": "label", "target_id": target_id, "label": label})
+
+    def get_labels(self) -> dict[str, str]:
+        """Each labelled entry's current label (``/tree`` shows them)."""
+        labels: dict[str, str] = {}
+        for entry in self._entries:
+            if entry["type"] == "label":
+                if entry["label"] is None:
+                    labels.pop(entry["target_id"], None)
+                else:
+                    labels[entry["target_id"]] = entry["label"]
+        return labels
+
     def append_model_change(self, model: str, previous: str | None = None) -> str:
         return self._append({"type": "model_change", "model": model, "previous": previous})
 

@@ -19,21 +19,44 @@ ClaudeEvent = Literal[
     "PreToolUse",
     "PostToolUse",
     "PostToolUseFailure",
+    "PostToolBatch",
     "PermissionRequest",
+    "PermissionDenied",
     "UserPromptSubmit",
+    "UserPromptExpansion",
     "Notification",
     "Stop",
+    "StopFailure",
     "SubagentStart",
     "SubagentStop",
     "SessionStart",
     "SessionEnd",
+    "Setup",
     "PreCompact",
+    "PostCompact",
+    "InstructionsLoaded",
+    "ConfigChange",
+    "CwdChanged",
+    "FileChanged",
+    "Elicitation",
+    "ElicitationResult",
+    "TeammateIdle",
+    "TaskCreated",
+    "TaskCompleted",
+    "WorktreeCreate",
+    "WorktreeRemove",
+    "PreModelSwitch",
+    "PostModelSwitch",
+    "MessageDisplay",
+    "DirectoryAdded",
     "StatusLine",
     "FileSuggestion",
 ]
 
-#: Claude Code's hook event names hookline runs, as settings files spell them: the
-#: one list (an event not listed here is warned about and skipped, never run).
+#: Every hook event name Claude Code's settings accept today, as settings files spell
+#: them: the one list. All are accepted; ``hookline.claude.names.NEVER_FIRES`` lists
+#: those whose moment hookline does not have. An event not listed here is warned
+#: about and skipped, never run.
 CLAUDE_EVENTS: tuple[str, ...] = get_args(ClaudeEvent)
 
 #: The permission modes, loosest first (see ``hookline.settings.policy`` for strictness).
@@ -43,15 +66,81 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", populate_by_name=True, defer_build=True)
 
 
+#: Events whose input names a tool call: where a hook's ``if`` condition is evaluated.
+CONDITION_EVENTS: frozenset[str] = frozenset(
+    {"PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest", "PermissionDenied"}
+)
+
+#: ``onFailure``: ``"block"`` turns a hook that cannot start, times out or fails into a block.
+OnFailure = Literal["continue", "block"]
+
+_IF_DESCRIPTION = (
+    "A permission rule such as 'Bash(git *)': the hook runs only for tool calls the rule "
+    "touches (tool events only; on other events a hook with 'if' never runs)."
+)
+_ON_FAILURE_DESCRIPTION = (
+    "'block': a hook that cannot start, times out or fails blocks the action instead of "
+    "letting it through (default 'continue')."
+)
+_ONCE_DESCRIPTION = "Run at most once per session."
+
+
 class CommandHookConfig(_Strict):
-    """``{"type": "command", "command": "...", "timeout": 60}`` (timeout in seconds)."""
+    """``{"type": "command", "command": "...", "timeout": 600}`` (timeout in seconds).
+
+    With ``args`` the command is the program and runs with those arguments, no shell.
+    """
 
     type: Literal["command"]
     command: str = Field(min_length=1)
+    args: list[str] | None = Field(
+        default=None,
+        description="Exec form: 'command' is the program, these its arguments; no shell.",
+    )
+    shell: Literal["bash", "sh", "powershell"] | None = Field(
+        default=None, description="The shell of the shell form (default bash, else sh)."
+    )
     timeout: float | None = Field(default=None, gt=0)
+    if_: str | None = Field(default=None, alias="if", min_length=1, description=_IF_DESCRIPTION)
     status_message: str | None = Field(default=None, alias="statusMessage")
     run_async: bool = Field(default=False, alias="async")
-    once: bool = False
+    async_rewake: bool = Field(
+        default=False,
+        alias="asyncRewake",
+        description="Run in the background; exit 2 wakes the model with the hook's stderr.",
+    )
+    on_failure: OnFailure | None = Field(
+        default=None, alias="onFailure", description=_ON_FAILURE_DESCRIPTION
+    )
+    once: bool = Field(default=False, description=_ONCE_DESCRIPTION)
+
+    @property
+    def background(self) -> bool:
+        """Runs in the background from the start (``async`` or ``asyncRewake``)."""
+        return self.run_async or self.async_rewake
+
+
+class HttpHookConfig(_Strict):
+    """``{"type": "http", "url": "...", "headers": {...}}``: POST the input JSON to ``url``."""
+
+    type: Literal["http"]
+    url: str = Field(min_length=1, pattern=r"^[Hh][Tt][Tt][Pp][Ss]?://")
+    headers: dict[str, str] = Field(
+        default_factory=dict,
+        description="Header values may use $VAR / ${VAR} for variables in allowedEnvVars.",
+    )
+    allowed_env_vars: list[str] = Field(
+        default_factory=list,
+        alias="allowedEnvVars",
+        description="Environment variables header values may interpolate (others become '').",
+    )
+    timeout: float | None = Field(default=None, gt=0)
+    if_: str | None = Field(default=None, alias="if", min_length=1, description=_IF_DESCRIPTION)
+    status_message: str | None = Field(default=None, alias="statusMessage")
+    on_failure: OnFailure | None = Field(
+        default=None, alias="onFailure", description=_ON_FAILURE_DESCRIPTION
+    )
+    once: bool = Field(default=False, description=_ONCE_DESCRIPTION)
 
 
 class PromptHookConfig(_Strict):
@@ -62,7 +151,9 @@ class PromptHookConfig(_Strict):
     timeout: float | None = Field(default=None, gt=0)
     model: str | None = None
     blocking: bool = False
+    if_: str | None = Field(default=None, alias="if", min_length=1, description=_IF_DESCRIPTION)
     status_message: str | None = Field(default=None, alias="statusMessage")
+    once: bool = Field(default=False, description=_ONCE_DESCRIPTION)
 
 
 class AgentHookConfig(_Strict):
@@ -74,11 +165,14 @@ class AgentHookConfig(_Strict):
     model: str | None = None
     blocking: bool = False
     max_turns: int = Field(default=50, ge=1, le=50, alias="maxTurns")
+    if_: str | None = Field(default=None, alias="if", min_length=1, description=_IF_DESCRIPTION)
     status_message: str | None = Field(default=None, alias="statusMessage")
+    once: bool = Field(default=False, description=_ONCE_DESCRIPTION)
 
 
 HookConfig = Annotated[
-    CommandHookConfig | PromptHookConfig | AgentHookConfig, Field(discriminator="type")
+    CommandHookConfig | HttpHookConfig | PromptHookConfig | AgentHookConfig,
+    Field(discriminator="type"),
 ]
 
 
@@ -139,6 +233,17 @@ class PermissionsConfig(BaseModel):
     )
 
 
+class StreamRuleConfig(BaseModel):
+    """A Time-Traveling Stream Rule (``ttsrRules``): a regex over the model's streamed
+    output and the reminder injected when it matches."""
+
+    model_config = ConfigDict(extra="forbid", defer_build=True)
+
+    name: str = Field(min_length=1)
+    pattern: str = Field(min_length=1, description="A Python regular expression.")
+    text: str = Field(min_length=1, description="Injected as a system reminder on a match.")
+
+
 class Settings(BaseModel):
     """A settings file, or the merge of all of them.
 
@@ -178,7 +283,12 @@ class Settings(BaseModel):
     )
     permissions: PermissionsConfig | None = None
     env: dict[str, str] | None = Field(
-        default=None, description="Environment variables for tools and command hooks."
+        default=None,
+        description=(
+            "Environment variables for tools and hooks (from trusted settings files only). "
+            "CLAUDE_CODE_SUBPROCESS_ENV_SCRUB=1 removes provider credentials and OTEL_* "
+            "from hook and bash subprocesses."
+        ),
     )
     model: str | None = Field(default=None, description="Default model, e.g. 'anthropic:NAME'.")
     required_hooks: list[str] | None = Field(
@@ -187,6 +297,32 @@ class Settings(BaseModel):
         description=(
             "Hook module paths that must load, or the agent refuses to start (relative to "
             "the project, or to the home folder for user settings)."
+        ),
+    )
+    allowed_http_hook_urls: list[str] | None = Field(
+        default=None,
+        alias="allowedHttpHookUrls",
+        description=(
+            "URL patterns ('*' matches any text) http hooks may post to; unset: any URL, "
+            "an empty list: none."
+        ),
+    )
+    http_hook_allowed_env_vars: list[str] | None = Field(
+        default=None,
+        alias="httpHookAllowedEnvVars",
+        description=(
+            "Environment variables http hook headers may use at most (each hook's "
+            "allowedEnvVars is cut to this list); unset: no limit."
+        ),
+    )
+
+    ttsr_rules: list[StreamRuleConfig] | None = Field(
+        default=None,
+        alias="ttsrRules",
+        description=(
+            "Time-Traveling Stream Rules: when a rule's pattern matches the model's streamed "
+            "output, the stream is cut, its text injected as a system reminder, and the "
+            "request retried (each rule once per turn)."
         ),
     )
 

@@ -30,9 +30,11 @@ from hookline.core.vocabulary import PERMISSION_MODES
 from hookline.settings._errors import validation_messages
 from hookline.settings.models import (
     CLAUDE_EVENTS,
+    CONDITION_EVENTS,
     AgentHookConfig,
     CommandHookConfig,
     HookConfig,
+    HttpHookConfig,
     PromptHookConfig,
     Settings,
 )
@@ -40,6 +42,7 @@ from hookline.settings.models import (
 #: Hook types hookline runs, and the keys each may carry (as settings spell them).
 _HOOK_MODELS: dict[str, type[BaseModel]] = {
     "command": CommandHookConfig,
+    "http": HttpHookConfig,
     "prompt": PromptHookConfig,
     "agent": AgentHookConfig,
 }
@@ -47,7 +50,9 @@ _HOOK_ADAPTER: TypeAdapter[Any] = TypeAdapter(HookConfig)
 _GROUP_KEYS = frozenset({"matcher", "hooks"})
 
 #: Top-level keys whose wrong type stops start-up (they only ever restrict).
-_RESTRICTIVE_TOP = frozenset({"requiredHooks", "allowManagedHooksOnly"})
+_RESTRICTIVE_TOP = frozenset(
+    {"requiredHooks", "allowManagedHooksOnly", "allowedHttpHookUrls", "httpHookAllowedEnvVars"}
+)
 #: ``permissions`` keys whose wrong type stops start-up.
 _RESTRICTIVE_PERMISSIONS = frozenset({"deny", "ask", "defaultMode", "disableBypassPermissionsMode"})
 
@@ -121,12 +126,14 @@ def check_hooks(value: Any, key: str = "hooks") -> Checked:
             out.warnings.append(f"{where}: must be a list of matcher groups; skipped")
         else:
             out.value[event] = [
-                g for i, group in enumerate(groups) if (g := _group(group, f"{where}[{i}]", out))
+                g
+                for i, group in enumerate(groups)
+                if (g := _group(group, f"{where}[{i}]", out, event))
             ]
     return out
 
 
-def _group(group: Any, where: str, out: Checked) -> dict[str, Any] | None:
+def _group(group: Any, where: str, out: Checked, event: str) -> dict[str, Any] | None:
     if not isinstance(group, dict):
         out.warnings.append(f"{where}: must be an object with matcher and hooks; skipped")
         return None
@@ -142,11 +149,13 @@ def _group(group: Any, where: str, out: Checked) -> dict[str, Any] | None:
     if not isinstance(hooks, list):
         out.warnings.append(f"{where}.hooks: must be a list of hooks; matcher group skipped")
         return None
-    kept = [h for i, hook in enumerate(hooks) if (h := _hook(hook, f"{where}.hooks[{i}]", out))]
+    kept = [
+        h for i, hook in enumerate(hooks) if (h := _hook(hook, f"{where}.hooks[{i}]", out, event))
+    ]
     return {**group, "hooks": kept}
 
 
-def _hook(hook: Any, where: str, out: Checked) -> dict[str, Any] | None:
+def _hook(hook: Any, where: str, out: Checked, event: str) -> dict[str, Any] | None:
     if not isinstance(hook, dict):
         out.warnings.append(f"{where}: must be an object; skipped")
         return None
@@ -164,7 +173,28 @@ def _hook(hook: Any, where: str, out: Checked) -> dict[str, Any] | None:
         first = validation_messages(exc, hook)[0]
         out.warnings.append(f"{where}.{first}; hook skipped")
         return None
+    condition = hook.get("if")
+    if condition is not None and event not in CONDITION_EVENTS:
+        out.warnings.append(
+            f"{where}.if: 'if' is evaluated on tool events only "
+            f"({', '.join(sorted(CONDITION_EVENTS))}); on {event} this hook never runs"
+        )
+    elif condition is not None:
+        problem = condition_problem(condition)
+        if problem is not None:
+            out.warnings.append(f"{where}.if: {problem}; the hook runs on every matching call")
     return hook
+
+
+def condition_problem(text: str) -> str | None:
+    """Why an ``if`` condition is not a permission rule, or ``None`` when it is one."""
+    from hookline.settings.permission_rules import PermissionRule, PermissionRuleError
+
+    try:
+        PermissionRule.parse(text, "ask")
+    except PermissionRuleError as exc:
+        return f"not a permission rule {text!r}: {exc.why}"
+    return None
 
 
 def _check_permissions(value: Any, out: Checked) -> None:

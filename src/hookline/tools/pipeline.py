@@ -45,6 +45,9 @@ class Denial:
     reason: str
     source: DenialSource
     hint: str | None = None
+    #: The path of the hook that denied it (``source`` "hook" or "permission_request");
+    #: ``settings:claude`` for settings hooks.
+    hook: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -55,6 +58,8 @@ class Denial:
         }
         if self.hint:
             out["hint"] = self.hint
+        if self.hook:
+            out["hook"] = self.hook
         return out
 
 
@@ -133,7 +138,8 @@ class ToolPipeline:
         if hooks is not None:
             if hooks.block:
                 reason = hooks.reason or "blocked by hook"
-                return _denied(Denial(name, tool_call_id, reason, "hook"), input)
+                denial = Denial(name, tool_call_id, reason, "hook", hook=hooks.hook_path)
+                return _denied(denial, input)
             if hooks.input is not None:
                 input = hooks.input
         if self.authorize is not None:

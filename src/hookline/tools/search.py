@@ -1,9 +1,11 @@
-"""The ``ls``, ``find`` and ``grep`` tools, in pure Python.
+"""The ``ls``, ``find`` and ``grep`` tools.
 
-ripgrep and fd are deliberately not shelled out to, even when on PATH: the
-regex dialect (Python ``re``), the ``.gitignore`` handling and the output
-would otherwise depend on the machine. Walks run in a worker thread and stop
-when the abort ``signal`` is set.
+``grep`` scans with ripgrep when its binary is there (the ``ripgrep`` wheel
+ships it) and in pure Python otherwise, with the same answers: Python's regex
+dialect (ripgrep's matches are re-checked; a pattern it cannot parse runs in
+Python), the same order, limits, truncation and details. The tree is walked
+in Python for both: ripgrep's own walk blocks on a FIFO named ``.gitignore``.
+Walks run in a worker thread and stop when the abort ``signal`` is set.
 """
 
 from __future__ import annotations
@@ -12,11 +14,12 @@ import asyncio
 import os
 import re
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any, BinaryIO
 
 from hookline.core.messages import text
 from hookline.core.tool import Tool, ToolError, ToolResult, ToolUpdate
+from hookline.tools import _ripgrep
 from hookline.tools._files import open_regular
 from hookline.tools._params import (
     existing_dir,
@@ -215,21 +218,31 @@ class _Grep:
             return
         try:
             with f:
-                if is_binary(f.read(8192)):
+                head = f.read(8192)
+                if is_binary(head):
                     return
-                f.seek(0)
-                self._scan(rel, _capped_lines(f))
+                f.seek(3 if head.startswith(_UTF8_BOM) else 0)  # a BOM is not text
+                self.scan(rel, enumerate(_capped_lines(f)))
         except OSError:
             return
 
-    def _scan(self, rel: str, lines: Iterator[str]) -> None:
+    def scan(self, rel: str, lines: Iterable[tuple[int, str]]) -> None:
+        """Show the hits among ``(index, text)`` lines, in order, with context.
+
+        ``lines`` may skip lines far from any hit (ripgrep reports only those near
+        one); a line is a hit when the regex finds it.
+        """
         before: deque[tuple[int, str]] = deque(maxlen=self.context or 1)
         shown_until = -1  # the last line shown
         after_until = -1  # the last line of the last hit's trailing context
-        for i, line in enumerate(lines):
+        for i, line in lines:
             if not self.full and self.regex.search(line):
                 self.matches += 1
-                earlier = [b for b in before if b[0] > shown_until] if self.context else []
+                earlier = (
+                    [b for b in before if b[0] > shown_until and b[0] >= i - self.context]
+                    if self.context
+                    else []
+                )
                 start = earlier[0][0] if earlier else i
                 if self.context and self.out and (shown_until < 0 or start > shown_until + 1):
                     self.out.append("--")
@@ -250,6 +263,20 @@ class _Grep:
         self.lines_truncated |= cut
         self.out.append(f"{rel}{sep}{i + 1}{sep} {line}")
 
+
+def _binary_file(full: str) -> bool:
+    """The scan's binary test on a file ripgrep found a match in (unreadable counts too)."""
+    f = open_regular(full)
+    if f is None:
+        return True
+    with f:
+        try:
+            return is_binary(f.read(8192))
+        except OSError:
+            return True
+
+
+_UTF8_BOM = b"\xef\xbb\xbf"
 
 #: Bytes of one line that grep searches; the rest of a longer line is skipped unread.
 _LINE_CAP = 1024 * 1024
@@ -285,10 +312,55 @@ def _grep(
             return
 
 
-def create_grep_tool(cwd: str, *, hide: HidePath | None = None) -> Tool:
+def _grep_rg(
+    rg: str,
+    root: str,
+    glob: str | None,
+    search: _Grep,
+    options: tuple[str, bool, bool],
+    signal: asyncio.Event | None,
+    hide: HidePath | None,
+) -> None:
+    """``_grep`` with ripgrep scanning: the walk lists the files (FIFO-safe ``.gitignore``
+    reading, hidden files left out, so ripgrep never reads them), ripgrep narrows the lines,
+    ``search`` decides and shows."""
+    pattern, ignore_case, literal = options
+    listed = [
+        rel
+        for full, rel, is_dir in walk(root, signal=signal)
+        if not is_dir
+        and (glob is None or glob_matches(glob, rel))
+        and (hide is None or not hide(full))
+    ]
+    files = _ripgrep.search(
+        rg,
+        root,
+        _ripgrep.regular_files(root, listed),
+        pattern,
+        ignore_case=ignore_case,
+        literal=literal,
+        context=search.context,
+    )
+    try:
+        for rel, lines in files:
+            if signal is not None and signal.is_set():
+                return
+            full = os.path.join(root, rel)
+            if lines is None:  # a line too long for ripgrep's JSON: read it in bounded pieces
+                search.search(full, rel)
+            elif not _binary_file(full):
+                search.scan(rel, ((line.index, line.text) for line in lines))
+            if search.full:
+                return
+    finally:
+        files.close()
+
+
+def create_grep_tool(cwd: str, *, hide: HidePath | None = None, ripgrep: bool = True) -> Tool:
     """The ``grep`` tool for ``cwd``: regex (or literal) search over files.
 
-    ``hide`` skips files (given each one's absolute path): they are never read.
+    ``hide`` skips files (given each one's absolute path); ``ripgrep=False`` keeps
+    to the pure-Python walk, where hidden files are never opened.
     """
 
     async def execute(
@@ -315,7 +387,15 @@ def create_grep_tool(cwd: str, *, hide: HidePath | None = None) -> Tool:
             ) from None
         full, outside = existing_dir("grep", cwd, path)
         search = _Grep(regex, context, limit)
-        await asyncio.to_thread(_grep, full, glob, search, signal, hide)
+        rg = _ripgrep.find_ripgrep() if ripgrep and os.path.isdir(full) else None
+        try:
+            if rg is None:
+                raise _ripgrep.RipgrepUnusable("not used")
+            options = (pattern, ignore_case, literal)
+            await asyncio.to_thread(_grep_rg, rg, full, glob, search, options, signal, hide)
+        except _ripgrep.RipgrepUnusable:
+            search = _Grep(regex, context, limit)
+            await asyncio.to_thread(_grep, full, glob, search, signal, hide)
         details: GrepToolDetails = {"path": full, "outside_cwd": outside}
         if not search.out:
             return ToolResult([text("No matches found")], details)

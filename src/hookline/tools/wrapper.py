@@ -21,7 +21,7 @@ from dataclasses import replace
 from typing import Any
 
 from hookline.core.runner import HookRunner
-from hookline.core.tool import Tool, ToolBlockedError, ToolResult, ToolUpdate
+from hookline.core.tool import Tool, ToolBlockedError, ToolResult, ToolUpdate, ToolWrapperExecute
 from hookline.tools.pipeline import ToolPipeline, error_text
 
 __all__ = ["error_text", "resolve_tools", "wrap_tool", "wrap_tools"]
@@ -63,9 +63,33 @@ def resolve_tools(builtins: Iterable[Tool], runner: HookRunner) -> list[Tool]:
 
     Order: built-ins in their order (a replaced one keeps its place), then new
     hook tools in load order. Among hooks, the first loaded wins a name.
+    Then ``wrap_tool`` wrappers apply in load order, each around the tool
+    before it; a wrapper for a name no tool has is reported, not applied.
     """
     registered = runner.get_registered_tools()
     tools = [registered.get(t.name, t) for t in builtins]
     taken = {t.name for t in tools}
     tools.extend(t for name, t in registered.items() if name not in taken)
+    wrappers = runner.get_tool_wrappers()
+    if not wrappers:
+        return tools
+    by_name = {t.name: i for i, t in enumerate(tools)}
+    for name, wrapper in wrappers:
+        if name in by_name:
+            i = by_name[name]
+            tools[i] = _wrapped(tools[i], wrapper)
     return tools
+
+
+def _wrapped(tool: Tool, wrapper: ToolWrapperExecute) -> Tool:
+    original = tool.execute
+
+    async def execute(
+        tool_call_id: str,
+        params: dict[str, Any],
+        signal: asyncio.Event | None = None,
+        on_update: ToolUpdate | None = None,
+    ) -> ToolResult:
+        return await wrapper(original, tool_call_id, params, signal, on_update)
+
+    return replace(tool, execute=execute)

@@ -14,8 +14,10 @@ from hookline.agent.provider import ModelRequest, ProviderError, TextDelta, Tool
 from hookline.agent.providers._common import (
     PartialReply,
     custom_content,
+    import_sdk,
     is_transient_status,
     prepare_history,
+    retry_after_seconds,
     run_abortable,
     usage_dict,
 )
@@ -60,6 +62,7 @@ class AnthropicProvider:
     ) -> None:
         self.model = model
         if client is None:
+            anthropic = import_sdk("anthropic")
             key = api_key or os.environ.get(API_KEY_ENV)
             if not key:
                 raise ProviderError(
@@ -67,8 +70,6 @@ class AnthropicProvider:
                     f"set the {API_KEY_ENV} environment variable",
                     transient=False,
                 )
-            import anthropic
-
             client = anthropic.AsyncAnthropic(
                 api_key=key, base_url=base_url, max_retries=max_retries
             )
@@ -91,7 +92,7 @@ class AnthropicProvider:
         partial = PartialReply(model=self.model)
         try:
             aborted, message = await run_abortable(
-                self._stream(params, partial, on_text), request.signal
+                self._stream(params, partial, on_text, request), request.signal
             )
         except Exception as exc:
             mapped = map_error(exc)
@@ -103,9 +104,20 @@ class AnthropicProvider:
         return message
 
     async def _stream(
-        self, params: dict[str, Any], partial: PartialReply, on_text: TextDelta | None
+        self,
+        params: dict[str, Any],
+        partial: PartialReply,
+        on_text: TextDelta | None,
+        request: ModelRequest,
     ) -> AssistantMessage:
+        if request.on_payload is not None:
+            params = await request.on_payload(params, "anthropic")
         async with self._client.messages.stream(**params) as stream:
+            if request.on_response is not None:
+                headers = dict(stream.response.headers)
+                await request.on_response(
+                    stream.response.status_code, headers, headers.get("request-id"), "anthropic"
+                )
             async for event in stream:
                 if event.type == "text":
                     partial.text.append(event.text)
@@ -131,7 +143,16 @@ def build_params(model: str, request: ModelRequest) -> dict[str, Any]:
         params["system"] = request.system_prompt
     if request.tools:
         params["tools"] = to_anthropic_tools(request.tools)
+    budget = THINKING_BUDGET.get(request.thinking)
+    if budget is not None:
+        # The budget must stay below max_tokens; the answer needs room after it.
+        params["max_tokens"] = max(request.max_tokens, budget + 4096)
+        params["thinking"] = {"type": "enabled", "budget_tokens": budget}
     return params
+
+
+#: ``ModelRequest.thinking`` → extended thinking's ``budget_tokens`` (``off``: not sent).
+THINKING_BUDGET = {"minimal": 1024, "low": 2048, "medium": 8192, "high": 16384, "xhigh": 32768}
 
 
 def to_anthropic_tools(tools: list[ToolSpec]) -> list[dict[str, Any]]:
@@ -265,7 +286,8 @@ def map_error(exc: BaseException) -> ProviderError | None:
         if status in (401, 403):
             text += f" (check {API_KEY_ENV})"
         transient = is_transient_status(status) or kind in _ERROR_TYPE_STATUS
-        return ProviderError(text, transient=transient, status=status)
+        retry_after = retry_after_seconds(getattr(exc, "response", None) and exc.response.headers)
+        return ProviderError(text, transient=transient, status=status, retry_after=retry_after)
     if isinstance(exc, anthropic.APIConnectionError):  # includes timeouts
         return ProviderError(f"anthropic connection error: {exc}", transient=True)
     if isinstance(exc, anthropic.AnthropicError):

@@ -16,8 +16,10 @@ from hookline.agent.provider import ModelRequest, ProviderError, TextDelta, Tool
 from hookline.agent.providers._common import (
     PartialReply,
     custom_content,
+    import_sdk,
     is_transient_status,
     prepare_history,
+    retry_after_seconds,
     run_abortable,
     usage_dict,
 )
@@ -61,6 +63,7 @@ class OpenAIProvider:
         self.model = model
         self.base_url = base_url
         if client is None:
+            openai = import_sdk("openai")
             key = api_key or os.environ.get(API_KEY_ENV) or (PLACEHOLDER_KEY if base_url else None)
             if not key:
                 raise ProviderError(
@@ -68,8 +71,6 @@ class OpenAIProvider:
                     "(or pass --base-url for a local OpenAI-compatible server)",
                     transient=False,
                 )
-            import openai
-
             client = openai.AsyncOpenAI(api_key=key, base_url=base_url, max_retries=max_retries)
         # The SDK client is typed Any: it is imported lazily and our params are plain dicts.
         self._client: Any = client
@@ -90,7 +91,7 @@ class OpenAIProvider:
         acc = _Accumulator(PartialReply(model=self.model))
         try:
             aborted, message = await run_abortable(
-                self._stream(params, acc, on_text), request.signal
+                self._stream(params, acc, on_text, request), request.signal
             )
         except Exception as exc:
             mapped = map_error(exc)
@@ -102,9 +103,21 @@ class OpenAIProvider:
         return message
 
     async def _stream(
-        self, params: dict[str, Any], acc: _Accumulator, on_text: TextDelta | None
+        self,
+        params: dict[str, Any],
+        acc: _Accumulator,
+        on_text: TextDelta | None,
+        request: ModelRequest,
     ) -> AssistantMessage:
-        stream = await self._client.chat.completions.create(**params)
+        if request.on_payload is not None:
+            params = await request.on_payload(params, "openai")
+        raw = await self._client.chat.completions.with_raw_response.create(**params)
+        if request.on_response is not None:
+            headers = dict(raw.headers)
+            await request.on_response(
+                raw.status_code, headers, headers.get("x-request-id"), "openai"
+            )
+        stream = raw.parse()
         async with stream:
             async for chunk in stream:
                 acc.add(chunk, on_text)
@@ -220,7 +233,20 @@ def build_params(model: str, request: ModelRequest, *, compat: bool = False) -> 
     }
     if request.tools:
         params["tools"] = to_openai_tools(request.tools)
+    effort = REASONING_EFFORT.get(request.thinking)
+    if effort is not None:
+        params["reasoning_effort"] = effort
     return params
+
+
+#: ``ModelRequest.thinking`` → Chat Completions ``reasoning_effort`` (``off``: not sent).
+REASONING_EFFORT = {
+    "minimal": "minimal",
+    "low": "low",
+    "medium": "medium",
+    "high": "high",
+    "xhigh": "high",
+}
 
 
 def to_openai_tools(tools: list[ToolSpec]) -> list[dict[str, Any]]:
@@ -317,7 +343,8 @@ def map_error(exc: BaseException) -> ProviderError | None:
         if status in (401, 403):
             text += f" (check {API_KEY_ENV})"
         transient = is_transient_status(status) and code != "insufficient_quota"
-        return ProviderError(text, transient=transient, status=status)
+        retry_after = retry_after_seconds(getattr(exc, "response", None) and exc.response.headers)
+        return ProviderError(text, transient=transient, status=status, retry_after=retry_after)
     if isinstance(exc, openai.APIConnectionError):  # includes timeouts
         return ProviderError(f"openai connection error: {exc}", transient=True)
     if isinstance(exc, openai.APIError):  # an error event inside the stream

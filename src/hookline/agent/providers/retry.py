@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import inspect
+import random
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -32,11 +33,14 @@ async def complete_with_retry(
     on_retry_start: RetryStart | None = None,
     on_retry_end: RetryEnd | None = None,
     sleep: Callable[[float], Awaitable[Any]] = asyncio.sleep,
+    jitter: Callable[[float], float] | None = None,
 ) -> AssistantMessage:
     """``provider.complete`` with up to ``max_attempts`` calls in all.
 
-    A transient ``ProviderError`` waits ``base_delay * 2**(n-1)`` seconds (capped
-    at ``max_delay``) and calls again; a non-transient one is raised at once.
+    A transient ``ProviderError`` waits ``base_delay * 2**(n-1)`` seconds plus up to a
+    quarter more at random (``jitter``, so many agents hitting one limit do not retry
+    in step), at least the server's ``retry-after`` when it sent one, capped at
+    ``max_delay``, and calls again; a non-transient one is raised at once.
     ``on_retry_start`` runs before each wait, ``on_retry_end`` once when a retry
     sequence ends (success, a final error, or an abort during the wait, which
     returns an ``aborted`` message). Without a retry neither is called. Text
@@ -51,7 +55,7 @@ async def complete_with_retry(
                 if attempt > 1:
                     await _call(on_retry_end, False, attempt, str(exc))
                 raise
-            delay = min(base_delay * 2 ** (attempt - 1), max_delay)
+            delay = retry_delay(attempt, exc.retry_after, base_delay, max_delay, jitter)
             attempt += 1
             await _call(on_retry_start, attempt, max_attempts, round(delay * 1000), str(exc))
             aborted, _ = await run_abortable(_wait(sleep, delay), request.signal)
@@ -62,6 +66,26 @@ async def complete_with_retry(
         if attempt > 1:
             await _call(on_retry_end, True, attempt, None)
         return message
+
+
+def retry_delay(
+    attempt: int,
+    retry_after: float | None,
+    base_delay: float,
+    max_delay: float,
+    jitter: Callable[[float], float] | None = None,
+) -> float:
+    """Seconds to wait before call ``attempt + 1``: exponential backoff with jitter, never
+    less than the server's ``retry-after``, never more than ``max_delay``."""
+    backoff = float(base_delay * 2 ** (attempt - 1))
+    backoff += (jitter or _jitter)(backoff)
+    if retry_after is not None:
+        backoff = max(backoff, retry_after)
+    return float(min(backoff, max_delay))
+
+
+def _jitter(delay: float) -> float:
+    return random.uniform(0, delay / 4)
 
 
 async def _wait(sleep: Callable[[float], Awaitable[Any]], delay: float) -> None:

@@ -8,6 +8,7 @@ The file format is in ``script_file``.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import re
 from collections.abc import Mapping, Sequence
@@ -75,8 +76,18 @@ class ScriptedProvider:
     async def complete(
         self, request: ModelRequest, on_text: TextDelta | None = None
     ) -> AssistantMessage:
-        """The next turn as an assistant message (text streamed to ``on_text``)."""
+        """The next turn as an assistant message (text streamed to ``on_text``).
+
+        ``before_provider_request`` sees the request as a payload (``system``,
+        ``messages``, ``tools``, ``thinking``); a replacement is what is recorded
+        in ``requests`` (what this model "received").
+        """
+        if request.on_payload is not None:
+            request = await _replayed_payload(request)
         self.requests.append(request)
+        if request.on_response is not None:
+            request_id = f"scripted-{self._next}"
+            await request.on_response(200, {"x-request-id": request_id}, request_id, "scripted")
         if self._next >= len(self._turns):
             ended = ScriptedTurn(text=_ENDED_TEXT)
             return await self._play(ended, -1, request, on_text)
@@ -151,6 +162,30 @@ class ScriptedProvider:
                         f"{label} message to contain {needle!r}, got {shown}",
                         transient=False,
                     )
+
+
+async def _replayed_payload(request: ModelRequest) -> ModelRequest:
+    """The request after ``before_provider_request`` handlers rewrote its payload."""
+    assert request.on_payload is not None
+    payload: dict[str, Any] = {
+        "model": "scripted",
+        "system": request.system_prompt,
+        "messages": list(request.messages),
+        "tools": [{"name": t.name, "description": t.description} for t in request.tools],
+        "thinking": request.thinking,
+    }
+    sent = await request.on_payload(payload, "scripted")
+    if sent is payload:
+        return request
+    kept = {t.name for t in request.tools}
+    names = {t.get("name") for t in sent.get("tools", []) if isinstance(t, dict)}
+    return dataclasses.replace(
+        request,
+        system_prompt=str(sent.get("system", request.system_prompt)),
+        messages=list(sent.get("messages", request.messages)),
+        tools=[t for t in request.tools if t.name in names & kept],
+        thinking=str(sent.get("thinking", request.thinking)),
+    )
 
 
 def _chunks(text: str) -> list[str]:

@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import time
 from collections.abc import Callable, Coroutine
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from prompt_toolkit.application import Application
@@ -25,8 +26,11 @@ from prompt_toolkit.key_binding.defaults import load_key_bindings
 from prompt_toolkit.layout import (
     AnyContainer,
     ConditionalContainer,
+    Container,
     Dimension,
     DynamicContainer,
+    Float,
+    FloatContainer,
     FormattedTextControl,
     HSplit,
     Layout,
@@ -39,6 +43,7 @@ from prompt_toolkit.patch_stdout import patch_stdout
 
 from hookline.agent.agent import Agent
 from hookline.agent.setup import AgentBundle
+from hookline.claude.adapter import SETTINGS_HOOK_PATH
 from hookline.core.calling import HOOK_FAILURES
 from hookline.core.keys import prompt_toolkit_keys
 from hookline.core.messages import content_text
@@ -46,10 +51,11 @@ from hookline.core.paths import hookline_home
 from hookline.core.ui import StatusLine, WidgetContent, strip_terminal_controls
 from hookline.modes.tui import render
 from hookline.modes.tui.commands import BUILTINS, SlashCompleter
-from hookline.modes.tui.dialogs import STYLE, Dialog, DialogHost
+from hookline.modes.tui.dialogs import STYLE, CustomDialog, Dialog, DialogHost
 from hookline.modes.tui.footer import Usage, footer_line, measure
 from hookline.modes.tui.ui import TuiUI
 from hookline.session import project_slug
+from hookline.tools.pipeline import Denial
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
@@ -78,6 +84,9 @@ _BLOCKED_BY = {
 SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
 #: Lines of a streaming answer shown live (the whole answer is printed when it ends).
 LIVE_TEXT_LINES = 12
+#: Seconds between two Markdown renders of a streaming answer (the spinner's tick
+#: draws the latest text after a burst): typing stays quick however fast it streams.
+LIVE_RENDER_INTERVAL = 0.15
 
 
 def history_path(cwd: str) -> str:
@@ -88,12 +97,23 @@ def history_path(cwd: str) -> str:
 
 
 class _RunningTool:
-    __slots__ = ("args", "name", "output")
+    """A call on screen while it runs: the tail of its output, never all of it."""
+
+    __slots__ = ("args", "blockers", "lines", "name", "output")
 
     def __init__(self, name: str, args: Any) -> None:
         self.name = name
         self.args = args
+        #: The last lines of output (``render.LIVE_TAIL_LINES``), and how many lines came.
         self.output = ""
+        self.lines = 0
+        #: The settings hooks (PreToolUse) that blocked this call, as labels.
+        self.blockers: list[str] = []
+
+    def add_output(self, new: str) -> None:
+        """More output (a tool's update carries what is new since the one before)."""
+        self.lines += new.count("\n")
+        self.output = render.keep_tail(self.output + new, render.LIVE_TAIL_LINES)
 
 
 class TuiApp:
@@ -111,7 +131,12 @@ class TuiApp:
         self.working_message: str | None = None
         self.usage = Usage()
         self._live_text = ""
-        self._live_cache: tuple[int, int, str] = (-1, -1, "")
+        #: The streaming answer's rendered tail: (text length, width, ANSI), the render
+        #: under way, and which answer it is (a render of an ended one is dropped).
+        self._live_cache: tuple[int, int, StyleAndTextTuples] = (-1, -1, [])
+        self._live_rendered_at = 0.0
+        self._live_job: asyncio.Future[None] | None = None
+        self._live_generation = 0
         self._tools: dict[str, _RunningTool] = {}
         #: Calls whose execution ended, shown once their result message (and any
         #: denial) is known.
@@ -150,6 +175,40 @@ class TuiApp:
     # -- layout ------------------------------------------------------------------
 
     def _root(self) -> AnyContainer:
+        """The app, with a float for a hook's overlay component over it.
+
+        The app draws only its own rows (not full screen): while an overlay is up,
+        blank rows below the footer make room when the app is shorter than it.
+        """
+        app = self._app_rows()
+        overlay = ConditionalContainer(
+            DynamicContainer(self._overlay_container), filter=Condition(self._overlay_shown)
+        )
+
+        def room() -> Dimension:
+            if not self._overlay_shown():
+                return Dimension.exact(0)
+            width = self.width()
+            needed = overlay.preferred_height(width, 1000).preferred
+            return Dimension.exact(max(needed - app.preferred_height(width, 1000).preferred, 0))
+
+        return FloatContainer(
+            HSplit([app, Window(height=room)]),
+            floats=[_CenteredOver(overlay, app, self.width)],
+        )
+
+    def _overlay(self) -> CustomDialog | None:
+        dialog = self.dialogs.current
+        return dialog if isinstance(dialog, CustomDialog) and dialog.overlay else None
+
+    def _overlay_shown(self) -> bool:
+        return self._overlay() is not None
+
+    def _overlay_container(self) -> AnyContainer:
+        dialog = self._overlay()
+        return dialog.container if dialog is not None else Window(height=0)
+
+    def _app_rows(self) -> HSplit:
         no_dialog = Condition(lambda: self.dialogs.current is None)
         return HSplit(
             [
@@ -184,7 +243,7 @@ class TuiApp:
 
     def _center(self) -> AnyContainer:
         dialog = self.dialogs.current
-        if dialog is not None:
+        if dialog is not None and self._overlay() is None:
             return dialog.container
         return VSplit(
             [
@@ -212,25 +271,55 @@ class TuiApp:
     def _live_fragments(self) -> StyleAndTextTuples:
         width = self.width()
         parts: list[str] = []
+        answer: StyleAndTextTuples = []
         if self._live_text:
-            size = (len(self._live_text), width)
-            if self._live_cache[:2] != size:
-                ansi = render.to_ansi(render.markdown(self._live_text), width)
-                lines = ansi.rstrip("\n").split("\n")[-LIVE_TEXT_LINES:]
-                self._live_cache = (*size, "\n".join(lines))
-            parts.append(self._live_cache[2])
+            self._render_live_text(width)
+            answer = self._live_cache[2]
         frame = SPINNER[int(time.monotonic() * 10) % len(SPINNER)]
         for tool in self._tools.values():
             block = render.running_tool(
-                tool.name, tool.args, tool.output, frame, width, self._render_call(tool)
+                tool.name, tool.args, tool.output, frame, width, self._render_call(tool), tool.lines
             )
             parts.append(render.to_ansi(block, width).rstrip("\n"))
-        return list(ANSI("\n".join(parts)).__pt_formatted_text__())
+        if not parts:
+            return answer
+        tools = list(ANSI("\n".join(parts)).__pt_formatted_text__())
+        return [*answer, ("", "\n"), *tools] if answer else tools
+
+    def _render_live_text(self, width: int) -> None:
+        """Start rendering the streaming answer's tail, off the loop, when it changed.
+
+        One render at a time, at most every ``LIVE_RENDER_INTERVAL``; the frame
+        shows the last finished one meanwhile, so keys are read while it renders.
+        """
+        size = (len(self._live_text), width)
+        if self._live_cache[:2] == size or self._live_job is not None:
+            return
+        now = time.monotonic()
+        if self._live_cache[1] == width and now - self._live_rendered_at < LIVE_RENDER_INTERVAL:
+            return
+        self._live_rendered_at = now
+        self._live_job = asyncio.ensure_future(
+            self._render_live(self._live_text, width, self._live_generation)
+        )
+
+    async def _render_live(self, text: str, width: int, generation: int) -> None:
+        try:
+            fragments = await asyncio.to_thread(_live_answer, text, width)
+        finally:
+            self._live_job = None
+        if generation == self._live_generation:  # still the same answer
+            self._live_cache = (len(text), width, fragments)
+            self.invalidate()
 
     def _working_fragments(self) -> StyleAndTextTuples:
         frame = SPINNER[int(time.monotonic() * 10) % len(SPINNER)]
-        text = self.working_message or ("Running tool…" if self._tools else "Working…")
-        return [("class:working", f"{frame} {text} "), ("class:footer", "(ctrl+c to stop)")]
+        if self.dialogs.current is not None:
+            text, keys = "Waiting for your answer…", "(esc to cancel)"
+        else:
+            text = self.working_message or ("Running tool…" if self._tools else "Working…")
+            keys = "(ctrl+c to stop)"
+        return [("class:working", f"{frame} {text} "), ("class:footer", keys)]
 
     def _footer_fragments(self) -> StyleAndTextTuples:
         return [("class:footer", footer_line(self.agent, self.usage, self.width()))]
@@ -457,7 +546,9 @@ class TuiApp:
         while self._pending:
             batch, self._pending = self._pending, []
             width = self.width()
-            self._write_above("".join(render.to_ansi(r, width) for r in batch))
+            # Rendered off the loop: an expanded 5 000-line output takes rich most of a
+            # second, and keys go on being read meanwhile. Batches stay in order.
+            self._write_above(await asyncio.to_thread(_render_batch, batch, width))
 
     def _write_above(self, text: str) -> None:
         """Erase the live part, write ``text`` where it was, and draw the live part below.
@@ -496,9 +587,10 @@ class TuiApp:
     def on_event(self, payload: dict[str, Any]) -> None:
         kind = payload.get("type")
         if kind == "text_delta":
+            # no redraw per delta: the render started here redraws when it is done
             self._live_text += str(payload.get("text", ""))
+            self._render_live_text(self.width())
             self._tick()
-            self.invalidate()
         elif kind == "message":
             self._on_message(payload["message"])
         elif kind == "tool_execution_start":
@@ -510,7 +602,9 @@ class TuiApp:
             tool = self._tools.get(str(payload.get("tool_call_id")))
             if tool is not None:
                 partial = payload.get("partial_result")
-                tool.output = partial if isinstance(partial, str) else str(partial or "")
+                if isinstance(partial, dict):  # {"content": [...], "details": ...}
+                    partial = content_text(partial.get("content") or [])
+                tool.add_output(partial if isinstance(partial, str) else str(partial or ""))
                 self.invalidate()
         elif kind == "tool_execution_end":
             call_id = str(payload.get("tool_call_id"))
@@ -536,7 +630,8 @@ class TuiApp:
             self.print(render.user_block(content_text(message["content"])))
         elif role == "assistant":
             self._live_text = ""
-            self._live_cache = (-1, -1, "")
+            self._live_cache = (-1, -1, [])
+            self._live_generation += 1
             text = content_text(message["content"]).strip()
             if text and message.get("stop_reason") != "error":
                 self.print(render.markdown(text))
@@ -581,7 +676,7 @@ class TuiApp:
         denial = next((d for d in reversed(self.agent.denials) if d.tool_call_id == call_id), None)
         blocked = denial is not None
         if denial is not None:
-            text = f"{_BLOCKED_BY.get(denial.source, denial.source)}: {denial.reason}"
+            text = f"{self._blocked_by(denial, tool)}: {denial.reason}"
             if denial.hint:
                 text += f"\n{denial.hint}"
         block, collapsed = render.tool_block(
@@ -604,6 +699,19 @@ class TuiApp:
                 self._last_collapsed = (tool.name, tool.args, text, is_error, blocked)
             self.print(block)
         self.invalidate()
+
+    def _blocked_by(self, denial: Denial, tool: _RunningTool) -> str:
+        """Who stopped a call: the hook file, the settings hooks (command and file), ..."""
+        if denial.hook == SETTINGS_HOOK_PATH and tool.blockers:
+            return "by " + ", ".join(tool.blockers)
+        if denial.hook and denial.hook != SETTINGS_HOOK_PATH:
+            kind = "permission_request hook" if denial.source == "permission_request" else "hook"
+            return f"by {kind} {self.short_path(denial.hook)}"
+        return _BLOCKED_BY.get(denial.source, denial.source)
+
+    def short_path(self, path: str) -> str:
+        """``path`` relative to the project when inside it, else with ``~`` for home."""
+        return short_path(path, self.agent.cwd)
 
     def _tool_meta(self, name: str, key: str) -> Any:
         tool = self.agent.tools.get(name)
@@ -640,15 +748,37 @@ class TuiApp:
         return None
 
     def _settings_outcome(self, payload: dict[str, Any]) -> None:
-        kind = payload.get("kind")
-        if kind in ("success", None):
-            return
-        reason = payload.get("reason") or ""
-        self.notice(
-            f"settings hook {payload.get('event')} ({payload.get('hook_id')}): {kind}"
-            + (f": {reason}" if reason else ""),
-            "error" if kind in ("block", "blocking_error") else "warning",
+        """A settings hook that blocked: shown on its tool call (PreToolUse) or as a notice.
+
+        Non-blocking errors and cancellations are not shown here: the settings
+        hooks notify them themselves (``ctx.ui.notify``).
+        """
+        decided = (
+            payload.get("kind") == "blocking"
+            or payload.get("permission_decision") == "deny"
+            or payload.get("continue_") is False
         )
+        if not decided:
+            return
+        label = self._settings_label(payload)
+        running = list(self._tools.values())
+        if payload.get("event") == "PreToolUse" and running:
+            running[-1].blockers.append(label)  # calls run one at a time: the last started
+            return
+        reason = payload.get("reason") or payload.get("permission_decision_reason") or ""
+        self.notice(f"{label} blocked" + (f": {reason}" if reason else ""), "warning")
+
+    def _settings_label(self, payload: dict[str, Any]) -> str:
+        """``PreToolUse hook `./guard.sh` in .claude/settings.json``: what ran, from where."""
+        event = str(payload.get("event"))
+        hook_id = payload.get("hook_id")
+        table = getattr(self.bundle.claude, "table", None)
+        definitions = table.by_event.get(event, []) if table is not None else []
+        found = next((d for d in definitions if d.id == hook_id), None)
+        what = found.describe() if found is not None else str(payload.get("hook_type"))
+        origin = str(payload.get("origin") or "")
+        where = self.short_path(origin) if origin.startswith("/") else origin
+        return f"{event} hook `{one_line_text(what)}` in {where}"
 
     def _refresh_usage(self) -> None:
         self.usage = measure(self.agent)
@@ -718,6 +848,59 @@ class TuiApp:
             await asyncio.gather(app_task, return_exceptions=True)
             raise
         await warm_up
+
+
+class _CenteredOver(Float):
+    """A float centred on the rows the app draws, not on the terminal.
+
+    The app is not full screen: its drawing area reaches the terminal's bottom
+    while its rows may end higher, so ``top`` is measured again at each frame.
+    """
+
+    def __init__(self, content: Container, over: Container, width: Callable[[], int]) -> None:
+        super().__init__(content, z_index=10)
+        self._content, self._over, self._width = content, over, width
+
+    @property  # type: ignore[override]
+    def top(self) -> int:
+        width = self._width()
+        rows = self._over.preferred_height(width, 1000).preferred
+        height = self._content.preferred_height(width, 1000).preferred
+        return max((rows - height) // 2, 0)
+
+    @top.setter
+    def top(self, value: int | None) -> None:
+        """Set by ``Float.__init__``; the position is always computed."""
+
+
+def short_path(path: str, cwd: str) -> str:
+    """``path`` relative to ``cwd`` when inside it, else with ``~`` for the home folder."""
+    try:
+        return str(Path(path).relative_to(cwd))
+    except ValueError:
+        pass
+    home = str(Path.home())
+    if path == home or path.startswith(home.rstrip("/") + "/"):
+        return "~" + path[len(home.rstrip("/")) :]
+    return path
+
+
+def one_line_text(text: str) -> str:
+    """A command as one line, cut at 60 characters."""
+    flat = " ".join(text.split())
+    return flat if len(flat) <= 60 else flat[:59] + "…"
+
+
+def _live_answer(text: str, width: int) -> StyleAndTextTuples:
+    """The last ``LIVE_TEXT_LINES`` lines of a streaming answer, rendered and parsed into
+    prompt_toolkit fragments once (parsing ANSI at every frame slowed typing down)."""
+    ansi = render.to_ansi(render.markdown(render.live_source(text)), width)
+    tail = "\n".join(ansi.rstrip("\n").split("\n")[-LIVE_TEXT_LINES:])
+    return list(ANSI(tail).__pt_formatted_text__())
+
+
+def _render_batch(batch: list[RenderableType], width: int) -> str:
+    return "".join(render.to_ansi(r, width) for r in batch)
 
 
 def _warm_up() -> None:

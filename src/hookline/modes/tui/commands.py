@@ -68,7 +68,9 @@ async def _resume(app: TuiApp, args: str) -> None:
     if not infos:
         app.notice("no other session of this project to resume")
         return
-    labels = [f"{i.created[:16]}  {i.first_message or '(empty)'}"[:80] for i in infos[:30]]
+    labels = [
+        f"{i.created[:16]}  {i.name or i.first_message or '(empty)'}"[:80] for i in infos[:30]
+    ]
     described = {
         label: f"{i.message_count} messages" for label, i in zip(labels, infos, strict=False)
     }
@@ -97,7 +99,12 @@ def _entry_label(entry: Any) -> str | None:
 
 
 async def _pick_entry(app: TuiApp, title: str, entries: Iterable[Any]) -> str | None:
-    pairs = [(label, e["id"]) for e in entries if (label := _entry_label(e))]
+    marks = app.agent.session.get_labels()  # bookmarks (``set_label``) shown with their entry
+    pairs = [
+        (f"{label}  [{marks[e['id']]}]" if e["id"] in marks else label, e["id"])
+        for e in entries
+        if (label := _entry_label(e))
+    ]
     if not pairs:
         app.notice("no messages to pick from yet")
         return None

@@ -51,6 +51,8 @@ STYLE = Style.from_dict(
         "status": "#5fafaf",
         "widget": "",
         "rule": "#444444",
+        "overlay": "bg:#1c1c1c",
+        "frame.border": "#888888",
     }
 )
 
@@ -283,7 +285,12 @@ def _prefixed(window: Window) -> AnyContainer:
 
 
 class CustomDialog(Dialog):
-    """A hook's own component: ``factory(done)`` returns a prompt_toolkit container."""
+    """A hook's own component: ``factory(done)`` returns a prompt_toolkit container.
+
+    Inline, it takes the editor's place; with ``overlay`` it is framed and floats
+    over the app (``container`` is then what the app's ``Float`` shows), the
+    editor and everything else staying where they are underneath.
+    """
 
     def __init__(self, factory: Callable[..., Any], *, overlay: bool = False) -> None:
         super().__init__("", None, None, None)
@@ -291,10 +298,21 @@ class CustomDialog(Dialog):
         component = factory(self.finish)
         if hasattr(component, "__pt_container__"):
             component = component.__pt_container__()
-        self.focus = _first_focusable(component) or Window(
-            FormattedTextControl("", focusable=True), height=0
-        )
-        self.container = HSplit([component, self.focus], key_bindings=self.kb)
+        found = _first_focusable(component)
+        # a component with nothing to focus gets an empty window that takes the keys
+        self.focus = found or Window(FormattedTextControl("", focusable=True), height=0)
+        parts = [component] if found is not None else [component, self.focus]
+        body = HSplit(parts, key_bindings=self.kb)
+        self.container = _framed(body) if overlay else body
+
+
+def _framed(body: AnyContainer) -> AnyContainer:
+    """``body`` in a box with a hint line, for an overlay (its own background, so what
+    is underneath does not show through)."""
+    from prompt_toolkit.widgets import Frame
+
+    hint = Window(FormattedTextControl([("class:dialog.hint", "esc cancel")]), height=1)
+    return Frame(HSplit([body, hint]), style="class:overlay")
 
 
 def _first_focusable(container: Any) -> Window | None:

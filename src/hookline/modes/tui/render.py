@@ -41,7 +41,29 @@ def to_ansi(renderable: RenderableType, width: int) -> str:
         highlight=False,
     )
     console.print(renderable)
-    return out.getvalue()
+    return only_styles(out.getvalue())
+
+
+#: Escape sequences and control characters (``\n`` and ``\t`` are not matched).
+_SEQUENCE = re.compile(
+    r"\x1b\[[0-?]*[ -/]*[@-~]"
+    r"|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?"
+    r"|\x1b[PX^_][^\x1b]*(?:\x1b\\)?"
+    r"|\x1b[ -/]*[0-~]?"
+    r"|\x9b[0-?]*[ -/]*[@-~]"
+    r"|[\x00-\x08\x0b-\x1f\x7f-\x9f]"
+)
+_SGR = re.compile(r"\x1b\[[0-9;]*m")
+
+
+def only_styles(ansi: str) -> str:
+    """``ansi`` with colours and styles (SGR) kept and every other sequence removed.
+
+    A hook's renderer may return a rich renderable holding text it did not clean
+    (rich keeps ESC): nothing it returns can move the cursor, clear the screen,
+    set the title or reach the clipboard.
+    """
+    return _SEQUENCE.sub(lambda m: m[0] if _SGR.fullmatch(m[0]) else "", ansi)
 
 
 def markdown(text: str) -> Markdown:
@@ -163,32 +185,101 @@ def tool_block(
     width: int,
     expanded: bool = False,
     call: str | None = None,
-) -> tuple[Text, bool]:
-    """A finished call: header and its result, collapsed when long; and whether it was."""
-    block = tool_header(name, args, *tool_mark(is_error, blocked), width, call)
+) -> tuple[RenderableType, bool]:
+    """A finished call: header and its result, collapsed when long; and whether it was.
+
+    The result hangs under ``⎿``: a line too long for the terminal wraps
+    under its own start, not at the left edge.
+    """
+    header = tool_header(name, args, *tool_mark(is_error, blocked), width, call)
     lines = clean(result).rstrip("\n").splitlines() or ["(no output)"]
     if blocked:
         lines[0] = f"blocked {lines[0]}"
     collapsed = not expanded and len(lines) > COLLAPSED_LINES
     shown = lines[:COLLAPSED_LINES] if collapsed else lines
-    body_style = "red" if (blocked or is_error) else "grey70"
-    for i, text in enumerate(shown):
-        block.append("\n  " + ("⎿ " if i == 0 else "  "), style="grey50")
-        block.append(text, style=body_style)
     if collapsed:
-        more = len(lines) - COLLAPSED_LINES
-        block.append(f"\n    … {more} more lines (ctrl+o to expand)", style="grey50 italic")
-    return block, collapsed
+        shown.append(f"… {len(lines) - COLLAPSED_LINES} more lines (ctrl+o to expand)")
+    body_style = "red" if (blocked or is_error) else "grey70"
+    if all(len(line) <= width - 4 for line in shown):  # no line wraps: one plain Text
+        for i, line in enumerate(shown):
+            header.append("\n  " + ("⎿ " if i == 0 else "  "), style="grey50")
+            more = collapsed and i == len(shown) - 1
+            header.append(line, style="grey50 italic" if more else body_style)
+        return header, collapsed
+    body = styled("\n".join(shown[:-1] if collapsed else shown), body_style)
+    if collapsed:
+        body.append("\n" + shown[-1], style="grey50 italic")
+    return hanging(header, "  ⎿ ", body), collapsed
+
+
+def hanging(header: Text, mark: str, body: Text) -> RenderableType:
+    """``header``, then ``body`` indented by ``mark``'s width, ``mark`` on its first line;
+    a line too long wraps under its own start."""
+    from rich.console import Group
+    from rich.table import Table
+
+    grid = Table.grid()
+    grid.add_column(width=len(mark), no_wrap=True)
+    grid.add_column(overflow="fold")
+    grid.add_row(styled(mark, "grey50"), body)
+    return Group(header, grid)
 
 
 def running_tool(
-    name: str, args: Any, output: str, spinner: str, width: int, call: str | None = None
+    name: str,
+    args: Any,
+    output: str,
+    spinner: str,
+    width: int,
+    call: str | None = None,
+    lines: int = 0,
 ) -> Text:
-    """A call still running: header and the live tail of its output."""
+    """A call still running: header, how many lines came, and the live tail of its output.
+
+    ``output`` is already a tail (``keep_tail``): a frame costs the same after
+    5 000 lines as after 5.
+    """
     block = tool_header(name, args, spinner, "yellow", width, call)
-    for text in tail(clean(output), LIVE_TAIL_LINES):
+    shown = tail(clean(output), LIVE_TAIL_LINES)
+    if lines > len(shown):
+        block.append(f"\n    … {lines - len(shown)} lines above", style="grey50 italic")
+    for text in shown:
         block.append("\n    " + one_line(text, width - 4), style="grey62")
     return block
+
+
+#: Source lines of a streaming answer rendered live (the frame shows fewer still).
+LIVE_SOURCE_LINES = 16
+_FENCE = re.compile(r"(?m)^ {0,3}(`{3,}|~{3,})(.*)$")
+
+
+def live_source(text: str, lines: int = LIVE_SOURCE_LINES) -> str:
+    """The end of a streaming answer, to render live: its last ``lines`` source lines,
+    with the code fence reopened when the cut falls inside a code block.
+
+    Rendering the whole answer at each delta would cost more with every line;
+    this keeps a frame's Markdown work the same at line 5 000 as at line 5.
+    """
+    cut = keep_tail(text, lines)
+    if len(cut) == len(text):
+        return text
+    opened: tuple[str, str] | None = None
+    for fence, info in _FENCE.findall(text, 0, len(text) - len(cut)):
+        if opened is None:
+            opened = (fence, info)
+        elif fence[0] == opened[0][0] and len(fence) >= len(opened[0]) and not info.strip():
+            opened = None
+    return cut if opened is None else f"{opened[0]}{opened[1]}\n{cut}"
+
+
+def keep_tail(text: str, lines: int) -> str:
+    """The last ``lines`` complete lines of ``text`` and what follows them."""
+    cut = len(text.rstrip("\n"))
+    for _ in range(lines):
+        cut = text.rfind("\n", 0, cut)
+        if cut < 0:
+            return text
+    return text[cut + 1 :]
 
 
 def user_block(text: str) -> Text:

@@ -1,0 +1,153 @@
+"""Each compatibility case under the real Claude Code and under hookline, compared.
+
+A mismatch fails the case unless the case marks it as a deliberate difference
+(``differs``: key → reason). The keys are ``effect``, ``results``,
+``model_calls``, ``model_sees:TEXT`` and ``hook:NAME:FIELD``.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+from cases import CASES, Case
+from harness import AgentRun, Call, Turn, run_claude, run_hookline, serve_http
+
+_MISSING = "<missing>"
+
+
+def _params() -> list[Any]:
+    out = []
+    for case in CASES:
+        marks = [pytest.mark.xfail(reason=case.pending, strict=False)] if case.pending else []
+        out.append(pytest.param(case, id=case.id, marks=marks))
+    return out
+
+
+def _normalize(value: Any, project: Path) -> Any:
+    """Paths under the run's project folder become ``<project>/...``: the folders differ."""
+    if isinstance(value, str):
+        for root in {str(project.resolve()), str(project)}:
+            value = value.replace(root, "<project>")
+        return value
+    if isinstance(value, dict):
+        return {k: _normalize(v, project) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_normalize(v, project) for v in value]
+    return value
+
+
+def _get(data: dict[str, Any], dotted: str) -> Any:
+    if dotted == "@keys":  # the set of top-level fields, minus the recorder's own
+        return sorted(k for k in data if k != "_env")
+    value: Any = data
+    for key in dotted.split("."):
+        if not isinstance(value, dict) or key not in value:
+            return _MISSING
+        value = value[key]
+    return value
+
+
+def _observe(case: Case, run: AgentRun) -> dict[str, Any]:
+    """Everything compared, for one agent, keyed as ``differs`` names it."""
+    seen: dict[str, Any] = {}
+    if case.effect is not None:
+        seen["effect"] = case.effect(run.project)
+    results = run.tool_results()
+    seen["results"] = [r.is_error for r in results]
+    seen["model_calls"] = len(run.requests)
+    texts = "\n".join(run.user_texts())
+    for text in case.model_sees:
+        seen[f"model_sees:{text}"] = text in texts
+    for n, wanted in enumerate(case.result_contains):
+        got = results[n].text if n < len(results) else ""
+        for text in wanted:
+            seen[f"result[{n}] contains {text}"] = text in got
+    for name, fields in case.hook_fields.items():
+        inputs = [_normalize(i, run.project) for i in run.hook_inputs(name)]
+        seen[f"hook:{name}:count"] = len(inputs)
+        for f in fields:
+            seen[f"hook:{name}:{f}"] = [_get(i, f) for i in inputs]
+    return seen
+
+
+@pytest.mark.parametrize("case", _params())
+def test_case_matches_claude_code(claude: Path, tmp_path: Path, case: Case) -> None:
+    env = {"PYTHONPATH": os.environ.get("PYTHONPATH", "")}
+    theirs = run_claude(
+        claude,
+        tmp_path,
+        settings=case.settings,
+        turns=case.turns,
+        prompt=case.prompt,
+        files=case.files,
+        extra_env=env,
+    )
+    ours = run_hookline(
+        tmp_path,
+        settings=case.settings,
+        turns=case.turns,
+        prompt=case.prompt,
+        files=case.files,
+        extra_env=env,
+    )
+    expected, got = _observe(case, theirs), _observe(case, ours)
+    # The case is not vacuous: what it looks for happened under Claude Code.
+    for key, value in expected.items():
+        if key.startswith(("model_sees:", "result[")):
+            assert value is True, f"Claude Code: {key} is not so\n{theirs.describe()}"
+    counts = [v for k, v in expected.items() if k.startswith("hook:") and k.endswith(":count")]
+    assert not counts or any(counts), f"Claude Code ran none of the hooks\n{theirs.describe()}"
+    mismatches = {
+        key: (expected[key], got.get(key))
+        for key in expected
+        if expected[key] != got.get(key) and key not in case.differs
+    }
+    assert not mismatches, (
+        "hookline differs from Claude Code (key: (claude, hookline)):\n"
+        + "\n".join(f"  {k}: {v}" for k, v in mismatches.items())
+        + f"\n\n{ours.describe()}"
+    )
+
+
+HTTP_GUARD = """
+def register(pi):
+    @pi.on("tool_call")
+    def guard(event, ctx):
+        if event.tool_name == "bash" and event.input.get("command", "").startswith("rm "):
+            return {"block": True, "reason": "HTTP-GUARD"}
+"""
+
+
+def test_http_hook_to_hookline_serve_matches(claude: Path, tmp_path: Path) -> None:
+    """An `http` PreToolUse hook answered by `hookline serve`, under both agents."""
+    turns = [
+        Turn(calls=[Call("Bash", {"command": "rm keep.txt", "description": "rm"})]),
+        Turn(calls=[Call("Bash", {"command": "touch ran.txt", "description": "t"})]),
+        Turn("done"),
+    ]
+    with serve_http(tmp_path, HTTP_GUARD, token="tok") as url:
+        hook = {
+            "type": "http",
+            "url": url,
+            "headers": {"Authorization": "Bearer $HOOKLINE_SERVE_TOKEN"},
+            "allowedEnvVars": ["HOOKLINE_SERVE_TOKEN"],
+        }
+        case = Case(
+            "http_hook",
+            {"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [hook]}]}},
+            turns,
+            files={"keep.txt": "keep"},
+            effect=lambda p: {n: (p / n).exists() for n in ("keep.txt", "ran.txt")},
+            result_contains=[["HTTP-GUARD"], []],
+        )
+        env = {"HOOKLINE_SERVE_TOKEN": "tok"}
+        kw: dict[str, Any] = dict(
+            settings=case.settings, turns=turns, files=case.files, extra_env=env
+        )
+        expected = _observe(case, run_claude(claude, tmp_path, **kw))
+        ours = run_hookline(tmp_path, **kw)
+    assert expected["effect"] == {"keep.txt": True, "ran.txt": True}
+    assert _observe(case, ours) == expected, ours.describe()

@@ -1,0 +1,125 @@
+"""``ScriptedUI``: dialogs answered from a script, for tests and ``hookline hooks test``.
+
+``ui.answer("confirm", True)`` queues the answer of the next ``confirm``;
+``ui.time_out("select")`` makes the next ``select`` end as its timeout would
+(its default answer). A dialog nothing was queued for answers what a mode
+without a UI answers (``None``, ``False``). Every dialog is recorded in
+``asked``, every notification in ``notifications``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import deque
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from hookline.core.ui import NoUI
+
+DialogKind = Literal["select", "confirm", "input", "editor"]
+_KINDS: tuple[DialogKind, ...] = ("select", "confirm", "input", "editor")
+_TIMED_OUT = object()
+
+
+@dataclass(frozen=True, slots=True)
+class Dialog:
+    """One dialog a hook opened: its kind, title, the options or text it offered, the answer."""
+
+    kind: DialogKind
+    title: str
+    detail: Any
+    timeout: float | None
+    answer: Any
+    timed_out: bool = False
+
+
+class ScriptedUI(NoUI):
+    """A UI whose dialogs answer from queued answers (see the module doc)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.asked: list[Dialog] = []
+        self._queued: dict[str, deque[Any]] = {kind: deque() for kind in _KINDS}
+
+    def answer(self, kind: DialogKind, *answers: Any) -> ScriptedUI:
+        """Queue the answers of the next dialogs of ``kind``, in order."""
+        self._check(kind)
+        for value in answers:
+            if kind == "confirm" and not isinstance(value, bool):
+                raise TypeError(f"a confirm answer is True or False, not {value!r}")
+            self._queued[kind].append(value)
+        return self
+
+    def time_out(self, kind: DialogKind) -> ScriptedUI:
+        """The next dialog of ``kind`` ends as if its ``timeout`` passed (its default answer)."""
+        self._check(kind)
+        self._queued[kind].append(_TIMED_OUT)
+        return self
+
+    def pending(self) -> dict[str, list[Any]]:
+        """Answers queued but never asked for (a test may assert this is empty)."""
+        return {k: list(q) for k, q in self._queued.items() if q}
+
+    @staticmethod
+    def _check(kind: str) -> None:
+        if kind not in _KINDS:
+            raise ValueError(f"unknown dialog {kind!r}: one of {', '.join(_KINDS)}")
+
+    def _next(
+        self, kind: DialogKind, title: str, detail: Any, timeout: float | None, default: Any
+    ) -> Any:
+        queue = self._queued[kind]
+        value = queue.popleft() if queue else default
+        timed_out = value is _TIMED_OUT
+        if timed_out:
+            value = default
+        elif kind == "select" and value is not None and value not in detail:
+            raise AssertionError(f"scripted select answer {value!r} is not among {list(detail)}")
+        self.asked.append(Dialog(kind, title, detail, timeout, value, timed_out))
+        return value
+
+    async def select(
+        self,
+        title: str,
+        options: Sequence[str],
+        *,
+        timeout: float | None = None,
+        signal: asyncio.Event | None = None,
+        descriptions: Mapping[str, str] | None = None,
+    ) -> str | None:
+        answer: str | None = self._next("select", title, list(options), timeout, None)
+        return answer
+
+    async def confirm(
+        self,
+        title: str,
+        message: str,
+        *,
+        timeout: float | None = None,
+        signal: asyncio.Event | None = None,
+    ) -> bool:
+        answer: bool = self._next("confirm", title, message, timeout, False)
+        return answer
+
+    async def input(
+        self,
+        title: str,
+        placeholder: str | None = None,
+        *,
+        timeout: float | None = None,
+        signal: asyncio.Event | None = None,
+    ) -> str | None:
+        answer: str | None = self._next("input", title, placeholder, timeout, None)
+        return answer
+
+    async def editor(
+        self,
+        title: str,
+        prefill: str | None = None,
+        *,
+        timeout: float | None = None,
+        signal: asyncio.Event | None = None,
+    ) -> str | None:
+        answer: str | None = self._next("editor", title, prefill, timeout, None)
+        return answer

@@ -1,0 +1,157 @@
+"""``BridgeHooks``: hookline's hook modules loaded once, answering Claude Code hook inputs.
+
+``hookline claude-hook`` builds one per process (one event); ``hookline serve``
+keeps one for its lifetime, so hooks keep their state between events.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from hookline.bridge.mapping import (
+    BridgeInputError,
+    ClaudeAnswer,
+    claude_event_name,
+    failure_answer,
+    to_answer,
+    to_event,
+    with_context,
+)
+from hookline.core.calling import HookError
+from hookline.core.host import DetachedHost
+from hookline.core.messages import CustomMessage
+from hookline.core.runner import HookRunner
+from hookline.discovery.loader import build_runner, load_hooks
+from hookline.discovery.sources import discover_hooks
+
+
+class EventHost(DetachedHost):
+    """The agent as hooks see it inside another agent, for the length of one event.
+
+    ``pi.send_message`` becomes context for the model (Claude's
+    ``additionalContext``); whatever else hooks send is dropped at the next
+    event, as no agent here can take it.
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.context: list[str] = []
+
+    def reset(self) -> None:
+        self.pending.clear()
+        self.context.clear()
+
+    def send_message(self, message: CustomMessage, trigger_turn: bool) -> None:
+        content = message.get("content")
+        if isinstance(content, str):
+            self.context.append(content)
+        elif isinstance(content, list):
+            self.context += [str(c.get("text", "")) for c in content if c.get("type") == "text"]
+
+
+@dataclass(slots=True)
+class BridgeHooks:
+    """A runner holding the loaded hook modules, and what failed to load.
+
+    A hook module that failed to load makes every ``PreToolUse`` and
+    ``PermissionRequest`` answer a denial: the hook that was meant to guard
+    the call is not there (fail closed).
+    """
+
+    runner: HookRunner
+    host: EventHost = field(default_factory=EventHost)
+    load_errors: list[str] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)
+    #: One event at a time: hooks keep state, and the host collects per event.
+    _lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+    async def answer(self, payload: Mapping[str, Any]) -> ClaudeAnswer:
+        """Run the hooks for one hook input and say what Claude Code should do."""
+        async with self._lock:
+            return await self._answer(payload)
+
+    async def _answer(self, payload: Mapping[str, Any]) -> ClaudeAnswer:
+        try:
+            claude_event = claude_event_name(payload)
+        except BridgeInputError as exc:
+            return failure_answer("PreToolUse", str(exc))
+        if self.load_errors:
+            failed = "; ".join(self.load_errors)
+            return failure_answer(claude_event, f"hook modules failed to load: {failed}")
+        try:
+            event = to_event(claude_event, payload)
+        except BridgeInputError as exc:
+            return failure_answer(claude_event, str(exc))
+        if event is None or not self.runner.has_handlers(event.type):
+            return ClaudeAnswer()
+        cwd = payload.get("cwd")
+        if isinstance(cwd, str) and os.path.isabs(cwd):
+            self.runner.context.cwd = cwd  # `ctx.cwd` is the agent's folder at this event
+        errors: list[HookError] = []
+        unsubscribe = self.runner.on_error(errors.append)
+        self.host.reset()
+        try:
+            result = await self.runner.emit(event)
+        finally:
+            unsubscribe()
+        answer = to_answer(claude_event, payload, event, result)
+        answer = with_context(claude_event, answer, self.host.context)
+        if not errors:
+            return answer
+        said = "\n".join(f"hookline: {e.hook_path}: {e.event}: {e.error}" for e in errors)
+        stderr = f"{answer.stderr}\n{said}" if answer.stderr else said
+        # A failure that decided nothing is a non-blocking error Claude Code shows the user.
+        code = answer.exit_code or (0 if answer.output else 1)
+        return ClaudeAnswer(code, answer.output, stderr)
+
+
+def load_bridge(
+    hook_paths: Sequence[str] = (),
+    *,
+    cwd: str,
+    paths_from: str | None = None,
+    project_dir: str | None = None,
+    discover: bool = True,
+    trust_project: bool = False,
+) -> BridgeHooks:
+    """Load ``hook_paths`` and, with ``discover``, the usual sources; hooks see ``cwd``.
+
+    Relative ``hook_paths`` are taken from ``paths_from`` (default ``cwd``):
+    the folder the command was started in, not the agent's current folder,
+    which follows the agent's ``cd``.
+
+    The usual sources are the project's ``.hookline/hooks/`` (only when the
+    project is trusted: ``hookline trust`` or ``trust_project``), the user's
+    ``$HOOKLINE_HOME/hooks/`` and installed packages' ``hookline.hooks``
+    entry points. Settings ``hooks`` lists are hookline-agent settings and
+    are not read here.
+    """
+    project = project_dir or cwd
+    trusted = trust_project or (discover and _is_trusted(project))
+    found = discover_hooks(
+        cli_paths=list(hook_paths),
+        project_dir=project if discover else None,
+        project_trusted=trusted,
+        cwd=paths_from or cwd,
+        user=discover,
+        packages=discover,
+    )
+    result = load_hooks(found, cwd=cwd)
+    host = EventHost()
+    runner = build_runner(result, cwd=cwd, host=host)
+    return BridgeHooks(
+        runner,
+        host,
+        [str(e) for e in result.errors],
+        [f"{s.source.path}: {s.reason}" for s in result.skipped],
+    )
+
+
+def _is_trusted(project: str) -> bool:
+    from hookline.settings.trust import TrustStore
+
+    return os.path.isdir(os.path.join(project, ".hookline")) and TrustStore().is_trusted(project)

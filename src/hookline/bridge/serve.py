@@ -1,0 +1,350 @@
+"""``hookline serve``: hook modules loaded once, answering Claude Code hook inputs.
+
+``--http HOST:PORT`` answers Claude Code's ``http`` hooks (POST the hook
+input, the body of the reply is read like a command hook's stdout);
+``--stdio`` answers JSON lines (``{"id", "input"}`` → ``{"id", "exit_code",
+"output", "stderr"}``). Hooks keep their state between events and no process
+starts per event.
+
+Safety: the HTTP server binds loopback unless ``--allow-remote`` is given
+(and then a token is required); with a token (``--token`` or
+``HOOKLINE_SERVE_TOKEN``) every request must carry ``Authorization: Bearer
+TOKEN``, compared in constant time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import hmac
+import ipaddress
+import json
+import os
+import sys
+from collections.abc import Sequence
+from typing import Any, TextIO
+
+from hookline.bridge.engine import BridgeHooks, load_bridge
+from hookline.bridge.mapping import BridgeInputError, ClaudeAnswer, failure_answer, parse_input
+
+#: The environment variable a token may come from (keeps it out of ``ps``).
+TOKEN_ENV = "HOOKLINE_SERVE_TOKEN"
+#: Hook inputs larger than this are refused (413): Claude's are a few KB.
+MAX_BODY = 8 * 1024 * 1024
+_MAX_HEADER_LINES = 100
+_REASONS = {
+    200: "OK",
+    400: "Bad Request",
+    401: "Unauthorized",
+    404: "Not Found",
+    405: "Method Not Allowed",
+    411: "Length Required",
+    413: "Payload Too Large",
+    431: "Request Header Fields Too Large",
+    500: "Internal Server Error",
+}
+
+
+class ServeError(ValueError):
+    """Options ``hookline serve`` refuses; the message says what to do."""
+
+
+class _Formatter(argparse.HelpFormatter):
+    """argparse's formatter with the width from ``$COLUMNS``: argparse would import shutil
+    (and zlib, bz2, lzma) just to ask the terminal, on every start."""
+
+    def __init__(self, prog: str) -> None:
+        columns = os.environ.get("COLUMNS", "")
+        super().__init__(prog, width=(int(columns) if columns.isdigit() else 80) - 2)
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        formatter_class=_Formatter,
+        prog="hookline serve",
+        description=(
+            "Keep hookline's hook modules loaded and answer Claude Code hook inputs with the "
+            "same mapping as `hookline claude-hook`: over HTTP (Claude Code `http` hooks) or "
+            "JSON lines on stdin/stdout."
+        ),
+    )
+    how = p.add_mutually_exclusive_group(required=True)
+    how.add_argument(
+        "--http",
+        metavar="HOST:PORT",
+        help="listen for POSTed hook inputs (port 0 picks a free port; the address is printed)",
+    )
+    how.add_argument(
+        "--stdio",
+        action="store_true",
+        help='JSON lines: {"id": ..., "input": {hook input}} in, '
+        '{"id", "exit_code", "output", "stderr"} out',
+    )
+    p.add_argument(
+        "--token",
+        default=None,
+        help=f"require `Authorization: Bearer TOKEN` (default: ${TOKEN_ENV} when set)",
+    )
+    p.add_argument(
+        "--allow-remote",
+        action="store_true",
+        help="allow binding a non-loopback address (a token is then required)",
+    )
+    p.add_argument(
+        "--hook",
+        dest="hooks",
+        action="append",
+        default=[],
+        metavar="PATH",
+        help="a hook module file or folder (repeatable)",
+    )
+    p.add_argument(
+        "--no-discovery", action="store_true", help="load only --hook paths (see claude-hook)"
+    )
+    p.add_argument(
+        "--trust-project",
+        action="store_true",
+        help="load the project's .hookline/hooks even when `hookline trust` was not run",
+    )
+    return p
+
+
+def parse_address(text: str) -> tuple[str, int]:
+    """``HOST:PORT`` (``[::1]:PORT`` for IPv6) → ``(host, port)``; ``ServeError`` when bad."""
+    host, sep, port = text.rpartition(":")
+    if not sep or not host or not port.isdigit() or int(port) > 65535:
+        raise ServeError(f"--http {text!r}: expected HOST:PORT, e.g. 127.0.0.1:8377")
+    return host.removeprefix("[").removesuffix("]"), int(port)
+
+
+def is_loopback(host: str) -> bool:
+    """True for ``localhost`` and loopback addresses; hostnames are never trusted."""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def check_bind(host: str, token: str | None, allow_remote: bool) -> None:
+    """Refuse a non-loopback bind unless asked for, and then never without a token."""
+    if is_loopback(host):
+        return
+    if not allow_remote:
+        raise ServeError(
+            f"refusing to listen on {host}: not a loopback address (anyone who reaches it "
+            "could steer your hooks); use 127.0.0.1, or pass --allow-remote with a --token"
+        )
+    if not token:
+        raise ServeError(f"--allow-remote on {host} needs a token: --token or ${TOKEN_ENV}")
+
+
+# -- HTTP -------------------------------------------------------------------------------
+
+
+class _HttpError(Exception):
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+
+
+class HookHttpServer:
+    """A minimal HTTP/1.1 server (keep-alive, Content-Length bodies) for hook inputs.
+
+    ``POST`` on any path is a hook input; the reply body is the answer's
+    decision JSON (200), or the answer's stderr with status 500 when the
+    hooks failed without deciding (Claude Code shows it as a non-blocking
+    error). ``GET /health`` answers ``ok``.
+    """
+
+    def __init__(self, bridge: BridgeHooks, token: str | None = None) -> None:
+        self.bridge = bridge
+        self.token = token
+
+    async def start(self, host: str, port: int) -> asyncio.Server:
+        return await asyncio.start_server(self._connection, host, port)
+
+    async def _connection(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        try:
+            while True:
+                try:
+                    keep = await self._one(reader, writer)
+                except _HttpError as exc:
+                    await self._send(writer, exc.status, exc.message.encode(), "text/plain", False)
+                    return
+                if not keep:
+                    return
+        except (ConnectionError, asyncio.IncompleteReadError):
+            return
+        finally:
+            writer.close()
+
+    async def _one(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> bool:
+        line = await reader.readline()
+        if not line:
+            return False
+        parts = line.decode("latin-1").split()
+        if len(parts) != 3 or not parts[2].startswith("HTTP/1."):
+            raise _HttpError(400, "bad request line")
+        method, path, version = parts
+        headers = await _read_headers(reader)
+        keep = headers.get("connection", "").lower() != "close" and version == "HTTP/1.1"
+        if "transfer-encoding" in headers:
+            raise _HttpError(411, "send the hook input with Content-Length")
+        length = _content_length(headers)
+        body = await reader.readexactly(length) if length else b""
+        if method == "GET" and path == "/health":
+            await self._send(writer, 200, b"ok\n", "text/plain", keep)
+            return keep
+        if method != "POST":
+            raise _HttpError(405, "POST the hook input JSON")
+        if not self._authorized(headers):
+            await self._send(writer, 401, b"missing or wrong bearer token\n", "text/plain", keep)
+            return keep
+        answer = await _answer_text(self.bridge, body)
+        if answer.exit_code == 1 and not answer.output:
+            await self._send(writer, 500, answer.stderr.encode(), "text/plain", keep)
+        else:
+            payload = json.dumps(dict(answer.output)).encode()
+            await self._send(writer, 200, payload, "application/json", keep)
+        if answer.stderr:
+            print(answer.stderr, file=sys.stderr, flush=True)
+        return keep
+
+    def _authorized(self, headers: dict[str, str]) -> bool:
+        if not self.token:
+            return True
+        given = headers.get("authorization", "")
+        expected = f"Bearer {self.token}"
+        return hmac.compare_digest(given.encode(), expected.encode())
+
+    async def _send(
+        self, writer: asyncio.StreamWriter, status: int, body: bytes, kind: str, keep: bool
+    ) -> None:
+        head = (
+            f"HTTP/1.1 {status} {_REASONS.get(status, 'Error')}\r\n"
+            f"Content-Type: {kind}\r\nContent-Length: {len(body)}\r\n"
+            f"Connection: {'keep-alive' if keep else 'close'}\r\n\r\n"
+        )
+        writer.write(head.encode("latin-1") + body)
+        await writer.drain()
+
+
+async def _read_headers(reader: asyncio.StreamReader) -> dict[str, str]:
+    headers: dict[str, str] = {}
+    for _ in range(_MAX_HEADER_LINES):
+        line = await reader.readline()
+        if line in (b"\r\n", b"\n", b""):
+            return headers
+        name, sep, value = line.decode("latin-1").partition(":")
+        if not sep:
+            raise _HttpError(400, "bad header line")
+        headers[name.strip().lower()] = value.strip()
+    raise _HttpError(431, "too many header lines")
+
+
+def _content_length(headers: dict[str, str]) -> int:
+    raw = headers.get("content-length", "0")
+    if not raw.isdigit():
+        raise _HttpError(400, "bad Content-Length")
+    length = int(raw)
+    if length > MAX_BODY:
+        raise _HttpError(413, f"hook input larger than {MAX_BODY} bytes")
+    return length
+
+
+async def _answer_text(bridge: BridgeHooks, body: str | bytes) -> ClaudeAnswer:
+    try:
+        payload = parse_input(body)
+    except BridgeInputError as exc:
+        return failure_answer("PreToolUse", str(exc))
+    return await bridge.answer(payload)
+
+
+# -- stdio ------------------------------------------------------------------------------
+
+
+async def serve_stdio(bridge: BridgeHooks, stdin: TextIO, out: TextIO) -> None:
+    """Answer one JSON line per request, in order, until stdin ends."""
+    loop = asyncio.get_running_loop()
+    while True:
+        line = await loop.run_in_executor(None, stdin.readline)
+        if not line:
+            return
+        if not line.strip():
+            continue
+        reply = await _stdio_reply(bridge, line)
+        out.write(json.dumps(reply) + "\n")
+        out.flush()
+
+
+async def _stdio_reply(bridge: BridgeHooks, line: str) -> dict[str, Any]:
+    try:
+        request = json.loads(line)
+    except ValueError as exc:
+        request, problem = None, f"request is not JSON: {exc}"
+    else:
+        problem = "" if isinstance(request, dict) else "request is not a JSON object"
+    request_id = request.get("id") if isinstance(request, dict) else None
+    if problem:
+        answer = failure_answer("PreToolUse", problem)
+    else:
+        assert isinstance(request, dict)
+        payload = request.get("input", request)
+        answer = await _answer_text(bridge, json.dumps(payload))
+    return {
+        "id": request_id,
+        "exit_code": answer.exit_code,
+        "output": dict(answer.output),
+        "stderr": answer.stderr,
+    }
+
+
+# -- command ----------------------------------------------------------------------------
+
+
+def main(argv: Sequence[str]) -> int:
+    args = _parser().parse_args(argv)
+    token = args.token or os.environ.get(TOKEN_ENV) or None
+    address = None
+    try:
+        if args.http:
+            address = parse_address(args.http)
+            check_bind(address[0], token, args.allow_remote)
+    except ServeError as exc:
+        print(f"hookline serve: error: {exc}", file=sys.stderr)
+        return 2
+    from hookline.modes.stdout import claim_stdout
+
+    out = claim_stdout()  # hooks' print() goes to stderr, never into the protocol
+    cwd = os.getcwd()
+    bridge = load_bridge(
+        args.hooks,
+        cwd=cwd,
+        project_dir=os.environ.get("CLAUDE_PROJECT_DIR") or cwd,
+        discover=not args.no_discovery,
+        trust_project=args.trust_project,
+    )
+    for problem in bridge.load_errors:
+        print(f"hookline serve: {problem} (tool calls will be denied)", file=sys.stderr)
+    for skipped in bridge.skipped:
+        print(f"hookline serve: skipped {skipped}", file=sys.stderr)
+    try:
+        if address is None:
+            asyncio.run(serve_stdio(bridge, sys.stdin, out))
+        else:
+            asyncio.run(_serve_http(bridge, address, token))
+    except KeyboardInterrupt:
+        return 130
+    return 0
+
+
+async def _serve_http(bridge: BridgeHooks, address: tuple[str, int], token: str | None) -> None:
+    server = await HookHttpServer(bridge, token).start(*address)
+    host, port = server.sockets[0].getsockname()[:2]
+    shown = f"[{host}]" if ":" in host else host
+    print(f"hookline serve: listening on http://{shown}:{port}", file=sys.stderr, flush=True)
+    async with server:
+        await server.serve_forever()

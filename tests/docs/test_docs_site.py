@@ -1,0 +1,106 @@
+"""The docs: every relative link and anchor resolves, every page is in the site's nav, the event
+reference covers every event and result class, the tools page every parameter and detail."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from pathlib import Path
+
+import pytest
+import yaml
+
+from hookline.core.events import EVENT_TYPES
+from hookline.core.results import RESULT_TYPES, HookResult
+from hookline.tools import builtin_tools, details
+
+ROOT = Path(__file__).resolve().parents[2]
+DOCS = ROOT / "docs"
+PAGES = sorted(DOCS.glob("*.md"))
+MARKDOWN = [*PAGES, ROOT / "README.md", *sorted((ROOT / "examples").rglob("*.md"))]
+_LINK = re.compile(r"(?<!!)\[[^\]]*\]\(([^)\s]+)\)")
+_FENCE = re.compile(r"^(```|~~~).*?^\1", re.S | re.M)
+
+
+def _slug(heading: str) -> str:
+    """The anchor MkDocs (and GitHub, for these headings) gives a heading."""
+    text = re.sub(r"`|\*\*|\*", "", heading).strip().lower()
+    text = unicodedata.normalize("NFKD", text)
+    text = re.sub(r"[^\w\s-]", "", text)
+    return re.sub(r"[\s]+", "-", text).strip("-")
+
+
+def _anchors(path: Path) -> set[str]:
+    text = _FENCE.sub("", path.read_text(encoding="utf-8"))
+    return {_slug(m.group(1)) for m in re.finditer(r"^#{1,6}\s+(.+)$", text, re.M)}
+
+
+def _links(path: Path) -> list[str]:
+    return _LINK.findall(_FENCE.sub("", path.read_text(encoding="utf-8")))
+
+
+def _broken(path: Path) -> list[str]:
+    problems = []
+    for target in _links(path):
+        if re.match(r"^[a-z]+:", target):
+            continue  # http(s), mailto: not checked (no network in tests)
+        file_part, _, anchor = target.partition("#")
+        dest = path if not file_part else (path.parent / file_part).resolve()
+        if not dest.exists():
+            problems.append(f"{path.name}: {target}: no such file")
+        elif anchor and dest.suffix == ".md" and anchor not in _anchors(dest):
+            problems.append(f"{path.name}: {target}: no such anchor")
+    return problems
+
+
+@pytest.mark.parametrize("page", MARKDOWN, ids=lambda p: str(p.relative_to(ROOT)))
+def test_relative_links_and_anchors_resolve(page: Path) -> None:
+    assert _broken(page) == []
+
+
+def test_the_link_check_sees_a_broken_link_and_anchor(tmp_path: Path) -> None:
+    (tmp_path / "a.md").write_text("# Title\n\n## Some `code` heading\n")
+    page = tmp_path / "b.md"
+    page.write_text(
+        "[ok](a.md#some-code-heading) [bad](a.md#nope) [gone](c.md) [web](https://x.invalid)\n"
+        "```\n[in a fence](ignored.md)\n```\n"
+    )
+    assert _broken(page) == ["b.md: a.md#nope: no such anchor", "b.md: c.md: no such file"]
+
+
+def test_every_page_is_in_the_nav_and_every_nav_entry_exists() -> None:
+    config = yaml.safe_load((ROOT / "mkdocs.yml").read_text())
+    nav = {next(iter(item.values())) for item in config["nav"]}
+    assert nav == {p.name for p in PAGES}
+
+
+def test_the_event_reference_covers_every_event_and_result_class() -> None:
+    text = (DOCS / "events.md").read_text()
+    documented = set(re.findall(r"^::: hookline\.core\.(?:events|results)\.(\w+)$", text, re.M))
+    results = {c.__name__ for c in RESULT_TYPES.values()}
+    results |= {
+        c.__name__
+        for c in vars(__import__("hookline.core.results", fromlist=["x"])).values()
+        if isinstance(c, type) and issubclass(c, HookResult) and c is not HookResult
+    }
+    missing = {c.__name__ for c in EVENT_TYPES.values()} | results
+    assert sorted(missing - documented) == []
+
+
+def test_the_tools_page_names_every_parameter_and_detail(tmp_path: Path) -> None:
+    text = (DOCS / "tools.md").read_text()
+    kinds = {
+        "bash": details.BashToolDetails,
+        "read": details.ReadToolDetails,
+        "write": details.WriteToolDetails,
+        "edit": details.EditToolDetails,
+        "grep": details.GrepToolDetails,
+        "find": details.FindToolDetails,
+        "ls": details.LsToolDetails,
+    }
+    for tool in builtin_tools(str(tmp_path)):
+        section = text.split(f"## {tool.name} ", 1)[1].split("\n## ", 1)[0]
+        for param in tool.parameters["properties"]:
+            assert f"`{param}`" in section, f"{tool.name}: parameter {param} undocumented"
+        for key in kinds[tool.name].__annotations__:
+            assert f"`{key}`" in section, f"{tool.name}: details.{key} undocumented"

@@ -223,3 +223,63 @@ async def test_sync_handlers_and_returned_awaitables() -> None:
     result = await runner.emit_tool_call(call())
     assert isinstance(result, ToolCallResult) and result.reason == "pwd"
     assert errors == []
+
+
+async def test_blocks_name_the_deciding_hook_on_every_path() -> None:
+    """A block, a failure, a timeout and an abandoned handler each carry the hook's path."""
+    release = asyncio.Event()
+
+    async def swallower(event: Any, ctx: HookContext) -> None:
+        while not release.is_set():
+            with contextlib.suppress(asyncio.CancelledError):
+                await release.wait()
+
+    async def suspends_then_blocks(event: Any, ctx: HookContext) -> dict[str, Any]:
+        await asyncio.sleep(0)
+        return {"block": True, "reason": "no"}
+
+    def fails(event: Any, ctx: HookContext) -> None:
+        raise RuntimeError("boom")
+
+    cases: list[tuple[Any, float | None]] = [
+        (lambda e, c: {"block": True, "reason": "no"}, None),
+        (suspends_then_blocks, 5.0),
+        (fails, None),
+        (calling_forever(), 0.05),
+        (swallower, 0.05),
+    ]
+    for handler, timeout in cases:
+        runner, _ = runner_with(
+            ("tool_call", lambda e, c: None),
+            ("tool_call", handler),
+            timeout=timeout,
+            grace=0.05,
+        )
+        result = await runner.emit_tool_call(call())
+        assert isinstance(result, ToolCallResult) and result.block, handler
+        assert result.hook_path == "/x/hook1.py", handler
+    release.set()
+
+
+async def test_tool_result_middleware_carries_a_patch_across_a_suspending_handler() -> None:
+    """The handler after one that suspended sees the patch, not the original output."""
+    seen: list[str] = []
+
+    async def redact(event: ToolResultEvent, ctx: HookContext) -> dict[str, Any]:
+        await asyncio.sleep(0)  # suspends: the rest of the chain runs after the resume
+        return {"content": [text("token=[redacted]")]}
+
+    def later(event: ToolResultEvent, ctx: HookContext) -> dict[str, Any]:
+        seen.append(str(event.content))
+        return {"is_error": False, "append": [text("checked")]}
+
+    runner, errors = runner_with(("tool_result", redact), ("tool_result", later), timeout=5.0)
+    event = ToolResultEvent(
+        tool_name="bash", tool_call_id="c1", input={}, content=[text("token=SECRET")]
+    )
+    result = await runner.emit_tool_result(event)
+    assert errors == []
+    assert seen and "SECRET" not in seen[0] and "[redacted]" in seen[0]
+    assert isinstance(result, ToolResultResult)
+    assert result.content == [text("token=[redacted]")] and result.is_error is False
+    assert result.append == [text("checked")]

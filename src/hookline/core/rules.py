@@ -139,9 +139,8 @@ async def _tool_call_abandoned(
 ) -> ToolCallResult:
     path = entries[index][0]
     calls.failed(path, "tool_call", text, None, BLOCKED)
-    return ToolCallResult(block=True, reason=f"tool_call hook {path} {text}; {BLOCKED}").decided_by(
-        path
-    )
+    reason = f"tool_call hook {path} {text}; {BLOCKED}"
+    return ToolCallResult(block=True, reason=reason).decided_by(path)
 
 
 TOOL_CALL = DirectRule(run_tool_call, _tool_call_abandoned)

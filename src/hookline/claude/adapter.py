@@ -76,7 +76,6 @@ from hookline.claude.http_hook import HttpHookPolicy
 from hookline.claude.names import (
     from_claude_input,
     restore_paths,
-    to_claude_input,
     to_claude_tool_name,
 )
 from hookline.claude.outcome import Outcome
@@ -544,14 +543,13 @@ _CONFIG_SOURCES = {
 def _rewrite(
     tool: str, original: dict[str, Any], updated: dict[str, Any], cwd: str
 ) -> dict[str, Any]:
-    """``updatedInput`` (Claude keys) laid over the call's input, back in hookline's keys.
+    """``updatedInput`` (Claude keys) as the call's new input, back in hookline's keys.
 
-    Keys a hook leaves out keep their value; several hooks' rewrites were merged in
-    hook order before (a later hook's key wins). A path left as the hook saw it
-    (absolute) goes back to the model's spelling.
+    As in Claude Code it replaces the input: a key the hook leaves out is gone.
+    Several hooks' rewrites were merged in hook order before (a later hook's key
+    wins). A path left as the hook saw it (absolute) goes back to the model's spelling.
     """
-    merged = {**to_claude_input(tool, original, cwd=cwd), **updated}
-    return restore_paths(tool, original, from_claude_input(tool, merged), cwd)
+    return restore_paths(tool, original, from_claude_input(tool, dict(updated)), cwd)
 
 
 def _tool_output_content(value: Any) -> list[Content]:

@@ -89,6 +89,10 @@ Listener = Callable[[dict[str, Any]], None]
 _EFFORT = {"minimal": "low", "low": "low", "medium": "medium", "high": "high", "xhigh": "max"}
 
 
+#: Seconds a normal exit waits for a compaction a hook asked for.
+_COMPACTION_GRACE = 30.0
+
+
 class Agent:
     """Runs prompts through the model and tools, emitting hook events at every step."""
 
@@ -138,6 +142,8 @@ class Agent:
         self._tool_sources: list[Callable[[], list[Tool]]] = []
         #: What ends with the session besides hooks and leftovers (MCP servers).
         self._closers: list[Callable[[], Awaitable[None]]] = []
+        #: Compactions hooks asked for, waiting for the agent to be idle.
+        self._compactions: set[asyncio.Task[Any]] = set()
         #: Every tool (built-ins, hook tools, wrappers applied), by name.
         self.tools: dict[str, Tool] = {}
         #: The names the model is offered (``set_active_tools``); None: all of them.
@@ -357,6 +363,10 @@ class Agent:
     async def shutdown(self, reason: str = "exit") -> None:
         """``session_shutdown`` once, close the session; background settings hooks end too."""
         first = not self.sessions.shut_down
+        if first and reason == "exit" and self._compactions:
+            # A compaction a hook asked for (``ctx.compact()``) runs once the agent is idle:
+            # a run that ends the process (print mode) still writes it before the end.
+            await asyncio.wait(self._compactions, timeout=_COMPACTION_GRACE)
         try:
             await self.sessions.shutdown(reason)
         finally:
@@ -440,7 +450,9 @@ class Agent:
         self.shutdown_requested.set()
 
     def start_compaction(self, custom_instructions: str | None) -> None:
-        self._spawn(self._compact_when_idle(custom_instructions))
+        task = self._spawn(self._compact_when_idle(custom_instructions))
+        self._compactions.add(task)
+        task.add_done_callback(self._compactions.discard)
 
     async def _compact_when_idle(self, custom_instructions: str | None) -> None:
         await self._idle.wait()

@@ -9,7 +9,8 @@ and shows what each hook did: a blocked `rm -rf`, a redacted secret (read from
 the file, and from an MCP server the project's `.mcp.json` starts — its tool
 goes through the same hooks), a Claude-format settings hook blocking `curl | sh`
 beside the Python hooks, an `http` settings hook receiving every PostToolUse on
-a loopback server, a chained command refused although an allow rule covers its
+a loopback server, a SessionStart `compact` hook restoring context after the
+compaction a hook asks for at the end, a chained command refused although an allow rule covers its
 first part, a load error reported with its path, and the final answer.
 """
 
@@ -87,6 +88,8 @@ def _run(audit_port: int) -> int:
             "--hook",
             str(HOOKS / "protected_paths.py"),
             "--hook",
+            str(HERE / "demo" / "compact_at_end.py"),
+            "--hook",
             str(HERE / "demo" / "broken_hook.py"),
             "--cwd",
             str(project),
@@ -107,6 +110,9 @@ def _run(audit_port: int) -> int:
         print(f"settings-hook audit log entries: {entries}")
         tools = [str(e.get("tool_name")) for e in _AuditReceiver.events]
         print(f"http hook received {len(tools)} PostToolUse events: {', '.join(tools)}")
+        restored = project / ".claude" / "restored.log"
+        runs = len(restored.read_text().splitlines()) if restored.exists() else 0
+        print(f"SessionStart 'compact' hook runs after the compaction: {runs}")
         print(f"TIDIED created by `ls && touch TIDIED`: {(project / 'TIDIED').exists()}")
         notes = project / "NOTES.md"
         print(f"NOTES.md: {notes.read_text().strip() if notes.exists() else '(missing)'}")

@@ -154,8 +154,6 @@ CASES: list[Case] = [
         [_bash("echo original > out.txt"), Turn("done")],
         effect=_text_of("out.txt"),
         hook_fields={"pre": ["tool_input"], "post": ["tool_input"]},
-        pending="`updatedInput` replaces the whole input: hookline merges it into the old "
-        "one, so keys the hook left out (`description`) survive (issue 10)",
     ),
     Case(
         "pre_tool_use_allow",
@@ -312,7 +310,6 @@ CASES: list[Case] = [
         [_bash("touch ran.txt"), Turn("done")],
         effect=_exists("ran.txt"),
         result_contains=[["COMMA"]],
-        pending="comma-list matchers (`Write,Bash`) (issue 10)",
     ),
     Case(
         "if_condition",
@@ -365,7 +362,6 @@ CASES: list[Case] = [
         [Turn(calls=[Call("Read", {"file_path": "data.txt"})]), Turn("done")],
         files={"data.txt": "DATA-LINE\n"},
         hook_fields={"pre": ["tool_input.file_path"]},
-        pending="paths in `tool_input` shown absolute, resolved against the cwd (issue 10)",
     ),
     Case(
         "permission_rule_denies_rm",

@@ -31,8 +31,12 @@ def test_demo_shows_blocks_redaction_settings_hook_chained_denial_load_error_and
     # an MCP tool's answer went through the redactor like a built-in's
     assert "-> mcp__settings__lookup" in out and "sk-demo" not in out
     assert (
-        "http hook received 4 PostToolUse events: Read, mcp__settings__lookup, Write, Bash" in out
+        "http hook received 6 PostToolUse events: Read, mcp__settings__lookup, Write, Bash, "
+        "Bash, Bash" in out
     )
+    # a hook's ctx.compact() at the end still runs before exit, and the project's
+    # SessionStart "compact" hook restores context after it
+    assert "SessionStart 'compact' hook runs after the compaction: 1" in out
     # an allow rule for `ls` does not cover a chained `touch`
     assert "-> bash ls && touch TIDIED\n     [x] Permission denied" in out
     assert "TIDIED created by `ls && touch TIDIED`: False" in out

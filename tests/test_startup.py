@@ -140,6 +140,9 @@ def test_a_scripted_turn_loads_no_sdk_no_tui_no_yaml(tmp_path: Path) -> None:
 
     assert out == "hello\n"
     assert _of(modules, (*NOT_FOR_A_SCRIPTED_TURN, "yaml")) == []
+    # No bash call, no bash parser: tree-sitter loads on the first permission check of one.
+    assert _of(modules, ("tree_sitter", "tree_sitter_bash")) == []
+    assert "hookline.shell" not in modules
     assert "hookline.agent.providers.anthropic_provider" not in modules
     assert "hookline.modes.interactive" not in modules
 

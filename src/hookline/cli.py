@@ -153,6 +153,14 @@ def _main_parser() -> argparse.ArgumentParser:
         "(repeatable)",
     )
     p.add_argument(
+        "--plugin-dir",
+        dest="plugin_dirs",
+        action="append",
+        default=[],
+        metavar="DIR",
+        help="load a Claude Code plugin folder for this run (repeatable)",
+    )
+    p.add_argument(
         "--trust-project",
         action="store_true",
         help="trust the project's hooks and settings hooks for this run only",
@@ -323,6 +331,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         add_dirs=args.add_dirs,
         trust_project=args.trust_project,
         required_hooks=args.required_hooks,
+        plugin_dirs=[os.path.join(cwd, os.path.expanduser(d)) for d in args.plugin_dirs],
         system_prompt=args.system_prompt,
         interactive=interactive,
         verbose=args.verbose,

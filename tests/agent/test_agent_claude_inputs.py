@@ -218,3 +218,16 @@ async def test_session_start_carries_the_model(make_agent: MakeAgent, tmp_path: 
     [e] = lines(log)
     assert e["source"] == "startup"
     assert e["model"] == h.agent.provider.model_id and e["model"]
+
+
+async def test_effort_follows_the_thinking_level(make_agent: MakeAgent, tmp_path: Path) -> None:
+    """Claude Code sends the reasoning ``effort``; here it is the agent's thinking level."""
+    rec, log = recorder(tmp_path)
+    h = await make_agent(["one", "two"], claude_settings={"hooks": on("Stop", f"{rec} {log}")})
+    await h.agent.prompt("first")  # thinking off: no effort
+    h.agent.set_thinking_level("xhigh")
+    await h.agent.prompt("second")
+
+    first, second = lines(log)
+    assert "effort" not in first
+    assert second["effort"] == "max"

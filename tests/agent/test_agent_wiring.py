@@ -17,36 +17,6 @@ def _capture_hook(path: Path, record: Path, exit_code: int = 0) -> str:
     return str(script)
 
 
-async def test_plugin_hooks_json_runs_without_project_trust(
-    make_agent: MakeAgent, tmp_path: Path, isolated_home: Path
-) -> None:
-    """~/.claude/plugins/*/hooks/hooks.json is user scope: it runs in an untrusted project."""
-    record = tmp_path / "seen.json"
-    plugin = isolated_home / ".claude" / "plugins" / "guard" / "hooks"
-    plugin.mkdir(parents=True)
-    command = _capture_hook(plugin, record, exit_code=2)
-    (plugin / "hooks.json").write_text(
-        json.dumps(
-            {
-                "hooks": {
-                    "PreToolUse": [
-                        {"matcher": "Bash", "hooks": [{"type": "command", "command": command}]}
-                    ]
-                }
-            }
-        )
-    )
-    h = await make_agent(
-        [{"tool_calls": [{"name": "bash", "arguments": {"command": "echo hi"}}]}, "done"],
-        trust_project=False,
-    )
-    await h.agent.prompt("go")
-    results = [m for m in h.agent.session.build_context_messages() if m["role"] == "tool"]
-    assert results and results[0]["is_error"]
-    assert "plugin says no" in content_text(results[0]["content"])
-    assert json.loads(record.read_text())["tool_input"] == {"command": "echo hi"}
-
-
 async def test_permission_mode_changes_reach_command_hooks(
     make_agent: MakeAgent, tmp_path: Path
 ) -> None:

@@ -247,3 +247,20 @@ def test_list_says_which_hooks_disable_all_hooks_holds_back(project: Path) -> No
     rows = as_json(hooks(project, "list", "--json", "--trust-project"))["hooks"]
     assert rows and {r["status"] for r in rows} == {"skipped"}
     assert all("disableAllHooks" in r["detail"] for r in rows)
+
+
+def test_list_shows_enabled_plugins_hooks_each_in_its_own_root(
+    project: Path, isolated_home: Path
+) -> None:
+    """``hooks list`` loads plugins as the agent does; one command text in two plugins is
+    two hooks (the plugin root is part of the dedupe identity), never a duplicate."""
+    group = {"matcher": "Bash", "hooks": [{"type": "command", "command": "./guard.sh"}]}
+    for name in ("alpha", "beta"):
+        hooks_dir = isolated_home / ".hookline" / "plugins" / name / "hooks"
+        hooks_dir.mkdir(parents=True)
+        (hooks_dir / "hooks.json").write_text(json.dumps({"hooks": {"PreToolUse": [group]}}))
+    done = hooks(project, "list", "--json", "--trust-project")
+    assert done.returncode == 0, done.stderr
+    rows = [r for r in as_json(done)["hooks"] if "plugins" in Path(r["source"]).parts]
+    assert sorted(Path(r["source"]).parts[-3] for r in rows) == ["alpha", "beta"]
+    assert {r["status"] for r in rows} == {"loaded"}

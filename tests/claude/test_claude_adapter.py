@@ -103,7 +103,8 @@ async def test_updated_input_rewrites_the_call(tmp_path: Path, script: ScriptFac
     )
     result = await runner.emit_tool_call(ev)
     assert result is not None and not result.block
-    assert result.input == {"path": "safe.py", "oldText": "x", "newText": "Z"}
+    # as in Claude Code, updatedInput replaces the input: old_string was left out
+    assert result.input == {"path": "safe.py", "newText": "Z"}
 
 
 class AnswerUI(NoUI):

@@ -139,7 +139,7 @@ def test_every_design_event_name_is_known() -> None:
         "tool_execution_update", "tool_execution_end", "stop", "subagent_start",
         "subagent_stop", "notification", "permission_request", "empty_reply_nudge",
         "message_start", "message_update", "message_end", "before_provider_request",
-        "after_provider_response",
+        "after_provider_response", "instructions_loaded",
     }  # fmt: skip
     assert names == set(EVENT_NAMES)
     for name, cls in EVENT_TYPES.items():
@@ -452,7 +452,14 @@ def test_event_to_dict() -> None:
         "tool_name": "bash",
         "tool_call_id": "c1",
         "input": {"command": "ls"},
+        "agent_id": None,  # the main agent's own call
+        "agent_type": None,
     }
+    inside = ToolCallEvent(
+        tool_name="bash", tool_call_id="c3", input={}, agent_id="agent-1", agent_type="scout"
+    )
+    assert inside.to_dict()["agent_id"] == "agent-1"  # a sub-agent's call says whose it is
+    assert inside.to_dict()["agent_type"] == "scout"
     result = ToolResultEvent(tool_name="read", tool_call_id="c2", input={}, content=[text("x")])
     assert result.to_dict()["is_error"] is False
     assert result.to_dict()["details"] is None

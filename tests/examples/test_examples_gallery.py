@@ -215,7 +215,9 @@ async def test_claude_guard_bash(
 
 async def test_claude_after_edit_adds_context(claude_example: HookHarness) -> None:
     emitted = await claude_example.tool_result("edit", {"path": "src/a.py"}, "edited")
-    emitted.assert_patched("after-edit: run the formatter on src/a.py")
+    # Claude Code shows hooks absolute paths, resolved against the tool's cwd
+    where = Path(claude_example.cwd, "src", "a.py")
+    emitted.assert_patched(f"after-edit: run the formatter on {where}")
 
 
 async def test_claude_prompt_guard(claude_example: HookHarness) -> None:

@@ -18,6 +18,7 @@ from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
 from hookline.agent.gate import PermissionGate
+from hookline.agent.memory import MemoryFile
 from hookline.agent.prompt import compose_system_prompt
 from hookline.agent.provider import Provider
 from hookline.agent.session_ops import CompactionPolicy, SessionLifecycle
@@ -34,6 +35,7 @@ from hookline.core.events import (
     EmptyReplyNudgeEvent,
     Event,
     InputEvent,
+    InstructionsLoadedEvent,
     ModelSelectEvent,
     SessionShutdownEvent,
     StopEvent,
@@ -83,6 +85,14 @@ THINKING_LEVELS = ("off", "minimal", "low", "medium", "high", "xhigh")
 Listener = Callable[[dict[str, Any]], None]
 
 
+#: Thinking level → Claude Code's ``effort`` in hook input (``off``: none is sent).
+_EFFORT = {"minimal": "low", "low": "low", "medium": "medium", "high": "high", "xhigh": "max"}
+
+
+#: Seconds a normal exit waits for a compaction a hook asked for.
+_COMPACTION_GRACE = 30.0
+
+
 class Agent:
     """Runs prompts through the model and tools, emitting hook events at every step."""
 
@@ -123,6 +133,8 @@ class Agent:
         self.turn_index = 0
         self.extra_env: dict[str, str] = {}
         self.claude: ClaudeHooks | None = None
+        #: The memory files in the system prompt, announced by ``start``.
+        self.memory_files: list[MemoryFile] = []
         self.todos = TodoList()
         self._raw_tools = [*tools, self.todos.tool()]
         #: Tools from elsewhere (MCP servers), asked at every rebuild: a server that died
@@ -130,6 +142,8 @@ class Agent:
         self._tool_sources: list[Callable[[], list[Tool]]] = []
         #: What ends with the session besides hooks and leftovers (MCP servers).
         self._closers: list[Callable[[], Awaitable[None]]] = []
+        #: Compactions hooks asked for, waiting for the agent to be idle.
+        self._compactions: set[asyncio.Task[Any]] = set()
         #: Every tool (built-ins, hook tools, wrappers applied), by name.
         self.tools: dict[str, Tool] = {}
         #: The names the model is offered (``set_active_tools``); None: all of them.
@@ -284,8 +298,18 @@ class Agent:
     async def start(self, source: str | None = None) -> None:
         """Announce the session (``session_start``); the default source is ``resume`` for a
         session opened with entries (``--continue``/``--resume``/``--session``), else
-        ``startup``."""
+        ``startup``. Then each memory file in the system prompt (``instructions_loaded``)."""
         await self.sessions.start(source)
+        for f in self.memory_files:
+            reason = "compact" if source == "compact" and f.parent is None else f.load_reason
+            await self.emit(
+                InstructionsLoadedEvent(
+                    file_path=str(f.path),
+                    memory_type=f.memory_type,
+                    load_reason=reason,
+                    parent_file_path=str(f.parent) if f.parent is not None else None,
+                )
+            )
 
     async def new_session(
         self,
@@ -339,6 +363,10 @@ class Agent:
     async def shutdown(self, reason: str = "exit") -> None:
         """``session_shutdown`` once, close the session; background settings hooks end too."""
         first = not self.sessions.shut_down
+        if first and reason == "exit" and self._compactions:
+            # A compaction a hook asked for (``ctx.compact()``) runs once the agent is idle:
+            # a run that ends the process (print mode) still writes it before the end.
+            await asyncio.wait(self._compactions, timeout=_COMPACTION_GRACE)
         try:
             await self.sessions.shutdown(reason)
         finally:
@@ -422,7 +450,9 @@ class Agent:
         self.shutdown_requested.set()
 
     def start_compaction(self, custom_instructions: str | None) -> None:
-        self._spawn(self._compact_when_idle(custom_instructions))
+        task = self._spawn(self._compact_when_idle(custom_instructions))
+        self._compactions.add(task)
+        task.add_done_callback(self._compactions.discard)
 
     async def _compact_when_idle(self, custom_instructions: str | None) -> None:
         await self._idle.wait()
@@ -464,6 +494,7 @@ class Agent:
         if level not in THINKING_LEVELS:
             raise ValueError(f"thinking level {level!r}: use one of {', '.join(THINKING_LEVELS)}")
         self.thinking_level = level
+        self.sync_claude()  # command hooks see it as ``effort``
 
     async def reload(self) -> None:
         """``session_shutdown``, re-discover and reload the hooks, ``session_start`` with
@@ -614,6 +645,7 @@ class Agent:
                 transcript_path=self.session.get_session_file() or "",
                 permission_mode=self.gate.mode,
                 model=self.provider.model_id,
+                effort=_EFFORT.get(self.thinking_level, ""),
             )
 
     async def _append(self, msg: Message) -> Message:

@@ -26,7 +26,6 @@ from hookline.agent.permissions import (
 from hookline.core.events import Event, NotificationEvent, PermissionRequestEvent
 from hookline.core.results import PermissionRequestResult, ToolCallResult
 from hookline.core.runner import HookRunner
-from hookline.shell import parse_command
 from hookline.tools.pipeline import Authorization, Denial, DenialSource
 
 
@@ -166,6 +165,8 @@ def suggested_rules(gate: PermissionGate, tool_name: str, input: dict[str, Any])
         return [f"Edit({path})"]
     if tool_name != "bash":
         return [name]
+    from hookline.shell import parse_command  # tree-sitter loads on the first bash call
+
     parsed = parse_command(str(input.get("command", "")))
     out: list[str] = []
     for command in parsed.commands:

@@ -53,8 +53,9 @@ __all__ = [
 Decision = Literal["allow", "deny", "ask"]
 
 READ_ONLY_TOOLS = frozenset({"read", "ls", "find", "grep"})
-#: The agent's own tools that touch nothing outside it (the task list): never asked about.
-INTERNAL_TOOLS = frozenset({"todo_write"})
+#: The agent's own tools that touch nothing outside it (the task list, the sub-agent
+#: tool, whose every call is checked on its own): never asked about; deny rules still hold.
+INTERNAL_TOOLS = frozenset({"todo_write", "task"})
 EDIT_TOOLS = frozenset({"write", "edit"})
 
 
@@ -89,7 +90,7 @@ def check_permission(
     if rule is not None:
         return PermissionCheck("deny", f"denied by rule {rule.describe()}", rule)
     if tool_name in INTERNAL_TOOLS:
-        return PermissionCheck("allow", "the agent's own task list")
+        return PermissionCheck("allow", f"the agent's own {tool_name} tool")
     if mode == "plan" and tool_name not in READ_ONLY_TOOLS:
         return PermissionCheck("deny", "plan mode: only read-only tools run")
     # What cannot be checked against a deny rule asks in that rule's name, before any ask

@@ -12,7 +12,7 @@ import dataclasses
 import os
 import re
 import sys
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
@@ -20,14 +20,19 @@ from typing import TextIO
 from hookline.agent.agent import DEFAULT_SYSTEM_PROMPT, Agent
 from hookline.agent.flags import describe_hook_flags, parse_hook_flags
 from hookline.agent.gate import PermissionGate
+from hookline.agent.memory import load_memory, system_prompt_with_memory
+from hookline.agent.model_choice import choose_model, normalize_spec
 from hookline.agent.model_hooks import make_model_runner
 from hookline.agent.permissions import PermissionRules
 from hookline.agent.provider import Provider, ProviderError
 from hookline.agent.providers.registry import ProviderSpecError, create_provider
 from hookline.agent.providers.scripted import ScriptError
+from hookline.agent.subagents import load_agent_types
+from hookline.agent.task_tool import task_tool
 from hookline.claude import ClaudeHooks
+from hookline.claude.plugins import Plugin, PluginSet, enabled_state, find_plugins
 from hookline.core.api import RegisteredFlag, StreamRule
-from hookline.core.paths import expand_path, hookline_home
+from hookline.core.paths import expand_path
 from hookline.core.runner import HookError, HookRunner
 from hookline.core.tracebacks import hook_location, hook_traceback
 from hookline.discovery import (
@@ -80,6 +85,8 @@ class AgentOptions:
     add_dirs: list[str] = field(default_factory=list)
     #: ``--require-hook PATH``: loaded like ``--hook``, and the agent refuses to start without it.
     required_hooks: list[str] = field(default_factory=list)
+    #: ``--plugin-dir``: Claude Code plugin folders loaded for this run.
+    plugin_dirs: list[str] = field(default_factory=list)
     #: ``interactive`` | ``rpc`` | ``json`` | ``print``: what hooks read as ``ctx.mode``.
     mode: str = "print"
     #: Command-line words left for hook flags (``--plan``, ``--name=value``), parsed once the
@@ -109,6 +116,26 @@ def _provider(spec: str, base_url: str | None, cwd: str) -> Provider:
         raise SetupError(str(exc)) from None
 
 
+def _chosen_provider(
+    options: AgentOptions, settings: LoadedSettings, cwd: str, err: TextIO
+) -> Provider:
+    """``--model`` > ``HOOKLINE_MODEL`` > settings ``model`` > an API key > the scripted model."""
+    origin = next(
+        (str(f.path) for f in reversed(settings.files) if f.settings and f.settings.model),
+        "settings",
+    )
+    choice = choose_model(
+        options.model, settings.merged.model, DEFAULT_MODEL, os.environ, settings_origin=origin
+    )
+    if choice.note:
+        _say(err, choice.note)
+    try:
+        return create_provider(choice.spec, base_url=options.base_url, cwd=cwd)
+    except (ProviderSpecError, ScriptError, ProviderError) as exc:
+        where = "" if choice.source in ("--model", "default") else f"{choice.source}: "
+        raise SetupError(f"{where}{exc}") from None
+
+
 def _ask_trust(cwd: str) -> bool:
     """Interactive mode asks before anything from the project runs."""
     try:
@@ -130,6 +157,7 @@ def _project_has_hooks(cwd: str) -> bool:
             root / ".hookline" / "settings.json",
             root / ".claude" / "settings.json",
             root / ".claude" / "settings.local.json",
+            root / ".claude" / "agents",  # sub-agent types load only from a trusted project
         )
     )
 
@@ -236,8 +264,6 @@ async def build_agent(
     cwd = os.path.abspath(options.cwd)
     if not os.path.isdir(cwd):
         raise SetupError(f"--cwd {cwd} is not a directory")
-    provider = _provider(options.model or DEFAULT_MODEL, options.base_url, cwd)
-
     trusted = await _decide_trust(options, cwd, err, ask_trust)
     settings = load_settings(
         Path(cwd),
@@ -261,6 +287,7 @@ async def build_agent(
             + f" (run `hookline trust {cwd}` or pass --trust-project)",
         )
     rules = _permission_rules(settings, options, cwd, err)  # before any hook code runs
+    provider = _chosen_provider(options, settings, cwd, err)
 
     policy = hook_policy(settings)
     runner = HookRunner(cwd=cwd, timeout=settings.hook_timeout_seconds)
@@ -295,9 +322,10 @@ async def build_agent(
     runner.context.mode = options.mode
 
     agent_ref: list[Agent] = []
+    plugins = [] if policy.managed_only else _plugins(settings, options, cwd, trusted, err)
     claude = ClaudeHooks.from_settings(
         settings,
-        plugin_hook_files=[] if policy.managed_only else plugin_hook_files(),
+        plugins=plugins,
         policy=policy,
         project_trusted=trusted,
         project_dir=cwd,
@@ -320,27 +348,47 @@ async def build_agent(
     for warning in mode_warnings:
         _say(err, f"settings: {warning}")
     gate = PermissionGate(runner, mode=mode, rules=rules, cwd=cwd)
+    memory = load_memory(cwd, project_trusted=trusted)
+    for warning in memory.warnings:
+        _say(err, warning)
     session = _open_session(options, cwd)
     # What bash calls leave (background jobs, spill files) ends with the session;
     # atexit covers an exit that skips the shutdown.
     leftovers = ToolLeftovers()
     atexit.register(leftovers.close)
+    agent_types = load_agent_types(
+        cwd,
+        project_trusted=trusted,
+        plugins=[(p.id.rpartition("@")[0] or p.id, p.root) for p in plugins],
+    )
+    for warning in agent_types.warnings:
+        _say(err, warning)
+
+    def make_provider(spec: str) -> Provider:
+        return _provider(normalize_spec(spec), options.base_url, cwd)
+
     agent = Agent(
         provider=provider,
         runner=runner,
         session=session,
-        tools=builtin_tools(
-            cwd, spawn_hook=spawn_hook, hide=rules.hide_predicate(cwd), leftovers=leftovers
-        ),
+        tools=[
+            *builtin_tools(
+                cwd, spawn_hook=spawn_hook, hide=rules.hide_predicate(cwd), leftovers=leftovers
+            ),
+            task_tool(lambda: agent_ref[0], agent_types, make_provider),
+        ],
         cwd=cwd,
-        system_prompt=options.system_prompt or DEFAULT_SYSTEM_PROMPT,
+        system_prompt=system_prompt_with_memory(
+            options.system_prompt or DEFAULT_SYSTEM_PROMPT, memory
+        ),
         gate=gate,
         leftovers=leftovers,
     )
+    agent.memory_files = memory.files
     agent_ref.append(agent)
     await _start_mcp_servers(agent, settings, cwd, trusted, err)
     agent.stream.verbose_context = options.verbose_context
-    agent.make_provider = lambda spec: _provider(spec, options.base_url, cwd)
+    agent.make_provider = make_provider
     loaded = [result]
 
     async def reload() -> None:
@@ -372,7 +420,7 @@ async def build_agent(
         settings=settings,
         load_result=result,
         claude=claude,
-        make_provider=lambda spec: _provider(spec, options.base_url, cwd),
+        make_provider=make_provider,
         trusted=trusted,
     )
 
@@ -448,10 +496,34 @@ def _permission_rules(
     return rules
 
 
-def plugin_hook_files() -> list[Path]:
-    """Claude Code plugins' ``hooks/hooks.json`` (user scope: no project trust needed)."""
-    roots = [Path.home() / ".claude" / "plugins", hookline_home() / "plugins"]
-    return [f for root in roots for f in sorted(root.glob("*/hooks/hooks.json"))]
+def enabled_plugins(
+    settings: LoadedSettings, cwd: str, trusted: bool, plugin_dirs: Iterable[str] = ()
+) -> tuple[PluginSet, list[str]]:
+    """The Claude Code plugins that load (enabled in settings, or ``--plugin-dir``) and
+    the warnings about them; the agent and ``hookline hooks list`` share this."""
+    enabled, warnings = enabled_state(settings.merged.extra_keys().get("enabledPlugins"))
+    found = find_plugins(
+        enabled,
+        project_dir=cwd,
+        project_trusted=trusted,
+        plugin_dirs=[expand_path(d, cwd) for d in plugin_dirs],
+    )
+    return found, [*warnings, *found.warnings]
+
+
+def _plugins(
+    settings: LoadedSettings, options: AgentOptions, cwd: str, trusted: bool, err: TextIO
+) -> list[Plugin]:
+    """The Claude Code plugins that load, their warnings said on ``err``."""
+    found, warnings = enabled_plugins(settings, cwd, trusted, options.plugin_dirs)
+    for warning in warnings:
+        _say(err, f"plugins: {warning}")
+    if options.verbose:
+        for plugin in found.plugins:
+            _say(err, f"plugin {plugin.id} loaded from {plugin.root}")
+        for skipped in found.skipped:
+            _say(err, f"plugin {skipped.id} not loaded: {skipped.reason}")
+    return found.plugins
 
 
 async def _start_mcp_servers(

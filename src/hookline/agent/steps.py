@@ -42,7 +42,7 @@ from hookline.core.messages import (
 from hookline.core.results import BeforeProviderRequestResult, MessageEndResult
 from hookline.core.runner import HookRunner
 from hookline.core.tool import Tool, ToolResult
-from hookline.tools.pipeline import Denial, ToolPipeline
+from hookline.tools.pipeline import Denial, SubagentRef, ToolPipeline
 
 Emit = Callable[[Event], Awaitable[Any]]
 Publish = Callable[[dict[str, Any]], None]
@@ -323,9 +323,16 @@ class ToolStep:
         self.spawn = spawn
 
     async def run(
-        self, call: ToolCallContent, tools: Mapping[str, Tool], signal: asyncio.Event
+        self,
+        call: ToolCallContent,
+        tools: Mapping[str, Tool],
+        signal: asyncio.Event,
+        agent: SubagentRef | None = None,
     ) -> tuple[ToolResultMessage, Denial | None]:
-        """The result message for the model, and the denial when the call did not run."""
+        """The result message for the model, and the denial when the call did not run.
+
+        ``agent``: the sub-agent making the call (its tool events carry its id and type).
+        """
         name, call_id, args = call["name"], call["id"], dict(call.get("arguments") or {})
         await self.emit(
             ToolExecutionStartEvent(tool_name=name, tool_call_id=call_id, input=args, args=args)
@@ -354,7 +361,7 @@ class ToolStep:
                 [text(f"unknown tool {name!r}; available: {known}")], None, is_error=True
             )
         else:
-            outcome = await self.pipeline.run(tool, call_id, args, signal, on_update)
+            outcome = await self.pipeline.run(tool, call_id, args, signal, on_update, agent=agent)
             result, denial = outcome.result, outcome.denial
             on_denied = self.on_denied
             if (

@@ -65,7 +65,7 @@ def _modules(project: ProjectHooks) -> list[HookEntry]:
 
 def _settings(project: ProjectHooks) -> list[HookEntry]:
     rows: list[HookEntry] = []
-    kept: dict[tuple[str, tuple[str, str]], HookDefinition] = {}
+    kept: dict[tuple[str, tuple[str, ...]], HookDefinition] = {}
     order = 0
     for event, definitions in project.claude.table.by_event.items():
         for d in definitions:

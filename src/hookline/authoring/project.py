@@ -10,8 +10,9 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from hookline.agent.setup import ModuleHookPlan, plan_module_hooks, plugin_hook_files
+from hookline.agent.setup import ModuleHookPlan, enabled_plugins, plan_module_hooks
 from hookline.claude import ClaudeHooks
+from hookline.claude.plugins import Plugin
 from hookline.discovery import LoadResult, SkippedSource, load_hooks
 from hookline.settings import LoadedSettings, TrustStore, hook_policy, load_settings
 
@@ -70,9 +71,14 @@ def load_project_hooks(
     if plan.limit is not None:
         modules.skipped.extend(_held_back(plan, settings, trusted, folder, hook_paths or []))
     policy = hook_policy(settings)
+    plugins: list[Plugin] = []
+    if not policy.managed_only:
+        found, warnings = enabled_plugins(settings, folder, trusted)
+        plugins = found.plugins
+        notes.extend(f"plugins: {w}" for w in warnings)
     claude = ClaudeHooks.from_settings(
         settings,
-        plugin_hook_files=[] if policy.managed_only else plugin_hook_files(),
+        plugins=plugins,
         policy=policy,
         project_trusted=trusted,
         project_dir=folder,

@@ -5,8 +5,9 @@ its parts: names (Claude's tool vocabulary), config (sources → definitions),
 matchers and selection, conditions (a hook's ``if``), payloads (stdin JSON),
 command (one process), http_hook (one POST), outcome (exit code and output →
 ``Outcome``), verdict, async_hooks, model_hooks, callbacks, timeouts, env_file
-(``CLAUDE_ENV_FILE``), environment (settings ``env``, the credential scrub) and
-engine (one event, hooks in parallel).
+(``CLAUDE_ENV_FILE``), environment (settings ``env``, the credential scrub),
+engine (one event, hooks in parallel) and plugins (Claude Code's installed
+plugins).
 """
 
 from typing import TYPE_CHECKING
@@ -42,6 +43,13 @@ if TYPE_CHECKING:
     )
     from hookline.claude.outcome import Outcome, OutcomeKind
     from hookline.claude.payloads import BaseFields, build_payload
+    from hookline.claude.plugins import (
+        Plugin,
+        PluginSet,
+        enabled_state,
+        find_plugins,
+        plugin_hook_sources,
+    )
     from hookline.claude.selection import Deduped, MatcherCheck, Selection, Skipped, select_hooks
     from hookline.claude.verdict import Verdict, aggregate
 
@@ -70,18 +78,23 @@ __all__ = [
     "ModelRunner",
     "Outcome",
     "OutcomeKind",
+    "Plugin",
+    "PluginSet",
     "Selection",
     "Skipped",
     "Verdict",
     "aggregate",
     "build_payload",
     "compile_matcher",
+    "enabled_state",
+    "find_plugins",
     "from_claude_input",
     "from_claude_tool_name",
     "load_plugin_hooks",
     "match_query",
     "never_fires",
     "parse_env_exports",
+    "plugin_hook_sources",
     "plugin_sources",
     "select_hooks",
     "source_env_file",
@@ -130,6 +143,11 @@ _EXPORTS = {
     "match_query": "hookline.claude.matchers",
     "parse_env_exports": "hookline.claude.env_file",
     "plugin_sources": "hookline.claude.config",
+    "Plugin": "hookline.claude.plugins",
+    "PluginSet": "hookline.claude.plugins",
+    "enabled_state": "hookline.claude.plugins",
+    "find_plugins": "hookline.claude.plugins",
+    "plugin_hook_sources": "hookline.claude.plugins",
     "select_hooks": "hookline.claude.selection",
     "source_env_file": "hookline.claude.env_file",
     "sources_from_settings": "hookline.claude.config",

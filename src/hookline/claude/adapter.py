@@ -23,6 +23,7 @@ session_before_compact PreCompact: block → ``cancel``
 stop / subagent_stop   Stop / SubagentStop: block → ``{block, reason}``
 permission_request     PermissionRequest: allow/deny → ``decision``
 notification           Notification;  subagent_start → SubagentStart
+instructions_loaded    InstructionsLoaded (observer: its output changes nothing)
 turn_end               PostToolBatch (a turn with tool calls: context and
                        feedback reach the next model call); StopFailure (a
                        turn the model API ended with an error)
@@ -75,15 +76,16 @@ from hookline.claude.http_hook import HttpHookPolicy
 from hookline.claude.names import (
     from_claude_input,
     restore_paths,
-    to_claude_input,
     to_claude_tool_name,
 )
 from hookline.claude.outcome import Outcome
+from hookline.claude.plugins import Plugin, plugin_hook_sources
 from hookline.claude.watch import FileWatch
 from hookline.core.api import Handler, LoadedHook
 from hookline.core.context import HookContext
 from hookline.core.events import (
     InputEvent,
+    InstructionsLoadedEvent,
     NotificationEvent,
     PermissionRequestEvent,
     SessionBeforeCompactEvent,
@@ -134,6 +136,7 @@ BUS_EVENTS: dict[str, tuple[str, ...]] = {
     "subagent_start": ("SubagentStart",),
     "notification": ("Notification",),
     "permission_request": ("PermissionRequest",),
+    "instructions_loaded": ("InstructionsLoaded",),
     "turn_end": ("PostToolBatch", "StopFailure"),
     "turn_start": ("ConfigChange", "FileChanged"),
     "session_compact": ("PostCompact",),
@@ -172,22 +175,28 @@ class ClaudeHooks(HookEngine):
         loaded: LoadedSettings,
         *,
         plugin_hook_files: Iterable[Path] = (),
+        plugins: Iterable[Plugin] = (),
         policy: HookPolicy | None = None,
         project_trusted: bool = True,
         **kwargs: Any,
     ) -> ClaudeHooks:
-        """From a ``LoadedSettings`` and plugin ``hooks/hooks.json`` files.
+        """From a ``LoadedSettings``, plugins (``claude.plugins.find_plugins``) and loose
+        plugin ``hooks/hooks.json`` files.
 
         ``policy`` defaults to ``settings.policy.hook_policy(loaded)``.
         """
         sources = sources_from_settings(loaded)
-        plugins, errors = plugin_sources(plugin_hook_files)
+        plugin_hooks, errors = plugin_sources(plugin_hook_files)
+        for plugin in plugins:
+            found, messages = plugin_hook_sources(plugin)
+            plugin_hooks += found
+            errors += messages
         kwargs.setdefault("project_dir", getattr(loaded, "project_dir", "."))
         merged = getattr(loaded, "merged", None)
         kwargs.setdefault("settings_env", getattr(merged, "env", None))
         kwargs.setdefault("http_policy", HttpHookPolicy.from_settings(merged))
         hooks = cls(
-            [*sources, *plugins],
+            [*sources, *plugin_hooks],
             policy=policy or hook_policy(loaded),
             project_trusted=project_trusted,
             errors=[*errors],
@@ -486,6 +495,18 @@ class ClaudeHooks(HookEngine):
             v = (await self._run("SubagentStart", payloads.subagent_start(ev), ctx)).verdict
             _send_context(ctx, v.contexts)
 
+    async def _on_instructions_loaded(self, ev: InstructionsLoadedEvent, ctx: HookContext) -> None:
+        if self.has_hooks("InstructionsLoaded"):
+            fields = payloads.instructions_loaded(
+                ev.file_path,
+                ev.memory_type,
+                ev.load_reason,
+                globs=ev.globs,
+                trigger_file_path=ev.trigger_file_path,
+                parent_file_path=ev.parent_file_path,
+            )
+            await self._run("InstructionsLoaded", fields, ctx)
+
     async def _on_notification(self, ev: NotificationEvent, ctx: HookContext) -> None:
         if self.has_hooks("Notification"):
             v = (await self._run("Notification", payloads.notification(ev), ctx)).verdict
@@ -522,14 +543,13 @@ _CONFIG_SOURCES = {
 def _rewrite(
     tool: str, original: dict[str, Any], updated: dict[str, Any], cwd: str
 ) -> dict[str, Any]:
-    """``updatedInput`` (Claude keys) laid over the call's input, back in hookline's keys.
+    """``updatedInput`` (Claude keys) as the call's new input, back in hookline's keys.
 
-    Keys a hook leaves out keep their value; several hooks' rewrites were merged in
-    hook order before (a later hook's key wins). A path left as the hook saw it
-    (absolute) goes back to the model's spelling.
+    As in Claude Code it replaces the input: a key the hook leaves out is gone.
+    Several hooks' rewrites were merged in hook order before (a later hook's key
+    wins). A path left as the hook saw it (absolute) goes back to the model's spelling.
     """
-    merged = {**to_claude_input(tool, original, cwd=cwd), **updated}
-    return restore_paths(tool, original, from_claude_input(tool, merged), cwd)
+    return restore_paths(tool, original, from_claude_input(tool, dict(updated)), cwd)
 
 
 def _tool_output_content(value: Any) -> list[Content]:

@@ -100,12 +100,14 @@ def hook_env(
     base: Mapping[str, str] | None = None,
     extra: Mapping[str, str] | None = None,
 ) -> dict[str, str]:
-    """Inherited env + ``CLAUDE_PROJECT_DIR``/``HOOKLINE_PROJECT_DIR`` (+ plugin root, extras)."""
+    """Inherited env + ``CLAUDE_PROJECT_DIR``/``HOOKLINE_PROJECT_DIR`` (+ plugin dirs, extras)."""
     env = dict(os.environ if base is None else base)
     env["CLAUDE_PROJECT_DIR"] = project_dir
     env["HOOKLINE_PROJECT_DIR"] = project_dir
     if hook.plugin_root is not None:
         env["CLAUDE_PLUGIN_ROOT"] = str(hook.plugin_root)
+    if hook.plugin_data is not None:
+        env["CLAUDE_PLUGIN_DATA"] = str(hook.plugin_data)
     if extra:
         env.update(extra)
     return env

@@ -64,6 +64,7 @@ class HookSource:
     origin_path: Path | None
     hooks: dict[str, list[MatcherConfig]]
     plugin_root: Path | None = None  # a plugin's folder: ``CLAUDE_PLUGIN_ROOT`` for its hooks
+    plugin_data: Path | None = None  # the plugin's own data folder: ``CLAUDE_PLUGIN_DATA``
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,6 +80,7 @@ class HookDefinition:
     index: int  # index of the hook in its group
     denied: str | None = None  # why policy or trust forbids it; None when allowed
     plugin_root: Path | None = None
+    plugin_data: Path | None = None
 
     @property
     def id(self) -> str:
@@ -90,13 +92,20 @@ class HookDefinition:
         return self.spec.type
 
     @property
-    def dedupe_key(self) -> tuple[str, str] | None:
-        """Claude Code's dedupe identity; ``None`` for callbacks (never deduped)."""
+    def dedupe_key(self) -> tuple[str, ...] | None:
+        """Claude Code's dedupe identity; ``None`` for callbacks (never deduped).
+
+        A plugin's command is a template run in its own root: the same text in
+        two plugins is two hooks, so the root is part of the identity.
+        """
         spec = self.spec
         if isinstance(spec, CommandHookConfig):
+            key: tuple[str, ...] = ("command", spec.command)
             if spec.args is not None:  # exec form: the program and its arguments
-                return ("command", json.dumps([spec.command, *spec.args]))
-            return ("command", spec.command)
+                key = ("command", json.dumps([spec.command, *spec.args]))
+            if self.plugin_root is not None:
+                key = (*key, str(self.plugin_root))
+            return key
         if isinstance(spec, HttpHookConfig):
             return ("http", spec.url)
         if isinstance(spec, PromptHookConfig):
@@ -167,7 +176,7 @@ def build_table(
                     table.add(
                         HookDefinition(
                             event, group.matcher, spec, source.scope, origin, g, i,
-                            denied, source.plugin_root,
+                            denied, source.plugin_root, source.plugin_data,
                         )
                     )  # fmt: skip
     return table
@@ -207,12 +216,15 @@ def _hooks_adapter() -> TypeAdapter[dict[str, list[MatcherConfig]]]:
     return TypeAdapter(dict[str, list[MatcherConfig]])
 
 
-def load_plugin_hooks(path: Path) -> tuple[HookSource | None, list[str]]:
+def load_plugin_hooks(
+    path: Path, *, plugin_root: Path | None = None, plugin_data: Path | None = None
+) -> tuple[HookSource | None, list[str]]:
     """Read a plugin's ``hooks/hooks.json`` (``{"hooks": {...}}`` or the bare event object).
 
     Read with the safe reader; entries hookline does not understand are
-    skipped with a warning (the rest applies). Returns the source (``None``
-    when the file is missing or unusable) and the messages.
+    skipped with a warning (the rest applies). ``plugin_root`` defaults to the
+    folder above ``hooks/``. Returns the source (``None`` when the file is
+    missing or unusable) and the messages.
     """
     try:
         raw = read_json_file(path)
@@ -220,20 +232,67 @@ def load_plugin_hooks(path: Path) -> tuple[HookSource | None, list[str]]:
         return None, []
     except JsonFileError as exc:
         return None, [f"cannot read plugin hooks: {exc}"]
+    root = plugin_root
+    if root is None:
+        root = path.parent.parent if path.parent.name == "hooks" else path.parent
+    return plugin_hooks_source(raw, path, root, plugin_data)
+
+
+def plugin_hooks_source(
+    raw: Any, origin: Path, plugin_root: Path, plugin_data: Path | None = None
+) -> tuple[HookSource | None, list[str]]:
+    """A plugin's hooks object (from ``hooks.json`` or inline in ``plugin.json``) as a source.
+
+    ``${CLAUDE_PLUGIN_ROOT}`` and ``${CLAUDE_PLUGIN_DATA}`` in a command (and
+    in exec-form ``args``) are replaced by the plugin's folders, as Claude
+    Code does; both are also in the hook's environment.
+    """
     if isinstance(raw, dict) and isinstance(raw.get("hooks"), dict):
         raw = raw["hooks"]
     if not isinstance(raw, dict):
-        return None, [f"{path}: plugin hooks must be a JSON object of events"]
-    checked = check_hooks(raw, key="hooks")
-    messages = [f"{path}: {w}" for w in checked.warnings]
+        return None, [f"{origin}: plugin hooks must be a JSON object of events"]
+    values = {"CLAUDE_PLUGIN_ROOT": str(plugin_root)}
+    if plugin_data is not None:
+        values["CLAUDE_PLUGIN_DATA"] = str(plugin_data)
+    checked = check_hooks(_expand_plugin_vars(raw, values), key="hooks")
+    messages = [f"{origin}: {w}" for w in checked.warnings]
     try:
         hooks = _hooks_adapter().validate_python(checked.value)
     except ValidationError as exc:  # pragma: no cover - check_hooks keeps only valid entries
         first = exc.errors()[0]
         loc = ".".join(str(p) for p in first["loc"])
-        return None, [*messages, f"{path}: invalid plugin hooks at {loc}: {first['msg']}"]
-    root = path.parent.parent if path.parent.name == "hooks" else path.parent
-    return HookSource("plugin", path, hooks, plugin_root=root), messages
+        return None, [*messages, f"{origin}: invalid plugin hooks at {loc}: {first['msg']}"]
+    source = HookSource("plugin", origin, hooks, plugin_root=plugin_root, plugin_data=plugin_data)
+    return source, messages
+
+
+def _expand_plugin_vars(hooks: dict[str, Any], values: dict[str, str]) -> dict[str, Any]:
+    """A copy of a hooks object with ``${NAME}`` replaced in each hook's command and args."""
+
+    def expand(text: str) -> str:
+        for name, value in values.items():
+            text = text.replace("${" + name + "}", value)
+        return text
+
+    def hook(entry: Any) -> Any:
+        if not isinstance(entry, dict):
+            return entry
+        out = dict(entry)
+        if isinstance(out.get("command"), str):
+            out["command"] = expand(out["command"])
+        if isinstance(out.get("args"), list):
+            out["args"] = [expand(a) if isinstance(a, str) else a for a in out["args"]]
+        return out
+
+    def group(entry: Any) -> Any:
+        if not isinstance(entry, dict) or not isinstance(entry.get("hooks"), list):
+            return entry
+        return {**entry, "hooks": [hook(h) for h in entry["hooks"]]}
+
+    return {
+        event: [group(g) for g in groups] if isinstance(groups, list) else groups
+        for event, groups in hooks.items()
+    }
 
 
 def plugin_sources(paths: Iterable[Path]) -> tuple[list[HookSource], list[str]]:

@@ -98,6 +98,8 @@ class HookEngine:
         self.session_id: str = str(uuid.uuid4())
         self.transcript_path: str | None = None
         self.previous_session: tuple[str, str] | None = None
+        #: The reasoning effort the model runs with (``low``/``medium``/``high``/``max``).
+        self.effort: str | None = None
         self.permission_mode: str | None = None
         self.model: str | None = None
         #: The current user prompt's id (a new one per prompt), sent as ``prompt_id``.
@@ -142,8 +144,12 @@ class HookEngine:
         transcript_path: str | None = None,
         permission_mode: str | None = None,
         model: str | None = None,
+        effort: str | None = None,
     ) -> None:
-        """The facts every hook input starts with; ``None`` leaves a value unchanged."""
+        """The facts every hook input starts with; ``None`` leaves a value unchanged
+        (``effort=""`` clears it: no reasoning effort is set)."""
+        if effort is not None:
+            self.effort = effort or None
         if model is not None:
             self.model = model
         if session_id is not None and session_id != self.session_id:
@@ -212,6 +218,7 @@ class HookEngine:
             cwd or self.project_dir,
             self.permission_mode,
             prompt_id=self.prompt_id,
+            effort=self.effort,
         )
 
     def subprocess_env(self, base: Mapping[str, str] | None = None) -> dict[str, str]:

@@ -69,8 +69,15 @@ def _tool(name: str, data: dict[str, Any], cwd: str | None) -> dict[str, Any]:
     }
 
 
+def _in_agent(ev: ToolCallEvent | ToolResultEvent) -> dict[str, Any]:
+    """``agent_id``/``agent_type`` for a call made inside a sub-agent (the ``task`` tool)."""
+    if ev.agent_id is None:
+        return {}
+    return {"agent_id": ev.agent_id, "agent_type": ev.agent_type or ""}
+
+
 def pre_tool_use(ev: ToolCallEvent, cwd: str | None = None) -> dict[str, Any]:
-    return {**_tool(ev.tool_name, ev.input, cwd), "tool_use_id": ev.tool_call_id}
+    return {**_tool(ev.tool_name, ev.input, cwd), "tool_use_id": ev.tool_call_id, **_in_agent(ev)}
 
 
 def content_text(content: list[Content]) -> str:
@@ -90,6 +97,7 @@ def post_tool_use(
         **_tool(ev.tool_name, ev.input, cwd),
         "tool_response": tool_response(ev, cwd),
         "tool_use_id": ev.tool_call_id,
+        **_in_agent(ev),
     }
     if duration_ms is not None:
         out["duration_ms"] = duration_ms
@@ -105,6 +113,7 @@ def post_tool_use_failure(
         "tool_use_id": ev.tool_call_id,
         "error": content_text(ev.content),
         "is_interrupt": bool(details.get("aborted") or details.get("interrupted")),
+        **_in_agent(ev),
     }
     if duration_ms is not None:
         out["duration_ms"] = duration_ms

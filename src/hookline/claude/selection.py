@@ -39,7 +39,7 @@ class Deduped:
 
     hook: HookDefinition
     kept: HookDefinition
-    key: tuple[str, str]
+    key: tuple[str, ...]
 
     @property
     def reason(self) -> str:
@@ -98,7 +98,7 @@ def select_hooks(event: str, query: str | None, definitions: Iterable[HookDefini
     sel = Selection(event, query, never_fires=never_fires(event))
     seen_groups: dict[tuple[str, str, int], bool] = {}
     literal = event in LITERAL_MATCHER_EVENTS
-    kept: dict[tuple[str, str], HookDefinition] = {}
+    kept: dict[tuple[str, ...], HookDefinition] = {}
     for d in definitions:
         if d.denied is not None:
             sel.skipped.append(Skipped(d, d.denied))

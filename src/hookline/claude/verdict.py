@@ -3,9 +3,10 @@
 Claude Code's precedence: ``continue: false`` wins over any decision (it asks
 to stop the agent); among permission decisions deny > defer > ask > allow;
 every blocking reason and every piece of added context is kept, in hook order.
-``updatedInput`` objects are merged in hook order (a later key wins: two hooks
-rewriting different keys both apply; rewriting the same key, the later hook's
-value is used). ``updatedToolOutput``: the last hook that sets it wins.
+``updatedInput`` objects are merged in hook order, and the result replaces the
+tool input (a later key wins: two hooks rewriting different keys both apply;
+rewriting the same key, the later hook's value is used). ``updatedToolOutput``:
+the last hook that sets it wins.
 """
 
 from __future__ import annotations

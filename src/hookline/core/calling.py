@@ -1,9 +1,23 @@
-"""Calling one handler: cheap when it answers at once, bounded when it does not.
+"""Calling handlers: cheap when they answer at once, bounded when they do not.
 
-A handler is stepped by hand to its first suspension; one that answers at
-once never meets a timer (measured: ten ``wait_for`` calls cost ~160 µs).
-One that really suspends is resumed under an ``asyncio.timeout`` scope whose
-clock stops while a UI dialog is open (``deadlines.py``).
+Two ways, one set of promises:
+
+- *direct* rules (``tool_call``, ``tool_result``, notifications: the hot
+  events) ``await`` each handler inline; only the rule's coroutine is stepped
+  by hand, once per emit (``start_direct``). If it suspends, a ``Supervised``
+  driver takes over: it sees which handler the chain is waiting in
+  (``cr_await``) and gives that handler its own ``TaskDeadline``; a handler
+  that swallows its cancellation is driven in a task of its own for the grace,
+  then abandoned with the rest of the chain's run, and the rule's
+  ``abandoned`` continuation answers instead (a block, a withheld output, or
+  the remaining notification handlers);
+- every other rule calls ``HandlerCalls.outcome``: each handler is stepped by
+  hand to its first suspension and, if it suspends, resumed under an
+  ``asyncio.timeout`` scope.
+
+A handler that answers at once never meets a timer (measured: ten
+``wait_for`` calls cost ~160 µs). Deadline clocks stop while a UI dialog is
+open (``deadlines.py``).
 
 Three promises hold whatever a handler does:
 
@@ -21,14 +35,15 @@ Three promises hold whatever a handler does:
 from __future__ import annotations
 
 import asyncio
+import inspect
 from collections.abc import Awaitable, Callable, Coroutine, Generator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import CoroutineType
-from typing import Any, NoReturn
+from typing import Any, NoReturn, cast
 
 from hookline.core.api import Handler
 from hookline.core.context import HookContext
-from hookline.core.deadlines import DeadlineClock
+from hookline.core.deadlines import DeadlineClock, TaskDeadline
 from hookline.core.events import Event
 from hookline.core.results import HookResult, coerce_result
 
@@ -151,7 +166,7 @@ class Resume:
         raise HandlerAbandoned
 
 
-async def _drive(resume: Resume) -> Any:
+async def _drive(resume: Awaitable[Any]) -> Any:
     return await resume
 
 
@@ -313,3 +328,250 @@ class HandlerCalls:
     def abandon_inflight(self) -> int:
         """End every handler now waiting on a deadline (an abort); how many there were."""
         return self.clock.abandon_all()
+
+
+# -- direct rules ------------------------------------------------------------------------
+
+AsyncHandler = Callable[[Event, HookContext], Coroutine[Any, Any, Any]]
+Entry = tuple[str, AsyncHandler]  # (hook path, handler made async by ``as_async``)
+
+
+class Chain(list[str]):
+    """One emit of a direct rule: what the deadline of the handler it waits in decided.
+
+    A list so that the rule's check after each handler is ``if chain:``, the
+    cheapest test there is: ``Supervised`` appends the deadline's text when it
+    cancelled the handler, and sets ``abandoned`` when the chain's run was
+    given up on (the rule then ends without a word). The rule's loop variable
+    ``entry`` names the handler it waits in (``waiting_in``).
+    """
+
+    abandoned: bool = False
+
+    def expired(self) -> DeadlineExceeded:
+        """The handler returned after its deadline cancelled it: it timed out all the same."""
+        return DeadlineExceeded(self.pop())
+
+    def failure(self, exc: BaseException) -> BaseException:
+        """What ``exc`` out of the running handler means: the end of its deadline, or itself."""
+        if not self or type(exc) is DeadlineExceeded or caller_cancelled():
+            return exc
+        late = self.pop()
+        if isinstance(exc, TimeoutError | asyncio.CancelledError):
+            return DeadlineExceeded(late)
+        return DeadlineExceeded(f"{late} ({describe(exc)})")
+
+
+def waiting_in(coro: CoroutineType[Any, Any, Any]) -> Entry:
+    """The entry a suspended direct rule waits in: its loop variable ``entry``.
+
+    Read from the frame only when the rule has suspended, so that the rule
+    pays nothing per handler to say where it is.
+    """
+    frame = coro.cr_frame
+    assert frame is not None
+    return cast(Entry, frame.f_locals["entry"])
+
+
+RuleRun = Callable[["HandlerCalls", Event, list[Entry], Chain], Coroutine[Any, Any, Any]]
+#: ``(calls, event, entries, index, text)``: the answer when handler ``index`` was abandoned.
+RuleAbandoned = Callable[["HandlerCalls", Event, list[Entry], int, str], Awaitable[Any]]
+
+
+@dataclass(frozen=True, slots=True)
+class DirectRule:
+    """A rule that awaits its handlers inline, and what it answers when one is abandoned."""
+
+    run: RuleRun
+    abandoned: RuleAbandoned = field(repr=False)
+
+
+def as_async(fn: Handler) -> AsyncHandler:
+    """``fn`` itself when it is an ``async def``; else a coroutine function that calls it
+    (and awaits what it returns when that is awaitable), so direct rules always ``await``."""
+    if inspect.iscoroutinefunction(fn):
+        return cast(AsyncHandler, fn)
+
+    async def call(event: Event, ctx: HookContext) -> Any:
+        value = fn(event, ctx)
+        if value is not None and isinstance(value, Awaitable):
+            return await value
+        return value
+
+    return call
+
+
+def start_direct(calls: HandlerCalls, rule: DirectRule, event: Event, entries: list[Entry]) -> Any:
+    """Run ``rule`` to its end or its first suspension: its result, or a ``Supervised`` to
+    await (test with ``type(x) is Supervised``)."""
+    chain = Chain()
+    coro = rule.run(calls, event, entries, chain)
+    try:
+        first = coro.send(None)
+    except StopIteration as stop:
+        return stop.value
+    return Supervised(calls, rule, event, entries, chain, coro, first)
+
+
+class Supervised:
+    """Drives a direct rule that suspended: a deadline per handler it waits in.
+
+    The handler is the rule's ``cr_await`` (the coroutine it is awaiting), so
+    the rule pays nothing per handler for this. A deadline that passes cancels
+    the task; the cancellation is taken back (``uncancel``) before the handler
+    sees it, so only the caller's own cancellation counts as the caller's.
+    """
+
+    __slots__ = ("_calls", "_chain", "_coro", "_entries", "_event", "_first", "_rule")
+
+    def __init__(
+        self,
+        calls: HandlerCalls,
+        rule: DirectRule,
+        event: Event,
+        entries: list[Entry],
+        chain: Chain,
+        coro: Coroutine[Any, Any, Any],
+        first: Any,
+    ) -> None:
+        self._calls = calls
+        self._rule = rule
+        self._event = event
+        self._entries = entries
+        self._chain = chain
+        self._coro = cast("CoroutineType[Any, Any, Any]", coro)  # an ``async def`` rule's
+        self._first = first
+
+    def __await__(self) -> Generator[Any, Any, Any]:
+        calls, chain, coro = self._calls, self._chain, self._coro
+        loop = asyncio.get_running_loop()
+        task = asyncio.current_task()
+        assert task is not None
+        yielded = self._first
+        watched: object = None
+        deadline: TaskDeadline | None = None
+        seconds: float | None = None
+        try:
+            while True:
+                inner = coro.cr_await
+                if inner is not watched:  # a new handler suspended: it gets its own deadline
+                    if deadline is not None:
+                        deadline.cancel()
+                        calls.clock.stop(deadline)
+                    watched = inner
+                    path = waiting_in(coro)[0]
+                    seconds = None if path in calls.own_deadlines else calls.timeout
+                    when = None if seconds is None else loop.time() + seconds
+                    deadline = TaskDeadline(loop, task, when)
+                    calls.clock.start(deadline)
+                try:
+                    sent = yield yielded
+                except GeneratorExit:
+                    coro.close()
+                    raise
+                except BaseException as exc:
+                    assert deadline is not None
+                    ours = deadline.take(exc)
+                    if ours:
+                        aborted = calls.clock.stop(deadline)
+                        chain.append(calls._late(seconds, aborted))
+                    try:
+                        yielded = coro.throw(exc)
+                    except StopIteration as stop:
+                        return stop.value
+                    if isinstance(exc, asyncio.CancelledError) and coro.cr_await is watched:
+                        # It swallowed the cancellation and waits on: the grace, in a task.
+                        done, value = yield from self._grace(yielded, watched)
+                        if done:
+                            return value
+                        yielded = value
+                else:
+                    try:
+                        yielded = coro.send(sent)
+                    except StopIteration as stop:
+                        return stop.value
+        finally:
+            if deadline is not None:
+                deadline.cancel()
+                calls.clock.stop(deadline)
+
+    def _grace(self, yielded: Any, watched: object) -> Generator[Any, Any, tuple[bool, Any]]:
+        """Drive the chain in a task of its own while it is still in ``watched``, at most
+        ``grace`` seconds: ``(True, result)`` when the chain ended, ``(False, yielded)``
+        when it moved on to another handler (this driver takes it back); past the grace
+        the chain's run is abandoned and the rule's ``abandoned`` answer is returned."""
+        calls, chain = self._calls, self._chain
+        loop = asyncio.get_running_loop()
+        detached = loop.create_task(_drive(_Handoff(self._coro, yielded, watched)))
+        detached.add_done_callback(_retrieve)
+        waiter: asyncio.Future[None] = loop.create_future()
+
+        def wake(_: object = None) -> None:
+            if not waiter.done():
+                waiter.set_result(None)
+
+        detached.add_done_callback(wake)
+        timer = loop.call_later(calls.grace, wake)
+        try:
+            yield from waiter
+        except BaseException:
+            chain.abandoned = True
+            _orphan(calls.orphans, detached)
+            detached.cancel()
+            raise
+        finally:
+            timer.cancel()
+            detached.remove_done_callback(wake)
+        if detached.done():  # it stopped within the grace: as if it had been cooperative
+            result: tuple[bool, Any] = detached.result()
+            return result
+        chain.abandoned = True
+        _orphan(calls.orphans, detached)
+        detached.cancel()  # one more request; it is not waited for
+        if caller_cancelled():
+            raise asyncio.CancelledError
+        late = chain.pop() if chain else "was stopped"
+        text = f"{late} and ignored its cancellation (abandoned after {calls.grace:g} s more)"
+        entry = waiting_in(self._coro)
+        index = next(i for i, each in enumerate(self._entries) if each is entry)
+        answer = self._rule.abandoned(calls, self._event, self._entries, index, text)
+        return True, (yield from _awaited(answer).__await__())
+
+
+def _orphan(orphans: set[asyncio.Task[Any]], task: asyncio.Task[Any]) -> None:
+    if not task.done():
+        orphans.add(task)
+        task.add_done_callback(orphans.discard)
+
+
+class _Handoff:
+    """Drives a chain while it waits in one handler; ``(False, yielded)`` once it waits in
+    another, ``(True, result)`` when it ends."""
+
+    __slots__ = ("_coro", "_first", "_watched")
+
+    def __init__(self, coro: CoroutineType[Any, Any, Any], first: Any, watched: object) -> None:
+        self._coro = coro
+        self._first = first
+        self._watched = watched
+
+    def __await__(self) -> Generator[Any, Any, tuple[bool, Any]]:
+        coro, yielded = self._coro, self._first
+        while True:
+            try:
+                sent = yield yielded
+            except GeneratorExit:
+                coro.close()
+                raise
+            except BaseException as exc:
+                try:
+                    yielded = coro.throw(exc)
+                except StopIteration as stop:
+                    return True, stop.value
+            else:
+                try:
+                    yielded = coro.send(sent)
+                except StopIteration as stop:
+                    return True, stop.value
+            if coro.cr_await is not self._watched:
+                return False, yielded

@@ -4,13 +4,83 @@ A handler that asks the user something (``ctx.ui.confirm`` ...) must not be
 cut short because the user took a minute to answer: while any dialog opened
 through ``ctx.ui`` is open, every running hook deadline of that runner is
 paused, and it resumes with the time it had left once the last dialog closes.
-The deadlines are ``asyncio.timeout`` scopes, so pausing is a reschedule.
+The deadlines are ``asyncio.timeout`` scopes or ``TaskDeadline``s, so pausing
+is a reschedule.
 """
 
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from typing import Any, Protocol
+
+
+class Deadline(Protocol):
+    """What the clock needs of a deadline: ``asyncio.Timeout`` and ``TaskDeadline`` alike."""
+
+    def when(self) -> float | None: ...
+    def reschedule(self, when: float | None) -> None: ...
+    def expired(self) -> bool: ...
+
+
+class TaskDeadline:
+    """Cancels ``task`` when ``when`` (loop time) passes: an ``asyncio.Timeout`` without
+    the ``async with``, for a driver that sees the cancellation arrive (``take``).
+
+    Cheaper than a scope and not tied to a block: ``calling.Supervised`` keeps
+    one per suspended handler and takes the cancellation back itself.
+    """
+
+    __slots__ = ("_delivered", "_fired", "_handle", "_loop", "_task", "_when")
+
+    def __init__(
+        self, loop: asyncio.AbstractEventLoop, task: asyncio.Task[Any], when: float | None
+    ) -> None:
+        self._loop = loop
+        self._task = task
+        self._when: float | None = None
+        self._handle: asyncio.Handle | None = None
+        self._fired = False
+        self._delivered = False
+        self.reschedule(when)
+
+    def when(self) -> float | None:
+        return self._when
+
+    def expired(self) -> bool:
+        return self._fired
+
+    def reschedule(self, when: float | None) -> None:
+        """Move the deadline (``None``: no deadline); a deadline that passed stays passed."""
+        if self._fired:
+            return
+        self.cancel()
+        self._when = when
+        if when is None:
+            return
+        if when <= self._loop.time():
+            self._handle = self._loop.call_soon(self._fire)
+        else:
+            self._handle = self._loop.call_at(when, self._fire)
+
+    def cancel(self) -> None:
+        """Disarm (the handler ended first)."""
+        if self._handle is not None:
+            self._handle.cancel()
+            self._handle = None
+
+    def take(self, exc: BaseException) -> bool:
+        """True when ``exc`` is this deadline's cancellation arriving (once): it is taken
+        back from the task, so ``task.cancelling()`` counts only the caller's requests."""
+        if not self._fired or self._delivered or not isinstance(exc, asyncio.CancelledError):
+            return False
+        self._delivered = True
+        self._task.uncancel()
+        return True
+
+    def _fire(self) -> None:
+        self._handle = None
+        self._fired = True
+        self._task.cancel()
 
 
 class DeadlineClock:
@@ -19,18 +89,18 @@ class DeadlineClock:
     __slots__ = ("_aborted", "_dialogs", "_left", "_running")
 
     def __init__(self) -> None:
-        self._running: set[asyncio.Timeout] = set()
-        self._left: dict[asyncio.Timeout, float | None] = {}
+        self._running: set[Deadline] = set()
+        self._left: dict[Deadline, float | None] = {}
         self._dialogs = 0
-        self._aborted: set[asyncio.Timeout] = set()
+        self._aborted: set[Deadline] = set()
 
-    def start(self, scope: asyncio.Timeout) -> None:
+    def start(self, scope: Deadline) -> None:
         """Track an entered scope; it starts paused when a dialog is open."""
         self._running.add(scope)
         if self._dialogs:
             self._pause(scope)
 
-    def stop(self, scope: asyncio.Timeout) -> bool:
+    def stop(self, scope: Deadline) -> bool:
         """Forget ``scope``; True when it was ended by ``abandon_all`` (an abort)."""
         self._running.discard(scope)
         self._left.pop(scope, None)
@@ -72,7 +142,7 @@ class DeadlineClock:
         self._running.clear()
         return count
 
-    def _pause(self, scope: asyncio.Timeout) -> None:
+    def _pause(self, scope: Deadline) -> None:
         if scope.expired() or scope in self._left:
             return
         when = scope.when()

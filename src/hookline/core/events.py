@@ -50,7 +50,8 @@ class ToolCallEvent(Event):
 
     Payload: ``tool_name`` (hookline's name: ``bash``, ``read``, ``edit``, ...),
     ``tool_call_id``, ``input`` (the tool's arguments, hookline's keys:
-    ``path``, ``oldText``, ``newText``, ``command``).
+    ``path``, ``oldText``, ``newText``, ``command``), ``agent_id`` and
+    ``agent_type`` (set when a sub-agent of the ``task`` tool made the call).
 
     Result: ``ToolCallResult`` (``block``, ``reason``, ``input``, ``permission``).
 
@@ -67,6 +68,9 @@ class ToolCallEvent(Event):
     tool_name: str
     tool_call_id: str
     input: dict[str, Any]
+    #: Set when the call comes from a sub-agent (the ``task`` tool): its id and type.
+    agent_id: str | None = None
+    agent_type: str | None = None
 
 
 @dataclass(slots=True, kw_only=True)
@@ -75,7 +79,8 @@ class ToolResultEvent(Event):
 
     Payload: ``tool_name``, ``tool_call_id``, ``input`` (what really ran),
     ``content`` (content blocks the model would see), ``details`` (the tool's
-    structured details, see the built-in tools' reference), ``is_error``.
+    structured details, see the built-in tools' reference), ``is_error``,
+    ``agent_id`` and ``agent_type`` (set when a sub-agent made the call).
 
     Result: ``ToolResultResult`` (``content``, ``details``, ``is_error``, ``append``).
 
@@ -94,6 +99,8 @@ class ToolResultEvent(Event):
     content: list[Content]
     details: Any = None
     is_error: bool = False
+    agent_id: str | None = None
+    agent_type: str | None = None
 
 
 @dataclass(slots=True, kw_only=True)
@@ -588,6 +595,30 @@ class SubagentStopEvent(Event):
 
 
 @dataclass(slots=True, kw_only=True)
+class InstructionsLoadedEvent(Event):
+    """A memory file (``CLAUDE.md`` and friends) went into the system prompt.
+
+    Payload: ``file_path``, ``memory_type`` (``User``, ``Project``, ``Local`` or
+    ``Managed``), ``load_reason`` (``session_start``, ``include`` (imported by
+    ``parent_file_path``) or ``compact``), ``parent_file_path``, ``globs`` (the
+    file's path globs, when it has any), ``trigger_file_path`` (the file whose
+    access loaded it, for a path-scoped rule).
+
+    Result: none (a notification). Claude's name: ``InstructionsLoaded``.
+
+    Combination: every handler runs; failures are reported, the chain goes on.
+    """
+
+    type: ClassVar[str] = "instructions_loaded"
+    file_path: str
+    memory_type: str
+    load_reason: str
+    parent_file_path: str | None = None
+    globs: list[str] | None = None
+    trigger_file_path: str | None = None
+
+
+@dataclass(slots=True, kw_only=True)
 class NotificationEvent(Event):
     """The agent tells the user something (a permission prompt, idle, a warning).
 
@@ -919,6 +950,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
         StopEvent,
         SubagentStartEvent,
         SubagentStopEvent,
+        InstructionsLoadedEvent,
         NotificationEvent,
         PermissionRequestEvent,
         SessionStartEvent,

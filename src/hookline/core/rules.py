@@ -13,11 +13,17 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Awaitable, Callable
-from types import CoroutineType
-from typing import Any
+from typing import Any, cast
 
-from hookline.core.api import Handler
-from hookline.core.calling import HandlerCalls, Resume, describe
+from hookline.core.calling import (
+    Chain,
+    DirectRule,
+    Entry,
+    HandlerCalls,
+    Supervised,
+    describe,
+    start_direct,
+)
 from hookline.core.events import (
     BeforeAgentStartEvent,
     BeforeProviderRequestEvent,
@@ -48,63 +54,67 @@ from hookline.core.results import (
     coerce_result,
 )
 
-Entry = tuple[str, Handler]  # (hook path, handler)
 Rule = Callable[[HandlerCalls, Event, list[Entry]], Awaitable[HookResult | None]]
 
 BLOCKED = "the call is blocked"
 WITHHELD = "the tool's output was withheld"
 
 
-async def notify(calls: HandlerCalls, event: Event, entries: list[Entry]) -> HookResult | None:
+async def _notify(calls: HandlerCalls, event: Event, entries: list[Entry], chain: Chain) -> None:
     """Notifications: every handler runs; failures are reported and the chain goes on."""
-    # The hottest non-tool path: step each handler inline, await only if it suspends.
-    for path, fn in entries:
+    # The hottest non-tool path: each handler is awaited inline (see ``calling.Supervised``).
+    ctx = calls.context
+    for entry in entries:
         try:
-            value = calls.start(fn, event)
-        except BaseException as exc:  # a first step never carries the runner's cancellation
-            calls.failed(path, event.type, f"failed ({describe(exc)})", exc)
-            continue
-        if type(value) is Resume:
-            await calls.finish(path, event, value)
-    return None
+            await entry[1](event, ctx)
+            if chain:
+                raise chain.expired()
+        except BaseException as exc:
+            if chain.abandoned:
+                return
+            calls.failure(entry[0], event.type, chain.failure(exc))
 
 
-async def tool_call(calls: HandlerCalls, event: Event, entries: list[Entry]) -> HookResult | None:
+async def _notify_rest(
+    calls: HandlerCalls, event: Event, entries: list[Entry], index: int, text: str
+) -> None:
+    calls.failed(entries[index][0], event.type, text, None)
+    rest = start_direct(calls, NOTIFY, event, entries[index + 1 :])
+    if type(rest) is Supervised:
+        await rest
+
+
+NOTIFY = DirectRule(_notify, _notify_rest)
+
+
+async def run_tool_call(
+    calls: HandlerCalls, event: Event, entries: list[Entry], chain: Chain
+) -> HookResult | None:
     """First block wins; a failing or late handler blocks; input rewrites chain."""
-    assert isinstance(event, ToolCallEvent)
-    current = event
+    current = cast(ToolCallEvent, event)
     last: ToolCallResult | None = None
     permission: str | None = None
     ctx = calls.context
-    for path, fn in entries:
-        # ``calls.start`` inlined: the hottest path, a no-op ``async def`` guard costs
-        # one call and one ``send``; only a handler that suspends meets a deadline.
+    for entry in entries:
+        # The hottest path: a no-op ``async def`` guard costs one call and one ``await``
+        # (handlers are ``async`` here, ``calling.as_async``); only a handler that
+        # suspends meets a deadline (``calling.Supervised``).
         try:
-            value = fn(current, ctx)
-            if type(value) is CoroutineType:
-                try:
-                    first = value.send(None)
-                except StopIteration as stop:
-                    value = stop.value
-                else:
-                    value = await calls.settle(path, calls.resume(value, first))
-            elif value is not None and isinstance(value, Awaitable):
-                value = calls.resume_awaitable(value)
-                if type(value) is Resume:
-                    value = await calls.settle(path, value)
+            value = await entry[1](current, ctx)
+            if chain:
+                raise chain.expired()
             if value is None:
                 continue
             result = coerce_result("tool_call", value)
         except BaseException as exc:
-            failed = calls.failure(path, "tool_call", exc, BLOCKED)
-            return ToolCallResult(
-                block=True, reason=f"tool_call hook {path} {failed.text}; {BLOCKED}"
-            ).decided_by(path)
+            if chain.abandoned:
+                return None
+            return _blocked(calls, entry[0], chain.failure(exc))
         if result is None:
             continue
         assert isinstance(result, ToolCallResult)
         if result.block:
-            return result.decided_by(path)
+            return result.decided_by(entry[0])
         if result.permission is not None and permission != "ask":
             permission = result.permission
         if result.input is not None:
@@ -117,26 +127,49 @@ async def tool_call(calls: HandlerCalls, event: Event, entries: list[Entry]) -> 
     return last
 
 
-async def tool_result(calls: HandlerCalls, event: Event, entries: list[Entry]) -> HookResult | None:
+def _blocked(calls: HandlerCalls, path: str, exc: BaseException) -> ToolCallResult:
+    failed = calls.failure(path, "tool_call", exc, BLOCKED)
+    return ToolCallResult(
+        block=True, reason=f"tool_call hook {path} {failed.text}; {BLOCKED}"
+    ).decided_by(path)
+
+
+async def _tool_call_abandoned(
+    calls: HandlerCalls, event: Event, entries: list[Entry], index: int, text: str
+) -> ToolCallResult:
+    path = entries[index][0]
+    calls.failed(path, "tool_call", text, None, BLOCKED)
+    reason = f"tool_call hook {path} {text}; {BLOCKED}"
+    return ToolCallResult(block=True, reason=reason).decided_by(path)
+
+
+TOOL_CALL = DirectRule(run_tool_call, _tool_call_abandoned)
+
+
+async def _tool_result(
+    calls: HandlerCalls, event: Event, entries: list[Entry], chain: Chain
+) -> HookResult | None:
     """Middleware: each handler sees the previous handler's patch (fields it omits keep
     their value), appends accumulate; a failing or late handler withholds the output.
 
     So a later handler cannot undo an earlier redaction by accident: it sees the
     redacted content, not the original.
     """
-    assert isinstance(event, ToolResultEvent)
-    current = event
+    current = cast(ToolResultEvent, event)
     changed: set[str] = set()
     appended: list[Any] = []
-    for path, fn in entries:
+    ctx = calls.context
+    for entry in entries:
         try:
-            value = calls.start(fn, current)
-            if type(value) is Resume:
-                value = await calls.settle(path, value)
+            value = await entry[1](current, ctx)
+            if chain:
+                raise chain.expired()
             result = None if value is None else coerce_result("tool_result", value)
         except BaseException as exc:
-            failed = calls.failure(path, "tool_result", exc, WITHHELD)
-            return withheld(f"tool_result hook {path} {failed.text}; {WITHHELD}")
+            if chain.abandoned:
+                return None
+            failed = calls.failure(entry[0], "tool_result", chain.failure(exc), WITHHELD)
+            return withheld(f"tool_result hook {entry[0]} {failed.text}; {WITHHELD}")
         if not isinstance(result, ToolResultResult):
             continue
         if result.append:
@@ -158,6 +191,17 @@ async def tool_result(calls: HandlerCalls, event: Event, entries: list[Entry]) -
     if appended:
         combined = combined.model_copy(update={"append": appended})
     return combined
+
+
+async def _tool_result_abandoned(
+    calls: HandlerCalls, event: Event, entries: list[Entry], index: int, text: str
+) -> ToolResultResult:
+    path = entries[index][0]
+    calls.failed(path, "tool_result", text, None, WITHHELD)
+    return withheld(f"tool_result hook {path} {text}; {WITHHELD}")
+
+
+TOOL_RESULT = DirectRule(_tool_result, _tool_result_abandoned)
 
 
 def withheld(reason: str) -> ToolResultResult:
@@ -347,9 +391,12 @@ async def first_decision(
     return None
 
 
+#: The rules that await their handlers inline (``HookRunner.emit`` steps them by hand);
+#: an event in neither table is a notification (``NOTIFY``).
+DIRECT: dict[str, DirectRule] = {"tool_call": TOOL_CALL, "tool_result": TOOL_RESULT}
+
+#: The rules that call each handler through ``HandlerCalls.outcome``.
 RULES: dict[str, Rule] = {
-    "tool_call": tool_call,
-    "tool_result": tool_result,
     "context": context,
     "before_agent_start": before_agent_start,
     "message_end": message_end,

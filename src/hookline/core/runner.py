@@ -1,10 +1,10 @@
 """``HookRunner``: dispatches events to loaded hooks with the combination rules (README table).
 
-Hot-path notes: handlers are called directly and an
-``async def`` handler is stepped by hand until it first suspends; only a
-handler that really suspends is put under the ``hook_timeout`` deadline, so a
-handler that answers at once costs about what the floor costs. How one
-handler is called lives in ``calling.HandlerCalls``, how several combine in
+Hot-path notes: ``tool_call``, ``tool_result`` and notifications await their
+handlers inline, and only the rule's coroutine is stepped by hand, once per
+emit; only a handler that really suspends is put under the ``hook_timeout``
+deadline, so handlers that answer at once cost about what awaiting them
+costs. How handlers are called lives in ``calling``, how several combine in
 ``rules``; the runner owns one ``HandlerCalls`` and picks the rule.
 """
 
@@ -25,10 +25,15 @@ from hookline.core.api import (
 )
 from hookline.core.calling import (
     ABANDON_GRACE,
+    Chain,
+    Entry,
     HandlerCalls,
     HookError,
+    Supervised,
+    as_async,
     caller_cancelled,
     describe,
+    start_direct,
 )
 from hookline.core.context import CommandContext, HookContext
 from hookline.core.deadlines import DialogPausingUI
@@ -48,7 +53,14 @@ from hookline.core.results import (
     ToolCallResult,
     ToolResultResult,
 )
-from hookline.core.rules import RULES, Entry, notify
+from hookline.core.rules import (
+    DIRECT,
+    NOTIFY,
+    RULES,
+    TOOL_CALL,
+    TOOL_RESULT,
+    run_tool_call,
+)
 from hookline.core.tool import Tool, ToolWrapperExecute
 from hookline.core.ui import HookUI
 
@@ -112,7 +124,7 @@ class HookRunner:
         self.hooks.append(hook)
         for event, fns in hook.handlers.items():
             entries = self._handlers.setdefault(event, [])
-            entries.extend((hook.path, fn) for fn in fns)
+            entries.extend((hook.path, as_async(fn)) for fn in fns)
         if hook.own_deadlines:
             self._calls.own_deadlines.add(hook.path)
         if api is not None:
@@ -272,19 +284,57 @@ class HookRunner:
 
     async def emit(self, event: Event) -> HookResult | None:
         """Emit ``event`` with its combination rule; returns the combined result."""
-        entries = self._handlers.get(event.type)
+        name = event.type
+        entries = self._handlers.get(name)
         if not entries:
             return None
-        return await RULES.get(event.type, notify)(self._calls, event, entries)
+        rule = RULES.get(name)
+        if rule is not None:
+            return await rule(self._calls, event, entries)
+        direct = DIRECT.get(name, NOTIFY)
+        chain = Chain()
+        coro = direct.run(self._calls, event, entries, chain)
+        try:
+            first = coro.send(None)
+        except StopIteration as stop:
+            result: HookResult | None = stop.value  # typed without a ``cast`` call
+            return result
+        return cast(
+            HookResult | None,
+            await Supervised(self._calls, direct, event, entries, chain, coro, first),
+        )
 
     async def emit_tool_call(self, event: ToolCallEvent) -> ToolCallResult | None:
-        """``tool_call``: first block wins, a failing or late handler blocks, rewrites chain."""
-        return cast(ToolCallResult | None, await self.emit(event))
+        """``tool_call``: first block wins, a failing or late handler blocks, rewrites chain.
+
+        One call level for wrapped tools: the rule runs straight from here.
+        """
+        entries = self._handlers.get("tool_call")
+        if not entries:
+            return None
+        # ``start_direct`` inlined: this is the call every wrapped tool makes.
+        chain = Chain()
+        coro = run_tool_call(self._calls, event, entries, chain)
+        try:
+            first = coro.send(None)
+        except StopIteration as stop:
+            answer: ToolCallResult | None = stop.value  # typed without a ``cast`` call
+            return answer
+        return cast(
+            ToolCallResult | None,
+            await Supervised(self._calls, TOOL_CALL, event, entries, chain, coro, first),
+        )
 
     async def emit_tool_result(self, event: ToolResultEvent) -> ToolResultResult | None:
         """``tool_result``: the override to apply. A failing or late handler withholds the
         output: the result is then an error whose only content names the hook."""
-        return cast(ToolResultResult | None, await self.emit(event))
+        entries = self._handlers.get("tool_result")
+        if not entries:
+            return None
+        value = start_direct(self._calls, TOOL_RESULT, event, entries)
+        if type(value) is Supervised:
+            value = await value
+        return value  # type: ignore[no-any-return]
 
     async def emit_context(self, messages: list[Message]) -> list[Message]:
         """The messages after every ``context`` handler, each fed the previous output."""

@@ -27,6 +27,7 @@ CLAUDE_TOOL_NAMES: dict[str, str] = {
     "ls": "LS",
     "find": "Glob",
     "grep": "Grep",
+    "task": "Task",
 }
 #: Claude Code tool name → hookline tool name.
 HOOKLINE_TOOL_NAMES: dict[str, str] = {v: k for k, v in CLAUDE_TOOL_NAMES.items()}

@@ -64,6 +64,17 @@ class Denial:
 
 
 @dataclass(frozen=True, slots=True)
+class SubagentRef:
+    """The sub-agent a tool call comes from (the ``task`` tool): hooks see both fields."""
+
+    agent_id: str
+    agent_type: str
+
+    def fields(self) -> dict[str, str]:
+        return {"agent_id": self.agent_id, "agent_type": self.agent_type}
+
+
+@dataclass(frozen=True, slots=True)
 class Authorization:
     """The permission stage's answer: run with ``input``, or the ``denial``."""
 
@@ -126,11 +137,15 @@ class ToolPipeline:
         input: dict[str, Any],
         signal: asyncio.Event | None = None,
         on_update: ToolUpdate | None = None,
+        *,
+        agent: SubagentRef | None = None,
     ) -> ToolOutcome:
+        """One call; ``agent`` names the sub-agent making it (its events carry it)."""
         name = tool.name
         hooks: ToolCallResult | None = None
+        who = agent.fields() if agent is not None else {}
         if self.runner.has_handlers("tool_call") or self.observe is not None:
-            event = ToolCallEvent(tool_name=name, tool_call_id=tool_call_id, input=input)
+            event = ToolCallEvent(tool_name=name, tool_call_id=tool_call_id, input=input, **who)
             if self.observe is not None:
                 self.observe(event)
             if self.runner.has_handlers("tool_call"):
@@ -154,8 +169,8 @@ class ToolPipeline:
             # the caller's own cancellation (an abort, a signal) goes through.
             if isinstance(exc, asyncio.CancelledError) and caller_cancelled():
                 raise
-            return await self._failed(name, tool_call_id, input, exc)
-        return ToolOutcome(await self._after(name, tool_call_id, input, result), input)
+            return await self._failed(name, tool_call_id, input, exc, who)
+        return ToolOutcome(await self._after(name, tool_call_id, input, result, who), input)
 
     async def _execute(
         self,
@@ -182,22 +197,32 @@ class ToolPipeline:
         return result
 
     async def _after(
-        self, name: str, tool_call_id: str, input: dict[str, Any], result: ToolResult
+        self,
+        name: str,
+        tool_call_id: str,
+        input: dict[str, Any],
+        result: ToolResult,
+        who: dict[str, str],
     ) -> ToolResult:
         """Step 4 on a result: overrides apply, ``append`` blocks go after the content."""
         override = await self._emit_result(
-            name, tool_call_id, input, result.content, result.details, result.is_error
+            name, tool_call_id, input, result.content, result.details, result.is_error, who
         )
         return apply_override(result, override)
 
     async def _failed(
-        self, name: str, tool_call_id: str, input: dict[str, Any], exc: BaseException
+        self,
+        name: str,
+        tool_call_id: str,
+        input: dict[str, Any],
+        exc: BaseException,
+        who: dict[str, str],
     ) -> ToolOutcome:
         """Step 4 on a raise: hooks observe the failure; their feedback rides on it as notes."""
         details = exc.details if isinstance(exc, ToolError) else None
         message = error_text(exc)
         override = await self._emit_result(
-            name, tool_call_id, input, [text(message)], details, True
+            name, tool_call_id, input, [text(message)], details, True, who
         )
         if override is not None:
             if override.content is not None:
@@ -225,6 +250,7 @@ class ToolPipeline:
         content: list[Any],
         details: Any,
         is_error: bool,
+        who: dict[str, str],
     ) -> ToolResultResult | None:
         if not self.runner.has_handlers("tool_result") and self.observe is None:
             return None
@@ -235,6 +261,7 @@ class ToolPipeline:
             content=content,
             details=details,
             is_error=is_error,
+            **who,
         )
         if self.observe is not None:
             self.observe(event)

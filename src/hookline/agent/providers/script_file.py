@@ -14,7 +14,14 @@ turn) or a mapping of:
 - ``delay_ms``: wait before answering (abortable);
 - ``stop_reason``: override (``stop``/``tool_use``/``length``/``error``/``aborted``);
 - ``expect_user_contains`` / ``expect_tool_result_contains``: a string or list
-  the last user/custom (or tool result) message must contain, else ``ProviderError``.
+  the last user/custom (or tool result) message must contain, else ``ProviderError``;
+- ``expect_system_contains``: the same for the system prompt (memory files, a
+  sub-agent type's prompt).
+
+Sub-agents (the ``task`` tool) call the same model: the turns after a turn
+that calls ``task`` answer the sub-agent, until it replies without tool calls;
+the main agent's next turn follows. ``expect_system_contains`` checks a turn
+answers the agent it was written for.
 
 Every problem raises ``ScriptError`` naming the file, the turn and what is wrong.
 """
@@ -42,6 +49,7 @@ SCRIPT_KEYS = (
     "stop_reason",
     "expect_user_contains",
     "expect_tool_result_contains",
+    "expect_system_contains",
 )
 _TOOL_CALL_KEYS = ("name", "arguments", "id")
 _ERROR_KEYS = ("message", "transient", "status")
@@ -82,6 +90,7 @@ class ScriptedTurn:
     stop_reason: str | None = None
     expect_user_contains: list[str] = field(default_factory=list)
     expect_tool_result_contains: list[str] = field(default_factory=list)
+    expect_system_contains: list[str] = field(default_factory=list)
 
 
 def load_script(path: str | Path) -> list[ScriptedTurn]:
@@ -148,6 +157,7 @@ def _parse_turn(item: Any, i: int, file: str) -> ScriptedTurn:
         error=_error(item.get("error"), file, i),
         expect_user_contains=_strings(item, "expect_user_contains", file, i),
         expect_tool_result_contains=_strings(item, "expect_tool_result_contains", file, i),
+        expect_system_contains=_strings(item, "expect_system_contains", file, i),
     )
     delay = item.get("delay_ms", 0)
     if isinstance(delay, bool) or not isinstance(delay, int | float) or delay < 0:

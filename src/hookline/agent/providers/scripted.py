@@ -99,6 +99,13 @@ class ScriptedProvider:
         self, turn: ScriptedTurn, index: int, request: ModelRequest, on_text: TextDelta | None
     ) -> AssistantMessage:
         self._check_expectations(turn, index, request.messages)
+        for needle in turn.expect_system_contains:
+            if needle not in request.system_prompt:
+                raise ProviderError(
+                    f"script {self._file}: turns[{index}].expect_system_contains: expected the "
+                    f"system prompt to contain {needle!r}, got {request.system_prompt[:200]!r}",
+                    transient=False,
+                )
         partial = PartialReply(model="scripted")
         aborted, message = await run_abortable(self._stream(turn, partial, on_text), request.signal)
         if aborted or message is None:

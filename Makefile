@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test test-integrations lint format bench soak install clean docs
+.PHONY: demo test test-integrations test-integrations-claude test-integrations-pi lint format bench soak install clean docs
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -33,8 +33,11 @@ $(CLAUDE_STAMP):
 		@anthropic-ai/claude-code@$(CLAUDE_CODE_VERSION)
 	touch $(CLAUDE_STAMP)
 
-test-integrations: $(STAMP) $(CLAUDE_STAMP)
-	$(PY) -m pytest -q -n 2 integration_tests
+# Both differential suites: the real Claude Code and the real pi (below).
+test-integrations: test-integrations-claude test-integrations-pi
+
+test-integrations-claude: $(STAMP) $(CLAUDE_STAMP)
+	$(PY) -m pytest -q -n 2 integration_tests --ignore=integration_tests/pi
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check src tests examples benchmarks integration_tests
@@ -61,3 +64,19 @@ clean:
 # adversarial; prints RSS growth, fds, stray processes, session entries and time per call.
 soak: $(STAMP)
 	$(PY) benchmarks/soak.py $(if $(CALLS),--calls $(CALLS),)
+
+# The real pi (pinned in integration_tests/pi/package.json) against hookline, offline on a
+# loopback model server. Needs node >= 20.6 and npm; skipped with a message when node is absent.
+PI_DIR := .integrations/pi
+
+$(PI_DIR)/.installed: integration_tests/pi/package.json
+	mkdir -p $(PI_DIR)
+	cp integration_tests/pi/package.json $(PI_DIR)/package.json
+	cd $(PI_DIR) && npm install --no-audit --no-fund --ignore-scripts --save-exact
+	touch $@
+
+test-integrations-pi: $(STAMP)
+	@if command -v node >/dev/null && command -v npm >/dev/null; then \
+		$(MAKE) $(PI_DIR)/.installed && \
+		$(PY) -m pytest -q -n 2 -p no:cacheprovider integration_tests/pi; \
+	else echo "test-integrations-pi: node/npm not found, skipped"; fi

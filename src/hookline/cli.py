@@ -279,17 +279,29 @@ def main(argv: Sequence[str] | None = None) -> int:
         from hookline.bridge.claude_hook import main as claude_hook
 
         return claude_hook(args_list[1:])
-    if args_list and args_list[0] == "serve":
-        from hookline.bridge.serve import main as serve
+    serve = bool(args_list) and args_list[0] == "serve"
+    discover = True
+    if serve:
+        args_list = args_list[1:]
+        if "--stdio" not in args_list:
+            if any(w in ("-h", "--help") or w.split("=")[0] == "--http" for w in args_list):
+                from hookline.bridge.serve import main as serve_http
 
-        return serve(args_list[1:])
+                return serve_http(args_list)
+            _main_parser().error(
+                "serve needs --stdio (JSON lines on stdin/stdout) or --http HOST:PORT"
+            )
+        args_list.remove("--stdio")
+        # claude-hook's flag: only the --hook paths (pi's events and Claude's lines alike).
+        discover = "--no-discovery" not in args_list
+        args_list = [w for w in args_list if w != "--no-discovery"]
     parser = _main_parser()
     if "-h" in args_list or "--help" in args_list:
         return _help(parser, args_list)
     # Words argparse does not know are hook flags (``register_flag``): checked once the
     # hooks are loaded, where an unknown one is an error.
     args, hook_flags = parser.parse_known_args(args_list)
-    mode = args.mode or "text"
+    mode = "serve" if serve else args.mode or "text"
     if mode == "json" and args.prompt is None:
         parser.error("--mode json needs a prompt: -p PROMPT")
     if mode == "rpc" and args.prompt is not None:
@@ -311,7 +323,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         base_url=args.base_url,
         hook_paths=args.hooks,
         settings_file=settings_file,
-        no_session=args.no_session,
+        # serve answers another agent's events: no hookline session unless one is named.
+        no_session=args.no_session or (serve and session_file is None),
         session_file=session_file,
         resume=args.resume,
         permission_mode=args.permission_mode,
@@ -330,7 +343,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     fill_closed_fds()  # `hookline -p x >&-`: fd 1 must not become the loop's or a session's
     try:
-        return asyncio.run(_run(options, mode, args.prompt, interactive, args.audit_log))
+        return asyncio.run(_run(options, mode, args.prompt, interactive, args.audit_log, discover))
     except SetupError as exc:
         print(f"hookline: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
@@ -402,7 +415,12 @@ def _observers(agent: object, audit_log: str | None) -> Callable[[], None]:
 
 
 async def _run(
-    options: object, mode: str, prompt: str | None, interactive: bool, audit_log: str | None = None
+    options: object,
+    mode: str,
+    prompt: str | None,
+    interactive: bool,
+    audit_log: str | None = None,
+    discover: bool = True,
 ) -> int:
     import asyncio
     import contextlib
@@ -451,6 +469,18 @@ async def _run(
             from hookline.modes.rpc_mode import run_rpc
 
             code = await _until_shutdown(agent, run_rpc(agent, bundle.make_provider, out))
+        elif mode == "serve":
+            from hookline.bridge.serve import LazyBridge
+            from hookline.modes.serve_stdio import serve_stdio
+
+            agent.runner.set_ui(StderrUI(), False)
+            claude = LazyBridge(
+                options.hook_paths,
+                cwd=options.cwd,
+                discover=discover,
+                trust_project=options.trust_project,
+            )
+            code = await _until_shutdown(agent, serve_stdio(agent, out, claude))
         elif interactive:
             from hookline.modes.interactive import run_interactive
 

@@ -190,6 +190,24 @@ class RpcClient:
         assert response["command"] == message["type"], response
         return response.get("data")
 
+    async def prompt(self, message: str, **extra: Any) -> list[Line]:
+        """A ``prompt`` run to its end: every line up to ``agent_end``, then idle.
+
+        pi's ``prompt`` is answered at once and its events stream after; the
+        run is over at ``agent_end`` and the agent idle once ``get_state``
+        says ``isStreaming: false`` (polled: the last work after ``agent_end``
+        runs alongside the next command).
+        """
+        self._ids += 1
+        request_id = f"req-{self._ids}"
+        await self.send({"type": "prompt", "message": message, "id": request_id, **extra})
+        lines = await self.read_until(lambda m: m["type"] == "agent_end")
+        answers = [m for m in lines if m["type"] == "response" and m.get("id") == request_id]
+        assert answers and answers[0]["success"] is True, answers
+        while (await self.ok({"type": "get_state"}))["isStreaming"]:
+            pass
+        return lines
+
     async def close_stdin(self) -> int:
         """EOF on stdin; the exit code once stdout is drained."""
         stdin = self.process.stdin

@@ -89,11 +89,14 @@ async def test_no_exception_type_a_hook_raises_kills_the_rpc_server(tmp_path: Pa
     async with RpcClient(
         "--model", _script(tmp_path), "--hook", str(hook), "--cwd", str(tmp_path)
     ) as rpc:
-        data = await rpc.ok({"type": "prompt", "message": "go"})
-        assert data == {"messages": 2 + 2 * len(KINDS) + 1}
+        lines = await rpc.prompt("go")
         state = await rpc.ok({"type": "get_state"})  # the server still answers
-        assert state["is_streaming"] is False
-        _assert_every_call_blocked(Path(state["session_file"]))
+        assert state["messageCount"] == 2 + 2 * len(KINDS) + 1
+        # each hook failure is pi's extension_error event, naming the hook and the event
+        errors = [m for m in lines if m["type"] == "extension_error"]
+        assert len([e for e in errors if e["event"] == "tool_call"]) == 2 * len(KINDS)
+        assert all(e["extensionPath"] == str(hook) and e["error"] for e in errors)
+        _assert_every_call_blocked(Path(state["sessionFile"]))
         assert await rpc.close_stdin() == 0
     assert "Traceback" not in await rpc.stderr()
 
@@ -247,14 +250,14 @@ async def test_rpc_abort_ends_a_hook_tool_that_swallows_cancellation(tmp_path: P
         await rpc.send({"type": "prompt", "message": "go", "id": "first"})
         await rpc.read_until(lambda m: m["type"] == "tool_execution_start")
         abort, before = await rpc.command({"type": "abort"})
-        assert abort["data"]["commands_abandoned"] == 0, abort
-        first = [m for m in before if m["type"] == "response" and m.get("id") == "first"]
-        assert first and first[0]["success"] is False, before
+        assert abort["data"]["commandsAbandoned"] == 0, abort
+        first = [m for m in rpc.seen if m["type"] == "response" and m.get("id") == "first"]
+        assert [m["success"] for m in first] == [True, False], first  # accepted, then aborted
         ended = [m for m in before if m["type"] == "tool_execution_end"]
-        assert ended and ended[0]["tool_call_id"] == "c1" and ended[0]["is_error"] is True
+        assert ended and ended[0]["toolCallId"] == "c1" and ended[0]["isError"] is True
         state = await rpc.ok({"type": "get_state"})
-        assert state["is_streaming"] is False  # the agent is free for the next prompt
-        assert await rpc.ok({"type": "prompt", "message": "again"}) == {"messages": 2}
+        assert state["isStreaming"] is False  # the agent is free for the next prompt
+        await rpc.prompt("again")
         assert await rpc.close_stdin() == 0
     assert "Traceback" not in await rpc.stderr()
 
@@ -282,6 +285,6 @@ async def test_rpc_exits_on_eof_after_abort_gave_up_on_a_hung_command(tmp_path: 
         await rpc.send({"type": "command", "name": "hang", "id": "h"})
         await rpc.read_until(lambda m: "hang: started" in str(m.get("message")))
         abort = await rpc.ok({"type": "abort"})
-        assert abort["commands_abandoned"] == 1, abort
+        assert abort["commandsAbandoned"] == 1, abort
         assert await rpc.close_stdin() == 0  # the abandoned command is not waited for
     assert "Traceback" not in await rpc.stderr()

@@ -41,15 +41,18 @@ async def test_timeouts_descriptions_widgets_and_title_reach_the_host(tmp_path: 
             )
             requests += [m for m in lines if m["type"] == "extension_ui_request"]
             await rpc.send({"type": "extension_ui_response", "id": lines[-1]["id"], **answer})
-        await rpc.read_until(lambda m: m["type"] == "response" and m.get("id") == "p1")
+        await rpc.read_until(lambda m: m["type"] == "agent_end")
         assert await rpc.close_stdin() == 0
+    assert any(m.get("id") == "p1" and m["success"] for m in rpc.seen if m["type"] == "response")
     by_method = {r["method"]: r for r in requests}
-    assert by_method["set_widget"]["lines"] == ["one", "two"]
-    assert by_method["set_widget"]["placement"] == "below"
-    assert by_method["set_title"]["title"] == "my title"
-    assert by_method["select"]["timeout"] == 7.5
+    # pi's names: setWidget/widgetKey/widgetLines/widgetPlacement, setTitle, timeouts in ms
+    assert by_method["setWidget"]["widgetKey"] == "todo"
+    assert by_method["setWidget"]["widgetLines"] == ["one", "two"]
+    assert by_method["setWidget"]["widgetPlacement"] == "belowEditor"
+    assert by_method["setTitle"]["title"] == "my title"
+    assert by_method["select"]["timeout"] == 7500
     assert by_method["select"]["descriptions"] == {"b": "the second"}
-    assert by_method["confirm"]["timeout"] == 3
+    assert by_method["confirm"]["timeout"] == 3000
     assert json.loads(record.read_text()) == ["b", True, None]  # custom() is None over RPC
 
 
@@ -78,7 +81,7 @@ async def test_a_dialog_timeout_or_signal_closes_it_and_a_late_answer_is_refused
     model = write_script(tmp_path / "script.json", ["Done."])
     async with RpcClient("--model", model, "--hook", str(hook), "--no-session") as rpc:
         await rpc.send({"type": "prompt", "message": "go", "id": "p1"})
-        lines = await rpc.read_until(lambda m: m["type"] == "response" and m.get("id") == "p1")
+        lines = await rpc.read_until(lambda m: m["type"] == "agent_end")
         requests = [m for m in lines if m["type"] == "extension_ui_request"]
         closed = [m for m in lines if m["type"] == "extension_ui_cancelled"]
         assert [r["method"] for r in requests] == ["confirm", "select"]

@@ -100,7 +100,8 @@ async def test_rpc_mode_skips_untrusted_project_hooks_too(tmp_path: Path) -> Non
     project, module_marker, claude_marker = _project(tmp_path)
     model = write_script(tmp_path / "script.json", ["answer"])
     async with RpcClient("--model", model, "--no-session", "--cwd", str(project)) as rpc:
-        assert await rpc.ok({"type": "prompt", "message": "hi"}) == {"messages": 2}
+        await rpc.prompt("hi")
+        assert (await rpc.ok({"type": "get_state"}))["messageCount"] == 2
         assert await rpc.close_stdin() == 0
         assert SKIPPED in await rpc.stderr()
     assert not module_marker.exists()

@@ -228,10 +228,20 @@ async def test_rpc_host_sees_the_unsaved_entries_in_get_state(
                 assert line["success"] is True, line
                 return line.get("data")
 
-    await call({"type": "prompt", "message": "one", "id": "p1"})
+    async def run(command: dict[str, Any]) -> None:
+        """A prompt to its end: accepted at once, over at ``agent_end``, then idle."""
+        await call(command)
+        while json.loads(await asyncio.wait_for(proc.stdout.readline(), 30))["type"] != (
+            "agent_end"
+        ):
+            pass
+        while (await call({"type": "get_state", "id": "idle"}))["isStreaming"]:
+            pass
+
+    await run({"type": "prompt", "message": "one", "id": "p1"})
     state = await call({"type": "get_state", "id": "s1"})
-    assert len(state["unsaved_entry_ids"]) == 1 and "EFBIG" in state["save_error"]
-    await call({"type": "prompt", "message": "two", "id": "p2"})
+    assert len(state["unsavedEntryIds"]) == 1 and "EFBIG" in state["saveError"]
+    await run({"type": "prompt", "message": "two", "id": "p2"})
     # the run went on in memory: the second exchange is there for the model
     messages = (await call({"type": "get_messages", "id": "m1"}))["messages"]
     assert [m["role"] for m in messages] == ["user", "assistant", "user", "assistant"]

@@ -805,8 +805,13 @@ class Agent:
         """The environment with the settings ``env`` and session exports (scrubbed if asked)."""
         return self.claude.subprocess_env() if self.claude is not None else dict(os.environ)
 
-    async def run_user_bash(self, command: str) -> ToolResult:
-        """``!command`` from the user: ``user_bash`` hooks may rewrite command, cwd and env."""
+    async def run_user_bash(
+        self, command: str, *, signal: asyncio.Event | None = None
+    ) -> ToolResult:
+        """``!command`` from the user: ``user_bash`` hooks may rewrite command, cwd and env.
+
+        It stops on the run's abort, or on ``signal`` (RPC's ``abort_bash``) when given.
+        """
         cwd, env = self.cwd, None
         result = await self.emit(UserBashEvent(command=command, cwd=cwd))
         if isinstance(result, UserBashResult) and result.result is not None:
@@ -827,7 +832,7 @@ class Agent:
             env=full_env,
             merge_stderr=True,
             timeout=timeout,
-            signal=self._abort,
+            signal=signal or self._abort,
         )
         text = done.stdout + (f"\n(exit code {done.code})" if done.code else "")
         if done.timed_out:

@@ -4,7 +4,9 @@
 input, the body of the reply is read like a command hook's stdout);
 ``--stdio`` answers JSON lines (``{"id", "input"}`` → ``{"id", "exit_code",
 "output", "stderr"}``). Hooks keep their state between events and no process
-starts per event.
+starts per event. ``hookline serve --stdio`` itself is the CLI's: it answers
+pi's events too (``hookline.modes.serve_stdio``) and hands Claude Code lines
+to ``LazyBridge``.
 
 Safety: the HTTP server binds loopback unless ``--allow-remote`` is given
 (and then a token is required); with a token (``--token`` or
@@ -78,7 +80,8 @@ def _parser() -> argparse.ArgumentParser:
         "--stdio",
         action="store_true",
         help='JSON lines: {"id": ..., "input": {hook input}} in, '
-        '{"id", "exit_code", "output", "stderr"} out',
+        '{"id", "exit_code", "output", "stderr"} out; lines with "type" and "data" are '
+        "pi's events (integrations/pi/hookline.ts), answered by hookline's agent",
     )
     p.add_argument(
         "--token",
@@ -280,6 +283,38 @@ async def serve_stdio(bridge: BridgeHooks, stdin: TextIO, out: TextIO) -> None:
         out.flush()
 
 
+class LazyBridge:
+    """Answers Claude Code hook-input lines; the hooks load on the first one, so a server
+    that only ever sees pi's events never loads them a second time."""
+
+    def __init__(
+        self, hook_paths: Sequence[str], *, cwd: str, discover: bool, trust_project: bool
+    ) -> None:
+        self._how = (list(hook_paths), cwd, discover, trust_project)
+        self._bridge: BridgeHooks | None = None
+
+    async def __call__(self, line: str) -> dict[str, Any]:
+        if self._bridge is None:
+            self._bridge = _load(*self._how)
+        return await _stdio_reply(self._bridge, line)
+
+
+def _load(hook_paths: Sequence[str], cwd: str, discover: bool, trust_project: bool) -> BridgeHooks:
+    """Load the hooks as ``claude-hook`` does; say on stderr what failed or was skipped."""
+    bridge = load_bridge(
+        hook_paths,
+        cwd=cwd,
+        project_dir=os.environ.get("CLAUDE_PROJECT_DIR") or cwd,
+        discover=discover,
+        trust_project=trust_project,
+    )
+    for problem in bridge.load_errors:
+        print(f"hookline serve: {problem} (tool calls will be denied)", file=sys.stderr)
+    for skipped in bridge.skipped:
+        print(f"hookline serve: skipped {skipped}", file=sys.stderr)
+    return bridge
+
+
 async def _stdio_reply(bridge: BridgeHooks, line: str) -> dict[str, Any]:
     try:
         request = json.loads(line)
@@ -319,18 +354,7 @@ def main(argv: Sequence[str]) -> int:
     from hookline.modes.stdout import claim_stdout
 
     out = claim_stdout()  # hooks' print() goes to stderr, never into the protocol
-    cwd = os.getcwd()
-    bridge = load_bridge(
-        args.hooks,
-        cwd=cwd,
-        project_dir=os.environ.get("CLAUDE_PROJECT_DIR") or cwd,
-        discover=not args.no_discovery,
-        trust_project=args.trust_project,
-    )
-    for problem in bridge.load_errors:
-        print(f"hookline serve: {problem} (tool calls will be denied)", file=sys.stderr)
-    for skipped in bridge.skipped:
-        print(f"hookline serve: skipped {skipped}", file=sys.stderr)
+    bridge = _load(args.hooks, os.getcwd(), not args.no_discovery, args.trust_project)
     try:
         if address is None:
             asyncio.run(serve_stdio(bridge, sys.stdin, out))

@@ -1,10 +1,15 @@
-"""RPC mode: JSON lines in on stdin, JSON lines out on stdout.
+"""RPC mode: pi's RPC protocol, JSON lines in on stdin, JSON lines out on stdout.
 
-Commands are ``{"type": ..., "id"?: ...}`` objects; each gets one
-``{"type": "response", "command", "id", "success", "data"|"error"}``. Events
-stream out as they happen. Hook UI calls become ``extension_ui_request``
-lines answered by ``extension_ui_response`` lines with the same id. A bad line
-is answered with an error response; the process stays up.
+Commands are ``{"type": ..., "id"?: ...}`` objects with pi's names
+(``prompt``, ``steer``, ``follow_up``, ``get_state``, ``fork``, ...; fields in
+camelCase); each gets a ``{"type": "response", "command", "id", "success",
+"data"|"error"}``. ``prompt`` is answered as soon as it is accepted and its
+events stream after (a run that then fails gets a second, error response with
+the same id). Events are translated to pi's shapes (``rpc_wire``). Hook UI
+calls become ``extension_ui_request`` lines; dialogs are answered by
+``extension_ui_response`` lines with the same id. A hook error is an
+``extension_error`` event. A bad line is answered with an error response; the
+process stays up.
 
 Every command runs as its own task, so reading never waits for one: an
 ``abort`` or a dialog answer is read while a prompt, a hook or a dialog
@@ -22,7 +27,8 @@ from typing import Any, TextIO
 
 from hookline.agent.agent import Agent
 from hookline.agent.permissions import PERMISSION_MODES
-from hookline.core.messages import content_text
+from hookline.core.calling import HookError
+from hookline.core.messages import Content, content_text
 from hookline.core.ui import NotifyType, StatusLine, WidgetContent, WidgetPlacement
 from hookline.modes.print_mode import LineWriter, dumps
 from hookline.modes.rpc_protocol import (
@@ -33,6 +39,7 @@ from hookline.modes.rpc_protocol import (
     read_lines,
     ui_answer,
 )
+from hookline.modes.rpc_wire import PiWire, wire_message, wire_usage
 
 Writer = Callable[[dict[str, Any]], None]
 
@@ -109,7 +116,7 @@ class RpcUI:
     ) -> dict[str, Any]:
         """Send the request and wait for its answer.
 
-        A ``timeout`` (seconds, also sent to the host) or a set ``signal``
+        A ``timeout`` (sent to the host in milliseconds) or a set ``signal``
         closes the dialog with its default answer; the host is told
         (``extension_ui_cancelled``, reason ``timeout`` or ``signal``) and a
         late answer is refused like any answer to a closed dialog.
@@ -121,7 +128,7 @@ class RpcUI:
         self._pending[request_id] = future
         self._asked[request_id] = (method, tuple(fields.get("options") or ()))
         self._write({"type": "extension_ui_request", "id": request_id, "method": method, **fields})
-        timeout = fields.get("timeout")
+        timeout = fields["timeout"] / 1000 if "timeout" in fields else None
         try:
             if timeout is None and signal is None:
                 return await future
@@ -215,7 +222,7 @@ class RpcUI:
                 "id": f"ui-{next(self._ids)}",
                 "method": "notify",
                 "message": message,
-                "notify_type": type,
+                "notifyType": type,
             }
         )
 
@@ -225,9 +232,9 @@ class RpcUI:
             {
                 "type": "extension_ui_request",
                 "id": f"ui-{next(self._ids)}",
-                "method": "set_status",
-                "key": key,
-                "text": text,
+                "method": "setStatus",
+                "statusKey": key,
+                "statusText": text,
             }
         )
 
@@ -260,10 +267,10 @@ class RpcUI:
             {
                 "type": "extension_ui_request",
                 "id": f"ui-{next(self._ids)}",
-                "method": "set_widget",
-                "key": key,
-                "lines": lines,
-                "placement": placement,
+                "method": "setWidget",
+                "widgetKey": key,
+                "widgetLines": lines,
+                "widgetPlacement": "belowEditor" if placement == "below" else "aboveEditor",
             }
         )
 
@@ -282,7 +289,7 @@ class RpcUI:
             {
                 "type": "extension_ui_request",
                 "id": f"ui-{next(self._ids)}",
-                "method": "set_title",
+                "method": "setTitle",
                 "title": title,
             }
         )
@@ -292,9 +299,9 @@ class RpcUI:
         return {}
 
 
-def _timeout(seconds: float | None) -> dict[str, float]:
-    """The request's ``timeout`` field (seconds), when the hook gave one."""
-    return {} if seconds is None else {"timeout": seconds}
+def _timeout(seconds: float | None) -> dict[str, int]:
+    """The request's ``timeout`` field (milliseconds, as pi sends it), when the hook gave one."""
+    return {} if seconds is None else {"timeout": max(0, round(seconds * 1000))}
 
 
 class RpcServer:
@@ -311,14 +318,33 @@ class RpcServer:
         self._out = LineWriter(out)
         self.ui = RpcUI(self.write)
         agent.runner.set_ui(self.ui, True)
-        agent.subscribe(self.write)
+        self._wire = PiWire()
+        agent.subscribe(self._publish)
+        agent.runner.on_error(self._hook_error)
         #: Running commands and their type.
         self._tasks: dict[asyncio.Task[Any], str] = {}
+        #: The stop signals of running ``bash`` commands (``abort_bash`` sets them).
+        self.bash_signals: set[asyncio.Event] = set()
         #: Commands an abort gave up on (they ignored cancellation).
         self._abandoned: set[asyncio.Task[Any]] = set()
 
     def write(self, payload: dict[str, Any]) -> None:
         self._out(dumps(payload))
+
+    def _publish(self, payload: dict[str, Any]) -> None:
+        for line in self._wire.lines(payload):
+            self.write(line)
+
+    def _hook_error(self, error: HookError) -> None:
+        """A hook failed: pi's ``extension_error`` event (the run goes on)."""
+        self.write(
+            {
+                "type": "extension_error",
+                "extensionPath": error.hook_path,
+                "event": error.event,
+                "error": error.error,
+            }
+        )
 
     def respond(
         self, command: str, request_id: Any, data: Any = None, error: str | None = None
@@ -388,7 +414,10 @@ class RpcServer:
                 error=f"unknown command {kind[:80]!r}; known: " + ", ".join(sorted(_COMMANDS)),
             )
             return
-        task = asyncio.ensure_future(self._run(kind, message, handler))
+        self.track(asyncio.ensure_future(self._run(kind, message, handler)), kind)
+
+    def track(self, task: asyncio.Task[Any], kind: str) -> None:
+        """A running command (or work it left running): abort and EOF wait for it."""
         self._tasks[task] = kind
         task.add_done_callback(self._forget)
 
@@ -428,9 +457,9 @@ class RpcServer:
         finally:
             self.ui.refusing = False
         return {
-            "dialogs_closed": closed,
-            "commands_cancelled": len(cancelled),
-            "commands_abandoned": len(abandoned),
+            "dialogsClosed": closed,
+            "commandsCancelled": len(cancelled),
+            "commandsAbandoned": len(abandoned),
         }
 
     def _close_cancelled_tool_calls(self) -> None:
@@ -447,7 +476,9 @@ class RpcServer:
                         "type": "tool_execution_end",
                         "tool_name": result["tool_name"],
                         "tool_call_id": result["tool_call_id"],
-                        "result": _ABORTED_TOOL,
+                        # pi's AgentToolResult, as the agent publishes it
+                        "result": {"content": result["content"], "details": None},
+                        "result_text": _ABORTED_TOOL,
                         "is_error": True,
                     }
                 )
@@ -463,7 +494,8 @@ class RpcServer:
         except Exception as exc:
             self.respond(kind, request_id, error=f"{type(exc).__name__}: {exc}")
         else:
-            self.respond(kind, request_id, data)
+            if data is not _ANSWERED:
+                self.respond(kind, request_id, data)
 
 
 _Handler = Callable[[RpcServer, dict[str, Any]], Awaitable[Any]]
@@ -483,73 +515,217 @@ def _opt_str(message: dict[str, Any], key: str) -> str | None:
     return value
 
 
+def _images(m: dict[str, Any]) -> list[Content]:
+    """pi's ``images`` (``{"type": "image", "data", "mimeType"}``) as content blocks."""
+    raw = m.get("images") or []
+    if not isinstance(raw, list):
+        raise ValueError('"images" must be an array of image objects')
+    images: list[Content] = []
+    for i, image in enumerate(raw):
+        if not (
+            isinstance(image, dict)
+            and isinstance(image.get("data"), str)
+            and isinstance(image.get("mimeType"), str)
+        ):
+            raise ValueError(f'"images"[{i}] needs string "data" and "mimeType"')
+        images.append({"type": "image", "data": image["data"], "mime_type": image["mimeType"]})
+    return images
+
+
+#: A handler that answered its command itself (``prompt`` answers before its run ends).
+_ANSWERED = object()
+
+
 async def _prompt(s: RpcServer, m: dict[str, Any]) -> Any:
-    added = await s.agent.prompt(_str(m, "message"), source="rpc")
-    return {"messages": len(added)}
+    """pi's ``prompt``: answered at once, events stream; a later failure is a second response.
+
+    ``/name args`` runs a hook command (even while streaming); while a run
+    streams, a plain prompt needs ``streamingBehavior`` ``steer`` or ``followUp``.
+    """
+    text, images = _str(m, "message"), _images(m)
+    behavior = _opt_str(m, "streamingBehavior")
+    if behavior not in (None, "steer", "followUp"):
+        raise ValueError('"streamingBehavior" must be "steer" or "followUp"')
+    name, _, args = text[1:].partition(" ")
+    command = s.agent.runner.get_command(name) if text.startswith("/") else None
+    if command is None and s.agent.is_streaming and behavior is None:
+        raise ValueError(
+            'the agent is streaming: send "streamingBehavior": "steer" or "followUp" '
+            "(or use the steer / follow_up commands)"
+        )
+    s.respond("prompt", m.get("id"))
+    if command is not None:
+        await s.agent.runner.run_command(name, args)
+    elif behavior == "followUp" and s.agent.is_streaming:
+        await _follow_up(s, m)
+    else:
+        await s.agent.prompt(text, images=images, source="rpc")
+    return _ANSWERED
+
+
+async def _steer(s: RpcServer, m: dict[str, Any]) -> Any:
+    """Delivered at the end of the current turn (a new run when idle)."""
+    text, images = _str(m, "message"), _images(m)
+    s.agent.send(text, images)
+    return None
+
+
+async def _follow_up(s: RpcServer, m: dict[str, Any]) -> Any:
+    """Delivered when the agent has stopped: a run after the current one."""
+    text, images = _str(m, "message"), _images(m)
+    waiting = s.agent.is_streaming
+
+    async def later() -> None:
+        if waiting:
+            await s.agent.wait_for_idle()
+        await s.agent.prompt(text, images=images, source="rpc")
+
+    s.track(asyncio.ensure_future(later()), "follow_up")
+    return None
 
 
 async def _abort(s: RpcServer, m: dict[str, Any]) -> Any:
     return await s.abort_running()
 
 
+def _model(spec: str) -> dict[str, Any]:
+    """pi's ``Model`` object for a hookline model spec (``provider:id``)."""
+    provider, _, model_id = spec.partition(":")
+    if not model_id:
+        provider, model_id = "hookline", spec
+    return {"id": model_id, "name": model_id, "provider": provider, "input": ["text", "image"]}
+
+
 async def _state(s: RpcServer, m: dict[str, Any]) -> Any:
     a = s.agent
-    return {
-        "model": a.provider.model_id,
-        "is_streaming": a.is_streaming,
-        "session_file": a.session.get_session_file(),
-        "session_id": a.session.get_session_id(),
-        "leaf_id": a.session.get_leaf_id(),
-        "permission_mode": a.gate.mode,
-        "turn_index": a.turn_index,
-        "message_count": len(a.session.build_context_messages()),
-        "commands": [c.name for c in a.runner.get_registered_commands()],
+    state: dict[str, Any] = {
+        "model": _model(a.provider.model_id),
+        "thinkingLevel": "off",
+        "isStreaming": a.is_streaming,
+        "isCompacting": False,
+        "steeringMode": "all",
+        "followUpMode": "one-at-a-time",
+        "sessionFile": a.session.get_session_file(),
+        "sessionId": a.session.get_session_id(),
+        "autoCompactionEnabled": a.compaction.auto_compact,
+        "messageCount": len(a.session.build_context_messages()),
+        "pendingMessageCount": 0,
+        # hookline's own fields
+        "leafId": a.session.get_leaf_id(),
+        "permissionMode": a.gate.mode,
+        "turnIndex": a.turn_index,
         # Disk full or a size limit: the run goes on in memory; these entries are not saved.
-        "unsaved_entry_ids": a.session.unsaved_entry_ids,
-        "save_error": str(a.session.save_error) if a.session.save_error else None,
+        "unsavedEntryIds": a.session.unsaved_entry_ids,
+        "saveError": str(a.session.save_error) if a.session.save_error else None,
     }
+    name = a.get_session_name()  # the name hooks give with pi.set_session_name, too
+    if name is not None:
+        state["sessionName"] = name
+    return state
 
 
 async def _messages(s: RpcServer, m: dict[str, Any]) -> Any:
-    return {"messages": s.agent.session.build_context_messages()}
+    return {"messages": [wire_message(x) for x in s.agent.session.build_context_messages()]}
 
 
 async def _new_session(s: RpcServer, m: dict[str, Any]) -> Any:
-    return {"cancelled": not await s.agent.new_session()}
+    parent = _opt_str(m, "parentSession")
+    return {"cancelled": not await s.agent.new_session(parent)}
 
 
 async def _switch(s: RpcServer, m: dict[str, Any]) -> Any:
-    return {"cancelled": not await s.agent.switch_session(_str(m, "session_path"))}
+    return {"cancelled": not await s.agent.switch_session(_str(m, "sessionPath"))}
 
 
 async def _branch(s: RpcServer, m: dict[str, Any]) -> Any:
-    turn = m.get("turn_index")
-    if turn is not None and not isinstance(turn, int):
-        raise ValueError('"turn_index" must be an integer')
-    if isinstance(turn, bool):
-        raise ValueError('"turn_index" must be an integer')
-    entry = _opt_str(m, "entry_id")
+    turn = m.get("turnIndex")
+    if turn is not None and (isinstance(turn, bool) or not isinstance(turn, int)):
+        raise ValueError('"turnIndex" must be an integer')
+    entry = _opt_str(m, "entryId")
     return {"cancelled": not await s.agent.branch(turn, entry)}
 
 
+def _user_text(entry: Mapping[str, Any]) -> str | None:
+    message = entry.get("message") if entry.get("type") == "message" else None
+    if not isinstance(message, dict) or message.get("role") != "user":
+        return None
+    return content_text(message["content"])
+
+
 async def _fork(s: RpcServer, m: dict[str, Any]) -> Any:
-    done = await s.agent.fork(_opt_str(m, "entry_id"))
-    return {"cancelled": not done, "session_file": s.agent.session.get_session_file()}
+    """pi forks *before* a user message: the new session ends at its parent."""
+    entry_id = _opt_str(m, "entryId")
+    text = ""
+    target = entry_id
+    if entry_id is not None:
+        entry = s.agent.session.get_entry(entry_id)
+        found = _user_text(entry) if entry is not None else None
+        if entry is None or found is None:
+            raise ValueError(f"no user message with entryId {entry_id[:80]!r}")
+        text, target = found, entry.get("parent_id")
+    done = await s.agent.fork(target) if target is not None or entry_id is None else False
+    return {"text": text, "cancelled": not done, "sessionFile": s.agent.session.get_session_file()}
+
+
+async def _fork_messages(s: RpcServer, m: dict[str, Any]) -> Any:
+    found = []
+    for entry in s.agent.session.get_branch():
+        text = _user_text(entry)
+        if text is not None:
+            found.append({"entryId": entry["id"], "text": text})
+    return {"messages": found}
+
+
+async def _last_text(s: RpcServer, m: dict[str, Any]) -> Any:
+    for message in reversed(s.agent.session.build_context_messages()):
+        if message["role"] == "assistant":
+            return {"text": content_text(message["content"])}
+    return {"text": None}
 
 
 async def _tree(s: RpcServer, m: dict[str, Any]) -> Any:
-    return {"cancelled": not await s.agent.navigate_tree(_str(m, "target_id"))}
+    return {"cancelled": not await s.agent.navigate_tree(_str(m, "targetId"))}
 
 
 async def _compact(s: RpcServer, m: dict[str, Any]) -> Any:
-    return {"compacted": await s.agent.compact(_opt_str(m, "custom_instructions"))}
+    before = len(s.agent.session.get_entries())
+    if not await s.agent.compact(_opt_str(m, "customInstructions")):
+        raise ValueError("nothing was compacted (too little to summarise, or a hook cancelled)")
+    added = s.agent.session.get_entries()[before:]
+    entry = next((e for e in reversed(added) if e["type"] == "compaction"), None)
+    if entry is None:
+        return {"summary": "", "firstKeptEntryId": None, "tokensBefore": 0, "details": {}}
+    return {
+        "summary": entry.get("summary", ""),
+        "firstKeptEntryId": entry.get("first_kept_entry_id"),
+        "tokensBefore": entry.get("tokens_before", 0),
+        "details": entry.get("details") or {},
+    }
+
+
+async def _auto_compaction(s: RpcServer, m: dict[str, Any]) -> Any:
+    enabled = m.get("enabled")
+    if not isinstance(enabled, bool):
+        raise ValueError('"enabled" must be true or false')
+    s.agent.compaction.auto_compact = enabled
+    return None
 
 
 async def _set_model(s: RpcServer, m: dict[str, Any]) -> Any:
     if s.make_provider is None:
         raise ValueError("this server cannot change models")
-    await s.agent.set_model(s.make_provider(_str(m, "model")))
-    return {"model": s.agent.provider.model_id}
+    provider, model_id = _str(m, "provider"), _str(m, "modelId")
+    spec = model_id if provider == "hookline" else f"{provider}:{model_id}"
+    await s.agent.set_model(s.make_provider(spec))
+    return _model(s.agent.provider.model_id)
+
+
+async def _cycle_model(s: RpcServer, m: dict[str, Any]) -> Any:
+    return None  # one model is configured: pi answers null
+
+
+async def _models(s: RpcServer, m: dict[str, Any]) -> Any:
+    return {"models": [_model(s.agent.provider.model_id)]}
 
 
 async def _mode(s: RpcServer, m: dict[str, Any]) -> Any:
@@ -557,7 +733,7 @@ async def _mode(s: RpcServer, m: dict[str, Any]) -> Any:
     if mode not in PERMISSION_MODES:
         raise ValueError(f"unknown permission mode {mode!r}; one of {', '.join(PERMISSION_MODES)}")
     s.agent.set_permission_mode(mode)
-    return {"permission_mode": mode}
+    return {"permissionMode": mode}
 
 
 async def _command(s: RpcServer, m: dict[str, Any]) -> Any:
@@ -568,26 +744,102 @@ async def _command(s: RpcServer, m: dict[str, Any]) -> Any:
     return None
 
 
+async def _commands(s: RpcServer, m: dict[str, Any]) -> Any:
+    return {
+        "commands": [
+            {
+                "name": c.name,
+                "description": c.description,
+                "source": "extension",
+                **({"path": c.hook_path} if c.hook_path else {}),
+            }
+            for c in s.agent.runner.get_registered_commands()
+        ]
+    }
+
+
 async def _bash(s: RpcServer, m: dict[str, Any]) -> Any:
-    result = await s.agent.run_user_bash(_str(m, "command"))
-    return {"output": content_text(result.content), **(result.details or {})}
+    stop = asyncio.Event()
+    s.bash_signals.add(stop)
+    try:
+        result = await s.agent.run_user_bash(_str(m, "command"), signal=stop)
+    finally:
+        s.bash_signals.discard(stop)
+    details = result.details or {}
+    return {
+        "output": content_text(result.content),
+        "exitCode": details.get("exit_code"),
+        "cancelled": stop.is_set(),
+        "truncated": False,
+    }
+
+
+async def _abort_bash(s: RpcServer, m: dict[str, Any]) -> Any:
+    for stop in s.bash_signals:
+        stop.set()
+    return None
+
+
+async def _stats(s: RpcServer, m: dict[str, Any]) -> Any:
+    messages = s.agent.session.build_context_messages()
+    tokens = {"input": 0, "output": 0, "cacheRead": 0, "cacheWrite": 0}
+    calls = 0
+    for message in messages:
+        if message["role"] == "assistant":
+            calls += sum(1 for b in message["content"] if b["type"] == "tool_call")
+            for key, value in wire_usage(message.get("usage") or {}).items():
+                if key in tokens and isinstance(value, int):
+                    tokens[key] += value
+    roles = [x["role"] for x in messages]
+    return {
+        "sessionFile": s.agent.session.get_session_file(),
+        "sessionId": s.agent.session.get_session_id(),
+        "userMessages": roles.count("user"),
+        "assistantMessages": roles.count("assistant"),
+        "toolCalls": calls,
+        "toolResults": roles.count("tool"),
+        "totalMessages": len(messages),
+        "tokens": {**tokens, "total": sum(tokens.values())},
+        "cost": 0,
+    }
+
+
+async def _session_name_cmd(s: RpcServer, m: dict[str, Any]) -> Any:
+    name = _str(m, "name").strip()
+    if not name:
+        raise ValueError('"name" must not be empty')
+    s.agent.set_session_name(name)
+    return None
 
 
 _COMMANDS: dict[str, _Handler] = {
+    # pi's commands (docs/rpc.md)
     "prompt": _prompt,
+    "steer": _steer,
+    "follow_up": _follow_up,
     "abort": _abort,
+    "new_session": _new_session,
     "get_state": _state,
     "get_messages": _messages,
-    "new_session": _new_session,
-    "switch_session": _switch,
-    "branch": _branch,
-    "fork": _fork,
-    "navigate_tree": _tree,
-    "compact": _compact,
     "set_model": _set_model,
+    "cycle_model": _cycle_model,
+    "get_available_models": _models,
+    "compact": _compact,
+    "set_auto_compaction": _auto_compaction,
+    "bash": _bash,
+    "abort_bash": _abort_bash,
+    "get_session_stats": _stats,
+    "switch_session": _switch,
+    "fork": _fork,
+    "get_fork_messages": _fork_messages,
+    "get_last_assistant_text": _last_text,
+    "set_session_name": _session_name_cmd,
+    "get_commands": _commands,
+    # hookline's own
+    "branch": _branch,
+    "navigate_tree": _tree,
     "set_permission_mode": _mode,
     "command": _command,
-    "bash": _bash,
 }
 
 

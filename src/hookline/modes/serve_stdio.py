@@ -1,0 +1,255 @@
+"""``hookline serve --stdio``: another agent's events in, the hooks' answers out, JSON lines.
+
+A host agent (pi, through ``integrations/pi/hookline.ts``) sends one request
+per event it is about to act on and applies the answer, so hookline's Python
+hooks govern it. Names on the wire are the host's (pi's camelCase)::
+
+    → {"id": 1, "type": "tool_call", "data": {"toolName": "bash", "toolCallId": "c1",
+                                              "input": {"command": "rm -rf /"}}}
+    ← {"id": 1, "result": {"block": true, "reason": "..."}}
+
+Every request gets exactly one answer with its id: ``result`` (``null`` when
+no hook changed anything) or ``error``. A ``tool_call`` that cannot be
+decided (bad request, a hook error the rules turn into a block) answers a
+block: the host fails closed. Events are answered in order, one at a time.
+
+The same stream may carry Claude Code hook inputs (``{"id", "input"}``, see
+``hookline.bridge.serve``): the caller passes ``claude``, which answers those
+lines; a line that is neither (not JSON, no ``type``) gets both refusals, so
+either kind of host fails closed.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Awaitable, Callable
+from typing import Any, TextIO
+
+from hookline.agent.agent import Agent
+from hookline.core.events import (
+    BeforeAgentStartEvent,
+    InputEvent,
+    SessionShutdownEvent,
+    SessionStartEvent,
+    ToolCallEvent,
+    ToolResultEvent,
+)
+from hookline.core.messages import Content
+from hookline.core.results import (
+    BeforeAgentStartResult,
+    InputResult,
+    ToolCallResult,
+    ToolResultResult,
+)
+from hookline.modes.print_mode import LineWriter, dumps
+from hookline.modes.rpc_protocol import LineTooLong, open_stdin, parse_command, read_lines
+from hookline.modes.rpc_wire import wire_message
+
+
+def _content_in(raw: Any) -> list[Content]:
+    """pi content blocks (``mimeType``) as hookline's (``mime_type``); text and images only."""
+    blocks: list[Content] = []
+    for block in raw if isinstance(raw, list) else []:
+        if isinstance(block, dict) and block.get("type") == "text":
+            blocks.append({"type": "text", "text": str(block.get("text", ""))})
+        elif isinstance(block, dict) and block.get("type") == "image":
+            mime = str(block.get("mimeType", ""))
+            blocks.append({"type": "image", "data": str(block.get("data", "")), "mime_type": mime})
+    return blocks
+
+
+def _content_out(blocks: list[Content]) -> list[dict[str, Any]]:
+    out = wire_message({"content": blocks})["content"]
+    assert isinstance(out, list)
+    return out
+
+
+def _dict(data: dict[str, Any], key: str) -> dict[str, Any]:
+    value = data.get(key)
+    if not isinstance(value, dict):
+        raise ValueError(f'"data.{key}" must be an object')
+    return value
+
+
+def _text(data: dict[str, Any], key: str) -> str:
+    value = data.get(key)
+    if not isinstance(value, str):
+        raise ValueError(f'"data.{key}" must be a string')
+    return value
+
+
+async def _tool_call(agent: Agent, data: dict[str, Any]) -> Any:
+    event = ToolCallEvent(
+        tool_name=_text(data, "toolName"),
+        tool_call_id=str(data.get("toolCallId", "")),
+        input=_dict(data, "input"),
+    )
+    result = await agent.runner.emit_tool_call(event)
+    if not isinstance(result, ToolCallResult):
+        return None
+    if result.block:
+        return {"block": True, "reason": result.reason or "blocked by a hook"}
+    return {"input": result.input} if result.input is not None else None
+
+
+async def _tool_result(agent: Agent, data: dict[str, Any]) -> Any:
+    event = ToolResultEvent(
+        tool_name=_text(data, "toolName"),
+        tool_call_id=str(data.get("toolCallId", "")),
+        input=_dict(data, "input"),
+        content=_content_in(data.get("content")),
+        details=data.get("details"),
+        is_error=data.get("isError") is True,
+    )
+    result = await agent.runner.emit_tool_result(event)
+    if not isinstance(result, ToolResultResult):
+        return None
+    patch: dict[str, Any] = {}
+    content = result.content
+    if result.append:
+        content = [*(content if content is not None else event.content), *result.append]
+    if content is not None:
+        patch["content"] = _content_out(content)
+    if result.details is not None:
+        patch["details"] = result.details
+    if result.is_error is not None:
+        patch["isError"] = result.is_error
+    return patch or None
+
+
+async def _input(agent: Agent, data: dict[str, Any]) -> Any:
+    source = data.get("source")
+    event = InputEvent(
+        text=_text(data, "text"),
+        images=_content_in(data.get("images")),
+        source=source if isinstance(source, str) else "extension",
+    )
+    result = await agent.runner.emit(event)
+    if not isinstance(result, InputResult):
+        return {"action": "continue"}
+    if result.handled:
+        return {"action": "handled"}
+    if result.text is None and result.images is None:
+        return {"action": "continue"}
+    answer: dict[str, Any] = {"action": "transform", "text": result.text or event.text}
+    if result.images is not None:
+        answer["images"] = _content_out(result.images)
+    return answer
+
+
+async def _before_agent_start(agent: Agent, data: dict[str, Any]) -> Any:
+    """A hook sets the prompt with ``ctx.set_system_prompt``; the change is the answer."""
+    system_prompt = _text(data, "systemPrompt")
+    agent.set_system_prompt(system_prompt)
+    event = BeforeAgentStartEvent(
+        prompt=str(data.get("prompt", "")),
+        images=_content_in(data.get("images")),
+        system_prompt=system_prompt,
+    )
+    result = await agent.runner.emit(event)
+    answer: dict[str, Any] = {}
+    if agent.get_system_prompt() != system_prompt:
+        answer["systemPrompt"] = agent.get_system_prompt()
+    if isinstance(result, BeforeAgentStartResult) and result.message is not None:
+        message = result.message
+        answer["message"] = {
+            "customType": message.custom_type,
+            "content": message.content,
+            "display": message.display,
+            **({"details": message.details} if message.details is not None else {}),
+        }
+    return answer or None
+
+
+async def _session_start(agent: Agent, data: dict[str, Any]) -> Any:
+    reason = data.get("reason")
+    file = data.get("sessionFile")
+    await agent.runner.emit(
+        SessionStartEvent(
+            source=reason if isinstance(reason, str) else "startup",
+            session_file=file if isinstance(file, str) else None,
+        )
+    )
+    return None
+
+
+async def _session_shutdown(agent: Agent, data: dict[str, Any]) -> Any:
+    await agent.runner.emit(SessionShutdownEvent(reason="exit"))
+    return None
+
+
+_EVENTS: dict[str, Callable[[Agent, dict[str, Any]], Any]] = {
+    "tool_call": _tool_call,
+    "tool_result": _tool_result,
+    "input": _input,
+    "before_agent_start": _before_agent_start,
+    "session_start": _session_start,
+    "session_shutdown": _session_shutdown,
+}
+
+
+#: Answers one Claude Code hook-input line (``{"id", "input"}``) with its reply object.
+ClaudeLines = Callable[[str], Awaitable[dict[str, Any]]]
+
+
+async def serve_stdio(
+    agent: Agent, out: TextIO | None = None, claude: ClaudeLines | None = None
+) -> int:
+    """Answer event requests on stdin until EOF; a bad line is answered, never fatal.
+
+    With ``claude``, lines shaped as Claude Code hook inputs go to it instead.
+    """
+    write = LineWriter(out)
+    async for line in read_lines(await open_stdin()):
+        if isinstance(line, LineTooLong):
+            write(dumps({"id": None, "error": f"line of {line.size} bytes is too long"}))
+            continue
+        text = line.decode("utf-8", errors="replace").strip()
+        if not text:
+            continue
+        if claude is not None and _is_claude(text):
+            write(dumps(await claude(text)))
+            continue
+        answer = await _answer(agent, text)
+        if claude is not None and "result" not in answer and "type" not in _object(text):
+            # Not a pi event and not a hook input: refuse in both shapes (fail closed).
+            answer = {**answer, **await claude(text)}
+        write(dumps(answer))
+    return 0
+
+
+def _object(text: str) -> dict[str, Any]:
+    """``text`` as a JSON object, or ``{}`` when it is none (never raises)."""
+    try:
+        value = json.loads(text)
+    except (ValueError, RecursionError):
+        return {}
+    return value if isinstance(value, dict) else {}
+
+
+def _is_claude(text: str) -> bool:
+    """A Claude Code hook-input line: ``{"id", "input"}`` or a bare hook input, no ``type``."""
+    request = _object(text)
+    return "type" not in request and ("input" in request or "hook_event_name" in request)
+
+
+async def _answer(agent: Agent, text: str) -> dict[str, Any]:
+    request_id: Any = None
+    event = ""
+    try:
+        request = parse_command(text)
+        request_id = request.get("id")
+        event = request["type"]
+        handler = _EVENTS.get(event)
+        if handler is None:
+            known = ", ".join(_EVENTS)
+            raise ValueError(f"unknown event {event[:80]!r}; known: {known}")
+        data = request.get("data")
+        if not isinstance(data, dict):
+            raise ValueError('"data" must be an object')
+        return {"id": request_id, "result": await handler(agent, data)}
+    except Exception as exc:  # a hook's own failure is the runner's; this is a bad request
+        answer: dict[str, Any] = {"id": request_id, "error": f"{type(exc).__name__}: {exc}"}
+        if event == "tool_call":  # undecidable: the host blocks (fail closed)
+            answer["result"] = {"block": True, "reason": f"hookline: {answer['error']}"}
+        return answer

@@ -1,0 +1,153 @@
+"""``hookline serve --stdio``: another agent's events in, the hooks' answers out."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from .helpers import json_lines, run_cli, write_hook
+
+RULES = """
+    def register(pi):
+        @pi.on("tool_call")
+        async def block(event, ctx):
+            if "rm " in event.input.get("command", ""):
+                return {"block": True, "reason": "no rm here"}
+            if event.input.get("command") == "ls":
+                return {"input": {"command": "ls -la"}}
+
+        @pi.on("tool_result")
+        async def redact(event, ctx):
+            if "secret" in event.content[0]["text"]:
+                return {"content": [{"type": "text", "text": "REDACTED"}]}
+
+        @pi.on("input")
+        async def quick(event, ctx):
+            if event.text == "ping":
+                return {"handled": True}
+            if event.text.startswith("?quick "):
+                return {"text": "Respond briefly: " + event.text[7:]}
+
+        @pi.on("before_agent_start")
+        async def system(event, ctx):
+            ctx.set_system_prompt(event.system_prompt + " RULE")
+
+        @pi.on("session_start")
+        async def started(event, ctx):
+            with open(RECORD, "w") as f:
+                f.write(event.source)
+
+        @pi.on("turn_start")
+        async def unused(event, ctx):
+            raise RuntimeError("never asked")
+"""
+
+
+def _serve(tmp_path: Path, *requests: object) -> list[dict[str, object]]:
+    record = tmp_path / "record.txt"
+    hook = write_hook(tmp_path / "rules.py", RULES.replace("RECORD", repr(str(record))))
+    lines = "".join((r if isinstance(r, str) else json.dumps(r)) + "\n" for r in requests)
+    done = run_cli("serve", "--stdio", "--no-session", "--hook", str(hook),
+                   "--cwd", str(tmp_path), stdin=lines)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr
+    return json_lines(done.stdout)
+
+
+def _call(name: str, command: str) -> dict[str, object]:
+    return {"toolName": name, "toolCallId": "c1", "input": {"command": command}}
+
+
+def test_each_event_gets_the_hooks_answer_in_the_hosts_names(tmp_path: Path) -> None:
+    answers = _serve(
+        tmp_path,
+        {"id": 1, "type": "session_start", "data": {"reason": "startup"}},
+        {"id": 2, "type": "tool_call", "data": _call("bash", "rm -rf x")},
+        {"id": 3, "type": "tool_call", "data": _call("bash", "ls")},
+        {"id": 4, "type": "tool_call", "data": _call("bash", "echo ok")},
+        {
+            "id": 5,
+            "type": "tool_result",
+            "data": {
+                **_call("bash", "cat"),
+                "isError": False,
+                "content": [{"type": "text", "text": "the secret"}],
+            },
+        },
+        {
+            "id": 6,
+            "type": "tool_result",
+            "data": {**_call("bash", "cat"), "content": [{"type": "text", "text": "public"}]},
+        },
+        {"id": 7, "type": "input", "data": {"text": "?quick hi", "source": "rpc"}},
+        {"id": 8, "type": "input", "data": {"text": "ping", "source": "rpc"}},
+        {"id": 9, "type": "input", "data": {"text": "hello", "source": "rpc"}},
+        {"id": 10, "type": "before_agent_start", "data": {"prompt": "p", "systemPrompt": "S"}},
+    )
+    results = {a["id"]: a.get("result") for a in answers}
+    assert (tmp_path / "record.txt").read_text() == "startup"
+    assert results[1] is None
+    assert results[2] == {"block": True, "reason": "no rm here"}
+    assert results[3] == {"input": {"command": "ls -la"}}
+    assert results[4] is None
+    assert results[5] == {"content": [{"type": "text", "text": "REDACTED"}]}
+    assert results[6] is None
+    assert results[7] is not None and results[7]["action"] == "transform"  # type: ignore[index]
+    assert results[7]["text"] == "Respond briefly: hi"  # type: ignore[index]
+    assert results[8] == {"action": "handled"}
+    assert results[9] == {"action": "continue"}
+    assert results[10] == {"systemPrompt": "S RULE"}
+    assert [a["id"] for a in answers] == list(range(1, 11))  # one answer each, in order
+
+
+def test_a_bad_request_is_answered_and_an_undecidable_tool_call_is_blocked(
+    tmp_path: Path,
+) -> None:
+    answers = _serve(
+        tmp_path,
+        "not json",
+        {"id": "a", "type": "no_such_event", "data": {}},
+        {"id": "b", "type": "tool_call", "data": {"input": {}}},
+        {"id": "c", "type": "tool_call", "data": "rm -rf /"},
+        {"id": "d", "type": "tool_result", "data": {"toolName": "bash"}},
+        {"id": "e", "type": "tool_call", "data": _call("bash", "rm -rf y")},
+    )
+    assert answers[0]["id"] is None and "invalid JSON" in str(answers[0]["error"])
+    assert "unknown event" in str(answers[1]["error"])
+    for blocked in answers[2:4]:  # a tool call nobody could decide: blocked, not let through
+        assert blocked["error"] and blocked["result"]["block"] is True  # type: ignore[index]
+    assert answers[4]["error"] and "result" not in answers[4]
+    assert answers[5]["result"] == {"block": True, "reason": "no rm here"}  # still serving
+
+
+def test_serve_needs_stdio(tmp_path: Path) -> None:
+    done = run_cli("serve")
+    assert done.returncode == 2
+    assert "serve needs --stdio" in done.stderr
+
+
+def test_claude_hook_inputs_and_pi_events_share_one_stdio_stream(tmp_path: Path) -> None:
+    pre = {
+        "hook_event_name": "PreToolUse",
+        "cwd": str(tmp_path),
+        "tool_name": "Bash",
+        "tool_input": {"command": "rm -rf /"},
+    }
+    answers = _serve(
+        tmp_path,
+        {"id": 1, "type": "tool_call", "data": _call("bash", "rm -rf x")},
+        {"id": 2, "input": pre},
+        {"id": 3, "input": {**pre, "tool_input": {"command": "echo ok"}}},
+        {"id": 4},  # neither kind: refused in both shapes
+        {"id": 5, "type": "tool_call", "data": _call("bash", "ls")},
+    )
+    assert [a["id"] for a in answers] == [1, 2, 3, 4, 5]
+    assert answers[0]["result"] == {"block": True, "reason": "no rm here"}
+    claude_deny = answers[1]["output"]["hookSpecificOutput"]  # type: ignore[index]
+    assert claude_deny["permissionDecision"] == "deny"
+    assert claude_deny["permissionDecisionReason"] == "no rm here"
+    assert answers[2]["exit_code"] == 0 and "result" not in answers[2]
+    assert "hookSpecificOutput" not in answers[2]["output"]  # type: ignore[operator]
+    assert answers[3]["error"] and answers[3]["exit_code"] != 0
+    assert answers[3]["output"]["hookSpecificOutput"]["permissionDecision"] == "deny"  # type: ignore[index]
+    assert answers[4]["result"] == {"input": {"command": "ls -la"}}

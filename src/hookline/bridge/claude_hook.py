@@ -15,19 +15,12 @@ import os
 import sys
 from collections.abc import Sequence
 
-
-class _Formatter(argparse.HelpFormatter):
-    """argparse's formatter with the width from ``$COLUMNS``: argparse would import shutil
-    (and zlib, bz2, lzma) just to ask the terminal, on every start."""
-
-    def __init__(self, prog: str) -> None:
-        columns = os.environ.get("COLUMNS", "")
-        super().__init__(prog, width=(int(columns) if columns.isdigit() else 80) - 2)
+from hookline.bridge._help import Formatter
 
 
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
-        formatter_class=_Formatter,
+        formatter_class=Formatter,
         prog="hookline claude-hook",
         description=(
             "Read a Claude Code hook input (JSON) on stdin, run hookline's hook modules for the "

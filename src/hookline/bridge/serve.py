@@ -26,6 +26,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any, TextIO
 
+from hookline.bridge._help import Formatter
 from hookline.bridge.engine import BridgeHooks, load_bridge
 from hookline.bridge.mapping import BridgeInputError, ClaudeAnswer, failure_answer, parse_input
 
@@ -51,18 +52,9 @@ class ServeError(ValueError):
     """Options ``hookline serve`` refuses; the message says what to do."""
 
 
-class _Formatter(argparse.HelpFormatter):
-    """argparse's formatter with the width from ``$COLUMNS``: argparse would import shutil
-    (and zlib, bz2, lzma) just to ask the terminal, on every start."""
-
-    def __init__(self, prog: str) -> None:
-        columns = os.environ.get("COLUMNS", "")
-        super().__init__(prog, width=(int(columns) if columns.isdigit() else 80) - 2)
-
-
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
-        formatter_class=_Formatter,
+        formatter_class=Formatter,
         prog="hookline serve",
         description=(
             "Keep hookline's hook modules loaded and answer Claude Code hook inputs with the "

@@ -8,7 +8,7 @@ import os
 import socket
 import subprocess
 import sys
-import time
+import threading
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
@@ -142,19 +142,21 @@ def http_server() -> Iterator[str]:
     proc = subprocess.Popen(
         [sys.executable, SERVER, str(port)],
         stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
         env={**os.environ, "MCP_TEST_NAME": "web"},
     )
-    deadline = time.monotonic() + 60
-    while True:  # wait for the port to accept, the event we need
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+    assert proc.stderr is not None
+    seen = []
+    for line in proc.stderr:  # the event we need: the server says it is listening
+        seen.append(line)
+        if "Uvicorn running on" in line:
             break
-        except OSError:
-            if proc.poll() is not None or time.monotonic() > deadline:
-                proc.kill()
-                pytest.fail("the MCP HTTP server did not start")
-            time.sleep(0.05)
+    else:
+        proc.kill()
+        pytest.fail("the MCP HTTP server did not start: " + "".join(seen[-5:]))
+    # keep reading its log so the pipe never fills
+    threading.Thread(target=proc.stderr.read, daemon=True).start()
     yield f"http://127.0.0.1:{port}/mcp"
     proc.kill()
     proc.wait()

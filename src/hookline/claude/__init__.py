@@ -3,8 +3,8 @@
 ``ClaudeHooks`` is the entry point (see ``adapter.py``); the other modules are
 its parts: names (Claude's tool vocabulary), config (sources → definitions),
 matchers and selection, conditions (a hook's ``if``), payloads (stdin JSON),
-command (one process), http_hook (one POST), outcome (exit code and output →
-``Outcome``), verdict, async_hooks, model_hooks, callbacks, timeouts, env_file
+command (one process), http_hook (one POST), mcp_hook (one MCP tool call),
+outcome (exit code and output → ``Outcome``), verdict, async_hooks, model_hooks, callbacks, timeouts, env_file
 (``CLAUDE_ENV_FILE``), environment (settings ``env``, the credential scrub),
 engine (one event, hooks in parallel) and plugins (Claude Code's installed
 plugins).
@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from hookline.claude.environment import subprocess_env
     from hookline.claude.http_hook import HttpHookPolicy
     from hookline.claude.matchers import Matcher, compile_matcher, match_query
+    from hookline.claude.mcp_hook import McpToolCaller, McpToolReply, McpToolUnavailable
     from hookline.claude.model_hooks import ModelHookCancelled, ModelHookRequest, ModelRunner
     from hookline.claude.names import (
         CLAUDE_TOOL_NAMES,
@@ -73,6 +74,9 @@ __all__ = [
     "HttpHookPolicy",
     "Matcher",
     "MatcherCheck",
+    "McpToolCaller",
+    "McpToolReply",
+    "McpToolUnavailable",
     "ModelHookCancelled",
     "ModelHookRequest",
     "ModelRunner",
@@ -124,6 +128,9 @@ _EXPORTS = {
     "HookEngine": "hookline.claude.engine",
     "HookSource": "hookline.claude.config",
     "HttpHookPolicy": "hookline.claude.http_hook",
+    "McpToolCaller": "hookline.claude.mcp_hook",
+    "McpToolReply": "hookline.claude.mcp_hook",
+    "McpToolUnavailable": "hookline.claude.mcp_hook",
     "Matcher": "hookline.claude.matchers",
     "MatcherCheck": "hookline.claude.selection",
     "ModelHookCancelled": "hookline.claude.model_hooks",

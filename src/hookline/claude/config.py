@@ -27,6 +27,7 @@ from hookline.settings.models import (
     CommandHookConfig,
     HttpHookConfig,
     MatcherConfig,
+    McpToolHookConfig,
     PromptHookConfig,
 )
 from hookline.settings.policy import HookPolicy, HookScope, allows
@@ -52,7 +53,12 @@ class CallbackHookConfig:
 
 
 HookSpec = (
-    CommandHookConfig | HttpHookConfig | PromptHookConfig | AgentHookConfig | CallbackHookConfig
+    CommandHookConfig
+    | HttpHookConfig
+    | McpToolHookConfig
+    | PromptHookConfig
+    | AgentHookConfig
+    | CallbackHookConfig
 )
 
 
@@ -108,6 +114,8 @@ class HookDefinition:
             return key
         if isinstance(spec, HttpHookConfig):
             return ("http", spec.url)
+        if isinstance(spec, McpToolHookConfig):
+            return ("mcp_tool", spec.server, spec.tool, json.dumps(spec.input, sort_keys=True))
         if isinstance(spec, PromptHookConfig):
             return ("prompt", spec.prompt)
         if isinstance(spec, AgentHookConfig):
@@ -122,6 +130,8 @@ class HookDefinition:
             return spec.command if spec.args is None else shlex.join([spec.command, *spec.args])
         if isinstance(spec, HttpHookConfig):
             return f"http: {spec.url}"
+        if isinstance(spec, McpToolHookConfig):
+            return f"mcp_tool: {spec.server}/{spec.tool}"
         if isinstance(spec, PromptHookConfig | AgentHookConfig):
             return f"{spec.type}: {spec.prompt[:60]}"
         return f"callback {self.origin}"

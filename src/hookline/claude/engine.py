@@ -34,6 +34,7 @@ from hookline.claude.env_file import ENV_FILE_EVENTS, new_env_file, source_env_f
 from hookline.claude.environment import subprocess_env
 from hookline.claude.http_hook import HttpHookPolicy, run_http_hook
 from hookline.claude.matchers import LITERAL_MATCHER_EVENTS, compile_matcher, match_query
+from hookline.claude.mcp_hook import McpToolCaller, run_mcp_tool_hook
 from hookline.claude.model_hooks import ModelRunner, run_model_hook
 from hookline.claude.names import never_fires
 from hookline.claude.outcome import Outcome, new_outcome
@@ -41,7 +42,12 @@ from hookline.claude.payloads import BaseFields, build_payload
 from hookline.claude.selection import Selection, Skipped, select_hooks
 from hookline.claude.timeouts import hook_timeout
 from hookline.claude.verdict import Verdict, aggregate
-from hookline.settings.models import CLAUDE_EVENTS, CommandHookConfig, HttpHookConfig
+from hookline.settings.models import (
+    CLAUDE_EVENTS,
+    CommandHookConfig,
+    HttpHookConfig,
+    McpToolHookConfig,
+)
 from hookline.settings.policy import HookPolicy
 
 log = logging.getLogger("hookline.claude")
@@ -81,6 +87,7 @@ class HookEngine:
         errors: Sequence[str] = (),
         settings_env: Mapping[str, str] | None = None,
         http_policy: HttpHookPolicy | None = None,
+        mcp_tools: McpToolCaller | None = None,
     ) -> None:
         self.project_dir = str(Path(project_dir).resolve())
         self.policy = policy
@@ -91,6 +98,8 @@ class HookEngine:
         #: The settings ``env`` block (trusted files only), for hooks and tools.
         self.settings_env: dict[str, str] = dict(settings_env or {})
         self.http_policy = http_policy or HttpHookPolicy()
+        #: The session's MCP servers, for ``mcp_tool`` hooks (``None``: none connected).
+        self.mcp_tools = mcp_tools
         self.model_runner = model_runner
         self.max_output = max_output
         self.shell = shell
@@ -362,6 +371,15 @@ class HookEngine:
                 timeout=hook_timeout(spec, hook.event, env),
                 env=env,
                 policy=self.http_policy,
+                signal=signal,
+                max_output=self.max_output,
+            )
+        if isinstance(spec, McpToolHookConfig):
+            return await run_mcp_tool_hook(
+                hook,
+                payload,
+                caller=self.mcp_tools,
+                timeout=hook_timeout(spec, hook.event, env),
                 signal=signal,
                 max_output=self.max_output,
             )

@@ -1,24 +1,25 @@
 """How long a hook may run when its ``timeout`` says nothing, and the Stop-block cap.
 
 Claude Code's defaults: 600 s for ``command`` and ``http`` hooks, 30 s for
-``prompt``, 60 s for ``agent``. Some events lower the default of ``command``
-and ``http`` hooks: ``UserPromptSubmit`` (and the model-switch events) wait
-30 s (the user is waiting), ``MessageDisplay`` 10 s,
-``SessionEnd`` 1.5 s (the session is closing), raised or lowered with
-``CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS``. A hook's own ``timeout`` always
-wins.
+``prompt``, 60 s for ``agent`` and ``mcp_tool``. Some events lower the default
+of ``command`` and ``http`` hooks (and cap ``mcp_tool`` ones):
+``UserPromptSubmit`` (and the model-switch events) wait 30 s (the user is
+waiting), ``MessageDisplay`` 10 s, ``SessionEnd`` 1.5 s (the session is
+closing), raised or lowered with ``CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS``.
+A hook's own ``timeout`` always wins.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 
-from hookline.settings.models import AgentHookConfig, PromptHookConfig
+from hookline.settings.models import AgentHookConfig, McpToolHookConfig, PromptHookConfig
 
 COMMAND_TIMEOUT = 600.0
 HTTP_TIMEOUT = 600.0
 PROMPT_TIMEOUT = 30.0
 AGENT_TIMEOUT = 60.0
+MCP_TOOL_TIMEOUT = 60.0
 #: Lower defaults of command/http hooks on some events (seconds).
 EVENT_TIMEOUTS: dict[str, float] = {
     "UserPromptSubmit": 30.0,
@@ -48,11 +49,14 @@ def default_timeout(spec: object, event: str, env: Mapping[str, str]) -> float:
         return AGENT_TIMEOUT
     if isinstance(spec, PromptHookConfig):
         return PROMPT_TIMEOUT
+    by_event = EVENT_TIMEOUTS.get(event, COMMAND_TIMEOUT)
     if event == "SessionEnd":
         ms = _positive(env.get(SESSION_END_ENV))
         if ms is not None:
-            return ms / 1000.0
-    return EVENT_TIMEOUTS.get(event, COMMAND_TIMEOUT)
+            by_event = ms / 1000.0
+    if isinstance(spec, McpToolHookConfig):
+        return min(by_event, MCP_TOOL_TIMEOUT)
+    return by_event
 
 
 def hook_timeout(spec: object, event: str, env: Mapping[str, str]) -> float:

@@ -170,8 +170,35 @@ class AgentHookConfig(_Strict):
     once: bool = Field(default=False, description=_ONCE_DESCRIPTION)
 
 
+class McpToolHookConfig(_Strict):
+    """``{"type": "mcp_tool", "server": "...", "tool": "...", "input": {...}}``.
+
+    Calls a tool of a connected MCP server; its text output is read like a
+    command hook's stdout. String values in ``input`` may use ``${path}``
+    (``${tool_input.file_path}``) to take a field of the hook's input JSON.
+    """
+
+    type: Literal["mcp_tool"]
+    server: str = Field(min_length=1, description="The MCP server's name, as configured.")
+    tool: str = Field(min_length=1, description="The tool's name on that server (no mcp__ prefix).")
+    input: dict[str, Any] = Field(
+        default_factory=dict,
+        description=(
+            "The tool's arguments. In string values ${path} is replaced by that field of "
+            "the hook's input JSON (e.g. ${tool_input.file_path}); a missing field is ''."
+        ),
+    )
+    timeout: float | None = Field(default=None, gt=0)
+    if_: str | None = Field(default=None, alias="if", min_length=1, description=_IF_DESCRIPTION)
+    status_message: str | None = Field(default=None, alias="statusMessage")
+    on_failure: OnFailure | None = Field(
+        default=None, alias="onFailure", description=_ON_FAILURE_DESCRIPTION
+    )
+    once: bool = Field(default=False, description=_ONCE_DESCRIPTION)
+
+
 HookConfig = Annotated[
-    CommandHookConfig | HttpHookConfig | PromptHookConfig | AgentHookConfig,
+    CommandHookConfig | HttpHookConfig | McpToolHookConfig | PromptHookConfig | AgentHookConfig,
     Field(discriminator="type"),
 ]
 

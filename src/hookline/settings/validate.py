@@ -35,6 +35,7 @@ from hookline.settings.models import (
     CommandHookConfig,
     HookConfig,
     HttpHookConfig,
+    McpToolHookConfig,
     PromptHookConfig,
     Settings,
 )
@@ -43,6 +44,7 @@ from hookline.settings.models import (
 _HOOK_MODELS: dict[str, type[BaseModel]] = {
     "command": CommandHookConfig,
     "http": HttpHookConfig,
+    "mcp_tool": McpToolHookConfig,
     "prompt": PromptHookConfig,
     "agent": AgentHookConfig,
 }

@@ -8,6 +8,14 @@ with ``mcp__…`` matchers, permission rules. A server that fails to start, or
 dies later, is reported through ``on_problem`` and its tools go away
 (``on_change``); nothing raises into the agent. A stdio server's stderr goes to
 a file, never to the terminal, and its last lines are quoted when it fails.
+
+What a server announces on its own (log messages, list changes, progress,
+its custom notifications) reaches ``on_notification`` as ``(server, method,
+params)``, in the order sent; ``notifications/tools/list_changed`` first
+refreshes that server's tools. On 2026-07-28 connections list changes are
+only sent to a ``subscriptions/listen`` stream, so one is kept open.
+``call_hook_tool`` is the ``claude.mcp_hook.McpToolCaller`` that ``mcp_tool``
+settings hooks call through.
 """
 
 from __future__ import annotations
@@ -15,13 +23,16 @@ from __future__ import annotations
 import asyncio
 import base64
 import contextlib
+import inspect
 import json
+import logging
 import os
 import tempfile
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
+from hookline.claude.mcp_hook import McpToolReply, McpToolUnavailable
 from hookline.core.messages import Content, text
 from hookline.core.tool import Tool, ToolError, ToolResult, ToolUpdate
 from hookline.tools.mcp.config import McpServerConfig, tool_name
@@ -33,6 +44,14 @@ DEFAULT_CONNECT_TIMEOUT = 30.0
 _CONNECTION_CLOSED = -32000
 #: Seconds a tool call may take (``MCP_TOOL_TIMEOUT``, in ms).
 DEFAULT_CALL_TIMEOUT = 600.0
+#: Server notifications waiting to be delivered; past this the oldest are dropped.
+_INBOX_SIZE = 1000
+_TOOLS_CHANGED = "notifications/tools/list_changed"
+
+log = logging.getLogger("hookline.mcp")
+
+#: ``(server, method, params)`` of one server notification; may be async.
+NotificationListener = Callable[[str, str, "dict[str, Any] | None"], "Awaitable[None] | None"]
 
 
 def _seconds_from_env(name: str, default: float) -> float:
@@ -64,7 +83,9 @@ class _Server:
         self.status = ServerStatus(config.name, config.origin)
         self.client: Any = None
         self.tools: list[Tool] = []
+        self.remote_tools: frozenset[str] = frozenset()  # the names the server listed
         self.ready = asyncio.Event()
+        self._inbox: asyncio.Queue[tuple[str, dict[str, Any] | None]] = asyncio.Queue(_INBOX_SIZE)
         self._stop = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._errlog: TextIO | None = None
@@ -101,13 +122,24 @@ class _Server:
                 raise RuntimeError(
                     "the mcp SDK is not installed: pip install 'hookline[mcp]'"
                 ) from None
-            async with Client(self._transport(), mode="auto") as client:
+            transport = self._transport()
+            async with Client(
+                transport, mode="auto", message_handler=self._on_message, log_level="debug"
+            ) as client:
                 self.client = client
-                self.tools = await self._list_tools(client)
+                self._set_tools(await self._list_tools(client))
                 self.status.state = "connected"
-                self.status.tools = [t.name for t in self.tools]
                 self.ready.set()
-                await self._stop.wait()
+                helpers = [
+                    asyncio.create_task(self._listen(client)),
+                    asyncio.create_task(self._deliver(client)),
+                ]
+                try:
+                    await self._stop.wait()
+                finally:
+                    for helper in helpers:
+                        helper.cancel()
+                    await asyncio.gather(*helpers, return_exceptions=True)
         except BaseException as exc:
             self._failed(exc)
             if isinstance(exc, asyncio.CancelledError) and not self._stop.is_set():
@@ -122,11 +154,18 @@ class _Server:
                 self._errlog.close()
             self.owner._changed()
 
-    async def _list_tools(self, client: Any) -> list[Tool]:
-        tools, cursor = [], None
+    def _set_tools(self, listed: tuple[list[Tool], frozenset[str]]) -> None:
+        self.tools, self.remote_tools = listed
+        self.status.tools = [t.name for t in self.tools]
+
+    async def _list_tools(self, client: Any) -> tuple[list[Tool], frozenset[str]]:
+        tools: list[Tool] = []
+        names: set[str] = set()
+        cursor = None
         while True:
             listed = await client.list_tools(cursor=cursor)
             for spec in listed.tools:
+                names.add(spec.name)
                 name = tool_name(self.config, spec.name)
                 if name is None:
                     self.owner._problem(
@@ -137,7 +176,58 @@ class _Server:
                 tools.append(self._tool(name, spec))
             cursor = listed.next_cursor
             if not cursor:
-                return tools
+                return tools, frozenset(names)
+
+    async def _on_message(self, message: Any) -> None:
+        """The SDK's message handler: queue a server notification (transport faults are
+        the SDK's to report). Never awaits the server: the SDK may call it inline."""
+        method = getattr(message, "method", None)
+        if isinstance(message, Exception) or not isinstance(method, str):
+            return
+        params = getattr(message, "params", None)
+        data = params.model_dump(by_alias=True, mode="json", exclude_none=True) if params else None
+        if self._inbox.full():
+            self._inbox.get_nowait()
+            log.warning("MCP server %s: notification backlog full, dropped the oldest", self.name)
+        self._inbox.put_nowait((method, data))
+
+    @property
+    def name(self) -> str:
+        return self.config.name
+
+    async def _deliver(self, client: Any) -> None:
+        """Hand queued notifications on in order; a tools change refreshes the tools first."""
+        while True:
+            method, params = await self._inbox.get()
+            if method == _TOOLS_CHANGED:
+                await self._refresh_tools(client)
+            await self.owner._notify(self.name, method, params)
+
+    async def _refresh_tools(self, client: Any) -> None:
+        try:
+            self._set_tools(await self._list_tools(client))
+        except Exception as exc:
+            if _connection_lost(exc):
+                self._lost(exc)
+                return
+            self.owner._problem(
+                f"MCP server {self.name}: its tools changed but could not be listed again: "
+                f"{_describe(exc)}; the previous list stays"
+            )
+            return
+        self.owner._changed()
+
+    async def _listen(self, client: Any) -> None:
+        """Keep a ``subscriptions/listen`` stream open (2026-07-28 connections send list
+        changes nowhere else); each event also reaches ``_on_message``."""
+        try:
+            async with client.listen(
+                tools_list_changed=True, prompts_list_changed=True, resources_list_changed=True
+            ) as subscription:
+                async for _ in subscription:
+                    pass
+        except Exception as exc:  # older protocol, or a server that does not serve it
+            log.debug("MCP server %s: no change subscription: %s", self.name, _describe(exc))
 
     def _failed(self, exc: BaseException) -> None:
         if self._stop.is_set() and self.status.state != "pending":
@@ -224,6 +314,26 @@ class _Server:
     def name_of(self, remote: str) -> str:
         return tool_name(self.config, remote) or remote
 
+    async def call_for_hook(self, tool: str, arguments: dict[str, Any]) -> McpToolReply:
+        """Call ``tool`` for an ``mcp_tool`` hook: its text as Claude Code builds it."""
+        client = self.client
+        if client is None or self.status.state != "connected":
+            why = f" ({self.status.error})" if self.status.error else ""
+            raise McpToolUnavailable(f"MCP server {self.name!r} is not connected{why}")
+        if tool not in self.remote_tools:
+            raise McpToolUnavailable(f"MCP server {self.name!r} has no tool {tool!r}")
+        try:
+            result = await client.call_tool(tool, arguments)
+        except Exception as exc:
+            if _connection_lost(exc):
+                self._lost(exc)
+            raise RuntimeError(_describe(exc)) from None
+        parts = [
+            block.text if getattr(block, "type", "") == "text" else f"[{block.type}]"
+            for block in result.content
+        ]
+        return McpToolReply("\n".join(parts), bool(result.is_error))
+
     async def stop(self) -> None:
         self._stop.set()
         if self._task is not None:
@@ -294,12 +404,14 @@ class McpServers:
         cwd: str,
         on_problem: Callable[[str], None] | None = None,
         on_change: Callable[[], None] | None = None,
+        on_notification: NotificationListener | None = None,
         connect_timeout: float | None = None,
         call_timeout: float | None = None,
     ) -> None:
         self._servers = [_Server(c, cwd, self) for c in configs]
         self._on_problem = on_problem
         self._on_change = on_change
+        self.on_notification = on_notification
         self.problems: list[str] = []
         self.connect_timeout = connect_timeout or _seconds_from_env(
             "MCP_TIMEOUT", DEFAULT_CONNECT_TIMEOUT
@@ -341,6 +453,15 @@ class McpServers:
     def status(self) -> list[ServerStatus]:
         return [server.status for server in self._servers]
 
+    async def call_hook_tool(
+        self, server: str, tool: str, arguments: dict[str, Any]
+    ) -> McpToolReply:
+        """``McpToolCaller`` for ``mcp_tool`` hooks: ``tool`` of the server named ``server``."""
+        for candidate in self._servers:
+            if candidate.name == server:
+                return await candidate.call_for_hook(tool, arguments)
+        raise McpToolUnavailable(f"MCP server {server!r} is not configured in this session")
+
     async def close(self) -> None:
         """Stop every server (stdio processes end with their pipes closed)."""
         await asyncio.gather(*(s.stop() for s in self._servers), return_exceptions=True)
@@ -353,3 +474,14 @@ class McpServers:
     def _changed(self) -> None:
         if self._on_change is not None:
             self._on_change()
+
+    async def _notify(self, server: str, method: str, params: dict[str, Any] | None) -> None:
+        listener = self.on_notification
+        if listener is None:
+            return
+        try:
+            result = listener(server, method, params)
+            if inspect.isawaitable(result):
+                await result
+        except Exception:
+            log.exception("MCP notification listener failed (%s %s)", server, method)

@@ -15,7 +15,7 @@ import sys
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 from hookline.agent.agent import DEFAULT_SYSTEM_PROMPT, Agent
 from hookline.agent.flags import describe_hook_flags, parse_hook_flags
@@ -32,6 +32,7 @@ from hookline.agent.task_tool import task_tool
 from hookline.claude import ClaudeHooks
 from hookline.claude.plugins import Plugin, PluginSet, enabled_state, find_plugins
 from hookline.core.api import RegisteredFlag, StreamRule
+from hookline.core.events import McpNotificationEvent
 from hookline.core.paths import expand_path
 from hookline.core.runner import HookError, HookRunner
 from hookline.core.tracebacks import hook_location, hook_traceback
@@ -386,7 +387,7 @@ async def build_agent(
     )
     agent.memory_files = memory.files
     agent_ref.append(agent)
-    await _start_mcp_servers(agent, settings, cwd, trusted, err)
+    await _start_mcp_servers(agent, claude, settings, cwd, trusted, err)
     agent.stream.verbose_context = options.verbose_context
     agent.make_provider = make_provider
     loaded = [result]
@@ -527,10 +528,17 @@ def _plugins(
 
 
 async def _start_mcp_servers(
-    agent: Agent, settings: LoadedSettings, cwd: str, trusted: bool, err: TextIO
+    agent: Agent,
+    claude: ClaudeHooks,
+    settings: LoadedSettings,
+    cwd: str,
+    trusted: bool,
+    err: TextIO,
 ) -> None:
-    """Start the configured MCP servers; their tools join the agent's, and they stop with
-    the session. A project's ``.mcp.json`` counts only once the project is trusted."""
+    """Start the configured MCP servers; their tools join the agent's, ``mcp_tool``
+    settings hooks call through them, their notifications reach module hooks as
+    ``mcp_notification``, and they stop with the session. A project's ``.mcp.json``
+    counts only once the project is trusted."""
     merged = settings.merged
     disabled = getattr(merged, "disabledMcpjsonServers", None) or []
     configs, problems = load_servers(
@@ -543,10 +551,16 @@ async def _start_mcp_servers(
         _say(err, f"mcp: {problem}")
     if not configs:
         return
-    servers = McpServers(configs, cwd=cwd, on_problem=lambda text: _say(err, text))
+    async def notified(server: str, method: str, params: dict[str, Any] | None) -> None:
+        await agent.emit(McpNotificationEvent(server=server, method=method, params=params))
+
+    servers = McpServers(
+        configs, cwd=cwd, on_problem=lambda text: _say(err, text), on_notification=notified
+    )
     await servers.start()
     agent.add_tool_source(servers.tools)
     agent.on_shutdown(servers.close)
+    claude.mcp_tools = servers
 
 
 def _report_hook_error(stream: TextIO, error: HookError, verbose: bool = False) -> None:

@@ -637,6 +637,29 @@ class NotificationEvent(Event):
 
 
 @dataclass(slots=True, kw_only=True)
+class McpNotificationEvent(Event):
+    """An MCP server sent a notification: a log message, a list change, progress, its own.
+
+    Payload: ``server`` (the server's configured name), ``method`` (e.g.
+    ``notifications/message``, ``notifications/tools/list_changed``,
+    ``notifications/resources/updated``, ``notifications/progress``) and
+    ``params`` (the notification's params as JSON, ``None`` when it has none).
+    Fires in the order the server sent them, at any time in the session; for
+    ``notifications/tools/list_changed`` the server's tools are listed again
+    first, so the model's next turn is offered the new set.
+
+    Result: none (a notification). oh-my-pi's ``mcp_notification``.
+
+    Combination: every handler runs; failures are reported, the chain goes on.
+    """
+
+    type: ClassVar[str] = "mcp_notification"
+    server: str
+    method: str
+    params: dict[str, Any] | None = None
+
+
+@dataclass(slots=True, kw_only=True)
 class PermissionRequestEvent(Event):
     """A tool call needs the user's permission (an ask rule, the mode, a hook's ``ask``).
 
@@ -952,6 +975,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
         SubagentStopEvent,
         InstructionsLoadedEvent,
         NotificationEvent,
+        McpNotificationEvent,
         PermissionRequestEvent,
         SessionStartEvent,
         SessionBeforeSwitchEvent,

@@ -73,6 +73,15 @@ class ServerStatus:
     error: str | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class _Notice:
+    """One queued server notification; ``refresh`` is the tools refresh it started."""
+
+    method: str
+    params: dict[str, Any] | None
+    refresh: asyncio.Future[None] | None = None
+
+
 class _Server:
     """One server: a task that holds the client open until ``stop``."""
 
@@ -85,7 +94,9 @@ class _Server:
         self.tools: list[Tool] = []
         self.remote_tools: frozenset[str] = frozenset()  # the names the server listed
         self.ready = asyncio.Event()
-        self._inbox: asyncio.Queue[tuple[str, dict[str, Any] | None]] = asyncio.Queue(_INBOX_SIZE)
+        self._inbox: asyncio.Queue[_Notice] = asyncio.Queue(_INBOX_SIZE)
+        #: The latest tools refresh (each waits for the one before it).
+        self._refresh: asyncio.Future[None] | None = None
         self._stop = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._errlog: TextIO | None = None
@@ -130,13 +141,15 @@ class _Server:
                 self._set_tools(await self._list_tools(client))
                 self.status.state = "connected"
                 self.ready.set()
-                helpers = [
+                helpers: list[asyncio.Future[None]] = [
                     asyncio.create_task(self._listen(client)),
-                    asyncio.create_task(self._deliver(client)),
+                    asyncio.create_task(self._deliver()),
                 ]
                 try:
                     await self._stop.wait()
                 finally:
+                    if self._refresh is not None:
+                        helpers.append(self._refresh)
                     for helper in helpers:
                         helper.cancel()
                     await asyncio.gather(*helpers, return_exceptions=True)
@@ -180,30 +193,48 @@ class _Server:
 
     async def _on_message(self, message: Any) -> None:
         """The SDK's message handler: queue a server notification (transport faults are
-        the SDK's to report). Never awaits the server: the SDK may call it inline."""
+        the SDK's to report); a tools change starts a refresh at once. Never awaits the
+        server: the SDK may call this inline while it reads."""
         method = getattr(message, "method", None)
         if isinstance(message, Exception) or not isinstance(method, str):
             return
         params = getattr(message, "params", None)
         data = params.model_dump(by_alias=True, mode="json", exclude_none=True) if params else None
+        refresh = None
+        if method == _TOOLS_CHANGED and self.client is not None:
+            refresh = self._refresh = asyncio.ensure_future(
+                self._refresh_tools(self.client, self._refresh)
+            )
         if self._inbox.full():
             self._inbox.get_nowait()
             log.warning("MCP server %s: notification backlog full, dropped the oldest", self.name)
-        self._inbox.put_nowait((method, data))
+        self._inbox.put_nowait(_Notice(method, data, refresh))
 
     @property
     def name(self) -> str:
         return self.config.name
 
-    async def _deliver(self, client: Any) -> None:
-        """Hand queued notifications on in order; a tools change refreshes the tools first."""
+    async def _deliver(self) -> None:
+        """Hand queued notifications on in order; a tools change once its refresh is done."""
         while True:
-            method, params = await self._inbox.get()
-            if method == _TOOLS_CHANGED:
-                await self._refresh_tools(client)
-            await self.owner._notify(self.name, method, params)
+            notice = await self._inbox.get()
+            if notice.refresh is not None:
+                with contextlib.suppress(Exception):
+                    await asyncio.shield(notice.refresh)
+            await self.owner._notify(self.name, notice.method, notice.params)
 
-    async def _refresh_tools(self, client: Any) -> None:
+    async def settled(self) -> None:
+        """Wait for a tools refresh under way: a call whose server changed its tools
+        while answering returns once the new list is in."""
+        refresh = self._refresh
+        if refresh is not None and not refresh.done():
+            with contextlib.suppress(Exception):
+                await asyncio.shield(refresh)
+
+    async def _refresh_tools(self, client: Any, previous: asyncio.Future[None] | None) -> None:
+        if previous is not None and not previous.done():
+            with contextlib.suppress(Exception):
+                await asyncio.shield(previous)
         try:
             self._set_tools(await self._list_tools(client))
         except Exception as exc:
@@ -309,6 +340,7 @@ class _Server:
             if _connection_lost(exc):
                 self._lost(exc)
             raise ToolError(f"{self.name_of(remote)}: {_describe(exc)}") from None
+        await self.settled()
         return _result(self.config.name, remote, result)
 
     def name_of(self, remote: str) -> str:
@@ -328,6 +360,7 @@ class _Server:
             if _connection_lost(exc):
                 self._lost(exc)
             raise RuntimeError(_describe(exc)) from None
+        await self.settled()
         parts = [
             block.text if getattr(block, "type", "") == "text" else f"[{block.type}]"
             for block in result.content

@@ -40,7 +40,8 @@ async def test_a_stdio_servers_tools_are_named_mcp_server_tool(
     servers, problems = demo
     assert problems == []
     tools = {t.name: t for t in servers.tools()}
-    assert set(tools) == {f"mcp__demo__{n}" for n in ("add", "echo", "boom", "die", "secret_env")}
+    names = ("add", "echo", "boom", "die", "secret_env", "gate", "note", "slow", "grow")
+    assert set(tools) == {f"mcp__demo__{n}" for n in names}
     add = tools["mcp__demo__add"]
     assert add.parameters["required"] == ["a", "b"]  # the server's schema, sent to the model
     result = await add.execute("c1", {"a": 2, "b": 40}, None, None)

@@ -13,7 +13,7 @@ from pydantic import ValidationError
 
 from hookline.settings.models import CLAUDE_EVENTS, HOOKS_UNION_TAGS
 
-_HOOK_TYPES = frozenset({"command", "http", "prompt", "agent"})
+_HOOK_TYPES = frozenset({"command", "http", "mcp_tool", "prompt", "agent"})
 _MAX_ERRORS = 10
 _MISSING = object()
 

@@ -6,13 +6,17 @@ configured the way Claude Code users have it: ``.mcp.json`` in the project.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
+from hookline import McpNotificationEvent
+
 from .conftest import MakeAgent
-from .helpers import texts
+from .helpers import covers, texts
 
 SERVER = str(Path(__file__).resolve().parents[1] / "mcp_servers" / "mcp_server.py")
 
@@ -120,4 +124,77 @@ async def test_an_untrusted_projects_mcp_json_starts_nothing(
     _mcp_json(project)
     h = await make_agent(["hi"], trust_project=False)
     assert not any(name.startswith("mcp__") for name in h.agent.tools)
+    await h.agent.shutdown()
+
+
+GATE = {
+    "hooks": {
+        "PreToolUse": [
+            {
+                "matcher": "Bash",
+                "hooks": [
+                    {
+                        "type": "mcp_tool",
+                        "server": "demo",
+                        "tool": "gate",
+                        "input": {"command": "${tool_input.command}"},
+                    }
+                ],
+            }
+        ]
+    }
+}
+
+
+async def test_an_mcp_tool_hook_gates_bash(make_agent: MakeAgent, project: Path) -> None:
+    _mcp_json(project)
+    turns = [_call("bash", command="rm -rf victim"), _call("bash", command="echo fine"), "ok"]
+    (project / "victim").mkdir()
+    h = await make_agent(turns, claude_settings=GATE)
+    added = await h.agent.prompt("go")
+    results = [m for m in added if m.get("role") == "tool"]
+    assert results[0]["is_error"] and "gate says no to 'rm -rf victim'" in texts([results[0]])[0]
+    assert (project / "victim").is_dir()
+    assert not results[1]["is_error"] and texts([results[1]])[0].strip() == "fine"
+    await h.agent.shutdown()
+
+
+async def test_an_mcp_tool_gate_on_a_server_that_is_not_there_blocks(
+    make_agent: MakeAgent, project: Path
+) -> None:
+    # the project's .mcp.json is not trusted, so its server never starts: the gate fails closed
+    _mcp_json(project)
+    home_settings = project.parent / "user-settings.json"
+    home_settings.write_text(json.dumps(GATE))
+    h = await make_agent(
+        [_call("bash", command="echo hi"), "ok"],
+        trust_project=False,
+        settings_file=str(home_settings),
+    )
+    added = await h.agent.prompt("go")
+    (result,) = [m for m in added if m.get("role") == "tool"]
+    assert result["is_error"]
+    assert "mcp_tool demo/gate: no MCP servers are connected" in texts([result])[0]
+    await h.agent.shutdown()
+
+
+@covers("mcp_notification")
+async def test_server_notifications_reach_hooks_and_new_tools_are_callable(
+    make_agent: MakeAgent, project: Path
+) -> None:
+    _mcp_json(project)
+    turns = [_call("mcp__demo__grow"), _call("mcp__demo__late", x="y"), "done"]
+    h = await make_agent(turns)
+    assert "mcp__demo__late" not in h.agent.tools
+    added = await h.agent.prompt("go")
+    results = [m for m in added if m.get("role") == "tool"]
+    assert texts(results) == ["grown", "late:y"]
+    deadline = time.monotonic() + 30
+    while len(h.events(McpNotificationEvent)) < 2 and time.monotonic() < deadline:
+        await asyncio.sleep(0.01)  # delivery runs beside the turn: wait for both to arrive
+    logged, changed = h.events(McpNotificationEvent)
+    assert (logged.server, logged.method) == ("demo", "notifications/message")
+    assert logged.params is not None
+    assert (logged.params["level"], logged.params["data"]) == ("info", "growing now")
+    assert (changed.server, changed.method) == ("demo", "notifications/tools/list_changed")
     await h.agent.shutdown()

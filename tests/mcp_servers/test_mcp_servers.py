@@ -240,3 +240,29 @@ def test_a_corrupt_mcp_json_is_reported_and_skipped(tmp_path: Path) -> None:
     (tmp_path / ".mcp.json").write_text("{not json")
     servers, problems = load_servers(str(tmp_path), project_trusted=True, home=str(tmp_path))
     assert servers == [] and "cannot be read as JSON" in problems[0]
+
+
+async def test_notifications_arrive_in_order_and_a_tools_change_is_in_before_the_reply() -> None:
+    seen: list[tuple[str, str, object]] = []
+    both = asyncio.Event()
+
+    async def listener(server: str, method: str, params: dict[str, object] | None) -> None:
+        seen.append((server, method, params))
+        if len(seen) == 2:
+            both.set()
+
+    servers = McpServers([stdio()], cwd=os.getcwd(), on_notification=listener)
+    await servers.start()
+    grow = next(t for t in servers.tools() if t.name == "mcp__demo__grow")
+    assert "mcp__demo__late" not in {t.name for t in servers.tools()}
+    await grow.execute("c1", {}, None, None)
+    # the reply comes once the new list is in: the next model turn is offered the tool
+    late = next(t for t in servers.tools() if t.name == "mcp__demo__late")
+    assert content_text((await late.execute("c2", {"x": "z"}, None, None)).content) == "late:z"
+    await asyncio.wait_for(both.wait(), 30)
+    assert [(s, m) for s, m, _ in seen] == [
+        ("demo", "notifications/message"),
+        ("demo", "notifications/tools/list_changed"),
+    ]
+    assert seen[0][2] == {"level": "info", "data": "growing now"}
+    await servers.close()

@@ -4,10 +4,10 @@
 its parts: names (Claude's tool vocabulary), config (sources → definitions),
 matchers and selection, conditions (a hook's ``if``), payloads (stdin JSON),
 command (one process), http_hook (one POST), mcp_hook (one MCP tool call),
-outcome (exit code and output → ``Outcome``), verdict, async_hooks, model_hooks, callbacks, timeouts, env_file
-(``CLAUDE_ENV_FILE``), environment (settings ``env``, the credential scrub),
-engine (one event, hooks in parallel) and plugins (Claude Code's installed
-plugins).
+outcome (exit code and output → ``Outcome``), verdict, async_hooks,
+model_hooks, callbacks, timeouts, env_file (``CLAUDE_ENV_FILE``), environment
+(settings ``env``, the credential scrub), engine (one event, hooks in
+parallel) and plugins (Claude Code's installed plugins).
 """
 
 from typing import TYPE_CHECKING

@@ -551,6 +551,7 @@ async def _start_mcp_servers(
         _say(err, f"mcp: {problem}")
     if not configs:
         return
+
     async def notified(server: str, method: str, params: dict[str, Any] | None) -> None:
         await agent.emit(McpNotificationEvent(server=server, method=method, params=params))
 

@@ -211,3 +211,18 @@ def test_the_default_timeout_is_a_minute_and_events_can_lower_it() -> None:
     assert default_timeout(hook, "PreToolUse", {}) == 60.0
     assert default_timeout(hook, "UserPromptSubmit", {}) == 30.0
     assert default_timeout(hook, "SessionEnd", {}) == 1.5
+
+
+def test_the_same_call_in_two_files_runs_once_and_lists_as_server_tool(tmp_path: Path) -> None:
+    same = mcp_tool("gate", input={"command": "${tool_input.command}"})
+    other = mcp_tool("gate", input={"command": "${tool_input.description}"})
+    groups = [MatcherConfig(matcher="Bash", hooks=[same, other])]  # type: ignore[list-item]
+    sources = [
+        HookSource("user", Path("/u.json"), {"PreToolUse": groups}),  # type: ignore[dict-item]
+        HookSource("project", Path("/p.json"), {"PreToolUse": groups}),  # type: ignore[dict-item]
+    ]
+    hooks = ClaudeHooks(sources, project_dir=tmp_path)
+    selection = hooks.select("PreToolUse", "Bash")
+    assert [h.describe() for h in selection.hooks] == ["mcp_tool: demo/gate"] * 2
+    assert [h.spec for h in selection.hooks] == [same, other]
+    assert len(selection.deduped) == 2

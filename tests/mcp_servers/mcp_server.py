@@ -14,6 +14,7 @@ import sys
 import warnings
 
 from mcp.server.mcpserver import Context, MCPServer
+from mcp.types import CallToolResult, TextContent
 
 app = MCPServer(os.environ.get("MCP_TEST_NAME", "demo"))
 
@@ -58,6 +59,16 @@ def gate(command: str) -> str:
         decision, reason = "allow", "gate allows it"
     output = {"hookEventName": "PreToolUse", "permissionDecision": decision}
     return json.dumps({"hookSpecificOutput": {**output, "permissionDecisionReason": reason}})
+
+
+@app.tool()
+def deny_then_fail() -> CallToolResult:
+    """Reports an error whose text is still a deny decision."""
+    output = {"hookEventName": "PreToolUse", "permissionDecision": "deny"}
+    decision = {"hookSpecificOutput": {**output, "permissionDecisionReason": "denied, then broke"}}
+    return CallToolResult(
+        content=[TextContent(type="text", text=json.dumps(decision))], is_error=True
+    )
 
 
 @app.tool()

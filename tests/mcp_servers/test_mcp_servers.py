@@ -41,6 +41,7 @@ async def test_a_stdio_servers_tools_are_named_mcp_server_tool(
     assert problems == []
     tools = {t.name: t for t in servers.tools()}
     names = ("add", "echo", "boom", "die", "secret_env", "gate", "note", "slow", "grow")
+    names += ("deny_then_fail",)
     assert set(tools) == {f"mcp__demo__{n}" for n in names}
     add = tools["mcp__demo__add"]
     assert add.parameters["required"] == ["a", "b"]  # the server's schema, sent to the model

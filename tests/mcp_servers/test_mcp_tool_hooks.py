@@ -101,6 +101,13 @@ async def test_a_tool_error_is_a_non_blocking_error(tmp_path: Path, servers: Mcp
     assert (await strict.run("PreToolUse", dict(BASH))).verdict.blocked
 
 
+async def test_a_deny_in_an_error_still_blocks(tmp_path: Path, servers: McpServers) -> None:
+    hooks = engine(tmp_path, "PreToolUse", mcp_tool("deny_then_fail"), caller=servers)
+    run = await hooks.run("PreToolUse", dict(BASH))
+    assert run.outcomes[0].kind == "blocking"
+    assert (run.verdict.permission, run.verdict.permission_reason) == ("deny", "denied, then broke")
+
+
 async def test_a_timeout_is_a_non_blocking_error_and_the_server_goes_on(
     tmp_path: Path, servers: McpServers
 ) -> None:

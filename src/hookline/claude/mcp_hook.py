@@ -14,7 +14,9 @@ the like), are read exactly like a command hook's stdout on exit 0: a JSON
 object gives the decision fields. As in Claude Code, a tool that reports an
 error (``isError``), a failed call and a timeout (default 60 s, less on the
 events that lower command hooks' defaults) are non-blocking errors;
-``onFailure: "block"`` turns them into blocks.
+``onFailure: "block"`` turns them into blocks. As for a command hook that
+crashes after printing, an error whose text is a blocking decision (a deny,
+``decision: "block"``, ``continue: false``) still blocks: fail closed.
 
 One rule is stricter than Claude Code's: when the hook cannot reach its tool
 at all (the server is not configured, was not started because its project is
@@ -40,7 +42,13 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from hookline.claude.config import HookDefinition
-from hookline.claude.outcome import Outcome, OutcomeKind, new_outcome, read_stdout
+from hookline.claude.outcome import (
+    Outcome,
+    OutcomeKind,
+    honour_printed_block,
+    new_outcome,
+    read_stdout,
+)
 from hookline.settings.models import McpToolHookConfig
 
 #: Events on which a hook that cannot reach its server or tool blocks (fail closed).
@@ -152,10 +160,10 @@ async def run_mcp_tool_hook(
     data = reply.text.encode("utf-8", errors="replace")
     text = data[:max_output].decode("utf-8", errors="ignore")
     if reply.is_error:
-        out = done(
-            "non_blocking_error", f"{what}: {reply.text.strip() or 'MCP tool returned an error'}"
-        )
+        said = reply.text.strip() or "MCP tool returned an error"
+        out = done("non_blocking_error", f"{what}: {said}")
         out.stdout, out.stdout_bytes = text, len(data)
+        honour_printed_block(out, text)  # a deny it gave before failing still counts
         return out
     out = done("success", None)
     out.exit_code = 0

@@ -235,11 +235,11 @@ def outcome_from_exec(
         out.kind = "non_blocking_error"
         code = f"signal {-res.code}" if res.code is not None and res.code < 0 else res.code
         out.reason = f"hook failed ({code}): {err}" if err else f"hook failed with exit {code}"
-        _honour_printed_block(out, res.stdout)
+        honour_printed_block(out, res.stdout)
     return out
 
 
-def _honour_printed_block(out: Outcome, stdout: str) -> None:
+def honour_printed_block(out: Outcome, stdout: str) -> None:
     """A crashed hook's stdout JSON counts when it blocks (deny / block / continue false)."""
     text = stdout.strip()
     if not text.startswith("{"):

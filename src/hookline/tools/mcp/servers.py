@@ -9,11 +9,13 @@ dies later, is reported through ``on_problem`` and its tools go away
 (``on_change``); nothing raises into the agent. A stdio server's stderr goes to
 a file, never to the terminal, and its last lines are quoted when it fails.
 
-What a server announces on its own (log messages, list changes, progress,
-its custom notifications) reaches ``on_notification`` as ``(server, method,
-params)``, in the order sent; ``notifications/tools/list_changed`` first
-refreshes that server's tools. On 2026-07-28 connections list changes are
-only sent to a ``subscriptions/listen`` stream, so one is kept open.
+What a server announces on its own (log messages from ``info`` up, list
+changes, progress, its custom notifications) reaches ``on_notification`` as
+``(server, method, params)``, in the order sent;
+``notifications/tools/list_changed`` first refreshes that server's tools, and a
+call the server answers after announcing a change returns once the new list
+is in. On 2026-07-28 connections list changes are only sent to a
+``subscriptions/listen`` stream, so one is kept open.
 ``call_hook_tool`` is the ``claude.mcp_hook.McpToolCaller`` that ``mcp_tool``
 settings hooks call through.
 """
@@ -135,7 +137,7 @@ class _Server:
                 ) from None
             transport = self._transport()
             async with Client(
-                transport, mode="auto", message_handler=self._on_message, log_level="debug"
+                transport, mode="auto", message_handler=self._on_message, log_level="info"
             ) as client:
                 self.client = client
                 self._set_tools(await self._list_tools(client))
@@ -236,7 +238,8 @@ class _Server:
             with contextlib.suppress(Exception):
                 await asyncio.shield(previous)
         try:
-            self._set_tools(await self._list_tools(client))
+            listed = await asyncio.wait_for(self._list_tools(client), self.owner.connect_timeout)
+            self._set_tools(listed)
         except Exception as exc:
             if _connection_lost(exc):
                 self._lost(exc)

@@ -144,6 +144,23 @@ async def test_an_unreachable_tool_blocks_pre_tool_use_and_only_warns_elsewhere(
     assert p.kind == "non_blocking_error" and why in (p.reason or "")
 
 
+async def test_a_gate_whose_server_dies_answering_blocks(
+    tmp_path: Path, servers: McpServers
+) -> None:
+    hooks = engine(tmp_path, "PreToolUse", mcp_tool("die"), caller=servers)
+    run = await hooks.run("PreToolUse", dict(BASH))
+    assert run.verdict.blocked
+    assert "MCP server 'demo' went away during the call" in (run.verdict.reason or "")
+    again = await hooks.run("PreToolUse", dict(BASH))  # and stays closed afterwards
+    assert again.verdict.blocked and "is not connected" in (again.verdict.reason or "")
+
+
+async def test_a_server_name_must_match_exactly(tmp_path: Path, servers: McpServers) -> None:
+    hooks = engine(tmp_path, "PreToolUse", mcp_tool("gate", server="Demo"), caller=servers)
+    run = await hooks.run("PreToolUse", dict(BASH))
+    assert run.verdict.blocked and "'Demo' is not configured" in (run.verdict.reason or "")
+
+
 async def test_without_servers_a_gate_fails_closed(tmp_path: Path) -> None:
     hooks = engine(tmp_path, "PreToolUse", mcp_tool("gate"), caller=None)
     run = await hooks.run("PreToolUse", dict(BASH))

@@ -362,6 +362,9 @@ class _Server:
         except Exception as exc:
             if _connection_lost(exc):
                 self._lost(exc)
+                raise McpToolUnavailable(
+                    f"MCP server {self.name!r} went away during the call: {_describe(exc)}"
+                ) from None
             raise RuntimeError(_describe(exc)) from None
         await self.settled()
         parts = [

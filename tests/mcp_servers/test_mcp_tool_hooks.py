@@ -250,3 +250,23 @@ def test_the_same_call_in_two_files_runs_once_and_lists_as_server_tool(tmp_path:
     assert [h.describe() for h in selection.hooks] == ["mcp_tool: demo/gate"] * 2
     assert [h.spec for h in selection.hooks] == [same, other]
     assert len(selection.deduped) == 2
+
+
+def test_hooks_list_and_explain_show_the_server_and_tool(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from hookline.cli import main
+
+    project = tmp_path / "proj"
+    (project / ".claude").mkdir(parents=True)
+    gate = {"type": "mcp_tool", "server": "policy", "tool": "check", "input": {"c": "${cwd}"}}
+    settings = {"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [gate]}]}}
+    (project / ".claude" / "settings.json").write_text(json.dumps(settings))
+    assert main(["hooks", "list", "--cwd", str(project), "--trust-project"]) == 0
+    listed = capsys.readouterr().out
+    assert "mcp_tool: policy/check" in listed and "PreToolUse matcher 'Bash' — loaded" in listed
+    args = ["hooks", "explain", "PreToolUse", "--tool", "Bash", "--cwd", str(project)]
+    assert main([*args, "--trust-project"]) == 0
+    explained = capsys.readouterr().out
+    assert "- mcp_tool: policy/check (project:" in explained
+    assert "— timeout 60 s" in explained

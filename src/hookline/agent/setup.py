@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import atexit
 import dataclasses
+import logging
 import os
 import re
 import sys
@@ -105,8 +106,19 @@ class AgentBundle:
     trusted: bool
 
 
-def _say(stream: TextIO, text: str) -> None:
-    print(f"hookline: {text}", file=stream, flush=True)
+_log = logging.getLogger("hookline.agent")
+_mcp_log = logging.getLogger("hookline.mcp")
+
+
+def _say(
+    stream: TextIO | None, text: str, level: int = logging.WARNING, log: logging.Logger = _log
+) -> None:
+    """A notice: on ``stream`` when the embedder gave one, else through ``log`` (the CLI's
+    ``-q``/``--verbose``/``HOOKLINE_LOG`` decide what shows)."""
+    if stream is None:
+        log.log(level, "%s", text)
+    else:
+        print(f"hookline: {text}", file=stream, flush=True)
 
 
 def _provider(spec: str, base_url: str | None, cwd: str) -> Provider:
@@ -117,7 +129,7 @@ def _provider(spec: str, base_url: str | None, cwd: str) -> Provider:
 
 
 def _chosen_provider(
-    options: AgentOptions, settings: LoadedSettings, cwd: str, err: TextIO
+    options: AgentOptions, settings: LoadedSettings, cwd: str, err: TextIO | None
 ) -> Provider:
     """``--model`` > ``HOOKLINE_MODEL`` > settings ``model`` > an API key > the scripted model."""
     origin = next(
@@ -129,6 +141,7 @@ def _chosen_provider(
     )
     if choice.note:
         _say(err, choice.note)
+    _log.debug("model %s (from %s)", choice.spec, choice.source)
     try:
         return create_provider(choice.spec, base_url=options.base_url, cwd=cwd)
     except (ProviderSpecError, ScriptError, ProviderError) as exc:
@@ -165,7 +178,7 @@ def _project_has_hooks(cwd: str) -> bool:
 async def _decide_trust(
     options: AgentOptions,
     cwd: str,
-    err: TextIO,
+    err: TextIO | None,
     ask_trust: Callable[[str], Awaitable[bool]] | None = None,
 ) -> bool:
     """Trusted by flag or record; interactive mode asks when the project has anything to run.
@@ -260,7 +273,7 @@ async def build_agent(
     ``ask_trust(cwd)`` asks the user whether to trust an untrusted project
     (interactive mode); without it the question is a line on stdin.
     """
-    err = stderr or sys.stderr
+    err = stderr
     cwd = os.path.abspath(options.cwd)
     if not os.path.isdir(cwd):
         raise SetupError(f"--cwd {cwd} is not a directory")
@@ -278,6 +291,10 @@ async def build_agent(
         )
     for warning in settings.warnings:
         _say(err, f"settings: {warning}")
+    _log.debug("project %s: %s", cwd, "trusted" if trusted else "not trusted")
+    for file in settings.files:
+        if file.exists:
+            _log.debug("settings file %s (%s)", file.path, file.scope)
     ignored = settings.ignored_summary()
     if not trusted and (ignored is not None or _project_has_hooks(cwd)):
         _say(
@@ -302,19 +319,17 @@ async def build_agent(
     for error in result.errors:
         where = hook_location(error.path, error.exception)
         at = f" (at {where})" if where else ""
-        _say(err, f"hook {error.path} failed to load: {error.reason}{at}")
         trace = hook_traceback(error.exception) if options.verbose else ""
-        if trace:
-            print(trace, file=err, flush=True)
+        _say(err, f"hook {error.path} failed to load: {error.reason}{at}" + _below(trace))
     if options.verbose:
         for shadowed in result.shadowed:
-            _say(err, f"hook {shadowed.source.path} shadowed: {shadowed.reason}")
+            _say(err, f"hook {shadowed.source.path} shadowed: {shadowed.reason}", logging.INFO)
         for skipped in result.skipped:
-            _say(err, f"hook {skipped.source.path} skipped: {skipped.reason}")
+            _say(err, f"hook {skipped.source.path} skipped: {skipped.reason}", logging.INFO)
     if options.verbose:
         for hook, source in zip(result.hooks, result.sources, strict=True):
             events = ", ".join(hook.handlers) or "no events"
-            _say(err, f"hook {hook.path} ({source.origin}) loaded: {events}")
+            _say(err, f"hook {hook.path} ({source.origin}) loaded: {events}", logging.INFO)
     _check_required(required, result, plan.limit)
     result.flag_values.update(_hook_flags(result, options.hook_flags))
     result.events.on_error = lambda channel, exc: runner.report(f"events:{channel}", "events", exc)
@@ -470,7 +485,7 @@ def _settings_stream_rules(settings: LoadedSettings) -> list[StreamRule]:
 
 
 def _permission_rules(
-    settings: LoadedSettings, options: AgentOptions, cwd: str, err: TextIO
+    settings: LoadedSettings, options: AgentOptions, cwd: str, err: TextIO | None
 ) -> PermissionRules:
     """Every settings file's rules, with ``--add-dir`` folders.
 
@@ -512,7 +527,7 @@ def enabled_plugins(
 
 
 def _plugins(
-    settings: LoadedSettings, options: AgentOptions, cwd: str, trusted: bool, err: TextIO
+    settings: LoadedSettings, options: AgentOptions, cwd: str, trusted: bool, err: TextIO | None
 ) -> list[Plugin]:
     """The Claude Code plugins that load, their warnings said on ``err``."""
     found, warnings = enabled_plugins(settings, cwd, trusted, options.plugin_dirs)
@@ -520,14 +535,14 @@ def _plugins(
         _say(err, f"plugins: {warning}")
     if options.verbose:
         for plugin in found.plugins:
-            _say(err, f"plugin {plugin.id} loaded from {plugin.root}")
+            _say(err, f"plugin {plugin.id} loaded from {plugin.root}", logging.INFO)
         for skipped in found.skipped:
-            _say(err, f"plugin {skipped.id} not loaded: {skipped.reason}")
+            _say(err, f"plugin {skipped.id} not loaded: {skipped.reason}", logging.INFO)
     return found.plugins
 
 
 async def _start_mcp_servers(
-    agent: Agent, settings: LoadedSettings, cwd: str, trusted: bool, err: TextIO
+    agent: Agent, settings: LoadedSettings, cwd: str, trusted: bool, err: TextIO | None
 ) -> None:
     """Start the configured MCP servers; their tools join the agent's, and they stop with
     the session. A project's ``.mcp.json`` counts only once the project is trusted."""
@@ -540,22 +555,25 @@ async def _start_mcp_servers(
         disabled=frozenset(str(name) for name in disabled if isinstance(name, str)),
     )
     for problem in problems:
-        _say(err, f"mcp: {problem}")
+        _say(err, f"mcp: {problem}", log=_mcp_log)
     if not configs:
         return
-    servers = McpServers(configs, cwd=cwd, on_problem=lambda text: _say(err, text))
+    servers = McpServers(configs, cwd=cwd, on_problem=lambda text: _say(err, text, log=_mcp_log))
     await servers.start()
     agent.add_tool_source(servers.tools)
     agent.on_shutdown(servers.close)
 
 
-def _report_hook_error(stream: TextIO, error: HookError, verbose: bool = False) -> None:
+def _report_hook_error(stream: TextIO | None, error: HookError, verbose: bool = False) -> None:
     """One line naming the hook's own ``file:line`` when known; the traceback under --verbose."""
     where = hook_location(error.hook_path, error.exception) or error.hook_path
-    _say(stream, f"hook {where} failed on {error.event}: {error.error}")
     trace = hook_traceback(error.exception) if verbose else ""
-    if trace:
-        print(trace, file=stream, flush=True)
+    _say(stream, f"hook {where} failed on {error.event}: {error.error}" + _below(trace))
+
+
+def _below(trace: str) -> str:
+    """A traceback as the lines under its notice (one record when logged)."""
+    return "\n" + trace.rstrip("\n") if trace else ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -610,10 +628,13 @@ def plan_module_hooks(
     )
 
 
-def _verbose_transcript(agent: Agent, stream: TextIO) -> None:
-    """``--verbose``: each tool call and what became of it, on stderr."""
+def _verbose_transcript(agent: Agent, err: TextIO | None) -> None:
+    """``--verbose``: each tool call and what became of it, on stderr (or ``err``).
+
+    This is the product's output for a watching user, not a log: its layout stays."""
 
     def show(payload: dict[str, object]) -> None:
+        stream = err or sys.stderr
         kind = payload.get("type")
         if kind == "tool_execution_start":
             args = payload.get("input") or {}

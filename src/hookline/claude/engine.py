@@ -332,7 +332,16 @@ class HookEngine:
         except Exception as exc:  # a bug here must not become a crash of the agent
             log.exception("hook %s crashed", hook.id)
             outcome = new_outcome(hook, "non_blocking_error", f"internal error: {exc}")
-        return _on_failure(hook, outcome)
+        outcome = _on_failure(hook, outcome)
+        log.debug(
+            "settings hook %s on %s: %s (exit %s, %.3f s)",
+            outcome.hook_id,
+            outcome.event,
+            outcome.kind,
+            outcome.exit_code,
+            outcome.duration,
+        )
+        return outcome
 
     async def _dispatch(
         self,

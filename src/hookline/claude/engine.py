@@ -332,16 +332,7 @@ class HookEngine:
         except Exception as exc:  # a bug here must not become a crash of the agent
             log.exception("hook %s crashed", hook.id)
             outcome = new_outcome(hook, "non_blocking_error", f"internal error: {exc}")
-        outcome = _on_failure(hook, outcome)
-        log.debug(
-            "settings hook %s on %s: %s (exit %s, %.3f s)",
-            outcome.hook_id,
-            outcome.event,
-            outcome.kind,
-            outcome.exit_code,
-            outcome.duration,
-        )
-        return outcome
+        return _on_failure(hook, outcome)
 
     async def _dispatch(
         self,

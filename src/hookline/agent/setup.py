@@ -320,7 +320,8 @@ async def build_agent(
         where = hook_location(error.path, error.exception)
         at = f" (at {where})" if where else ""
         trace = hook_traceback(error.exception) if options.verbose else ""
-        _say(err, f"hook {error.path} failed to load: {error.reason}{at}" + _below(trace))
+        text = f"hook {error.path} failed to load: {error.reason}{at}" + _below(trace)
+        _say(err, text, logging.ERROR)
     if options.verbose:
         for shadowed in result.shadowed:
             _say(err, f"hook {shadowed.source.path} shadowed: {shadowed.reason}", logging.INFO)
@@ -417,7 +418,7 @@ async def build_agent(
             if again.discovery is not None:
                 fresh = await load_hooks_async(again.discovery, cwd=cwd)
         for error in fresh.errors:
-            _say(err, f"hook {error.path} failed to load: {error.reason}")
+            _say(err, f"hook {error.path} failed to load: {error.reason}", logging.ERROR)
         fresh.flag_values.update(loaded[0].flag_values)
         fresh.events.on_error = loaded[0].events.on_error
         runner.replace_hooks(loaded[0].hooks, fresh.pairs())
@@ -568,7 +569,8 @@ def _report_hook_error(stream: TextIO | None, error: HookError, verbose: bool = 
     """One line naming the hook's own ``file:line`` when known; the traceback under --verbose."""
     where = hook_location(error.hook_path, error.exception) or error.hook_path
     trace = hook_traceback(error.exception) if verbose else ""
-    _say(stream, f"hook {where} failed on {error.event}: {error.error}" + _below(trace))
+    text = f"hook {where} failed on {error.event}: {error.error}" + _below(trace)
+    _say(stream, text, logging.ERROR)  # a failing hook is shown even with -q
 
 
 def _below(trace: str) -> str:

@@ -240,3 +240,27 @@ def _plain(text: str) -> str:
     import re
 
     return re.sub(r"\x1b\[[0-9;]*m", "", text)
+
+
+# -- subcommands -------------------------------------------------------------
+
+
+def test_a_damaged_trust_file_is_said_once(tmp_path: Path) -> None:
+    home = tmp_path / "hookline-home"
+    home.mkdir()
+    (home / "trust.json").write_text("nope")
+    done = run(tmp_path, "trust", "--list", env=_env(HOOKLINE_HOME=str(home)))
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.splitlines() == [
+        f"hookline: {home / 'trust.json'}:1:1: invalid JSON: Expecting value; "
+        "treating no directory as trusted"
+    ]
+
+
+def test_hooks_list_names_a_hooks_warning_and_checks_hookline_log(tmp_path: Path) -> None:
+    hook = _hook(tmp_path)
+    done = run(tmp_path, "hooks", "list", "--hook", str(hook))
+    assert f"hookline: hook {hook}: warning: guard ready" in done.stderr
+    bad = run(tmp_path, "hooks", "list", "--hook", str(hook), env=_env(HOOKLINE_LOG="loud"))
+    assert bad.returncode == 2
+    assert "HOOKLINE_LOG='loud' is not a log level" in bad.stderr

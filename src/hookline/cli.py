@@ -238,9 +238,7 @@ def _trust(argv: Sequence[str], trust: bool) -> int:
     args = _trust_parser("trust" if trust else "untrust").parse_args(argv)
     store = TrustStore()
     if trust and args.list:
-        dirs = store.trusted_dirs()
-        if store.warning:
-            print(f"hookline: warning: {store.warning}", file=sys.stderr)
+        dirs = store.trusted_dirs()  # a damaged trust.json is logged as a warning
         for folder in dirs:
             print(f"{folder}  (and everything below it)")
         if not dirs:
@@ -290,13 +288,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args_list == ["--version"]:
         return _version()
     if args_list and args_list[0] in ("trust", "untrust"):
-        return _trust(args_list[1:], args_list[0] == "trust")
+        return _logged(lambda: _trust(args_list[1:], args_list[0] == "trust"))
     if args_list and args_list[0] == "settings":
         return _settings(args_list[1:])
     if args_list and args_list[0] == "hooks":
         from hookline.authoring.command import main as hooks_main
 
-        return hooks_main(args_list[1:])
+        return _logged(lambda: hooks_main(args_list[1:]))
     if args_list and args_list[0] == "claude-hook":
         from hookline.bridge.claude_hook import main as claude_hook
 
@@ -386,6 +384,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     finally:
         unconfigure()
+
+
+def _logged(run: Callable[[], int]) -> int:
+    """A subcommand with hookline's log on stderr as plain lines, ``HOOKLINE_LOG``'s level."""
+    from hookline._logging import FILE_VARIABLE, LogConfigError, choose_level, configure_logging
+
+    try:
+        level = choose_level(os.environ)
+        undo = configure_logging(level, rich=False, log_file=os.environ.get(FILE_VARIABLE) or None)
+    except LogConfigError as exc:
+        print(f"hookline: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    try:
+        return run()
+    finally:
+        undo()
 
 
 def _help(parser: argparse.ArgumentParser, argv: list[str]) -> int:

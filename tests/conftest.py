@@ -18,4 +18,6 @@ def isolated_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     monkeypatch.delenv("CLAUDE_PROJECT_DIR", raising=False)
     monkeypatch.delenv("HOOKLINE_MODEL", raising=False)
+    monkeypatch.delenv("HOOKLINE_LOG", raising=False)  # a developer's log level is not the tests'
+    monkeypatch.delenv("HOOKLINE_LOG_FILE", raising=False)
     return home

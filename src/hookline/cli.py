@@ -10,6 +10,7 @@ from __future__ import annotations
 # imported where they are used (a chosen subcommand or mode), so start-up stays
 # cheap (tests/test_startup.py pins the modules `--version` loads).
 import argparse
+import logging
 import os
 import signal
 import sys
@@ -73,6 +74,7 @@ def _main_parser() -> argparse.ArgumentParser:
             "`hookline serve --http HOST:PORT | --stdio` (the same, kept loaded)."
         ),
         formatter_class=_RawFormatter,
+        epilog=_ENVIRONMENT,
     )
     p.add_argument(
         "-p",
@@ -174,7 +176,16 @@ def _main_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--system-prompt", default=None, metavar="TEXT", help="replace the default system prompt"
     )
-    p.add_argument("--verbose", action="store_true", help="show hook diagnostics on stderr")
+    loudness = p.add_mutually_exclusive_group()
+    loudness.add_argument(
+        "--verbose",
+        action="store_true",
+        help="show hook diagnostics on stderr: each loaded hook, each tool call, tracebacks, "
+        "hookline's debug log (HOOKLINE_LOG=debug does the same)",
+    )
+    loudness.add_argument(
+        "-q", "--quiet", action="store_true", help="show only errors on stderr, no warnings"
+    )
     p.add_argument(
         "--verbose-context",
         action="store_true",
@@ -190,6 +201,17 @@ def _main_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--version", action="version", version=VERSION)
     return p
+
+
+_ENVIRONMENT = """\
+environment:
+  HOOKLINE_LOG=LEVEL      what stderr shows of hookline's log and hook modules' own
+                          logging.getLogger(__name__) records: debug, info, warning
+                          (default) or error; -q and --verbose override it
+  HOOKLINE_LOG_FILE=PATH  also append the log records to PATH (with time and logger)
+  HOOKLINE_HOME=DIR       hookline's folder (default ~/.hookline: hooks, sessions, trust)
+  HOOKLINE_MODEL=SPEC     the model when --model is not given
+Log lines go to stderr only; stdout carries the answer (or the JSON/RPC protocol)."""
 
 
 def _trust_parser(name: str) -> argparse.ArgumentParser:
@@ -216,9 +238,7 @@ def _trust(argv: Sequence[str], trust: bool) -> int:
     args = _trust_parser("trust" if trust else "untrust").parse_args(argv)
     store = TrustStore()
     if trust and args.list:
-        dirs = store.trusted_dirs()
-        if store.warning:
-            print(f"hookline: warning: {store.warning}", file=sys.stderr)
+        dirs = store.trusted_dirs()  # a damaged trust.json is logged as a warning
         for folder in dirs:
             print(f"{folder}  (and everything below it)")
         if not dirs:
@@ -268,13 +288,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args_list == ["--version"]:
         return _version()
     if args_list and args_list[0] in ("trust", "untrust"):
-        return _trust(args_list[1:], args_list[0] == "trust")
+        return _logged(lambda: _trust(args_list[1:], args_list[0] == "trust"))
     if args_list and args_list[0] == "settings":
         return _settings(args_list[1:])
     if args_list and args_list[0] == "hooks":
         from hookline.authoring.command import main as hooks_main
 
-        return hooks_main(args_list[1:])
+        return _logged(lambda: hooks_main(args_list[1:]))
     if args_list and args_list[0] == "claude-hook":
         from hookline.bridge.claude_hook import main as claude_hook
 
@@ -307,6 +327,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     if mode == "rpc" and args.prompt is not None:
         parser.error("--mode rpc reads prompts from stdin; drop -p")
     interactive = mode == "text" and args.prompt is None
+    from hookline._logging import FILE_VARIABLE, LogConfigError, choose_level, configure_logging
+
+    try:
+        level = choose_level(os.environ, quiet=args.quiet, verbose=args.verbose)
+    except LogConfigError as exc:
+        parser.error(str(exc))
     cwd = os.path.abspath(args.cwd or ".")
     # --hook and scripted: paths are resolved against --cwd downstream; these two alike.
     settings_file = _under(cwd, args.settings)
@@ -334,7 +360,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         plugin_dirs=[os.path.join(cwd, os.path.expanduser(d)) for d in args.plugin_dirs],
         system_prompt=args.system_prompt,
         interactive=interactive,
-        verbose=args.verbose,
+        verbose=level <= logging.DEBUG,
         verbose_context=args.verbose_context,
         mode="interactive" if interactive else {"text": "print"}.get(mode, mode),
         hook_flags=hook_flags,
@@ -343,12 +369,37 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     fill_closed_fds()  # `hookline -p x >&-`: fd 1 must not become the loop's or a session's
     try:
+        # Plain lines where a program reads stderr too (JSON, RPC, serve); rich on a terminal.
+        unconfigure = configure_logging(
+            level, rich=mode == "text", log_file=os.environ.get(FILE_VARIABLE) or None
+        )
+    except LogConfigError as exc:
+        parser.error(str(exc))
+    try:
         return asyncio.run(_run(options, mode, args.prompt, interactive, args.audit_log, discover))
     except SetupError as exc:
         print(f"hookline: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
         return 130
+    finally:
+        unconfigure()
+
+
+def _logged(run: Callable[[], int]) -> int:
+    """A subcommand with hookline's log on stderr as plain lines, ``HOOKLINE_LOG``'s level."""
+    from hookline._logging import FILE_VARIABLE, LogConfigError, choose_level, configure_logging
+
+    try:
+        level = choose_level(os.environ)
+        undo = configure_logging(level, rich=False, log_file=os.environ.get(FILE_VARIABLE) or None)
+    except LogConfigError as exc:
+        print(f"hookline: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    try:
+        return run()
+    finally:
+        undo()
 
 
 def _help(parser: argparse.ArgumentParser, argv: list[str]) -> int:
@@ -409,9 +460,8 @@ def _observers(agent: object, audit_log: str | None) -> Callable[[], None]:
         return lambda: None
     from hookline.telemetry.setup import attach_observers
 
-    return attach_observers(
-        agent, audit_log=audit_log, warn=lambda text: print(f"hookline: {text}", file=sys.stderr)
-    )
+    log = logging.getLogger("hookline.telemetry")
+    return attach_observers(agent, audit_log=audit_log, warn=lambda text: log.warning("%s", text))
 
 
 async def _run(
@@ -435,16 +485,17 @@ async def _run(
     # Machine-read output gets a private stdout before any hook is imported: a hook's
     # print() or a program it spawns writes to stderr, never into the answer or JSON.
     out = None if interactive else claim_stdout()
-    ask_trust, stderr = None, None
+    ask_trust = None
     if interactive:
         from hookline.modes.interactive import on_terminal
 
         if on_terminal():  # the terminal app asks with a dialog; a pipe answers a line
-            from hookline.modes.tui import FollowStderr
             from hookline.modes.tui.trust import ask_trust as ask_with_dialog
 
-            ask_trust, stderr = ask_with_dialog, FollowStderr()
-    bundle = await build_agent(options, ask_trust=ask_trust, stderr=stderr)
+            ask_trust = ask_with_dialog
+    # Notices go through logging, to whatever stderr is when they happen (the terminal
+    # app's stand-in while it runs).
+    bundle = await build_agent(options, ask_trust=ask_trust)
     agent = bundle.agent
     stop_observers = _observers(agent, audit_log)
     loop = asyncio.get_running_loop()

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import atexit
 import dataclasses
+import logging
 import os
 import re
 import sys
@@ -106,8 +107,19 @@ class AgentBundle:
     trusted: bool
 
 
-def _say(stream: TextIO, text: str) -> None:
-    print(f"hookline: {text}", file=stream, flush=True)
+_log = logging.getLogger("hookline.agent")
+_mcp_log = logging.getLogger("hookline.mcp")
+
+
+def _say(
+    stream: TextIO | None, text: str, level: int = logging.WARNING, log: logging.Logger = _log
+) -> None:
+    """A notice: on ``stream`` when the embedder gave one, else through ``log`` (the CLI's
+    ``-q``/``--verbose``/``HOOKLINE_LOG`` decide what shows)."""
+    if stream is None:
+        log.log(level, "%s", text)
+    else:
+        print(f"hookline: {text}", file=stream, flush=True)
 
 
 def _provider(spec: str, base_url: str | None, cwd: str) -> Provider:
@@ -118,7 +130,7 @@ def _provider(spec: str, base_url: str | None, cwd: str) -> Provider:
 
 
 def _chosen_provider(
-    options: AgentOptions, settings: LoadedSettings, cwd: str, err: TextIO
+    options: AgentOptions, settings: LoadedSettings, cwd: str, err: TextIO | None
 ) -> Provider:
     """``--model`` > ``HOOKLINE_MODEL`` > settings ``model`` > an API key > the scripted model."""
     origin = next(
@@ -130,6 +142,7 @@ def _chosen_provider(
     )
     if choice.note:
         _say(err, choice.note)
+    _log.debug("model %s (from %s)", choice.spec, choice.source)
     try:
         return create_provider(choice.spec, base_url=options.base_url, cwd=cwd)
     except (ProviderSpecError, ScriptError, ProviderError) as exc:
@@ -166,7 +179,7 @@ def _project_has_hooks(cwd: str) -> bool:
 async def _decide_trust(
     options: AgentOptions,
     cwd: str,
-    err: TextIO,
+    err: TextIO | None,
     ask_trust: Callable[[str], Awaitable[bool]] | None = None,
 ) -> bool:
     """Trusted by flag or record; interactive mode asks when the project has anything to run.
@@ -261,7 +274,7 @@ async def build_agent(
     ``ask_trust(cwd)`` asks the user whether to trust an untrusted project
     (interactive mode); without it the question is a line on stdin.
     """
-    err = stderr or sys.stderr
+    err = stderr
     cwd = os.path.abspath(options.cwd)
     if not os.path.isdir(cwd):
         raise SetupError(f"--cwd {cwd} is not a directory")
@@ -279,6 +292,10 @@ async def build_agent(
         )
     for warning in settings.warnings:
         _say(err, f"settings: {warning}")
+    _log.debug("project %s: %s", cwd, "trusted" if trusted else "not trusted")
+    for file in settings.files:
+        if file.exists:
+            _log.debug("settings file %s (%s)", file.path, file.scope)
     ignored = settings.ignored_summary()
     if not trusted and (ignored is not None or _project_has_hooks(cwd)):
         _say(
@@ -303,19 +320,18 @@ async def build_agent(
     for error in result.errors:
         where = hook_location(error.path, error.exception)
         at = f" (at {where})" if where else ""
-        _say(err, f"hook {error.path} failed to load: {error.reason}{at}")
         trace = hook_traceback(error.exception) if options.verbose else ""
-        if trace:
-            print(trace, file=err, flush=True)
+        text = f"hook {error.path} failed to load: {error.reason}{at}" + _below(trace)
+        _say(err, text, logging.ERROR)
     if options.verbose:
         for shadowed in result.shadowed:
-            _say(err, f"hook {shadowed.source.path} shadowed: {shadowed.reason}")
+            _say(err, f"hook {shadowed.source.path} shadowed: {shadowed.reason}", logging.INFO)
         for skipped in result.skipped:
-            _say(err, f"hook {skipped.source.path} skipped: {skipped.reason}")
+            _say(err, f"hook {skipped.source.path} skipped: {skipped.reason}", logging.INFO)
     if options.verbose:
         for hook, source in zip(result.hooks, result.sources, strict=True):
             events = ", ".join(hook.handlers) or "no events"
-            _say(err, f"hook {hook.path} ({source.origin}) loaded: {events}")
+            _say(err, f"hook {hook.path} ({source.origin}) loaded: {events}", logging.INFO)
     _check_required(required, result, plan.limit)
     result.flag_values.update(_hook_flags(result, options.hook_flags))
     result.events.on_error = lambda channel, exc: runner.report(f"events:{channel}", "events", exc)
@@ -403,7 +419,7 @@ async def build_agent(
             if again.discovery is not None:
                 fresh = await load_hooks_async(again.discovery, cwd=cwd)
         for error in fresh.errors:
-            _say(err, f"hook {error.path} failed to load: {error.reason}")
+            _say(err, f"hook {error.path} failed to load: {error.reason}", logging.ERROR)
         fresh.flag_values.update(loaded[0].flag_values)
         fresh.events.on_error = loaded[0].events.on_error
         runner.replace_hooks(loaded[0].hooks, fresh.pairs())
@@ -471,7 +487,7 @@ def _settings_stream_rules(settings: LoadedSettings) -> list[StreamRule]:
 
 
 def _permission_rules(
-    settings: LoadedSettings, options: AgentOptions, cwd: str, err: TextIO
+    settings: LoadedSettings, options: AgentOptions, cwd: str, err: TextIO | None
 ) -> PermissionRules:
     """Every settings file's rules, with ``--add-dir`` folders.
 
@@ -513,7 +529,7 @@ def enabled_plugins(
 
 
 def _plugins(
-    settings: LoadedSettings, options: AgentOptions, cwd: str, trusted: bool, err: TextIO
+    settings: LoadedSettings, options: AgentOptions, cwd: str, trusted: bool, err: TextIO | None
 ) -> list[Plugin]:
     """The Claude Code plugins that load, their warnings said on ``err``."""
     found, warnings = enabled_plugins(settings, cwd, trusted, options.plugin_dirs)
@@ -521,9 +537,9 @@ def _plugins(
         _say(err, f"plugins: {warning}")
     if options.verbose:
         for plugin in found.plugins:
-            _say(err, f"plugin {plugin.id} loaded from {plugin.root}")
+            _say(err, f"plugin {plugin.id} loaded from {plugin.root}", logging.INFO)
         for skipped in found.skipped:
-            _say(err, f"plugin {skipped.id} not loaded: {skipped.reason}")
+            _say(err, f"plugin {skipped.id} not loaded: {skipped.reason}", logging.INFO)
     return found.plugins
 
 
@@ -533,7 +549,7 @@ async def _start_mcp_servers(
     settings: LoadedSettings,
     cwd: str,
     trusted: bool,
-    err: TextIO,
+    err: TextIO | None,
 ) -> None:
     """Start the configured MCP servers; their tools join the agent's, ``mcp_tool``
     settings hooks call through them, their notifications reach module hooks as
@@ -548,7 +564,7 @@ async def _start_mcp_servers(
         disabled=frozenset(str(name) for name in disabled if isinstance(name, str)),
     )
     for problem in problems:
-        _say(err, f"mcp: {problem}")
+        _say(err, f"mcp: {problem}", log=_mcp_log)
     if not configs:
         return
 
@@ -556,7 +572,10 @@ async def _start_mcp_servers(
         await agent.emit(McpNotificationEvent(server=server, method=method, params=params))
 
     servers = McpServers(
-        configs, cwd=cwd, on_problem=lambda text: _say(err, text), on_notification=notified
+        configs,
+        cwd=cwd,
+        on_problem=lambda text: _say(err, text, log=_mcp_log),
+        on_notification=notified,
     )
     await servers.start()
     agent.add_tool_source(servers.tools)
@@ -564,13 +583,17 @@ async def _start_mcp_servers(
     claude.mcp_tools = servers
 
 
-def _report_hook_error(stream: TextIO, error: HookError, verbose: bool = False) -> None:
+def _report_hook_error(stream: TextIO | None, error: HookError, verbose: bool = False) -> None:
     """One line naming the hook's own ``file:line`` when known; the traceback under --verbose."""
     where = hook_location(error.hook_path, error.exception) or error.hook_path
-    _say(stream, f"hook {where} failed on {error.event}: {error.error}")
     trace = hook_traceback(error.exception) if verbose else ""
-    if trace:
-        print(trace, file=stream, flush=True)
+    text = f"hook {where} failed on {error.event}: {error.error}" + _below(trace)
+    _say(stream, text, logging.ERROR)  # a failing hook is shown even with -q
+
+
+def _below(trace: str) -> str:
+    """A traceback as the lines under its notice (one record when logged)."""
+    return "\n" + trace.rstrip("\n") if trace else ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -625,10 +648,13 @@ def plan_module_hooks(
     )
 
 
-def _verbose_transcript(agent: Agent, stream: TextIO) -> None:
-    """``--verbose``: each tool call and what became of it, on stderr."""
+def _verbose_transcript(agent: Agent, err: TextIO | None) -> None:
+    """``--verbose``: each tool call and what became of it, on stderr (or ``err``).
+
+    This is the product's output for a watching user, not a log: its layout stays."""
 
     def show(payload: dict[str, object]) -> None:
+        stream = err or sys.stderr
         kind = payload.get("type")
         if kind == "tool_execution_start":
             args = payload.get("input") or {}

@@ -79,7 +79,13 @@ class PartialMessage:
         elif kind == "thinking_end" and block["type"] == "thinking":
             block["thinking"] = str(event.get("content", block["thinking"]))
         elif kind == "toolcall_end" and isinstance(event.get("tool_call"), Mapping):
-            self.content[index] = dict(event["tool_call"])  # type: ignore[assignment]
+            call = event["tool_call"]
+            self.content[index] = {
+                "type": "tool_call",
+                "id": str(call.get("id", "")),
+                "name": str(call.get("name", "")),
+                "arguments": dict(call.get("arguments") or {}),
+            }
 
     def message(self) -> AssistantMessage:
         """A copy of the message so far (blocks copied: later events do not change it)."""

@@ -148,4 +148,6 @@ def wire_payload(payload: Mapping[str, Any]) -> dict[str, Any]:
             out[camel(key)] = wire_payload(value)
     if payload.get("type") in _HAS_ARGS and "input" in payload:
         out["args"] = out.pop("input")  # pi's name for a call's arguments
+    if payload.get("type") == "auto_retry_start" and "error" in out:
+        out["errorMessage"] = out.pop("error")  # pi's name
     return out

@@ -161,6 +161,7 @@ class StreamBlocks:
             self._call["id"] = call_id or self._call["id"]
             self._call["name"] = name or self._call["name"]
             return
+        self.end()  # the call before, with its own id and name
         self._key = key
         self._call = {"id": call_id, "name": name}
         self._start("toolcall", id=call_id, name=name)

@@ -154,3 +154,66 @@ async def test_a_failing_handler_is_an_extension_error_event(agent: str, tmp_pat
             assert "rule is broken" in error["error"]
             assert error["extensionPath"].endswith(("rules.ts", "rules.py"))
             assert await rpc.ok("get_last_assistant_text") == {"text": "fine"}
+
+
+def _blocks(updates: list[dict[str, Any]]) -> list[list[str]]:
+    """Each content block's event types in order, runs of deltas folded into one. Only the
+    order within a block is compared: pi's OpenAI provider ends every block at the end of
+    the stream, hookline ends each when the next begins (as Anthropic's stream does)."""
+    blocks: dict[int, list[str]] = {}
+    for u in updates:
+        kinds = blocks.setdefault(u["contentIndex"], [])
+        if not (kinds and u["type"].endswith("_delta") and kinds[-1] == u["type"]):
+            kinds.append(u["type"])
+    return [blocks[i] for i in sorted(blocks)]
+
+
+@pytest.mark.parametrize("agent", AGENTS)
+async def test_thinking_and_tool_call_deltas_stream_in_the_same_shape(
+    agent: str, tmp_path: Path
+) -> None:
+    from fakes.llm_servers import FakeReply, FakeToolCall
+
+    with FakeOpenAIServer() as fake:
+        call = FakeToolCall("bash", {"command": "echo hi"})
+        fake.add(FakeReply(thinking="Look first.", text="Looking.", tool_calls=[call]))
+        fake.add_text("Done.")
+        async with _client(agent, fake, tmp_path, "none") as rpc:
+            lines = await rpc.run("what is here?")
+    first = lines[: next(i for i, x in enumerate(lines) if x["type"] == "turn_end")]
+    updates = [x["assistantMessageEvent"] for x in first if x["type"] == "message_update"]
+    assert _blocks(updates) == [
+        ["thinking_start", "thinking_delta", "thinking_end"],
+        ["text_start", "text_delta", "text_end"],
+        ["toolcall_start", "toolcall_delta", "toolcall_end"],
+    ]
+    thinking = "".join(u["delta"] for u in updates if u["type"] == "thinking_delta")
+    assert thinking == "Look first."
+    end = next(u for u in updates if u["type"] == "toolcall_end")
+    assert (end["toolCall"]["type"], end["toolCall"]["name"]) == ("toolCall", "bash")
+    assert end["toolCall"]["arguments"] == {"command": "echo hi"}
+    assert [u["contentIndex"] for u in updates if u["type"].endswith("_start")] == [0, 1, 2]
+    assert [b["type"] for b in end["partial"]["content"]] == ["thinking", "text", "toolCall"]
+
+
+@pytest.mark.parametrize("agent", AGENTS)
+async def test_queue_modes_retry_and_models_answer_alike(agent: str, tmp_path: Path) -> None:
+    with FakeOpenAIServer() as fake:
+        async with _client(agent, fake, tmp_path, "none") as rpc:
+            state = await rpc.ok("get_state")
+            for key in ("thinkingLevel", "steeringMode", "followUpMode", "pendingMessageCount"):
+                assert key in state, key
+            assert await rpc.ok("set_steering_mode", mode="one-at-a-time") is None
+            assert await rpc.ok("set_follow_up_mode", mode="all") is None
+            state = await rpc.ok("get_state")
+            assert (state["steeringMode"], state["followUpMode"]) == ("one-at-a-time", "all")
+            assert await rpc.ok("set_auto_retry", enabled=False) is None
+            assert await rpc.ok("abort_retry") is None  # nothing waits: no effect
+            models = (await rpc.ok("get_available_models"))["models"]
+            mine = next(m for m in models if m["id"] == "fake-model")
+            for key in ("id", "name", "api", "provider", "baseUrl", "reasoning", "input",
+                        "contextWindow", "maxTokens", "cost"):  # fmt: skip
+                assert key in mine, key
+            assert mine["api"] == "openai-completions" and mine["baseUrl"] == fake.base_url
+            level = await rpc.ok("set_thinking_level", level="off")
+            assert level is None and (await rpc.ok("get_state"))["thinkingLevel"] == "off"

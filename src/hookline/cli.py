@@ -517,9 +517,11 @@ async def _run(
     code = 0
     try:
         if mode == "rpc":
+            from hookline.agent.model_catalog import ModelCatalog
             from hookline.modes.rpc_mode import run_rpc
 
-            code = await _until_shutdown(agent, run_rpc(agent, bundle.make_provider, out))
+            catalog = ModelCatalog(os.environ, bundle.settings.merged.model, options.base_url)
+            code = await _until_shutdown(agent, run_rpc(agent, bundle.make_provider, out, catalog))
         elif mode == "serve":
             from hookline.bridge.serve import LazyBridge
             from hookline.modes.serve_stdio import serve_stdio

@@ -53,12 +53,17 @@ def register(pi):
     start = h.event(MessageStartEvent)
     assert start.message["role"] == "assistant" and start.message["content"] == []
     updates = h.events(MessageUpdateEvent)
-    assert len(updates) >= 2
-    assert "".join(u.delta for u in updates) == "the key is secret-123 as you asked for it"
+    texts = [u for u in updates if u.delta_type == "text"]
+    assert len(texts) >= 4  # text_start, two or more deltas, text_end
+    assert "".join(u.delta for u in texts) == "the key is secret-123 as you asked for it"
     assert (
         content_text(updates[-1].message["content"]) == "the key is secret-123 as you asked for it"
     )
-    assert all(u.delta_type == "text" for u in updates)
+    # the thinking streamed first, as its own block
+    assert "".join(u.delta for u in updates if u.delta_type == "thinking") == "hmm"
+    kinds = [u.assistant_message_event["type"] for u in updates]
+    assert kinds[:3] == ["thinking_start", "thinking_delta", "thinking_end"]
+    assert kinds[3] == "text_start" and kinds[-1] == "text_end"
     end = h.event(MessageEndEvent)
     assert end.message["role"] == "assistant"
     # Chained: b saw a's rewrite; the persisted message is the final text, thinking kept.

@@ -21,12 +21,21 @@ from hookline.core.messages import content_text
 from .conftest import MakeAgent
 from .helpers import covers
 
-TOOL_TURN = [
-    "turn_start",
-    "context",
-    "before_provider_request",
-    "after_provider_response",
-    "message_start",
+
+def tool_turn(updates: int) -> list[str]:
+    """A turn calling one tool; ``updates``: its ``toolcall_start``, argument pieces and end."""
+    return [
+        "turn_start",
+        "context",
+        "before_provider_request",
+        "after_provider_response",
+        "message_start",
+        *["message_update"] * updates,
+        *TOOL_TURN_END,
+    ]
+
+
+TOOL_TURN_END = [
     "message_end",
     "tool_execution_start",
     "tool_call",
@@ -55,14 +64,16 @@ async def test_two_tool_turns_then_an_answer_emit_the_documented_order(
         "input",
         "before_agent_start",
         "agent_start",
-        *TOOL_TURN,
-        *TOOL_TURN,
+        *tool_turn(3),  # ls {}: start, one piece of JSON, end
+        *tool_turn(4),  # read {"path": "notes.txt"}: start, two pieces, end
         "turn_start",
         "context",
         "before_provider_request",
         "after_provider_response",
         "message_start",
+        "message_update",  # text_start
         "message_update",  # "notes.txt says hello": one streamed delta
+        "message_update",  # text_end
         "message_end",
         "turn_end",
         "stop",
@@ -88,7 +99,7 @@ async def test_a_second_prompt_repeats_the_run_events_but_not_session_start(
         "before_provider_request",
         "after_provider_response",
         "message_start",
-        "message_update",
+        *["message_update"] * 3,  # text_start, the one delta, text_end
         "message_end",
         "turn_end",
     ]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from hookline.modes.rpc_wire import PiWire, camel, wire_message, wire_payload
 
 
@@ -65,31 +67,71 @@ def test_event_payloads_rename_hookline_names_not_hook_data() -> None:
     }
 
 
-def test_deltas_open_the_assistant_message_and_the_message_closes_it() -> None:
+def _block(event: dict[str, Any]) -> dict[str, Any]:
+    return {"type": "assistant_message_event", "event": event}
+
+
+def test_block_events_open_the_assistant_message_and_the_message_closes_it() -> None:
     wire = PiWire()
+    call = {"type": "tool_call", "id": "c1", "name": "ls", "arguments": {"path": "."}}
+    events = [
+        {"type": "thinking_start", "content_index": 0},
+        {"type": "thinking_delta", "content_index": 0, "delta": "hm"},
+        {"type": "thinking_end", "content_index": 0, "content": "hm"},
+        {"type": "text_start", "content_index": 1},
+        {"type": "text_delta", "content_index": 1, "delta": "Hel"},
+        {"type": "text_delta", "content_index": 1, "delta": "lo"},
+        {"type": "text_end", "content_index": 1, "content": "Hello"},
+        {"type": "toolcall_start", "content_index": 2, "id": "c1", "name": "ls"},
+        {"type": "toolcall_delta", "content_index": 2, "delta": '{"path": "."}'},
+        {"type": "toolcall_end", "content_index": 2, "tool_call": call},
+    ]
+    final = {
+        "role": "assistant",
+        "content": [
+            {"type": "thinking", "thinking": "hm"},
+            {"type": "text", "text": "Hello"},
+            call,
+        ],
+    }
     lines = [
         *wire.lines({"type": "message", "message": {"role": "user", "content": []}}),
+        *(line for e in events for line in wire.lines(_block(e))),
+        # the plain text deltas and the hook events' echoes are not pi's lines
         *wire.lines({"type": "text_delta", "text": "Hel"}),
-        *wire.lines({"type": "text_delta", "text": "lo"}),
-        *wire.lines(
-            {
-                "type": "message",
-                "message": {"role": "assistant", "content": [{"type": "text", "text": "Hello"}]},
-            }
-        ),
+        *wire.lines({"type": "message_update", "delta": "Hel", "delta_type": "text"}),
+        *wire.lines({"type": "message_end"}),
+        *wire.lines({"type": "message", "message": final}),
     ]
     kinds = [(x["type"], x["message"]["role"]) for x in lines]
     assert kinds == [
         ("message_start", "user"),
         ("message_end", "user"),
         ("message_start", "assistant"),
-        ("message_update", "assistant"),
-        ("message_update", "assistant"),
+        *[("message_update", "assistant")] * len(events),
         ("message_end", "assistant"),
     ]
-    assert lines[4]["assistantMessageEvent"] == {"type": "text_delta", "contentIndex": 0,
-                                                 "delta": "lo"}  # fmt: skip
-    assert lines[4]["message"]["content"] == [{"type": "text", "text": "Hello"}]
+    assert lines[2]["message"]["content"] == []
+    updates = [x["assistantMessageEvent"] for x in lines if x["type"] == "message_update"]
+    assert [u["type"] for u in updates] == [e["type"] for e in events]
+    assert updates[5] == {
+        "type": "text_delta",
+        "contentIndex": 1,
+        "delta": "lo",
+        "partial": lines[8]["message"],
+    }
+    assert lines[8]["message"]["content"] == [
+        {"type": "thinking", "thinking": "hm"},
+        {"type": "text", "text": "Hello"},
+    ]
+    # a tool call's end carries it in pi's shape; the partial has it too
+    assert updates[-1]["toolCall"] == {
+        "type": "toolCall", "id": "c1", "name": "ls", "arguments": {"path": "."}
+    }  # fmt: skip
+    assert updates[-1]["partial"]["content"][2]["type"] == "toolCall"
+    assert updates[7]["partial"]["content"][2] == {
+        "type": "toolCall", "id": "c1", "name": "ls", "arguments": {}
+    }  # fmt: skip
 
 
 def test_turn_end_and_agent_end_carry_their_messages_as_pi_sends_them() -> None:

@@ -146,3 +146,37 @@ async def test_retry_after_is_a_floor_and_the_cap_still_holds() -> None:
     assert retry_delay(1, 120.0, 0.25, 30.0, no_jitter) == 30.0
     msg = await rec.run(provider, base_delay=0.25)
     assert msg["content"][0]["text"] == "ok" and rec.sleeps == [0.25]
+
+
+async def test_cancel_retry_ends_the_wait_and_the_error_stands() -> None:
+    """RPC's ``abort_retry``: the wait ends at once, no retry is made, the run is not
+    aborted (the error is raised for the caller to record)."""
+    cancel = asyncio.Event()
+    events: list[tuple[Any, ...]] = []
+
+    def start(attempt: int, max_attempts: int, delay_ms: int, error: str) -> None:
+        events.append(("start", attempt))
+        cancel.set()  # the client heard of the wait and cancels it
+
+    def end(success: bool, attempt: int, final_error: str | None) -> None:
+        events.append(("end", success, attempt, final_error))
+
+    provider = ScriptedProvider.from_turns([OVERLOADED, "never"])
+    with pytest.raises(ProviderError, match="overloaded"):
+        # a 30 s wait: only the cancel lets this finish within the test's timeout
+        await complete_with_retry(
+            provider, request(), base_delay=30, on_retry_start=start, on_retry_end=end,
+            cancel_retry=cancel,
+        )  # fmt: skip
+    assert events == [("start", 2), ("end", False, 1, "Retry cancelled")]
+    assert provider.remaining == 1
+
+
+async def test_a_cancel_before_the_wait_does_not_stop_a_later_retry() -> None:
+    """Like pi, ``abort_retry`` with no wait in progress has no effect on later ones."""
+    rec = Recorder()
+    cancel = asyncio.Event()
+    cancel.set()
+    msg = await rec.run(ScriptedProvider.from_turns([OVERLOADED, "ok"]), cancel_retry=cancel)
+    assert msg["content"][0]["text"] == "ok"
+    assert rec.events[-1] == ("end", True, 2, None)

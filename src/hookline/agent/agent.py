@@ -81,6 +81,9 @@ SKIPPED_BY_STEER = "Skipped: the user sent a message that interrupts the remaini
 #: The ``custom_type`` of the system reminder a stream rule injects.
 TTSR_CUSTOM_TYPE = "ttsr_reminder"
 THINKING_LEVELS = ("off", "minimal", "low", "medium", "high", "xhigh")
+#: How queued steering / follow-up messages are delivered: all at the next point, or one
+#: per point (pi's ``set_steering_mode`` / ``set_follow_up_mode``).
+QUEUE_MODES = ("all", "one-at-a-time")
 
 Listener = Callable[[dict[str, Any]], None]
 
@@ -157,6 +160,10 @@ class Agent:
         self._steer: list[Message] = []
         self._follow_up: list[Message] = []
         self._next_turn: list[Message] = []
+        #: ``QUEUE_MODES``: how many steering messages land at a turn's end, and how many
+        #: follow-ups when the agent would stop.
+        self.steering_mode = "all"
+        self.follow_up_mode = "all"
         #: ``ctx.shutdown()``: set once the graceful shutdown is done (modes may exit).
         self.shutdown_requested = asyncio.Event()
         self._shutdown_wanted = False
@@ -439,6 +446,42 @@ class Agent:
     def has_pending_messages(self) -> bool:
         return bool(self._queue or self._steer or self._follow_up)
 
+    def pending_message_count(self) -> int:
+        """Messages waiting for delivery (steering, follow-ups, hook messages)."""
+        return len(self._queue) + len(self._steer) + len(self._follow_up)
+
+    def set_queue_modes(self, steering: str | None = None, follow_up: str | None = None) -> None:
+        """``all`` or ``one-at-a-time`` for steering and/or follow-up delivery."""
+        for mode in (steering, follow_up):
+            if mode is not None and mode not in QUEUE_MODES:
+                raise ValueError(f"queue mode {mode!r}: use one of {', '.join(QUEUE_MODES)}")
+        self.steering_mode = steering or self.steering_mode
+        self.follow_up_mode = follow_up or self.follow_up_mode
+
+    def _take_steering(self) -> tuple[list[Message], bool]:
+        """What lands at a turn's end, and whether it asks for another turn.
+
+        Hook messages that ask for no turn all land; of the steering messages
+        (``steer``, a prompt sent while streaming) all or one (``steering_mode``).
+        """
+        notes = [m for m, trigger in self._queue if not trigger]
+        steering = [m for m, trigger in self._queue if trigger] + self._steer
+        if self.steering_mode == "one-at-a-time" and steering:
+            first = steering[0]
+            self._queue = [(m, True) for m, trigger in self._queue if trigger and m is not first]
+            self._steer = [m for m in self._steer if m is not first]
+            return [*notes, first], True
+        self._queue, self._steer = [], []
+        return [*notes, *steering], bool(steering)
+
+    def _take_follow_up(self) -> list[Message]:
+        """The follow-ups that land when the agent would stop: all, or the first."""
+        if self.follow_up_mode == "one-at-a-time":
+            taken, self._follow_up = self._follow_up[:1], self._follow_up[1:]
+        else:
+            taken, self._follow_up = self._follow_up, []
+        return taken
+
     def request_shutdown(self) -> None:
         """Shut down gracefully once the current run is over (at once when idle)."""
         self._shutdown_wanted = True
@@ -573,13 +616,16 @@ class Agent:
         try:
             added = await self._run_once(new, prompt, images)
             await self.maybe_auto_compact()
-            while self._queue and not self._abort.is_set():
-                queued, self._queue = self._queue, []
-                if not any(trigger for _, trigger in queued):
-                    for message, _ in queued:
+            # Sent after the run's last turn ended: another run (follow-ups last).
+            while not self._abort.is_set():
+                queued, turn = self._take_steering()
+                if not turn and self._follow_up:
+                    queued, turn = [*queued, *self._take_follow_up()], True
+                if not turn:
+                    for message in queued:
                         await self._append(message)
                     break
-                added = [*added, *await self._run_once([m for m, _ in queued])]
+                added = [*added, *await self._run_once(queued)]
                 await self.maybe_auto_compact()
         finally:
             self._idle.set()
@@ -690,13 +736,10 @@ class Agent:
             if assistant.get("stop_reason") in ("error", "aborted") or self._abort.is_set():
                 return
             # Sent while streaming: persisted now, seen by the model at its next call.
-            queued, self._queue = self._queue, []
-            steering, self._steer = self._steer, []
-            for m, _ in queued:
-                added.append(await self._append(m))
+            steering, turn = self._take_steering()
             for m in steering:
                 added.append(await self._append(m))
-            if results or steering or any(trigger for _, trigger in queued):
+            if results or turn:
                 continue
             if not nudged and not content_text(assistant["content"]).strip():
                 nudged = True
@@ -708,8 +751,7 @@ class Agent:
                 )
                 continue
             if self._follow_up:
-                follow, self._follow_up = self._follow_up, []
-                for m in follow:
+                for m in self._take_follow_up():
                     added.append(await self._append(m))
                 continue
             reminders += 1

@@ -7,6 +7,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from hookline.agent.blocks import StreamBlocks
 from hookline.core.messages import AssistantMessage, Message
 
 
@@ -40,6 +41,10 @@ class ModelRequest:
     on_payload: PayloadHook | None = None
     #: ``after_provider_response``: status, headers, request id, provider name.
     on_response: ResponseHook | None = None
+    #: Where a provider that streams blocks reports them (thinking, text, tool calls);
+    #: it passes text on to ``on_text`` itself. Without it a provider builds its own
+    #: around ``on_text``; a provider that only streams text just calls ``on_text``.
+    blocks: StreamBlocks | None = None
 
 
 #: Receives text as it streams in.

@@ -11,9 +11,10 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Awaitable, Callable, Coroutine, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
+from hookline.agent.blocks import StreamBlocks, block_kind
 from hookline.agent.provider import ModelRequest, Provider, ProviderError, ToolSpec
 from hookline.agent.providers.retry import complete_with_retry
 from hookline.agent.stream import StreamShaper
@@ -51,10 +52,26 @@ Spawn = Callable[[Coroutine[Any, Any, Any]], "asyncio.Task[Any]"]
 
 @dataclass(slots=True)
 class RetryPolicy:
-    """How often a failed model call is retried, and the first back-off delay."""
+    """How often a failed model call is retried, and the first back-off delay.
+
+    ``enabled`` off (RPC's ``set_auto_retry``): a transient error ends the call like
+    any other. ``cancel_wait`` (``abort_retry``) ends a back-off wait in progress:
+    that call's retries stop and its error stands; the run is not aborted.
+    """
 
     max_attempts: int = 3
     base_delay: float = 0.5
+    enabled: bool = True
+    #: Set to cancel the back-off wait in progress (``complete_with_retry``'s ``cancel_retry``).
+    cancel_signal: asyncio.Event = field(default_factory=asyncio.Event)
+
+    @property
+    def attempts(self) -> int:
+        """Calls allowed per model call now."""
+        return self.max_attempts if self.enabled else 1
+
+    def cancel_wait(self) -> None:
+        self.cancel_signal.set()
 
 
 @dataclass(slots=True)
@@ -146,6 +163,20 @@ class ModelStep:
             if events is not None:
                 await events.start()
 
+        def on_text(delta: str) -> None:
+            if self.listening():
+                self.publish({"type": "text_delta", "text": delta})
+            if watch is not None:
+                watch.feed(delta)
+
+        def on_block(event: dict[str, Any]) -> None:
+            if self.listening():
+                self.publish({"type": "assistant_message_event", "event": event})
+            if events is not None:
+                events.update(event, blocks.partial.message())
+
+        blocks = StreamBlocks(on_block, on_text)
+
         request = ModelRequest(
             system_prompt,
             messages,
@@ -156,9 +187,11 @@ class ModelStep:
                 self._on_payload if self.runner.has_handlers("before_provider_request") else None
             ),
             on_response=on_response if response_hooks or events is not None else None,
+            blocks=blocks,
         )
 
         async def retry_start(attempt: int, max_attempts: int, delay_ms: int, error: str) -> None:
+            blocks.restart()
             await self.emit(
                 AutoRetryStartEvent(
                     attempt=attempt, max_attempts=max_attempts, delay_ms=delay_ms, error=error
@@ -170,23 +203,16 @@ class ModelStep:
                 AutoRetryEndEvent(success=success, attempt=attempt, final_error=final_error)
             )
 
-        def on_text(delta: str) -> None:
-            if self.listening():
-                self.publish({"type": "text_delta", "text": delta})
-            if events is not None:
-                events.update(delta)
-            if watch is not None:
-                watch.feed(delta)
-
         try:
             message = await complete_with_retry(
                 provider,
                 request,
-                on_text,
-                max_attempts=self.retry.max_attempts,
+                blocks.text,
+                max_attempts=self.retry.attempts,
                 base_delay=self.retry.base_delay,
                 on_retry_start=retry_start,
                 on_retry_end=retry_end,
+                cancel_retry=self.retry.cancel_signal,
             )
         except ProviderError as exc:
             self.runner.context.ui.notify(f"model error: {exc}", "error")
@@ -199,6 +225,7 @@ class ModelStep:
                 "timestamp": time.time(),
             }
         finally:
+            blocks.end()
             if link is not None:
                 link.cancel()
         if watch is not None and watch.rule is not None and not signal.is_set():
@@ -245,12 +272,8 @@ class MessageEvents:
 
     def __init__(self, emit: Emit) -> None:
         self.emit = emit
-        self.text = ""
         self._last: asyncio.Task[Any] | None = None
         self._started = False
-
-    def _partial(self) -> AssistantMessage:
-        return {"role": "assistant", "content": [{"type": "text", "text": self.text}]}
 
     async def start(self) -> None:
         """Once per message, when the provider's response begins (or, for a provider that
@@ -259,13 +282,18 @@ class MessageEvents:
             self._started = True
             await self.emit(MessageStartEvent(message={"role": "assistant", "content": []}))
 
-    def update(self, delta: str) -> None:
-        self.text += delta
+    def update(self, block_event: dict[str, Any], partial: AssistantMessage) -> None:
+        """One block event (pi's ``assistantMessageEvent``) with the message so far."""
         if not self._started:  # a provider that does not report its response
             self._started = True
             start = MessageStartEvent(message={"role": "assistant", "content": []})
             self._last = asyncio.ensure_future(self._after(self._last, start))
-        event = MessageUpdateEvent(message=self._partial(), delta=delta)
+        event = MessageUpdateEvent(
+            message=partial,
+            delta=str(block_event.get("delta", "")),
+            delta_type=block_kind(block_event),
+            assistant_message_event=block_event,
+        )
         self._last = asyncio.ensure_future(self._after(self._last, event))
 
     async def _after(self, previous: asyncio.Task[Any] | None, event: Event) -> None:

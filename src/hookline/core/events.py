@@ -185,8 +185,11 @@ class MessageStartEvent(Event):
 class MessageUpdateEvent(Event):
     """A piece of the assistant message arrived while it streams.
 
-    Payload: ``delta`` (the new text), ``delta_type`` (``text``), ``message`` (the
-    message so far).
+    Payload: ``assistant_message_event`` (pi's event: ``text_start``/``text_delta``/
+    ``text_end``, ``thinking_*``, ``toolcall_*``, with ``content_index`` and its
+    ``delta``, or at the end the whole ``content``/``tool_call``), ``delta`` (its new
+    text, ``""`` for a start or end), ``delta_type`` (``text`` | ``thinking`` |
+    ``toolcall``), ``message`` (the message so far).
 
     Result: none (a notification).
 
@@ -197,6 +200,7 @@ class MessageUpdateEvent(Event):
     message: AssistantMessage
     delta: str
     delta_type: str = "text"
+    assistant_message_event: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass(slots=True, kw_only=True)

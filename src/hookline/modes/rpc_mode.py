@@ -22,13 +22,15 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import os
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any, TextIO
 
-from hookline.agent.agent import Agent
+from hookline.agent.agent import QUEUE_MODES, THINKING_LEVELS, Agent
+from hookline.agent.model_catalog import ModelCatalog, ModelEntry
 from hookline.agent.permissions import PERMISSION_MODES
 from hookline.core.calling import HookError
-from hookline.core.messages import Content, content_text
+from hookline.core.messages import Content, content_text, user_message
 from hookline.core.ui import NotifyType, StatusLine, WidgetContent, WidgetPlacement
 from hookline.modes.print_mode import LineWriter, dumps
 from hookline.modes.rpc_protocol import (
@@ -312,9 +314,12 @@ class RpcServer:
         agent: Agent,
         make_provider: Callable[[str], Any] | None = None,
         out: TextIO | None = None,
+        catalog: ModelCatalog | None = None,
     ) -> None:
         self.agent = agent
         self.make_provider = make_provider
+        #: The models ``get_available_models`` lists and ``cycle_model`` goes through.
+        self.catalog = catalog or ModelCatalog(os.environ)
         self._out = LineWriter(out)
         self.ui = RpcUI(self.write)
         agent.runner.set_ui(self.ui, True)
@@ -571,16 +576,16 @@ async def _steer(s: RpcServer, m: dict[str, Any]) -> Any:
 
 
 async def _follow_up(s: RpcServer, m: dict[str, Any]) -> Any:
-    """Delivered when the agent has stopped: a run after the current one."""
+    """Delivered when the agent would stop (``set_follow_up_mode``: all at once or one per
+    stop); when idle, a run of its own."""
     text, images = _str(m, "message"), _images(m)
-    waiting = s.agent.is_streaming
-
-    async def later() -> None:
-        if waiting:
-            await s.agent.wait_for_idle()
-        await s.agent.prompt(text, images=images, source="rpc")
-
-    s.track(asyncio.ensure_future(later()), "follow_up")
+    if s.agent.is_streaming:
+        content: list[Content] = [{"type": "text", "text": text}, *images]
+        s.agent.deliver(user_message(content), "follow_up", True)
+    else:
+        s.track(
+            asyncio.ensure_future(s.agent.prompt(text, images=images, source="rpc")), "follow_up"
+        )
     return None
 
 
@@ -588,29 +593,26 @@ async def _abort(s: RpcServer, m: dict[str, Any]) -> Any:
     return await s.abort_running()
 
 
-def _model(spec: str) -> dict[str, Any]:
-    """pi's ``Model`` object for a hookline model spec (``provider:id``)."""
-    provider, _, model_id = spec.partition(":")
-    if not model_id:
-        provider, model_id = "hookline", spec
-    return {"id": model_id, "name": model_id, "provider": provider, "input": ["text", "image"]}
+def _current(s: RpcServer) -> ModelEntry:
+    return s.catalog.entry(s.agent.provider.model_id)
 
 
 async def _state(s: RpcServer, m: dict[str, Any]) -> Any:
     a = s.agent
     state: dict[str, Any] = {
-        "model": _model(a.provider.model_id),
-        "thinkingLevel": "off",
+        "model": _current(s).to_pi(),
+        "thinkingLevel": a.get_thinking_level(),
         "isStreaming": a.is_streaming,
         "isCompacting": False,
-        "steeringMode": "all",
-        "followUpMode": "one-at-a-time",
+        "steeringMode": a.steering_mode,
+        "followUpMode": a.follow_up_mode,
         "sessionFile": a.session.get_session_file(),
         "sessionId": a.session.get_session_id(),
         "autoCompactionEnabled": a.compaction.auto_compact,
         "messageCount": len(a.session.build_context_messages()),
-        "pendingMessageCount": 0,
+        "pendingMessageCount": a.pending_message_count(),
         # hookline's own fields
+        "autoRetryEnabled": a.retry.enabled,  # pi's AgentSession.autoRetryEnabled
         "leafId": a.session.get_leaf_id(),
         "permissionMode": a.gate.mode,
         "turnIndex": a.turn_index,
@@ -711,21 +713,121 @@ async def _auto_compaction(s: RpcServer, m: dict[str, Any]) -> Any:
     return None
 
 
-async def _set_model(s: RpcServer, m: dict[str, Any]) -> Any:
+async def _switch_model(s: RpcServer, spec: str) -> ModelEntry:
+    """Use ``spec``; the thinking level is kept where the new model takes it, else clamped."""
     if s.make_provider is None:
         raise ValueError("this server cannot change models")
+    await s.agent.set_model(s.make_provider(spec))
+    entry = _current(s)
+    s.agent.set_thinking_level(clamp_thinking(s.agent.get_thinking_level(), entry))
+    return entry
+
+
+async def _set_model(s: RpcServer, m: dict[str, Any]) -> Any:
     provider, model_id = _str(m, "provider"), _str(m, "modelId")
     spec = model_id if provider == "hookline" else f"{provider}:{model_id}"
-    await s.agent.set_model(s.make_provider(spec))
-    return _model(s.agent.provider.model_id)
+    return (await _switch_model(s, spec)).to_pi()
 
 
 async def _cycle_model(s: RpcServer, m: dict[str, Any]) -> Any:
-    return None  # one model is configured: pi answers null
+    """The next available model (pi answers ``null`` when there is only one)."""
+    models = s.catalog.available(s.agent.provider.model_id)
+    if len(models) < 2:
+        return None
+    current = _current(s).spec
+    at = next((i for i, e in enumerate(models) if e.spec == current), -1)
+    entry = await _switch_model(s, models[(at + 1) % len(models)].spec)
+    return {
+        "model": entry.to_pi(),
+        "thinkingLevel": s.agent.get_thinking_level(),
+        "isScoped": False,
+    }
 
 
 async def _models(s: RpcServer, m: dict[str, Any]) -> Any:
-    return {"models": [_model(s.agent.provider.model_id)]}
+    return {"models": [e.to_pi() for e in s.catalog.available(s.agent.provider.model_id)]}
+
+
+def clamp_thinking(level: str, model: ModelEntry) -> str:
+    """``level`` if ``model`` takes it, else the nearest it takes (upwards first, as pi)."""
+    available = model.thinking_levels()
+    if level in available:
+        return level
+    order = list(THINKING_LEVELS)
+    at = order.index(level) if level in order else 0
+    for candidate in [*order[at:], *reversed(order[:at])]:
+        if candidate in available:
+            return candidate
+    return available[0]
+
+
+async def _set_thinking(s: RpcServer, m: dict[str, Any]) -> Any:
+    level = _str(m, "level")
+    if level not in THINKING_LEVELS:
+        raise ValueError(f'"level" must be one of {", ".join(THINKING_LEVELS)}, not {level!r}')
+    s.agent.set_thinking_level(clamp_thinking(level, _current(s)))
+    return None
+
+
+async def _cycle_thinking(s: RpcServer, m: dict[str, Any]) -> Any:
+    """The next level the model takes, wrapping to ``off``; ``null`` for a model that does
+    not reason."""
+    entry = _current(s)
+    if not entry.reasoning:
+        return None
+    levels = entry.thinking_levels()
+    current = s.agent.get_thinking_level()
+    at = levels.index(current) if current in levels else -1
+    level = levels[(at + 1) % len(levels)]
+    s.agent.set_thinking_level(level)
+    return {"level": level}
+
+
+def _queue_mode(m: dict[str, Any]) -> str:
+    mode = _str(m, "mode")
+    if mode not in QUEUE_MODES:
+        raise ValueError(f'"mode" must be one of {", ".join(map(repr, QUEUE_MODES))}')
+    return mode
+
+
+async def _steering_mode(s: RpcServer, m: dict[str, Any]) -> Any:
+    s.agent.set_queue_modes(steering=_queue_mode(m))
+    return None
+
+
+async def _follow_up_mode(s: RpcServer, m: dict[str, Any]) -> Any:
+    s.agent.set_queue_modes(follow_up=_queue_mode(m))
+    return None
+
+
+async def _auto_retry(s: RpcServer, m: dict[str, Any]) -> Any:
+    enabled = m.get("enabled")
+    if not isinstance(enabled, bool):
+        raise ValueError('"enabled" must be true or false')
+    s.agent.retry.enabled = enabled
+    return None
+
+
+async def _abort_retry(s: RpcServer, m: dict[str, Any]) -> Any:
+    """Ends a retry wait in progress: that model call's error stands (the run goes on to
+    its end); no effect when no retry is waiting."""
+    s.agent.retry.cancel_wait()
+    return None
+
+
+async def _export_html(s: RpcServer, m: dict[str, Any]) -> Any:
+    from hookline.modes.export_html import export_session_html
+
+    a = s.agent
+    path = export_session_html(
+        a.session,
+        _opt_str(m, "outputPath"),
+        cwd=a.cwd,
+        model=a.provider.model_id,
+        system_prompt=a.get_system_prompt(),
+        tools=[(t.name, t.description) for t in a.active_tools().values()],
+    )
+    return {"path": path}
 
 
 async def _mode(s: RpcServer, m: dict[str, Any]) -> Any:
@@ -824,11 +926,18 @@ _COMMANDS: dict[str, _Handler] = {
     "set_model": _set_model,
     "cycle_model": _cycle_model,
     "get_available_models": _models,
+    "set_thinking_level": _set_thinking,
+    "cycle_thinking_level": _cycle_thinking,
+    "set_steering_mode": _steering_mode,
+    "set_follow_up_mode": _follow_up_mode,
     "compact": _compact,
     "set_auto_compaction": _auto_compaction,
+    "set_auto_retry": _auto_retry,
+    "abort_retry": _abort_retry,
     "bash": _bash,
     "abort_bash": _abort_bash,
     "get_session_stats": _stats,
+    "export_html": _export_html,
     "switch_session": _switch,
     "fork": _fork,
     "get_fork_messages": _fork_messages,
@@ -847,6 +956,11 @@ async def run_rpc(
     agent: Agent,
     make_provider: Callable[[str], Any] | None = None,
     out: TextIO | None = None,
+    catalog: ModelCatalog | None = None,
 ) -> int:
-    """Serve the protocol on stdin and ``out`` (the CLI passes its private stdout)."""
-    return await RpcServer(agent, make_provider, out).serve(await open_stdin())
+    """Serve the protocol on stdin and ``out`` (the CLI passes its private stdout).
+
+    ``catalog``: the models on offer (the CLI passes the settings' model and
+    ``--base-url``); by default the environment's.
+    """
+    return await RpcServer(agent, make_provider, out, catalog).serve(await open_stdin())

@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+from hookline.agent.blocks import PartialMessage
+
 #: Keys whose values are somebody else's data: never renamed inside.
 _OPAQUE = frozenset({"arguments", "details", "input", "args", "data", "partial_result", "env"})
 _ROLES = {"tool": "toolResult"}
@@ -72,12 +74,15 @@ class PiWire:
     """Translates one agent's payloads in order; remembers an assistant message in flight.
 
     hookline publishes an assistant message when it is complete, after its
-    deltas; pi opens it first. So the first delta opens it (``message_start``
-    with the partial message), and the complete message only closes it.
+    block events; pi opens it first. So the first block event opens it
+    (``message_start``), each is a ``message_update`` with the message so far,
+    and the complete message only closes it. The agent's echoes of the
+    ``message_start``/``message_update``/``message_end`` hook events are not
+    sent: these lines are pi's.
     """
 
     def __init__(self) -> None:
-        self._streaming: list[str] | None = None  # the text so far of an open message
+        self._partial: PartialMessage | None = None  # the open assistant message
         #: The messages since ``agent_start`` and since ``turn_start``: pi's ``agent_end``
         #: and ``turn_end`` carry them (hookline's stream sent each once already).
         self._run: list[dict[str, Any]] = []
@@ -90,23 +95,15 @@ class PiWire:
             message = wire_message(payload["message"])
             self._run.append(message)
             self._turn.append(message)
-            if not (self._streaming is not None and message.get("role") == "assistant"):
+            if not (self._partial is not None and message.get("role") == "assistant"):
                 yield {"type": "message_start", "message": message}
-            self._streaming = None
+            self._partial = None
             yield {"type": "message_end", "message": message}
             return
-        if kind == "text_delta":
-            delta = str(payload.get("text", ""))
-            if self._streaming is None:
-                self._streaming = []
-                yield {"type": "message_start", "message": self._partial()}
-            self._streaming.append(delta)
-            event = {"type": "text_delta", "contentIndex": 0, "delta": delta}
-            yield {
-                "type": "message_update",
-                "message": self._partial(),
-                "assistantMessageEvent": event,
-            }
+        if kind == "assistant_message_event" and isinstance(payload.get("event"), Mapping):
+            yield from self._update(payload["event"])
+            return
+        if kind in _SUPERSEDED:
             return
         line = wire_payload(payload)
         if kind == "turn_start":
@@ -119,9 +116,22 @@ class PiWire:
             line["messages"], self._run = self._run, []  # from the prompt's message on
         yield line
 
-    def _partial(self) -> dict[str, Any]:
-        text = "".join(self._streaming or ())
-        return {"role": "assistant", "content": [{"type": "text", "text": text}] if text else []}
+    def _update(self, event: Mapping[str, Any]) -> Iterator[dict[str, Any]]:
+        if self._partial is None:
+            self._partial = PartialMessage()
+            yield {"type": "message_start", "message": wire_message(self._partial.message())}
+        self._partial.apply(event)
+        partial = wire_message(self._partial.message())
+        wired = camel_keys(event)
+        if isinstance(event.get("tool_call"), Mapping):
+            wired["toolCall"] = _wire_block(event["tool_call"])
+        wired["partial"] = partial
+        yield {"type": "message_update", "message": partial, "assistantMessageEvent": wired}
+
+
+#: Payloads pi's lines replace: text deltas (in ``assistant_message_event``s) and the
+#: hook events' echoes (the message lines are built from the messages themselves).
+_SUPERSEDED = frozenset({"text_delta", "message_start", "message_update", "message_end"})
 
 
 def wire_payload(payload: Mapping[str, Any]) -> dict[str, Any]:
@@ -138,4 +148,6 @@ def wire_payload(payload: Mapping[str, Any]) -> dict[str, Any]:
             out[camel(key)] = wire_payload(value)
     if payload.get("type") in _HAS_ARGS and "input" in payload:
         out["args"] = out.pop("input")  # pi's name for a call's arguments
+    if payload.get("type") == "auto_retry_start" and "error" in out:
+        out["errorMessage"] = out.pop("error")  # pi's name
     return out

@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 from typing import Any, cast
 
+from hookline.agent.blocks import StreamBlocks
 from hookline.agent.provider import ModelRequest, ProviderError, TextDelta, ToolSpec
 from hookline.agent.providers._common import (
     PartialReply,
@@ -118,15 +119,32 @@ class AnthropicProvider:
                 await request.on_response(
                     stream.response.status_code, headers, headers.get("request-id"), "anthropic"
                 )
+            blocks = request.blocks or StreamBlocks(on_text=on_text)
             async for event in stream:
-                if event.type == "text":
-                    partial.text.append(event.text)
-                    if on_text is not None:
-                        on_text(event.text)
-                elif event.type == "thinking":
-                    partial.thinking.append(event.thinking)
+                _on_event(event, partial, blocks)
             final = await stream.get_final_message()
+        blocks.end()
         return from_anthropic_message(final, self.model)
+
+
+def _on_event(event: Any, partial: PartialReply, blocks: StreamBlocks) -> None:
+    """One raw stream event: content blocks start, grow (text, thinking, tool JSON), stop."""
+    if event.type == "content_block_start":
+        block = event.content_block
+        if block.type == "tool_use":
+            blocks.tool_call(event.index, block.id, block.name)
+    elif event.type == "content_block_delta":
+        delta = event.delta
+        if delta.type == "text_delta":
+            partial.text.append(delta.text)
+            blocks.text(delta.text)
+        elif delta.type == "thinking_delta":
+            partial.thinking.append(delta.thinking)
+            blocks.thinking(delta.thinking)
+        elif delta.type == "input_json_delta":
+            blocks.tool_arguments(event.index, delta.partial_json)
+    elif event.type == "content_block_stop":
+        blocks.end()
 
 
 # -- hookline → Anthropic -------------------------------------------------------

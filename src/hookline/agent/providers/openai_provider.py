@@ -12,6 +12,7 @@ import os
 from dataclasses import dataclass, field
 from typing import Any
 
+from hookline.agent.blocks import StreamBlocks, parse_tool_arguments
 from hookline.agent.provider import ModelRequest, ProviderError, TextDelta, ToolSpec
 from hookline.agent.providers._common import (
     PartialReply,
@@ -118,9 +119,11 @@ class OpenAIProvider:
                 raw.status_code, headers, headers.get("x-request-id"), "openai"
             )
         stream = raw.parse()
+        blocks = request.blocks or StreamBlocks(on_text=on_text)
         async with stream:
             async for chunk in stream:
-                acc.add(chunk, on_text)
+                acc.add(chunk, blocks)
+        blocks.end()
         return acc.message()
 
 
@@ -141,7 +144,7 @@ class _Accumulator:
     usage: Usage | None = None
     model: str | None = None
 
-    def add(self, chunk: Any, on_text: TextDelta | None) -> None:
+    def add(self, chunk: Any, blocks: StreamBlocks) -> None:
         self.model = getattr(chunk, "model", None) or self.model
         if getattr(chunk, "usage", None) is not None:
             u = chunk.usage
@@ -160,17 +163,19 @@ class _Accumulator:
             )
             if isinstance(reasoning, str) and reasoning:
                 self.partial.thinking.append(reasoning)
+                blocks.thinking(reasoning)
             if delta.content:
                 self.partial.text.append(delta.content)
-                if on_text is not None:
-                    on_text(delta.content)
+                blocks.text(delta.content)
             for tc in delta.tool_calls or []:
                 parts = self.calls.setdefault(tc.index, _ToolCallParts())
                 parts.id = tc.id or parts.id
                 if tc.function is not None:
                     parts.name = tc.function.name or parts.name
-                    if tc.function.arguments:
-                        parts.arguments.append(tc.function.arguments)
+                blocks.tool_call(tc.index, parts.id or f"call_{tc.index}", parts.name)
+                if tc.function is not None and tc.function.arguments:
+                    parts.arguments.append(tc.function.arguments)
+                    blocks.tool_arguments(tc.index, tc.function.arguments)
             if choice.finish_reason:
                 self.finish_reason = choice.finish_reason
 
@@ -187,7 +192,7 @@ class _Accumulator:
                     "type": "tool_call",
                     "id": parts.id or f"call_{index}",
                     "name": parts.name,
-                    "arguments": _parse_arguments("".join(parts.arguments)),
+                    "arguments": parse_tool_arguments("".join(parts.arguments)),
                 }
             )
         stop = _FINISH_REASONS.get(self.finish_reason or "", "stop")
@@ -202,17 +207,6 @@ class _Accumulator:
         if self.usage is not None:
             message["usage"] = self.usage
         return message
-
-
-def _parse_arguments(raw: str) -> dict[str, Any]:
-    """Tool arguments from their JSON string; bad JSON is kept so the tool can report it."""
-    if not raw.strip():
-        return {}
-    try:
-        value = json.loads(raw)
-    except json.JSONDecodeError:
-        return {"_invalid_json": raw}
-    return value if isinstance(value, dict) else {"_value": value}
 
 
 # -- hookline → OpenAI ----------------------------------------------------------

@@ -34,6 +34,7 @@ async def complete_with_retry(
     on_retry_end: RetryEnd | None = None,
     sleep: Callable[[float], Awaitable[Any]] = asyncio.sleep,
     jitter: Callable[[float], float] | None = None,
+    cancel_retry: asyncio.Event | None = None,
 ) -> AssistantMessage:
     """``provider.complete`` with up to ``max_attempts`` calls in all.
 
@@ -45,6 +46,11 @@ async def complete_with_retry(
     sequence ends (success, a final error, or an abort during the wait, which
     returns an ``aborted`` message). Without a retry neither is called. Text
     streamed by a failed attempt is not taken back: ``on_text`` sees it again.
+
+    ``cancel_retry`` (RPC's ``abort_retry``) stops retrying without aborting the
+    run: a wait in progress ends at once, ``on_retry_end`` reports
+    ``RETRY_CANCELLED`` and the last error is raised. It is cleared as each wait
+    starts: only a wait in progress is cancelled, never a later one.
     """
     attempt = 1
     while True:
@@ -57,15 +63,51 @@ async def complete_with_retry(
                 raise
             delay = retry_delay(attempt, exc.retry_after, base_delay, max_delay, jitter)
             attempt += 1
+            if cancel_retry is not None:
+                cancel_retry.clear()  # before anyone hears of the wait: a cancel now counts
             await _call(on_retry_start, attempt, max_attempts, round(delay * 1000), str(exc))
-            aborted, _ = await run_abortable(_wait(sleep, delay), request.signal)
-            if aborted:
+            stop = _Either(request.signal, cancel_retry)
+            try:
+                aborted, _ = await run_abortable(_wait(sleep, delay), stop.event)
+            finally:
+                stop.close()
+            if aborted and request.signal is not None and request.signal.is_set():
                 await _call(on_retry_end, False, attempt - 1, "aborted")
                 return PartialReply(model=provider.model_id).aborted()
+            if aborted:
+                await _call(on_retry_end, False, attempt - 1, RETRY_CANCELLED)
+                raise exc
             continue
         if attempt > 1:
             await _call(on_retry_end, True, attempt, None)
         return message
+
+
+#: ``auto_retry_end``'s ``final_error`` when the wait was cancelled (pi's words).
+RETRY_CANCELLED = "Retry cancelled"
+
+
+class _Either:
+    """One event set when either of two is (a relay task; ``close`` ends it)."""
+
+    def __init__(self, a: asyncio.Event | None, b: asyncio.Event | None) -> None:
+        sources = [e for e in (a, b) if e is not None]
+        self.event: asyncio.Event | None = None
+        self._relays: list[asyncio.Task[None]] = []
+        if len(sources) == 1:
+            self.event = sources[0]
+        elif sources:
+            self.event = asyncio.Event()
+            self._relays = [asyncio.ensure_future(_relay(e, self.event)) for e in sources]
+
+    def close(self) -> None:
+        for relay in self._relays:
+            relay.cancel()
+
+
+async def _relay(source: asyncio.Event, target: asyncio.Event) -> None:
+    await source.wait()
+    target.set()
 
 
 def retry_delay(

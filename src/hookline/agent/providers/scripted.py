@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from hookline.agent.blocks import StreamBlocks
 from hookline.agent.provider import ModelRequest, ProviderError, TextDelta
 from hookline.agent.providers._common import PartialReply, run_abortable
 from hookline.agent.providers.script_file import (
@@ -36,6 +37,8 @@ __all__ = ["SCRIPT_KEYS", "ScriptError", "ScriptedProvider", "ScriptedTurn"]
 
 _ENDED_TEXT = "(script ended)"
 _WORDS_PER_CHUNK = 4
+#: Characters per streamed piece of a tool call's argument JSON.
+_JSON_CHUNK = 16
 
 
 class ScriptedProvider:
@@ -107,22 +110,26 @@ class ScriptedProvider:
                     transient=False,
                 )
         partial = PartialReply(model="scripted")
-        aborted, message = await run_abortable(self._stream(turn, partial, on_text), request.signal)
+        blocks = request.blocks or StreamBlocks(on_text=on_text)
+        aborted, message = await run_abortable(self._stream(turn, partial, blocks), request.signal)
         if aborted or message is None:
             return partial.aborted()
         return message
 
     async def _stream(
-        self, turn: ScriptedTurn, partial: PartialReply, on_text: TextDelta | None
+        self, turn: ScriptedTurn, partial: PartialReply, blocks: StreamBlocks
     ) -> AssistantMessage:
+        """Streams like a real model: thinking, then text, then each tool call's JSON, in
+        chunks (a ``delay_ms`` first)."""
         if turn.delay_ms:
             await asyncio.sleep(turn.delay_ms / 1000)
-        if turn.thinking:
-            partial.thinking.append(turn.thinking)
+        for chunk in _chunks(turn.thinking or ""):
+            partial.thinking.append(chunk)
+            blocks.thinking(chunk)
+            await asyncio.sleep(0)
         for chunk in _chunks(turn.text):
             partial.text.append(chunk)
-            if on_text is not None:
-                on_text(chunk)
+            blocks.text(chunk)
             await asyncio.sleep(0)
         if turn.error is not None:
             err = turn.error  # a fresh exception per raise: no traceback carried over
@@ -132,7 +139,7 @@ class ScriptedProvider:
             content.append({"type": "thinking", "thinking": turn.thinking})
         if turn.text:
             content.append({"type": "text", "text": turn.text})
-        for call in turn.tool_calls:
+        for key, call in enumerate(turn.tool_calls):
             self._calls += 1
             block: ToolCallContent = {
                 "type": "tool_call",
@@ -140,7 +147,12 @@ class ScriptedProvider:
                 "name": call.name,
                 "arguments": json.loads(json.dumps(call.arguments)),
             }
+            blocks.tool_call(key, block["id"], block["name"])
+            for piece in _pieces(json.dumps(block["arguments"]), _JSON_CHUNK):
+                blocks.tool_arguments(key, piece)
+                await asyncio.sleep(0)
             content.append(block)
+        blocks.end()
         message: AssistantMessage = {
             "role": "assistant",
             "content": content,
@@ -193,6 +205,10 @@ async def _replayed_payload(request: ModelRequest) -> ModelRequest:
         tools=[t for t in request.tools if t.name in names & kept],
         thinking=str(sent.get("thinking", request.thinking)),
     )
+
+
+def _pieces(text: str, size: int) -> list[str]:
+    return [text[i : i + size] for i in range(0, len(text), size)]
 
 
 def _chunks(text: str) -> list[str]:

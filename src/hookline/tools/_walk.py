@@ -1,10 +1,12 @@
 """Pure-Python file walking for ``find``/``grep``: globs, ``.gitignore``, a sorted walk.
 
-Used when ripgrep/fd are not on PATH (and by the tests, which have neither),
-so the tools behave the same everywhere. The ``.gitignore`` support covers
-what matters in practice: ``.gitignore`` files in the searched tree, ``!``
-negation, ``/`` anchoring, trailing ``/`` for directories, ``*``/``**``/``?``
-/``[...]``. ``.git`` is always skipped; hidden files are searched.
+Used by ``grep`` to list the files it scans, and by ``find`` when ripgrep is not
+there. ``.gitignore`` files in the searched tree are read with git's semantics
+by ``pathspec`` (nested files, ``!`` negation, ``/`` anchoring, trailing ``/``
+for directories, ``**``), on the linear-time RE2 engine so a long ignore file
+costs one pass per path. ``find``/``grep`` globs are ``wcmatch``'s (``*``/``?``
+inside a folder, ``**`` across folders, ``[...]``, ``{a,b}``). ``.git`` is
+always skipped; hidden files are searched.
 """
 
 from __future__ import annotations
@@ -12,93 +14,50 @@ from __future__ import annotations
 import asyncio
 import os
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Container, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from hookline.tools._files import read_regular
 
-
-def _class(pattern: str, i: int) -> tuple[str, int]:
-    """A ``[...]`` character class at ``i``: its regex and the index after it."""
-    j = i + 1
-    if j < len(pattern) and pattern[j] in "!^":
-        j += 1
-    if j < len(pattern) and pattern[j] == "]":
-        j += 1
-    while j < len(pattern) and pattern[j] != "]":
-        j += 1
-    if j >= len(pattern):
-        return re.escape("["), i + 1
-    body = pattern[i + 1 : j].replace("\\", "\\\\")
-    if body[:1] in ("!", "^"):
-        body = "^" + body[1:]
-    return f"[{body}]", j + 1
+if TYPE_CHECKING:
+    import pathspec
 
 
-def _braces(pattern: str, i: int) -> tuple[list[str], int] | None:
-    """The top-level alternatives of ``{a,b}`` at ``i`` and the index after ``}``."""
-    depth, start, parts = 0, i + 1, []
-    for j in range(i, len(pattern)):
-        c = pattern[j]
-        if c == "{":
-            depth += 1
-        elif c == "}":
-            depth -= 1
-            if depth == 0:
-                parts.append(pattern[start:j])
-                return parts, j + 1
-        elif c == "," and depth == 1:
-            parts.append(pattern[start:j])
-            start = j + 1
-    return None
-
-
-def glob_regex(pattern: str) -> str:
-    """A glob as a regex: ``*`` and ``?`` stay within a path segment, ``**`` crosses them."""
-    out: list[str] = []
-    i, n = 0, len(pattern)
-    while i < n:
-        c = pattern[i]
-        if pattern.startswith("**", i):
-            i += 2
-            if i < n and pattern[i] == "/":
-                out.append("(?:.*/)?")
-                i += 1
-            else:
-                out.append(".*")
-            continue
-        if c == "*":
-            out.append("[^/]*")
-        elif c == "?":
-            out.append("[^/]")
-        elif c == "[":
-            piece, i = _class(pattern, i)
-            out.append(piece)
-            continue
-        elif c == "{" and (alts := _braces(pattern, i)) is not None:
-            parts, i = alts
-            out.append("(?:" + "|".join(glob_regex(p) for p in parts) + ")")
-            continue
-        elif c == "\\" and i + 1 < n:
-            out.append(re.escape(pattern[i + 1]))
-            i += 2
-            continue
-        else:
-            out.append(re.escape(c))
-        i += 1
-    return "".join(out)
+class GlobError(ValueError):
+    """A glob that cannot be compiled (e.g. braces expanding to too many patterns)."""
 
 
 @lru_cache(maxsize=256)
-def compile_glob(pattern: str, ignore_case: bool = False) -> re.Pattern[str]:
-    return re.compile(glob_regex(pattern), re.IGNORECASE if ignore_case else 0)
+def _glob_regex(pattern: str) -> re.Pattern[str]:
+    # wcmatch costs ~20 ms to import: only a find or a grep with a glob pays it.
+    from wcmatch import glob
+
+    flags = glob.GLOBSTAR | glob.BRACE | glob.DOTGLOB | glob.FORCEUNIX
+    try:
+        include, _ = glob.translate(pattern, flags=flags)
+        return re.compile("|".join(f"(?:{regex})" for regex in include))
+    except Exception as exc:  # wcmatch's own errors, or a regex re refuses
+        raise GlobError(f"invalid glob {pattern!r}: {exc}") from None
+
+
+def glob_matcher(pattern: str) -> Callable[[str], bool]:
+    """A test of relative paths (``/``-separated): a pattern with a ``/`` matches the
+    whole path, one without matches the last name. A trailing ``/`` is dropped.
+
+    Raises ``GlobError`` for a pattern that cannot be compiled.
+    """
+    body = pattern.rstrip("/") or pattern
+    regex = _glob_regex(body)
+    if "/" in body:
+        return lambda rel: regex.fullmatch(rel) is not None
+    return lambda rel: regex.fullmatch(rel.rsplit("/", 1)[-1]) is not None
 
 
 def glob_matches(pattern: str, rel: str) -> bool:
-    """A pattern with a ``/`` matches the relative path, one without matches the name."""
-    target = rel if "/" in pattern.rstrip("/") else rel.rsplit("/", 1)[-1]
-    return compile_glob(pattern.rstrip("/") or pattern).fullmatch(target) is not None
+    """Whether ``rel`` matches ``pattern`` (see ``glob_matcher``)."""
+    return glob_matcher(pattern)(rel)
 
 
 #: A .gitignore larger than this is read only this far.
@@ -106,89 +65,129 @@ _GITIGNORE_LIMIT = 1024 * 1024
 
 
 @dataclass(frozen=True, slots=True)
-class _Rule:
-    base: str  # directory of the .gitignore, relative to the walk root ("" for the root)
-    regex: re.Pattern[str]
-    negated: bool
-    dir_only: bool
+class _IgnoreFile:
+    """One ``.gitignore``: its directory (relative to the walk root, ``""`` or ending
+    in ``/``) and its patterns."""
+
+    base: str
+    spec: pathspec.GitIgnoreSpec
 
 
-def _parse_gitignore(path: str, base: str) -> list[_Rule]:
+def _spec(lines: list[str]) -> pathspec.GitIgnoreSpec:
+    """The patterns as git reads them; a line git would not parse is skipped, as git does."""
+    import pathspec  # ~60 ms to import: paid by the first walk, never by start-up
+
+    try:
+        return pathspec.GitIgnoreSpec.from_lines(lines, backend="re2")
+    except Exception:  # one bad line (``\\`` alone, ``[z-a]``): keep the others
+        good = []
+        for line in lines:
+            try:
+                pathspec.GitIgnoreSpec.from_lines([line], backend="re2")
+            except Exception:
+                continue
+            good.append(line)
+        return pathspec.GitIgnoreSpec.from_lines(good, backend="re2")
+
+
+def _load(path: str, base: str) -> _IgnoreFile | None:
     data = read_regular(path, _GITIGNORE_LIMIT)  # a FIFO named .gitignore must not block
     if data is None:
-        return []
-    raw = data.decode("utf-8", errors="replace").splitlines()
-    rules = []
-    for line in raw:
-        line = line.rstrip()
-        if not line or line.startswith("#"):
-            continue
-        negated = line.startswith("!")
-        line = line[1:] if negated else line
-        dir_only = line.endswith("/")
-        line = line.rstrip("/")
-        if not line:
-            continue
-        anchored = "/" in line
-        line = line.lstrip("/")
-        pattern = line if anchored else "**/" + line
-        rules.append(_Rule(base, compile_glob(pattern), negated, dir_only))
-    return rules
+        return None
+    lines = data.decode("utf-8", errors="replace").splitlines()
+    if not any(line.strip() and not line.startswith("#") for line in lines):
+        return None
+    return _IgnoreFile(base, _spec(lines))
 
 
-def _ignored(rules: list[_Rule], rel: str, is_dir: bool) -> bool:
-    verdict = False
-    for rule in rules:
-        if rule.dir_only and not is_dir:
-            continue
-        if rule.base:
-            if not rel.startswith(rule.base + "/"):
-                continue
-            sub = rel[len(rule.base) + 1 :]
-        else:
-            sub = rel
-        if rule.regex.fullmatch(sub):
-            verdict = not rule.negated
-    return verdict
+def _ignored(stack: tuple[_IgnoreFile, ...], rel: str, is_dir: bool) -> bool:
+    """The deepest ``.gitignore`` with a pattern for ``rel`` decides; none: not ignored."""
+    for ignore in reversed(stack):
+        sub = rel[len(ignore.base) :]
+        verdict = ignore.spec.check_file(sub + "/" if is_dir else sub).include
+        if verdict is not None:
+            return verdict
+    return False
 
 
 def walk(
-    root: str, *, gitignore: bool = True, signal: asyncio.Event | None = None
+    root: str,
+    *,
+    gitignore: bool = True,
+    signal: asyncio.Event | None = None,
+    kept: tuple[Container[str], Container[str]] | None = None,
 ) -> Iterator[tuple[str, str, bool]]:
     """``(full path, path relative to root with /, is_dir)`` for every entry, sorted.
 
     Ignored directories are not entered. Stops early when ``signal`` is set.
+    ``kept`` is an earlier verdict on this tree (ripgrep's): the regular files and
+    the directories known not to be ignored. A regular file is then kept only if
+    listed there, a listed directory without asking the ignore files; only the
+    rest (links, other special files, directories holding no kept file) is
+    checked against the ``.gitignore`` files, which are read only when needed.
     """
-    rules: list[_Rule] = []
-    if gitignore:
-        rules = _parse_gitignore(os.path.join(root, ".gitignore"), "")
-    yield from _walk_dir(root, "", rules, gitignore, signal)
+    yield from _Walk(gitignore, signal, kept).dir(root, "", _Ignores(root, "", (), gitignore))
 
 
-def _walk_dir(
-    full: str, rel: str, rules: list[_Rule], gitignore: bool, signal: asyncio.Event | None
-) -> Iterator[tuple[str, str, bool]]:
-    if signal is not None and signal.is_set():
-        return
-    try:
-        with os.scandir(full) as it:
-            entries = sorted(it, key=lambda e: e.name)
-    except OSError:
-        return
-    for entry in entries:
-        if entry.name == ".git":
-            continue
-        child = f"{rel}/{entry.name}" if rel else entry.name
+class _Ignores:
+    """The ``.gitignore`` stack for one directory, its own file read on first use."""
+
+    __slots__ = ("_full", "_rel", "_parent", "_enabled", "_stack")
+
+    def __init__(
+        self, full: str, rel: str, parent: tuple[_IgnoreFile, ...] | _Ignores, enabled: bool
+    ) -> None:
+        self._full, self._rel, self._parent, self._enabled = full, rel, parent, enabled
+        self._stack: tuple[_IgnoreFile, ...] | None = None if enabled else ()
+
+    @property
+    def stack(self) -> tuple[_IgnoreFile, ...]:
+        if self._stack is None:
+            parent = self._parent if isinstance(self._parent, tuple) else self._parent.stack
+            own = _load(os.path.join(self._full, ".gitignore"), self._rel)
+            self._stack = (*parent, own) if own is not None else parent
+        return self._stack
+
+    def child(self, full: str, rel: str) -> _Ignores:
+        return _Ignores(full, rel + "/", self, self._enabled)
+
+
+@dataclass(slots=True)
+class _Walk:
+    gitignore: bool
+    signal: asyncio.Event | None
+    kept: tuple[Container[str], Container[str]] | None
+
+    def dir(self, full: str, rel: str, ignores: _Ignores) -> Iterator[tuple[str, str, bool]]:
+        if self.signal is not None and self.signal.is_set():
+            return
         try:
-            is_dir = entry.is_dir()
+            with os.scandir(full) as it:
+                entries = sorted(it, key=lambda e: e.name)
         except OSError:
-            continue
-        if rules and _ignored(rules, child, is_dir):
-            continue
-        yield entry.path, child, is_dir
-        if is_dir and not entry.is_symlink():
-            sub = rules
-            ignore_file = os.path.join(entry.path, ".gitignore")
-            if gitignore and os.path.isfile(ignore_file):
-                sub = rules + _parse_gitignore(ignore_file, child)
-            yield from _walk_dir(entry.path, child, sub, gitignore, signal)
+            return
+        for entry in entries:
+            if entry.name == ".git":
+                continue
+            child = rel + entry.name
+            try:
+                is_dir = entry.is_dir()
+                plain_file = entry.is_file(follow_symlinks=False)
+            except OSError:
+                continue
+            if self._ignored(ignores, child, is_dir, plain_file, entry.is_symlink()):
+                continue
+            yield entry.path, child, is_dir
+            if is_dir and not entry.is_symlink():
+                yield from self.dir(entry.path, child + "/", ignores.child(entry.path, child))
+
+    def _ignored(
+        self, ignores: _Ignores, rel: str, is_dir: bool, plain_file: bool, link: bool
+    ) -> bool:
+        if self.kept is not None:
+            files, dirs = self.kept
+            if plain_file:
+                return rel not in files
+            if is_dir and not link and rel in dirs:
+                return False
+        return self.gitignore and _ignored(ignores.stack, rel, is_dir)

@@ -1,12 +1,15 @@
 """Pure-Python file walking for ``find``/``grep``: globs, ``.gitignore``, a sorted walk.
 
-Used by ``grep`` to list the files it scans, and by ``find`` when ripgrep is not
-there. ``.gitignore`` files in the searched tree are read with git's semantics
-by ``pathspec`` (nested files, ``!`` negation, ``/`` anchoring, trailing ``/``
-for directories, ``**``), on the linear-time RE2 engine so a long ignore file
-costs one pass per path. ``find``/``grep`` globs are ``wcmatch``'s (``*``/``?``
-inside a folder, ``**`` across folders, ``[...]``, ``{a,b}``). ``.git`` is
-always skipped; hidden files are searched.
+Used by ``grep`` to list the files it scans, and by ``find`` to complete (or,
+without ripgrep, make) its list. Globs are ``wcmatch``'s: ``find``/``grep``
+patterns (``*``/``?`` inside a folder, ``**`` across folders, ``[...]``,
+``{a,b}``) and the patterns of the tree's ``.gitignore`` files, read as git
+reads them (nested files, ``!`` negation, ``/`` anchoring, trailing ``/`` for
+folders). Each entry is judged itself, git's last matching pattern winning,
+and an ignored folder is not entered. (``pathspec``'s ``GitIgnoreSpec``
+answers whether a *file path* is covered, which is what permission rules ask;
+on folders it gets ``*`` then ``!*/`` wrong.) ``.git`` is always skipped;
+hidden files are searched.
 """
 
 from __future__ import annotations
@@ -17,12 +20,8 @@ import re
 from collections.abc import Callable, Container, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import TYPE_CHECKING
 
 from hookline.tools._files import read_regular
-
-if TYPE_CHECKING:
-    import pathspec
 
 
 class GlobError(ValueError):
@@ -65,46 +64,113 @@ _GITIGNORE_LIMIT = 1024 * 1024
 
 
 @dataclass(frozen=True, slots=True)
+class _Rules:
+    """One kind of pattern of one ``.gitignore``, as one regex: alternatives in reverse
+    file order, so the first that matches is git's last match; group ``i`` is rule
+    ``order[i - 1]``."""
+
+    regex: re.Pattern[str]
+    order: tuple[tuple[int, bool], ...]  # (line index, negated) per group
+
+    def last_match(self, subject: str) -> tuple[int, bool] | None:
+        m = self.regex.fullmatch(subject)
+        return None if m is None or m.lastindex is None else self.order[m.lastindex - 1]
+
+
+def _rules(rules: list[tuple[int, bool, str]]) -> _Rules | None:
+    if not rules:
+        return None
+    ordered = rules[::-1]
+    regex = re.compile("|".join(f"({body})" for _, _, body in ordered))
+    return _Rules(regex, tuple((index, negated) for index, negated, _ in ordered))
+
+
+@dataclass(frozen=True, slots=True)
 class _IgnoreFile:
-    """One ``.gitignore``: its directory (relative to the walk root, ``""`` or ending
-    in ``/``) and its patterns."""
+    """One ``.gitignore``: its folder (relative to the walk root, ``""`` or ending in
+    ``/``); patterns without a ``/`` match an entry's name, the others its path below
+    that folder; folder-only patterns (``build/``) only folders."""
 
     base: str
-    spec: pathspec.GitIgnoreSpec
+    names_any: _Rules | None
+    paths_any: _Rules | None
+    names_dirs: _Rules | None
+    paths_dirs: _Rules | None
+
+    def verdict(self, sub: str, name: str, is_dir: bool) -> bool | None:
+        """True: ignored, False: re-included by a ``!`` pattern, None: no pattern matches."""
+        names, paths = (self.names_dirs, self.paths_dirs) if is_dir else (
+            self.names_any,
+            self.paths_any,
+        )
+        by_name = names.last_match(name) if names is not None else None
+        by_path = paths.last_match(sub) if paths is not None else None
+        if by_name is None and by_path is None:
+            return None
+        index, negated = max(m for m in (by_name, by_path) if m is not None)
+        return not negated
 
 
-def _spec(lines: list[str]) -> pathspec.GitIgnoreSpec:
-    """The patterns as git reads them; a line git would not parse is skipped, as git does."""
-    import pathspec  # ~60 ms to import: paid by the first walk, never by start-up
+def _unspace(line: str) -> str:
+    """The line without git's ignored trailing spaces (a ``\\ `` keeps its space)."""
+    stripped = line.rstrip(" ")
+    if stripped != line and stripped.endswith("\\") and not stripped.endswith("\\\\"):
+        stripped += " "
+    return stripped
 
-    try:
-        return pathspec.GitIgnoreSpec.from_lines(lines, backend="re2")
-    except Exception:  # one bad line (``\\`` alone, ``[z-a]``): keep the others
-        good = []
-        for line in lines:
-            try:
-                pathspec.GitIgnoreSpec.from_lines([line], backend="re2")
-            except Exception:
+
+def _parse(text: str, base: str) -> _IgnoreFile | None:
+    """git's reading of a ``.gitignore``: comments, ``!``, anchoring ``/``, trailing ``/``
+    and the glob itself, translated by wcmatch (no braces: git has none). A line that
+    cannot be translated is skipped, as git skips it."""
+    from wcmatch import glob
+
+    flags = glob.GLOBSTAR | glob.DOTGLOB | glob.FORCEUNIX
+    kinds: dict[tuple[bool, bool], list[tuple[int, bool, str]]] = {
+        (by_path, dirs): [] for by_path in (False, True) for dirs in (False, True)
+    }
+    for index, raw in enumerate(text.splitlines()):
+        line = _unspace(raw.removesuffix("\r"))
+        if not line or line.startswith("#"):
+            continue
+        negated = line.startswith("!")
+        line = line[1:] if negated else line
+        dir_only = line.endswith("/")
+        line = line.rstrip("/")
+        by_path = "/" in line  # a slash at the start or in the middle anchors the pattern
+        line = line.lstrip("/")
+        if not line:
+            continue
+        try:
+            include, _ = glob.translate(line, flags=flags)
+            body = "|".join(f"(?:{regex})" for regex in include)
+            if re.compile(body).groups:  # the groups number the rules: none of its own
                 continue
-            good.append(line)
-        return pathspec.GitIgnoreSpec.from_lines(good, backend="re2")
+        except Exception:
+            continue
+        kinds[by_path, True].append((index, negated, body))
+        if not dir_only:
+            kinds[by_path, False].append((index, negated, body))
+    parts = {kind: _rules(rules) for kind, rules in kinds.items()}
+    if all(part is None for part in parts.values()):
+        return None
+    return _IgnoreFile(
+        base, parts[False, False], parts[True, False], parts[False, True], parts[True, True]
+    )
 
 
 def _load(path: str, base: str) -> _IgnoreFile | None:
     data = read_regular(path, _GITIGNORE_LIMIT)  # a FIFO named .gitignore must not block
     if data is None:
         return None
-    lines = data.decode("utf-8", errors="replace").splitlines()
-    if not any(line.strip() and not line.startswith("#") for line in lines):
-        return None
-    return _IgnoreFile(base, _spec(lines))
+    return _parse(data.decode("utf-8", errors="surrogateescape"), base)
 
 
 def _ignored(stack: tuple[_IgnoreFile, ...], rel: str, is_dir: bool) -> bool:
     """The deepest ``.gitignore`` with a pattern for ``rel`` decides; none: not ignored."""
+    name = rel.rpartition("/")[2]
     for ignore in reversed(stack):
-        sub = rel[len(ignore.base) :]
-        verdict = ignore.spec.check_file(sub + "/" if is_dir else sub).include
+        verdict = ignore.verdict(rel[len(ignore.base) :], name, is_dir)
         if verdict is not None:
             return verdict
     return False

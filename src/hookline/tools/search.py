@@ -63,7 +63,10 @@ def _schema(props: dict[str, Any], required: list[str]) -> dict[str, Any]:
 
 
 def _finish(body: str, notices: list[str]) -> tuple[str, TruncationResult]:
-    """Cut ``body`` by bytes and append the notices (and a byte-limit one when cut)."""
+    """Cut ``body`` by bytes and append the notices (and a byte-limit one when cut).
+
+    A file name that is not UTF-8 (held as surrogate escapes) shows with U+FFFD."""
+    body = body.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
     shown, trunc = truncate_head(body, max_lines=_NO_LINE_LIMIT)
     if trunc["truncated"]:
         notices = [*notices, f"{format_size(DEFAULT_MAX_BYTES)} output limit reached"]

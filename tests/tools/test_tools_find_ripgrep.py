@@ -22,7 +22,7 @@ import pytest
 from hookline.core.messages import content_text
 from hookline.core.tool import ToolError, ToolResult
 from hookline.tools import _ripgrep
-from hookline.tools.search import create_find_tool
+from hookline.tools.search import create_find_tool, create_grep_tool
 
 pytestmark = pytest.mark.skipif(_ripgrep.find_ripgrep() is None, reason="ripgrep not installed")
 
@@ -65,16 +65,7 @@ FILES = [
 
 IGNORES = {
     ".gitignore": (
-        "# comment\n"
-        "node_modules/\n"
-        "*.log\n"
-        "!keep.log\n"
-        "/build/\n"
-        "*.tmp\n"
-        "/anchored/\n"
-        "**/two/\n"
-        "\n"
-        "*.pyc\n"
+        "# comment\nnode_modules/\n*.log\n!keep.log\n/build/\n*.tmp\n/anchored/\n**/two/\n\n*.pyc\n"
     ),
     "src/.gitignore": "gen/*\n!gen/keep.py\nbuild\n",
     "tests/.gitignore": "fixtures/*.bin\n",
@@ -346,6 +337,12 @@ GITIGNORE_CASES = [
     "**\n!**/*.md\n",
     "x/\n!x/y/\n",
     "\\\n[z-a]\nb/\n",  # lines git cannot parse are skipped, the rest still applies
+    # the last match wins across a plain name, a *.ext and any other glob:
+    "*.txt\n!keep.txt\nk*.txt\n",
+    "k*.txt\n!keep.txt\n",
+    "keep.txt\n!*.txt\n",
+    "!keep.txt\n*.txt\n",
+    "*.md\n!c/x/\n",
 ]
 
 PLAIN = [
@@ -384,3 +381,41 @@ async def test_gitignore_patterns_agree(
     fast, slow, outcomes = await _both(tmp_path, {"pattern": "*"}, monkeypatch)
     assert content_text(fast.content) == content_text(slow.content)
     assert outcomes == ["listed"]
+
+
+@pytest.mark.parametrize("body", [*GITIGNORE_CASES[:8], "*\n!*.md\n!*/\n", "x/\n!x/y/\n"])
+async def test_grep_takes_the_same_list(
+    tmp_path: Path, body: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """grep's ripgrep side lists files through ``rg --files`` too, with the same answers."""
+    for rel in PLAIN:
+        path = tmp_path / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("x marks\n")
+    (tmp_path / ".gitignore").write_text(body)
+    listed: list[int] = []
+    real = _ripgrep.list_files
+
+    def spy(*args: Any, **kwargs: Any) -> set[str]:
+        files = real(*args, **kwargs)
+        listed.append(len(files))
+        return files
+
+    monkeypatch.setattr(_ripgrep, "list_files", spy)
+    params = {"pattern": "marks"}
+    fast = await create_grep_tool(str(tmp_path)).execute("c", dict(params), None, None)
+    slow = await create_grep_tool(str(tmp_path), ripgrep=False).execute("c", params, None, None)
+    assert content_text(fast.content) == content_text(slow.content)
+    assert fast.details == slow.details
+    assert len(listed) == 1
+
+
+async def test_grep_with_a_fifo_gitignore_falls_back_instead_of_hanging(tree: Path) -> None:
+    os.mkfifo(tree / "src" / "deep" / ".gitignore")
+    params = {"pattern": "src"}
+    fast = await asyncio.wait_for(
+        create_grep_tool(str(tree)).execute("c", dict(params), None, None), 60
+    )
+    slow = await create_grep_tool(str(tree), ripgrep=False).execute("c", params, None, None)
+    assert content_text(fast.content) == content_text(slow.content)
+    assert "src/deep/a/b/c.txt:1: src/deep/a/b/c.txt" in content_text(fast.content)

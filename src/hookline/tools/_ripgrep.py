@@ -21,9 +21,9 @@ from __future__ import annotations
 import base64
 import json
 import os
+import selectors
 import shutil
 import stat
-import selectors
 import subprocess
 import sysconfig
 import time
@@ -231,7 +231,8 @@ def list_files(rg: str, root: str, *, signal: Event | None = None) -> set[str]:
             proc.stdout.close()
     if proc.returncode not in (0, 1) and not data:  # 2 with output: an unreadable folder
         raise RipgrepUnusable(f"rg --files exited with {proc.returncode}")
-    return {os.fsdecode(rel) for rel in data.split(b"\0") if rel}
+    names = os.fsdecode(data).split("\0")  # surrogate escapes, as os.scandir names them
+    return {rel for rel in names if rel}
 
 
 def _read_watched(proc: subprocess.Popen[bytes], signal: Event | None) -> bytes:

@@ -63,26 +63,55 @@ def glob_matches(pattern: str, rel: str) -> bool:
 _GITIGNORE_LIMIT = 1024 * 1024
 
 
+#: A pattern's place in its file and whether it re-includes (``!``); the later one wins.
+_Match = tuple[int, bool]
+
+
+def _later(a: _Match | None, b: _Match | None) -> _Match | None:
+    return b if a is None or (b is not None and b[0] > a[0]) else a
+
+
 @dataclass(frozen=True, slots=True)
-class _Rules:
-    """One kind of pattern of one ``.gitignore``, as one regex: alternatives in reverse
-    file order, so the first that matches is git's last match; group ``i`` is rule
-    ``order[i - 1]``."""
+class _Patterns:
+    """The patterns of one kind of one ``.gitignore``. The commonest shapes are looked
+    up: a plain name (``node_modules``) and ``*.ext``; the rest is one regex whose
+    alternatives run in reverse file order, so the first that matches is the last
+    pattern, and group ``i`` says which (``order[i - 1]``)."""
 
-    regex: re.Pattern[str]
-    order: tuple[tuple[int, bool], ...]  # (line index, negated) per group
+    exact: dict[str, _Match]
+    extensions: dict[str, _Match]
+    regex: re.Pattern[str] | None
+    order: tuple[_Match, ...]
 
-    def last_match(self, subject: str) -> tuple[int, bool] | None:
-        m = self.regex.fullmatch(subject)
-        return None if m is None or m.lastindex is None else self.order[m.lastindex - 1]
+    def last_match(self, subject: str) -> _Match | None:
+        best = self.exact.get(subject)
+        if self.extensions and (dot := subject.rfind(".")) >= 0:
+            best = _later(best, self.extensions.get(subject[dot:]))
+        if self.regex is not None and (m := self.regex.fullmatch(subject)) and m.lastindex:
+            best = _later(best, self.order[m.lastindex - 1])
+        return best
 
 
-def _rules(rules: list[tuple[int, bool, str]]) -> _Rules | None:
-    if not rules:
+_GLOB_CHARS = frozenset("*?[\\")
+
+
+def _patterns(lines: list[tuple[int, bool, str, str]]) -> _Patterns | None:
+    """``(index, negated, glob, regex)`` per pattern, in file order."""
+    if not lines:
         return None
-    ordered = rules[::-1]
-    regex = re.compile("|".join(f"({body})" for _, _, body in ordered))
-    return _Rules(regex, tuple((index, negated) for index, negated, _ in ordered))
+    exact: dict[str, _Match] = {}
+    extensions: dict[str, _Match] = {}
+    rest: list[tuple[_Match, str]] = []
+    for index, negated, glob, regex in lines:
+        if _GLOB_CHARS.isdisjoint(glob):
+            exact[glob] = (index, negated)
+        elif glob.startswith("*.") and _GLOB_CHARS.isdisjoint(glob[1:]) and "." not in glob[2:]:
+            extensions[glob[1:]] = (index, negated)
+        else:
+            rest.append(((index, negated), regex))
+    rest.reverse()
+    combined = re.compile("|".join(f"({regex})" for _, regex in rest)) if rest else None
+    return _Patterns(exact, extensions, combined, tuple(match for match, _ in rest))
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,23 +121,18 @@ class _IgnoreFile:
     that folder; folder-only patterns (``build/``) only folders."""
 
     base: str
-    names_any: _Rules | None
-    paths_any: _Rules | None
-    names_dirs: _Rules | None
-    paths_dirs: _Rules | None
+    names: _Patterns | None
+    paths: _Patterns | None
+    dir_names: _Patterns | None
+    dir_paths: _Patterns | None
 
     def verdict(self, sub: str, name: str, is_dir: bool) -> bool | None:
         """True: ignored, False: re-included by a ``!`` pattern, None: no pattern matches."""
-        names, paths = (self.names_dirs, self.paths_dirs) if is_dir else (
-            self.names_any,
-            self.paths_any,
-        )
-        by_name = names.last_match(name) if names is not None else None
-        by_path = paths.last_match(sub) if paths is not None else None
-        if by_name is None and by_path is None:
-            return None
-        index, negated = max(m for m in (by_name, by_path) if m is not None)
-        return not negated
+        names, paths = (self.dir_names, self.dir_paths) if is_dir else (self.names, self.paths)
+        best = names.last_match(name) if names is not None else None
+        if paths is not None:
+            best = _later(best, paths.last_match(sub))
+        return None if best is None else not best[1]
 
 
 def _unspace(line: str) -> str:
@@ -126,7 +150,7 @@ def _parse(text: str, base: str) -> _IgnoreFile | None:
     from wcmatch import glob
 
     flags = glob.GLOBSTAR | glob.DOTGLOB | glob.FORCEUNIX
-    kinds: dict[tuple[bool, bool], list[tuple[int, bool, str]]] = {
+    kinds: dict[tuple[bool, bool], list[tuple[int, bool, str, str]]] = {
         (by_path, dirs): [] for by_path in (False, True) for dirs in (False, True)
     }
     for index, raw in enumerate(text.splitlines()):
@@ -143,15 +167,15 @@ def _parse(text: str, base: str) -> _IgnoreFile | None:
             continue
         try:
             include, _ = glob.translate(line, flags=flags)
-            body = "|".join(f"(?:{regex})" for regex in include)
-            if re.compile(body).groups:  # the groups number the rules: none of its own
+            regex = "|".join(f"(?:{r})" for r in include)
+            if re.compile(regex).groups:  # the groups number the patterns: none of its own
                 continue
         except Exception:
             continue
-        kinds[by_path, True].append((index, negated, body))
+        kinds[by_path, True].append((index, negated, line, regex))
         if not dir_only:
-            kinds[by_path, False].append((index, negated, body))
-    parts = {kind: _rules(rules) for kind, rules in kinds.items()}
+            kinds[by_path, False].append((index, negated, line, regex))
+    parts = {kind: _patterns(lines) for kind, lines in kinds.items()}
     if all(part is None for part in parts.values()):
         return None
     return _IgnoreFile(
@@ -198,7 +222,7 @@ def walk(
 class _Ignores:
     """The ``.gitignore`` stack for one directory, its own file read on first use."""
 
-    __slots__ = ("_full", "_rel", "_parent", "_enabled", "_stack")
+    __slots__ = ("_enabled", "_full", "_parent", "_rel", "_stack")
 
     def __init__(
         self, full: str, rel: str, parent: tuple[_IgnoreFile, ...] | _Ignores, enabled: bool

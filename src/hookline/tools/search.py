@@ -3,12 +3,12 @@
 ``grep`` scans with ripgrep when its binary is there (the ``ripgrep`` wheel
 ships it) and in pure Python otherwise, with the same answers: Python's regex
 dialect (ripgrep's matches are re-checked; a pattern it cannot parse runs in
-Python), the same order, limits, truncation and details. ``grep`` walks the
-tree in Python and hands ripgrep the files. ``find`` lets ripgrep walk
-(``rg --files`` applies the ``.gitignore`` files in native code) and completes
-its list in Python with what ripgrep never lists (folders, links, special
-files), in the same order as the pure-Python walk; a stalled ripgrep walk (a
-FIFO named ``.gitignore``) falls back to that walk. Walks run in a worker
+Python), the same order, limits, truncation and details. ``find`` lets ripgrep
+walk (``rg --files`` applies the ``.gitignore`` files in native code) and
+completes its list in Python with what ripgrep never lists (folders, links,
+special files), in the same order as the pure-Python walk; a stalled ripgrep
+walk (a FIFO named ``.gitignore``) falls back to that walk. ``grep`` takes the
+same list and hands ripgrep the files to scan, explicitly. Walks run in a worker
 thread and stop when the abort ``signal`` is set.
 """
 
@@ -145,21 +145,27 @@ def _find(
     """Up to ``limit + 1`` matches, in walk order; ripgrep's file list when ``rg`` is given
     and its walk finishes, the pure-Python walk otherwise."""
     matches = glob_matcher(pattern)
-    kept = None
-    if rg is not None:
-        try:
-            files = _ripgrep.list_files(rg, root, signal=signal)
-        except _ripgrep.RipgrepUnusable:
-            pass
-        else:
-            kept = (files, _folders_of(files))
     found: list[str] = []
-    for full, rel, is_dir in walk(root, signal=signal, kept=kept):
+    for full, rel, is_dir in walk(root, signal=signal, kept=_kept(rg, root, signal)):
         if matches(rel) and (hide is None or not hide(full)):
             found.append(rel + "/" if is_dir else rel)
             if len(found) > limit:
                 break
     return found
+
+
+def _kept(
+    rg: str | None, root: str, signal: asyncio.Event | None
+) -> tuple[set[str], set[str]] | None:
+    """ripgrep's verdict on the tree for ``walk``: the files its ``.gitignore`` files keep
+    and their folders; None without ripgrep or when its walk stalls."""
+    if rg is None:
+        return None
+    try:
+        files = _ripgrep.list_files(rg, root, signal=signal)
+    except _ripgrep.RipgrepUnusable:
+        return None
+    return files, _folders_of(files)
 
 
 def _folders_of(files: set[str]) -> set[str]:
@@ -362,17 +368,15 @@ def _grep_rg(
     signal: asyncio.Event | None,
     hide: HidePath | None,
 ) -> None:
-    """``_grep`` with ripgrep scanning: the walk lists the files (FIFO-safe ``.gitignore``
-    reading, hidden files left out, so ripgrep never reads them), ripgrep narrows the lines,
-    ``search`` decides and shows."""
+    """``_grep`` with ripgrep scanning: the walk lists the files (ripgrep's ``--files``
+    verdict on the ``.gitignore`` files, as ``find`` takes it; hidden files left out, so
+    ripgrep never reads them), ripgrep narrows the lines, ``search`` decides and shows."""
     pattern, ignore_case, literal = options
     matches = glob_matcher(glob) if glob is not None else None
     listed = [
         rel
-        for full, rel, is_dir in walk(root, signal=signal)
-        if not is_dir
-        and (matches is None or matches(rel))
-        and (hide is None or not hide(full))
+        for full, rel, is_dir in walk(root, signal=signal, kept=_kept(rg, root, signal))
+        if not is_dir and (matches is None or matches(rel)) and (hide is None or not hide(full))
     ]
     files = _ripgrep.search(
         rg,

@@ -5,7 +5,7 @@ the garbage collector collected before each; the ratio is pure-Python time over
 ripgrep time. ``grep``: ripgrep scans the files the Python walk lists. ``find``:
 ripgrep walks (``rg --files``) and Python completes the list with folders and
 links; timed once with the tree's one-line ``.gitignore`` and once with a
-120-line one (a typical template's size), where judging every entry in Python
+120-line one (a typical template's size and shapes), where judging every entry in Python
 costs most.
 """
 
@@ -61,8 +61,11 @@ def _row(what: str, py: float, rg: float) -> None:
     print(f"{what:<48}{py * 1e3:>11.0f} ms{rg * 1e3:>9.0f} ms{py / rg:>8.1f}×")
 
 
-#: A long .gitignore: none of its patterns matches the tree, so each entry tries them all.
-_LONG_GITIGNORE = "".join(f"*.ext{i}\nbuild{i}/\n" for i in range(60))
+#: A long .gitignore in the shapes of the common templates (plain names, ``*.ext``,
+#: classes, anchored and ``**`` paths); none matches the tree, so each entry tries them all.
+_LONG_GITIGNORE = "".join(
+    f"cache{i}/\n*.ext{i}\n*.py[cod]{i}\n/out{i}/\n**/tmp{i}/**\ndata{i}_*.csv\n" for i in range(20)
+)
 
 
 async def _bench(root: str) -> None:

@@ -74,25 +74,33 @@ def _later(a: _Match | None, b: _Match | None) -> _Match | None:
 @dataclass(frozen=True, slots=True)
 class _Patterns:
     """The patterns of one kind of one ``.gitignore``. The commonest shapes are looked
-    up: a plain name (``node_modules``) and ``*.ext``; the rest is one regex whose
-    alternatives run in reverse file order, so the first that matches is the last
-    pattern, and group ``i`` says which (``order[i - 1]``)."""
+    up: a plain name (``node_modules``) and ``*.ext``. The rest are tried last pattern
+    first, each only when the subject holds the pattern's longest literal run."""
 
     exact: dict[str, _Match]
     extensions: dict[str, _Match]
-    regex: re.Pattern[str] | None
-    order: tuple[_Match, ...]
+    rest: tuple[tuple[_Match, str, re.Pattern[str]], ...]  # in reverse file order
 
     def last_match(self, subject: str) -> _Match | None:
         best = self.exact.get(subject)
         if self.extensions and (dot := subject.rfind(".")) >= 0:
             best = _later(best, self.extensions.get(subject[dot:]))
-        if self.regex is not None and (m := self.regex.fullmatch(subject)) and m.lastindex:
-            best = _later(best, self.order[m.lastindex - 1])
+        for match, literal, regex in self.rest:
+            if best is not None and match[0] < best[0]:
+                break
+            if literal in subject and regex.fullmatch(subject):
+                return match
         return best
 
 
 _GLOB_CHARS = frozenset("*?[\\")
+
+
+def _literal(glob: str) -> str:
+    """The longest run of plain characters before any class or escape: every match
+    contains it."""
+    head = re.split(r"[\[\\]", glob, maxsplit=1)[0]
+    return max(re.split(r"[*?/]", head), key=len)
 
 
 def _patterns(lines: list[tuple[int, bool, str, str]]) -> _Patterns | None:
@@ -101,17 +109,15 @@ def _patterns(lines: list[tuple[int, bool, str, str]]) -> _Patterns | None:
         return None
     exact: dict[str, _Match] = {}
     extensions: dict[str, _Match] = {}
-    rest: list[tuple[_Match, str]] = []
+    rest: list[tuple[_Match, str, re.Pattern[str]]] = []
     for index, negated, glob, regex in lines:
         if _GLOB_CHARS.isdisjoint(glob):
             exact[glob] = (index, negated)
         elif glob.startswith("*.") and _GLOB_CHARS.isdisjoint(glob[1:]) and "." not in glob[2:]:
             extensions[glob[1:]] = (index, negated)
         else:
-            rest.append(((index, negated), regex))
-    rest.reverse()
-    combined = re.compile("|".join(f"({regex})" for _, regex in rest)) if rest else None
-    return _Patterns(exact, extensions, combined, tuple(match for match, _ in rest))
+            rest.append(((index, negated), _literal(glob), re.compile(regex)))
+    return _Patterns(exact, extensions, tuple(reversed(rest)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,8 +174,7 @@ def _parse(text: str, base: str) -> _IgnoreFile | None:
         try:
             include, _ = glob.translate(line, flags=flags)
             regex = "|".join(f"(?:{r})" for r in include)
-            if re.compile(regex).groups:  # the groups number the patterns: none of its own
-                continue
+            re.compile(regex)
         except Exception:
             continue
         kinds[by_path, True].append((index, negated, line, regex))

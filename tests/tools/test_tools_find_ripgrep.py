@@ -61,6 +61,9 @@ FILES = [
     "sub/.gitignore.d/x",
     "[brackets]/x.py",
     "trailing/x.cfg",
+    "nested_repo/.git/HEAD",  # a repository inside: the outer .gitignore still applies
+    "nested_repo/x.log",
+    "nested_repo/y.py",
 ]
 
 IGNORES = {
@@ -193,6 +196,8 @@ async def test_the_walks_see_what_git_would(tree: Path, monkeypatch: pytest.Monk
         "trailing/x.cfg",
         ".git/",
         "src/.git",
+        "nested_repo/.git/",
+        "nested_repo/x.log",
         "link_to_src/app.py",
     ]:
         assert gone not in listed, gone

@@ -98,3 +98,30 @@ async def test_the_agent_hides_denied_files_from_searches_of_the_parent(project:
     assert ".env" not in results[2].text.split()
     assert results[3].is_error and "Read(./.env)" in results[3].text
     assert not results[4].is_error and "No matches" in results[4].text
+
+
+@pytest.mark.parametrize("rule", ["Read(secrets/)", "Read(./secrets/)", "Read(/secrets/)"])
+@pytest.mark.parametrize(
+    ("name", "args"),
+    [
+        ("grep", {"pattern": "TOKEN", "path": "."}),
+        ("find", {"pattern": "**/*"}),
+        ("find", {"pattern": "secrets"}),
+        ("ls", {"path": "."}),
+    ],
+)
+async def test_a_folder_only_rule_hides_the_folder_and_its_files(
+    project: Path, rule: str, name: str, args: dict[str, object]
+) -> None:
+    """``secrets/`` (trailing slash: folders only) covers the folder itself, not only what
+    is inside, so a listing does not show it either."""
+    shown = await _run(project, name, args, [rule])
+    assert "prod-hunter2" not in shown and "prod.txt" not in shown
+    assert "secrets" not in shown
+
+
+async def test_a_folder_only_rule_does_not_hide_a_file_of_that_name(tmp_path: Path) -> None:
+    """The same rule leaves a plain file named ``secrets`` alone, as gitignore does."""
+    (tmp_path / "secrets").write_text("TOKEN=public\n")
+    shown = await _run(tmp_path, "grep", {"pattern": "TOKEN", "path": "."}, ["Read(secrets/)"])
+    assert "secrets:1: TOKEN=public" in shown

@@ -9,7 +9,7 @@ import pytest
 
 from hookline.core.messages import content_text
 from hookline.core.tool import ToolError, ToolResult
-from hookline.tools._walk import glob_matches
+from hookline.tools._walk import glob_matches, walk
 from hookline.tools.search import create_find_tool, create_grep_tool, create_ls_tool
 
 
@@ -63,10 +63,50 @@ def tree(project: Path) -> Path:
         ("test_?.py", "test_a.py", True),
         ("[ab].txt", "c.txt", False),
         ("[!ab].txt", "c.txt", True),
+        ("*", ".hidden", True),  # dotfiles are searched
+        ("src/", "src", True),  # a trailing slash is dropped
+        ("src/**", "src", False),  # ** under a folder: what is inside it
+        ("src/**", "src/a/b.py", True),
+        ("*.py", "a.py\n", False),  # no end-of-line slack
+        ("{a,b/c}", "b/c", True),
+        ("\\*", "*", True),
+        ("*.PY", "a.py", False),
     ],
 )
 def test_glob(pattern: str, path: str, matches: bool) -> None:
     assert glob_matches(pattern, path) is matches
+
+
+# --- .gitignore (the pure-Python walk) -------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("gitignore", "nested", "kept"),
+    [
+        # everything but Markdown: folders re-included so their files are looked at
+        ("*\n!*.md\n!*/\n", "", ["a/", "a/b/", "a/b/d.md", "c/", "c/x.md", "top.md"]),
+        # a deeper file overrides a shallower one, both ways
+        ("*.md\n", "!x.md\n", ["a/", "a/b/", "a/b/e.py", "c/", "c/.gitignore", "c/x.md"]),
+        ("", "*.md\n", ["a/", "a/b/", "a/b/d.md", "a/b/e.py", "c/", "c/.gitignore", "top.md"]),
+        # the last match wins across a name, a *.ext and any other glob
+        ("*.md\n!top.md\nt*.md\n", "", ["a/", "a/b/", "a/b/e.py", "c/"]),
+        ("t*.md\n!top.md\n", "", ["a/", "a/b/", "a/b/d.md", "a/b/e.py", "c/", "c/x.md", "top.md"]),
+        # anchored, folder-only, ** in the middle
+        ("/b/\nb\n", "", ["a/", "c/", "c/x.md", "top.md"]),
+        ("/b/\n", "", ["a/", "a/b/", "a/b/d.md", "a/b/e.py", "c/", "c/x.md", "top.md"]),
+        ("a/**/e.py\ne.py/\n", "", ["a/", "a/b/", "a/b/d.md", "c/", "c/x.md", "top.md"]),
+    ],
+)
+def test_gitignore_semantics(tmp_path: Path, gitignore: str, nested: str, kept: list[str]) -> None:
+    root = tmp_path / "t"
+    for rel in ["a/b/d.md", "a/b/e.py", "c/x.md", "top.md"]:
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text("x")
+    (root / ".gitignore").write_text(gitignore)
+    if nested:
+        (root / "c" / ".gitignore").write_text(nested)
+    listed = [rel + "/" if is_dir else rel for _, rel, is_dir in walk(str(root))]
+    assert [rel for rel in listed if rel != ".gitignore"] == kept
 
 
 # --- ls -------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""ripgrep under ``grep``: the scan of file contents in native code, same answers.
+"""ripgrep under ``grep`` and ``find``: the scan and the walk in native code, same answers.
 
 The ``ripgrep`` wheel ships ``rg`` into the environment's scripts directory; it is
 looked up there first, then on PATH. ``grep`` walks the tree itself and hands
@@ -8,6 +8,12 @@ Matches are re-checked with Python's ``re`` (the tools' documented dialect), so
 ripgrep only narrows the lines; a pattern that ripgrep cannot parse
 (look-arounds, back-references) makes the caller fall back to the pure-Python
 search.
+
+``find`` lets ripgrep walk (``rg --files``): it reads only the tree's
+``.gitignore`` files, as the pure-Python walk does. ripgrep opens a FIFO named
+``.gitignore`` and waits for a writer forever, so the walk is watched: a
+thread of ripgrep waiting on a FIFO, or no output for ``_STALL`` seconds,
+kills it and the caller walks in Python instead.
 """
 
 from __future__ import annotations
@@ -15,10 +21,13 @@ from __future__ import annotations
 import base64
 import json
 import os
+import selectors
 import shutil
 import stat
 import subprocess
 import sysconfig
+import time
+from asyncio import Event
 from collections.abc import Generator
 from dataclasses import dataclass
 from functools import lru_cache
@@ -169,3 +178,100 @@ class _spawn:
         for stream in (self.proc.stdout, self.proc.stderr):
             if stream is not None:
                 stream.close()
+
+
+#: Seconds without output (and without exiting) after which a ``--files`` walk is
+#: given up: a FIFO ignore file on a system without ``/proc`` to say so.
+_STALL = 5.0
+
+#: How often a quiet ``--files`` walk is checked for a thread stuck on a FIFO.
+_POLL = 0.05
+
+#: ``rg --files`` reading the tree's ``.gitignore`` files and nothing else: not the
+#: parents', git's global or ``info/exclude`` files, ``.ignore``/``.rgignore`` or a
+#: config; outside a git repository too. Hidden files are listed, ``.git`` never.
+_FILES_ARGS = [
+    "--files",
+    "--null",
+    "--hidden",
+    "--no-config",
+    "--no-messages",
+    "--no-require-git",
+    "--no-ignore-parent",
+    "--no-ignore-global",
+    "--no-ignore-exclude",
+    "--no-ignore-dot",
+    "--glob",
+    "!.git",
+]
+
+
+def list_files(rg: str, root: str, *, signal: Event | None = None) -> set[str]:
+    """The regular files under ``root`` that its ``.gitignore`` files do not exclude,
+    relative to ``root`` with ``/``, in no order. Symbolic links, FIFOs and other
+    special files are never listed (ripgrep does not follow or open them).
+
+    Raises ``RipgrepUnusable`` when the walk stalls (a FIFO ignore file), fails
+    before listing anything, or ``signal`` is set.
+    """
+    proc = subprocess.Popen(
+        [rg, *_FILES_ARGS],
+        cwd=root,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        data = _read_watched(proc, signal)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        proc.wait()
+        if proc.stdout is not None:
+            proc.stdout.close()
+    if proc.returncode not in (0, 1) and not data:  # 2 with output: an unreadable folder
+        raise RipgrepUnusable(f"rg --files exited with {proc.returncode}")
+    names = os.fsdecode(data).split("\0")  # surrogate escapes, as os.scandir names them
+    return {rel for rel in names if rel}
+
+
+def _read_watched(proc: subprocess.Popen[bytes], signal: Event | None) -> bytes:
+    """All of ``proc``'s output, unless it stalls or ``signal`` is set."""
+    assert proc.stdout is not None
+    fd = proc.stdout.fileno()
+    chunks: list[bytes] = []
+    last = time.monotonic()
+    with selectors.DefaultSelector() as selector:
+        selector.register(fd, selectors.EVENT_READ)
+        while True:
+            if signal is not None and signal.is_set():
+                raise RipgrepUnusable("aborted")
+            if selector.select(_POLL):
+                chunk = os.read(fd, 1 << 16)
+                if not chunk:
+                    return b"".join(chunks)
+                chunks.append(chunk)
+                last = time.monotonic()
+            elif _waits_on_fifo(proc.pid) or time.monotonic() - last > _STALL:
+                raise RipgrepUnusable("rg --files stalled (a FIFO ignore file?)")
+
+
+#: Where the kernel parks a thread opening a FIFO that has no other end.
+_FIFO_WAITS = frozenset({"wait_for_partner", "fifo_open"})
+
+
+def _waits_on_fifo(pid: int) -> bool:
+    """Whether a thread of ``pid`` is blocked opening a FIFO (Linux ``/proc``; elsewhere
+    False, and the stall timeout decides)."""
+    try:
+        tasks = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return False
+    for task in tasks:
+        try:
+            with open(f"/proc/{pid}/task/{task}/wchan") as f:
+                if f.read().strip() in _FIFO_WAITS:
+                    return True
+        except OSError:
+            continue
+    return False

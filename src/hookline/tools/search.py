@@ -3,9 +3,13 @@
 ``grep`` scans with ripgrep when its binary is there (the ``ripgrep`` wheel
 ships it) and in pure Python otherwise, with the same answers: Python's regex
 dialect (ripgrep's matches are re-checked; a pattern it cannot parse runs in
-Python), the same order, limits, truncation and details. The tree is walked
-in Python for both: ripgrep's own walk blocks on a FIFO named ``.gitignore``.
-Walks run in a worker thread and stop when the abort ``signal`` is set.
+Python), the same order, limits, truncation and details. ``find`` lets ripgrep
+walk (``rg --files`` applies the ``.gitignore`` files in native code) and
+completes its list in Python with what ripgrep never lists (folders, links,
+special files), in the same order as the pure-Python walk; a stalled ripgrep
+walk (a FIFO named ``.gitignore``) falls back to that walk. ``grep`` takes the
+same list and hands ripgrep the files to scan, explicitly. Walks run in a worker
+thread and stop when the abort ``signal`` is set.
 """
 
 from __future__ import annotations
@@ -29,7 +33,7 @@ from hookline.tools._params import (
     optional_str,
     require_str,
 )
-from hookline.tools._walk import glob_matches, walk
+from hookline.tools._walk import GlobError, glob_matcher, walk
 from hookline.tools.details import FindToolDetails, GrepToolDetails, LsToolDetails
 from hookline.tools.truncation import (
     DEFAULT_MAX_BYTES,
@@ -59,7 +63,10 @@ def _schema(props: dict[str, Any], required: list[str]) -> dict[str, Any]:
 
 
 def _finish(body: str, notices: list[str]) -> tuple[str, TruncationResult]:
-    """Cut ``body`` by bytes and append the notices (and a byte-limit one when cut)."""
+    """Cut ``body`` by bytes and append the notices (and a byte-limit one when cut).
+
+    A file name that is not UTF-8 (held as surrogate escapes) shows with U+FFFD."""
+    body = body.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
     shown, trunc = truncate_head(body, max_lines=_NO_LINE_LIMIT)
     if trunc["truncated"]:
         notices = [*notices, f"{format_size(DEFAULT_MAX_BYTES)} output limit reached"]
@@ -128,21 +135,56 @@ def create_ls_tool(cwd: str, *, hide: HidePath | None = None) -> Tool:
 
 
 def _find(
-    root: str, pattern: str, limit: int, signal: asyncio.Event | None, hide: HidePath | None
+    root: str,
+    pattern: str,
+    limit: int,
+    signal: asyncio.Event | None,
+    hide: HidePath | None,
+    rg: str | None = None,
 ) -> list[str]:
+    """Up to ``limit + 1`` matches, in walk order; ripgrep's file list when ``rg`` is given
+    and its walk finishes, the pure-Python walk otherwise."""
+    matches = glob_matcher(pattern)
     found: list[str] = []
-    for full, rel, is_dir in walk(root, signal=signal):
-        if glob_matches(pattern, rel) and (hide is None or not hide(full)):
+    for full, rel, is_dir in walk(root, signal=signal, kept=_kept(rg, root, signal)):
+        if matches(rel) and (hide is None or not hide(full)):
             found.append(rel + "/" if is_dir else rel)
             if len(found) > limit:
                 break
     return found
 
 
-def create_find_tool(cwd: str, *, hide: HidePath | None = None) -> Tool:
+def _kept(
+    rg: str | None, root: str, signal: asyncio.Event | None
+) -> tuple[set[str], set[str]] | None:
+    """ripgrep's verdict on the tree for ``walk``: the files its ``.gitignore`` files keep
+    and their folders; None without ripgrep or when its walk stalls."""
+    if rg is None:
+        return None
+    try:
+        files = _ripgrep.list_files(rg, root, signal=signal)
+    except _ripgrep.RipgrepUnusable:
+        return None
+    return files, _folders_of(files)
+
+
+def _folders_of(files: set[str]) -> set[str]:
+    """Every folder holding one of ``files``: the walk enters those without asking the
+    ``.gitignore`` files again."""
+    folders: set[str] = set()
+    for rel in files:
+        folder = rel.rpartition("/")[0]
+        while folder and folder not in folders:
+            folders.add(folder)
+            folder = folder.rpartition("/")[0]
+    return folders
+
+
+def create_find_tool(cwd: str, *, hide: HidePath | None = None, ripgrep: bool = True) -> Tool:
     """The ``find`` tool for ``cwd``: paths matching a glob, ``.gitignore`` respected.
 
-    ``hide`` leaves paths out (given each one's absolute path).
+    ``hide`` leaves paths out (given each one's absolute path); ``ripgrep=False``
+    keeps to the pure-Python walk.
     """
 
     async def execute(
@@ -157,7 +199,11 @@ def create_find_tool(cwd: str, *, hide: HidePath | None = None) -> Tool:
         full, outside = existing_dir("find", cwd, path)
         if not os.path.isdir(full):
             raise ToolError(f"find: {path} is a file; give a directory to search in.")
-        found = await asyncio.to_thread(_find, full, pattern, limit, signal, hide)
+        rg = _ripgrep.find_ripgrep() if ripgrep else None
+        try:
+            found = await asyncio.to_thread(_find, full, pattern, limit, signal, hide, rg)
+        except GlobError as exc:
+            raise ToolError(f"find: {exc}. Fix the pattern.") from None
         details: FindToolDetails = {"path": full, "outside_cwd": outside}
         if not found:
             return ToolResult([text("No files found matching pattern")], details)
@@ -302,8 +348,9 @@ def _grep(
         if hide is None or not hide(root):
             search.search(root, os.path.basename(root))
         return
+    matches = glob_matcher(glob) if glob is not None else None
     for full, rel, is_dir in walk(root, signal=signal):
-        if is_dir or (glob is not None and not glob_matches(glob, rel)):
+        if is_dir or (matches is not None and not matches(rel)):
             continue
         if hide is not None and hide(full):
             continue
@@ -321,16 +368,15 @@ def _grep_rg(
     signal: asyncio.Event | None,
     hide: HidePath | None,
 ) -> None:
-    """``_grep`` with ripgrep scanning: the walk lists the files (FIFO-safe ``.gitignore``
-    reading, hidden files left out, so ripgrep never reads them), ripgrep narrows the lines,
-    ``search`` decides and shows."""
+    """``_grep`` with ripgrep scanning: the walk lists the files (ripgrep's ``--files``
+    verdict on the ``.gitignore`` files, as ``find`` takes it; hidden files left out, so
+    ripgrep never reads them), ripgrep narrows the lines, ``search`` decides and shows."""
     pattern, ignore_case, literal = options
+    matches = glob_matcher(glob) if glob is not None else None
     listed = [
         rel
-        for full, rel, is_dir in walk(root, signal=signal)
-        if not is_dir
-        and (glob is None or glob_matches(glob, rel))
-        and (hide is None or not hide(full))
+        for full, rel, is_dir in walk(root, signal=signal, kept=_kept(rg, root, signal))
+        if not is_dir and (matches is None or matches(rel)) and (hide is None or not hide(full))
     ]
     files = _ripgrep.search(
         rg,
@@ -386,6 +432,11 @@ def create_grep_tool(cwd: str, *, hide: HidePath | None = None, ripgrep: bool = 
                 "to search for the text as it is."
             ) from None
         full, outside = existing_dir("grep", cwd, path)
+        if glob is not None:
+            try:
+                glob_matcher(glob)
+            except GlobError as exc:
+                raise ToolError(f"grep: {exc}. Fix the glob.") from None
         search = _Grep(regex, context, limit)
         rg = _ripgrep.find_ripgrep() if ripgrep and os.path.isdir(full) else None
         try:

@@ -11,7 +11,8 @@
 
 The glob is gitignore's (via ``pathspec``, on the linear-time RE2 engine):
 ``*`` stays inside a folder, ``**`` crosses folders, a pattern naming a
-folder covers what is inside it.
+folder covers what is inside it, and a folder-only one (``secrets/``) the
+folder itself as well as its contents.
 Both the path and the anchor are resolved before matching: ``..``, ``~`` and
 symlinks (``os.path.realpath``), so ``sub/../.env`` and a link to ``.env``
 are ``.env``.
@@ -136,7 +137,13 @@ class PathPattern:
         rel = posixpath.relpath(path, base) if path != base else "."
         if rel == "." or rel == ".." or rel.startswith("../"):
             return False
-        return self._spec.match_file(rel)
+        if self._spec.match_file(rel):
+            return True
+        # A folder-only pattern (``secrets/``) names the folder itself too: ``ls secrets``
+        # is as denied as a read inside it. Only such patterns pay for the stat.
+        return (
+            self.pattern.endswith("/") and os.path.isdir(path) and self._spec.match_file(rel + "/")
+        )
 
 
 def within(file: FilePath, dirs: Iterable[str]) -> bool:

@@ -292,7 +292,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 "serve needs --stdio (JSON lines on stdin/stdout) or --http HOST:PORT"
             )
         args_list.remove("--stdio")
-        # claude-hook's flag: only the --hook paths (pi's events and Claude's lines alike).
+        # claude-hook's flag: no project, user or package hooks (one load serves both hosts).
         discover = "--no-discovery" not in args_list
         args_list = [w for w in args_list if w != "--no-discovery"]
     parser = _main_parser()
@@ -338,12 +338,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         verbose_context=args.verbose_context,
         mode="interactive" if interactive else {"text": "print"}.get(mode, mode),
         hook_flags=hook_flags,
+        discover=discover,
     )
     from hookline.modes.stdout import fill_closed_fds
 
     fill_closed_fds()  # `hookline -p x >&-`: fd 1 must not become the loop's or a session's
     try:
-        return asyncio.run(_run(options, mode, args.prompt, interactive, args.audit_log, discover))
+        return asyncio.run(_run(options, mode, args.prompt, interactive, args.audit_log))
     except SetupError as exc:
         print(f"hookline: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
@@ -420,7 +421,6 @@ async def _run(
     prompt: str | None,
     interactive: bool,
     audit_log: str | None = None,
-    discover: bool = True,
 ) -> int:
     import asyncio
     import contextlib
@@ -470,16 +470,13 @@ async def _run(
 
             code = await _until_shutdown(agent, run_rpc(agent, bundle.make_provider, out))
         elif mode == "serve":
-            from hookline.bridge.serve import LazyBridge
+            from hookline.bridge.engine import share_bridge
+            from hookline.bridge.serve import claude_lines
             from hookline.modes.serve_stdio import serve_stdio
 
             agent.runner.set_ui(StderrUI(), False)
-            claude = LazyBridge(
-                options.hook_paths,
-                cwd=options.cwd,
-                discover=discover,
-                trust_project=options.trust_project,
-            )
+            # Claude Code's lines are answered by the modules the agent loaded: one state.
+            claude = claude_lines(share_bridge(bundle.load_result, agent.runner))
             code = await _until_shutdown(agent, serve_stdio(agent, out, claude))
         elif interactive:
             from hookline.modes.interactive import run_interactive

@@ -6,7 +6,7 @@ input, the body of the reply is read like a command hook's stdout);
 "output", "stderr"}``). Hooks keep their state between events and no process
 starts per event. ``hookline serve --stdio`` itself is the CLI's: it answers
 pi's events too (``hookline.modes.serve_stdio``) and hands Claude Code lines
-to ``LazyBridge``.
+to ``claude_lines`` over the same loaded hooks (``share_bridge``).
 
 Safety: the HTTP server binds loopback unless ``--allow-remote`` is given
 (and then a token is required); with a token (``--token`` or
@@ -18,12 +18,13 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import functools
 import hmac
 import ipaddress
 import json
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, TextIO
 
 from hookline.bridge._help import Formatter
@@ -275,20 +276,9 @@ async def serve_stdio(bridge: BridgeHooks, stdin: TextIO, out: TextIO) -> None:
         out.flush()
 
 
-class LazyBridge:
-    """Answers Claude Code hook-input lines; the hooks load on the first one, so a server
-    that only ever sees pi's events never loads them a second time."""
-
-    def __init__(
-        self, hook_paths: Sequence[str], *, cwd: str, discover: bool, trust_project: bool
-    ) -> None:
-        self._how = (list(hook_paths), cwd, discover, trust_project)
-        self._bridge: BridgeHooks | None = None
-
-    async def __call__(self, line: str) -> dict[str, Any]:
-        if self._bridge is None:
-            self._bridge = _load(*self._how)
-        return await _stdio_reply(self._bridge, line)
+def claude_lines(bridge: BridgeHooks) -> Callable[[str], Awaitable[dict[str, Any]]]:
+    """What answers Claude Code hook-input lines on ``serve --stdio``'s shared stream."""
+    return functools.partial(_stdio_reply, bridge)
 
 
 def _load(hook_paths: Sequence[str], cwd: str, discover: bool, trust_project: bool) -> BridgeHooks:

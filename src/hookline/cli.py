@@ -476,8 +476,9 @@ async def _run(
 
             agent.runner.set_ui(StderrUI(), False)
             # Claude Code's lines are answered by the modules the agent loaded: one state.
-            claude = claude_lines(share_bridge(bundle.load_result, agent.runner))
-            code = await _until_shutdown(agent, serve_stdio(agent, out, claude))
+            bridge = share_bridge(bundle.load_result, agent.runner)
+            served = serve_stdio(agent, out, claude_lines(bridge), bridge.load_errors)
+            code = await _until_shutdown(agent, served)
         elif interactive:
             from hookline.modes.interactive import run_interactive
 

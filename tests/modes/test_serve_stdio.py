@@ -288,3 +288,25 @@ def test_no_discovery_keeps_user_hooks_out_of_both_hosts(
     answers = json_lines(alone.stdout)
     assert answers[0]["result"] is None
     assert answers[1]["output"] == {} and answers[1]["exit_code"] == 0
+
+
+def test_a_hook_module_that_failed_to_load_blocks_both_hosts_tool_calls(tmp_path: Path) -> None:
+    broken = write_hook(
+        tmp_path / "guard.py", "def register(pi):\n    raise RuntimeError('typo')\n"
+    )
+    requests = [
+        {"id": 1, "type": "tool_call", "data": _call("bash", "ls")},
+        {"id": 2, "input": _pre(tmp_path, "ls")},
+        {"id": 3, "type": "input", "data": {"text": "hello"}},
+    ]
+    done = run_cli("serve", "--stdio", "--no-discovery", "--hook", str(broken), "--cwd",
+                   str(tmp_path), stdin="".join(json.dumps(r) + "\n" for r in requests))  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    pi_call, claude_call, prompt = json_lines(done.stdout)
+    assert pi_call["result"]["block"] is True  # the guard is missing: fail closed
+    assert "failed to load" in pi_call["result"]["reason"]
+    assert "guard.py" in pi_call["result"]["reason"]
+    decision = claude_call["output"]["hookSpecificOutput"]
+    assert decision["permissionDecision"] == "deny"
+    assert "failed to load" in decision["permissionDecisionReason"]
+    assert prompt["result"] == {"action": "continue"}  # only tool calls are refused

@@ -11,7 +11,8 @@ hooks govern it. Names on the wire are the host's (pi's camelCase)::
 Every request gets exactly one answer with its id: ``result`` (``null`` when
 no hook changed anything) or ``error``. A ``tool_call`` that cannot be
 decided (bad request, a hook error the rules turn into a block) answers a
-block: the host fails closed. Events are answered in order, one at a time.
+block: the host fails closed, as it does while a hook module failed to load.
+Events are answered in order, one at a time.
 
 The same stream may carry Claude Code hook inputs (``{"id", "input"}``, see
 ``hookline.bridge.serve``): the caller passes ``claude``, which answers those
@@ -22,7 +23,7 @@ either kind of host fails closed.
 from __future__ import annotations
 
 import json
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, TextIO
 
 from hookline.agent.agent import Agent
@@ -193,11 +194,17 @@ ClaudeLines = Callable[[str], Awaitable[dict[str, Any]]]
 
 
 async def serve_stdio(
-    agent: Agent, out: TextIO | None = None, claude: ClaudeLines | None = None
+    agent: Agent,
+    out: TextIO | None = None,
+    claude: ClaudeLines | None = None,
+    broken: Sequence[str] = (),
 ) -> int:
     """Answer event requests on stdin until EOF; a bad line is answered, never fatal.
 
     With ``claude``, lines shaped as Claude Code hook inputs go to it instead.
+    ``broken`` names hook modules that failed to load: every ``tool_call`` is
+    then blocked, as the hook meant to guard it is missing (Claude Code's
+    ``PreToolUse`` lines are denied alike).
     """
     write = LineWriter(out)
     async for line in read_lines(await open_stdin()):
@@ -210,7 +217,7 @@ async def serve_stdio(
         if claude is not None and _is_claude(text):
             write(dumps(await claude(text)))
             continue
-        answer = await _answer(agent, text)
+        answer = await _answer(agent, text, broken)
         if claude is not None and "result" not in answer and "type" not in _object(text):
             # Not a pi event and not a hook input: refuse in both shapes (fail closed).
             answer = {**answer, **await claude(text)}
@@ -233,7 +240,7 @@ def _is_claude(text: str) -> bool:
     return "type" not in request and ("input" in request or "hook_event_name" in request)
 
 
-async def _answer(agent: Agent, text: str) -> dict[str, Any]:
+async def _answer(agent: Agent, text: str, broken: Sequence[str]) -> dict[str, Any]:
     request_id: Any = None
     event = ""
     try:
@@ -247,6 +254,10 @@ async def _answer(agent: Agent, text: str) -> dict[str, Any]:
         data = request.get("data")
         if not isinstance(data, dict):
             raise ValueError('"data" must be an object')
+        if event == "tool_call" and broken:
+            failed = "; ".join(broken)
+            reason = f"hookline: hook modules failed to load: {failed}"
+            return {"id": request_id, "result": {"block": True, "reason": reason}}
         return {"id": request_id, "result": await handler(agent, data)}
     except Exception as exc:  # a hook's own failure is the runner's; this is a bad request
         answer: dict[str, Any] = {"id": request_id, "error": f"{type(exc).__name__}: {exc}"}

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 from .helpers import Line, json_lines, run_cli, write_hook
 
@@ -180,13 +181,17 @@ def _pre(tmp_path: Path, command: str) -> dict[str, object]:
     }
 
 
-def _serve_counter(tmp_path: Path, *requests: object, args: tuple[str, ...] = ()) -> list[Line]:
-    hook = write_hook(tmp_path / "counter.py", COUNTER)
+def _stdio(tmp_path: Path, requests: list[Any], *args: str) -> list[Line]:
+    """``serve --stdio --cwd tmp_path ARGS`` fed ``requests``; its answers."""
     lines = "".join(json.dumps(r) + "\n" for r in requests)
-    done = run_cli("serve", "--stdio", "--no-discovery", "--hook", str(hook),
-                   "--cwd", str(tmp_path), *args, stdin=lines)  # fmt: skip
+    done = run_cli("serve", "--stdio", "--cwd", str(tmp_path), *args, stdin=lines)
     assert done.returncode == 0, done.stderr
     return json_lines(done.stdout)
+
+
+def _serve_counter(tmp_path: Path, *requests: object) -> list[Line]:
+    hook = write_hook(tmp_path / "counter.py", COUNTER)
+    return _stdio(tmp_path, list(requests), "--no-discovery", "--hook", str(hook))
 
 
 def _claude_reason(answer: Line) -> str:
@@ -257,10 +262,8 @@ def test_settings_hooks_govern_pi_events_but_not_claude_lines(
         {"id": 1, "input": _pre(tmp_path, "ls")},
         {"id": 2, "type": "tool_call", "data": _call("bash", "ls")},
     ]
-    done = run_cli("serve", "--stdio", "--no-discovery", "--hook", str(permit), "--cwd",
-                   str(tmp_path), stdin="".join(json.dumps(r) + "\n" for r in lines))  # fmt: skip
-    assert done.returncode == 0, done.stderr
-    assert [a["id"] for a in json_lines(done.stdout)] == [1, 2]
+    answers = _stdio(tmp_path, lines, "--no-discovery", "--hook", str(permit))
+    assert [a["id"] for a in answers] == [1, 2]
     assert record.read_text().splitlines() == ["ran"]  # once: for pi's call only
 
 
@@ -280,12 +283,10 @@ def test_no_discovery_keeps_user_hooks_out_of_both_hosts(
         {"id": 1, "type": "tool_call", "data": _call("bash", "ls")},
         {"id": 2, "input": _pre(tmp_path, "ls")},
     ]
-    stdin = "".join(json.dumps(r) + "\n" for r in requests)
-    found = json_lines(run_cli("serve", "--stdio", "--cwd", str(tmp_path), stdin=stdin).stdout)
+    found = _stdio(tmp_path, requests)
     assert found[0]["result"] == {"block": True, "reason": "user hook"}
     assert _claude_reason(found[1]) == "user hook"
-    alone = run_cli("serve", "--stdio", "--no-discovery", "--cwd", str(tmp_path), stdin=stdin)
-    answers = json_lines(alone.stdout)
+    answers = _stdio(tmp_path, requests, "--no-discovery")
     assert answers[0]["result"] is None
     assert answers[1]["output"] == {} and answers[1]["exit_code"] == 0
 
@@ -299,10 +300,8 @@ def test_a_hook_module_that_failed_to_load_blocks_both_hosts_tool_calls(tmp_path
         {"id": 2, "input": _pre(tmp_path, "ls")},
         {"id": 3, "type": "input", "data": {"text": "hello"}},
     ]
-    done = run_cli("serve", "--stdio", "--no-discovery", "--hook", str(broken), "--cwd",
-                   str(tmp_path), stdin="".join(json.dumps(r) + "\n" for r in requests))  # fmt: skip
-    assert done.returncode == 0, done.stderr
-    pi_call, claude_call, prompt = json_lines(done.stdout)
+    answers = _stdio(tmp_path, requests, "--no-discovery", "--hook", str(broken))
+    pi_call, claude_call, prompt = answers
     assert pi_call["result"]["block"] is True  # the guard is missing: fail closed
     assert "failed to load" in pi_call["result"]["reason"]
     assert "guard.py" in pi_call["result"]["reason"]

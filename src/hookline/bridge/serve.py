@@ -11,7 +11,10 @@ to ``claude_lines`` over the same loaded hooks (``share_bridge``).
 Safety: the HTTP server binds loopback unless ``--allow-remote`` is given
 (and then a token is required); with a token (``--token`` or
 ``HOOKLINE_SERVE_TOKEN``) every request must carry ``Authorization: Bearer
-TOKEN``, compared in constant time.
+TOKEN``, compared in constant time. A web page in the user's browser can
+reach loopback too, so a request with an ``Origin`` header (browsers send
+one, Claude Code does not) is refused, and on loopback so is a ``Host`` that
+does not name it (DNS rebinding).
 """
 
 from __future__ import annotations
@@ -40,6 +43,7 @@ _REASONS = {
     200: "OK",
     400: "Bad Request",
     401: "Unauthorized",
+    403: "Forbidden",
     404: "Not Found",
     405: "Method Not Allowed",
     411: "Length Required",
@@ -152,12 +156,14 @@ class HookHttpServer:
     ``POST`` on any path is a hook input; the reply body is the answer's
     decision JSON (200), or the answer's stderr with status 500 when the
     hooks failed without deciding (Claude Code shows it as a non-blocking
-    error). ``GET /health`` answers ``ok``.
+    error). ``GET /health`` answers ``ok``. Unless ``remote`` (bound beyond
+    loopback, behind a token), the ``Host`` must name a loopback address.
     """
 
-    def __init__(self, bridge: BridgeHooks, token: str | None = None) -> None:
+    def __init__(self, bridge: BridgeHooks, token: str | None = None, remote: bool = False) -> None:
         self.bridge = bridge
         self.token = token
+        self.remote = remote
 
     async def start(self, host: str, port: int) -> asyncio.Server:
         return await asyncio.start_server(self._connection, host, port)
@@ -191,6 +197,10 @@ class HookHttpServer:
             raise _HttpError(411, "send the hook input with Content-Length")
         length = _content_length(headers)
         body = await reader.readexactly(length) if length else b""
+        refused = _refusal(headers, self.remote)
+        if refused:
+            await self._send(writer, 403, refused.encode(), "text/plain", keep)
+            return keep
         if method == "GET" and path == "/health":
             await self._send(writer, 200, b"ok\n", "text/plain", keep)
             return keep
@@ -239,6 +249,29 @@ async def _read_headers(reader: asyncio.StreamReader) -> dict[str, str]:
             raise _HttpError(400, "bad header line")
         headers[name.strip().lower()] = value.strip()
     raise _HttpError(431, "too many header lines")
+
+
+def _refusal(headers: dict[str, str], remote: bool) -> str:
+    """Why a request that may come from a web page is refused (``""``: it is not)."""
+    if "origin" in headers:
+        return "requests from a web page (an Origin header) are refused\n"
+    if remote:
+        return ""
+    host = _host_name(headers.get("host", "").lower())
+    if not is_loopback(host):
+        shown = headers.get("host", "")[:100] or "none"
+        return (
+            f"Host {shown!r} is not a loopback address: use http://127.0.0.1:PORT "
+            "or http://localhost:PORT in the hook's url\n"
+        )
+    return ""
+
+
+def _host_name(value: str) -> str:
+    """The host of a ``Host`` header (``[::1]:80`` → ``::1``, ``localhost:80`` → ``localhost``)."""
+    if value.startswith("["):
+        return value[1:].partition("]")[0]
+    return value.rpartition(":")[0] if value.count(":") == 1 else value
 
 
 def _content_length(headers: dict[str, str]) -> int:
@@ -348,7 +381,8 @@ def main(argv: Sequence[str]) -> int:
 
 
 async def _serve_http(bridge: BridgeHooks, address: tuple[str, int], token: str | None) -> None:
-    server = await HookHttpServer(bridge, token).start(*address)
+    remote = not is_loopback(address[0])
+    server = await HookHttpServer(bridge, token, remote).start(*address)
     host, port = server.sockets[0].getsockname()[:2]
     shown = f"[{host}]" if ":" in host else host
     print(f"hookline serve: listening on http://{shown}:{port}", file=sys.stderr, flush=True)

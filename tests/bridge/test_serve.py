@@ -227,3 +227,44 @@ def test_stdio_answers_json_lines_in_order(tmp_path: Path) -> None:
     )
     assert replies[2]["output"]["hookSpecificOutput"]["permissionDecision"] == "deny"
     assert replies[3]["exit_code"] == 1 and "stop hook broke" in replies[3]["stderr"]
+
+
+def _raw(port: int, headers: dict[str, str], body: bytes) -> int:
+    """POST with exactly ``headers`` (``Host`` too: http.client would add its own)."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    conn.putrequest("POST", "/hook", skip_host=True, skip_accept_encoding=True)
+    for name, value in {**headers, "Content-Length": str(len(body))}.items():
+        conn.putheader(name, value)
+    conn.endheaders(body)
+    status = conn.getresponse().status
+    conn.close()
+    return status
+
+
+@pytest.mark.parametrize(
+    "headers",
+    [
+        {"Host": "127.0.0.1", "Origin": "https://evil.example"},
+        {"Host": "127.0.0.1", "Origin": "null"},  # a sandboxed page or a file: URL
+        {"Host": "evil.example:8377"},  # DNS rebinding: the name points at 127.0.0.1
+        {"Host": "127.0.0.1.evil.example"},
+        {"Host": "localhost.evil.example:1"},
+        {},  # no Host at all
+    ],
+)
+def test_requests_a_web_page_could_send_are_refused(
+    tmp_path: Path, headers: dict[str, str]
+) -> None:
+    with serving(tmp_path) as port:
+        assert _raw(port, headers, json.dumps(_pre("rm x")).encode()) == 403
+        status, body = _post(port, _pre("rm x"))
+        assert status == 200
+        # The refused request never reached the hook: this is its first call.
+        reason = json.loads(body)["hookSpecificOutput"]["permissionDecisionReason"]
+        assert reason == "no rm (call 1)"
+
+
+@pytest.mark.parametrize("host", ["127.0.0.1", "localhost", "LocalHost:80", "[::1]:9", "127.9.9.9"])
+def test_loopback_host_names_are_accepted(tmp_path: Path, host: str) -> None:
+    with serving(tmp_path) as port:
+        assert _raw(port, {"Host": host}, json.dumps(_pre("ls")).encode()) == 200

@@ -291,6 +291,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             _main_parser().error(
                 "serve needs --stdio (JSON lines on stdin/stdout) or --http HOST:PORT"
             )
+        if any(w.split("=")[0] == "--http" for w in args_list):
+            _main_parser().error(
+                "serve takes --stdio or --http HOST:PORT, not both: each is one server"
+            )
         args_list.remove("--stdio")
         # claude-hook's flag: no project, user or package hooks (one load serves both hosts).
         discover = "--no-discovery" not in args_list

@@ -309,3 +309,11 @@ def test_a_hook_module_that_failed_to_load_blocks_both_hosts_tool_calls(tmp_path
     assert decision["permissionDecision"] == "deny"
     assert "failed to load" in decision["permissionDecisionReason"]
     assert prompt["result"] == {"action": "continue"}  # only tool calls are refused
+
+
+def test_stdio_and_http_together_is_a_clear_usage_error(tmp_path: Path) -> None:
+    for http in (["--http", "127.0.0.1:0"], ["--http=127.0.0.1:0"]):
+        done = run_cli("serve", "--stdio", *http, "--cwd", str(tmp_path))
+        assert done.returncode == 2
+        assert "serve takes --stdio or --http HOST:PORT, not both" in done.stderr
+        assert "no loaded hook registers it" not in done.stderr

@@ -14,6 +14,8 @@ from typing import Any
 
 import pytest
 
+from hookline.bridge.serve import parse_address
+
 COUNTER = """
 calls = []
 
@@ -53,12 +55,14 @@ def _pre(command: str) -> dict[str, Any]:
 
 
 @contextmanager
-def serving(tmp_path: Path, *extra: str, env: dict[str, str] | None = None) -> Iterator[int]:
-    """Start `hookline serve --http 127.0.0.1:0`, yield its port, stop it."""
+def serving(
+    tmp_path: Path, *extra: str, env: dict[str, str] | None = None, address: str = "127.0.0.1:0"
+) -> Iterator[int]:
+    """Start `hookline serve --http ADDRESS`, yield its port, stop it."""
     hook = tmp_path / "counter.py"
     hook.write_text(COUNTER)
     proc = subprocess.Popen(
-        [*SERVE, "--http", "127.0.0.1:0", "--no-discovery", "--hook", str(hook), *extra],
+        [*SERVE, "--http", address, "--no-discovery", "--hook", str(hook), *extra],
         stderr=subprocess.PIPE,
         text=True,
         cwd=tmp_path,
@@ -175,6 +179,8 @@ def test_a_configured_token_is_required(tmp_path: Path) -> None:
         ("0.0.0.0:0", ["--allow-remote"], "needs a token"),
         ("127.0.0.1", [], "expected HOST:PORT"),
         ("127.0.0.1:99999", [], "expected HOST:PORT"),
+        ("[::1:0", [], "expected HOST:PORT"),
+        ("localhost:port", [], "expected HOST:PORT"),
     ],
 )
 def test_non_loopback_binds_are_refused(
@@ -268,3 +274,23 @@ def test_requests_a_web_page_could_send_are_refused(
 def test_loopback_host_names_are_accepted(tmp_path: Path, host: str) -> None:
     with serving(tmp_path) as port:
         assert _raw(port, {"Host": host}, json.dumps(_pre("ls")).encode()) == 200
+
+
+@pytest.mark.parametrize("address", ["0", ":0"])
+def test_a_port_alone_listens_on_loopback(tmp_path: Path, address: str) -> None:
+    with serving(tmp_path, address=address) as port:  # asserts "listening on 127.0.0.1"
+        assert _post(port, _pre("ls")) == (200, "{}")
+
+
+@pytest.mark.parametrize(
+    ("text", "address"),
+    [
+        ("127.0.0.1:8377", ("127.0.0.1", 8377)),
+        ("[::1]:9", ("::1", 9)),
+        ("8377", ("127.0.0.1", 8377)),
+        (":8377", ("127.0.0.1", 8377)),
+        ("0.0.0.0:1", ("0.0.0.0", 1)),
+    ],
+)
+def test_parse_address(text: str, address: tuple[str, int]) -> None:
+    assert parse_address(text) == address

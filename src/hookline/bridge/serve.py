@@ -71,7 +71,8 @@ def _parser() -> argparse.ArgumentParser:
     how.add_argument(
         "--http",
         metavar="HOST:PORT",
-        help="listen for POSTed hook inputs (port 0 picks a free port; the address is printed)",
+        help="listen for POSTed hook inputs (port 0 picks a free port; the address is printed; "
+        f"PORT alone listens on {DEFAULT_HOST})",
     )
     how.add_argument(
         "--stdio",
@@ -109,12 +110,19 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
+#: Where ``--http PORT`` (or ``:PORT``) listens: loopback unless a host is named.
+DEFAULT_HOST = "127.0.0.1"
+
+
 def parse_address(text: str) -> tuple[str, int]:
-    """``HOST:PORT`` (``[::1]:PORT`` for IPv6) → ``(host, port)``; ``ServeError`` when bad."""
-    host, sep, port = text.rpartition(":")
-    if not sep or not host or not port.isdigit() or int(port) > 65535:
-        raise ServeError(f"--http {text!r}: expected HOST:PORT, e.g. 127.0.0.1:8377")
-    return host.removeprefix("[").removesuffix("]"), int(port)
+    """``HOST:PORT`` (``[::1]:PORT`` for IPv6), ``:PORT`` or ``PORT`` → ``(host, port)``.
+
+    Without a host it is loopback; ``ServeError`` when the text is not an address.
+    """
+    host, _, port = text.rpartition(":")
+    if not port.isdigit() or int(port) > 65535 or (host.startswith("[") != host.endswith("]")):
+        raise ServeError(f"--http {text!r}: expected HOST:PORT or PORT, e.g. 127.0.0.1:8377")
+    return host.removeprefix("[").removesuffix("]") or DEFAULT_HOST, int(port)
 
 
 def is_loopback(host: str) -> bool:

@@ -95,3 +95,13 @@ def test_the_combination_table_names_every_event_with_a_rule() -> None:
     table = next(t for t in section_tables(text, "# Writing a hook") if "| event | rule |" in t)
     named = {name for row in table[2:] for name in re.findall(r"`([\w.]+)`", row.split("|")[1])}
     assert set(rules.DIRECT) | set(rules.RULES) <= named
+
+
+def test_the_embedding_page_documents_every_event_serve_answers() -> None:
+    from hookline.modes.serve_stdio import _EVENTS
+
+    text = (DOCS / "embedding.md").read_text(encoding="utf-8")
+    heading = "## Out of process: `hookline serve --stdio`"
+    [table] = section_tables(text, heading)
+    documented = [re.findall(r"`(\w+)`", row.split("|")[1])[0] for row in table[2:]]
+    assert documented == list(_EVENTS)

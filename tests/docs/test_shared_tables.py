@@ -101,7 +101,23 @@ def test_the_embedding_page_documents_every_event_serve_answers() -> None:
     from hookline.modes.serve_stdio import _EVENTS
 
     text = (DOCS / "embedding.md").read_text(encoding="utf-8")
-    heading = "## Out of process: `hookline serve --stdio`"
+    heading = "## Out of process"
     [table] = section_tables(text, heading)
     documented = [re.findall(r"`(\w+)`", row.split("|")[1])[0] for row in table[2:]]
     assert documented == list(_EVENTS)
+
+
+def test_the_event_name_table_is_the_vocabulary_hooks_get_hints_from() -> None:
+    from hookline.core.vocabulary import HOOKLINE_EVENT_NAMES
+
+    text = (DOCS / "settings-hooks.md").read_text(encoding="utf-8")
+    [table] = section_tables(text, "## Claude Code events and hookline events")
+    pairs: dict[str, str] = {}
+    for row in table[2:]:
+        claude_cell, ours_cell = row.split("|")[1:3]
+        claude_names = re.findall(r"`(\w+)`", claude_cell)
+        ours = re.findall(r"`([\w.]+)`", ours_cell.partition("(")[0])
+        # "`Stop`, `SubagentStop` | `stop`, `subagent_stop`": pairwise; else all map to one.
+        for i, name in enumerate(claude_names):
+            pairs[name] = ours[i] if len(ours) == len(claude_names) else ours[0]
+    assert pairs == HOOKLINE_EVENT_NAMES

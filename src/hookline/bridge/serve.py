@@ -28,7 +28,7 @@ import json
 import os
 import sys
 from collections.abc import Awaitable, Callable, Sequence
-from typing import Any, TextIO
+from typing import Any
 
 from hookline.bridge._help import Formatter
 from hookline.bridge.engine import BridgeHooks, load_bridge
@@ -303,20 +303,6 @@ async def _answer_text(bridge: BridgeHooks, body: str | bytes) -> ClaudeAnswer:
 # -- stdio ------------------------------------------------------------------------------
 
 
-async def serve_stdio(bridge: BridgeHooks, stdin: TextIO, out: TextIO) -> None:
-    """Answer one JSON line per request, in order, until stdin ends."""
-    loop = asyncio.get_running_loop()
-    while True:
-        line = await loop.run_in_executor(None, stdin.readline)
-        if not line:
-            return
-        if not line.strip():
-            continue
-        reply = await _stdio_reply(bridge, line)
-        out.write(json.dumps(reply) + "\n")
-        out.flush()
-
-
 def claude_lines(bridge: BridgeHooks) -> Callable[[str], Awaitable[dict[str, Any]]]:
     """What answers Claude Code hook-input lines on ``serve --stdio``'s shared stream."""
     return functools.partial(_stdio_reply, bridge)
@@ -364,25 +350,25 @@ async def _stdio_reply(bridge: BridgeHooks, line: str) -> dict[str, Any]:
 
 
 def main(argv: Sequence[str]) -> int:
-    args = _parser().parse_args(argv)
+    """``hookline serve --http`` (and ``--help``); ``--stdio`` is run by the CLI, whose agent
+    answers pi's events and hands Claude Code's lines to ``claude_lines``."""
+    parser = _parser()
+    args = parser.parse_args(argv)
+    if not args.http:
+        parser.error("--stdio is run by `hookline serve --stdio`")
     token = args.token or os.environ.get(TOKEN_ENV) or None
-    address = None
     try:
-        if args.http:
-            address = parse_address(args.http)
-            check_bind(address[0], token, args.allow_remote)
+        address = parse_address(args.http)
+        check_bind(address[0], token, args.allow_remote)
     except ServeError as exc:
         print(f"hookline serve: error: {exc}", file=sys.stderr)
         return 2
     from hookline.modes.stdout import claim_stdout
 
-    out = claim_stdout()  # hooks' print() goes to stderr, never into the protocol
+    claim_stdout()  # hooks' print() goes to stderr, never to a stdout someone reads
     bridge = _load(args.hooks, os.getcwd(), not args.no_discovery, args.trust_project)
     try:
-        if address is None:
-            asyncio.run(serve_stdio(bridge, sys.stdin, out))
-        else:
-            asyncio.run(_serve_http(bridge, address, token))
+        asyncio.run(_serve_http(bridge, address, token))
     except KeyboardInterrupt:
         return 130
     return 0

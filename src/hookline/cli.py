@@ -311,8 +311,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             _main_parser().error(
                 "serve needs --stdio (JSON lines on stdin/stdout) or --http HOST:PORT"
             )
+        if any(w.split("=")[0] == "--http" for w in args_list):
+            _main_parser().error(
+                "serve takes --stdio or --http HOST:PORT, not both: each is one server"
+            )
         args_list.remove("--stdio")
-        # claude-hook's flag: only the --hook paths (pi's events and Claude's lines alike).
+        # claude-hook's flag: no project, user or package hooks (one load serves both hosts).
         discover = "--no-discovery" not in args_list
         args_list = [w for w in args_list if w != "--no-discovery"]
     parser = _main_parser()
@@ -364,6 +368,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         verbose_context=args.verbose_context,
         mode="interactive" if interactive else {"text": "print"}.get(mode, mode),
         hook_flags=hook_flags,
+        discover=discover,
     )
     from hookline.modes.stdout import fill_closed_fds
 
@@ -376,7 +381,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except LogConfigError as exc:
         parser.error(str(exc))
     try:
-        return asyncio.run(_run(options, mode, args.prompt, interactive, args.audit_log, discover))
+        return asyncio.run(_run(options, mode, args.prompt, interactive, args.audit_log))
     except SetupError as exc:
         print(f"hookline: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
@@ -470,7 +475,6 @@ async def _run(
     prompt: str | None,
     interactive: bool,
     audit_log: str | None = None,
-    discover: bool = True,
 ) -> int:
     import asyncio
     import contextlib
@@ -523,17 +527,15 @@ async def _run(
             catalog = ModelCatalog(os.environ, bundle.settings.merged.model, options.base_url)
             code = await _until_shutdown(agent, run_rpc(agent, bundle.make_provider, out, catalog))
         elif mode == "serve":
-            from hookline.bridge.serve import LazyBridge
+            from hookline.bridge.engine import share_bridge
+            from hookline.bridge.serve import claude_lines
             from hookline.modes.serve_stdio import serve_stdio
 
             agent.runner.set_ui(StderrUI(), False)
-            claude = LazyBridge(
-                options.hook_paths,
-                cwd=options.cwd,
-                discover=discover,
-                trust_project=options.trust_project,
-            )
-            code = await _until_shutdown(agent, serve_stdio(agent, out, claude))
+            # Claude Code's lines are answered by the modules the agent loaded: one state.
+            bridge = share_bridge(bundle.load_result, agent.runner)
+            served = serve_stdio(agent, out, claude_lines(bridge), bridge.load_errors)
+            code = await _until_shutdown(agent, served)
         elif interactive:
             from hookline.modes.interactive import run_interactive
 

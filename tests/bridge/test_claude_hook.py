@@ -337,3 +337,25 @@ def test_claude_hook_imports_only_what_one_event_needs(tmp_path: Path, hook_file
     heavy = [m for m in probe["modules"] if m.startswith(_HEAVY)]
     assert heavy == []
     assert "hookline.bridge.engine" in probe["modules"]  # the probe saw a real run
+
+
+def test_a_hook_answering_in_claudes_vocabulary_is_denied_with_the_hint(
+    tmp_path: Path, hook_file: Any
+) -> None:
+    """``tool_input`` in a result is no rewrite: the call is blocked, the error names ``input``."""
+    hook = hook_file(
+        """
+def register(pi):
+    @pi.on("tool_call")
+    def rewrite(event, ctx):
+        return {"tool_input": {"command": "ls -la"}}
+"""
+    )
+    answer = run_claude_hook(
+        _pre(tmp_path, "Bash", {"command": "ls"}), "--hook", str(hook), cwd=tmp_path
+    )
+    decision = answer.output["hookSpecificOutput"]
+    assert decision["permissionDecision"] == "deny"
+    assert "updatedInput" not in decision
+    assert "in hookline this is 'input'" in decision["permissionDecisionReason"]
+    assert "in hookline this is 'input'" in answer.stderr

@@ -14,6 +14,8 @@ from typing import Any
 
 import pytest
 
+from hookline.bridge.serve import parse_address
+
 COUNTER = """
 calls = []
 
@@ -53,12 +55,14 @@ def _pre(command: str) -> dict[str, Any]:
 
 
 @contextmanager
-def serving(tmp_path: Path, *extra: str, env: dict[str, str] | None = None) -> Iterator[int]:
-    """Start `hookline serve --http 127.0.0.1:0`, yield its port, stop it."""
+def serving(
+    tmp_path: Path, *extra: str, env: dict[str, str] | None = None, address: str = "127.0.0.1:0"
+) -> Iterator[int]:
+    """Start `hookline serve --http ADDRESS`, yield its port, stop it."""
     hook = tmp_path / "counter.py"
     hook.write_text(COUNTER)
     proc = subprocess.Popen(
-        [*SERVE, "--http", "127.0.0.1:0", "--no-discovery", "--hook", str(hook), *extra],
+        [*SERVE, "--http", address, "--no-discovery", "--hook", str(hook), *extra],
         stderr=subprocess.PIPE,
         text=True,
         cwd=tmp_path,
@@ -175,6 +179,8 @@ def test_a_configured_token_is_required(tmp_path: Path) -> None:
         ("0.0.0.0:0", ["--allow-remote"], "needs a token"),
         ("127.0.0.1", [], "expected HOST:PORT"),
         ("127.0.0.1:99999", [], "expected HOST:PORT"),
+        ("[::1:0", [], "expected HOST:PORT"),
+        ("localhost:port", [], "expected HOST:PORT"),
     ],
 )
 def test_non_loopback_binds_are_refused(
@@ -227,3 +233,64 @@ def test_stdio_answers_json_lines_in_order(tmp_path: Path) -> None:
     )
     assert replies[2]["output"]["hookSpecificOutput"]["permissionDecision"] == "deny"
     assert replies[3]["exit_code"] == 1 and "stop hook broke" in replies[3]["stderr"]
+
+
+def _raw(port: int, headers: dict[str, str], body: bytes) -> int:
+    """POST with exactly ``headers`` (``Host`` too: http.client would add its own)."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    conn.putrequest("POST", "/hook", skip_host=True, skip_accept_encoding=True)
+    for name, value in {**headers, "Content-Length": str(len(body))}.items():
+        conn.putheader(name, value)
+    conn.endheaders(body)
+    status = conn.getresponse().status
+    conn.close()
+    return status
+
+
+@pytest.mark.parametrize(
+    "headers",
+    [
+        {"Host": "127.0.0.1", "Origin": "https://evil.example"},
+        {"Host": "127.0.0.1", "Origin": "null"},  # a sandboxed page or a file: URL
+        {"Host": "evil.example:8377"},  # DNS rebinding: the name points at 127.0.0.1
+        {"Host": "127.0.0.1.evil.example"},
+        {"Host": "localhost.evil.example:1"},
+        {},  # no Host at all
+    ],
+)
+def test_requests_a_web_page_could_send_are_refused(
+    tmp_path: Path, headers: dict[str, str]
+) -> None:
+    with serving(tmp_path) as port:
+        assert _raw(port, headers, json.dumps(_pre("rm x")).encode()) == 403
+        status, body = _post(port, _pre("rm x"))
+        assert status == 200
+        # The refused request never reached the hook: this is its first call.
+        reason = json.loads(body)["hookSpecificOutput"]["permissionDecisionReason"]
+        assert reason == "no rm (call 1)"
+
+
+@pytest.mark.parametrize("host", ["127.0.0.1", "localhost", "LocalHost:80", "[::1]:9", "127.9.9.9"])
+def test_loopback_host_names_are_accepted(tmp_path: Path, host: str) -> None:
+    with serving(tmp_path) as port:
+        assert _raw(port, {"Host": host}, json.dumps(_pre("ls")).encode()) == 200
+
+
+@pytest.mark.parametrize("address", ["0", ":0"])
+def test_a_port_alone_listens_on_loopback(tmp_path: Path, address: str) -> None:
+    with serving(tmp_path, address=address) as port:  # asserts "listening on 127.0.0.1"
+        assert _post(port, _pre("ls")) == (200, "{}")
+
+
+@pytest.mark.parametrize(
+    ("text", "address"),
+    [
+        ("127.0.0.1:8377", ("127.0.0.1", 8377)),
+        ("[::1]:9", ("::1", 9)),
+        ("8377", ("127.0.0.1", 8377)),
+        (":8377", ("127.0.0.1", 8377)),
+        ("0.0.0.0:1", ("0.0.0.0", 1)),
+    ],
+)
+def test_parse_address(text: str, address: tuple[str, int]) -> None:
+    assert parse_address(text) == address

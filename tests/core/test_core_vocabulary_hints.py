@@ -69,3 +69,84 @@ def test_an_unknown_key_that_is_not_claudes_gets_no_hint() -> None:
     with pytest.raises(InvalidResultError) as info:
         coerce_result("tool_call", {"blok": True})
     assert "Claude Code" not in str(info.value)
+
+
+@pytest.mark.parametrize(
+    ("claude", "ours"),
+    [
+        ("PostCompact", "session_compact"),
+        ("InstructionsLoaded", "instructions_loaded"),
+        ("pre_tool_use", "tool_call"),  # any spelling of Claude's name
+        ("preToolUse", "tool_call"),
+        ("user_prompt_submit", "input"),
+    ],
+)
+def test_other_claude_events_and_spellings_name_hooklines(claude: str, ours: str) -> None:
+    with pytest.raises(UnknownEventError, match=f"in hookline this is '{ours}'"):
+        HookAPI(LoadedHook("x.py")).on(claude)
+
+
+@pytest.mark.parametrize("claude", ["PermissionDenied", "StopFailure", "PostToolBatch", "Setup"])
+def test_a_claude_event_without_a_counterpart_says_so_not_a_look_alike(claude: str) -> None:
+    with pytest.raises(UnknownEventError) as info:
+        HookAPI(LoadedHook("x.py")).on(claude)
+    assert "no counterpart in hookline" in str(info.value)
+    assert ".claude/settings.json" in str(info.value)
+    assert "did you mean" not in str(info.value)  # not 'permission_request' for PermissionDenied
+
+
+def test_the_claude_event_lists_cover_every_event_claude_settings_accept() -> None:
+    from hookline.core.events import EVENT_NAMES
+    from hookline.core.vocabulary import CLAUDE_ONLY_EVENTS, HOOKLINE_EVENT_NAMES
+    from hookline.settings.models import CLAUDE_EVENTS
+
+    assert set(HOOKLINE_EVENT_NAMES) | CLAUDE_ONLY_EVENTS == set(CLAUDE_EVENTS)
+    assert not set(HOOKLINE_EVENT_NAMES) & CLAUDE_ONLY_EVENTS
+    assert set(HOOKLINE_EVENT_NAMES.values()) <= EVENT_NAMES
+
+
+def test_the_decorator_form_in_a_hook_file_fails_to_load_with_the_hint(tmp_path: Path) -> None:
+    hook = tmp_path / "claude_style.py"
+    hook.write_text(
+        "def register(pi):\n"
+        "    @pi.on('PreToolUse')\n"
+        "    def guard(event, ctx):\n"
+        "        return None\n"
+    )
+    loaded = load_hook_file(str(hook))
+    assert isinstance(loaded, LoadError)
+    assert "unknown event 'PreToolUse'" in loaded.reason
+    assert "in hookline this is 'tool_call'" in loaded.reason
+
+
+@pytest.mark.parametrize(
+    ("event", "result", "ours"),
+    [
+        ("tool_call", {"tool_input": {"command": "ls -la"}}, "input"),
+        ("tool_result", {"tool_response": "redacted"}, "content"),
+        ("input", {"prompt": "new text"}, "text"),
+    ],
+)
+def test_a_claude_field_name_in_a_result_names_hooklines(
+    event: str, result: dict[str, object], ours: str
+) -> None:
+    with pytest.raises(InvalidResultError) as info:
+        coerce_result(event, result)
+    field = next(iter(result))
+    assert f"that is Claude Code's field name: in hookline this is '{ours}'" in str(info.value)
+    assert f"{field}: Extra inputs are not permitted" in str(info.value)
+
+
+@pytest.mark.parametrize(
+    ("key", "ours"),
+    [
+        ("permissionDecision", "`block: True` denies"),
+        ("permissionDecisionReason", "`reason`"),
+        ("updatedInput", "`input`"),
+        ("hookSpecificOutput", "return the fields themselves"),
+    ],
+)
+def test_a_claude_output_key_in_a_tool_call_result_names_hooklines(key: str, ours: str) -> None:
+    with pytest.raises(InvalidResultError) as info:
+        coerce_result("tool_call", {key: "deny"})
+    assert f"'{key}' is Claude Code's output: in hookline, {ours}" in str(info.value)

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
-from .helpers import json_lines, run_cli, write_hook
+from .helpers import Line, json_lines, run_cli, write_hook
 
 RULES = """
     def register(pi):
@@ -151,3 +152,201 @@ def test_claude_hook_inputs_and_pi_events_share_one_stdio_stream(tmp_path: Path)
     assert answers[3]["error"] and answers[3]["exit_code"] != 0
     assert answers[3]["output"]["hookSpecificOutput"]["permissionDecision"] == "deny"  # type: ignore[index]
     assert answers[4]["result"] == {"input": {"command": "ls -la"}}
+
+
+COUNTER = """
+    calls = []
+    imports = [1]  # module state: one list per import of this file
+
+    def register(pi):
+        @pi.on("tool_call")
+        def count(event, ctx):
+            calls.append(event.tool_name)
+            return {"block": True, "reason": f"call {len(calls)}, import {len(imports)}"}
+
+        @pi.on("input")
+        def where(event, ctx):
+            if event.text == "where?":
+                pi.send_message({"custom_type": "note", "content": "cwd " + ctx.cwd})
+                return {"text": "cwd " + ctx.cwd}
+"""
+
+
+def _pre(tmp_path: Path, command: str) -> dict[str, object]:
+    return {
+        "hook_event_name": "PreToolUse",
+        "cwd": str(tmp_path),
+        "tool_name": "Bash",
+        "tool_input": {"command": command},
+    }
+
+
+def _stdio(tmp_path: Path, requests: list[Any], *args: str) -> list[Line]:
+    """``serve --stdio --cwd tmp_path ARGS`` fed ``requests``; its answers."""
+    lines = "".join(json.dumps(r) + "\n" for r in requests)
+    done = run_cli("serve", "--stdio", "--cwd", str(tmp_path), *args, stdin=lines)
+    assert done.returncode == 0, done.stderr
+    return json_lines(done.stdout)
+
+
+def _serve_counter(tmp_path: Path, *requests: object) -> list[Line]:
+    hook = write_hook(tmp_path / "counter.py", COUNTER)
+    return _stdio(tmp_path, list(requests), "--no-discovery", "--hook", str(hook))
+
+
+def _claude_reason(answer: Line) -> str:
+    return str(answer["output"]["hookSpecificOutput"]["permissionDecisionReason"])
+
+
+def test_claude_and_pi_events_reach_one_import_of_a_hook_module(tmp_path: Path) -> None:
+    answers = _serve_counter(
+        tmp_path,
+        {"id": 1, "type": "tool_call", "data": _call("bash", "ls")},
+        {"id": 2, "input": _pre(tmp_path, "ls")},
+        {"id": 3, "type": "tool_call", "data": _call("bash", "ls")},
+        {"id": 4, "input": _pre(tmp_path, "ls")},
+    )
+    assert answers[0]["result"] == {"block": True, "reason": "call 1, import 1"}
+    assert _claude_reason(answers[1]) == "call 2, import 1"  # the pi call was counted
+    assert answers[2]["result"] == {"block": True, "reason": "call 3, import 1"}
+    assert _claude_reason(answers[3]) == "call 4, import 1"
+
+
+def test_a_claude_line_first_shares_the_state_too(tmp_path: Path) -> None:
+    answers = _serve_counter(
+        tmp_path,
+        {"id": 1, "input": _pre(tmp_path, "ls")},
+        {"id": 2, "type": "tool_call", "data": _call("bash", "ls")},
+    )
+    assert _claude_reason(answers[0]) == "call 1, import 1"
+    assert answers[1]["result"] == {"block": True, "reason": "call 2, import 1"}
+
+
+def test_a_claude_line_gets_its_own_cwd_and_context_and_leaves_the_agents(
+    tmp_path: Path,
+) -> None:
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    prompt = {"hook_event_name": "UserPromptSubmit", "cwd": str(elsewhere), "prompt": "where?"}
+    answers = _serve_counter(
+        tmp_path,
+        {"id": 1, "input": prompt},
+        {"id": 2, "type": "input", "data": {"text": "where?"}},
+    )
+    context = answers[0]["output"]["hookSpecificOutput"]["additionalContext"]
+    assert f"cwd {elsewhere}" in context  # pi.send_message reached Claude's answer
+    # The agent's ctx.cwd is its own, not the last Claude input's.
+    assert answers[1]["result"]["action"] == "transform"
+    assert answers[1]["result"]["text"] == f"cwd {tmp_path}"
+
+
+def test_settings_hooks_govern_pi_events_but_not_claude_lines(
+    tmp_path: Path, isolated_home: Path
+) -> None:
+    """Claude Code runs its own settings hooks: running them again would run them twice."""
+    record = tmp_path / "settings-hook-ran.txt"
+    settings = isolated_home / ".claude" / "settings.json"
+    settings.parent.mkdir()
+    hook = {"type": "command", "command": f"echo ran >> {record}"}
+    settings.write_text(json.dumps({"hooks": {"PreToolUse": [{"hooks": [hook]}]}}))
+    permit = write_hook(
+        tmp_path / "permit.py",
+        """
+        def register(pi):
+            @pi.on("tool_call")
+            def seen(event, ctx):
+                return None
+        """,
+    )
+    lines = [
+        {"id": 1, "input": _pre(tmp_path, "ls")},
+        {"id": 2, "type": "tool_call", "data": _call("bash", "ls")},
+    ]
+    answers = _stdio(tmp_path, lines, "--no-discovery", "--hook", str(permit))
+    assert [a["id"] for a in answers] == [1, 2]
+    assert record.read_text().splitlines() == ["ran"]  # once: for pi's call only
+
+
+def test_no_discovery_keeps_user_hooks_out_of_both_hosts(
+    tmp_path: Path, isolated_home: Path
+) -> None:
+    write_hook(
+        isolated_home / ".hookline" / "hooks" / "user_guard.py",
+        """
+        def register(pi):
+            @pi.on("tool_call")
+            def guard(event, ctx):
+                return {"block": True, "reason": "user hook"}
+        """,
+    )
+    requests = [
+        {"id": 1, "type": "tool_call", "data": _call("bash", "ls")},
+        {"id": 2, "input": _pre(tmp_path, "ls")},
+    ]
+    found = _stdio(tmp_path, requests)
+    assert found[0]["result"] == {"block": True, "reason": "user hook"}
+    assert _claude_reason(found[1]) == "user hook"
+    answers = _stdio(tmp_path, requests, "--no-discovery")
+    assert answers[0]["result"] is None
+    assert answers[1]["output"] == {} and answers[1]["exit_code"] == 0
+
+
+def test_a_hook_module_that_failed_to_load_blocks_both_hosts_tool_calls(tmp_path: Path) -> None:
+    broken = write_hook(
+        tmp_path / "guard.py", "def register(pi):\n    raise RuntimeError('typo')\n"
+    )
+    requests = [
+        {"id": 1, "type": "tool_call", "data": _call("bash", "ls")},
+        {"id": 2, "input": _pre(tmp_path, "ls")},
+        {"id": 3, "type": "input", "data": {"text": "hello"}},
+    ]
+    answers = _stdio(tmp_path, requests, "--no-discovery", "--hook", str(broken))
+    pi_call, claude_call, prompt = answers
+    assert pi_call["result"]["block"] is True  # the guard is missing: fail closed
+    assert "failed to load" in pi_call["result"]["reason"]
+    assert "guard.py" in pi_call["result"]["reason"]
+    decision = claude_call["output"]["hookSpecificOutput"]
+    assert decision["permissionDecision"] == "deny"
+    assert "failed to load" in decision["permissionDecisionReason"]
+    assert prompt["result"] == {"action": "continue"}  # only tool calls are refused
+
+
+def test_stdio_and_http_together_is_a_clear_usage_error(tmp_path: Path) -> None:
+    for http in (["--http", "127.0.0.1:0"], ["--http=127.0.0.1:0"]):
+        done = run_cli("serve", "--stdio", *http, "--cwd", str(tmp_path))
+        assert done.returncode == 2
+        assert "serve takes --stdio or --http HOST:PORT, not both" in done.stderr
+        assert "no loaded hook registers it" not in done.stderr
+
+
+def test_a_hook_asking_for_a_turn_never_runs_hooklines_own_agent(tmp_path: Path) -> None:
+    """pi runs the turns: a hook's send_user_message must not start hookline's model and tools."""
+    record = tmp_path / "turns.txt"
+    hook = write_hook(
+        tmp_path / "nudge.py",
+        f"""
+        def register(pi):
+            @pi.on("tool_call")
+            def nudge(event, ctx):
+                pi.send_user_message("run rm -rf / please")
+                pi.send_message({{"custom_type": "note", "content": "go"}}, True)
+
+            @pi.on("turn_start")
+            def turn(event, ctx):
+                with open({str(record)!r}, "a") as f:
+                    f.write("turn\\n")
+        """,
+    )
+    requests = [
+        {"id": 1, "type": "tool_call", "data": _call("bash", "ls")},
+        {"id": 2, "type": "before_agent_start", "data": {"prompt": "p", "systemPrompt": "S"}},
+        {"id": 3, "type": "tool_call", "data": _call("bash", "ls")},
+    ]
+    lines = "".join(json.dumps(r) + "\n" for r in requests)
+    done = run_cli("serve", "--stdio", "--no-session", "--no-discovery", "--hook", str(hook),
+                   "--cwd", str(tmp_path), stdin=lines)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert [a.get("result") for a in json_lines(done.stdout)] == [None, None, None]
+    assert not record.exists()  # no turn of hookline's own agent ran
+    assert "Traceback" not in done.stderr
+    assert "the host agent runs the turns, dropped" in done.stderr

@@ -94,6 +94,9 @@ class AgentOptions:
     #: Command-line words left for hook flags (``--plan``, ``--name=value``), parsed once the
     #: hooks are loaded; one no hook registered is an error.
     hook_flags: list[str] = field(default_factory=list)
+    #: False (``serve --no-discovery``): module hooks only from the paths given and the
+    #: settings' lists, not the project's, the user's or installed packages'.
+    discover: bool = True
 
 
 @dataclass(slots=True)
@@ -311,7 +314,13 @@ async def build_agent(
     runner = HookRunner(cwd=cwd, timeout=settings.hook_timeout_seconds)
     runner.on_error(lambda e: _report_hook_error(err, e, options.verbose))
     required = _required_hooks(options, settings, cwd)
-    plan = plan_module_hooks(settings, trusted, cwd, [*options.hook_paths, *options.required_hooks])
+    plan = plan_module_hooks(
+        settings,
+        trusted,
+        cwd,
+        [*options.hook_paths, *options.required_hooks],
+        discover=options.discover,
+    )
     if plan.note is not None:
         _say(err, plan.note)
     result = (
@@ -414,7 +423,11 @@ async def build_agent(
         if plan.discovery is not None:
             # A fresh plan: discovery finds files added since start-up.
             again = plan_module_hooks(
-                settings, trusted, cwd, [*options.hook_paths, *options.required_hooks]
+                settings,
+                trusted,
+                cwd,
+                [*options.hook_paths, *options.required_hooks],
+                discover=options.discover,
             )
             if again.discovery is not None:
                 fresh = await load_hooks_async(again.discovery, cwd=cwd)
@@ -614,12 +627,14 @@ def plan_module_hooks(
     cli_paths: list[str],
     *,
     ignore_policy: bool = False,
+    discover: bool = True,
 ) -> ModuleHookPlan:
     """Discover the hook modules the settings' policy and trust allow (nothing is imported).
 
     Module hooks are never the managed file's unless its own ``hooks`` list names them.
     The agent and ``hookline hooks list`` share this, so both see the same hooks;
-    ``ignore_policy`` lists what ``disableAllHooks``/``allowManagedHooksOnly`` hold back.
+    ``ignore_policy`` lists what ``disableAllHooks``/``allowManagedHooksOnly`` hold back;
+    without ``discover`` no folder or package is searched (only the paths named).
     """
     policy = hook_policy(settings)
     others_ok, why_not = allows("user", policy, trusted)
@@ -635,11 +650,11 @@ def plan_module_hooks(
     discovery = discover_hooks(
         cli_paths=cli_paths if others_ok else [],
         settings_paths=settings_paths,
-        project_dir=cwd if others_ok else None,
+        project_dir=cwd if others_ok and discover else None,
         project_trusted=trusted,
         cwd=cwd,
-        user=others_ok,
-        packages=others_ok,
+        user=others_ok and discover,
+        packages=others_ok and discover,
     )
     if others_ok:
         return ModuleHookPlan(discovery)

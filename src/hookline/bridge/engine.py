@@ -2,6 +2,8 @@
 
 ``hookline claude-hook`` builds one per process (one event); ``hookline serve``
 keeps one for its lifetime, so hooks keep their state between events.
+``hookline serve --stdio`` shares the modules its agent loaded
+(``share_bridge``): one import, one state for both hosts.
 """
 
 from __future__ import annotations
@@ -22,10 +24,11 @@ from hookline.bridge.mapping import (
     with_context,
 )
 from hookline.core.calling import HookError
+from hookline.core.context import HookContext
 from hookline.core.host import DetachedHost
 from hookline.core.messages import CustomMessage
 from hookline.core.runner import HookRunner
-from hookline.discovery.loader import build_runner, load_hooks
+from hookline.discovery.loader import LoadResult, build_runner, load_hooks
 from hookline.discovery.sources import discover_hooks
 
 
@@ -66,6 +69,10 @@ class BridgeHooks:
     host: EventHost = field(default_factory=EventHost)
     load_errors: list[str] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)
+    #: The contexts the hooks' ``pi`` objects are bound to when another runner loaded them
+    #: (``share_bridge``): each event here lends them ``host``, so ``pi.send_message``
+    #: reaches this event's answer as ``ctx`` does.
+    lent: list[HookContext] = field(default_factory=list)
     #: One event at a time: hooks keep state, and the host collects per event.
     _lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
@@ -94,10 +101,15 @@ class BridgeHooks:
         errors: list[HookError] = []
         unsubscribe = self.runner.on_error(errors.append)
         self.host.reset()
+        owners = [context.host for context in self.lent]
+        for context in self.lent:
+            context.host = self.host
         try:
             result = await self.runner.emit(event)
         finally:
             unsubscribe()
+            for context, owner in zip(self.lent, owners, strict=True):
+                context.host = owner
         answer = to_answer(claude_event, payload, event, result)
         answer = with_context(claude_event, answer, self.host.context)
         if not errors:
@@ -148,6 +160,30 @@ def load_bridge(
         host,
         [str(e) for e in result.errors],
         [f"{s.source.path}: {s.reason}" for s in result.skipped],
+    )
+
+
+def share_bridge(loaded: LoadResult, owner: HookRunner) -> BridgeHooks:
+    """Answer Claude Code hook inputs with the hook modules ``owner`` already loaded.
+
+    One import, one state: a hook keeping a count in its module sees the
+    events of ``owner``'s host and Claude Code's alike. Only the module hooks
+    answer, as under ``claude-hook`` (``owner``'s settings hooks do not:
+    Claude Code runs its own), with this bridge's ``ctx`` (the input's
+    ``cwd``). Events here and ``owner``'s must not overlap: ``serve --stdio``
+    answers one line at a time.
+    """
+    host = EventHost()
+    runner = HookRunner(cwd=owner.context.cwd, timeout=owner.timeout, host=host)
+    for hook in loaded.hooks:
+        runner.add_hook(hook)  # their ``pi`` stays bound to ``owner``; lent per event
+    runner.context.mode = owner.context.mode
+    return BridgeHooks(
+        runner,
+        host,
+        [str(e) for e in loaded.errors],
+        [f"{s.source.path}: {s.reason}" for s in loaded.skipped],
+        lent=[owner.context],
     )
 
 

@@ -6,25 +6,29 @@ input, the body of the reply is read like a command hook's stdout);
 "output", "stderr"}``). Hooks keep their state between events and no process
 starts per event. ``hookline serve --stdio`` itself is the CLI's: it answers
 pi's events too (``hookline.modes.serve_stdio``) and hands Claude Code lines
-to ``LazyBridge``.
+to ``claude_lines`` over the same loaded hooks (``share_bridge``).
 
 Safety: the HTTP server binds loopback unless ``--allow-remote`` is given
 (and then a token is required); with a token (``--token`` or
 ``HOOKLINE_SERVE_TOKEN``) every request must carry ``Authorization: Bearer
-TOKEN``, compared in constant time.
+TOKEN``, compared in constant time. A web page in the user's browser can
+reach loopback too, so a request with an ``Origin`` header (browsers send
+one, Claude Code does not) is refused, and on loopback so is a ``Host`` that
+does not name it (DNS rebinding).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import functools
 import hmac
 import ipaddress
 import json
 import os
 import sys
-from collections.abc import Sequence
-from typing import Any, TextIO
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any
 
 from hookline.bridge._help import Formatter
 from hookline.bridge.engine import BridgeHooks, load_bridge
@@ -39,6 +43,7 @@ _REASONS = {
     200: "OK",
     400: "Bad Request",
     401: "Unauthorized",
+    403: "Forbidden",
     404: "Not Found",
     405: "Method Not Allowed",
     411: "Length Required",
@@ -66,7 +71,8 @@ def _parser() -> argparse.ArgumentParser:
     how.add_argument(
         "--http",
         metavar="HOST:PORT",
-        help="listen for POSTed hook inputs (port 0 picks a free port; the address is printed)",
+        help="listen for POSTed hook inputs (port 0 picks a free port; the address is printed; "
+        f"PORT alone listens on {DEFAULT_HOST})",
     )
     how.add_argument(
         "--stdio",
@@ -104,12 +110,19 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
+#: Where ``--http PORT`` (or ``:PORT``) listens: loopback unless a host is named.
+DEFAULT_HOST = "127.0.0.1"
+
+
 def parse_address(text: str) -> tuple[str, int]:
-    """``HOST:PORT`` (``[::1]:PORT`` for IPv6) → ``(host, port)``; ``ServeError`` when bad."""
-    host, sep, port = text.rpartition(":")
-    if not sep or not host or not port.isdigit() or int(port) > 65535:
-        raise ServeError(f"--http {text!r}: expected HOST:PORT, e.g. 127.0.0.1:8377")
-    return host.removeprefix("[").removesuffix("]"), int(port)
+    """``HOST:PORT`` (``[::1]:PORT`` for IPv6), ``:PORT`` or ``PORT`` → ``(host, port)``.
+
+    Without a host it is loopback; ``ServeError`` when the text is not an address.
+    """
+    host, _, port = text.rpartition(":")
+    if not port.isdigit() or int(port) > 65535 or (host.startswith("[") != host.endswith("]")):
+        raise ServeError(f"--http {text!r}: expected HOST:PORT or PORT, e.g. 127.0.0.1:8377")
+    return host.removeprefix("[").removesuffix("]") or DEFAULT_HOST, int(port)
 
 
 def is_loopback(host: str) -> bool:
@@ -151,12 +164,14 @@ class HookHttpServer:
     ``POST`` on any path is a hook input; the reply body is the answer's
     decision JSON (200), or the answer's stderr with status 500 when the
     hooks failed without deciding (Claude Code shows it as a non-blocking
-    error). ``GET /health`` answers ``ok``.
+    error). ``GET /health`` answers ``ok``. Unless ``remote`` (bound beyond
+    loopback, behind a token), the ``Host`` must name a loopback address.
     """
 
-    def __init__(self, bridge: BridgeHooks, token: str | None = None) -> None:
+    def __init__(self, bridge: BridgeHooks, token: str | None = None, remote: bool = False) -> None:
         self.bridge = bridge
         self.token = token
+        self.remote = remote
 
     async def start(self, host: str, port: int) -> asyncio.Server:
         return await asyncio.start_server(self._connection, host, port)
@@ -190,6 +205,10 @@ class HookHttpServer:
             raise _HttpError(411, "send the hook input with Content-Length")
         length = _content_length(headers)
         body = await reader.readexactly(length) if length else b""
+        refused = _refusal(headers, self.remote)
+        if refused:
+            await self._send(writer, 403, refused.encode(), "text/plain", keep)
+            return keep
         if method == "GET" and path == "/health":
             await self._send(writer, 200, b"ok\n", "text/plain", keep)
             return keep
@@ -240,6 +259,29 @@ async def _read_headers(reader: asyncio.StreamReader) -> dict[str, str]:
     raise _HttpError(431, "too many header lines")
 
 
+def _refusal(headers: dict[str, str], remote: bool) -> str:
+    """Why a request that may come from a web page is refused (``""``: it is not)."""
+    if "origin" in headers:
+        return "requests from a web page (an Origin header) are refused\n"
+    if remote:
+        return ""
+    host = _host_name(headers.get("host", "").lower())
+    if not is_loopback(host):
+        shown = headers.get("host", "")[:100] or "none"
+        return (
+            f"Host {shown!r} is not a loopback address: use http://127.0.0.1:PORT "
+            "or http://localhost:PORT in the hook's url\n"
+        )
+    return ""
+
+
+def _host_name(value: str) -> str:
+    """The host of a ``Host`` header (``[::1]:80`` → ``::1``, ``localhost:80`` → ``localhost``)."""
+    if value.startswith("["):
+        return value[1:].partition("]")[0]
+    return value.rpartition(":")[0] if value.count(":") == 1 else value
+
+
 def _content_length(headers: dict[str, str]) -> int:
     raw = headers.get("content-length", "0")
     if not raw.isdigit():
@@ -261,34 +303,9 @@ async def _answer_text(bridge: BridgeHooks, body: str | bytes) -> ClaudeAnswer:
 # -- stdio ------------------------------------------------------------------------------
 
 
-async def serve_stdio(bridge: BridgeHooks, stdin: TextIO, out: TextIO) -> None:
-    """Answer one JSON line per request, in order, until stdin ends."""
-    loop = asyncio.get_running_loop()
-    while True:
-        line = await loop.run_in_executor(None, stdin.readline)
-        if not line:
-            return
-        if not line.strip():
-            continue
-        reply = await _stdio_reply(bridge, line)
-        out.write(json.dumps(reply) + "\n")
-        out.flush()
-
-
-class LazyBridge:
-    """Answers Claude Code hook-input lines; the hooks load on the first one, so a server
-    that only ever sees pi's events never loads them a second time."""
-
-    def __init__(
-        self, hook_paths: Sequence[str], *, cwd: str, discover: bool, trust_project: bool
-    ) -> None:
-        self._how = (list(hook_paths), cwd, discover, trust_project)
-        self._bridge: BridgeHooks | None = None
-
-    async def __call__(self, line: str) -> dict[str, Any]:
-        if self._bridge is None:
-            self._bridge = _load(*self._how)
-        return await _stdio_reply(self._bridge, line)
+def claude_lines(bridge: BridgeHooks) -> Callable[[str], Awaitable[dict[str, Any]]]:
+    """What answers Claude Code hook-input lines on ``serve --stdio``'s shared stream."""
+    return functools.partial(_stdio_reply, bridge)
 
 
 def _load(hook_paths: Sequence[str], cwd: str, discover: bool, trust_project: bool) -> BridgeHooks:
@@ -333,32 +350,33 @@ async def _stdio_reply(bridge: BridgeHooks, line: str) -> dict[str, Any]:
 
 
 def main(argv: Sequence[str]) -> int:
-    args = _parser().parse_args(argv)
+    """``hookline serve --http`` (and ``--help``); ``--stdio`` is run by the CLI, whose agent
+    answers pi's events and hands Claude Code's lines to ``claude_lines``."""
+    parser = _parser()
+    args = parser.parse_args(argv)
+    if not args.http:
+        parser.error("--stdio is run by `hookline serve --stdio`")
     token = args.token or os.environ.get(TOKEN_ENV) or None
-    address = None
     try:
-        if args.http:
-            address = parse_address(args.http)
-            check_bind(address[0], token, args.allow_remote)
+        address = parse_address(args.http)
+        check_bind(address[0], token, args.allow_remote)
     except ServeError as exc:
         print(f"hookline serve: error: {exc}", file=sys.stderr)
         return 2
     from hookline.modes.stdout import claim_stdout
 
-    out = claim_stdout()  # hooks' print() goes to stderr, never into the protocol
+    claim_stdout()  # hooks' print() goes to stderr, never to a stdout someone reads
     bridge = _load(args.hooks, os.getcwd(), not args.no_discovery, args.trust_project)
     try:
-        if address is None:
-            asyncio.run(serve_stdio(bridge, sys.stdin, out))
-        else:
-            asyncio.run(_serve_http(bridge, address, token))
+        asyncio.run(_serve_http(bridge, address, token))
     except KeyboardInterrupt:
         return 130
     return 0
 
 
 async def _serve_http(bridge: BridgeHooks, address: tuple[str, int], token: str | None) -> None:
-    server = await HookHttpServer(bridge, token).start(*address)
+    remote = not is_loopback(address[0])
+    server = await HookHttpServer(bridge, token, remote).start(*address)
     host, port = server.sockets[0].getsockname()[:2]
     shown = f"[{host}]" if ":" in host else host
     print(f"hookline serve: listening on http://{shown}:{port}", file=sys.stderr, flush=True)

@@ -46,6 +46,20 @@ HOOKLINE_EVENT_NAMES: dict[str, str] = {
     "SubagentStart": "subagent_start",
     "Notification": "notification",
     "PermissionRequest": "permission_request",
+    "PostCompact": "session_compact",
+    "InstructionsLoaded": "instructions_loaded",
+}
+#: Claude Code hook events module hooks have no counterpart for (settings hooks only).
+CLAUDE_ONLY_EVENTS: frozenset[str] = frozenset(
+    {"PostToolBatch", "PermissionDenied", "StopFailure", "ConfigChange", "FileChanged"}
+    | {"Setup", "UserPromptExpansion", "CwdChanged", "Elicitation", "ElicitationResult"}
+    | {"TeammateIdle", "TaskCreated", "TaskCompleted", "WorktreeCreate", "WorktreeRemove"}
+    | {"PreModelSwitch", "PostModelSwitch", "MessageDisplay", "DirectoryAdded"}
+    | {"StatusLine", "FileSuggestion"}
+)
+#: Any spelling of a Claude Code event (``pre_tool_use``, ``pretooluse``) → its name.
+_CLAUDE_SPELLINGS: dict[str, str] = {
+    name.lower(): name for name in (*HOOKLINE_EVENT_NAMES, *CLAUDE_ONLY_EVENTS)
 }
 
 #: Claude Code's hook input fields → what hookline's event payloads call them.
@@ -59,9 +73,22 @@ HOOKLINE_FIELD_NAMES: dict[str, str] = {
 
 
 def claude_event_hint(name: str) -> str:
-    """`` (in hookline this is `tool_call`)`` for a Claude event name, else ``""``."""
-    ours = HOOKLINE_EVENT_NAMES.get(name)
-    return f" (that is Claude Code's name: in hookline this is {ours!r})" if ours else ""
+    """`` (... in hookline this is 'tool_call')`` for a Claude event name, else ``""``.
+
+    Spelt any way (``PreToolUse``, ``pre_tool_use``, ``preToolUse``); an event
+    module hooks cannot take says so instead of suggesting a look-alike.
+    """
+    claude = _CLAUDE_SPELLINGS.get(name.replace("_", "").replace("-", "").lower())
+    if claude is None:
+        return ""
+    said = "that is Claude Code's name" if claude == name else f"that is Claude Code's {claude}"
+    ours = HOOKLINE_EVENT_NAMES.get(claude)
+    if ours is None:
+        return (
+            f" ({said}: module hooks have no counterpart in hookline; "
+            "a command hook in .claude/settings.json can take it)"
+        )
+    return f" ({said}: in hookline this is {ours!r})"
 
 
 def claude_field_hint(name: str) -> str:
@@ -84,6 +111,11 @@ HOOKLINE_RESULT_HINTS: dict[str, str] = {
 
 
 def claude_result_hint(key: str) -> str:
-    """A hint for a Claude Code output key returned from a module hook, else ``""``."""
+    """A hint for a Claude Code output key or input field in a module hook's result, else ``""``.
+
+    ``tool_input`` returned to rewrite a call is Claude's field: hookline's is ``input``.
+    """
     ours = HOOKLINE_RESULT_HINTS.get(key)
-    return f" ({key!r} is Claude Code's output: in hookline, {ours})" if ours else ""
+    if ours:
+        return f" ({key!r} is Claude Code's output: in hookline, {ours})"
+    return claude_field_hint(key)

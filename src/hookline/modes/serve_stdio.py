@@ -11,7 +11,8 @@ hooks govern it. Names on the wire are the host's (pi's camelCase)::
 Every request gets exactly one answer with its id: ``result`` (``null`` when
 no hook changed anything) or ``error``. A ``tool_call`` that cannot be
 decided (bad request, a hook error the rules turn into a block) answers a
-block: the host fails closed. Events are answered in order, one at a time.
+block: the host fails closed, as it does while a hook module failed to load.
+Events are answered in order, one at a time.
 
 The same stream may carry Claude Code hook inputs (``{"id", "input"}``, see
 ``hookline.bridge.serve``): the caller passes ``claude``, which answers those
@@ -22,7 +23,8 @@ either kind of host fails closed.
 from __future__ import annotations
 
 import json
-from collections.abc import Awaitable, Callable
+import sys
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, TextIO
 
 from hookline.agent.agent import Agent
@@ -34,6 +36,7 @@ from hookline.core.events import (
     ToolCallEvent,
     ToolResultEvent,
 )
+from hookline.core.host import DetachedHost
 from hookline.core.messages import Content
 from hookline.core.results import (
     BeforeAgentStartResult,
@@ -41,6 +44,7 @@ from hookline.core.results import (
     ToolCallResult,
     ToolResultResult,
 )
+from hookline.core.runner import HookRunner
 from hookline.modes.print_mode import LineWriter, dumps
 from hookline.modes.rpc_protocol import LineTooLong, open_stdin, parse_command, read_lines
 from hookline.modes.rpc_wire import wire_message
@@ -78,13 +82,13 @@ def _text(data: dict[str, Any], key: str) -> str:
     return value
 
 
-async def _tool_call(agent: Agent, data: dict[str, Any]) -> Any:
+async def _tool_call(runner: HookRunner, data: dict[str, Any]) -> Any:
     event = ToolCallEvent(
         tool_name=_text(data, "toolName"),
         tool_call_id=str(data.get("toolCallId", "")),
         input=_dict(data, "input"),
     )
-    result = await agent.runner.emit_tool_call(event)
+    result = await runner.emit_tool_call(event)
     if not isinstance(result, ToolCallResult):
         return None
     if result.block:
@@ -92,7 +96,7 @@ async def _tool_call(agent: Agent, data: dict[str, Any]) -> Any:
     return {"input": result.input} if result.input is not None else None
 
 
-async def _tool_result(agent: Agent, data: dict[str, Any]) -> Any:
+async def _tool_result(runner: HookRunner, data: dict[str, Any]) -> Any:
     event = ToolResultEvent(
         tool_name=_text(data, "toolName"),
         tool_call_id=str(data.get("toolCallId", "")),
@@ -101,7 +105,7 @@ async def _tool_result(agent: Agent, data: dict[str, Any]) -> Any:
         details=data.get("details"),
         is_error=data.get("isError") is True,
     )
-    result = await agent.runner.emit_tool_result(event)
+    result = await runner.emit_tool_result(event)
     if not isinstance(result, ToolResultResult):
         return None
     patch: dict[str, Any] = {}
@@ -117,14 +121,14 @@ async def _tool_result(agent: Agent, data: dict[str, Any]) -> Any:
     return patch or None
 
 
-async def _input(agent: Agent, data: dict[str, Any]) -> Any:
+async def _input(runner: HookRunner, data: dict[str, Any]) -> Any:
     source = data.get("source")
     event = InputEvent(
         text=_text(data, "text"),
         images=_content_in(data.get("images")),
         source=source if isinstance(source, str) else "extension",
     )
-    result = await agent.runner.emit(event)
+    result = await runner.emit(event)
     if not isinstance(result, InputResult):
         return {"action": "continue"}
     if result.handled:
@@ -137,19 +141,20 @@ async def _input(agent: Agent, data: dict[str, Any]) -> Any:
     return answer
 
 
-async def _before_agent_start(agent: Agent, data: dict[str, Any]) -> Any:
+async def _before_agent_start(runner: HookRunner, data: dict[str, Any]) -> Any:
     """A hook sets the prompt with ``ctx.set_system_prompt``; the change is the answer."""
     system_prompt = _text(data, "systemPrompt")
-    agent.set_system_prompt(system_prompt)
+    host = runner.context.host
+    host.set_system_prompt(system_prompt)
     event = BeforeAgentStartEvent(
         prompt=str(data.get("prompt", "")),
         images=_content_in(data.get("images")),
         system_prompt=system_prompt,
     )
-    result = await agent.runner.emit(event)
+    result = await runner.emit(event)
     answer: dict[str, Any] = {}
-    if agent.get_system_prompt() != system_prompt:
-        answer["systemPrompt"] = agent.get_system_prompt()
+    if host.get_system_prompt() != system_prompt:
+        answer["systemPrompt"] = host.get_system_prompt()
     if isinstance(result, BeforeAgentStartResult) and result.message is not None:
         message = result.message
         answer["message"] = {
@@ -161,10 +166,10 @@ async def _before_agent_start(agent: Agent, data: dict[str, Any]) -> Any:
     return answer or None
 
 
-async def _session_start(agent: Agent, data: dict[str, Any]) -> Any:
+async def _session_start(runner: HookRunner, data: dict[str, Any]) -> Any:
     reason = data.get("reason")
     file = data.get("sessionFile")
-    await agent.runner.emit(
+    await runner.emit(
         SessionStartEvent(
             source=reason if isinstance(reason, str) else "startup",
             session_file=file if isinstance(file, str) else None,
@@ -173,12 +178,12 @@ async def _session_start(agent: Agent, data: dict[str, Any]) -> Any:
     return None
 
 
-async def _session_shutdown(agent: Agent, data: dict[str, Any]) -> Any:
-    await agent.runner.emit(SessionShutdownEvent(reason="exit"))
+async def _session_shutdown(runner: HookRunner, data: dict[str, Any]) -> Any:
+    await runner.emit(SessionShutdownEvent(reason="exit"))
     return None
 
 
-_EVENTS: dict[str, Callable[[Agent, dict[str, Any]], Any]] = {
+_EVENTS: dict[str, Callable[[HookRunner, dict[str, Any]], Any]] = {
     "tool_call": _tool_call,
     "tool_result": _tool_result,
     "input": _input,
@@ -188,18 +193,50 @@ _EVENTS: dict[str, Callable[[Agent, dict[str, Any]], Any]] = {
 }
 
 
+class ServeHost(DetachedHost):
+    """The agent as hooks see it under ``serve --stdio``: the host agent runs the turns.
+
+    So nothing a hook asks for starts one here (``pi.send_user_message``, a
+    triggered ``pi.send_message``): hookline's own agent would otherwise run
+    its model and its tools beside the host. What hooks send is dropped after
+    each event, with a line on stderr; what needs an agent (``ctx.compact()``,
+    ``new_session``) fails as it does without one. The system prompt a hook
+    sets is the one ``before_agent_start`` answers with.
+    """
+
+    def __init__(self, warn: Callable[[str], None]) -> None:
+        super().__init__()
+        self._warn = warn
+
+    def settle(self, event: str) -> None:
+        """Drop what the hooks sent during ``event``, saying so."""
+        if self.pending:
+            kinds = ", ".join(sorted({name for name, _ in self.pending}))
+            self._warn(f"{event}: hooks asked for {kinds}; the host agent runs the turns, dropped")
+            self.pending.clear()
+
+
 #: Answers one Claude Code hook-input line (``{"id", "input"}``) with its reply object.
 ClaudeLines = Callable[[str], Awaitable[dict[str, Any]]]
 
 
 async def serve_stdio(
-    agent: Agent, out: TextIO | None = None, claude: ClaudeLines | None = None
+    agent: Agent,
+    out: TextIO | None = None,
+    claude: ClaudeLines | None = None,
+    broken: Sequence[str] = (),
 ) -> int:
     """Answer event requests on stdin until EOF; a bad line is answered, never fatal.
 
     With ``claude``, lines shaped as Claude Code hook inputs go to it instead.
+    ``broken`` names hook modules that failed to load: every ``tool_call`` is
+    then blocked, as the hook meant to guard it is missing (Claude Code's
+    ``PreToolUse`` lines are denied alike). Hooks see a ``ServeHost``, never
+    the agent: it runs no turns here.
     """
     write = LineWriter(out)
+    host = ServeHost(lambda text: print(f"hookline serve: {text}", file=sys.stderr, flush=True))
+    agent.runner.bind_host(host)
     async for line in read_lines(await open_stdin()):
         if isinstance(line, LineTooLong):
             write(dumps({"id": None, "error": f"line of {line.size} bytes is too long"}))
@@ -210,7 +247,8 @@ async def serve_stdio(
         if claude is not None and _is_claude(text):
             write(dumps(await claude(text)))
             continue
-        answer = await _answer(agent, text)
+        answer = await _answer(agent.runner, text, broken)
+        host.settle(str(_object(text).get("type", "request"))[:80])
         if claude is not None and "result" not in answer and "type" not in _object(text):
             # Not a pi event and not a hook input: refuse in both shapes (fail closed).
             answer = {**answer, **await claude(text)}
@@ -233,7 +271,7 @@ def _is_claude(text: str) -> bool:
     return "type" not in request and ("input" in request or "hook_event_name" in request)
 
 
-async def _answer(agent: Agent, text: str) -> dict[str, Any]:
+async def _answer(runner: HookRunner, text: str, broken: Sequence[str]) -> dict[str, Any]:
     request_id: Any = None
     event = ""
     try:
@@ -247,7 +285,11 @@ async def _answer(agent: Agent, text: str) -> dict[str, Any]:
         data = request.get("data")
         if not isinstance(data, dict):
             raise ValueError('"data" must be an object')
-        return {"id": request_id, "result": await handler(agent, data)}
+        if event == "tool_call" and broken:
+            failed = "; ".join(broken)
+            reason = f"hookline: hook modules failed to load: {failed}"
+            return {"id": request_id, "result": {"block": True, "reason": reason}}
+        return {"id": request_id, "result": await handler(runner, data)}
     except Exception as exc:  # a hook's own failure is the runner's; this is a bad request
         answer: dict[str, Any] = {"id": request_id, "error": f"{type(exc).__name__}: {exc}"}
         if event == "tool_call":  # undecidable: the host blocks (fail closed)

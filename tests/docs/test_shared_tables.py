@@ -1,0 +1,123 @@
+"""The docs hold the reference tables; the README's copies must say the same, cell for cell.
+
+The docs are the reference a hook author reads (they stand alone); the README
+repeats some of their tables. Each pair below is compared, so neither copy
+can drift. The combination-rule table is also checked against the rules the
+runner really has.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from hookline.core import rules
+
+ROOT = Path(__file__).resolve().parents[2]
+DOCS = ROOT / "docs"
+
+#: README section → the docs page and section holding the same tables, in the same order.
+SHARED: dict[str, tuple[str, str]] = {
+    "### Compatibility: events": ("settings-hooks.md", "## Compatibility: events"),
+    "### Compatibility: input fields": ("settings-hooks.md", "## Compatibility: input fields"),
+    "### Compatibility: output": ("settings-hooks.md", "## Compatibility: output"),
+    "### Compatibility: hook types and fields": (
+        "settings-hooks.md",
+        "## Compatibility: hook types and fields",
+    ),
+    "### The extension API (pi's names, in snake_case)": (
+        "writing-hooks.md",
+        "## The extension API (pi's names, in snake_case)",
+    ),
+    "## Permissions": ("permissions.md", "# Permissions"),
+    "### Trust": ("security.md", "## Trust"),
+    "### Performance": ("performance.md", "# Performance"),
+}
+
+
+def _unfenced(text: str) -> list[str]:
+    """The lines outside code fences (a ``# comment`` in a code block is no heading)."""
+    lines, fenced = [], False
+    for line in text.splitlines():
+        if line.startswith(("```", "~~~")):
+            fenced = not fenced
+            continue
+        lines.append("" if fenced else line)
+    return lines
+
+
+def section_tables(text: str, heading: str) -> list[list[str]]:
+    """The tables (rows as text) of the section ``heading`` opens, up to a heading of its level
+    or above; ``AssertionError`` when there is no such heading."""
+    lines = _unfenced(text)
+    assert heading in lines, f"no heading {heading!r}"
+    level = len(heading) - len(heading.lstrip("#"))
+    tables: list[list[str]] = []
+    current: list[str] = []
+    for line in lines[lines.index(heading) + 1 :]:
+        match = re.match(r"^(#+)\s", line)
+        if match and len(match.group(1)) <= level:
+            break
+        if line.startswith("|"):
+            current.append(line.rstrip())
+        elif current:
+            tables.append(current)
+            current = []
+    return [*tables, current] if current else tables
+
+
+@pytest.mark.parametrize("readme_heading", SHARED)
+def test_the_readme_table_is_the_docs_table(readme_heading: str) -> None:
+    page, docs_heading = SHARED[readme_heading]
+    readme = section_tables((ROOT / "README.md").read_text(encoding="utf-8"), readme_heading)
+    docs = section_tables((DOCS / page).read_text(encoding="utf-8"), docs_heading)
+    assert readme, f"README {readme_heading!r} has no table"
+    assert readme == docs, f"README {readme_heading!r} and docs/{page} {docs_heading!r} differ"
+
+
+def test_the_comparison_sees_a_changed_cell_and_ignores_code_blocks() -> None:
+    page = (
+        "# A\n\n```\n# not a heading\n| x |\n```\n\n| a | b |\n|---|---|\n| 1 | 2 |\n# B\n| c |\n"
+    )
+    assert section_tables(page, "# A") == [["| a | b |", "|---|---|", "| 1 | 2 |"]]
+    changed = page.replace("| 1 | 2 |", "| 1 | 3 |")
+    assert section_tables(changed, "# A") != section_tables(page, "# A")
+    assert section_tables(page, "# B") == [["| c |"]]
+    with pytest.raises(AssertionError, match="no heading"):
+        section_tables(page, "## C")
+
+
+def test_the_combination_table_names_every_event_with_a_rule() -> None:
+    """A rule the runner applies and the docs leave out would be a silent surprise."""
+    text = (DOCS / "writing-hooks.md").read_text(encoding="utf-8")
+    table = next(t for t in section_tables(text, "# Writing a hook") if "| event | rule |" in t)
+    named = {name for row in table[2:] for name in re.findall(r"`([\w.]+)`", row.split("|")[1])}
+    assert set(rules.DIRECT) | set(rules.RULES) <= named
+
+
+def test_the_embedding_page_documents_every_event_serve_answers() -> None:
+    from hookline.modes.serve_stdio import _EVENTS
+
+    text = (DOCS / "embedding.md").read_text(encoding="utf-8")
+    heading = "## Out of process"
+    [table] = section_tables(text, heading)
+    documented = [re.findall(r"`(\w+)`", row.split("|")[1])[0] for row in table[2:]]
+    assert documented == list(_EVENTS)
+
+
+def test_the_event_name_table_is_the_vocabulary_hooks_get_hints_from() -> None:
+    from hookline.core.vocabulary import HOOKLINE_EVENT_NAMES
+
+    text = (DOCS / "settings-hooks.md").read_text(encoding="utf-8")
+    [table] = section_tables(text, "## Claude Code events and hookline events")
+    pairs: dict[str, str] = {}
+    for row in table[2:]:
+        claude_cell, ours_cell = row.split("|")[1:3]
+        claude_names = re.findall(r"`(\w+)`", claude_cell)
+        ours = re.findall(r"`([\w.]+)`", ours_cell.partition("(")[0])
+        # "`Stop`, `SubagentStop` | `stop`, `subagent_stop`": pairwise; else all map to one.
+        for i, name in enumerate(claude_names):
+            pairs[name] = ours[i] if len(ours) == len(claude_names) else ours[0]
+    assert pairs == HOOKLINE_EVENT_NAMES

@@ -1,0 +1,159 @@
+"""Tool parameters declared once, as a pydantic model: the JSON Schema the model is sent,
+and the check of the arguments it sends back.
+
+A tool's ``parameters`` is either a JSON Schema dict (sent as it is) or a pydantic
+model class. For a model, ``tool_json_schema`` renders the schema providers take: no
+``title`` noise, an optional field (``int | None = None``) as its plain type rather
+than ``anyOf [..., null]``, no ``default: null``, and not the class docstring (the
+tool's ``description`` is what the model reads). ``parse_arguments`` turns a failed
+validation into a ``ToolError`` the model can act on ("read: parameter 'limit' must
+be an integer >= 1, got str '10'"), since the model reads it as the tool's result.
+
+Nothing is built at import: a model's schema is generated on first use and cached,
+so a turn whose provider never sends schemas (the scripted model) never pays for it.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from hookline.core.tool import ToolError, ToolParameters
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel, ValidationError
+    from pydantic_core import ErrorDetails
+
+M = TypeVar("M", bound="BaseModel")
+
+#: Errors listed in one message at most; a model that got everything wrong fixes the
+#: first ones and hears about the rest on its next try.
+_MAX_ERRORS = 5
+#: Keys whose value maps names to schemas (a property called ``title`` is not a title).
+_NAME_MAPS = ("properties", "patternProperties", "$defs", "definitions")
+
+
+def tool_json_schema(parameters: ToolParameters) -> dict[str, Any]:
+    """The JSON Schema a provider sends for ``parameters``: a dict as it is, a pydantic
+    model's generated and cleaned (a fresh copy each call: payload hooks may edit it)."""
+    if isinstance(parameters, dict):
+        return parameters
+    return json.loads(_model_schema_json(parameters))  # type: ignore[no-any-return]
+
+
+def parse_arguments(tool: str, model: type[M], params: Any) -> M:
+    """``params`` validated into ``model``; a ``ToolError`` naming ``tool``, each field at
+    fault and what it must be otherwise."""
+    from pydantic import ValidationError
+
+    try:
+        return model.model_validate(params)
+    except ValidationError as exc:
+        raise ToolError(explain_arguments(tool, model, params, exc)) from None
+
+
+def explain_arguments(
+    tool: str, model: type[BaseModel], params: Any, error: ValidationError
+) -> str:
+    """One line for the model: the tool, then each failed field and what it must be."""
+    if not isinstance(params, Mapping):
+        return f"{tool}: the arguments must be a JSON object, got {show_value(params)}"
+    schema = json.loads(_model_schema_json(model))
+    errors = error.errors(include_url=False)
+    parts = [_explain(err, params, schema) for err in errors[:_MAX_ERRORS]]
+    if len(errors) > _MAX_ERRORS:
+        parts.append(f"and {len(errors) - _MAX_ERRORS} more")
+    return f"{tool}: " + "; ".join(parts)
+
+
+def show_value(value: Any) -> str:
+    """A value's type and a short repr, as an error message quotes what was sent."""
+    text = repr(value)
+    if len(text) > 60:
+        text = text[:57] + "..."
+    return f"{type(value).__name__} {text}"
+
+
+@functools.cache
+def _model_schema_json(model: type[BaseModel]) -> str:
+    """The cleaned schema of ``model`` as JSON text (built once per model class)."""
+    from hookline.core._json_schema import ProviderJsonSchema
+
+    schema = _without_titles(model.model_json_schema(schema_generator=ProviderJsonSchema))
+    schema.pop("description", None)  # the class docstring: the tool has its own description
+    schema.setdefault("required", [])
+    return json.dumps(schema)
+
+
+def _without_titles(node: Any, names: bool = False) -> Any:
+    """``node`` with every schema's ``title`` dropped; ``names`` marks a name → schema map."""
+    if isinstance(node, list):
+        return [_without_titles(item) for item in node]
+    if not isinstance(node, dict):
+        return node
+    if names:
+        return {key: _without_titles(value) for key, value in node.items()}
+    return {
+        key: _without_titles(value, key in _NAME_MAPS)
+        for key, value in node.items()
+        if not (key == "title" and isinstance(value, str))
+    }
+
+
+def _where(loc: tuple[int | str, ...]) -> str:
+    """``('items', 0, 'name')`` → ``items[0].name``."""
+    out = ""
+    for part in loc:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out
+
+
+def _expected(prop: Mapping[str, Any]) -> str | None:
+    """What a simple property must be, in words (None for anything more complex)."""
+    kind = prop.get("type")
+    if "enum" in prop:
+        return "one of " + ", ".join(json.dumps(v) for v in prop["enum"])
+    if kind == "string":
+        return "a string"
+    if kind == "boolean":
+        return "true or false"
+    if kind in ("integer", "number"):
+        words = "an integer" if kind == "integer" else "a number"
+        if "minimum" in prop:
+            words += f" >= {prop['minimum']:g}"
+        if "exclusiveMinimum" in prop:
+            words += f" > {prop['exclusiveMinimum']:g}"
+        if "maximum" in prop:
+            words += f" <= {prop['maximum']:g}"
+        if "exclusiveMaximum" in prop:
+            words += f" < {prop['exclusiveMaximum']:g}"
+        return words
+    if kind == "array":
+        return "a list"
+    if kind == "object":
+        return "an object"
+    return None
+
+
+def _explain(err: ErrorDetails, params: Mapping[str, Any], schema: Mapping[str, Any]) -> str:
+    loc = tuple(err["loc"])
+    name = _where(loc)
+    if not loc:  # a model-level validator
+        return str(err["msg"])
+    props: Mapping[str, Any] = schema.get("properties", {})
+    prop = props.get(str(loc[0]), {}) if len(loc) == 1 else {}
+    expected = _expected(prop)
+    value = err.get("input")
+    if err["type"] == "missing" or (len(loc) == 1 and loc[0] in params and value is None):
+        return f"missing required parameter {name!r}" + (f" ({expected})" if expected else "")
+    if err["type"] == "extra_forbidden":
+        known = ", ".join(repr(k) for k in props)
+        return f"unknown parameter {name!r}; the parameters are {known or 'none'}"
+    if err["type"] == "string_too_short" and value == "":
+        return f"parameter {name!r} must not be empty"
+    if expected is not None:
+        return f"parameter {name!r} must be {expected}, got {show_value(value)}"
+    msg = str(err["msg"])
+    return f"parameter {name!r}: {msg[:1].lower()}{msg[1:]}, got {show_value(value)}"

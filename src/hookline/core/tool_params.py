@@ -33,6 +33,30 @@ M = TypeVar("M", bound="BaseModel")
 _MAX_ERRORS = 5
 #: Keys whose value maps names to schemas (a property called ``title`` is not a title).
 _NAME_MAPS = ("properties", "patternProperties", "$defs", "definitions")
+#: JSON Schema number bounds, in words.
+_BOUNDS = (
+    ("minimum", ">="),
+    ("exclusiveMinimum", ">"),
+    ("maximum", "<="),
+    ("exclusiveMaximum", "<"),
+)
+#: pydantic error types that "must be <the field's type and bounds>" describes; any other
+#: (a list too short, a pattern) is told in pydantic's own words.
+_TYPE_ERRORS = frozenset(
+    {
+        "greater_than",
+        "greater_than_equal",
+        "less_than",
+        "less_than_equal",
+        "literal_error",
+        "enum",
+        "int_from_float",
+        "int_parsing",
+        "float_parsing",
+        "bool_parsing",
+        "finite_number",
+    }
+)
 
 
 def tool_json_schema(parameters: ToolParameters) -> dict[str, Any]:
@@ -121,15 +145,15 @@ def _expected(prop: Mapping[str, Any]) -> str | None:
         return "true or false"
     if kind in ("integer", "number"):
         words = "an integer" if kind == "integer" else "a number"
-        if "minimum" in prop:
-            words += f" >= {prop['minimum']:g}"
-        if "exclusiveMinimum" in prop:
-            words += f" > {prop['exclusiveMinimum']:g}"
-        if "maximum" in prop:
-            words += f" <= {prop['maximum']:g}"
-        if "exclusiveMaximum" in prop:
-            words += f" < {prop['exclusiveMaximum']:g}"
-        return words
+        low, high = prop.get("minimum"), prop.get("maximum")
+        if low is not None and high is not None:
+            return f"{words} from {low:g} to {high:g}"
+        bounds = [
+            f"{sign} {prop[key]:g}"
+            for key, sign in _BOUNDS
+            if isinstance(prop.get(key), int | float)
+        ]
+        return " ".join([words, " and ".join(bounds)]) if bounds else words
     if kind == "array":
         return "a list"
     if kind == "object":
@@ -153,7 +177,7 @@ def _explain(err: ErrorDetails, params: Mapping[str, Any], schema: Mapping[str, 
         return f"unknown parameter {name!r}; the parameters are {known or 'none'}"
     if err["type"] == "string_too_short" and value == "":
         return f"parameter {name!r} must not be empty"
-    if expected is not None:
+    if expected is not None and (err["type"].endswith("_type") or err["type"] in _TYPE_ERRORS):
         return f"parameter {name!r} must be {expected}, got {show_value(value)}"
     msg = str(err["msg"])
     return f"parameter {name!r}: {msg[:1].lower()}{msg[1:]}, got {show_value(value)}"

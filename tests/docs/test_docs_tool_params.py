@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from hookline.authoring import HookHarness
+from hookline.core.messages import content_text
 from hookline.core.tool_params import tool_json_schema
 from hookline.tools import BUILTIN_PARAMS, BUILTIN_TOOL_NAMES, builtin_tools
 
@@ -63,3 +65,31 @@ def test_the_check_sees_a_wrong_table(row: str, wrong: str) -> None:
     section = text.split("\n## grep ", 1)[1].split("\n## ", 1)[0]
     assert row in section
     assert documented("grep", text.replace(row, wrong)) != from_model("grep")
+
+
+async def test_the_writing_hooks_tool_example_works_as_written(
+    hook_harness: HookHarness, tmp_path: Path
+) -> None:
+    page = (DOCS / "writing-hooks.md").read_text(encoding="utf-8")
+    section = page.split("## Adding a tool", 1)[1].split("\n## ", 1)[0]
+    [code] = re.findall(r"```python\n(.*?)```", section, re.S)
+    hook = tmp_path / "forecast.py"
+    hook.write_text(code)
+    hook_harness.load(hook)
+    tool = hook_harness.runner.get_registered_tools()["forecast"]
+
+    schema = tool_json_schema(tool.parameters)
+    assert schema["properties"]["days"] == {
+        "type": "integer",
+        "minimum": 1,
+        "maximum": 7,
+        "default": 1,
+        "description": "Days ahead",
+    }
+    good = await hook_harness.run_tool(tool, {"city": "Oslo", "days": 2})
+    assert good.result.content == [{"type": "text", "text": "Oslo: sunny for 2 days"}]
+    bad = await hook_harness.run_tool(tool, {"city": "Oslo", "days": 9})
+    assert bad.result.is_error
+    assert content_text(bad.result.content) == (
+        "forecast: parameter 'days' must be an integer from 1 to 7, got int 9"
+    )

@@ -412,3 +412,79 @@ async def test_arguments_a_hook_rewrote_are_checked_and_execute_never_sees_bad_o
     with pytest.raises(ToolError, match=r"^shout: missing required parameter 'text'"):
         await tool.execute("c3", {}, None, None)
     assert calls == [{"text": "hi", "times": 2}]
+
+
+# --- walking around the checks ----------------------------------------------
+
+
+def test_a_made_up_parameter_name_is_quoted_short() -> None:
+    class Closed(BaseModel):
+        model_config = ConfigDict(extra="forbid")
+        x: int = 0
+
+    with pytest.raises(ToolError) as info:
+        parse_arguments("closed", Closed, {"k" * 100_000: 1})
+    message = str(info.value)
+    assert len(message) < 200
+    assert message.startswith("closed: unknown parameter '" + "k" * 57 + "...'")
+
+
+@pytest.mark.parametrize(
+    ("parameters", "needle"),
+    [
+        ("a schema as text", "parameters must be a JSON Schema dict or a pydantic model class"),
+        (int, "parameters must be a JSON Schema dict or a pydantic model class, got type"),
+        (None, "got NoneType None"),
+    ],
+)
+def test_register_tool_refuses_what_is_not_parameters(parameters: Any, needle: str) -> None:
+    from hookline.core.api import HookAPI, LoadedHook
+
+    api = HookAPI(LoadedHook(path="bad.py"))
+    with pytest.raises(TypeError, match=r"^tool 'bad': ") as info:
+        api.register_tool(Tool("bad", "A bad tool.", parameters, shout_tool([]).execute))
+    assert needle in str(info.value)
+
+
+def test_register_tool_refuses_a_model_without_a_json_schema() -> None:
+    """Refused when registered: sent later, it would break every model call."""
+    from hookline.core.api import HookAPI, LoadedHook
+
+    class Opaque(BaseModel):
+        callback: Callable[[], int]
+
+    api = HookAPI(LoadedHook(path="bad.py"))
+    with pytest.raises(TypeError) as info:
+        api.register_tool(Tool("opaque", "Opaque.", Opaque, shout_tool([]).execute))
+    assert str(info.value).startswith("tool 'opaque': cannot generate the JSON Schema of ")
+    assert "Use JSON-compatible field types" in str(info.value)
+    assert "opaque" not in api.hook.tools
+
+
+def test_register_tool_takes_a_model_and_a_dict() -> None:
+    from hookline.core.api import HookAPI, LoadedHook
+
+    api = HookAPI(LoadedHook(path="good.py"))
+    api.register_tool(Tool("shout", "Shout.", Shout, shout_tool([]).execute))
+    api.register_tool(Tool("raw", "Raw.", {"type": "object"}, shout_tool([]).execute))
+    assert api.hook.tools["shout"].parameters is Shout
+    assert api.hook.tools["raw"].parameters == {"type": "object"}
+
+
+def test_a_model_class_that_goes_away_takes_its_cached_schema() -> None:
+    """A reloaded hook's old classes are not kept alive by the schema cache."""
+    import gc
+    import weakref
+
+    def make() -> type[BaseModel]:
+        class Passing(BaseModel):
+            x: int
+
+        return Passing
+
+    model = make()
+    assert tool_json_schema(model)["properties"] == {"x": {"type": "integer"}}
+    gone = weakref.ref(model)
+    del model
+    gc.collect()
+    assert gone() is None

@@ -15,8 +15,8 @@ so a turn whose provider never sends schemas (the scripted model) never pays for
 
 from __future__ import annotations
 
-import functools
 import json
+import weakref
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -31,6 +31,11 @@ M = TypeVar("M", bound="BaseModel")
 #: Errors listed in one message at most; a model that got everything wrong fixes the
 #: first ones and hears about the rest on its next try.
 _MAX_ERRORS = 5
+#: Characters of a parameter name quoted back (an unknown key may be anything).
+_MAX_NAME = 60
+#: A model class → its cleaned schema as JSON text; weak, so a reloaded hook's old
+#: classes go with their schemas.
+_SCHEMAS: weakref.WeakKeyDictionary[type[BaseModel], str] = weakref.WeakKeyDictionary()
 #: Keys whose value maps names to schemas (a property called ``title`` is not a title).
 _NAME_MAPS = ("properties", "patternProperties", "$defs", "definitions")
 #: JSON Schema number bounds, in words.
@@ -100,15 +105,41 @@ def show_value(value: Any) -> str:
     return f"{type(value).__name__} {text}"
 
 
-@functools.cache
+def check_parameters(tool: str, parameters: object) -> None:
+    """Raise ``TypeError`` unless ``parameters`` is a JSON Schema dict or a pydantic model
+    class whose schema can be generated: a tool that cannot be described to the model is
+    refused when it is registered, not on every model call after."""
+    if isinstance(parameters, dict):
+        return
+    from pydantic import BaseModel
+
+    if not (isinstance(parameters, type) and issubclass(parameters, BaseModel)):
+        raise TypeError(
+            f"tool {tool!r}: parameters must be a JSON Schema dict or a pydantic model "
+            f"class, got {show_value(parameters)}"
+        )
+    try:
+        _model_schema_json(parameters)
+    except Exception as exc:
+        raise TypeError(
+            f"tool {tool!r}: cannot generate the JSON Schema of {parameters.__qualname__}: "
+            f"{exc}. Use JSON-compatible field types (str, int, float, bool, lists, "
+            "dicts, Literal, nested models)."
+        ) from exc
+
+
 def _model_schema_json(model: type[BaseModel]) -> str:
     """The cleaned schema of ``model`` as JSON text (built once per model class)."""
+    cached = _SCHEMAS.get(model)
+    if cached is not None:
+        return cached
     from hookline.core._json_schema import ProviderJsonSchema
 
     schema = _without_titles(model.model_json_schema(schema_generator=ProviderJsonSchema))
     schema.pop("description", None)  # the class docstring: the tool has its own description
     schema.setdefault("required", [])
-    return json.dumps(schema)
+    text = _SCHEMAS[model] = json.dumps(schema)
+    return text
 
 
 def _without_titles(node: Any, names: bool = False) -> Any:
@@ -127,11 +158,11 @@ def _without_titles(node: Any, names: bool = False) -> Any:
 
 
 def _where(loc: tuple[int | str, ...]) -> str:
-    """``('items', 0, 'name')`` → ``items[0].name``."""
+    """``('items', 0, 'name')`` → ``items[0].name`` (a name the model made up, cut short)."""
     out = ""
     for part in loc:
         out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
-    return out
+    return out if len(out) <= _MAX_NAME else out[: _MAX_NAME - 3] + "..."
 
 
 def _expected(prop: Mapping[str, Any]) -> str | None:

@@ -488,3 +488,17 @@ def test_a_model_class_that_goes_away_takes_its_cached_schema() -> None:
     del model
     gc.collect()
     assert gone() is None
+
+
+def test_a_model_without_a_json_schema_still_gets_a_tool_error() -> None:
+    """An author may parse with any model; the message then uses pydantic's words."""
+
+    class Opaque(BaseModel):
+        callback: Callable[[], int]
+        n: int
+
+    with pytest.raises(ToolError) as info:
+        parse_arguments("opaque", Opaque, {"callback": 5, "n": "x"})
+    message = str(info.value)
+    assert message.startswith("opaque: parameter 'callback': input should be callable")
+    assert "; parameter 'n': input should be a valid integer" in message

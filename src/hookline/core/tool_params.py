@@ -80,16 +80,19 @@ def parse_arguments(tool: str, model: type[M], params: Any) -> M:
     try:
         return model.model_validate(params)
     except ValidationError as exc:
-        raise ToolError(explain_arguments(tool, model, params, exc)) from None
+        raise ToolError(_explain_arguments(tool, model, params, exc)) from None
 
 
-def explain_arguments(
+def _explain_arguments(
     tool: str, model: type[BaseModel], params: Any, error: ValidationError
 ) -> str:
     """One line for the model: the tool, then each failed field and what it must be."""
     if not isinstance(params, Mapping):
-        return f"{tool}: the arguments must be a JSON object, got {show_value(params)}"
-    schema = json.loads(_model_schema_json(model))
+        return f"{tool}: the arguments must be a JSON object, got {_show(params)}"
+    try:
+        schema = json.loads(_model_schema_json(model))
+    except Exception:  # a model with no JSON Schema: pydantic's words alone
+        schema = {}
     errors = error.errors(include_url=False)
     parts = [_explain(err, params, schema) for err in errors[:_MAX_ERRORS]]
     if len(errors) > _MAX_ERRORS:
@@ -97,7 +100,7 @@ def explain_arguments(
     return f"{tool}: " + "; ".join(parts)
 
 
-def show_value(value: Any) -> str:
+def _show(value: Any) -> str:
     """A value's type and a short repr, as an error message quotes what was sent."""
     text = repr(value)
     if len(text) > 60:
@@ -116,7 +119,7 @@ def check_parameters(tool: str, parameters: object) -> None:
     if not (isinstance(parameters, type) and issubclass(parameters, BaseModel)):
         raise TypeError(
             f"tool {tool!r}: parameters must be a JSON Schema dict or a pydantic model "
-            f"class, got {show_value(parameters)}"
+            f"class, got {_show(parameters)}"
         )
     try:
         _model_schema_json(parameters)
@@ -177,7 +180,7 @@ def _expected(prop: Mapping[str, Any]) -> str | None:
     if kind in ("integer", "number"):
         words = "an integer" if kind == "integer" else "a number"
         low, high = prop.get("minimum"), prop.get("maximum")
-        if low is not None and high is not None:
+        if isinstance(low, int | float) and isinstance(high, int | float):
             return f"{words} from {low:g} to {high:g}"
         bounds = [
             f"{sign} {prop[key]:g}"
@@ -209,6 +212,6 @@ def _explain(err: ErrorDetails, params: Mapping[str, Any], schema: Mapping[str, 
     if err["type"] == "string_too_short" and value == "":
         return f"parameter {name!r} must not be empty"
     if expected is not None and (err["type"].endswith("_type") or err["type"] in _TYPE_ERRORS):
-        return f"parameter {name!r} must be {expected}, got {show_value(value)}"
+        return f"parameter {name!r} must be {expected}, got {_show(value)}"
     msg = str(err["msg"])
-    return f"parameter {name!r}: {msg[:1].lower()}{msg[1:]}, got {show_value(value)}"
+    return f"parameter {name!r}: {msg[:1].lower()}{msg[1:]}, got {_show(value)}"

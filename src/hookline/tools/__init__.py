@@ -1,4 +1,5 @@
-"""Built-in tools (bash, read, write, edit, ls, find, grep), truncation and tool wrapping.
+"""Built-in tools (bash, read, write, edit, ls, find, grep), their parameter models
+(``ReadParams``, ...), truncation and tool wrapping.
 
 Imports only ``hookline.core``. The agent calls ``hooked_tools(cwd, runner)``;
 an embedding agent may compose ``builtin_tools``, ``resolve_tools`` and

@@ -4,6 +4,7 @@ scripted model: the model is offered the generated schema, good arguments reach
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from hookline.agent.providers.anthropic_provider import to_anthropic_tools
@@ -120,3 +121,31 @@ async def test_a_built_in_tool_call_with_bad_arguments_is_the_models_to_fix(
         ("read: parameter 'limit' must be an integer >= 1, got str '2'", True),
         ("one\ntwo\n\n[1 more lines in file. Use offset=3 to continue.]", False),
     ]
+
+
+async def test_the_dynamic_tools_example_declares_echo_with_a_model(make_agent: MakeAgent) -> None:
+    example = Path(__file__).resolve().parents[2] / "examples" / "hooks" / "dynamic_tools.py"
+    h = await make_agent(
+        [
+            {"tool_calls": [{"name": "shout", "arguments": {"text": 5}}]},
+            {"tool_calls": [{"name": "shout", "arguments": {"text": "hi"}}]},
+            "done",
+        ],
+        hook_paths=[str(example)],
+    )
+    await h.runner.run_command("add-echo", "shout >> ")
+    await h.agent.prompt("shout")
+
+    results = [m for m in h.seen_by_model(2) if m["role"] == "tool"]
+    assert [(content_text(r["content"]), r["is_error"]) for r in results] == [
+        ("shout: parameter 'text' must be a string, got int 5", True),
+        (">>hi", False),
+    ]
+    spec = next(t for t in h.provider.requests[0].tools if t.name == "shout")
+    assert spec.json_schema() == {
+        "type": "object",
+        "properties": {
+            "text": {"type": "string", "default": "", "description": "The text to echo"}
+        },
+        "required": [],
+    }

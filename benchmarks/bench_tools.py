@@ -2,7 +2,9 @@
 
 The wrapped tool has one no-op ``tool_call`` and one no-op ``tool_result``
 handler, so both events are built and emitted on every call; the ratio shows
-what hooks cost next to real tool work.
+what hooks cost next to real tool work. The no-op tool declared with a pydantic
+model (``GrepParams``) shows, beside the dict-declared one, what checking a
+call's arguments against its model costs in the pipeline.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from hookline.core.api import HookAPI, LoadedHook
 from hookline.core.messages import text
 from hookline.core.runner import HookRunner
 from hookline.core.tool import Tool, ToolResult
-from hookline.tools import create_read_tool, wrap_tool
+from hookline.tools import GrepParams, create_read_tool, wrap_tool
 
 ROUNDS = 200
 
@@ -63,10 +65,13 @@ async def _bench(cwd: str) -> list[tuple[str, float, float]]:
     runner = _runner(cwd)
     read = create_read_tool(cwd)
     noop = Tool("noop", "does nothing", {"type": "object"}, _noop_execute)
+    checked = Tool("noop", "does nothing", GrepParams, _noop_execute)
+    grep_args = {"pattern": "x", "path": "src", "ignoreCase": True, "limit": 5}
     rows = []
     for label, tool, params in (
         ("read 1 MB", read, {"path": "one_mb.txt"}),
         ("no-op tool (pure wrapper cost)", noop, {}),
+        ("no-op tool, model-checked args", checked, grep_args),
     ):
         raw = await _time(tool, params)
         wrapped = await _time(wrap_tool(tool, runner), params)

@@ -1,7 +1,9 @@
 """Dynamic tools: register tools after start-up, from ``session_start`` and from a command.
 
 The Python version of pi's dynamic-tools example: a tool registered late is
-offered to the model from its next call on, no reload needed.
+offered to the model from its next call on, no reload needed. The echo tool
+declares its parameters as a pydantic model: the model is sent the schema
+generated from it, and a call with a wrong argument is refused before ``run``.
 """
 
 from __future__ import annotations
@@ -10,7 +12,21 @@ import asyncio
 import time
 from typing import Any
 
-from hookline import HookAPI, HookContext, SessionStartEvent, Tool, ToolResult, ToolUpdate
+from pydantic import BaseModel, Field
+
+from hookline import (
+    HookAPI,
+    HookContext,
+    SessionStartEvent,
+    Tool,
+    ToolResult,
+    ToolUpdate,
+    parse_arguments,
+)
+
+
+class EchoParams(BaseModel):
+    text: str = Field("", description="The text to echo")
 
 
 async def clock(
@@ -31,12 +47,13 @@ def echo_tool(name: str, prefix: str) -> Tool:
         signal: asyncio.Event | None,
         on_update: ToolUpdate | None,
     ) -> ToolResult:
-        return ToolResult([{"type": "text", "text": f"{prefix}{params.get('text', '')}"}])
+        args = parse_arguments(name, EchoParams, params)
+        return ToolResult([{"type": "text", "text": f"{prefix}{args.text}"}])
 
     return Tool(
         name=name,
         description=f"Echo a text with the prefix {prefix!r}.",
-        parameters={"type": "object", "properties": {"text": {"type": "string"}}},
+        parameters=EchoParams,
         execute=run,
         prompt_snippet=f"echo a text prefixed with {prefix!r}",
     )

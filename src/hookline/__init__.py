@@ -152,10 +152,12 @@ if TYPE_CHECKING:
         ToolBlockedError,
         ToolError,
         ToolInfo,
+        ToolParameters,
         ToolResult,
         ToolUpdate,
         ToolWrapperExecute,
     )
+    from hookline.core.tool_params import parse_arguments, tool_json_schema
     from hookline.core.ui import HookUI, NoUI, StatusLine
     from hookline.discovery import (
         ENTRY_POINT_GROUP,
@@ -398,6 +400,7 @@ __all__ = [
     "ToolExecutionUpdateEvent",
     "ToolInfo",
     "ToolLeftovers",
+    "ToolParameters",
     "ToolResult",
     "ToolResultEvent",
     "ToolResultMessage",
@@ -446,12 +449,14 @@ __all__ = [
     "load_hooks",
     "load_into_runner",
     "load_settings",
+    "parse_arguments",
     "parse_command",
     "prepare_compaction",
     "resolve_tools",
     "run_process",
     "settings_json_schema",
     "should_compact",
+    "tool_json_schema",
     "wrap_tool",
     "wrap_tools",
 ]
@@ -466,6 +471,9 @@ _EXPORTS = {
     "EmptyReplyNudgeEvent": "hookline.core.events",
     "EventBus": "hookline.core.bus",
     "ToolInfo": "hookline.core.tool",
+    "ToolParameters": "hookline.core.tool",
+    "parse_arguments": "hookline.core.tool_params",
+    "tool_json_schema": "hookline.core.tool_params",
     "ToolUpdate": "hookline.core.tool",
     "ToolWrapperExecute": "hookline.core.tool",
     "ContextToolExecute": "hookline.core.tool",

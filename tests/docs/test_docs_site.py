@@ -12,6 +12,7 @@ import yaml
 
 from hookline.core.events import EVENT_TYPES
 from hookline.core.results import RESULT_TYPES, HookResult
+from hookline.core.tool_params import tool_json_schema
 from hookline.tools import builtin_tools, details
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -100,7 +101,7 @@ def test_the_tools_page_names_every_parameter_and_detail(tmp_path: Path) -> None
     }
     for tool in builtin_tools(str(tmp_path)):
         section = text.split(f"## {tool.name} ", 1)[1].split("\n## ", 1)[0]
-        for param in tool.parameters["properties"]:
+        for param in tool_json_schema(tool.parameters)["properties"]:
             assert f"`{param}`" in section, f"{tool.name}: parameter {param} undocumented"
         for key in kinds[tool.name].__annotations__:
             assert f"`{key}`" in section, f"{tool.name}: details.{key} undocumented"

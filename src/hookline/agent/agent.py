@@ -61,6 +61,7 @@ from hookline.core.process import run_process
 from hookline.core.results import BeforeAgentStartResult, StopResult, UserBashResult
 from hookline.core.runner import HookRunner
 from hookline.core.tool import Tool, ToolInfo, ToolResult
+from hookline.core.tool_params import tool_json_schema
 from hookline.session import ReadonlySession, SessionManager, estimate_tokens
 from hookline.tools.bash import bash_timeouts
 from hookline.tools.leftovers import ToolLeftovers
@@ -235,7 +236,7 @@ class Agent:
         self.rebuild_tools()
         owners = self.runner.get_tool_owners()
         return [
-            ToolInfo(t.name, t.description, t.parameters, owners.get(name))
+            ToolInfo(t.name, t.description, tool_json_schema(t.parameters), owners.get(name))
             for name, t in self.tools.items()
         ]
 

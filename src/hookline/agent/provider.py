@@ -9,15 +9,26 @@ from typing import Any, Protocol
 
 from hookline.agent.blocks import StreamBlocks
 from hookline.core.messages import AssistantMessage, Message
+from hookline.core.tool import ToolParameters
+from hookline.core.tool_params import tool_json_schema
 
 
 @dataclass(slots=True)
 class ToolSpec:
-    """What the model is told about a tool."""
+    """What the model is told about a tool.
+
+    ``parameters`` is the tool's own (a schema dict or a pydantic model class): a
+    provider that sends schemas asks ``json_schema()``, so one that does not (the
+    scripted model) never has a model's schema generated.
+    """
 
     name: str
     description: str
-    parameters: dict[str, Any]
+    parameters: ToolParameters
+
+    def json_schema(self) -> dict[str, Any]:
+        """The JSON Schema of the parameters, as providers send it."""
+        return tool_json_schema(self.parameters)
 
 
 PayloadHook = Callable[[dict[str, Any], str], Awaitable[dict[str, Any]]]

@@ -16,6 +16,7 @@ from hookline.core.keys import check_shortcut_key
 from hookline.core.messages import Content, CustomMessage
 from hookline.core.process import ExecResult, run_process
 from hookline.core.tool import Tool, ToolInfo, ToolResult, ToolUpdate, ToolWrapperExecute
+from hookline.core.tool_params import check_parameters
 
 if TYPE_CHECKING:
     from hookline.core.context import HookContext
@@ -218,10 +219,12 @@ class HookAPI:
 
         After start-up (from ``session_start``, a command, a handler) the tool is
         live on the next model call. An ``execute`` with a fifth parameter gets
-        the hook context (``ctx``) as its last argument.
+        the hook context (``ctx``) as its last argument. ``parameters`` may be a
+        pydantic model class; one whose schema cannot be generated is refused here.
         """
         if not isinstance(tool, Tool):
             raise TypeError(f"register_tool takes a Tool, got {type(tool).__name__}")
+        check_parameters(tool.name, tool.parameters)
         self.hook.tools[tool.name] = _with_context(tool, self._current_context)
 
     def wrap_tool(self, name: str, execute: ToolWrapperExecute) -> None:

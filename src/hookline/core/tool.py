@@ -6,9 +6,12 @@ import asyncio
 from collections.abc import Awaitable, Callable
 from contextvars import ContextVar
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from hookline.core.messages import Content
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel
 
 #: The ``tool_call`` hooks' permission decision for the call being executed ("allow",
 #: "ask" or None); set by the tool wrapper around ``execute``, read by permission gates.
@@ -39,6 +42,12 @@ class ToolBlockedError(ToolError):
     """A ``tool_call`` hook blocked the call; the message is the reason."""
 
 
+#: A tool's parameters: a JSON Schema dict (sent as it is), or a pydantic model class
+#: whose generated schema is sent and against which each call's arguments are checked
+#: before ``execute`` runs (``hookline.core.tool_params``).
+ToolParameters: TypeAlias = "dict[str, Any] | type[BaseModel]"
+
+
 ToolExecute = Callable[
     [str, dict[str, Any], "asyncio.Event | None", "ToolUpdate | None"], Awaitable[ToolResult]
 ]
@@ -57,7 +66,11 @@ class Tool:
 
     ``execute(tool_call_id, params, signal, on_update)``: ``signal`` is an
     ``asyncio.Event`` set when the call is aborted; ``on_update`` receives
-    partial results. ``parameters`` is the JSON Schema the model sees.
+    partial results. ``parameters`` is the JSON Schema the model sees, or a
+    pydantic model class that produces it; with a model, the arguments are
+    validated against it before ``execute`` runs (a failure is the tool's error,
+    naming the field) and ``execute`` still receives them as a dict
+    (``parse_arguments`` gives the typed model).
     A tool a hook registers may take the hook context as a fifth argument
     (``execute(tool_call_id, params, signal, on_update, ctx)``).
     ``prompt_snippet`` (one line) and ``prompt_guidelines`` (bullets) go into
@@ -66,7 +79,7 @@ class Tool:
 
     name: str
     description: str
-    parameters: dict[str, Any]
+    parameters: ToolParameters
     #: A ``ToolExecute``, or for a hook's tool a ``ContextToolExecute`` (``ctx`` last).
     execute: Callable[..., Awaitable[ToolResult]]
     label: str = ""

@@ -1,4 +1,5 @@
-"""Built-in tools (bash, read, write, edit, ls, find, grep), truncation and tool wrapping.
+"""Built-in tools (bash, read, write, edit, ls, find, grep), their parameter models
+(``ReadParams``, ...), truncation and tool wrapping.
 
 Imports only ``hookline.core``. The agent calls ``hooked_tools(cwd, runner)``;
 an embedding agent may compose ``builtin_tools``, ``resolve_tools`` and
@@ -38,6 +39,17 @@ if TYPE_CHECKING:
     )
     from hookline.tools.edit import create_edit_tool, create_write_tool
     from hookline.tools.leftovers import ToolLeftovers, cleanup_leftovers, default_leftovers
+    from hookline.tools.params import (
+        BUILTIN_PARAMS,
+        BashParams,
+        EditParams,
+        FindParams,
+        GrepParams,
+        LsParams,
+        ReadParams,
+        ToolParams,
+        WriteParams,
+    )
     from hookline.tools.read import create_read_tool
     from hookline.tools.search import create_find_tool, create_grep_tool, create_ls_tool
     from hookline.tools.terminal import clean_terminal_output
@@ -53,27 +65,36 @@ if TYPE_CHECKING:
     from hookline.tools.wrapper import error_text, resolve_tools, wrap_tool, wrap_tools
 
 __all__ = [
+    "BUILTIN_PARAMS",
     "BUILTIN_TOOL_NAMES",
     "DEFAULT_MAX_BYTES",
     "DEFAULT_MAX_LINES",
     "GREP_MAX_LINE_LENGTH",
+    "BashParams",
     "BashSpawnContext",
     "BashSpawnHook",
     "BashToolDetails",
     "BashToolResultEvent",
+    "EditParams",
     "EditToolDetails",
     "EditToolResultEvent",
+    "FindParams",
     "FindToolDetails",
     "FindToolResultEvent",
+    "GrepParams",
     "GrepToolDetails",
     "GrepToolResultEvent",
+    "LsParams",
     "LsToolDetails",
     "LsToolResultEvent",
+    "ReadParams",
     "ReadToolDetails",
     "ReadToolResultEvent",
     "ToolLeftovers",
+    "ToolParams",
     "TruncationResult",
     "TypedToolResultEvent",
+    "WriteParams",
     "WriteToolDetails",
     "WriteToolResultEvent",
     "bash_timeouts",
@@ -112,6 +133,15 @@ _EXPORTS = {
     "ToolLeftovers": "hookline.tools.leftovers",
     "cleanup_leftovers": "hookline.tools.leftovers",
     "default_leftovers": "hookline.tools.leftovers",
+    "BUILTIN_PARAMS": "hookline.tools.params",
+    "BashParams": "hookline.tools.params",
+    "EditParams": "hookline.tools.params",
+    "FindParams": "hookline.tools.params",
+    "GrepParams": "hookline.tools.params",
+    "LsParams": "hookline.tools.params",
+    "ReadParams": "hookline.tools.params",
+    "ToolParams": "hookline.tools.params",
+    "WriteParams": "hookline.tools.params",
     "BashSpawnContext": "hookline.tools.bash",
     "BashSpawnHook": "hookline.tools.bash",
     "create_bash_tool": "hookline.tools.bash",

@@ -1,79 +1,15 @@
-"""Checking tool parameters and resolving paths, with errors the model can act on.
+"""Resolving the paths tools are given, with errors the model can act on.
 
-Models send loose JSON; a clear ``ToolError`` ("read: parameter 'limit' must
-be an integer >= 1, got str '10'") lets the model fix its call on the next
-turn instead of guessing.
+A clear ``ToolError`` ("read: file not found: x (resolved to /w/x)") lets the
+model fix its call on the next turn instead of guessing. Parameters themselves
+are checked by their models (``hookline.tools.params``).
 """
 
 from __future__ import annotations
 
 import os
-from typing import Any
 
 from hookline.core.tool import ToolError
-
-_MISSING = object()
-
-
-def _show(value: Any) -> str:
-    text = repr(value)
-    if len(text) > 60:
-        text = text[:57] + "..."
-    return f"{type(value).__name__} {text}"
-
-
-def require_str(tool: str, params: dict[str, Any], key: str, *, empty_ok: bool = True) -> str:
-    """A required string parameter."""
-    value = params.get(key, _MISSING)
-    if value is _MISSING or value is None:
-        raise ToolError(f"{tool}: missing required parameter {key!r} (a string)")
-    if not isinstance(value, str):
-        raise ToolError(f"{tool}: parameter {key!r} must be a string, got {_show(value)}")
-    if not empty_ok and not value:
-        raise ToolError(f"{tool}: parameter {key!r} must not be empty")
-    return value
-
-
-def optional_str(tool: str, params: dict[str, Any], key: str) -> str | None:
-    value = params.get(key)
-    if value is None:
-        return None
-    if not isinstance(value, str):
-        raise ToolError(f"{tool}: parameter {key!r} must be a string, got {_show(value)}")
-    return value
-
-
-def optional_int(tool: str, params: dict[str, Any], key: str, *, minimum: int = 0) -> int | None:
-    """An optional integer ``>= minimum``; a float with an integral value is accepted."""
-    value = params.get(key)
-    if value is None:
-        return None
-    if isinstance(value, float) and value.is_integer():
-        value = int(value)
-    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-        raise ToolError(
-            f"{tool}: parameter {key!r} must be an integer >= {minimum}, got {_show(value)}"
-        )
-    return value
-
-
-def optional_number(tool: str, params: dict[str, Any], key: str) -> float | None:
-    """An optional number ``> 0`` (seconds)."""
-    value = params.get(key)
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, int | float) or value <= 0:
-        raise ToolError(f"{tool}: parameter {key!r} must be a number > 0, got {_show(value)}")
-    return float(value)
-
-
-def optional_bool(tool: str, params: dict[str, Any], key: str) -> bool:
-    value = params.get(key)
-    if value is None:
-        return False
-    if not isinstance(value, bool):
-        raise ToolError(f"{tool}: parameter {key!r} must be true or false, got {_show(value)}")
-    return value
 
 
 def resolve_path(cwd: str, path: str) -> tuple[str, bool]:

@@ -50,9 +50,10 @@ from typing import IO, Any
 from hookline.core.messages import text
 from hookline.core.process import group_alive, run_process
 from hookline.core.tool import Tool, ToolError, ToolResult, ToolUpdate
-from hookline.tools._params import optional_number, require_str
+from hookline.core.tool_params import parse_arguments
 from hookline.tools.details import BashToolDetails
 from hookline.tools.leftovers import ToolLeftovers, default_leftovers
+from hookline.tools.params import BashParams
 from hookline.tools.terminal import clean_terminal_output
 from hookline.tools.truncation import (
     DEFAULT_MAX_BYTES,
@@ -108,17 +109,6 @@ def _description(env: Mapping[str, str]) -> str:
         "backgrounded job (cmd &) keeps running until the session ends; redirect its output "
         "to a file."
     )
-
-
-_PARAMETERS: dict[str, Any] = {
-    "type": "object",
-    "properties": {
-        "command": {"type": "string", "description": "Bash command to execute"},
-        "timeout": {"type": "number", "description": "Timeout in seconds (optional)"},
-    },
-    "required": ["command"],
-    "additionalProperties": False,
-}
 
 
 class _Bounded:
@@ -364,8 +354,8 @@ def create_bash_tool(
         signal: asyncio.Event | None = None,
         on_update: ToolUpdate | None = None,
     ) -> ToolResult:
-        command = require_str("bash", params, "command", empty_ok=False)
-        asked = optional_number("bash", params, "timeout")
+        args = parse_arguments("bash", BashParams, params)
+        command, asked = args.command, args.timeout
         if signal is not None and signal.is_set():
             raise ToolError("Command aborted", {"exit_code": None, "aborted": True})
         ctx = await _spawn(spawn_hook, BashSpawnContext(command, cwd, dict(os.environ)))
@@ -442,7 +432,7 @@ def create_bash_tool(
             raise ToolError(_join(body, f"Command exited with code {res.code}"), details)
         return ToolResult([text(body or "(no output)")], details)
 
-    return Tool("bash", _description(os.environ), _PARAMETERS, execute, label="bash")
+    return Tool("bash", _description(os.environ), BashParams, execute, label="bash")
 
 
 def _join(body: str, status: str) -> str:

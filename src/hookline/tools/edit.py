@@ -19,35 +19,13 @@ from typing import Any
 
 from hookline.core.messages import text
 from hookline.core.tool import Tool, ToolError, ToolResult, ToolUpdate
+from hookline.core.tool_params import parse_arguments
 from hookline.tools._files import open_for_read, open_for_write, too_large
-from hookline.tools._params import display_path, is_binary, require_str, resolve_path
+from hookline.tools._params import display_path, is_binary, resolve_path
 from hookline.tools.details import EditToolDetails, WriteToolDetails
+from hookline.tools.params import EditParams, WriteParams
 
 _BOM = "\ufeff"
-
-_WRITE_PARAMETERS: dict[str, Any] = {
-    "type": "object",
-    "properties": {
-        "path": {"type": "string", "description": "Path to the file (relative or absolute)"},
-        "content": {"type": "string", "description": "Content to write"},
-    },
-    "required": ["path", "content"],
-    "additionalProperties": False,
-}
-
-_EDIT_PARAMETERS: dict[str, Any] = {
-    "type": "object",
-    "properties": {
-        "path": {"type": "string", "description": "Path to the file (relative or absolute)"},
-        "oldText": {
-            "type": "string",
-            "description": "Exact text to find and replace (must occur exactly once)",
-        },
-        "newText": {"type": "string", "description": "Text to replace it with"},
-    },
-    "required": ["path", "oldText", "newText"],
-    "additionalProperties": False,
-}
 
 
 #: ``edit`` reads the whole file; larger files are refused (use bash: sed, a script).
@@ -108,8 +86,8 @@ def create_write_tool(cwd: str) -> Tool:
         signal: asyncio.Event | None = None,
         on_update: ToolUpdate | None = None,
     ) -> ToolResult:
-        path = require_str("write", params, "path", empty_ok=False)
-        content = require_str("write", params, "content")
+        args = parse_arguments("write", WriteParams, params)
+        path, content = args.path, args.content
         full, outside = resolve_path(cwd, path)
         data = content.encode("utf-8")
         try:
@@ -129,7 +107,7 @@ def create_write_tool(cwd: str) -> Tool:
         "write",
         "Write content to a file. Creates the file if it does not exist, overwrites it if it "
         "does, and creates parent directories.",
-        _WRITE_PARAMETERS,
+        WriteParams,
         execute,
         label="write",
     )
@@ -171,9 +149,8 @@ def create_edit_tool(cwd: str) -> Tool:
         signal: asyncio.Event | None = None,
         on_update: ToolUpdate | None = None,
     ) -> ToolResult:
-        path = require_str("edit", params, "path", empty_ok=False)
-        old = require_str("edit", params, "oldText", empty_ok=False)
-        new = require_str("edit", params, "newText")
+        args = parse_arguments("edit", EditParams, params)
+        path, old, new = args.path, args.old_text, args.new_text
         full, outside = resolve_path(cwd, path)
         try:
             raw = await asyncio.to_thread(_read_file, full, path)
@@ -219,7 +196,7 @@ def create_edit_tool(cwd: str) -> Tool:
         "edit",
         "Edit a file by replacing exact text. oldText must match exactly one place in the "
         "file, including whitespace; use it for precise, surgical edits.",
-        _EDIT_PARAMETERS,
+        EditParams,
         execute,
         label="edit",
     )

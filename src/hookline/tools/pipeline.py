@@ -9,7 +9,9 @@
     2. permission decision   the ``authorize`` stage (the agent's PermissionGate:
                              rules, mode, hook decision, permission_request hooks,
                              UI, no-UI denial); none for plain ``wrap_tools``
-    3. the tool              ``execute``; a raise is the tool's failure
+    3. the tool              arguments checked against a pydantic ``parameters``
+                             model (a mismatch is the tool's failure), then
+                             ``execute``; a raise is the tool's failure
     4. tool_result hooks     module hooks, then settings PostToolUse hooks: overrides,
                              ``append`` feedback, fail closed (a failing handler
                              withholds the output)
@@ -32,6 +34,7 @@ from hookline.core.messages import text
 from hookline.core.results import ToolCallResult, ToolResultResult
 from hookline.core.runner import HookRunner
 from hookline.core.tool import Tool, ToolError, ToolResult, ToolUpdate
+from hookline.core.tool_params import parse_arguments
 
 DenialSource = Literal["hook", "rule", "mode", "permission_request", "user", "no_ui"]
 
@@ -181,7 +184,12 @@ class ToolPipeline:
         on_update: ToolUpdate | None,
     ) -> ToolResult:
         """The tool's result. A tool that swallows its cancellation (an abort, a signal) is
-        abandoned after a short grace and runs on detached: the run ends all the same."""
+        abandoned after a short grace and runs on detached: the run ends all the same.
+
+        Arguments are checked here, after every hook had its say (a rewritten ``input``
+        is checked too), so ``execute`` never sees arguments its model refuses."""
+        if not isinstance(tool.parameters, dict):
+            parse_arguments(tool.name, tool.parameters, input)
         coro = _awaited(tool.execute(tool_call_id, input, signal, on_update))
         try:
             first = coro.send(None)

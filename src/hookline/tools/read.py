@@ -19,9 +19,11 @@ from typing import Any, BinaryIO
 
 from hookline.core.messages import Content, text
 from hookline.core.tool import Tool, ToolError, ToolResult, ToolUpdate
+from hookline.core.tool_params import parse_arguments
 from hookline.tools._files import open_for_read, too_large
-from hookline.tools._params import is_binary, optional_int, require_str, resolve_path
+from hookline.tools._params import is_binary, resolve_path
 from hookline.tools.details import ReadToolDetails
+from hookline.tools.params import ReadParams
 from hookline.tools.truncation import (
     DEFAULT_MAX_BYTES,
     DEFAULT_MAX_LINES,
@@ -35,17 +37,6 @@ _DESCRIPTION = (
     f"{DEFAULT_MAX_LINES} lines or {DEFAULT_MAX_BYTES // 1024}KB (whichever is hit first). "
     "Use offset/limit for large files; offset is the 1-based line to start from."
 )
-
-_PARAMETERS: dict[str, Any] = {
-    "type": "object",
-    "properties": {
-        "path": {"type": "string", "description": "Path to the file (relative or absolute)"},
-        "offset": {"type": "integer", "description": "Line number to start from (1-based)"},
-        "limit": {"type": "integer", "description": "Maximum number of lines to read"},
-    },
-    "required": ["path"],
-    "additionalProperties": False,
-}
 
 
 def image_mime(head: bytes) -> str | None:
@@ -261,9 +252,8 @@ def create_read_tool(cwd: str) -> Tool:
         signal: asyncio.Event | None = None,
         on_update: ToolUpdate | None = None,
     ) -> ToolResult:
-        path = require_str("read", params, "path", empty_ok=False)
-        offset = optional_int("read", params, "offset", minimum=1)
-        limit = optional_int("read", params, "limit", minimum=1)
+        args = parse_arguments("read", ReadParams, params)
+        path, offset, limit = args.path, args.offset, args.limit
         full, outside = resolve_path(cwd, path)
         stop = signal.is_set if signal is not None else _never
         got = await asyncio.to_thread(_read_file, full, path, (offset or 1) - 1, limit, stop)
@@ -279,4 +269,4 @@ def create_read_tool(cwd: str) -> Tool:
             return ToolResult([text(f"Read image file [{mime}]"), image], details)
         return _text_result(got, path, offset, limit, details)
 
-    return Tool("read", _DESCRIPTION, _PARAMETERS, execute, label="read")
+    return Tool("read", _DESCRIPTION, ReadParams, execute, label="read")

@@ -23,18 +23,13 @@ from typing import Any, BinaryIO
 
 from hookline.core.messages import text
 from hookline.core.tool import Tool, ToolError, ToolResult, ToolUpdate
+from hookline.core.tool_params import parse_arguments
 from hookline.tools import _ripgrep
 from hookline.tools._files import open_regular
-from hookline.tools._params import (
-    existing_dir,
-    is_binary,
-    optional_bool,
-    optional_int,
-    optional_str,
-    require_str,
-)
+from hookline.tools._params import existing_dir, is_binary
 from hookline.tools._walk import GlobError, glob_matcher, walk
 from hookline.tools.details import FindToolDetails, GrepToolDetails, LsToolDetails
+from hookline.tools.params import FindParams, GrepParams, LsParams
 from hookline.tools.truncation import (
     DEFAULT_MAX_BYTES,
     GREP_MAX_LINE_LENGTH,
@@ -51,15 +46,6 @@ DEFAULT_LS_LIMIT = 500
 DEFAULT_FIND_LIMIT = 1000
 DEFAULT_GREP_LIMIT = 100
 _NO_LINE_LIMIT = 10**9  # listings are bounded by their entry limit and by bytes
-
-
-def _schema(props: dict[str, Any], required: list[str]) -> dict[str, Any]:
-    return {
-        "type": "object",
-        "properties": props,
-        "required": required,
-        "additionalProperties": False,
-    }
 
 
 def _finish(body: str, notices: list[str]) -> tuple[str, TruncationResult]:
@@ -90,8 +76,9 @@ def create_ls_tool(cwd: str, *, hide: HidePath | None = None) -> Tool:
         signal: asyncio.Event | None = None,
         on_update: ToolUpdate | None = None,
     ) -> ToolResult:
-        path = optional_str("ls", params, "path") or "."
-        limit = optional_int("ls", params, "limit", minimum=1) or DEFAULT_LS_LIMIT
+        args = parse_arguments("ls", LsParams, params)
+        path = args.path or "."
+        limit = args.limit or DEFAULT_LS_LIMIT
         full, outside = existing_dir("ls", cwd, path)
         if not os.path.isdir(full):
             raise ToolError(f"ls: {path} is not a directory. Use read to see a file.")
@@ -119,13 +106,7 @@ def create_ls_tool(cwd: str, *, hide: HidePath | None = None) -> Tool:
         "ls",
         "List a directory's entries, sorted alphabetically, directories with a trailing '/', "
         f"dotfiles included. At most {DEFAULT_LS_LIMIT} entries unless limit is given.",
-        _schema(
-            {
-                "path": {"type": "string", "description": "Directory (default: current)"},
-                "limit": {"type": "integer", "description": "Maximum number of entries"},
-            },
-            [],
-        ),
+        LsParams,
         execute,
         label="ls",
     )
@@ -193,9 +174,9 @@ def create_find_tool(cwd: str, *, hide: HidePath | None = None, ripgrep: bool = 
         signal: asyncio.Event | None = None,
         on_update: ToolUpdate | None = None,
     ) -> ToolResult:
-        pattern = require_str("find", params, "pattern", empty_ok=False)
-        path = optional_str("find", params, "path") or "."
-        limit = optional_int("find", params, "limit", minimum=1) or DEFAULT_FIND_LIMIT
+        args = parse_arguments("find", FindParams, params)
+        pattern, path = args.pattern, args.path or "."
+        limit = args.limit or DEFAULT_FIND_LIMIT
         full, outside = existing_dir("find", cwd, path)
         if not os.path.isdir(full):
             raise ToolError(f"find: {path} is a file; give a directory to search in.")
@@ -226,14 +207,7 @@ def create_find_tool(cwd: str, *, hide: HidePath | None = None, ripgrep: bool = 
         "without '/' matches file names, one with '/' matches paths relative to the search "
         "directory. Returns relative paths, directories with a trailing '/'. Respects "
         f".gitignore. At most {DEFAULT_FIND_LIMIT} results unless limit is given.",
-        _schema(
-            {
-                "pattern": {"type": "string", "description": "Glob pattern to match"},
-                "path": {"type": "string", "description": "Directory to search (default: .)"},
-                "limit": {"type": "integer", "description": "Maximum number of results"},
-            },
-            ["pattern"],
-        ),
+        FindParams,
         execute,
         label="find",
     )
@@ -415,13 +389,11 @@ def create_grep_tool(cwd: str, *, hide: HidePath | None = None, ripgrep: bool = 
         signal: asyncio.Event | None = None,
         on_update: ToolUpdate | None = None,
     ) -> ToolResult:
-        pattern = require_str("grep", params, "pattern", empty_ok=False)
-        path = optional_str("grep", params, "path") or "."
-        glob = optional_str("grep", params, "glob") or None
-        ignore_case = optional_bool("grep", params, "ignoreCase")
-        literal = optional_bool("grep", params, "literal")
-        context = optional_int("grep", params, "context", minimum=0) or 0
-        limit = optional_int("grep", params, "limit", minimum=1) or DEFAULT_GREP_LIMIT
+        args = parse_arguments("grep", GrepParams, params)
+        pattern, path, glob = args.pattern, args.path or ".", args.glob or None
+        ignore_case, literal = bool(args.ignore_case), bool(args.literal)
+        context = args.context or 0
+        limit = args.limit or DEFAULT_GREP_LIMIT
         try:
             regex = re.compile(
                 re.escape(pattern) if literal else pattern, re.IGNORECASE if ignore_case else 0
@@ -473,18 +445,7 @@ def create_grep_tool(cwd: str, *, hide: HidePath | None = None, ripgrep: bool = 
         "Returns 'path:line: text' for matches and 'path-line- text' for context lines. "
         f"Respects .gitignore; skips binary files. At most {DEFAULT_GREP_LIMIT} matches "
         f"unless limit is given; long lines are cut to {GREP_MAX_LINE_LENGTH} chars.",
-        _schema(
-            {
-                "pattern": {"type": "string", "description": "Regex (or literal text)"},
-                "path": {"type": "string", "description": "Directory or file (default: .)"},
-                "glob": {"type": "string", "description": "Only files matching, e.g. '*.py'"},
-                "ignoreCase": {"type": "boolean", "description": "Case-insensitive search"},
-                "literal": {"type": "boolean", "description": "Treat pattern as plain text"},
-                "context": {"type": "integer", "description": "Lines of context around matches"},
-                "limit": {"type": "integer", "description": "Maximum number of matches"},
-            },
-            ["pattern"],
-        ),
+        GrepParams,
         execute,
         label="grep",
     )

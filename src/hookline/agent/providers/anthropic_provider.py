@@ -178,7 +178,7 @@ def to_anthropic_tools(tools: list[ToolSpec]) -> list[dict[str, Any]]:
         {
             "name": t.name,
             "description": t.description,
-            "input_schema": t.parameters or {"type": "object", "properties": {}},
+            "input_schema": t.json_schema() or {"type": "object", "properties": {}},
         }
         for t in tools
     ]

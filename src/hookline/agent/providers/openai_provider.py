@@ -250,7 +250,7 @@ def to_openai_tools(tools: list[ToolSpec]) -> list[dict[str, Any]]:
             "function": {
                 "name": t.name,
                 "description": t.description,
-                "parameters": t.parameters or {"type": "object", "properties": {}},
+                "parameters": t.json_schema() or {"type": "object", "properties": {}},
             },
         }
         for t in tools

@@ -15,7 +15,7 @@ import contextlib
 import os
 import time
 from collections.abc import Awaitable, Callable, Coroutine
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hookline.agent.gate import PermissionGate
 from hookline.agent.memory import MemoryFile
@@ -25,7 +25,6 @@ from hookline.agent.session_ops import CompactionPolicy, SessionLifecycle
 from hookline.agent.steps import ModelStep, RetryPolicy, ToolStep
 from hookline.agent.stream import StreamShaper
 from hookline.agent.todos import TodoList
-from hookline.claude import ClaudeHooks
 from hookline.claude.timeouts import STOP_HOOK_BLOCK_CAP, stop_block_cap
 from hookline.core.api import StreamRule
 from hookline.core.events import (
@@ -83,6 +82,9 @@ TTSR_CUSTOM_TYPE = "ttsr_reminder"
 THINKING_LEVELS = ("off", "minimal", "low", "medium", "high", "xhigh")
 
 Listener = Callable[[dict[str, Any]], None]
+
+if TYPE_CHECKING:
+    from hookline.claude.adapter import ClaudeHooks
 
 
 #: Thinking level → Claude Code's ``effort`` in hook input (``off``: none is sent).

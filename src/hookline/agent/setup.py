@@ -15,21 +15,20 @@ import sys
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from hookline.agent.agent import DEFAULT_SYSTEM_PROMPT, Agent
 from hookline.agent.flags import describe_hook_flags, parse_hook_flags
 from hookline.agent.gate import PermissionGate
 from hookline.agent.memory import load_memory, system_prompt_with_memory
 from hookline.agent.model_choice import choose_model, normalize_spec
-from hookline.agent.model_hooks import make_model_runner
 from hookline.agent.permissions import PermissionRules
 from hookline.agent.provider import Provider, ProviderError
 from hookline.agent.providers.registry import ProviderSpecError, create_provider
 from hookline.agent.providers.scripted import ScriptError
 from hookline.agent.subagents import load_agent_types
 from hookline.agent.task_tool import task_tool
-from hookline.claude import ClaudeHooks
+from hookline.claude.environment import scrub_requested
 from hookline.claude.plugins import Plugin, PluginSet, enabled_state, find_plugins
 from hookline.core.api import RegisteredFlag, StreamRule
 from hookline.core.paths import expand_path
@@ -56,6 +55,9 @@ from hookline.settings import (
 )
 from hookline.tools import BashSpawnContext, ToolLeftovers, builtin_tools
 from hookline.tools.mcp import McpServers, load_servers
+
+if TYPE_CHECKING:
+    from hookline.claude.adapter import ClaudeHooks
 
 DEFAULT_MODEL = "scripted:" + str(Path(__file__).with_name("default_script.yaml"))
 
@@ -100,7 +102,9 @@ class AgentBundle:
     runner: HookRunner
     settings: LoadedSettings
     load_result: LoadResult
-    claude: ClaudeHooks
+    #: None when nothing needs it: no settings hooks, no plugins, no settings ``env`` and no
+    #: credential scrub asked for (``_needs_claude_hooks``); the Claude layer is not imported.
+    claude: ClaudeHooks | None
     make_provider: Callable[[str], Provider]
     trusted: bool
 
@@ -323,22 +327,29 @@ async def build_agent(
 
     agent_ref: list[Agent] = []
     plugins = [] if policy.managed_only else _plugins(settings, options, cwd, trusted, err)
-    claude = ClaudeHooks.from_settings(
-        settings,
-        plugins=plugins,
-        policy=policy,
-        project_trusted=trusted,
-        project_dir=cwd,
-        model_runner=make_model_runner(
-            lambda: agent_ref[0].provider, cwd, lambda event: agent_ref[0].emit(event)
-        ),
-    )
-    claude.install(runner)
-    for problem in claude.errors:
-        _say(err, f"settings hooks: {problem}")
+    claude: ClaudeHooks | None = None
+    if _needs_claude_hooks(settings, plugins):
+        from hookline.agent.model_hooks import make_model_runner
+        from hookline.claude.adapter import ClaudeHooks
+
+        claude = ClaudeHooks.from_settings(
+            settings,
+            plugins=plugins,
+            policy=policy,
+            project_trusted=trusted,
+            project_dir=cwd,
+            model_runner=make_model_runner(
+                lambda: agent_ref[0].provider, cwd, lambda event: agent_ref[0].emit(event)
+            ),
+        )
+        claude.install(runner)
+        for problem in claude.errors:
+            _say(err, f"settings hooks: {problem}")
 
     def spawn_hook(ctx: BashSpawnContext) -> BashSpawnContext:
         # settings ``env``, CLAUDE_ENV_FILE exports, the credential scrub when asked
+        if claude is None:
+            return ctx
         return dataclasses.replace(ctx, env=claude.subprocess_env(ctx.env))
 
     try:
@@ -410,8 +421,9 @@ async def build_agent(
 
     agent.reloader = reload
     agent.settings_stream_rules = _settings_stream_rules(settings)
-    agent.bind_claude(claude)
-    claude.on_outcome(lambda o: agent.publish({"type": "settings_hook_outcome", **o.to_dict()}))
+    if claude is not None:
+        agent.bind_claude(claude)
+        claude.on_outcome(lambda o: agent.publish({"type": "settings_hook_outcome", **o.to_dict()}))
     if options.verbose:
         _verbose_transcript(agent, err)
     return AgentBundle(
@@ -547,6 +559,19 @@ async def _start_mcp_servers(
     await servers.start()
     agent.add_tool_source(servers.tools)
     agent.on_shutdown(servers.close)
+
+
+def _needs_claude_hooks(settings: LoadedSettings, plugins: list[Plugin]) -> bool:
+    """Whether ``ClaudeHooks`` has anything to do: settings hooks or plugins to run, or a
+    subprocess environment to shape (settings ``env``, the credential scrub).
+
+    Without any, the agent runs without it and the Claude layer is never imported.
+    """
+    if plugins or settings.command_hooks():
+        return True
+    if getattr(settings.merged, "env", None):
+        return True
+    return scrub_requested(os.environ)
 
 
 def _report_hook_error(stream: TextIO, error: HookError, verbose: bool = False) -> None:

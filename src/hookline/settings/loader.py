@@ -29,15 +29,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import ValidationError
-
 from hookline.core.paths import hookline_home
-from hookline.settings._errors import validation_messages
-from hookline.settings.merge import merge_all
 from hookline.settings.models import HooksConfig, Settings
 from hookline.settings.safe_json import JsonFileError, JsonFileMissing, read_json_file
-from hookline.settings.trust_filter import restrict_untrusted
-from hookline.settings.validate import check_settings
 
 SettingsScope = Literal["user", "project", "local", "cli", "managed"]
 
@@ -238,6 +232,8 @@ def load_settings(
         if file.from_project:
             file.settings = _without_bypass_mode(file)
             if not project_trusted:
+                from hookline.settings.trust_filter import restrict_untrusted
+
                 file.settings, file.ignored = restrict_untrusted(file.settings, current_mode=mode)
         permissions = file.settings.permissions
         if permissions is not None and permissions.default_mode is not None:
@@ -274,6 +270,12 @@ def read_settings_file(path: Path, scope: SettingsScope) -> SettingsFile:
         return broken(str(exc))
     if not isinstance(raw, dict):
         return broken(f"{path}: settings must be a JSON object, not {_json_kind(raw)}")
+    # Here, not at import: a run without settings files validates nothing.
+    from pydantic import ValidationError
+
+    from hookline.settings._errors import validation_messages
+    from hookline.settings.validate import check_settings
+
     checked = check_settings(raw)
     warnings = [f"{path}: {line}" for line in checked.warnings]
     if checked.errors:
@@ -312,6 +314,11 @@ def _merge(layers: list[Settings], errors: list[str]) -> Settings:
         # No file: the defaults, without building the validator (most of a bare run's
         # start-up); every field's default is None, so this equals validating {}.
         return Settings.model_construct()
+    from pydantic import ValidationError
+
+    from hookline.settings._errors import validation_messages
+    from hookline.settings.merge import merge_all
+
     dumps = [
         layer.model_dump(mode="json", by_alias=True, exclude_unset=True, exclude={"hooks"})
         for layer in layers

@@ -315,7 +315,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error(f"--session {session_file}: no such file")
     import asyncio
 
-    from hookline.agent.setup import AgentOptions, SetupError
+    from hookline.core.gc_pause import gc_paused
+
+    with gc_paused():
+        from hookline.agent.setup import AgentOptions, SetupError
 
     options = AgentOptions(
         cwd=cwd,
@@ -426,6 +429,7 @@ async def _run(
     import contextlib
 
     from hookline.agent.setup import AgentOptions, build_agent
+    from hookline.core.gc_pause import gc_paused
     from hookline.core.watchdog import LoopWatchdog
     from hookline.modes.print_mode import StderrUI, run_print
     from hookline.modes.signals import ExitSignals
@@ -444,7 +448,8 @@ async def _run(
             from hookline.modes.tui.trust import ask_trust as ask_with_dialog
 
             ask_trust, stderr = ask_with_dialog, FollowStderr()
-    bundle = await build_agent(options, ask_trust=ask_trust, stderr=stderr)
+    with gc_paused():
+        bundle = await build_agent(options, ask_trust=ask_trust, stderr=stderr)
     agent = bundle.agent
     stop_observers = _observers(agent, audit_log)
     loop = asyncio.get_running_loop()

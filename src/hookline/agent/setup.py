@@ -128,8 +128,9 @@ def _chosen_provider(
         (str(f.path) for f in reversed(settings.files) if f.settings and f.settings.model),
         "settings",
     )
+    from_settings = None if settings.empty else settings.merged.model
     choice = choose_model(
-        options.model, settings.merged.model, DEFAULT_MODEL, os.environ, settings_origin=origin
+        options.model, from_settings, DEFAULT_MODEL, os.environ, settings_origin=origin
     )
     if choice.note:
         _say(err, choice.note)
@@ -513,7 +514,8 @@ def enabled_plugins(
 ) -> tuple[PluginSet, list[str]]:
     """The Claude Code plugins that load (enabled in settings, or ``--plugin-dir``) and
     the warnings about them; the agent and ``hookline hooks list`` share this."""
-    enabled, warnings = enabled_state(settings.merged.extra_keys().get("enabledPlugins"))
+    listed = None if settings.empty else settings.merged.extra_keys().get("enabledPlugins")
+    enabled, warnings = enabled_state(listed)
     found = find_plugins(
         enabled,
         project_dir=cwd,
@@ -543,7 +545,7 @@ async def _start_mcp_servers(
 ) -> None:
     """Start the configured MCP servers; their tools join the agent's, and they stop with
     the session. A project's ``.mcp.json`` counts only once the project is trusted."""
-    merged = settings.merged
+    merged = None if settings.empty else settings.merged
     disabled = getattr(merged, "disabledMcpjsonServers", None) or []
     configs, problems = load_servers(
         cwd,
@@ -569,7 +571,7 @@ def _needs_claude_hooks(settings: LoadedSettings, plugins: list[Plugin]) -> bool
     """
     if plugins or settings.command_hooks():
         return True
-    if getattr(settings.merged, "env", None):
+    if not settings.empty and settings.merged.env:
         return True
     return scrub_requested(os.environ)
 

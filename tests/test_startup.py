@@ -250,48 +250,68 @@ def test_claude_hook_whose_hook_returns_a_dict_validates_it(tmp_path: Path) -> N
     assert "pydantic" in modules
 
 
-#: After a run: hookline's pydantic models whose validator has been built, into ``REPORT``
-#: (a file: print mode hands stdout to the answer alone).
-_BUILT_MODELS = """
-from pydantic import BaseModel
+def test_a_bare_turn_imports_no_pydantic(tmp_path: Path) -> None:
+    """No settings file, no hook: nothing is validated, so neither the settings models nor
+    the result models (nor pydantic) are imported."""
+    script = tmp_path / "one-turn.json"
+    script.write_text(json.dumps({"turns": ["hello"]}), encoding="utf-8")
+    argv = ["-p", "hi", "--no-session", "--model", f"scripted:{script}"]
 
-def subclasses(cls):
-    for sub in cls.__subclasses__():
-        yield sub
-        yield from subclasses(sub)
+    modules, out = _cli(*argv, cwd=tmp_path)
 
-built = sorted(
-    c.__qualname__
-    for c in subclasses(BaseModel)
-    if c.__module__.startswith("hookline.") and c.__pydantic_complete__
-)
-with open(REPORT, "w") as report:
-    report.write(" ".join(["BUILT", *built]))
+    assert out == "hello\n"
+    assert _of(modules, ("pydantic", "pydantic_core", "annotated_types")) == []
+    assert "hookline.core.results" not in modules
+    assert "hookline.settings.models" not in modules
+
+
+_SILENT_HOOK = """
+def register(pi):
+    @pi.on("stop")
+    def stop(event, ctx):
+        return None
+
+    @pi.on("before_agent_start")
+    def start(event, ctx):
+        return None
 """
 
 
-def test_a_bare_turn_builds_no_pydantic_validator(tmp_path: Path) -> None:
-    """No settings file, no hook: no model validates anything, so none is built."""
+def test_a_turn_whose_hooks_return_nothing_imports_no_pydantic(tmp_path: Path) -> None:
     script = tmp_path / "one-turn.json"
     script.write_text(json.dumps({"turns": ["hello"]}), encoding="utf-8")
-    run = (
-        "after = sys.argv.pop(); from hookline.cli import main; sys.argv[0] = 'hookline'; "
-        "code = main(); sys.stdout.flush(); exec(after); sys.exit(code)"
-    )
-    report = tmp_path / "built.txt"
-    after = f"REPORT = {str(report)!r}\n{_BUILT_MODELS}"
-    argv = ["-p", "hi", "--no-session", "--model", f"scripted:{script}", after]
+    (tmp_path / "silent.py").write_text(_SILENT_HOOK, encoding="utf-8")
+    argv = ["-p", "hi", "--no-session", "--hook", "silent.py", "--model", f"scripted:{script}"]
 
-    modules, out = _imported(run, *argv, cwd=tmp_path)
+    modules, out = _cli(*argv, cwd=tmp_path)
 
     assert out == "hello\n"
-    assert report.read_text() == "BUILT"
-    assert "hookline.core.results" in modules  # the models exist, unbuilt
-    assert "hookline.settings.models" in modules
+    assert "hookline.discovery.loader" in modules  # the hook was loaded
+    assert _of(modules, ("pydantic", "pydantic_core")) == []
+
+
+def test_a_turn_whose_hook_answers_loads_the_result_models(tmp_path: Path) -> None:
+    """Not vacuous: a ``before_agent_start`` answer is validated, so the models load."""
+    script = tmp_path / "one-turn.json"
+    script.write_text(json.dumps({"turns": ["hello"]}), encoding="utf-8")
+    hook = _SILENT_HOOK.replace(
+        "def start(event, ctx):\n        return None",
+        "def start(event, ctx):\n        return {'system_prompt': 'Be brief.'}",
+    )
+    (tmp_path / "answers.py").write_text(hook, encoding="utf-8")
+    argv = ["-p", "hi", "--no-session", "--hook", "answers.py", "--model", f"scripted:{script}"]
+
+    modules, out = _cli(*argv, cwd=tmp_path)
+
+    assert out == "hello\n"
+    assert "hookline.core.results" in modules
+    assert "pydantic" in modules
 
 
 def test_settings_without_files_equal_validated_defaults(tmp_path: Path) -> None:
-    merged = load_settings(tmp_path, managed_paths=[]).merged
+    loaded = load_settings(tmp_path, managed_paths=[])
+    assert loaded.empty
+    merged = loaded.merged  # built on this first read
     validated = Settings.model_validate({})
 
     assert merged == validated

@@ -32,13 +32,12 @@ from pathlib import Path
 RUNS = 21
 FLOOR = [sys.executable, "-c", "pass"]
 #: What a ``-p`` turn imports, in layers, each timed after the ones above it (CPU ms). Not
-#: listed: what a turn without settings hooks or hook packages no longer imports (the
-#: Claude layer, httpx, ``importlib.metadata``; ``tests/test_startup.py`` pins that).
+#: listed: what a turn without settings files, hooks that answer or hook packages no longer
+#: imports (pydantic and the models, the Claude layer, httpx, ``importlib.metadata``;
+#: ``tests/test_startup.py`` pins that).
 LAYERS = (
     ("asyncio", ("asyncio",)),
-    ("pydantic (BaseModel)", ("pydantic.main",)),
     ("hookline.core messages + events (dataclasses)", ("hookline.core.events",)),
-    ("hookline.core.results (pydantic models)", ("hookline.core.results",)),
     ("hookline.core runner, api", ("hookline.core.runner",)),
     ("hookline.settings", ("hookline.settings.loader", "hookline.settings.trust")),
     ("hookline.tools", ("hookline.tools.builtin", "hookline.tools.pipeline")),

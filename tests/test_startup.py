@@ -148,6 +148,7 @@ def test_trust_loads_only_the_trust_store(tmp_path: Path) -> None:
 
     assert out.startswith("trusted ")
     assert _of(modules, HEAVY) == []
+    assert "tempfile" in modules  # the store is written atomically (the import is here)
     # the trust store and the safe JSON reader it reads trust.json with
     assert [m for m in _hookline_modules(modules) if m.startswith("hookline.settings.")] == [
         "hookline.settings.safe_json",
@@ -206,8 +207,8 @@ def register(pi):
 """
 
 
-def _claude_hook(tmp_path: Path, command: str) -> tuple[set[str], str]:
-    """``hookline claude-hook --no-discovery --hook guard.py`` answering a Bash PreToolUse."""
+def _claude_hook(tmp_path: Path, command: str, *flags: str) -> tuple[set[str], str]:
+    """``hookline claude-hook FLAGS --hook guard.py`` answering a Bash PreToolUse."""
     (tmp_path / "guard.py").write_text(_GUARD, encoding="utf-8")
     payload = {
         "session_id": "s",
@@ -224,12 +225,12 @@ def _claude_hook(tmp_path: Path, command: str) -> tuple[set[str], str]:
     )
     stdin = tmp_path / "input.json"
     stdin.write_text(json.dumps(payload), encoding="utf-8")
-    argv = ["claude-hook", "--no-discovery", "--hook", "guard.py", str(stdin)]
+    argv = ["claude-hook", *flags, "--hook", "guard.py", str(stdin)]
     return _imported(code, *argv, cwd=tmp_path)
 
 
 def test_claude_hook_whose_hook_says_nothing_loads_no_result_models(tmp_path: Path) -> None:
-    modules, out = _claude_hook(tmp_path, "ls -la")
+    modules, out = _claude_hook(tmp_path, "ls -la", "--no-discovery")
 
     assert out == ""
     assert _of(modules, ("pydantic", "pydantic_core", "httpx", "httpx2", "yaml")) == []
@@ -241,9 +242,21 @@ def test_claude_hook_whose_hook_says_nothing_loads_no_result_models(tmp_path: Pa
     )
 
 
+def test_claude_hook_with_discovery_reads_the_trust_store_only(tmp_path: Path) -> None:
+    """Discovery reads trust.json (to know whether the project's hooks may load); writing
+    it is ``hookline trust``'s job, so nothing for writing files is imported."""
+    modules, out = _claude_hook(tmp_path, "ls -la")
+
+    assert out == ""
+    assert "hookline.settings.trust" in modules
+    assert _of(modules, ("tempfile", "shutil", "pydantic")) == []
+    if not _may_declare(ENTRY_POINT_GROUP):  # no installed package offers hooks here
+        assert "importlib.metadata" not in modules
+
+
 def test_claude_hook_whose_hook_returns_a_dict_validates_it(tmp_path: Path) -> None:
     """Not vacuous: the returned dict is validated by the result model, which loads then."""
-    modules, out = _claude_hook(tmp_path, "rm -rf build")
+    modules, out = _claude_hook(tmp_path, "rm -rf build", "--no-discovery")
 
     assert json.loads(out)["hookSpecificOutput"]["permissionDecision"] == "deny"
     assert "hookline.core.results" in modules

@@ -20,6 +20,8 @@ import pytest
 
 import hookline
 from hookline import cli
+from hookline.discovery import ENTRY_POINT_GROUP
+from hookline.discovery.sources import _may_declare
 from hookline.settings.loader import load_settings
 from hookline.settings.models import Settings
 
@@ -41,6 +43,28 @@ HEAVY = (
 NOT_FOR_A_SCRIPTED_TURN = ("anthropic", "openai", "httpx", "prompt_toolkit", "rich", "textual")
 #: ``hookline --version`` / ``--help``: the package, its lazy table, the CLI, the mode names.
 MAX_HOOKLINE_MODULES = 6
+#: The Claude layer: loaded only when settings hooks, plugins, a settings ``env`` or the
+#: credential scrub give it something to do.
+CLAUDE_LAYER = (
+    "hookline.claude.adapter",
+    "hookline.claude.engine",
+    "hookline.claude.config",
+    "hookline.claude.command",
+    "hookline.claude.http_hook",
+    "hookline.claude.model_hooks",
+    "hookline.agent.model_hooks",
+)
+#: Settings validation: loaded only when a settings file exists.
+SETTINGS_VALIDATION = (
+    "hookline.settings.validate",
+    "hookline.settings._errors",
+    "hookline.settings.merge",
+    "hookline.settings.trust_filter",
+)
+#: A scripted ``-p`` turn with no settings file and no hook (101 when this was pinned).
+MAX_TURN_HOOKLINE_MODULES = 105
+#: ``claude-hook --no-discovery`` with one hook (37 when this was pinned).
+MAX_BRIDGE_HOOKLINE_MODULES = 40
 LAZY_PACKAGES = (
     "hookline",
     "hookline.agent.providers",
@@ -124,6 +148,7 @@ def test_trust_loads_only_the_trust_store(tmp_path: Path) -> None:
 
     assert out.startswith("trusted ")
     assert _of(modules, HEAVY) == []
+    assert "tempfile" in modules  # the store is written atomically (the import is here)
     # the trust store and the safe JSON reader it reads trust.json with
     assert [m for m in _hookline_modules(modules) if m.startswith("hookline.settings.")] == [
         "hookline.settings.safe_json",
@@ -145,50 +170,161 @@ def test_a_scripted_turn_loads_no_sdk_no_tui_no_yaml(tmp_path: Path) -> None:
     assert "hookline.shell" not in modules
     assert "hookline.agent.providers.anthropic_provider" not in modules
     assert "hookline.modes.interactive" not in modules
+    # No settings file, no hook: neither the Claude layer nor the settings validators.
+    assert [m for m in CLAUDE_LAYER + SETTINGS_VALIDATION if m in modules] == []
+    if not _may_declare(ENTRY_POINT_GROUP):  # no installed package offers hooks here
+        assert "importlib.metadata" not in modules
+    assert len(_hookline_modules(modules)) <= MAX_TURN_HOOKLINE_MODULES, len(
+        _hookline_modules(modules)
+    )
 
 
-#: After a run: hookline's pydantic models whose validator has been built, into ``REPORT``
-#: (a file: print mode hands stdout to the answer alone).
-_BUILT_MODELS = """
-from pydantic import BaseModel
+def test_a_turn_with_settings_hooks_loads_the_claude_layer(tmp_path: Path) -> None:
+    """Not vacuous: a settings file with a command hook brings both back."""
+    script = tmp_path / "one-turn.json"
+    script.write_text(json.dumps({"turns": ["hello"]}), encoding="utf-8")
+    settings = tmp_path / ".claude" / "settings.json"
+    settings.parent.mkdir()
+    hook = {"type": "command", "command": "true"}
+    settings.write_text(json.dumps({"hooks": {"Stop": [{"hooks": [hook]}]}}), encoding="utf-8")
+    argv = ["-p", "hi", "--no-session", "--trust-project", "--model", f"scripted:{script}"]
 
-def subclasses(cls):
-    for sub in cls.__subclasses__():
-        yield sub
-        yield from subclasses(sub)
+    modules, out = _cli(*argv, cwd=tmp_path)
 
-built = sorted(
-    c.__qualname__
-    for c in subclasses(BaseModel)
-    if c.__module__.startswith("hookline.") and c.__pydantic_complete__
-)
-with open(REPORT, "w") as report:
-    report.write(" ".join(["BUILT", *built]))
+    assert out == "hello\n"
+    assert "hookline.claude.adapter" in modules
+    assert "hookline.settings.validate" in modules
+    assert _of(modules, ("httpx", "httpx2")) == []  # an http hook's run imports it
+
+
+#: A trivial ``tool_call`` guard: blocks ``rm -rf``, else says nothing.
+_GUARD = """
+def register(pi):
+    @pi.on("tool_call")
+    def guard(event, ctx):
+        if "rm -rf" in event.input.get("command", ""):
+            return {"block": True, "reason": "no"}
 """
 
 
-def test_a_bare_turn_builds_no_pydantic_validator(tmp_path: Path) -> None:
-    """No settings file, no hook: no model validates anything, so none is built."""
+def _claude_hook(tmp_path: Path, command: str, *flags: str) -> tuple[set[str], str]:
+    """``hookline claude-hook FLAGS --hook guard.py`` answering a Bash PreToolUse."""
+    (tmp_path / "guard.py").write_text(_GUARD, encoding="utf-8")
+    payload = {
+        "session_id": "s",
+        "transcript_path": str(tmp_path / "t.jsonl"),
+        "cwd": str(tmp_path),
+        "hook_event_name": "PreToolUse",
+        "tool_name": "Bash",
+        "tool_input": {"command": command},
+        "tool_use_id": "toolu_1",
+    }
+    code = (
+        "from hookline.cli import main; sys.argv[0] = 'hookline'; "
+        "sys.stdin = open(sys.argv.pop(), encoding='utf-8'); sys.exit(main())"
+    )
+    stdin = tmp_path / "input.json"
+    stdin.write_text(json.dumps(payload), encoding="utf-8")
+    argv = ["claude-hook", *flags, "--hook", "guard.py", str(stdin)]
+    return _imported(code, *argv, cwd=tmp_path)
+
+
+def test_claude_hook_whose_hook_says_nothing_loads_no_result_models(tmp_path: Path) -> None:
+    modules, out = _claude_hook(tmp_path, "ls -la", "--no-discovery")
+
+    assert out == ""
+    assert _of(modules, ("pydantic", "pydantic_core", "httpx", "httpx2", "yaml")) == []
+    assert "hookline.core.results" not in modules
+    assert [m for m in _hookline_modules(modules) if m.startswith("hookline.settings")] == []
+    assert [m for m in _hookline_modules(modules) if m.startswith("hookline.agent")] == []
+    assert len(_hookline_modules(modules)) <= MAX_BRIDGE_HOOKLINE_MODULES, len(
+        _hookline_modules(modules)
+    )
+
+
+def test_claude_hook_with_discovery_reads_the_trust_store_only(tmp_path: Path) -> None:
+    """Discovery reads trust.json (to know whether the project's hooks may load); writing
+    it is ``hookline trust``'s job, so nothing for writing files is imported."""
+    modules, out = _claude_hook(tmp_path, "ls -la")
+
+    assert out == ""
+    assert "hookline.settings.trust" in modules
+    assert _of(modules, ("tempfile", "shutil", "pydantic")) == []
+    if not _may_declare(ENTRY_POINT_GROUP):  # no installed package offers hooks here
+        assert "importlib.metadata" not in modules
+
+
+def test_claude_hook_whose_hook_returns_a_dict_validates_it(tmp_path: Path) -> None:
+    """Not vacuous: the returned dict is validated by the result model, which loads then."""
+    modules, out = _claude_hook(tmp_path, "rm -rf build", "--no-discovery")
+
+    assert json.loads(out)["hookSpecificOutput"]["permissionDecision"] == "deny"
+    assert "hookline.core.results" in modules
+    assert "pydantic" in modules
+
+
+def test_a_bare_turn_imports_no_pydantic(tmp_path: Path) -> None:
+    """No settings file, no hook: nothing is validated, so neither the settings models nor
+    the result models (nor pydantic) are imported."""
     script = tmp_path / "one-turn.json"
     script.write_text(json.dumps({"turns": ["hello"]}), encoding="utf-8")
-    run = (
-        "after = sys.argv.pop(); from hookline.cli import main; sys.argv[0] = 'hookline'; "
-        "code = main(); sys.stdout.flush(); exec(after); sys.exit(code)"
-    )
-    report = tmp_path / "built.txt"
-    after = f"REPORT = {str(report)!r}\n{_BUILT_MODELS}"
-    argv = ["-p", "hi", "--no-session", "--model", f"scripted:{script}", after]
+    argv = ["-p", "hi", "--no-session", "--model", f"scripted:{script}"]
 
-    modules, out = _imported(run, *argv, cwd=tmp_path)
+    modules, out = _cli(*argv, cwd=tmp_path)
 
     assert out == "hello\n"
-    assert report.read_text() == "BUILT"
-    assert "hookline.core.results" in modules  # the models exist, unbuilt
-    assert "hookline.settings.models" in modules
+    assert _of(modules, ("pydantic", "pydantic_core", "annotated_types")) == []
+    assert "hookline.core.results" not in modules
+    assert "hookline.settings.models" not in modules
+
+
+_SILENT_HOOK = """
+def register(pi):
+    @pi.on("stop")
+    def stop(event, ctx):
+        return None
+
+    @pi.on("before_agent_start")
+    def start(event, ctx):
+        return None
+"""
+
+
+def test_a_turn_whose_hooks_return_nothing_imports_no_pydantic(tmp_path: Path) -> None:
+    script = tmp_path / "one-turn.json"
+    script.write_text(json.dumps({"turns": ["hello"]}), encoding="utf-8")
+    (tmp_path / "silent.py").write_text(_SILENT_HOOK, encoding="utf-8")
+    argv = ["-p", "hi", "--no-session", "--hook", "silent.py", "--model", f"scripted:{script}"]
+
+    modules, out = _cli(*argv, cwd=tmp_path)
+
+    assert out == "hello\n"
+    assert "hookline.discovery.loader" in modules  # the hook was loaded
+    assert _of(modules, ("pydantic", "pydantic_core")) == []
+
+
+def test_a_turn_whose_hook_answers_loads_the_result_models(tmp_path: Path) -> None:
+    """Not vacuous: a ``before_agent_start`` answer is validated, so the models load."""
+    script = tmp_path / "one-turn.json"
+    script.write_text(json.dumps({"turns": ["hello"]}), encoding="utf-8")
+    hook = _SILENT_HOOK.replace(
+        "def start(event, ctx):\n        return None",
+        "def start(event, ctx):\n        return {'system_prompt': 'Be brief.'}",
+    )
+    (tmp_path / "answers.py").write_text(hook, encoding="utf-8")
+    argv = ["-p", "hi", "--no-session", "--hook", "answers.py", "--model", f"scripted:{script}"]
+
+    modules, out = _cli(*argv, cwd=tmp_path)
+
+    assert out == "hello\n"
+    assert "hookline.core.results" in modules
+    assert "pydantic" in modules
 
 
 def test_settings_without_files_equal_validated_defaults(tmp_path: Path) -> None:
-    merged = load_settings(tmp_path, managed_paths=[]).merged
+    loaded = load_settings(tmp_path, managed_paths=[])
+    assert loaded.empty
+    merged = loaded.merged  # built on this first read
     validated = Settings.model_validate({})
 
     assert merged == validated

@@ -345,7 +345,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error(f"--session {session_file}: no such file")
     import asyncio
 
-    from hookline.agent.setup import AgentOptions, SetupError
+    from hookline.core.gc_pause import gc_paused
+
+    with gc_paused():
+        from hookline.agent.setup import AgentOptions, SetupError
 
     options = AgentOptions(
         cwd=cwd,
@@ -480,6 +483,7 @@ async def _run(
     import contextlib
 
     from hookline.agent.setup import AgentOptions, build_agent
+    from hookline.core.gc_pause import gc_paused
     from hookline.core.watchdog import LoopWatchdog
     from hookline.modes.print_mode import StderrUI, run_print
     from hookline.modes.signals import ExitSignals
@@ -499,7 +503,8 @@ async def _run(
             ask_trust = ask_with_dialog
     # Notices go through logging, to whatever stderr is when they happen (the terminal
     # app's stand-in while it runs).
-    bundle = await build_agent(options, ask_trust=ask_trust)
+    with gc_paused():
+        bundle = await build_agent(options, ask_trust=ask_trust)
     agent = bundle.agent
     stop_observers = _observers(agent, audit_log)
     loop = asyncio.get_running_loop()

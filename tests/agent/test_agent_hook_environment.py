@@ -133,3 +133,50 @@ async def test_stop_block_cap_and_its_env_override(
     # One answer, then one more per block until the cap: the default cap is 8.
     assert h.provider.remaining == 12 - turns
     assert len(h.events(StopEvent)) == turns
+
+
+async def test_without_settings_hooks_the_claude_layer_is_not_built(make_agent: MakeAgent) -> None:
+    """Nothing for it to do (no settings file): the agent runs without it, bash as usual."""
+    h = await make_agent([bash_turn('echo "bash ran [$HOME]"'), "done"])
+    added = await h.agent.prompt("go")
+
+    assert h.bundle.claude is None and h.agent.claude is None
+    assert "bash ran [/" in tool_output(added)
+
+
+async def test_settings_env_without_hooks_still_reaches_bash(make_agent: MakeAgent) -> None:
+    h = await make_agent(
+        [bash_turn('echo "bash sees [$FROM_SETTINGS]"'), "done"],
+        claude_settings={"env": {"FROM_SETTINGS": "yes"}},
+    )
+    added = await h.agent.prompt("go")
+
+    assert h.bundle.claude is not None
+    assert "bash sees [yes]" in tool_output(added)
+
+
+@pytest.mark.parametrize("where", ["environment", "settings"])
+async def test_scrub_without_hooks_still_removes_credentials(
+    make_agent: MakeAgent, monkeypatch: pytest.MonkeyPatch, where: str
+) -> None:
+    """The scrub asked for by the agent's own environment or a settings ``env`` alone, with
+    no hook configured: bash still never sees a credential."""
+    for name, value in SECRETS.items():
+        monkeypatch.setenv(name, value)
+    settings: dict[str, Any] | None = None
+    if where == "environment":
+        monkeypatch.setenv("CLAUDE_CODE_SUBPROCESS_ENV_SCRUB", "1")
+    else:
+        settings = {"env": {"CLAUDE_CODE_SUBPROCESS_ENV_SCRUB": "1"}}
+    h = await make_agent([bash_turn("env"), "done"], claude_settings=settings)
+    added = await h.agent.prompt("go")
+    bash_env = tool_output(added)
+
+    assert "PATH=" in bash_env
+    for name, value in SECRETS.items():
+        assert value not in bash_env, name
+    # and the user's own `!command` alike
+    user = await h.agent.run_user_bash("env")
+    user_env = "\n".join(b.get("text", "") for b in user.content)
+    assert "PATH=" in user_env
+    assert not any(value in user_env for value in SECRETS.values())

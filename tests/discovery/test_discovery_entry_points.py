@@ -120,8 +120,12 @@ def test_entry_points_come_after_file_sources(
     assert [s.origin for s in found.sources] == ["cli", "user", "entry_point:last"]
 
 
-def test_entry_points_are_asked_for_by_group(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_entry_points_are_asked_for_by_group(
+    monkeypatch: pytest.MonkeyPatch, make_dist: MakeDist
+) -> None:
     """The ``group=`` form only: the dict form is slower and raises on Python 3.12+."""
+    # a real distribution declaring the group, so the cheap check hands over to the lookup
+    make_dist("ep-asked", {"asked": "ep_asked_mod"}, {})
     calls: list[dict[str, str]] = []
 
     def fake_entry_points(**kwargs: str) -> metadata.EntryPoints:

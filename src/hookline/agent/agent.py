@@ -15,7 +15,7 @@ import contextlib
 import os
 import time
 from collections.abc import Awaitable, Callable, Coroutine
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hookline.agent.gate import PermissionGate
 from hookline.agent.memory import MemoryFile
@@ -25,7 +25,6 @@ from hookline.agent.session_ops import CompactionPolicy, SessionLifecycle
 from hookline.agent.steps import ModelStep, RetryPolicy, ToolStep
 from hookline.agent.stream import StreamShaper
 from hookline.agent.todos import TodoList
-from hookline.claude import ClaudeHooks
 from hookline.claude.timeouts import STOP_HOOK_BLOCK_CAP, stop_block_cap
 from hookline.core.api import StreamRule
 from hookline.core.events import (
@@ -58,7 +57,6 @@ from hookline.core.messages import (
     user_message,
 )
 from hookline.core.process import run_process
-from hookline.core.results import BeforeAgentStartResult, StopResult, UserBashResult
 from hookline.core.runner import HookRunner
 from hookline.core.tool import Tool, ToolInfo, ToolResult
 from hookline.core.tool_params import tool_json_schema
@@ -87,6 +85,9 @@ THINKING_LEVELS = ("off", "minimal", "low", "medium", "high", "xhigh")
 QUEUE_MODES = ("all", "one-at-a-time")
 
 Listener = Callable[[dict[str, Any]], None]
+
+if TYPE_CHECKING:
+    from hookline.claude.adapter import ClaudeHooks
 
 
 #: Thinking level → Claude Code's ``effort`` in hook input (``off``: none is sent).
@@ -648,20 +649,23 @@ class Agent:
         )
         for msg in new:
             added.append(await self._append(msg))
-        if isinstance(before, BeforeAgentStartResult):
-            if before.system_prompt is not None:
-                self.system_prompt = before.system_prompt
-            injected_all = before.messages or ([before.message] if before.message else [])
-            for m in injected_all:
-                injected: CustomMessage = {
-                    "role": "custom",
-                    "custom_type": m.custom_type,
-                    "content": m.content,
-                    "display": m.display,
-                    "details": m.details,
-                    "timestamp": time.time(),
-                }
-                added.append(await self._append(injected))
+        if before is not None:
+            from hookline.core.results import BeforeAgentStartResult  # loaded: a hook answered
+
+            if isinstance(before, BeforeAgentStartResult):
+                if before.system_prompt is not None:
+                    self.system_prompt = before.system_prompt
+                injected_all = before.messages or ([before.message] if before.message else [])
+                for m in injected_all:
+                    injected: CustomMessage = {
+                        "role": "custom",
+                        "custom_type": m.custom_type,
+                        "content": m.content,
+                        "display": m.display,
+                        "details": m.details,
+                        "timestamp": time.time(),
+                    }
+                    added.append(await self._append(injected))
         await self.emit(AgentStartEvent())
         await self._loop(added)
         await self.emit(AgentEndEvent(messages=added, denials=[d.to_dict() for d in self.denials]))
@@ -761,18 +765,21 @@ class Agent:
             stop = await self.emit(
                 StopEvent(stop_hook_active=stop_continuations > 0, last_message=assistant)
             )
-            if isinstance(stop, StopResult) and stop.block:
-                cap = stop_block_cap(self._hook_env())
-                if stop_continuations >= cap:
-                    self.runner.context.ui.notify(
-                        f"Stop hooks blocked {cap} times in a row; stopping",
-                        "warning",
-                    )
-                    return
-                stop_continuations += 1
-                reason = stop.reason or "A stop hook asked the agent to continue."
-                added.append(await self._append(user_message(reason, time.time())))
-                continue
+            if stop is not None:
+                from hookline.core.results import StopResult  # loaded: a hook answered
+
+                if isinstance(stop, StopResult) and stop.block:
+                    cap = stop_block_cap(self._hook_env())
+                    if stop_continuations >= cap:
+                        self.runner.context.ui.notify(
+                            f"Stop hooks blocked {cap} times in a row; stopping",
+                            "warning",
+                        )
+                        return
+                    stop_continuations += 1
+                    reason = stop.reason or "A stop hook asked the agent to continue."
+                    added.append(await self._append(user_message(reason, time.time())))
+                    continue
             return
 
     async def _model_turn(self, index: int, added: list[Message]) -> AssistantMessage:
@@ -857,16 +864,19 @@ class Agent:
         """
         cwd, env = self.cwd, None
         result = await self.emit(UserBashEvent(command=command, cwd=cwd))
-        if isinstance(result, UserBashResult) and result.result is not None:
-            done_by_hook = result.result
-            return ToolResult(
-                [{"type": "text", "text": done_by_hook.output}],
-                {"exit_code": done_by_hook.exit_code, "from_hook": True},
-            )
-        if isinstance(result, UserBashResult):
-            command = result.command or command
-            cwd = result.cwd or cwd
-            env = result.env
+        if result is not None:
+            from hookline.core.results import UserBashResult  # loaded: a hook answered
+
+            if isinstance(result, UserBashResult) and result.result is not None:
+                done_by_hook = result.result
+                return ToolResult(
+                    [{"type": "text", "text": done_by_hook.output}],
+                    {"exit_code": done_by_hook.exit_code, "from_hook": True},
+                )
+            if isinstance(result, UserBashResult):
+                command = result.command or command
+                cwd = result.cwd or cwd
+                env = result.env
         full_env = {**self._hook_env(), **self.extra_env, **(env or {})}
         timeout, _ = bash_timeouts(full_env)  # the bash tool's default: a `!cmd` cannot hang
         done = await run_process(

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hookline.agent.permissions import (
     CLAUDE_TOOL_NAMES,
@@ -24,9 +24,11 @@ from hookline.agent.permissions import (
     check_permission,
 )
 from hookline.core.events import Event, NotificationEvent, PermissionRequestEvent
-from hookline.core.results import PermissionRequestResult, ToolCallResult
 from hookline.core.runner import HookRunner
 from hookline.tools.pipeline import Authorization, Denial, DenialSource
+
+if TYPE_CHECKING:
+    from hookline.core.results import HookResult, PermissionRequestResult, ToolCallResult
 
 
 class PermissionGate:
@@ -77,19 +79,22 @@ class PermissionGate:
         self, tool_name: str, tool_call_id: str, input: dict[str, Any], check: PermissionCheck
     ) -> Authorization:
         if self.runner.has_handlers("permission_request") or self.emit != self.runner.emit:
-            result = await self.emit(
-                # a copy: a hook that edits the input in place and answers "allow" must not
-                # run the edited call unchecked (a rewrite goes in the result, checked again)
-                PermissionRequestEvent(
-                    tool_name=tool_name, tool_call_id=tool_call_id, input=copy.deepcopy(input)
+            result = _answer(
+                await self.emit(
+                    # a copy: a hook that edits the input in place and answers "allow" must
+                    # not run the edited call unchecked (a rewrite goes in the result, checked
+                    # again)
+                    PermissionRequestEvent(
+                        tool_name=tool_name, tool_call_id=tool_call_id, input=copy.deepcopy(input)
+                    )
                 )
             )
-            if isinstance(result, PermissionRequestResult) and result.decision == "deny":
+            if result is not None and result.decision == "deny":
                 reason = f"Permission denied by hook: {result.reason or 'no reason given'}"
                 return self._deny(
                     tool_name, tool_call_id, input, reason, "permission_request", result.hook_path
                 )
-            if isinstance(result, PermissionRequestResult) and result.decision == "allow":
+            if result is not None and result.decision == "allow":
                 if result.input is None:
                     return Authorization(input)
                 # A rewritten input is a new call: the rules see it again.
@@ -177,3 +182,12 @@ def suggested_rules(gate: PermissionGate, tool_name: str, input: dict[str, Any])
         if alone.decision != "allow" and rule not in out:
             out.append(rule)
     return out or [name]
+
+
+def _answer(result: HookResult | None) -> PermissionRequestResult | None:
+    """The ``permission_request`` hooks' answer, if any (the result models load only then)."""
+    if result is None:
+        return None
+    from hookline.core.results import PermissionRequestResult
+
+    return result if isinstance(result, PermissionRequestResult) else None

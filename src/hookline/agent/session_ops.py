@@ -32,12 +32,6 @@ from hookline.core.events import (
     SessionTreeEvent,
     TreePreparation,
 )
-from hookline.core.results import (
-    SessionBeforeBranchResult,
-    SessionBeforeCompactResult,
-    SessionBeforeTreeResult,
-    SessionCompactingResult,
-)
 from hookline.session import SessionManager, default_summary, estimate_tokens, prepare_compaction
 
 
@@ -157,6 +151,8 @@ class SessionLifecycle:
         result = await self.emit(
             SessionBeforeBranchEvent(target_turn_index=index, entry_id=entry_id)
         )
+        from hookline.core.results import SessionBeforeBranchResult  # here: branching is rare
+
         if isinstance(result, SessionBeforeBranchResult):
             if result.cancel:
                 return False
@@ -223,6 +219,8 @@ class SessionLifecycle:
             )
         finally:
             self.signal = None
+        from hookline.core.results import SessionBeforeTreeResult  # here: tree moves are rare
+
         summary_id = None
         if signal.is_set() or (isinstance(result, SessionBeforeTreeResult) and result.cancel):
             return False
@@ -265,6 +263,9 @@ class SessionLifecycle:
             self.signal = None
         if signal.is_set():
             return False
+        # here: compaction is rare, and most runs never load the result models
+        from hookline.core.results import SessionBeforeCompactResult, SessionCompactingResult
+
         from_hook = False
         first_kept = prep.first_kept_entry_id
         details: Any = None

@@ -16,21 +16,20 @@ import sys
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from hookline.agent.agent import DEFAULT_SYSTEM_PROMPT, Agent
 from hookline.agent.flags import describe_hook_flags, parse_hook_flags
 from hookline.agent.gate import PermissionGate
 from hookline.agent.memory import load_memory, system_prompt_with_memory
 from hookline.agent.model_choice import choose_model, normalize_spec
-from hookline.agent.model_hooks import make_model_runner
 from hookline.agent.permissions import PermissionRules
 from hookline.agent.provider import Provider, ProviderError
 from hookline.agent.providers.registry import ProviderSpecError, create_provider
 from hookline.agent.providers.scripted import ScriptError
 from hookline.agent.subagents import load_agent_types
 from hookline.agent.task_tool import task_tool
-from hookline.claude import ClaudeHooks
+from hookline.claude.environment import scrub_requested
 from hookline.claude.plugins import Plugin, PluginSet, enabled_state, find_plugins
 from hookline.core.api import RegisteredFlag, StreamRule
 from hookline.core.events import McpNotificationEvent
@@ -58,6 +57,9 @@ from hookline.settings import (
 )
 from hookline.tools import BashSpawnContext, ToolLeftovers, builtin_tools
 from hookline.tools.mcp import McpServers, load_servers
+
+if TYPE_CHECKING:
+    from hookline.claude.adapter import ClaudeHooks
 
 DEFAULT_MODEL = "scripted:" + str(Path(__file__).with_name("default_script.yaml"))
 
@@ -105,7 +107,9 @@ class AgentBundle:
     runner: HookRunner
     settings: LoadedSettings
     load_result: LoadResult
-    claude: ClaudeHooks
+    #: None when nothing needs it: no settings hooks, no plugins, no settings ``env`` and no
+    #: credential scrub asked for (``_needs_claude_hooks``); the Claude layer is not imported.
+    claude: ClaudeHooks | None
     make_provider: Callable[[str], Provider]
     trusted: bool
 
@@ -140,8 +144,9 @@ def _chosen_provider(
         (str(f.path) for f in reversed(settings.files) if f.settings and f.settings.model),
         "settings",
     )
+    from_settings = None if settings.empty else settings.merged.model
     choice = choose_model(
-        options.model, settings.merged.model, DEFAULT_MODEL, os.environ, settings_origin=origin
+        options.model, from_settings, DEFAULT_MODEL, os.environ, settings_origin=origin
     )
     if choice.note:
         _say(err, choice.note)
@@ -349,22 +354,29 @@ async def build_agent(
 
     agent_ref: list[Agent] = []
     plugins = [] if policy.managed_only else _plugins(settings, options, cwd, trusted, err)
-    claude = ClaudeHooks.from_settings(
-        settings,
-        plugins=plugins,
-        policy=policy,
-        project_trusted=trusted,
-        project_dir=cwd,
-        model_runner=make_model_runner(
-            lambda: agent_ref[0].provider, cwd, lambda event: agent_ref[0].emit(event)
-        ),
-    )
-    claude.install(runner)
-    for problem in claude.errors:
-        _say(err, f"settings hooks: {problem}")
+    claude: ClaudeHooks | None = None
+    if _needs_claude_hooks(settings, plugins):
+        from hookline.agent.model_hooks import make_model_runner
+        from hookline.claude.adapter import ClaudeHooks
+
+        claude = ClaudeHooks.from_settings(
+            settings,
+            plugins=plugins,
+            policy=policy,
+            project_trusted=trusted,
+            project_dir=cwd,
+            model_runner=make_model_runner(
+                lambda: agent_ref[0].provider, cwd, lambda event: agent_ref[0].emit(event)
+            ),
+        )
+        claude.install(runner)
+        for problem in claude.errors:
+            _say(err, f"settings hooks: {problem}")
 
     def spawn_hook(ctx: BashSpawnContext) -> BashSpawnContext:
         # settings ``env``, CLAUDE_ENV_FILE exports, the credential scrub when asked
+        if claude is None:
+            return ctx
         return dataclasses.replace(ctx, env=claude.subprocess_env(ctx.env))
 
     try:
@@ -440,8 +452,9 @@ async def build_agent(
 
     agent.reloader = reload
     agent.settings_stream_rules = _settings_stream_rules(settings)
-    agent.bind_claude(claude)
-    claude.on_outcome(lambda o: agent.publish({"type": "settings_hook_outcome", **o.to_dict()}))
+    if claude is not None:
+        agent.bind_claude(claude)
+        claude.on_outcome(lambda o: agent.publish({"type": "settings_hook_outcome", **o.to_dict()}))
     if options.verbose:
         _verbose_transcript(agent, err)
     return AgentBundle(
@@ -531,7 +544,8 @@ def enabled_plugins(
 ) -> tuple[PluginSet, list[str]]:
     """The Claude Code plugins that load (enabled in settings, or ``--plugin-dir``) and
     the warnings about them; the agent and ``hookline hooks list`` share this."""
-    enabled, warnings = enabled_state(settings.merged.extra_keys().get("enabledPlugins"))
+    listed = None if settings.empty else settings.merged.extra_keys().get("enabledPlugins")
+    enabled, warnings = enabled_state(listed)
     found = find_plugins(
         enabled,
         project_dir=cwd,
@@ -558,7 +572,7 @@ def _plugins(
 
 async def _start_mcp_servers(
     agent: Agent,
-    claude: ClaudeHooks,
+    claude: ClaudeHooks | None,
     settings: LoadedSettings,
     cwd: str,
     trusted: bool,
@@ -568,7 +582,7 @@ async def _start_mcp_servers(
     settings hooks call through them, their notifications reach module hooks as
     ``mcp_notification``, and they stop with the session. A project's ``.mcp.json``
     counts only once the project is trusted."""
-    merged = settings.merged
+    merged = None if settings.empty else settings.merged
     disabled = getattr(merged, "disabledMcpjsonServers", None) or []
     configs, problems = load_servers(
         cwd,
@@ -593,7 +607,21 @@ async def _start_mcp_servers(
     await servers.start()
     agent.add_tool_source(servers.tools)
     agent.on_shutdown(servers.close)
-    claude.mcp_tools = servers
+    if claude is not None:  # only settings hooks (``mcp_tool``) call servers directly
+        claude.mcp_tools = servers
+
+
+def _needs_claude_hooks(settings: LoadedSettings, plugins: list[Plugin]) -> bool:
+    """Whether ``ClaudeHooks`` has anything to do: settings hooks or plugins to run, or a
+    subprocess environment to shape (settings ``env``, the credential scrub).
+
+    Without any, the agent runs without it and the Claude layer is never imported.
+    """
+    if plugins or settings.command_hooks():
+        return True
+    if not settings.empty and settings.merged.env:
+        return True
+    return scrub_requested(os.environ)
 
 
 def _report_hook_error(stream: TextIO | None, error: HookError, verbose: bool = False) -> None:

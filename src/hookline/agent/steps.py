@@ -40,7 +40,6 @@ from hookline.core.messages import (
     content_text,
     text,
 )
-from hookline.core.results import BeforeProviderRequestResult, MessageEndResult
 from hookline.core.runner import HookRunner
 from hookline.core.tool import Tool, ToolResult
 from hookline.tools.pipeline import Denial, SubagentRef, ToolPipeline
@@ -244,6 +243,10 @@ class ModelStep:
 
     async def _on_payload(self, payload: dict[str, Any], provider: str) -> dict[str, Any]:
         result = await self.emit(BeforeProviderRequestEvent(payload=payload, provider=provider))
+        if result is None:
+            return payload
+        from hookline.core.results import BeforeProviderRequestResult  # loaded: a hook answered
+
         if isinstance(result, BeforeProviderRequestResult) and result.payload is not None:
             return result.payload
         return payload
@@ -313,13 +316,19 @@ class MessageEvents:
         if self._last is not None:
             await asyncio.wait([self._last])
         result = await self.emit(MessageEndEvent(message=message))
-        if isinstance(result, MessageEndResult) and result.text is not None:
+        if result is not None:
+            from hookline.core.results import MessageEndResult  # loaded: a hook answered
+
+            text_now = result.text if isinstance(result, MessageEndResult) else None
+        else:
+            text_now = None
+        if text_now is not None:
             content = message["content"]
             thinking = [b for b in content if b.get("type") == "thinking"]
             calls = [b for b in content if b.get("type") not in ("text", "thinking")]
             rewritten: AssistantMessage = {
                 **message,
-                "content": [*thinking, {"type": "text", "text": result.text}, *calls],
+                "content": [*thinking, {"type": "text", "text": text_now}, *calls],
             }
             return rewritten
         return message

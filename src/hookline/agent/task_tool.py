@@ -35,7 +35,6 @@ from hookline.core.messages import (
     tool_calls,
     user_message,
 )
-from hookline.core.results import StopResult
 from hookline.core.tool import Tool, ToolError, ToolResult, ToolUpdate
 from hookline.tools.pipeline import Denial, SubagentRef
 
@@ -208,6 +207,8 @@ class _Subagent:
                 last_message=last,
             )
         )
+        from hookline.core.results import StopResult  # here: sub-agents are rare
+
         if isinstance(result, StopResult) and result.block:
             return result.reason or "A SubagentStop hook asked the sub-agent to continue."
         return None

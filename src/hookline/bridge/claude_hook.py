@@ -58,9 +58,12 @@ def main(argv: Sequence[str]) -> int:
     args = _parser().parse_args(argv)
     import asyncio
 
-    from hookline.bridge.engine import load_bridge
-    from hookline.bridge.mapping import BridgeInputError, failure_answer, parse_input
-    from hookline.modes.stdout import claim_stdout
+    from hookline.core.gc_pause import gc_paused
+
+    with gc_paused():
+        from hookline.bridge.engine import load_bridge
+        from hookline.bridge.mapping import BridgeInputError, failure_answer, parse_input
+        from hookline.modes.stdout import claim_stdout
 
     # The answer goes to a private stdout: a hook's print() (or a program it starts)
     # writes to stderr and cannot forge or corrupt the decision JSON.
@@ -73,14 +76,15 @@ def main(argv: Sequence[str]) -> int:
     else:
         cwd = payload.get("cwd") if isinstance(payload.get("cwd"), str) else None
         cwd = cwd or os.getcwd()
-        bridge = load_bridge(
-            args.hooks,
-            cwd=cwd,
-            paths_from=os.getcwd(),
-            project_dir=os.environ.get("CLAUDE_PROJECT_DIR") or cwd,
-            discover=not args.no_discovery,
-            trust_project=args.trust_project,
-        )
+        with gc_paused():  # the hook modules' imports
+            bridge = load_bridge(
+                args.hooks,
+                cwd=cwd,
+                paths_from=os.getcwd(),
+                project_dir=os.environ.get("CLAUDE_PROJECT_DIR") or cwd,
+                discover=not args.no_discovery,
+                trust_project=args.trust_project,
+            )
         answer = asyncio.run(bridge.answer(payload))
     if answer.stdout:
         out.write(answer.stdout + "\n")

@@ -26,13 +26,14 @@ import re
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
-
-import httpx2 as httpx
+from typing import TYPE_CHECKING, Any
 
 from hookline.claude.config import HookDefinition
 from hookline.claude.outcome import Outcome, new_outcome, read_stdout
 from hookline.settings.models import HttpHookConfig
+
+if TYPE_CHECKING:
+    import httpx2 as httpx
 
 _VAR = re.compile(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))")
 
@@ -66,6 +67,8 @@ def _pattern(text: str) -> re.Pattern[str]:
 
 def check_url(url: str, allowed: Sequence[str] | None) -> tuple[httpx.URL | None, str | None]:
     """The URL to post to, or ``None`` and why it may not be used."""
+    import httpx2 as httpx  # here, not at import: only an http hook's run needs it
+
     try:
         parsed = httpx.URL(url)
     except (httpx.InvalidURL, TypeError, ValueError) as exc:
@@ -93,6 +96,8 @@ async def _post(
     url: httpx.URL, headers: dict[str, str], body: bytes, timeout: float, max_output: int
 ) -> tuple[int, bytes, int]:
     """Status, the body (at most ``max_output`` bytes) and its full size."""
+    import httpx2 as httpx
+
     async with (
         httpx.AsyncClient(trust_env=False, follow_redirects=False, timeout=timeout) as client,
         client.stream("POST", url, headers=headers, content=body) as response,
@@ -154,6 +159,8 @@ async def run_http_hook(
         aborted = outside is not None and outside in done
         out = new_outcome(hook, "cancelled", "hook aborted") if aborted else None
         return out or failed(f"http hook timed out after {timeout:g}s")
+    import httpx2 as httpx  # loaded by check_url above
+
     try:
         status, body, total = post.result()
     except httpx.TimeoutException:

@@ -31,11 +31,13 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-from hookline.claude.config import HookSource, load_plugin_hooks, plugin_hooks_source
 from hookline.core.paths import hookline_home
 from hookline.settings.safe_json import JsonFileError, JsonFileMissing, read_json_file
+
+if TYPE_CHECKING:
+    from hookline.claude.config import HookSource
 
 PluginScope = Literal["user", "project", "local", "inline", "hookline"]
 
@@ -276,6 +278,9 @@ def plugin_hook_sources(plugin: Plugin) -> tuple[list[HookSource], list[str]]:
     A manifest path must stay inside the plugin (``./hooks/more.json``); one
     that leaves it is refused. The same file named twice loads once.
     """
+    # Here, not at import: finding plugins must not load the settings hook models.
+    from hookline.claude.config import load_plugin_hooks, plugin_hooks_source
+
     messages: list[str] = []
     manifest = _manifest(plugin.root, messages)
     files: list[Path] = [plugin.root / "hooks" / "hooks.json"]

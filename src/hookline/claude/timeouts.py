@@ -13,8 +13,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from hookline.settings.models import AgentHookConfig, McpToolHookConfig, PromptHookConfig
-
 COMMAND_TIMEOUT = 600.0
 HTTP_TIMEOUT = 600.0
 PROMPT_TIMEOUT = 30.0
@@ -45,6 +43,9 @@ def _positive(text: str | None) -> float | None:
 
 def default_timeout(spec: object, event: str, env: Mapping[str, str]) -> float:
     """The timeout (seconds) of a hook of ``spec``'s type on ``event`` with no ``timeout``."""
+    # Here, not at import: the agent reads the Stop cap below without any settings hook.
+    from hookline.settings.models import AgentHookConfig, McpToolHookConfig, PromptHookConfig
+
     if isinstance(spec, AgentHookConfig):
         return AGENT_TIMEOUT
     if isinstance(spec, PromptHookConfig):

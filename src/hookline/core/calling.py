@@ -39,13 +39,15 @@ import inspect
 from collections.abc import Awaitable, Callable, Coroutine, Generator
 from dataclasses import dataclass, field
 from types import CoroutineType
-from typing import Any, NoReturn, cast
+from typing import TYPE_CHECKING, Any, NoReturn, cast
 
 from hookline.core.api import Handler
 from hookline.core.context import HookContext
 from hookline.core.deadlines import DeadlineClock, TaskDeadline
 from hookline.core.events import Event
-from hookline.core.results import HookResult, coerce_result
+
+if TYPE_CHECKING:
+    from hookline.core.results import HookResult
 
 #: What a failing *tool* may raise without taking the agent down (hooks are held to
 #: more: every ``BaseException`` but the runner's own cancellation, see ``HandlerCalls``).
@@ -281,7 +283,7 @@ class HandlerCalls:
             value = self.start(fn, event)
             if type(value) is Resume:
                 value = await self.settle(path, value)
-            return None if value is None else coerce_result(event.type, value)
+            return None if value is None else coerce(event.type, value)
         except BaseException as exc:
             return self.failure(path, event.type, exc, then)
 
@@ -575,3 +577,11 @@ class _Handoff:
                     return True, stop.value
             if coro.cr_await is not self._watched:
                 return False, yielded
+
+
+def coerce(event_type: str, value: Any) -> HookResult | None:
+    """``results.coerce_result``, imported on the first value a handler returns: a run whose
+    handlers return nothing never loads the result models (pydantic)."""
+    from hookline.core.results import coerce_result
+
+    return coerce_result(event_type, value)

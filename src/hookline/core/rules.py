@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Awaitable, Callable
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from hookline.core.calling import (
     Chain,
@@ -21,6 +21,7 @@ from hookline.core.calling import (
     Entry,
     HandlerCalls,
     Supervised,
+    coerce,
     describe,
     start_direct,
 )
@@ -36,25 +37,14 @@ from hookline.core.events import (
     UserBashEvent,
 )
 from hookline.core.messages import text
-from hookline.core.results import (
-    BeforeAgentStartResult,
-    BeforeProviderRequestResult,
-    ContextResult,
-    HookResult,
-    InjectedMessage,
-    InputResult,
-    InvalidResultError,
-    MessageEndResult,
-    PermissionRequestResult,
-    StopResult,
-    ToolCallResult,
-    ToolResultResult,
-    UserBashResult,
-    check_new_messages,
-    coerce_result,
-)
 
-Rule = Callable[[HandlerCalls, Event, list[Entry]], Awaitable[HookResult | None]]
+if TYPE_CHECKING:
+    from hookline.core.results import HookResult, InjectedMessage, ToolCallResult, ToolResultResult
+
+# The result models (pydantic) are imported where a handler has returned a value, or where
+# a failure is turned into one: a run whose handlers return nothing never loads them.
+
+Rule = Callable[[HandlerCalls, Event, list[Entry]], Awaitable["HookResult | None"]]
 
 BLOCKED = "the call is blocked"
 WITHHELD = "the tool's output was withheld"
@@ -105,13 +95,15 @@ async def run_tool_call(
                 raise chain.expired()
             if value is None:
                 continue
-            result = coerce_result("tool_call", value)
+            result = coerce("tool_call", value)
         except BaseException as exc:
             if chain.abandoned:
                 return None
             return _blocked(calls, entry[0], chain.failure(exc))
         if result is None:
             continue
+        from hookline.core.results import ToolCallResult
+
         assert isinstance(result, ToolCallResult)
         if result.block:
             return result.decided_by(entry[0])
@@ -128,6 +120,8 @@ async def run_tool_call(
 
 
 def _blocked(calls: HandlerCalls, path: str, exc: BaseException) -> ToolCallResult:
+    from hookline.core.results import ToolCallResult
+
     failed = calls.failure(path, "tool_call", exc, BLOCKED)
     return ToolCallResult(
         block=True, reason=f"tool_call hook {path} {failed.text}; {BLOCKED}"
@@ -137,6 +131,8 @@ def _blocked(calls: HandlerCalls, path: str, exc: BaseException) -> ToolCallResu
 async def _tool_call_abandoned(
     calls: HandlerCalls, event: Event, entries: list[Entry], index: int, text: str
 ) -> ToolCallResult:
+    from hookline.core.results import ToolCallResult
+
     path = entries[index][0]
     calls.failed(path, "tool_call", text, None, BLOCKED)
     reason = f"tool_call hook {path} {text}; {BLOCKED}"
@@ -164,12 +160,16 @@ async def _tool_result(
             value = await entry[1](current, ctx)
             if chain:
                 raise chain.expired()
-            result = None if value is None else coerce_result("tool_result", value)
+            result = None if value is None else coerce("tool_result", value)
         except BaseException as exc:
             if chain.abandoned:
                 return None
             failed = calls.failure(entry[0], "tool_result", chain.failure(exc), WITHHELD)
             return withheld(f"tool_result hook {entry[0]} {failed.text}; {WITHHELD}")
+        if result is None:
+            continue
+        from hookline.core.results import ToolResultResult
+
         if not isinstance(result, ToolResultResult):
             continue
         if result.append:
@@ -187,6 +187,8 @@ async def _tool_result(
             changed |= updates.keys()
     if not changed and not appended:
         return None
+    from hookline.core.results import ToolResultResult
+
     combined = ToolResultResult(**{key: getattr(current, key) for key in changed})
     if appended:
         combined = combined.model_copy(update={"append": appended})
@@ -206,6 +208,8 @@ TOOL_RESULT = DirectRule(_tool_result, _tool_result_abandoned)
 
 def withheld(reason: str) -> ToolResultResult:
     """What replaces a tool's output a redaction hook could not vouch for."""
+    from hookline.core.results import ToolResultResult
+
     return ToolResultResult(content=[text(reason)], details=None, is_error=True)
 
 
@@ -223,11 +227,17 @@ async def context(calls: HandlerCalls, event: Event, entries: list[Entry]) -> Ho
     steps: list[tuple[str, list[Any]]] = []  # (hook path, its list): kept alive for the ids
     for path, fn in entries:
         result = await calls.guarded(path, fn, current)
+        if result is None:
+            continue
+        from hookline.core.results import ContextResult
+
         if isinstance(result, ContextResult) and result.messages is not None:
             steps.append((path, result.messages))
             current = ContextEvent(messages=result.messages)
     if not steps:
         return None
+    from hookline.core.results import ContextResult, InvalidResultError, check_new_messages
+
     final = steps[-1][1]
     if final is not event.messages:
         try:
@@ -241,6 +251,8 @@ async def context(calls: HandlerCalls, event: Event, entries: list[Entry]) -> Ho
 
 def _last_good(calls: HandlerCalls, event: ContextEvent, steps: list[tuple[str, list[Any]]]) -> Any:
     """The slow path: find the handler that brought a bad message in; its input stands."""
+    from hookline.core.results import InvalidResultError, check_new_messages
+
     known = {id(m) for m in event.messages}
     previous: list[Any] = event.messages
     for path, messages in steps:
@@ -264,6 +276,10 @@ async def before_agent_start(
     prompt_changed = False
     for path, fn in entries:
         result = await calls.guarded(path, fn, current)
+        if result is None:
+            continue
+        from hookline.core.results import BeforeAgentStartResult
+
         if not isinstance(result, BeforeAgentStartResult):
             continue
         if result.message is not None:
@@ -275,6 +291,8 @@ async def before_agent_start(
             prompt_changed = True
     if not messages and not prompt_changed:
         return None
+    from hookline.core.results import BeforeAgentStartResult
+
     return BeforeAgentStartResult(
         message=messages[0] if messages else None,
         messages=messages,
@@ -308,6 +326,10 @@ async def input_chain(calls: HandlerCalls, event: Event, entries: list[Entry]) -
     changed = False
     for path, fn in entries:
         result = await calls.guarded(path, fn, current)
+        if result is None:
+            continue
+        from hookline.core.results import InputResult
+
         if not isinstance(result, InputResult) or result.action == "continue":
             continue
         if result.handled or result.action == "handled":
@@ -319,7 +341,11 @@ async def input_chain(calls: HandlerCalls, event: Event, entries: list[Entry]) -
                 images=result.images if result.images is not None else current.images,
             )
             changed = True
-    return InputResult(text=current.text, images=current.images) if changed else None
+    if not changed:
+        return None
+    from hookline.core.results import InputResult
+
+    return InputResult(text=current.text, images=current.images)
 
 
 async def user_bash(calls: HandlerCalls, event: Event, entries: list[Entry]) -> HookResult | None:
@@ -329,6 +355,10 @@ async def user_bash(calls: HandlerCalls, event: Event, entries: list[Entry]) -> 
     changed = False
     for path, fn in entries:
         result = await calls.guarded(path, fn, current)
+        if result is None:
+            continue
+        from hookline.core.results import UserBashResult
+
         if not isinstance(result, UserBashResult):
             continue
         if result.result is not None:  # pi's full replacement: the handler ran it
@@ -340,6 +370,8 @@ async def user_bash(calls: HandlerCalls, event: Event, entries: list[Entry]) -> 
         changed = True
     if not changed:
         return None
+    from hookline.core.results import UserBashResult
+
     return UserBashResult(command=current.command, cwd=current.cwd, env=env)
 
 
@@ -350,12 +382,20 @@ async def message_end(calls: HandlerCalls, event: Event, entries: list[Entry]) -
     text_now: str | None = None
     for path, fn in entries:
         result = await calls.guarded(path, fn, current)
+        if result is None:
+            continue
+        from hookline.core.results import MessageEndResult
+
         if isinstance(result, MessageEndResult) and result.text is not None:
             text_now = result.text
             others = [b for b in current.message["content"] if b.get("type") != "text"]
             message = {**current.message, "content": [*others, {"type": "text", "text": text_now}]}
             current = MessageEndEvent(message=message)  # type: ignore[arg-type]
-    return None if text_now is None else MessageEndResult(text=text_now)
+    if text_now is None:
+        return None
+    from hookline.core.results import MessageEndResult
+
+    return MessageEndResult(text=text_now)
 
 
 async def provider_request(
@@ -366,16 +406,26 @@ async def provider_request(
     current = event
     for path, fn in entries:
         result = await calls.guarded(path, fn, current)
+        if result is None:
+            continue
+        from hookline.core.results import BeforeProviderRequestResult
+
         if isinstance(result, BeforeProviderRequestResult) and result.payload is not None:
             current = dataclasses.replace(current, payload=result.payload)
     if current is event:
         return None
+    from hookline.core.results import BeforeProviderRequestResult
+
     return BeforeProviderRequestResult(payload=current.payload)
 
 
 async def first_block(calls: HandlerCalls, event: Event, entries: list[Entry]) -> HookResult | None:
     for path, fn in entries:
         result = await calls.guarded(path, fn, event)
+        if result is None:
+            continue
+        from hookline.core.results import StopResult
+
         if isinstance(result, StopResult) and result.block:
             return result
     return None
@@ -386,6 +436,10 @@ async def first_decision(
 ) -> HookResult | None:
     for path, fn in entries:
         result = await calls.guarded(path, fn, event)
+        if result is None:
+            continue
+        from hookline.core.results import PermissionRequestResult
+
         if isinstance(result, PermissionRequestResult) and result.decision is not None:
             return result.decided_by(path)
     return None

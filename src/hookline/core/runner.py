@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Iterable
-from typing import Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from hookline.core.api import (
     LoadedHook,
@@ -46,13 +46,6 @@ from hookline.core.events import (
 )
 from hookline.core.host import AgentHost, DetachedHost
 from hookline.core.messages import Message
-from hookline.core.results import (
-    ContextResult,
-    HookResult,
-    InputResult,
-    ToolCallResult,
-    ToolResultResult,
-)
 from hookline.core.rules import (
     DIRECT,
     NOTIFY,
@@ -63,6 +56,10 @@ from hookline.core.rules import (
 )
 from hookline.core.tool import Tool, ToolWrapperExecute
 from hookline.core.ui import HookUI
+
+if TYPE_CHECKING:
+    # Annotations only: the result models (pydantic) load when a handler returns a value.
+    from hookline.core.results import HookResult, InputResult, ToolCallResult, ToolResultResult
 
 log = logging.getLogger("hookline")
 
@@ -300,7 +297,7 @@ class HookRunner:
             result: HookResult | None = stop.value  # typed without a ``cast`` call
             return result
         return cast(
-            HookResult | None,
+            "HookResult | None",
             await Supervised(self._calls, direct, event, entries, chain, coro, first),
         )
 
@@ -321,7 +318,7 @@ class HookRunner:
             answer: ToolCallResult | None = stop.value  # typed without a ``cast`` call
             return answer
         return cast(
-            ToolCallResult | None,
+            "ToolCallResult | None",
             await Supervised(self._calls, TOOL_CALL, event, entries, chain, coro, first),
         )
 
@@ -339,12 +336,16 @@ class HookRunner:
     async def emit_context(self, messages: list[Message]) -> list[Message]:
         """The messages after every ``context`` handler, each fed the previous output."""
         result = await self.emit(ContextEvent(messages=messages))
+        if result is None:
+            return messages
+        from hookline.core.results import ContextResult  # loaded: a handler returned it
+
         if isinstance(result, ContextResult) and result.messages is not None:
             return result.messages
         return messages
 
     async def emit_input(self, event: InputEvent) -> InputResult | None:
-        return cast(InputResult | None, await self.emit(event))
+        return cast("InputResult | None", await self.emit(event))
 
     async def run_command(self, name: str, args: str = "") -> bool:
         """Run slash command ``name``; False when no hook registered it. Errors are reported."""

@@ -6,7 +6,9 @@ it is safe to run on an untrusted project. The loader imports what it returns.
 
 from __future__ import annotations
 
+import importlib.machinery
 import os
+import sys
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,6 +23,8 @@ if TYPE_CHECKING:
 
 #: The entry-point group installed packages use to offer hook modules.
 ENTRY_POINT_GROUP = "hookline.hooks"
+#: Distribution metadata folders ``importlib.metadata`` reads entry points from.
+_INFO_SUFFIXES = (".dist-info", ".egg-info")
 
 #: Where a project keeps its hook modules, relative to the project folder.
 PROJECT_HOOKS_DIR = Path(".hookline") / "hooks"
@@ -217,10 +221,52 @@ def _is_inside(file: str, folder: Path | None) -> bool:
 
 def _entry_point_sources() -> list[HookSource]:
     """Entry points of ``hookline.hooks`` by name; equal names keep ``sys.path`` order."""
-    from importlib import metadata
+    if not _may_declare(ENTRY_POINT_GROUP):
+        return []
+    from importlib import metadata  # ~20 ms to import and to read every distribution
 
     eps = sorted(metadata.entry_points(group=ENTRY_POINT_GROUP), key=lambda ep: ep.name)
     return [
         HookSource(ep.value, f"entry_point:{ep.name}", f"entry_point:{ep.name}", None, ep)
         for ep in eps
     ]
+
+
+def _may_declare(group: str) -> bool:
+    """False only when no distribution ``importlib.metadata`` would find names ``group``.
+
+    The same places it looks (``sys.path`` folders' ``*.dist-info`` and
+    ``*.egg-info``), read as bytes: a file that mentions the group at all, a
+    path entry that is not a plain folder (a zip) and a finder of distributions
+    other than the path finder all answer True, and the real lookup decides.
+    """
+    needle = group.encode()
+    for entry in sys.path:
+        folder = entry or "."
+        try:
+            with os.scandir(folder) as found:
+                infos = [e.name for e in found if _is_info(e.name, folder)]
+        except NotADirectoryError:
+            return True
+        except OSError:
+            continue  # missing or unreadable: importlib.metadata finds nothing there either
+        for info in infos:
+            try:
+                with open(os.path.join(folder, info, "entry_points.txt"), "rb") as file:
+                    if needle in file.read():
+                        return True
+            except (FileNotFoundError, NotADirectoryError):
+                continue
+            except OSError:
+                return True
+    return any(
+        getattr(finder, "find_distributions", None) is not None
+        and finder is not importlib.machinery.PathFinder
+        for finder in sys.meta_path
+    )
+
+
+def _is_info(name: str, folder: str) -> bool:
+    """A metadata folder name, as ``importlib.metadata`` matches them (an egg's ``EGG-INFO``)."""
+    low = name.lower()
+    return low.endswith(_INFO_SUFFIXES) or (low == "egg-info" and folder.lower().endswith(".egg"))

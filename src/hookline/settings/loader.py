@@ -27,17 +27,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
-
-from pydantic import ValidationError
+from typing import TYPE_CHECKING, Any, Literal
 
 from hookline.core.paths import hookline_home
-from hookline.settings._errors import validation_messages
-from hookline.settings.merge import merge_all
-from hookline.settings.models import HooksConfig, Settings
 from hookline.settings.safe_json import JsonFileError, JsonFileMissing, read_json_file
-from hookline.settings.trust_filter import restrict_untrusted
-from hookline.settings.validate import check_settings
+
+if TYPE_CHECKING:
+    # The models (pydantic) load with the first settings file read, or the first read of
+    # ``LoadedSettings.merged``: a run without settings files never needs them.
+    from hookline.settings.models import HooksConfig, Settings
 
 SettingsScope = Literal["user", "project", "local", "cli", "managed"]
 
@@ -91,10 +89,29 @@ class LoadedSettings:
 
     project_dir: Path
     files: list[SettingsFile]  # every candidate in merge order (missing ones too)
-    merged: Settings  # merge of the valid files; ``hooks`` is always None
+    #: The merge of the valid files, None when there is none (``merged`` builds the defaults).
+    merged_files: Settings | None = None
     errors: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     project_trusted: bool = True
+
+    @property
+    def merged(self) -> Settings:
+        """The merge of the valid files; ``hooks`` is always None. Without any file, the
+        defaults (every field None), built on first read."""
+        if self.merged_files is None:
+            from hookline.settings.models import Settings
+
+            # Without building the validator: every field's default is None, so this
+            # equals validating {}.
+            self.merged_files = Settings.model_construct()
+        return self.merged_files
+
+    @property
+    def empty(self) -> bool:
+        """No settings file was read: every setting has its default. Start-up paths check
+        this before reading ``merged``, so a bare run never imports the settings models."""
+        return not any(file.settings is not None for file in self.files)
 
     def check(self) -> None:
         """Raise ``SettingsError`` (all errors, one per line) when a file cannot be used."""
@@ -125,7 +142,7 @@ class LoadedSettings:
     @property
     def hook_timeout_seconds(self) -> float:
         """The in-process handler timeout: ``hookTimeout`` (ms) in seconds, default 30 s."""
-        if self.merged.hook_timeout is None:
+        if self.empty or self.merged.hook_timeout is None:
             return DEFAULT_HOOK_TIMEOUT_SECONDS
         return self.merged.hook_timeout / 1000.0
 
@@ -238,17 +255,19 @@ def load_settings(
         if file.from_project:
             file.settings = _without_bypass_mode(file)
             if not project_trusted:
+                from hookline.settings.trust_filter import restrict_untrusted
+
                 file.settings, file.ignored = restrict_untrusted(file.settings, current_mode=mode)
         permissions = file.settings.permissions
         if permissions is not None and permissions.default_mode is not None:
             mode = permissions.default_mode
     errors = [file.error for file in files if file.error]
     warnings = [warning for file in files for warning in file.warnings]
-    merged = _merge([file.settings for file in files if file.settings is not None], errors)
+    layers = [file.settings for file in files if file.settings is not None]
     return LoadedSettings(
         project_dir=project,
         files=files,
-        merged=merged,
+        merged_files=_merge(layers, errors) if layers else None,
         errors=errors,
         warnings=warnings,
         project_trusted=project_trusted,
@@ -274,6 +293,13 @@ def read_settings_file(path: Path, scope: SettingsScope) -> SettingsFile:
         return broken(str(exc))
     if not isinstance(raw, dict):
         return broken(f"{path}: settings must be a JSON object, not {_json_kind(raw)}")
+    # Here, not at import: a run without settings files validates nothing.
+    from pydantic import ValidationError
+
+    from hookline.settings._errors import validation_messages
+    from hookline.settings.models import Settings
+    from hookline.settings.validate import check_settings
+
     checked = check_settings(raw)
     warnings = [f"{path}: {line}" for line in checked.warnings]
     if checked.errors:
@@ -292,6 +318,8 @@ def read_settings_file(path: Path, scope: SettingsScope) -> SettingsFile:
 
 def _without_bypass_mode(file: SettingsFile) -> Settings:
     """A project/local ``defaultMode: bypassPermissions`` dropped, with a warning."""
+    from hookline.settings.models import Settings
+
     settings = file.settings
     assert settings is not None
     permissions = settings.permissions
@@ -307,11 +335,13 @@ def _without_bypass_mode(file: SettingsFile) -> Settings:
 
 
 def _merge(layers: list[Settings], errors: list[str]) -> Settings:
-    """The merged settings of valid files, ``hooks`` left out (see module doc)."""
-    if not layers:
-        # No file: the defaults, without building the validator (most of a bare run's
-        # start-up); every field's default is None, so this equals validating {}.
-        return Settings.model_construct()
+    """The merged settings of valid files (at least one), ``hooks`` left out (module doc)."""
+    from pydantic import ValidationError
+
+    from hookline.settings._errors import validation_messages
+    from hookline.settings.merge import merge_all
+    from hookline.settings.models import Settings
+
     dumps = [
         layer.model_dump(mode="json", by_alias=True, exclude_unset=True, exclude={"hooks"})
         for layer in layers

@@ -60,7 +60,7 @@ def hook_policy(loaded: LoadedSettings) -> HookPolicy:
         value = file.settings.disable_all_hooks if file.settings is not None else None
         if file.scope != "managed" and value is not None:
             unmanaged = value  # scalars override in merge order
-    managed_only = loaded.merged.allow_managed_hooks_only
+    managed_only = None if loaded.empty else loaded.merged.allow_managed_hooks_only
     disable_all = False
     if managed_settings is not None:
         disable_all = bool(managed_settings.disable_all_hooks)
@@ -94,7 +94,7 @@ def resolve_permission_mode(loaded: LoadedSettings, cli_mode: str | None) -> tup
     the user must drop the flag) and becomes ``default`` with a warning when a
     settings file asked for it.
     """
-    permissions = loaded.merged.permissions
+    permissions = None if loaded.empty else loaded.merged.permissions
     forbidding = _bypass_forbidden_by(loaded)
     if cli_mode is not None:
         if cli_mode == "bypassPermissions" and forbidding is not None:

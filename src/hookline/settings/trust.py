@@ -14,7 +14,6 @@ from __future__ import annotations
 import json
 import logging
 import os
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -117,6 +116,8 @@ class TrustStore:
         path = self.path
         path.parent.mkdir(parents=True, exist_ok=True)
         payload = {"version": _VERSION, "trusted": sorted(str(d) for d in set(dirs))}
+        import tempfile  # here: every run reads the store, few write it (tempfile pulls shutil)
+
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
         try:
             with os.fdopen(fd, "w", encoding="utf-8") as handle:

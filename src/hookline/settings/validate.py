@@ -21,6 +21,7 @@ hookline. ``check_settings`` walks the parsed JSON before validation:
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -48,7 +49,6 @@ _HOOK_MODELS: dict[str, type[BaseModel]] = {
     "prompt": PromptHookConfig,
     "agent": AgentHookConfig,
 }
-_HOOK_ADAPTER: TypeAdapter[Any] = TypeAdapter(HookConfig)
 _GROUP_KEYS = frozenset({"matcher", "hooks"})
 
 #: Top-level keys whose wrong type stops start-up (they only ever restrict).
@@ -65,6 +65,12 @@ def _fields(model: type[BaseModel]) -> frozenset[str]:
 
 _HOOK_FIELDS = {kind: _fields(model) for kind, model in _HOOK_MODELS.items()}
 _SETTINGS_FIELDS = _fields(Settings)
+
+
+@functools.cache
+def _hook_adapter() -> TypeAdapter[Any]:
+    """The hook config validator, built on the first hook checked (most runs check none)."""
+    return TypeAdapter(HookConfig)
 
 
 @dataclass
@@ -170,7 +176,7 @@ def _hook(hook: Any, where: str, out: Checked, event: str) -> dict[str, Any] | N
         out.warnings.append(f"{where}.{unknown[0]}: unknown field, hook skipped")
         return None
     try:
-        _HOOK_ADAPTER.validate_python(hook)
+        _hook_adapter().validate_python(hook)
     except ValidationError as exc:
         first = validation_messages(exc, hook)[0]
         out.warnings.append(f"{where}.{first}; hook skipped")

@@ -26,15 +26,17 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from hookline.core.calling import ABANDON_GRACE, HandlerAbandoned, Resume, caller_cancelled
 from hookline.core.events import Event, ToolCallEvent, ToolResultEvent
 from hookline.core.messages import text
-from hookline.core.results import ToolCallResult, ToolResultResult
 from hookline.core.runner import HookRunner
 from hookline.core.tool import Tool, ToolError, ToolResult, ToolUpdate
 from hookline.core.tool_params import parse_arguments
+
+if TYPE_CHECKING:
+    from hookline.core.results import ToolCallResult, ToolResultResult
 
 DenialSource = Literal["hook", "rule", "mode", "permission_request", "user", "no_ui"]
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from hookline.settings.loader import LoadedSettings
 from hookline.settings.permission_rules.calls import ToolCall
 from hookline.settings.permission_rules.paths import FilePath
 from hookline.settings.permission_rules.rule import PermissionRule
@@ -16,6 +16,9 @@ from hookline.settings.permission_rules.syntax import (
     RuleBehavior,
     RuleOrigin,
 )
+
+if TYPE_CHECKING:
+    from hookline.settings.loader import LoadedSettings
 
 _BEHAVIORS: tuple[RuleBehavior, ...] = ("allow", "deny", "ask")
 

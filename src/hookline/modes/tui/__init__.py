@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import io
 import sys
+from typing import TYPE_CHECKING
 
-from hookline.agent.agent import Agent
-from hookline.agent.setup import AgentBundle
+if TYPE_CHECKING:
+    from hookline.agent.agent import Agent
+    from hookline.agent.setup import AgentBundle
 
 
 class FollowStderr(io.StringIO):
@@ -24,7 +26,13 @@ class FollowStderr(io.StringIO):
 
 
 async def run_tui(agent: Agent, bundle: AgentBundle) -> int:
-    """Run the app until the user exits; the caller shuts the agent down."""
-    from hookline.modes.tui.app import TuiApp
+    """Run the app for a built agent until the user exits; the caller shuts the agent down.
 
-    return await TuiApp(agent, bundle).run()
+    (The command line draws the app first and builds the agent meanwhile: ``launch``.)
+    """
+    from hookline.modes.tui.app import TuiApp
+    from hookline.modes.tui.footer import model_label
+
+    app = TuiApp(agent.cwd, model_label(agent.provider.model_id))
+    await app.start()
+    return await app.serve(agent, bundle)

@@ -21,7 +21,12 @@ from prompt_toolkit.buffer import Buffer
 from prompt_toolkit.filters import Condition, has_completions, has_focus
 from prompt_toolkit.formatted_text import ANSI, StyleAndTextTuples
 from prompt_toolkit.history import FileHistory
-from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent, merge_key_bindings
+from prompt_toolkit.key_binding import (
+    DynamicKeyBindings,
+    KeyBindings,
+    KeyPressEvent,
+    merge_key_bindings,
+)
 from prompt_toolkit.key_binding.defaults import load_key_bindings
 from prompt_toolkit.layout import (
     AnyContainer,
@@ -41,10 +46,6 @@ from prompt_toolkit.layout.controls import BufferControl
 from prompt_toolkit.layout.menus import CompletionsMenu
 from prompt_toolkit.patch_stdout import patch_stdout
 
-from hookline.agent.agent import Agent
-from hookline.agent.setup import AgentBundle
-from hookline.claude.adapter import SETTINGS_HOOK_PATH
-from hookline.core.calling import HOOK_FAILURES
 from hookline.core.keys import prompt_toolkit_keys
 from hookline.core.messages import content_text
 from hookline.core.paths import hookline_home
@@ -52,13 +53,16 @@ from hookline.core.ui import StatusLine, WidgetContent, strip_terminal_controls
 from hookline.modes.tui import render
 from hookline.modes.tui.commands import BUILTINS, SlashCompleter
 from hookline.modes.tui.dialogs import STYLE, CustomDialog, Dialog, DialogHost
-from hookline.modes.tui.footer import Usage, footer_line, measure
+from hookline.modes.tui.footer import Usage, footer_line, loading_line, measure
 from hookline.modes.tui.ui import TuiUI
-from hookline.session import project_slug
-from hookline.tools.pipeline import Denial
+from hookline.session.storage import project_slug
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
+
+    from hookline.agent.agent import Agent
+    from hookline.agent.setup import AgentBundle
+    from hookline.tools.pipeline import Denial
 
 #: Events after which the footer's message and token counts are measured again.
 _SESSION_CHANGES = frozenset(
@@ -117,11 +121,27 @@ class _RunningTool:
 
 
 class TuiApp:
-    """One interactive session on the terminal."""
+    """One interactive session on the terminal.
 
-    def __init__(self, agent: Agent, bundle: AgentBundle) -> None:
-        self.agent = agent
-        self.bundle = bundle
+    The app is drawn before the agent exists (``start``): the editor takes keys
+    while the agent and its hooks load, and what is submitted meanwhile waits
+    in order until ``attach`` hands the agent over.
+    """
+
+    def __init__(self, cwd: str, model: str = "") -> None:
+        self.cwd = cwd
+        #: The model named on the command line, shown in the footer until the agent is here.
+        self.model = model
+        self._agent: Agent | None = None
+        self._bundle: AgentBundle | None = None
+        #: Set once the agent (and so every hook) is loaded; submissions wait for it.
+        self.loaded = asyncio.Event()
+        #: Editor texts submitted while loading, sent in order once loaded.
+        self._queued: list[str] = []
+        self._app_task: asyncio.Future[None] | None = None
+        self._hook_keys = KeyBindings()
+        #: What ``start`` opened (stdout printed above the app), closed when it ends.
+        self._closing = contextlib.ExitStack()
         self.status = StatusLine()
         self.ui = TuiUI(self)
         self.dialogs = DialogHost(self.invalidate)
@@ -149,7 +169,7 @@ class TuiApp:
         self._ticker: asyncio.Task[None] | None = None
         self.editor = Buffer(
             multiline=True,
-            history=FileHistory(history_path(agent.cwd)),
+            history=FileHistory(history_path(cwd)),
             completer=SlashCompleter(self),
             complete_while_typing=True,
             on_text_changed=lambda _: self._disarm(),
@@ -162,7 +182,13 @@ class TuiApp:
         )
         self.app: Application[None] = Application(
             layout=Layout(self._root(), focused_element=self._editor_window),
-            key_bindings=merge_key_bindings([load_key_bindings(), self._bindings()]),
+            key_bindings=merge_key_bindings(
+                [
+                    load_key_bindings(),
+                    self._bindings(),
+                    DynamicKeyBindings(lambda: self._hook_keys),
+                ]
+            ),
             style=STYLE,
             full_screen=False,
             mouse_support=False,
@@ -171,6 +197,19 @@ class TuiApp:
         )
         self.app.ttimeoutlen = 0.05
         self.app.timeoutlen = 0.5
+
+    @property
+    def agent(self) -> Agent:
+        """The agent; there is none before ``attach`` (everything reading it runs after)."""
+        if self._agent is None:
+            raise RuntimeError("the agent is still loading")
+        return self._agent
+
+    @property
+    def bundle(self) -> AgentBundle:
+        if self._bundle is None:
+            raise RuntimeError("the agent is still loading")
+        return self._bundle
 
     # -- layout ------------------------------------------------------------------
 
@@ -314,7 +353,10 @@ class TuiApp:
 
     def _working_fragments(self) -> StyleAndTextTuples:
         frame = SPINNER[int(time.monotonic() * 10) % len(SPINNER)]
-        if self.dialogs.current is not None:
+        if not self.loaded.is_set():
+            queued = f" {len(self._queued)} queued" if self._queued else ""
+            text, keys = f"Loading hooks…{queued}", "(ctrl+c to exit)"
+        elif self.dialogs.current is not None:
             text, keys = "Waiting for your answer…", "(esc to cancel)"
         else:
             text = self.working_message or ("Running tool…" if self._tools else "Working…")
@@ -322,7 +364,11 @@ class TuiApp:
         return [("class:working", f"{frame} {text} "), ("class:footer", keys)]
 
     def _footer_fragments(self) -> StyleAndTextTuples:
-        return [("class:footer", footer_line(self.agent, self.usage, self.width()))]
+        if self._agent is None or not self.loaded.is_set():
+            line = loading_line(self.model, self.width())
+        else:
+            line = footer_line(self._agent, self.usage, self.width())
+        return [("class:footer", line)]
 
     def _status_fragments(self) -> StyleAndTextTuples:
         return [("class:status", self.status.render(self.width()))]
@@ -359,16 +405,22 @@ class TuiApp:
         def _escape(event: KeyPressEvent) -> None:
             if self.editor.complete_state is not None:
                 self.editor.cancel_completion()
-            elif self.busy():
+            elif self.busy() and self.loaded.is_set():
                 self.stop_turn()
 
         @kb.add("c-o", filter=in_editor)
         def _expand(event: KeyPressEvent) -> None:
             self.expand_last()
 
-        for key in self.agent.runner.get_registered_shortcuts():
-            kb.add(*prompt_toolkit_keys(key), filter=in_editor)(self._shortcut(key))
         return kb
+
+    def _bind_shortcuts(self, agent: Agent) -> None:
+        """The hooks' ``register_shortcut`` keys, bound once they are loaded."""
+        in_editor = has_focus(self.editor) & Condition(lambda: self.dialogs.current is None)
+        kb = KeyBindings()
+        for key in agent.runner.get_registered_shortcuts():
+            kb.add(*prompt_toolkit_keys(key), filter=in_editor)(self._shortcut(key))
+        self._hook_keys = kb
 
     def _shortcut(self, key: str) -> Callable[[KeyPressEvent], None]:
         def run(event: KeyPressEvent) -> None:
@@ -382,7 +434,9 @@ class TuiApp:
     # -- actions -----------------------------------------------------------------
 
     def busy(self) -> bool:
-        return self.agent.is_streaming or bool(self._tasks)
+        if self._agent is None or not self.loaded.is_set():
+            return True  # loading
+        return self._agent.is_streaming or bool(self._tasks)
 
     def submit(self) -> None:
         text = self.editor.text
@@ -391,13 +445,23 @@ class TuiApp:
         self.editor.append_to_history()
         self.editor.reset()
         self._exit_armed = False
+        if not self.loaded.is_set():
+            # Nothing reaches the model before the hooks that watch it are loaded.
+            self._queued.append(text)
+            self.invalidate()
+            return
         # Ctrl+C cancels a running `!cmd` (its process group is killed); a turn is
         # stopped through agent.abort() instead, so it ends cleanly.
         self.spawn(self.handle(text), command=text.lstrip().startswith("!"))
 
     def interrupt(self) -> None:
-        """Ctrl+C: stop the turn; clear the editor; on an empty idle editor, twice exits."""
-        if self.busy():
+        """Ctrl+C: stop the turn; clear the editor; on an empty idle editor, twice exits.
+
+        While loading it exits (the agent still starts and shuts down once loaded).
+        """
+        if not self.loaded.is_set():
+            self.exit()
+        elif self.busy():
             self.stop_turn()
         elif self.editor.text:
             self.editor.reset()
@@ -452,7 +516,7 @@ class TuiApp:
             await coro
         except asyncio.CancelledError:
             pass
-        except HOOK_FAILURES as exc:
+        except _hook_failures() as exc:
             self.notice(f"{type(exc).__name__}: {exc}", "error")
 
     async def handle(self, text: str) -> None:
@@ -652,7 +716,7 @@ class TuiApp:
         if renderer is not None:
             try:
                 shown = renderer(message, {"expanded": False, "width": self.width()})
-            except HOOK_FAILURES as exc:
+            except _hook_failures() as exc:
                 self.agent.runner.report("", f"renderer:{custom_type}", exc)
                 shown = None
             if isinstance(shown, str):
@@ -702,6 +766,8 @@ class TuiApp:
 
     def _blocked_by(self, denial: Denial, tool: _RunningTool) -> str:
         """Who stopped a call: the hook file, the settings hooks (command and file), ..."""
+        from hookline.claude.adapter import SETTINGS_HOOK_PATH
+
         if denial.hook == SETTINGS_HOOK_PATH and tool.blockers:
             return "by " + ", ".join(tool.blockers)
         if denial.hook and denial.hook != SETTINGS_HOOK_PATH:
@@ -725,7 +791,7 @@ class TuiApp:
             return None
         try:
             text = fn(tool.args if isinstance(tool.args, dict) else {})
-        except HOOK_FAILURES as exc:
+        except _hook_failures() as exc:
             self.agent.runner.report("", f"render_call:{tool.name}", exc)
             return None
         return str(text) if text is not None else None
@@ -738,7 +804,7 @@ class TuiApp:
         options = {"expanded": False, "is_error": is_error, "width": self.width()}
         try:
             shown = fn(text, options)
-        except HOOK_FAILURES as exc:
+        except _hook_failures() as exc:
             self.agent.runner.report("", f"render_result:{tool.name}", exc)
             return None
         if isinstance(shown, str):
@@ -812,34 +878,39 @@ class TuiApp:
 
     # -- running -----------------------------------------------------------------
 
-    async def run(self) -> int:
-        unsubscribe = self.agent.subscribe(self.on_event)
-        self.agent.runner.set_ui(self.ui, True)
-        self._refresh_usage()
-        try:
-            with patch_stdout(raw=False):
-                await self._run_app()
-        finally:
-            self.dialogs.cancel_all()
-            if self.busy():
-                self.agent.abort()
-            for task in list(self._tasks):
-                task.cancel()
-            if self._tasks:
-                await asyncio.gather(*self._tasks, return_exceptions=True)
-            unsubscribe()
-        return 0
+    async def start(self) -> None:
+        """Draw the first frame (header, editor, a loading footer); keys are read from now on.
 
-    async def _run_app(self) -> None:
-        header = f"hookline · {self.agent.cwd} · /help for commands, ctrl+d to exit"
+        Only prompt_toolkit is needed for it: the agent is imported and built
+        meanwhile, and comes with ``serve``.
+        """
+        self._closing.enter_context(patch_stdout(raw=False))
+        header = f"hookline · {self.cwd} · /help for commands, ctrl+d to exit"
         self._write_above(render.dim_ansi(header, self.width()))
         drawn = asyncio.Event()
-        app_task = asyncio.ensure_future(self.app.run_async(pre_run=drawn.set))
+        self._app_task = asyncio.ensure_future(self.app.run_async(pre_run=drawn.set))
         await drawn.wait()
         await asyncio.sleep(0)  # the first frame is on the screen
-        warm_up = asyncio.ensure_future(asyncio.to_thread(_warm_up))
+        self._tick()
+
+    async def serve(self, agent: Agent, bundle: AgentBundle) -> int:
+        """Hand the loaded agent over and run until the user exits (at once if they already
+        did while it loaded); the caller shuts the agent down."""
+        assert self._app_task is not None, "start() draws the app first"
+        app_task = self._app_task
+        unsubscribe = agent.subscribe(self.on_event)
+        warm_up: asyncio.Future[None] | None = None
         try:
-            await self.agent.start()
+            self._agent, self._bundle = agent, bundle
+            agent.runner.set_ui(self.ui, True)
+            self._bind_shortcuts(agent)
+            self._refresh_usage()
+            warm_up = asyncio.ensure_future(asyncio.to_thread(_warm_up))
+            await agent.start()
+            self.loaded.set()
+            if self._queued and self.app.is_running:
+                self.spawn(self._send_queued())
+            self.invalidate()
             # Shielded: a cancel (SIGTERM) ends the app the normal way, terminal restored,
             # and is then raised here, not swallowed by the app.
             await asyncio.shield(app_task)
@@ -847,7 +918,31 @@ class TuiApp:
             self.exit()
             await asyncio.gather(app_task, return_exceptions=True)
             raise
-        await warm_up
+        finally:
+            self.dialogs.cancel_all()
+            if agent.is_streaming:
+                agent.abort()
+            for task in list(self._tasks):
+                task.cancel()
+            if self._tasks:
+                await asyncio.gather(*self._tasks, return_exceptions=True)
+            unsubscribe()
+            if warm_up is not None:
+                await asyncio.gather(warm_up, return_exceptions=True)
+            self._closing.close()
+        return 0
+
+    async def close(self) -> None:
+        """End the app without an agent (it failed to load); the terminal is restored."""
+        self.exit()
+        if self._app_task is not None:
+            await asyncio.gather(self._app_task, return_exceptions=True)
+        self._closing.close()
+
+    async def _send_queued(self) -> None:
+        """What was submitted while loading, in order, each once the one before is done."""
+        while self._queued:
+            await self.handle(self._queued.pop(0))
 
 
 class _CenteredOver(Float):
@@ -897,6 +992,14 @@ def _live_answer(text: str, width: int) -> StyleAndTextTuples:
     ansi = render.to_ansi(render.markdown(render.live_source(text)), width)
     tail = "\n".join(ansi.rstrip("\n").split("\n")[-LIVE_TEXT_LINES:])
     return list(ANSI(tail).__pt_formatted_text__())
+
+
+def _hook_failures() -> tuple[type[BaseException], ...]:
+    """What a hook's renderer or command may raise without ending the app (the runner's
+    ``HOOK_FAILURES``, imported when one is raised: it is not needed for the first frame)."""
+    from hookline.core.calling import HOOK_FAILURES
+
+    return HOOK_FAILURES
 
 
 def _render_batch(batch: list[RenderableType], width: int) -> str:

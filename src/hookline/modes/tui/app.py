@@ -140,6 +140,7 @@ class TuiApp:
         self._queued: list[str] = []
         self._app_task: asyncio.Future[None] | None = None
         self._hook_keys = KeyBindings()
+        self._leaving = False
         #: What ``start`` opened (stdout printed above the app), closed when it ends.
         self._closing = contextlib.ExitStack()
         self.status = StatusLine()
@@ -353,6 +354,8 @@ class TuiApp:
 
     def _working_fragments(self) -> StyleAndTextTuples:
         frame = SPINNER[int(time.monotonic() * 10) % len(SPINNER)]
+        if not self.loaded.is_set() and self._leaving:  # the app's last frame
+            return [("class:working", "Exiting once the hooks are loaded…")]
         if not self.loaded.is_set():
             queued = f" {len(self._queued)} queued" if self._queued else ""
             text, keys = f"Loading hooks…{queued}", "(ctrl+c to exit)"
@@ -479,6 +482,7 @@ class TuiApp:
         self.notice("stopped", "warning")
 
     def exit(self) -> None:
+        self._leaving = True
         self.dialogs.cancel_all()
         if self.app.is_running and self.app.future is not None and not self.app.future.done():
             self.app.exit()

@@ -39,10 +39,9 @@ from prompt_toolkit.layout import (
     FormattedTextControl,
     HSplit,
     Layout,
-    VSplit,
     Window,
 )
-from prompt_toolkit.layout.controls import BufferControl
+from prompt_toolkit.layout.controls import BufferControl, UIContent
 from prompt_toolkit.layout.menus import CompletionsMenu
 from prompt_toolkit.patch_stdout import patch_stdout
 
@@ -54,6 +53,7 @@ from hookline.modes.tui import render
 from hookline.modes.tui.commands import BUILTINS, SlashCompleter
 from hookline.modes.tui.dialogs import STYLE, CustomDialog, Dialog, DialogHost
 from hookline.modes.tui.footer import Usage, footer_line, loading_line, measure
+from hookline.modes.tui.live import LiveAnswer
 from hookline.modes.tui.ui import TuiUI
 from hookline.session.storage import project_slug
 
@@ -103,7 +103,7 @@ def history_path(cwd: str) -> str:
 class _RunningTool:
     """A call on screen while it runs: the tail of its output, never all of it."""
 
-    __slots__ = ("args", "blockers", "lines", "name", "output")
+    __slots__ = ("args", "blockers", "lines", "name", "output", "version")
 
     def __init__(self, name: str, args: Any) -> None:
         self.name = name
@@ -113,9 +113,12 @@ class _RunningTool:
         self.lines = 0
         #: The settings hooks (PreToolUse) that blocked this call, as labels.
         self.blockers: list[str] = []
+        #: Counts the updates: what is drawn of the call is drawn again only after one.
+        self.version = 0
 
     def add_output(self, new: str) -> None:
         """More output (a tool's update carries what is new since the one before)."""
+        self.version += 1
         self.lines += new.count("\n")
         self.output = render.keep_tail(self.output + new, render.LIVE_TAIL_LINES)
 
@@ -158,6 +161,9 @@ class TuiApp:
         self._live_rendered_at = 0.0
         self._live_job: asyncio.Future[None] | None = None
         self._live_generation = 0
+        self._live = LiveAnswer(LIVE_TEXT_LINES)
+        #: What the live area shows and what it was made from (see ``_live_fragments``).
+        self._live_drawn: tuple[object, StyleAndTextTuples] = (None, [])
         self._tools: dict[str, _RunningTool] = {}
         #: Calls whose execution ended, shown once their result message (and any
         #: denial) is known.
@@ -180,6 +186,9 @@ class TuiApp:
             height=Dimension(min=1, max=10),
             dont_extend_height=True,
             wrap_lines=True,
+            # a prefix, not a window beside the editor: a split shares out its width a
+            # column at a time, at every frame
+            get_line_prefix=_prompt_prefix,
         )
         self.app: Application[None] = Application(
             layout=Layout(self._root(), focused_element=self._editor_window),
@@ -234,7 +243,7 @@ class TuiApp:
 
         return FloatContainer(
             HSplit([app, Window(height=room)]),
-            floats=[_CenteredOver(overlay, app, self.width)],
+            floats=[_CenteredOver(overlay, app, self.width, self._overlay_shown)],
         )
 
     def _overlay(self) -> CustomDialog | None:
@@ -255,7 +264,7 @@ class TuiApp:
                 DynamicContainer(lambda: self._widget_box("header")),
                 ConditionalContainer(
                     Window(
-                        FormattedTextControl(self._live_fragments),
+                        _StableText(self._live_fragments),
                         dont_extend_height=True,
                         wrap_lines=False,
                     ),
@@ -285,12 +294,7 @@ class TuiApp:
         dialog = self.dialogs.current
         if dialog is not None and self._overlay() is None:
             return dialog.container
-        return VSplit(
-            [
-                Window(FormattedTextControl([("class:prompt", "› ")]), width=2),
-                self._editor_window,
-            ]
-        )
+        return self._editor_window
 
     def _footer(self) -> AnyContainer:
         replaced = [c for p, c in self.widgets.values() if p == "footer"]
@@ -309,13 +313,28 @@ class TuiApp:
             return 80
 
     def _live_fragments(self) -> StyleAndTextTuples:
+        """The answer's tail and the running calls: the same list until one of them changes
+        (the live area's control builds its lines only for a new one)."""
         width = self.width()
-        parts: list[str] = []
         answer: StyleAndTextTuples = []
         if self._live_text:
             self._render_live_text(width)
             answer = self._live_cache[2]
         frame = SPINNER[int(time.monotonic() * 10) % len(SPINNER)]
+        key = (
+            id(answer),
+            width,
+            tuple((id(t), t.version) for t in self._tools.values()),
+            frame if self._tools else "",
+        )
+        if self._live_drawn[0] != key:
+            self._live_drawn = (key, self._live_fragments_now(answer, frame, width))
+        return self._live_drawn[1]
+
+    def _live_fragments_now(
+        self, answer: StyleAndTextTuples, frame: str, width: int
+    ) -> StyleAndTextTuples:
+        parts: list[str] = []
         for tool in self._tools.values():
             block = render.running_tool(
                 tool.name, tool.args, tool.output, frame, width, self._render_call(tool), tool.lines
@@ -345,7 +364,7 @@ class TuiApp:
 
     async def _render_live(self, text: str, width: int, generation: int) -> None:
         try:
-            fragments = await asyncio.to_thread(_live_answer, text, width)
+            fragments = await asyncio.to_thread(_live_answer, self._live, text, width)
         finally:
             self._live_job = None
         if generation == self._live_generation:  # still the same answer
@@ -949,6 +968,31 @@ class TuiApp:
             await self.handle(self._queued.pop(0))
 
 
+class _StableText(FormattedTextControl):
+    """A text control for text that changes now and then (the live area): its lines are
+    built once per text and width.
+
+    prompt_toolkit's control splits the text into lines and searches it for a cursor
+    at every call, and a frame asks a dozen times (heights, then drawing): with a
+    screenful of highlighted Markdown that was most of a frame while an answer
+    streamed. ``text`` must return the same list object while nothing changed.
+    """
+
+    def __init__(self, text: Callable[[], StyleAndTextTuples]) -> None:
+        super().__init__(text)
+        self._source = text
+        self._made: tuple[object, int, UIContent] | None = None
+
+    def create_content(self, width: int, height: int | None) -> UIContent:
+        fragments = self._source()
+        made = self._made
+        if made is not None and made[0] is fragments and made[1] == width:
+            return made[2]
+        content = super().create_content(width, height)
+        self._made = (fragments, width, content)
+        return content
+
+
 class _CenteredOver(Float):
     """A float centred on the rows the app draws, not on the terminal.
 
@@ -956,12 +1000,20 @@ class _CenteredOver(Float):
     while its rows may end higher, so ``top`` is measured again at each frame.
     """
 
-    def __init__(self, content: Container, over: Container, width: Callable[[], int]) -> None:
+    def __init__(
+        self,
+        content: Container,
+        over: Container,
+        width: Callable[[], int],
+        shown: Callable[[], bool],
+    ) -> None:
         super().__init__(content, z_index=10)
-        self._content, self._over, self._width = content, over, width
+        self._content, self._over, self._width, self._shown = content, over, width, shown
 
     @property  # type: ignore[override]
     def top(self) -> int:
+        if not self._shown():
+            return 0  # nothing floats: measuring the app here cost a third of each frame
         width = self._width()
         rows = self._over.preferred_height(width, 1000).preferred
         height = self._content.preferred_height(width, 1000).preferred
@@ -970,6 +1022,11 @@ class _CenteredOver(Float):
     @top.setter
     def top(self, value: int | None) -> None:
         """Set by ``Float.__init__``; the position is always computed."""
+
+
+def _prompt_prefix(line: int, wrapped: int) -> StyleAndTextTuples:
+    """``› `` before the editor's first line, two spaces before the others."""
+    return [("class:prompt", "› " if line == 0 and wrapped == 0 else "  ")]
 
 
 def short_path(path: str, cwd: str) -> str:
@@ -990,12 +1047,11 @@ def one_line_text(text: str) -> str:
     return flat if len(flat) <= 60 else flat[:59] + "…"
 
 
-def _live_answer(text: str, width: int) -> StyleAndTextTuples:
-    """The last ``LIVE_TEXT_LINES`` lines of a streaming answer, rendered and parsed into
-    prompt_toolkit fragments once (parsing ANSI at every frame slowed typing down)."""
-    ansi = render.to_ansi(render.markdown(render.live_source(text)), width)
-    tail = "\n".join(ansi.rstrip("\n").split("\n")[-LIVE_TEXT_LINES:])
-    return list(ANSI(tail).__pt_formatted_text__())
+def _live_answer(live: LiveAnswer, text: str, width: int) -> StyleAndTextTuples:
+    """The last ``LIVE_TEXT_LINES`` lines of a streaming answer, rendered (only its open
+    block anew) and parsed into prompt_toolkit fragments once (parsing ANSI at every
+    frame slowed typing down)."""
+    return list(ANSI(live.tail(text, width)).__pt_formatted_text__())
 
 
 def _hook_failures() -> tuple[type[BaseException], ...]:

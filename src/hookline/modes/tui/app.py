@@ -979,8 +979,9 @@ class _StableText(FormattedTextControl):
     """
 
     def __init__(self, text: Callable[[], StyleAndTextTuples]) -> None:
-        super().__init__(text)
         self._source = text
+        self._current: StyleAndTextTuples = []
+        super().__init__(lambda: self._current)
         self._made: tuple[object, int, UIContent] | None = None
 
     def create_content(self, width: int, height: int | None) -> UIContent:
@@ -988,6 +989,9 @@ class _StableText(FormattedTextControl):
         made = self._made
         if made is not None and made[0] is fragments and made[1] == width:
             return made[2]
+        # built from these fragments (prompt_toolkit keeps one text per frame otherwise)
+        self._current = fragments
+        self._fragment_cache.clear()
         content = super().create_content(width, height)
         self._made = (fragments, width, content)
         return content

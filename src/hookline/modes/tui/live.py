@@ -21,31 +21,42 @@ _FENCE = re.compile(r" {0,3}(`{3,}|~{3,})(.*)")
 
 
 def split_blocks(source: str) -> list[str]:
-    """``source`` cut at blank lines outside code fences; the last block is the open one."""
+    """``source`` cut where a block starts after a blank line; the last block is the open one.
+
+    Never inside a code fence, and not before a list item or an indented line (a
+    loose list, a list item's next paragraph, indented code stay one block: they
+    render differently apart).
+    """
     blocks: list[str] = []
     current: list[str] = []
+    blank = 0  # blank lines seen since the last line of ``current``
     fence: str | None = None
     for line in source.split("\n"):
-        found = _FENCE.fullmatch(line)
-        if fence is None:
-            if found is not None:
-                fence = found[1]
-            elif not line.strip():
-                if current:
-                    blocks.append("\n".join(current))
-                    current = []
-                continue
-        elif (
-            found is not None
-            and found[1][0] == fence[0]
-            and len(found[1]) >= len(fence)
-            and not found[2].strip()
-        ):
-            fence = None  # a closing fence: the same kind, at least as long, no info
+        if fence is None and not line.strip():
+            blank += 1
+            continue
+        if fence is None and blank and current and not _CONTINUES.match(line):
+            blocks.append("\n".join(current))
+            current = []
+        elif blank and current:
+            current += [""] * blank
+        blank = 0
         current.append(line)
+        found = _FENCE.fullmatch(line)
+        if found is None:
+            continue
+        if fence is None:
+            fence = found[1]
+        elif found[1][0] == fence[0] and len(found[1]) >= len(fence) and not found[2].strip():
+            fence = None  # a closing fence: the same kind, at least as long, no info string
     if current or not blocks:
         blocks.append("\n".join(current))
     return blocks
+
+
+#: A line that belongs to the block before it even after a blank line: a list item, or
+#: indented (a list item's next paragraph, indented code).
+_CONTINUES = re.compile(r"[ \t]|[-*+][ \t]|\d{1,9}[.)][ \t]")
 
 
 class LiveAnswer:
@@ -85,6 +96,11 @@ class LiveAnswer:
 
 
 def _render(block: str, width: int) -> list[str]:
+    """A block's rendered lines without the plain blank lines rich puts around some
+    (headings; a code block's shaded padding is kept):
+    blocks are joined with one blank line, as rich separates them in a whole render."""
     if not block.strip():
         return []
-    return render.to_ansi(render.markdown(block), width).rstrip("\n").split("\n")
+    lines = render.to_ansi(render.markdown(block), width).rstrip("\n").split("\n")
+    shown = [i for i, line in enumerate(lines) if line.strip()]  # styled blanks are kept
+    return lines[shown[0] : shown[-1] + 1] if shown else []

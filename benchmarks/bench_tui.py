@@ -194,74 +194,84 @@ def _echo(model: list[str], env: dict[str, str], root: Path, busy: str | None) -
         pane.close()
 
 
+def _startup(env: dict[str, str], root: Path) -> None:
+    cli = [sys.executable, "-m", "hookline.cli"]
+    script = root / "script.json"
+    script.write_text(json.dumps({"turns": ["hi"]}))
+    app = [*cli, "--model", f"scripted:{script}", "--no-session"]
+    rows: dict[str, tuple[list[str], str | Callable[[str], bool]]] = {
+        "python -c print (floor)": ([sys.executable, "-c", "print('ready')"], "ready"),
+        "hookline --version": ([*cli, "--version"], "hookline 0.1.0"),
+        "hookline -p (agent, no app)": (
+            [*cli, "--model", f"scripted:{script}", "--no-session", "-p", "x"],
+            "hi",
+        ),
+        "hookline app: first frame": (app, _app_frame),
+        "hookline app: first key echoed": (app, "› q"),
+        "hookline app: agent loaded": (app, "msgs · ctx"),
+    }
+    best = {name: float("inf") for name in rows}
+    for round_ in range(ROUNDS):
+        names = list(rows) if round_ % 2 == 0 else list(reversed(rows))
+        for name in names:
+            argv, ready = rows[name]
+            if name.endswith("first key echoed"):
+                seconds = _first_key(argv, env, root)
+            else:
+                seconds = _first_frame(argv, ready, env, root)
+            best[name] = min(best[name], seconds)
+    floor = best["python -c print (floor)"]
+    print(f"{'start-up (best of ' + str(ROUNDS) + ')':<34}{'ms':>10}{'x floor':>10}")
+    for name, seconds in best.items():
+        print(f"{name:<34}{seconds * 1000:>10.0f}{seconds / floor:>10.1f}")
+    print(f"{'target for the first frame':<34}{300:>10}")
+
+
+def _output(env: dict[str, str], root: Path) -> None:
+    sizes = (10, 5000)
+    output = {n: float("inf") for n in sizes}
+    for round_ in range(3):
+        for n in sizes if round_ % 2 == 0 else reversed(sizes):
+            output[n] = min(output[n], _big_output(n, env, root))
+    print(f"\n{'tool output to answer (best of 3)':<34}{'ms':>10}{'ratio':>10}")
+    for n in sizes:
+        print(f"{'seq 1 ' + str(n):<34}{output[n] * 1000:>10.0f}{output[n] / output[10]:>10.2f}")
+
+
+def _latency(env: dict[str, str], root: Path) -> None:
+    loads = {
+        "idle": None,
+        "while 10 KB/s streams": STREAM,
+        "while 5 000-line bursts stream": BURSTS,
+    }
+    answering = "while the answer streams 10 KB/s"
+    latency = {name: float("inf") for name in [*loads, answering]}
+    for round_ in range(3):
+        for name in list(latency) if round_ % 2 == 0 else list(reversed(latency)):
+            if name == answering:
+                seconds = _typing_while_answering(env, root)
+            else:
+                seconds = _typing(loads[name], env, root)
+            latency[name] = min(latency[name], seconds)
+    print(f"\n{'keystroke to echo (median)':<34}{'ms':>10}{'ratio':>10}")
+    for name, seconds in latency.items():
+        print(f"{name:<34}{seconds * 1000:>10.0f}{seconds / latency['idle']:>10.2f}")
+
+
+#: ``bench_tui.py [startup] [output] [typing]``: the parts to run (all by default).
+PARTS = {"startup": _startup, "output": _output, "typing": _latency}
+
+
 def main() -> None:
     if shutil.which("tmux") is None:
         print("skipped: tmux is not installed")
         return
+    chosen = [p for p in sys.argv[1:] if p in PARTS] or list(PARTS)
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
         env = _env(root / "home")
-        cli = [sys.executable, "-m", "hookline.cli"]
-        script = root / "script.json"
-        script.write_text(json.dumps({"turns": ["hi"]}))
-        app = [*cli, "--model", f"scripted:{script}", "--no-session"]
-        rows: dict[str, tuple[list[str], str | Callable[[str], bool]]] = {
-            "python -c print (floor)": ([sys.executable, "-c", "print('ready')"], "ready"),
-            "hookline --version": ([*cli, "--version"], "hookline 0.1.0"),
-            "hookline -p (agent, no app)": (
-                [*cli, "--model", f"scripted:{script}", "--no-session", "-p", "x"],
-                "hi",
-            ),
-            "hookline app: first frame": (app, _app_frame),
-            "hookline app: first key echoed": (app, "› q"),
-            "hookline app: agent loaded": (app, "msgs · ctx"),
-        }
-        best = {name: float("inf") for name in rows}
-        for round_ in range(ROUNDS):
-            names = list(rows) if round_ % 2 == 0 else list(reversed(rows))
-            for name in names:
-                argv, ready = rows[name]
-                if name.endswith("first key echoed"):
-                    seconds = _first_key(argv, env, root)
-                else:
-                    seconds = _first_frame(argv, ready, env, root)
-                best[name] = min(best[name], seconds)
-        floor = best["python -c print (floor)"]
-        print(f"{'start-up (best of ' + str(ROUNDS) + ')':<34}{'ms':>10}{'x floor':>10}")
-        for name, seconds in best.items():
-            print(f"{name:<34}{seconds * 1000:>10.0f}{seconds / floor:>10.1f}")
-        print(f"{'target for the first frame':<34}{300:>10}")
-
-        if "--startup" in sys.argv:  # only the start-up rows
-            return
-        sizes = (10, 5000)
-        output = {n: float("inf") for n in sizes}
-        for round_ in range(3):
-            for n in sizes if round_ % 2 == 0 else reversed(sizes):
-                output[n] = min(output[n], _big_output(n, env, root))
-        print(f"\n{'tool output to answer (best of 3)':<34}{'ms':>10}{'ratio':>10}")
-        for n in sizes:
-            print(
-                f"{'seq 1 ' + str(n):<34}{output[n] * 1000:>10.0f}{output[n] / output[10]:>10.2f}"
-            )
-
-        loads = {
-            "idle": None,
-            "while 10 KB/s streams": STREAM,
-            "while 5 000-line bursts stream": BURSTS,
-        }
-        answering = "while the answer streams 10 KB/s"
-        latency = {name: float("inf") for name in [*loads, answering]}
-        for round_ in range(3):
-            for name in list(latency) if round_ % 2 == 0 else list(reversed(latency)):
-                if name == answering:
-                    seconds = _typing_while_answering(env, root)
-                else:
-                    seconds = _typing(loads[name], env, root)
-                latency[name] = min(latency[name], seconds)
-        print(f"\n{'keystroke to echo (median)':<34}{'ms':>10}{'ratio':>10}")
-        for name, seconds in latency.items():
-            print(f"{name:<34}{seconds * 1000:>10.0f}{seconds / latency['idle']:>10.2f}")
+        for part in chosen:
+            PARTS[part](env, root)
 
 
 if __name__ == "__main__":

@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from .helpers import app
-from .pane import flat
+from .pane import Pane, flat
 
 #: A hook whose loading waits for ``gate``; once loaded it records the prompts it sees
 #: (``input``) and the session's end.
@@ -101,3 +101,15 @@ def test_ctrl_c_while_loading_exits_and_drops_what_was_queued(tmp_path: Path) ->
         assert pane.wait_exit() == 0
     assert (tmp_path / "shutdown.marker").read_text() == "exit"
     assert not (tmp_path / "inputs.log").exists()  # the queued prompt was never sent
+
+
+def test_a_setup_error_ends_the_app_and_is_said_alone(tmp_path: Path) -> None:
+    project = tmp_path / "project"
+    project.mkdir()
+    missing = tmp_path / "missing.json"
+    with Pane(tmp_path, "--model", f"scripted:{missing}", "--no-session", cwd=project) as pane:
+        assert pane.wait_exit() == 2
+        assert "hookline: error:" in pane.stderr() and "missing.json" in pane.stderr()
+        # the loading frame was erased, not left frozen above the shell
+        assert "Loading hooks" not in pane.scrollback()
+        assert "loading hooks" not in pane.scrollback()

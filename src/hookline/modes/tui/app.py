@@ -956,7 +956,10 @@ class TuiApp:
         return 0
 
     async def close(self) -> None:
-        """End the app without an agent (it failed to load); the terminal is restored."""
+        """End the app without an agent (it failed to load): its frame is erased, so the
+        error printed next stands alone, and the terminal is restored."""
+        if not self.loaded.is_set():
+            self.app.erase_when_done = True
         self.exit()
         if self._app_task is not None:
             await asyncio.gather(self._app_task, return_exceptions=True)

@@ -24,6 +24,7 @@ order alternated. Skipped without tmux.
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import shlex
@@ -258,8 +259,108 @@ def _latency(env: dict[str, str], root: Path) -> None:
         print(f"{name:<34}{seconds * 1000:>10.0f}{seconds / latency['idle']:>10.2f}")
 
 
-#: ``bench_tui.py [startup] [output] [typing]``: the parts to run (all by default).
-PARTS = {"startup": _startup, "output": _output, "typing": _latency}
+def _timed(fn: Callable[[], object], n: int) -> float:
+    """Median seconds of ``fn()`` over ``n`` calls (GC collected before, left on)."""
+    gc.collect()
+    times = []
+    for _ in range(n):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return sorted(times)[n // 2]
+
+
+def _frames(env: dict[str, str], root: Path) -> None:
+    """In process, no terminal: one frame of the app idle, and with a streaming answer's
+    live tail up (unchanged since the last frame, and new at every frame); then one live
+    tail render, the whole tail's Markdown against a block at a time. Ratios in one run."""
+    import asyncio
+    import io
+
+    from prompt_toolkit.application import create_app_session
+    from prompt_toolkit.application.current import set_app
+    from prompt_toolkit.data_structures import Size
+    from prompt_toolkit.formatted_text import ANSI
+    from prompt_toolkit.input import create_pipe_input
+    from prompt_toolkit.output.vt100 import Vt100_Output
+
+    from hookline.modes.tui import render
+    from hookline.modes.tui.app import LIVE_TEXT_LINES, TuiApp, _live_answer
+    from hookline.modes.tui.live import LiveAnswer
+
+    words = "Some *words* and `code` in a paragraph of the answer, long enough to wrap. "
+    answer = "\n\n".join(f"Paragraph {i}. {words * 3}" for i in range(400))
+    width, n = 100, 200
+    screen = io.StringIO()
+    output = Vt100_Output(screen, lambda: Size(30, width), term="xterm-256color")
+    output.encoding = lambda: "utf-8"  # type: ignore[method-assign]
+    os.environ["HOOKLINE_HOME"] = env["HOOKLINE_HOME"]  # the editor's history file
+    rows: dict[str, float] = {}
+
+    async def measure() -> None:
+        with create_pipe_input() as pipe, create_app_session(input=pipe, output=output):
+            app = TuiApp(str(root), "bench")
+            tails = [
+                _live_answer(LiveAnswer(LIVE_TEXT_LINES), answer[:k], width)
+                for k in range(9000, 11000, 50)
+            ]
+
+            def frame() -> None:
+                app.app.renderer.render(app.app, app.app.layout)
+                screen.seek(0)
+                screen.truncate()
+
+            def set_tail(i: int) -> None:
+                app._live_text = answer[: 9000 + 50 * i]
+                app._live_cache = (len(app._live_text), width, tails[i % len(tails)])
+
+            counter = iter(range(10**9))
+
+            def new_tail_frame() -> None:
+                set_tail(next(counter))
+                frame()
+
+            with set_app(app.app):
+                app._live_rendered_at = time.monotonic() + 3600  # no render jobs: tails given
+                for round_ in range(2):
+                    order = ["idle", "tail unchanged", "tail new each frame"]
+                    for name in order if round_ == 0 else reversed(order):
+                        if name == "idle":
+                            app._live_text = ""
+                            seconds = _timed(frame, n)
+                        elif name == "tail unchanged":
+                            set_tail(0)
+                            seconds = _timed(frame, n)
+                        else:
+                            seconds = _timed(new_tail_frame, n)
+                        rows[name] = min(rows.get(name, float("inf")), seconds)
+
+    asyncio.run(measure())
+    print(f"\n{'one frame, in process (median)':<34}{'ms':>10}{'ratio':>10}")
+    for name, seconds in rows.items():
+        print(f"{name:<34}{seconds * 1000:>10.2f}{seconds / rows['idle']:>10.2f}")
+
+    live = LiveAnswer(LIVE_TEXT_LINES)
+    cut = iter(range(10**9))
+
+    def whole() -> None:
+        text = answer[: 20000 + 13 * next(cut)]
+        ansi = render.to_ansi(render.markdown(render.live_source(text)), width)
+        tail = "\n".join(ansi.rstrip("\n").split("\n")[-LIVE_TEXT_LINES:])
+        list(ANSI(tail).__pt_formatted_text__())
+
+    def blocks() -> None:
+        _live_answer(live, answer[: 20000 + 13 * next(cut)], width)
+
+    renders = {"whole tail (before)": _timed(whole, 60), "a block at a time": _timed(blocks, 60)}
+    renders["whole tail (before)"] = min(renders["whole tail (before)"], _timed(whole, 60))
+    print(f"\n{'live tail render (median)':<34}{'ms':>10}{'ratio':>10}")
+    for name, seconds in renders.items():
+        print(f"{name:<34}{seconds * 1000:>10.2f}{seconds / renders['whole tail (before)']:>10.2f}")
+
+
+#: ``bench_tui.py [startup] [output] [typing] [frames]``: the parts to run (all by default).
+PARTS = {"startup": _startup, "output": _output, "typing": _latency, "frames": _frames}
 
 
 def main() -> None:

@@ -103,7 +103,7 @@ def history_path(cwd: str) -> str:
 class _RunningTool:
     """A call on screen while it runs: the tail of its output, never all of it."""
 
-    __slots__ = ("args", "blockers", "lines", "name", "output", "version")
+    __slots__ = ("args", "blockers", "lines", "name", "output")
 
     def __init__(self, name: str, args: Any) -> None:
         self.name = name
@@ -113,12 +113,9 @@ class _RunningTool:
         self.lines = 0
         #: The settings hooks (PreToolUse) that blocked this call, as labels.
         self.blockers: list[str] = []
-        #: Counts the updates: what is drawn of the call is drawn again only after one.
-        self.version = 0
 
     def add_output(self, new: str) -> None:
         """More output (a tool's update carries what is new since the one before)."""
-        self.version += 1
         self.lines += new.count("\n")
         self.output = render.keep_tail(self.output + new, render.LIVE_TAIL_LINES)
 
@@ -314,7 +311,11 @@ class TuiApp:
 
     def _live_fragments(self) -> StyleAndTextTuples:
         """The answer's tail and the running calls: the same list until one of them changes
-        (the live area's control builds its lines only for a new one)."""
+        (the live area's control builds its lines only for a new one).
+
+        Running calls are drawn again at the spinner's tick, not at each piece of output:
+        a command printing thousands of lines a second costs ten renders a second.
+        """
         width = self.width()
         answer: StyleAndTextTuples = []
         if self._live_text:
@@ -324,7 +325,7 @@ class TuiApp:
         key = (
             id(answer),
             width,
-            tuple((id(t), t.version) for t in self._tools.values()),
+            tuple(id(t) for t in self._tools.values()),
             frame if self._tools else "",
         )
         if self._live_drawn[0] != key:
@@ -342,7 +343,7 @@ class TuiApp:
             parts.append(render.to_ansi(block, width).rstrip("\n"))
         if not parts:
             return answer
-        tools = list(ANSI("\n".join(parts)).__pt_formatted_text__())
+        tools = _fragments("\n".join(parts))
         return [*answer, ("", "\n"), *tools] if answer else tools
 
     def _render_live_text(self, width: int) -> None:
@@ -691,8 +692,8 @@ class TuiApp:
                 partial = payload.get("partial_result")
                 if isinstance(partial, dict):  # {"content": [...], "details": ...}
                     partial = content_text(partial.get("content") or [])
+                # drawn at the spinner's next tick (``_live_fragments``)
                 tool.add_output(partial if isinstance(partial, str) else str(partial or ""))
-                self.invalidate()
         elif kind == "tool_execution_end":
             call_id = str(payload.get("tool_call_id"))
             ended = self._tools.pop(call_id, None)
@@ -1058,7 +1059,14 @@ def _live_answer(live: LiveAnswer, text: str, width: int) -> StyleAndTextTuples:
     """The last ``LIVE_TEXT_LINES`` lines of a streaming answer, rendered (only its open
     block anew) and parsed into prompt_toolkit fragments once (parsing ANSI at every
     frame slowed typing down)."""
-    return list(ANSI(live.tail(text, width)).__pt_formatted_text__())
+    return _fragments(live.tail(text, width))
+
+
+def _fragments(ansi: str) -> StyleAndTextTuples:
+    """ANSI text as prompt_toolkit fragments, without the plain spaces rich pads lines with
+    to the width: a frame copies every cell of the live area, one at a time."""
+    lines = ansi.split("\n")
+    return list(ANSI("\n".join(line.rstrip(" ") for line in lines)).__pt_formatted_text__())
 
 
 def _hook_failures() -> tuple[type[BaseException], ...]:

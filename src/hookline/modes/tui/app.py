@@ -86,6 +86,8 @@ _BLOCKED_BY = {
     "no_ui": "with no one to ask",
 }
 SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
+#: No answer streaming: one empty list, so that the live area sees the same text.
+_NOTHING: StyleAndTextTuples = []
 #: Lines of a streaming answer shown live (the whole answer is printed when it ends).
 LIVE_TEXT_LINES = 12
 #: Seconds between two Markdown renders of a streaming answer (the spinner's tick
@@ -125,7 +127,7 @@ class TuiApp:
 
     The app is drawn before the agent exists (``start``): the editor takes keys
     while the agent and its hooks load, and what is submitted meanwhile waits
-    in order until ``attach`` hands the agent over.
+    in order until ``serve`` hands the agent over.
     """
 
     def __init__(self, cwd: str, model: str = "") -> None:
@@ -207,7 +209,7 @@ class TuiApp:
 
     @property
     def agent(self) -> Agent:
-        """The agent; there is none before ``attach`` (everything reading it runs after)."""
+        """The agent; there is none before ``serve`` (everything reading it runs after)."""
         if self._agent is None:
             raise RuntimeError("the agent is still loading")
         return self._agent
@@ -317,17 +319,13 @@ class TuiApp:
         a command printing thousands of lines a second costs ten renders a second.
         """
         width = self.width()
-        answer: StyleAndTextTuples = []
+        answer = _NOTHING
         if self._live_text:
             self._render_live_text(width)
             answer = self._live_cache[2]
         frame = SPINNER[int(time.monotonic() * 10) % len(SPINNER)]
-        key = (
-            id(answer),
-            width,
-            tuple(id(t) for t in self._tools.values()),
-            frame if self._tools else "",
-        )
+        # the objects themselves, not their ids: a new one may take a freed one's address
+        key = (answer, width, tuple(self._tools.values()), frame if self._tools else "")
         if self._live_drawn[0] != key:
             self._live_drawn = (key, self._live_fragments_now(answer, frame, width))
         return self._live_drawn[1]

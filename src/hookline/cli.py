@@ -15,10 +15,13 @@ import os
 import signal
 import sys
 from collections.abc import Callable, Coroutine, Sequence
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from hookline._version import __version__
 from hookline.core.vocabulary import PERMISSION_MODES
+
+if TYPE_CHECKING:
+    from hookline.modes.tui.launch import Launch
 
 EXIT_USAGE = 2
 VERSION = f"hookline {__version__}"
@@ -345,34 +348,42 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error(f"--session {session_file}: no such file")
     import asyncio
 
-    from hookline.core.gc_pause import gc_paused
+    launch = None
+    if interactive:
+        from hookline.modes.interactive import on_terminal
 
-    with gc_paused():
-        from hookline.agent.setup import AgentOptions, SetupError
+        if on_terminal():  # the app is drawn first; the agent is imported and built after
+            from hookline.modes.tui.launch import Launch
 
-    options = AgentOptions(
-        cwd=cwd,
-        model=args.model,
-        base_url=args.base_url,
-        hook_paths=args.hooks,
-        settings_file=settings_file,
-        # serve answers another agent's events: no hookline session unless one is named.
-        no_session=args.no_session or (serve and session_file is None),
-        session_file=session_file,
-        resume=args.resume,
-        permission_mode=args.permission_mode,
-        add_dirs=args.add_dirs,
-        trust_project=args.trust_project,
-        required_hooks=args.required_hooks,
-        plugin_dirs=[os.path.join(cwd, os.path.expanduser(d)) for d in args.plugin_dirs],
-        system_prompt=args.system_prompt,
-        interactive=interactive,
-        verbose=level <= logging.DEBUG,
-        verbose_context=args.verbose_context,
-        mode="interactive" if interactive else {"text": "print"}.get(mode, mode),
-        hook_flags=hook_flags,
-        discover=discover,
-    )
+            launch = Launch(cwd, model=args.model, trust_project=args.trust_project)
+
+    def make_options() -> object:
+        from hookline.agent.setup import AgentOptions
+
+        return AgentOptions(
+            cwd=cwd,
+            model=args.model,
+            base_url=args.base_url,
+            hook_paths=args.hooks,
+            settings_file=settings_file,
+            # serve answers another agent's events: no hookline session unless one is named.
+            no_session=args.no_session or (serve and session_file is None),
+            session_file=session_file,
+            resume=args.resume,
+            permission_mode=args.permission_mode,
+            add_dirs=args.add_dirs,
+            trust_project=args.trust_project,
+            required_hooks=args.required_hooks,
+            plugin_dirs=[os.path.join(cwd, os.path.expanduser(d)) for d in args.plugin_dirs],
+            system_prompt=args.system_prompt,
+            interactive=interactive,
+            verbose=level <= logging.DEBUG,
+            verbose_context=args.verbose_context,
+            mode="interactive" if interactive else {"text": "print"}.get(mode, mode),
+            hook_flags=hook_flags,
+            discover=discover,
+        )
+
     from hookline.modes.stdout import fill_closed_fds
 
     fill_closed_fds()  # `hookline -p x >&-`: fd 1 must not become the loop's or a session's
@@ -383,13 +394,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
     except LogConfigError as exc:
         parser.error(str(exc))
+    run = _run(make_options, mode, args.prompt, interactive, args.audit_log, launch=launch)
     try:
-        return asyncio.run(_run(options, mode, args.prompt, interactive, args.audit_log))
-    except SetupError as exc:
-        print(f"hookline: error: {exc}", file=sys.stderr)
-        return EXIT_USAGE
+        return asyncio.run(run)
     except KeyboardInterrupt:
         return 130
+    except Exception as exc:
+        from hookline.agent.setup import SetupError
+
+        if not isinstance(exc, SetupError):
+            raise
+        print(f"hookline: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
     finally:
         unconfigure()
 
@@ -472,39 +488,58 @@ def _observers(agent: object, audit_log: str | None) -> Callable[[], None]:
     return attach_observers(agent, audit_log=audit_log, warn=lambda text: log.warning("%s", text))
 
 
+def _agent_imports() -> None:
+    """What a run imports before building the agent (in a thread while the app is drawn)."""
+    import hookline.agent.setup
+    import hookline.core.watchdog
+    import hookline.modes.print_mode
+    import hookline.modes.signals  # noqa: F401
+
+
 async def _run(
-    options: object,
+    make_options: Callable[[], object],
     mode: str,
     prompt: str | None,
     interactive: bool,
     audit_log: str | None = None,
+    launch: Launch | None = None,
 ) -> int:
+    """One run of the agent in ``mode``; with ``launch`` (the terminal app) the app is
+    drawn first and the agent is imported (off the loop: keys are read) and built after."""
     import asyncio
     import contextlib
 
-    from hookline.agent.setup import AgentOptions, build_agent
+    ask_trust = None
+    if launch is not None:
+        await launch.open()  # the trust question, then the first frame
+        ask_trust = launch.ask_trust
+        try:
+            await asyncio.to_thread(_agent_imports)
+        except BaseException:
+            await launch.close()
+            raise
+
     from hookline.core.gc_pause import gc_paused
+
+    with gc_paused():  # start-up builds many long-lived objects: no collection passes
+        from hookline.agent.setup import AgentOptions, build_agent
     from hookline.core.watchdog import LoopWatchdog
     from hookline.modes.print_mode import StderrUI, run_print
     from hookline.modes.signals import ExitSignals
     from hookline.modes.stdout import claim_stdout
 
+    options = make_options()
     assert isinstance(options, AgentOptions)
     # Machine-read output gets a private stdout before any hook is imported: a hook's
     # print() or a program it spawns writes to stderr, never into the answer or JSON.
     out = None if interactive else claim_stdout()
-    ask_trust = None
-    if interactive:
-        from hookline.modes.interactive import on_terminal
-
-        if on_terminal():  # the terminal app asks with a dialog; a pipe answers a line
-            from hookline.modes.tui.trust import ask_trust as ask_with_dialog
-
-            ask_trust = ask_with_dialog
-    # Notices go through logging, to whatever stderr is when they happen (the terminal
-    # app's stand-in while it runs).
-    with gc_paused():
-        bundle = await build_agent(options, ask_trust=ask_trust)
+    try:
+        with gc_paused():
+            bundle = await build_agent(options, ask_trust=ask_trust)
+    except BaseException:
+        if launch is not None:
+            await launch.close()  # the terminal restored before the error is printed
+        raise
     agent = bundle.agent
     stop_observers = _observers(agent, audit_log)
     loop = asyncio.get_running_loop()
@@ -544,7 +579,7 @@ async def _run(
         elif interactive:
             from hookline.modes.interactive import run_interactive
 
-            code = await _until_shutdown(agent, run_interactive(agent, bundle))
+            code = await _until_shutdown(agent, run_interactive(agent, bundle, launch))
         else:
             agent.runner.set_ui(StderrUI(), False)
             assert prompt is not None
@@ -558,6 +593,8 @@ async def _run(
         # The modes shut down when they end normally; this covers a signal or an error.
         reasons = {int(signal.SIGTERM): "sigterm", int(signal.SIGINT): "sigint"}
         await agent.shutdown(reasons.get(signals.received or 0, "exit"))
+        if launch is not None:
+            await launch.close()
         stop_observers()
         watchdog.stop()
         signals.restore()

@@ -47,6 +47,27 @@ print(sorted(m for m in sys.modules if m == "rich" or m.startswith("rich.")))
     assert done.stdout.strip() == "[]", done.stdout
 
 
+def test_the_first_frame_imports_neither_the_agent_nor_pydantic() -> None:
+    """What the app needs to draw its first frame (the command line, the launch, the app
+    and the trust check) leaves the agent, hooks, settings models and rich for later."""
+    code = """
+import sys
+import hookline.cli
+from hookline.modes import interactive
+from hookline.modes.tui import app, launch
+from hookline.settings.trust import TrustStore, project_has_hooks
+TrustStore().is_trusted("/tmp")
+project_has_hooks("/tmp")
+heavy = ("pydantic", "rich", "httpx", "tree_sitter", "hookline.agent", "hookline.discovery",
+         "hookline.claude", "hookline.core.runner", "hookline.core.calling")
+print(sorted(m for m in sys.modules if m.startswith(heavy)))
+"""
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True
+    )
+    assert done.stdout.strip() == "[]", done.stdout
+
+
 def test_live_source_is_a_bounded_tail_of_the_answer() -> None:
     for total in (10, 1_000, 20_000):
         answer = "\n".join(f"paragraph {i} with **bold** words" for i in range(total))

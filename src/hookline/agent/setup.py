@@ -55,6 +55,7 @@ from hookline.settings import (
     load_settings,
     resolve_permission_mode,
 )
+from hookline.settings.trust import project_has_hooks as _project_has_hooks
 from hookline.tools import BashSpawnContext, ToolLeftovers, builtin_tools
 from hookline.tools.mcp import McpServers, load_servers
 
@@ -168,20 +169,6 @@ def _ask_trust(cwd: str) -> bool:
     except EOFError:
         return False
     return answer.strip().lower() in ("y", "yes")
-
-
-def _project_has_hooks(cwd: str) -> bool:
-    root = Path(cwd)
-    return any(
-        p.exists()
-        for p in (
-            root / ".hookline" / "hooks",
-            root / ".hookline" / "settings.json",
-            root / ".claude" / "settings.json",
-            root / ".claude" / "settings.local.json",
-            root / ".claude" / "agents",  # sub-agent types load only from a trusted project
-        )
-    )
 
 
 async def _decide_trust(

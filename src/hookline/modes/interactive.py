@@ -13,11 +13,14 @@ from __future__ import annotations
 import asyncio
 import sys
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from hookline.agent.agent import Agent
 from hookline.core.messages import content_text
 from hookline.core.ui import NotifyType, NoUI
+
+if TYPE_CHECKING:
+    from hookline.agent.agent import Agent
+    from hookline.modes.tui.launch import Launch
 
 
 def on_terminal() -> bool:
@@ -100,8 +103,15 @@ class TerminalUI(NoUI):
         return self._editor
 
 
-async def run_interactive(agent: Agent, bundle: Any) -> int:
-    """The terminal app on a terminal, else the line mode."""
+async def run_interactive(agent: Agent, bundle: Any, launch: Launch | None = None) -> int:
+    """The terminal app on a terminal, else the line mode.
+
+    With ``launch`` the app is already on the screen (drawn while the agent loaded).
+    """
+    if launch is not None:
+        code = await launch.serve(agent, bundle)
+        await agent.shutdown("exit")
+        return code
     if on_terminal():
         from hookline.modes.tui import run_tui
 

@@ -24,6 +24,25 @@ _log = logging.getLogger(__name__)
 _VERSION = 1
 
 
+#: What makes a project something to trust: anything in it that runs code or loosens rules.
+_PROJECT_HOOK_FILES = (
+    (".hookline", "hooks"),
+    (".hookline", "settings.json"),
+    (".claude", "settings.json"),
+    (".claude", "settings.local.json"),
+    (".claude", "agents"),  # sub-agent types load only from a trusted project
+)
+
+
+def project_has_hooks(cwd: str) -> bool:
+    """True when the project holds hooks, settings or agent types: trust is asked for it.
+
+    Here, beside the store, so the terminal app can ask before it imports the agent.
+    """
+    root = Path(cwd)
+    return any(root.joinpath(*parts).exists() for parts in _PROJECT_HOOK_FILES)
+
+
 class TrustError(Exception):
     """The trust file could not be written; the message says which file and why."""
 

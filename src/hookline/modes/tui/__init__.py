@@ -2,12 +2,21 @@
 
 from __future__ import annotations
 
-from hookline.agent.agent import Agent
-from hookline.agent.setup import AgentBundle
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from hookline.agent.agent import Agent
+    from hookline.agent.setup import AgentBundle
 
 
 async def run_tui(agent: Agent, bundle: AgentBundle) -> int:
-    """Run the app until the user exits; the caller shuts the agent down."""
-    from hookline.modes.tui.app import TuiApp
+    """Run the app for a built agent until the user exits; the caller shuts the agent down.
 
-    return await TuiApp(agent, bundle).run()
+    (The command line draws the app first and builds the agent meanwhile: ``launch``.)
+    """
+    from hookline.modes.tui.app import TuiApp
+    from hookline.modes.tui.footer import model_label
+
+    app = TuiApp(agent.cwd, model_label(agent.provider.model_id))
+    await app.start()
+    return await app.serve(agent, bundle)

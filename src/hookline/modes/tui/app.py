@@ -21,7 +21,12 @@ from prompt_toolkit.buffer import Buffer
 from prompt_toolkit.filters import Condition, has_completions, has_focus
 from prompt_toolkit.formatted_text import ANSI, StyleAndTextTuples
 from prompt_toolkit.history import FileHistory
-from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent, merge_key_bindings
+from prompt_toolkit.key_binding import (
+    DynamicKeyBindings,
+    KeyBindings,
+    KeyPressEvent,
+    merge_key_bindings,
+)
 from prompt_toolkit.key_binding.defaults import load_key_bindings
 from prompt_toolkit.layout import (
     AnyContainer,
@@ -34,17 +39,12 @@ from prompt_toolkit.layout import (
     FormattedTextControl,
     HSplit,
     Layout,
-    VSplit,
     Window,
 )
-from prompt_toolkit.layout.controls import BufferControl
+from prompt_toolkit.layout.controls import BufferControl, UIContent
 from prompt_toolkit.layout.menus import CompletionsMenu
 from prompt_toolkit.patch_stdout import patch_stdout
 
-from hookline.agent.agent import Agent
-from hookline.agent.setup import AgentBundle
-from hookline.claude.adapter import SETTINGS_HOOK_PATH
-from hookline.core.calling import HOOK_FAILURES
 from hookline.core.keys import prompt_toolkit_keys
 from hookline.core.messages import content_text
 from hookline.core.paths import hookline_home
@@ -52,13 +52,17 @@ from hookline.core.ui import StatusLine, WidgetContent, strip_terminal_controls
 from hookline.modes.tui import render
 from hookline.modes.tui.commands import BUILTINS, SlashCompleter
 from hookline.modes.tui.dialogs import STYLE, CustomDialog, Dialog, DialogHost
-from hookline.modes.tui.footer import Usage, footer_line, measure
+from hookline.modes.tui.footer import Usage, footer_line, loading_line, measure
+from hookline.modes.tui.live import LiveAnswer
 from hookline.modes.tui.ui import TuiUI
-from hookline.session import project_slug
-from hookline.tools.pipeline import Denial
+from hookline.session.storage import project_slug
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
+
+    from hookline.agent.agent import Agent
+    from hookline.agent.setup import AgentBundle
+    from hookline.tools.pipeline import Denial
 
 #: Events after which the footer's message and token counts are measured again.
 _SESSION_CHANGES = frozenset(
@@ -82,6 +86,8 @@ _BLOCKED_BY = {
     "no_ui": "with no one to ask",
 }
 SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
+#: No answer streaming: one empty list, so that the live area sees the same text.
+_NOTHING: StyleAndTextTuples = []
 #: Lines of a streaming answer shown live (the whole answer is printed when it ends).
 LIVE_TEXT_LINES = 12
 #: Seconds between two Markdown renders of a streaming answer (the spinner's tick
@@ -117,11 +123,28 @@ class _RunningTool:
 
 
 class TuiApp:
-    """One interactive session on the terminal."""
+    """One interactive session on the terminal.
 
-    def __init__(self, agent: Agent, bundle: AgentBundle) -> None:
-        self.agent = agent
-        self.bundle = bundle
+    The app is drawn before the agent exists (``start``): the editor takes keys
+    while the agent and its hooks load, and what is submitted meanwhile waits
+    in order until ``serve`` hands the agent over.
+    """
+
+    def __init__(self, cwd: str, model: str = "") -> None:
+        self.cwd = cwd
+        #: The model named on the command line, shown in the footer until the agent is here.
+        self.model = model
+        self._agent: Agent | None = None
+        self._bundle: AgentBundle | None = None
+        #: Set once the agent (and so every hook) is loaded; submissions wait for it.
+        self.loaded = asyncio.Event()
+        #: Editor texts submitted while loading, sent in order once loaded.
+        self._queued: list[str] = []
+        self._app_task: asyncio.Future[None] | None = None
+        self._hook_keys = KeyBindings()
+        self._leaving = False
+        #: What ``start`` opened (stdout printed above the app), closed when it ends.
+        self._closing = contextlib.ExitStack()
         self.status = StatusLine()
         self.ui = TuiUI(self)
         self.dialogs = DialogHost(self.invalidate)
@@ -137,6 +160,9 @@ class TuiApp:
         self._live_rendered_at = 0.0
         self._live_job: asyncio.Future[None] | None = None
         self._live_generation = 0
+        self._live = LiveAnswer(LIVE_TEXT_LINES)
+        #: What the live area shows and what it was made from (see ``_live_fragments``).
+        self._live_drawn: tuple[object, StyleAndTextTuples] = (None, [])
         self._tools: dict[str, _RunningTool] = {}
         #: Calls whose execution ended, shown once their result message (and any
         #: denial) is known.
@@ -149,7 +175,7 @@ class TuiApp:
         self._ticker: asyncio.Task[None] | None = None
         self.editor = Buffer(
             multiline=True,
-            history=FileHistory(history_path(agent.cwd)),
+            history=FileHistory(history_path(cwd)),
             completer=SlashCompleter(self),
             complete_while_typing=True,
             on_text_changed=lambda _: self._disarm(),
@@ -159,10 +185,19 @@ class TuiApp:
             height=Dimension(min=1, max=10),
             dont_extend_height=True,
             wrap_lines=True,
+            # a prefix, not a window beside the editor: a split shares out its width a
+            # column at a time, at every frame
+            get_line_prefix=_prompt_prefix,
         )
         self.app: Application[None] = Application(
             layout=Layout(self._root(), focused_element=self._editor_window),
-            key_bindings=merge_key_bindings([load_key_bindings(), self._bindings()]),
+            key_bindings=merge_key_bindings(
+                [
+                    load_key_bindings(),
+                    self._bindings(),
+                    DynamicKeyBindings(lambda: self._hook_keys),
+                ]
+            ),
             style=STYLE,
             full_screen=False,
             mouse_support=False,
@@ -171,6 +206,19 @@ class TuiApp:
         )
         self.app.ttimeoutlen = 0.05
         self.app.timeoutlen = 0.5
+
+    @property
+    def agent(self) -> Agent:
+        """The agent; there is none before ``serve`` (everything reading it runs after)."""
+        if self._agent is None:
+            raise RuntimeError("the agent is still loading")
+        return self._agent
+
+    @property
+    def bundle(self) -> AgentBundle:
+        if self._bundle is None:
+            raise RuntimeError("the agent is still loading")
+        return self._bundle
 
     # -- layout ------------------------------------------------------------------
 
@@ -194,7 +242,7 @@ class TuiApp:
 
         return FloatContainer(
             HSplit([app, Window(height=room)]),
-            floats=[_CenteredOver(overlay, app, self.width)],
+            floats=[_CenteredOver(overlay, app, self.width, self._overlay_shown)],
         )
 
     def _overlay(self) -> CustomDialog | None:
@@ -215,7 +263,7 @@ class TuiApp:
                 DynamicContainer(lambda: self._widget_box("header")),
                 ConditionalContainer(
                     Window(
-                        FormattedTextControl(self._live_fragments),
+                        _StableText(self._live_fragments),
                         dont_extend_height=True,
                         wrap_lines=False,
                     ),
@@ -245,12 +293,7 @@ class TuiApp:
         dialog = self.dialogs.current
         if dialog is not None and self._overlay() is None:
             return dialog.container
-        return VSplit(
-            [
-                Window(FormattedTextControl([("class:prompt", "› ")]), width=2),
-                self._editor_window,
-            ]
-        )
+        return self._editor_window
 
     def _footer(self) -> AnyContainer:
         replaced = [c for p, c in self.widgets.values() if p == "footer"]
@@ -269,13 +312,28 @@ class TuiApp:
             return 80
 
     def _live_fragments(self) -> StyleAndTextTuples:
+        """The answer's tail and the running calls: the same list until one of them changes
+        (the live area's control builds its lines only for a new one).
+
+        Running calls are drawn again at the spinner's tick, not at each piece of output:
+        a command printing thousands of lines a second costs ten renders a second.
+        """
         width = self.width()
-        parts: list[str] = []
-        answer: StyleAndTextTuples = []
+        answer = _NOTHING
         if self._live_text:
             self._render_live_text(width)
             answer = self._live_cache[2]
         frame = SPINNER[int(time.monotonic() * 10) % len(SPINNER)]
+        # the objects themselves, not their ids: a new one may take a freed one's address
+        key = (answer, width, tuple(self._tools.values()), frame if self._tools else "")
+        if self._live_drawn[0] != key:
+            self._live_drawn = (key, self._live_fragments_now(answer, frame, width))
+        return self._live_drawn[1]
+
+    def _live_fragments_now(
+        self, answer: StyleAndTextTuples, frame: str, width: int
+    ) -> StyleAndTextTuples:
+        parts: list[str] = []
         for tool in self._tools.values():
             block = render.running_tool(
                 tool.name, tool.args, tool.output, frame, width, self._render_call(tool), tool.lines
@@ -283,7 +341,7 @@ class TuiApp:
             parts.append(render.to_ansi(block, width).rstrip("\n"))
         if not parts:
             return answer
-        tools = list(ANSI("\n".join(parts)).__pt_formatted_text__())
+        tools = _fragments("\n".join(parts))
         return [*answer, ("", "\n"), *tools] if answer else tools
 
     def _render_live_text(self, width: int) -> None:
@@ -305,7 +363,7 @@ class TuiApp:
 
     async def _render_live(self, text: str, width: int, generation: int) -> None:
         try:
-            fragments = await asyncio.to_thread(_live_answer, text, width)
+            fragments = await asyncio.to_thread(_live_answer, self._live, text, width)
         finally:
             self._live_job = None
         if generation == self._live_generation:  # still the same answer
@@ -314,7 +372,12 @@ class TuiApp:
 
     def _working_fragments(self) -> StyleAndTextTuples:
         frame = SPINNER[int(time.monotonic() * 10) % len(SPINNER)]
-        if self.dialogs.current is not None:
+        if not self.loaded.is_set() and self._leaving:  # the app's last frame
+            return [("class:working", "Exiting once the hooks are loaded…")]
+        if not self.loaded.is_set():
+            queued = f" {len(self._queued)} queued" if self._queued else ""
+            text, keys = f"Loading hooks…{queued}", "(ctrl+c to exit)"
+        elif self.dialogs.current is not None:
             text, keys = "Waiting for your answer…", "(esc to cancel)"
         else:
             text = self.working_message or ("Running tool…" if self._tools else "Working…")
@@ -322,7 +385,11 @@ class TuiApp:
         return [("class:working", f"{frame} {text} "), ("class:footer", keys)]
 
     def _footer_fragments(self) -> StyleAndTextTuples:
-        return [("class:footer", footer_line(self.agent, self.usage, self.width()))]
+        if self._agent is None or not self.loaded.is_set():
+            line = loading_line(self.model, self.width())
+        else:
+            line = footer_line(self._agent, self.usage, self.width())
+        return [("class:footer", line)]
 
     def _status_fragments(self) -> StyleAndTextTuples:
         return [("class:status", self.status.render(self.width()))]
@@ -359,16 +426,22 @@ class TuiApp:
         def _escape(event: KeyPressEvent) -> None:
             if self.editor.complete_state is not None:
                 self.editor.cancel_completion()
-            elif self.busy():
+            elif self.busy() and self.loaded.is_set():
                 self.stop_turn()
 
         @kb.add("c-o", filter=in_editor)
         def _expand(event: KeyPressEvent) -> None:
             self.expand_last()
 
-        for key in self.agent.runner.get_registered_shortcuts():
-            kb.add(*prompt_toolkit_keys(key), filter=in_editor)(self._shortcut(key))
         return kb
+
+    def _bind_shortcuts(self, agent: Agent) -> None:
+        """The hooks' ``register_shortcut`` keys, bound once they are loaded."""
+        in_editor = has_focus(self.editor) & Condition(lambda: self.dialogs.current is None)
+        kb = KeyBindings()
+        for key in agent.runner.get_registered_shortcuts():
+            kb.add(*prompt_toolkit_keys(key), filter=in_editor)(self._shortcut(key))
+        self._hook_keys = kb
 
     def _shortcut(self, key: str) -> Callable[[KeyPressEvent], None]:
         def run(event: KeyPressEvent) -> None:
@@ -382,7 +455,9 @@ class TuiApp:
     # -- actions -----------------------------------------------------------------
 
     def busy(self) -> bool:
-        return self.agent.is_streaming or bool(self._tasks)
+        if self._agent is None or not self.loaded.is_set():
+            return True  # loading
+        return self._agent.is_streaming or bool(self._tasks)
 
     def submit(self) -> None:
         text = self.editor.text
@@ -391,13 +466,23 @@ class TuiApp:
         self.editor.append_to_history()
         self.editor.reset()
         self._exit_armed = False
+        if not self.loaded.is_set():
+            # Nothing reaches the model before the hooks that watch it are loaded.
+            self._queued.append(text)
+            self.invalidate()
+            return
         # Ctrl+C cancels a running `!cmd` (its process group is killed); a turn is
         # stopped through agent.abort() instead, so it ends cleanly.
         self.spawn(self.handle(text), command=text.lstrip().startswith("!"))
 
     def interrupt(self) -> None:
-        """Ctrl+C: stop the turn; clear the editor; on an empty idle editor, twice exits."""
-        if self.busy():
+        """Ctrl+C: stop the turn; clear the editor; on an empty idle editor, twice exits.
+
+        While loading it exits (the agent still starts and shuts down once loaded).
+        """
+        if not self.loaded.is_set():
+            self.exit()
+        elif self.busy():
             self.stop_turn()
         elif self.editor.text:
             self.editor.reset()
@@ -415,6 +500,7 @@ class TuiApp:
         self.notice("stopped", "warning")
 
     def exit(self) -> None:
+        self._leaving = True
         self.dialogs.cancel_all()
         if self.app.is_running and self.app.future is not None and not self.app.future.done():
             self.app.exit()
@@ -452,7 +538,7 @@ class TuiApp:
             await coro
         except asyncio.CancelledError:
             pass
-        except HOOK_FAILURES as exc:
+        except _hook_failures() as exc:
             self.notice(f"{type(exc).__name__}: {exc}", "error")
 
     async def handle(self, text: str) -> None:
@@ -604,8 +690,8 @@ class TuiApp:
                 partial = payload.get("partial_result")
                 if isinstance(partial, dict):  # {"content": [...], "details": ...}
                     partial = content_text(partial.get("content") or [])
+                # drawn at the spinner's next tick (``_live_fragments``)
                 tool.add_output(partial if isinstance(partial, str) else str(partial or ""))
-                self.invalidate()
         elif kind == "tool_execution_end":
             call_id = str(payload.get("tool_call_id"))
             ended = self._tools.pop(call_id, None)
@@ -652,7 +738,7 @@ class TuiApp:
         if renderer is not None:
             try:
                 shown = renderer(message, {"expanded": False, "width": self.width()})
-            except HOOK_FAILURES as exc:
+            except _hook_failures() as exc:
                 self.agent.runner.report("", f"renderer:{custom_type}", exc)
                 shown = None
             if isinstance(shown, str):
@@ -702,6 +788,8 @@ class TuiApp:
 
     def _blocked_by(self, denial: Denial, tool: _RunningTool) -> str:
         """Who stopped a call: the hook file, the settings hooks (command and file), ..."""
+        from hookline.claude.adapter import SETTINGS_HOOK_PATH
+
         if denial.hook == SETTINGS_HOOK_PATH and tool.blockers:
             return "by " + ", ".join(tool.blockers)
         if denial.hook and denial.hook != SETTINGS_HOOK_PATH:
@@ -725,7 +813,7 @@ class TuiApp:
             return None
         try:
             text = fn(tool.args if isinstance(tool.args, dict) else {})
-        except HOOK_FAILURES as exc:
+        except _hook_failures() as exc:
             self.agent.runner.report("", f"render_call:{tool.name}", exc)
             return None
         return str(text) if text is not None else None
@@ -738,7 +826,7 @@ class TuiApp:
         options = {"expanded": False, "is_error": is_error, "width": self.width()}
         try:
             shown = fn(text, options)
-        except HOOK_FAILURES as exc:
+        except _hook_failures() as exc:
             self.agent.runner.report("", f"render_result:{tool.name}", exc)
             return None
         if isinstance(shown, str):
@@ -812,34 +900,39 @@ class TuiApp:
 
     # -- running -----------------------------------------------------------------
 
-    async def run(self) -> int:
-        unsubscribe = self.agent.subscribe(self.on_event)
-        self.agent.runner.set_ui(self.ui, True)
-        self._refresh_usage()
-        try:
-            with patch_stdout(raw=False):
-                await self._run_app()
-        finally:
-            self.dialogs.cancel_all()
-            if self.busy():
-                self.agent.abort()
-            for task in list(self._tasks):
-                task.cancel()
-            if self._tasks:
-                await asyncio.gather(*self._tasks, return_exceptions=True)
-            unsubscribe()
-        return 0
+    async def start(self) -> None:
+        """Draw the first frame (header, editor, a loading footer); keys are read from now on.
 
-    async def _run_app(self) -> None:
-        header = f"hookline · {self.agent.cwd} · /help for commands, ctrl+d to exit"
+        Only prompt_toolkit is needed for it: the agent is imported and built
+        meanwhile, and comes with ``serve``.
+        """
+        self._closing.enter_context(patch_stdout(raw=False))
+        header = f"hookline · {self.cwd} · /help for commands, ctrl+d to exit"
         self._write_above(render.dim_ansi(header, self.width()))
         drawn = asyncio.Event()
-        app_task = asyncio.ensure_future(self.app.run_async(pre_run=drawn.set))
+        self._app_task = asyncio.ensure_future(self.app.run_async(pre_run=drawn.set))
         await drawn.wait()
         await asyncio.sleep(0)  # the first frame is on the screen
-        warm_up = asyncio.ensure_future(asyncio.to_thread(_warm_up))
+        self._tick()
+
+    async def serve(self, agent: Agent, bundle: AgentBundle) -> int:
+        """Hand the loaded agent over and run until the user exits (at once if they already
+        did while it loaded); the caller shuts the agent down."""
+        assert self._app_task is not None, "start() draws the app first"
+        app_task = self._app_task
+        unsubscribe = agent.subscribe(self.on_event)
+        warm_up: asyncio.Future[None] | None = None
         try:
-            await self.agent.start()
+            self._agent, self._bundle = agent, bundle
+            agent.runner.set_ui(self.ui, True)
+            self._bind_shortcuts(agent)
+            self._refresh_usage()
+            warm_up = asyncio.ensure_future(asyncio.to_thread(_warm_up))
+            await agent.start()
+            self.loaded.set()
+            if self._queued and self.app.is_running:
+                self.spawn(self._send_queued())
+            self.invalidate()
             # Shielded: a cancel (SIGTERM) ends the app the normal way, terminal restored,
             # and is then raised here, not swallowed by the app.
             await asyncio.shield(app_task)
@@ -847,7 +940,63 @@ class TuiApp:
             self.exit()
             await asyncio.gather(app_task, return_exceptions=True)
             raise
-        await warm_up
+        finally:
+            self.dialogs.cancel_all()
+            if agent.is_streaming:
+                agent.abort()
+            for task in list(self._tasks):
+                task.cancel()
+            if self._tasks:
+                await asyncio.gather(*self._tasks, return_exceptions=True)
+            unsubscribe()
+            if warm_up is not None:
+                await asyncio.gather(warm_up, return_exceptions=True)
+            self._closing.close()
+        return 0
+
+    async def close(self) -> None:
+        """End the app without an agent (it failed to load): its frame is erased, so the
+        error printed next stands alone, and the terminal is restored."""
+        if not self.loaded.is_set():
+            self.app.erase_when_done = True
+        self.exit()
+        if self._app_task is not None:
+            await asyncio.gather(self._app_task, return_exceptions=True)
+        self._closing.close()
+
+    async def _send_queued(self) -> None:
+        """What was submitted while loading, in order, each once the one before is done."""
+        while self._queued:
+            await self.handle(self._queued.pop(0))
+
+
+class _StableText(FormattedTextControl):
+    """A text control for text that changes now and then (the live area): its lines are
+    built once per text and width.
+
+    prompt_toolkit's control splits the text into lines and searches it for a cursor
+    at every call, and a frame asks a dozen times (heights, then drawing): with a
+    screenful of highlighted Markdown that was most of a frame while an answer
+    streamed. ``text`` must return the same list object while nothing changed.
+    """
+
+    def __init__(self, text: Callable[[], StyleAndTextTuples]) -> None:
+        self._source = text
+        self._current: StyleAndTextTuples = []
+        super().__init__(lambda: self._current)
+        self._made: tuple[object, int, UIContent] | None = None
+
+    def create_content(self, width: int, height: int | None) -> UIContent:
+        fragments = self._source()
+        made = self._made
+        if made is not None and made[0] is fragments and made[1] == width:
+            return made[2]
+        # built from these fragments (prompt_toolkit keeps one text per frame otherwise)
+        self._current = fragments
+        self._fragment_cache.clear()
+        content = super().create_content(width, height)
+        self._made = (fragments, width, content)
+        return content
 
 
 class _CenteredOver(Float):
@@ -857,12 +1006,20 @@ class _CenteredOver(Float):
     while its rows may end higher, so ``top`` is measured again at each frame.
     """
 
-    def __init__(self, content: Container, over: Container, width: Callable[[], int]) -> None:
+    def __init__(
+        self,
+        content: Container,
+        over: Container,
+        width: Callable[[], int],
+        shown: Callable[[], bool],
+    ) -> None:
         super().__init__(content, z_index=10)
-        self._content, self._over, self._width = content, over, width
+        self._content, self._over, self._width, self._shown = content, over, width, shown
 
     @property  # type: ignore[override]
     def top(self) -> int:
+        if not self._shown():
+            return 0  # nothing floats: measuring the app here cost a third of each frame
         width = self._width()
         rows = self._over.preferred_height(width, 1000).preferred
         height = self._content.preferred_height(width, 1000).preferred
@@ -871,6 +1028,11 @@ class _CenteredOver(Float):
     @top.setter
     def top(self, value: int | None) -> None:
         """Set by ``Float.__init__``; the position is always computed."""
+
+
+def _prompt_prefix(line: int, wrapped: int) -> StyleAndTextTuples:
+    """``› `` before the editor's first line, two spaces before the others."""
+    return [("class:prompt", "› " if line == 0 and wrapped == 0 else "  ")]
 
 
 def short_path(path: str, cwd: str) -> str:
@@ -891,12 +1053,26 @@ def one_line_text(text: str) -> str:
     return flat if len(flat) <= 60 else flat[:59] + "…"
 
 
-def _live_answer(text: str, width: int) -> StyleAndTextTuples:
-    """The last ``LIVE_TEXT_LINES`` lines of a streaming answer, rendered and parsed into
-    prompt_toolkit fragments once (parsing ANSI at every frame slowed typing down)."""
-    ansi = render.to_ansi(render.markdown(render.live_source(text)), width)
-    tail = "\n".join(ansi.rstrip("\n").split("\n")[-LIVE_TEXT_LINES:])
-    return list(ANSI(tail).__pt_formatted_text__())
+def _live_answer(live: LiveAnswer, text: str, width: int) -> StyleAndTextTuples:
+    """The last ``LIVE_TEXT_LINES`` lines of a streaming answer, rendered (only its open
+    block anew) and parsed into prompt_toolkit fragments once (parsing ANSI at every
+    frame slowed typing down)."""
+    return _fragments(live.tail(text, width))
+
+
+def _fragments(ansi: str) -> StyleAndTextTuples:
+    """ANSI text as prompt_toolkit fragments, without the plain spaces rich pads lines with
+    to the width: a frame copies every cell of the live area, one at a time."""
+    lines = ansi.split("\n")
+    return list(ANSI("\n".join(line.rstrip(" ") for line in lines)).__pt_formatted_text__())
+
+
+def _hook_failures() -> tuple[type[BaseException], ...]:
+    """What a hook's renderer or command may raise without ending the app (the runner's
+    ``HOOK_FAILURES``, imported when one is raised: it is not needed for the first frame)."""
+    from hookline.core.calling import HOOK_FAILURES
+
+    return HOOK_FAILURES
 
 
 def _render_batch(batch: list[RenderableType], width: int) -> str:

@@ -15,13 +15,11 @@ from typing import TYPE_CHECKING, Any
 from prompt_toolkit.completion import CompleteEvent, Completer, Completion
 from prompt_toolkit.document import Document
 
-from hookline.agent.setup import SetupError
 from hookline.core.messages import content_text
-from hookline.core.runner import HookRunner
 from hookline.modes.tui import render
-from hookline.session import SessionManager
 
 if TYPE_CHECKING:
+    from hookline.core.runner import HookRunner
     from hookline.modes.tui.app import TuiApp
 
 
@@ -62,6 +60,8 @@ async def _new(app: TuiApp, args: str) -> None:
 
 
 async def _resume(app: TuiApp, args: str) -> None:
+    from hookline.session import SessionManager
+
     infos = SessionManager.list_sessions(app.agent.cwd)
     current = app.agent.session.get_session_file()
     infos = [i for i in infos if i.path != current]
@@ -161,6 +161,8 @@ async def _model(app: TuiApp, args: str) -> None:
             spec = choice
     if not spec:
         return
+    from hookline.agent.setup import SetupError
+
     try:
         provider = app.bundle.make_provider(spec)
     except SetupError as exc:
@@ -257,7 +259,8 @@ class SlashCompleter(Completer):
 
     def _names(self, prefix: str) -> Iterable[Completion]:
         entries = [(b.name, b.description) for b in BUILTINS.values() if b.name != "exit"]
-        entries += [(c.name, c.description) for c in hook_commands(self.app.agent.runner)]
+        if self.app.loaded.is_set():  # hook commands once the hooks are loaded
+            entries += [(c.name, c.description) for c in hook_commands(self.app.agent.runner)]
         for name, description in entries:
             if name.startswith(prefix):
                 yield Completion(
@@ -266,6 +269,8 @@ class SlashCompleter(Completer):
 
     def _arguments(self, name: str, prefix: str) -> Iterable[Completion]:
         values: list[str | tuple[str, str]] = []
+        if not self.app.loaded.is_set():
+            return
         if name == "model":
             values = list(self.app.known_models())
         else:

@@ -7,11 +7,13 @@ formats numbers it already has.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from hookline.agent.agent import Agent
-from hookline.core.messages import Message
 from hookline.core.ui import StatusLine
-from hookline.session.compaction import estimate_tokens
+
+if TYPE_CHECKING:
+    from hookline.agent.agent import Agent
+    from hookline.core.messages import Message
 
 
 def _short(n: int) -> str:
@@ -29,6 +31,8 @@ class Usage:
 
 def measure(agent: Agent) -> Usage:
     """Token totals of the session's current branch and the size of the next context."""
+    from hookline.session.compaction import estimate_tokens
+
     usage = Usage()
     last_input = 0
     context: list[Message] = agent.session.build_context_messages()
@@ -50,13 +54,25 @@ def measure(agent: Agent) -> Usage:
     return usage
 
 
+def model_label(spec: str) -> str:
+    """How the footer names a model spec: its last path part (``scripted:/x/s.json`` →
+    ``s.json``), as it names the loaded provider's model."""
+    return spec.strip().rsplit("/", 1)[-1]
+
+
+def loading_line(model: str, width: int) -> str:
+    """The footer while the agent and hooks load: the model named on the command line."""
+    line = " · ".join([*([model_label(model)] if model.strip() else []), "loading hooks…"])
+    return line if len(line) <= width else line[: max(width - 1, 0)] + "…"
+
+
 def footer_line(agent: Agent, usage: Usage, width: int) -> str:
     """``model · N msgs · ctx used/window (p%) · ↑in ↓out · mode``, cut to ``width``."""
     window = agent.context_window
     pct = 100 * usage.context_tokens / window if window else 0
     approx = "" if usage.reported else "~"
     parts = [
-        agent.provider.model_id.rsplit("/", 1)[-1],
+        model_label(agent.provider.model_id),
         f"{usage.messages} msgs",
         f"ctx {approx}{_short(usage.context_tokens)}/{_short(window)} ({pct:.0f}%)",
     ]

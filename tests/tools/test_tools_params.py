@@ -22,6 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from hookline import parse_arguments, tool_json_schema
 from hookline.core.runner import HookRunner
 from hookline.core.tool import Tool, ToolError, ToolResult, ToolUpdate
+from hookline.core.tool_params import parameters_model
 from hookline.tools import BUILTIN_PARAMS, builtin_tools, wrap_tool
 from hookline.tools.params import BashParams, EditParams, GrepParams, ReadParams
 
@@ -136,7 +137,8 @@ def test_generated_schema_keeps_the_hand_written_one(tool: str) -> None:
 
 def test_the_built_in_tools_send_the_generated_schema(tmp_path: Path) -> None:
     for tool in builtin_tools(str(tmp_path)):
-        assert tool.parameters is BUILTIN_PARAMS[tool.name]
+        assert not isinstance(tool.parameters, dict)  # a lazily imported model
+        assert parameters_model(tool.parameters) is BUILTIN_PARAMS[tool.name]
         assert tool_json_schema(tool.parameters)["properties"].keys() == (
             HAND_WRITTEN[tool.name]["properties"].keys()
         )
@@ -502,3 +504,24 @@ def test_a_model_without_a_json_schema_still_gets_a_tool_error() -> None:
     message = str(info.value)
     assert message.startswith("opaque: parameter 'callback': input should be callable")
     assert "; parameter 'n': input should be a valid integer" in message
+
+
+def test_creating_the_built_in_tools_imports_neither_their_models_nor_pydantic(
+    tmp_path: Path,
+) -> None:
+    """Every start-up creates the built-ins; their models load when a tool first runs
+    or a provider first sends a schema."""
+    import subprocess
+    import sys
+
+    probe = (
+        "import sys\n"
+        "from hookline.tools import builtin_tools\n"
+        f"tools = builtin_tools({str(tmp_path)!r})\n"
+        "print(sorted(m for m in sys.modules if m == 'pydantic' or m == 'hookline.tools.params'))\n"
+        "from hookline.core.tool_params import tool_json_schema\n"
+        "tool_json_schema(tools[0].parameters)\n"
+        "print('hookline.tools.params' in sys.modules)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert done.stdout.splitlines() == ["[]", "True"]

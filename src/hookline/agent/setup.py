@@ -57,7 +57,7 @@ from hookline.settings import (
 )
 from hookline.settings.trust import project_has_hooks as _project_has_hooks
 from hookline.tools import BashSpawnContext, ToolLeftovers, builtin_tools
-from hookline.tools.mcp import McpServers, load_servers
+from hookline.tools.mcp.config import load_servers
 
 if TYPE_CHECKING:
     from hookline.claude.adapter import ClaudeHooks
@@ -581,6 +581,8 @@ async def _start_mcp_servers(
         _say(err, f"mcp: {problem}", log=_mcp_log)
     if not configs:
         return
+
+    from hookline.tools.mcp.servers import McpServers  # the client side: only with servers
 
     async def notified(server: str, method: str, params: dict[str, Any] | None) -> None:
         await agent.emit(McpNotificationEvent(server=server, method=method, params=params))

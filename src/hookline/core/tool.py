@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+
 import asyncio
 from collections.abc import Awaitable, Callable
 from contextvars import ContextVar
@@ -42,10 +44,36 @@ class ToolBlockedError(ToolError):
     """A ``tool_call`` hook blocked the call; the message is the reason."""
 
 
+class ModelRef:
+    """A pydantic model class named by its module and name, imported on first use.
+
+    The built-in tools declare their parameters this way, so that creating them (every
+    start-up) imports neither pydantic nor their models; a turn that never sends a
+    schema nor runs a tool never pays for them.
+    """
+
+    __slots__ = ("_model", "module", "name")
+
+    def __init__(self, module: str, name: str) -> None:
+        self.module = module
+        self.name = name
+        self._model: type[BaseModel] | None = None
+
+    def resolve(self) -> type[BaseModel]:
+        """The model class (imported once)."""
+        if self._model is None:
+            __import__(self.module)
+            self._model = getattr(sys.modules[self.module], self.name)
+        return self._model
+
+    def __repr__(self) -> str:
+        return f"ModelRef({self.module}.{self.name})"
+
+
 #: A tool's parameters: a JSON Schema dict (sent as it is), or a pydantic model class
-#: whose generated schema is sent and against which each call's arguments are checked
-#: before ``execute`` runs (``hookline.core.tool_params``).
-ToolParameters: TypeAlias = "dict[str, Any] | type[BaseModel]"
+#: (or a ``ModelRef`` to one) whose generated schema is sent and against which each
+#: call's arguments are checked before ``execute`` runs (``hookline.core.tool_params``).
+ToolParameters: TypeAlias = "dict[str, Any] | type[BaseModel] | ModelRef"
 
 
 ToolExecute = Callable[

@@ -20,7 +20,7 @@ import weakref
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from hookline.core.tool import ToolError, ToolParameters
+from hookline.core.tool import ModelRef, ToolError, ToolParameters
 
 if TYPE_CHECKING:
     from pydantic import BaseModel, ValidationError
@@ -69,7 +69,12 @@ def tool_json_schema(parameters: ToolParameters) -> dict[str, Any]:
     model's generated and cleaned (a fresh copy each call: payload hooks may edit it)."""
     if isinstance(parameters, dict):
         return parameters
-    return json.loads(_model_schema_json(parameters))  # type: ignore[no-any-return]
+    return json.loads(_model_schema_json(parameters_model(parameters)))  # type: ignore[no-any-return]
+
+
+def parameters_model(parameters: type[BaseModel] | ModelRef) -> type[BaseModel]:
+    """The model class of a tool's model parameters (a ``ModelRef`` imported now)."""
+    return parameters.resolve() if isinstance(parameters, ModelRef) else parameters
 
 
 def parse_arguments(tool: str, model: type[M], params: Any) -> M:
@@ -114,6 +119,8 @@ def check_parameters(tool: str, parameters: object) -> None:
     refused when it is registered, not on every model call after."""
     if isinstance(parameters, dict):
         return
+    if isinstance(parameters, ModelRef):
+        parameters = parameters.resolve()
     from pydantic import BaseModel
 
     if not (isinstance(parameters, type) and issubclass(parameters, BaseModel)):

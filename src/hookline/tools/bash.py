@@ -49,11 +49,10 @@ from typing import IO, Any
 
 from hookline.core.messages import text
 from hookline.core.process import group_alive, run_process
-from hookline.core.tool import Tool, ToolError, ToolResult, ToolUpdate
+from hookline.core.tool import ModelRef, Tool, ToolError, ToolResult, ToolUpdate
 from hookline.core.tool_params import parse_arguments
 from hookline.tools.details import BashToolDetails
 from hookline.tools.leftovers import ToolLeftovers, default_leftovers
-from hookline.tools.params import BashParams
 from hookline.tools.terminal import clean_terminal_output
 from hookline.tools.truncation import (
     DEFAULT_MAX_BYTES,
@@ -62,6 +61,9 @@ from hookline.tools.truncation import (
     format_size,
     truncate_tail,
 )
+
+#: The parameter models' module, imported when a tool first runs or sends its schema.
+_PARAMS = "hookline.tools.params"
 
 DEFAULT_TIMEOUT_MS = 120_000
 MAX_TIMEOUT_MS = 600_000
@@ -354,6 +356,8 @@ def create_bash_tool(
         signal: asyncio.Event | None = None,
         on_update: ToolUpdate | None = None,
     ) -> ToolResult:
+        from hookline.tools.params import BashParams  # pydantic: on first call
+
         args = parse_arguments("bash", BashParams, params)
         command, asked = args.command, args.timeout
         if signal is not None and signal.is_set():
@@ -432,7 +436,9 @@ def create_bash_tool(
             raise ToolError(_join(body, f"Command exited with code {res.code}"), details)
         return ToolResult([text(body or "(no output)")], details)
 
-    return Tool("bash", _description(os.environ), BashParams, execute, label="bash")
+    return Tool(
+        "bash", _description(os.environ), ModelRef(_PARAMS, "BashParams"), execute, label="bash"
+    )
 
 
 def _join(body: str, status: str) -> str:

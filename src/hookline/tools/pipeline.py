@@ -33,7 +33,7 @@ from hookline.core.events import Event, ToolCallEvent, ToolResultEvent
 from hookline.core.messages import text
 from hookline.core.runner import HookRunner
 from hookline.core.tool import Tool, ToolError, ToolResult, ToolUpdate
-from hookline.core.tool_params import parse_arguments
+from hookline.core.tool_params import parameters_model, parse_arguments
 
 if TYPE_CHECKING:
     from hookline.core.results import ToolCallResult, ToolResultResult
@@ -191,7 +191,7 @@ class ToolPipeline:
         Arguments are checked here, after every hook had its say (a rewritten ``input``
         is checked too), so ``execute`` never sees arguments its model refuses."""
         if not isinstance(tool.parameters, dict):
-            parse_arguments(tool.name, tool.parameters, input)
+            parse_arguments(tool.name, parameters_model(tool.parameters), input)
         coro = _awaited(tool.execute(tool_call_id, input, signal, on_update))
         try:
             first = coro.send(None)

@@ -22,14 +22,13 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Any, BinaryIO
 
 from hookline.core.messages import text
-from hookline.core.tool import Tool, ToolError, ToolResult, ToolUpdate
+from hookline.core.tool import ModelRef, Tool, ToolError, ToolResult, ToolUpdate
 from hookline.core.tool_params import parse_arguments
 from hookline.tools import _ripgrep
 from hookline.tools._files import open_regular
 from hookline.tools._params import existing_dir, is_binary
 from hookline.tools._walk import GlobError, glob_matcher, walk
 from hookline.tools.details import FindToolDetails, GrepToolDetails, LsToolDetails
-from hookline.tools.params import FindParams, GrepParams, LsParams
 from hookline.tools.truncation import (
     DEFAULT_MAX_BYTES,
     GREP_MAX_LINE_LENGTH,
@@ -38,6 +37,9 @@ from hookline.tools.truncation import (
     truncate_head,
     truncate_line,
 )
+
+#: The parameter models' module, imported when a tool first runs or sends its schema.
+_PARAMS = "hookline.tools.params"
 
 #: Absolute path → True to leave it out of listings and searches (Read-denied files).
 HidePath = Callable[[str], bool]
@@ -76,6 +78,8 @@ def create_ls_tool(cwd: str, *, hide: HidePath | None = None) -> Tool:
         signal: asyncio.Event | None = None,
         on_update: ToolUpdate | None = None,
     ) -> ToolResult:
+        from hookline.tools.params import LsParams  # pydantic: on first call
+
         args = parse_arguments("ls", LsParams, params)
         path = args.path or "."
         limit = args.limit or DEFAULT_LS_LIMIT
@@ -106,7 +110,7 @@ def create_ls_tool(cwd: str, *, hide: HidePath | None = None) -> Tool:
         "ls",
         "List a directory's entries, sorted alphabetically, directories with a trailing '/', "
         f"dotfiles included. At most {DEFAULT_LS_LIMIT} entries unless limit is given.",
-        LsParams,
+        ModelRef(_PARAMS, "LsParams"),
         execute,
         label="ls",
     )
@@ -174,6 +178,8 @@ def create_find_tool(cwd: str, *, hide: HidePath | None = None, ripgrep: bool = 
         signal: asyncio.Event | None = None,
         on_update: ToolUpdate | None = None,
     ) -> ToolResult:
+        from hookline.tools.params import FindParams  # pydantic: on first call
+
         args = parse_arguments("find", FindParams, params)
         pattern, path = args.pattern, args.path or "."
         limit = args.limit or DEFAULT_FIND_LIMIT
@@ -207,7 +213,7 @@ def create_find_tool(cwd: str, *, hide: HidePath | None = None, ripgrep: bool = 
         "without '/' matches file names, one with '/' matches paths relative to the search "
         "directory. Returns relative paths, directories with a trailing '/'. Respects "
         f".gitignore. At most {DEFAULT_FIND_LIMIT} results unless limit is given.",
-        FindParams,
+        ModelRef(_PARAMS, "FindParams"),
         execute,
         label="find",
     )
@@ -389,6 +395,8 @@ def create_grep_tool(cwd: str, *, hide: HidePath | None = None, ripgrep: bool = 
         signal: asyncio.Event | None = None,
         on_update: ToolUpdate | None = None,
     ) -> ToolResult:
+        from hookline.tools.params import GrepParams  # pydantic: on first call
+
         args = parse_arguments("grep", GrepParams, params)
         pattern, path, glob = args.pattern, args.path or ".", args.glob or None
         ignore_case, literal = bool(args.ignore_case), bool(args.literal)
@@ -445,7 +453,7 @@ def create_grep_tool(cwd: str, *, hide: HidePath | None = None, ripgrep: bool = 
         "Returns 'path:line: text' for matches and 'path-line- text' for context lines. "
         f"Respects .gitignore; skips binary files. At most {DEFAULT_GREP_LIMIT} matches "
         f"unless limit is given; long lines are cut to {GREP_MAX_LINE_LENGTH} chars.",
-        GrepParams,
+        ModelRef(_PARAMS, "GrepParams"),
         execute,
         label="grep",
     )

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import sys
-
 import asyncio
+import sys
 from collections.abc import Awaitable, Callable
 from contextvars import ContextVar
 from dataclasses import dataclass, field

@@ -17,16 +17,16 @@ from __future__ import annotations
 import contextlib
 import errno
 import fcntl
-import gc
 import json
 import os
 import stat
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 from typing import Any
 
+from hookline.core.gc_pause import gc_paused
 from hookline.core.paths import hookline_home
 from hookline.session.errors import (
     SessionAccessError,
@@ -190,26 +190,6 @@ def _preview(raw: bytes) -> str:
     return repr(text + ("…" if len(raw) > _PREVIEW else ""))
 
 
-@contextlib.contextmanager
-def _gc_paused_then_frozen() -> Iterator[None]:
-    """Pause the cyclic GC while parsing, then freeze what was loaded.
-
-    ``json.loads`` makes no cycles, but its millions of new dicts and lists
-    trigger collections that double load time, and once loaded they live as
-    long as the session: ``gc.freeze`` moves them out of the generations the
-    collector walks, so neither the first collection after the load nor any
-    later full one walks them.
-    """
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-        gc.freeze()
-    finally:
-        if was_enabled:
-            gc.enable()
-
-
 def parse_session_bytes(data: bytes, path: str) -> ParsedFile:
     """Parse a whole session file held in memory (see ``parse_session_blocks``)."""
     return parse_session_blocks([data], path)
@@ -217,7 +197,9 @@ def parse_session_bytes(data: bytes, path: str) -> ParsedFile:
 
 def parse_session_blocks(blocks: Iterable[bytes], path: str) -> ParsedFile:
     """Parse a session file read in blocks, with the cyclic GC paused."""
-    with _gc_paused_then_frozen():
+    # json.loads makes no cycles, but its millions of new dicts and lists trigger
+    # collections that double load time; frozen, they are never walked again.
+    with gc_paused():
         parser = _Parser(path)
         for block in blocks:
             parser.feed(block)

@@ -306,13 +306,17 @@ async def build_agent(
     runner = HookRunner(cwd=cwd, timeout=settings.hook_timeout_seconds)
     runner.on_error(lambda e: _report_hook_error(err, e, options.verbose))
     required = _required_hooks(options, settings, cwd)
-    plan = plan_module_hooks(
-        settings,
-        trusted,
-        cwd,
-        [*options.hook_paths, *options.required_hooks],
-        discover=options.discover,
-    )
+    def plan_hooks() -> ModuleHookPlan:
+        """What may load: at start-up, and again on a reload (files added since)."""
+        return plan_module_hooks(
+            settings,
+            trusted,
+            cwd,
+            [*options.hook_paths, *options.required_hooks],
+            discover=options.discover,
+        )
+
+    plan = plan_hooks()
     if plan.note is not None:
         _say(err, plan.note)
     result = (
@@ -421,13 +425,7 @@ async def build_agent(
         fresh = LoadResult()
         if plan.discovery is not None:
             # A fresh plan: discovery finds files added since start-up.
-            again = plan_module_hooks(
-                settings,
-                trusted,
-                cwd,
-                [*options.hook_paths, *options.required_hooks],
-                discover=options.discover,
-            )
+            again = plan_hooks()
             if again.discovery is not None:
                 fresh = await load_hooks_async(again.discovery, cwd=cwd)
         for error in fresh.errors:

@@ -306,6 +306,7 @@ async def build_agent(
     runner = HookRunner(cwd=cwd, timeout=settings.hook_timeout_seconds)
     runner.on_error(lambda e: _report_hook_error(err, e, options.verbose))
     required = _required_hooks(options, settings, cwd)
+
     def plan_hooks() -> ModuleHookPlan:
         """What may load: at start-up, and again on a reload (files added since)."""
         return plan_module_hooks(

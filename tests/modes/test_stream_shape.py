@@ -81,3 +81,22 @@ def test_a_rewritten_history_is_sent_whole_once(tmp_path: Path) -> None:
     assert contexts[0]["messages_added"][0]["role"] == "user"
     assert contexts[1]["reset"] is True
     assert [m["role"] for m in contexts[1]["messages"]] == ["assistant", "tool"]
+
+
+def test_each_streamed_text_delta_is_written_once(tmp_path: Path) -> None:
+    """The step's ``assistant_message_event`` carries the delta; no ``text_delta`` line
+    repeats it (the stream was twice the answer's size per chunk)."""
+    answer = "word " * 400
+    model = write_script(tmp_path / "script.json", [{"text": answer}])
+    done = run_cli(
+        "--mode", "json", "-p", "go", "--model", model, "--cwd", str(tmp_path), "--no-session"
+    )
+    assert done.returncode == 0, done.stderr
+    lines = json_lines(done.stdout)
+    assert not [e for e in lines if e["type"] == "text_delta"]
+    deltas = [
+        e["event"]["delta"]
+        for e in lines
+        if e["type"] == "assistant_message_event" and e["event"]["type"] == "text_delta"
+    ]
+    assert len(deltas) > 1 and "".join(deltas) == answer

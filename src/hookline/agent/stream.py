@@ -12,14 +12,15 @@ hold message lists are shown by reference to them:
   ``tool_call_ids`` of its results (their content was in ``message`` lines).
 - ``agent_end``: ``message_count`` and ``denials``.
 - ``message_start`` / ``message_end``: the type only (the final message is its
-  own ``message`` line); ``message_update``: the ``delta`` (the ``text_delta``
-  line has it too), never the message so far.
+  own ``message`` line); ``message_update``: the ``delta``, never the message so
+  far.
 - While a reply streams, each block step is an ``assistant_message_event`` line
   whose ``event`` is pi's (``thinking_start``/``_delta``/``_end``, ``text_*``,
   ``toolcall_*``, with ``content_index`` and the ``delta``; the ``*_end`` event
   the whole block): a reader rebuilds the message so far from them
-  (``hookline.agent.blocks.PartialMessage``). ``text_delta`` lines still carry
-  the text alone.
+  (``hookline.agent.blocks.PartialMessage``). The agent's ``text_delta``
+  payloads (the text alone, for the terminal app) are not written: each delta
+  is sent once.
 - ``before_provider_request``: the ``provider`` and the payload's keys, not its
   messages (the ``context`` line has them).
 

@@ -96,6 +96,13 @@ def dumps(payload: dict[str, Any]) -> str:
     return json.dumps(payload, default=_json_default, ensure_ascii=False)
 
 
+def _json_line(write: LineWriter, payload: dict[str, Any]) -> None:
+    """One JSON line per payload, except ``text_delta``: the ``assistant_message_event``
+    line of the same step carries that delta (the terminal app still reads it)."""
+    if payload.get("type") != "text_delta":
+        write(dumps(payload))
+
+
 async def run_print(
     agent: Agent, prompt: str, *, json_mode: bool = False, out: TextIO | None = None
 ) -> int:
@@ -106,7 +113,7 @@ async def run_print(
     """
     write = LineWriter(out)
     if json_mode:
-        agent.subscribe(lambda payload: write(dumps(payload)))
+        agent.subscribe(lambda payload: _json_line(write, payload))
     await agent.start()
     added = await agent.prompt(prompt, source="print")
     await agent.wait_for_idle()

@@ -41,23 +41,18 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, cast
 
 from hookline.claude.names import from_claude_input, from_claude_tool_name, to_claude_input
-from hookline.core.events import (
-    Event,
-    InputEvent,
-    NotificationEvent,
-    PermissionRequestEvent,
-    SessionBeforeCompactEvent,
-    SessionShutdownEvent,
-    SessionStartEvent,
-    StopEvent,
-    SubagentStartEvent,
-    SubagentStopEvent,
-    ToolCallEvent,
-    ToolResultEvent,
-)
+from hookline.core.events import Event
+
+if TYPE_CHECKING:
+    from hookline.core.events import (
+        InputEvent,
+        PermissionRequestEvent,
+        ToolCallEvent,
+        ToolResultEvent,
+    )
 from hookline.core.messages import Content
 
 #: Claude Code event name → the hookline event its hooks run as.
@@ -185,12 +180,20 @@ def _text(text: str) -> list[Content]:
 
 
 def to_event(claude_event: str, payload: Mapping[str, Any]) -> Event | None:
-    """The hookline event for one hook input; ``None`` for events without a moment here."""
+    """The hookline event for one hook input; ``None`` for events without a moment here.
+
+    Each branch imports its class: the event families load on first use, and a process
+    that answers one ``PreToolUse`` builds only the tool events.
+    """
     kind = EVENT_MAP.get(claude_event)
     if kind == "tool_call":
+        from hookline.core.events import ToolCallEvent
+
         name, call_id, data = _tool(payload)
         return ToolCallEvent(tool_name=name, tool_call_id=call_id, input=data)
     if kind == "permission_request":
+        from hookline.core.events import PermissionRequestEvent
+
         name, call_id, data = _tool(payload)
         suggestions = payload.get("permission_suggestions")
         return PermissionRequestEvent(
@@ -200,6 +203,8 @@ def to_event(claude_event: str, payload: Mapping[str, Any]) -> Event | None:
             permission_suggestions=suggestions if isinstance(suggestions, list) else [],
         )
     if kind == "tool_result":
+        from hookline.core.events import ToolResultEvent
+
         name, call_id, data = _tool(payload)
         failed = claude_event == "PostToolUseFailure"
         if failed:
@@ -210,34 +215,50 @@ def to_event(claude_event: str, payload: Mapping[str, Any]) -> Event | None:
             tool_name=name, tool_call_id=call_id, input=data, content=_text(text), is_error=failed
         )
     if kind == "input":
+        from hookline.core.events import InputEvent
+
         return InputEvent(text=_str(payload, "prompt"), source="claude")
     if kind == "stop":
+        from hookline.core.events import StopEvent
+
         return StopEvent(stop_hook_active=bool(payload.get("stop_hook_active")))
     if kind == "subagent_stop":
+        from hookline.core.events import SubagentStopEvent
+
         return SubagentStopEvent(
             agent_id=_str(payload, "agent_id"),
             agent_transcript_path=_str(payload, "agent_transcript_path") or None,
             stop_hook_active=bool(payload.get("stop_hook_active")),
         )
     if kind == "subagent_start":
+        from hookline.core.events import SubagentStartEvent
+
         return SubagentStartEvent(
             agent_id=_str(payload, "agent_id"), agent_type=_str(payload, "agent_type")
         )
     if kind == "session_start":
+        from hookline.core.events import SessionStartEvent
+
         return SessionStartEvent(
             source=_str(payload, "source", "startup"),
             session_file=_str(payload, "transcript_path") or None,
         )
     if kind == "session_shutdown":
+        from hookline.core.events import SessionShutdownEvent
+
         reason = _str(payload, "reason", "other")
         return SessionShutdownEvent(reason=_END_REASONS.get(reason, "other"))
     if kind == "notification":
+        from hookline.core.events import NotificationEvent
+
         return NotificationEvent(
             message=_str(payload, "message"),
             title=_str(payload, "title"),
             notification_type=_str(payload, "notification_type", "info"),
         )
     if kind == "session_before_compact":
+        from hookline.core.events import SessionBeforeCompactEvent
+
         trigger: Literal["manual", "auto"] = (
             "auto" if payload.get("trigger") == "auto" else "manual"
         )
@@ -275,25 +296,26 @@ def to_answer(
     """Claude's answer for the combined result of hookline's hooks (``None``: no opinion)."""
     if result is None:
         return ClaudeAnswer()
-    if isinstance(event, ToolCallEvent):
-        return _pre_tool_use(claude_event, event, result)
-    if isinstance(event, PermissionRequestEvent):
-        return _permission_request(claude_event, event, result)
-    if isinstance(event, ToolResultEvent):
-        return _post_tool_use(claude_event, payload, event, result)
-    if isinstance(event, InputEvent):
+    kind = event.type
+    if kind == "tool_call":
+        return _pre_tool_use(claude_event, cast("ToolCallEvent", event), result)
+    if kind == "permission_request":
+        return _permission_request(claude_event, cast("PermissionRequestEvent", event), result)
+    if kind == "tool_result":
+        return _post_tool_use(claude_event, payload, cast("ToolResultEvent", event), result)
+    if kind == "input":
         if _field(result, "handled"):
             reason = "the prompt was handled by a hookline hook"
             return ClaudeAnswer(0, {"decision": "block", "reason": reason})
         text = _field(result, "text")
-        if isinstance(text, str) and text != event.text:
+        if isinstance(text, str) and text != cast("InputEvent", event).text:
             note = "a hookline hook rewrote the prompt; Claude Code cannot replace a prompt"
             return ClaudeAnswer(0, {}, note)
         return ClaudeAnswer()
-    if isinstance(event, StopEvent | SubagentStopEvent) and _field(result, "block"):
+    if kind in ("stop", "subagent_stop") and _field(result, "block"):
         reason = _field(result, "reason") or "a hookline hook asked to continue"
         return ClaudeAnswer(0, {"decision": "block", "reason": reason})
-    if isinstance(event, SessionBeforeCompactEvent) and _field(result, "cancel"):
+    if kind == "session_before_compact" and _field(result, "cancel"):
         return ClaudeAnswer(0, {"decision": "block", "reason": "cancelled by a hookline hook"})
     return ClaudeAnswer()
 

@@ -25,20 +25,11 @@ from hookline.core.calling import (
     describe,
     start_direct,
 )
-from hookline.core.events import (
-    BeforeAgentStartEvent,
-    BeforeProviderRequestEvent,
-    ContextEvent,
-    Event,
-    InputEvent,
-    MessageEndEvent,
-    ToolCallEvent,
-    ToolResultEvent,
-    UserBashEvent,
-)
+from hookline.core.events import Event
 from hookline.core.messages import text
 
 if TYPE_CHECKING:
+    from hookline.core.events import ContextEvent, ToolCallEvent, ToolResultEvent
     from hookline.core.results import HookResult, InjectedMessage, ToolCallResult, ToolResultResult
 
 # The result models (pydantic) are imported where a handler has returned a value, or where
@@ -81,7 +72,7 @@ async def run_tool_call(
     calls: HandlerCalls, event: Event, entries: list[Entry], chain: Chain
 ) -> HookResult | None:
     """First block wins; a failing or late handler blocks; input rewrites chain."""
-    current = cast(ToolCallEvent, event)
+    current = cast("ToolCallEvent", event)
     last: ToolCallResult | None = None
     permission: str | None = None
     ctx = calls.context
@@ -151,7 +142,7 @@ async def _tool_result(
     So a later handler cannot undo an earlier redaction by accident: it sees the
     redacted content, not the original.
     """
-    current = cast(ToolResultEvent, event)
+    current = cast("ToolResultEvent", event)
     changed: set[str] = set()
     appended: list[Any] = []
     ctx = calls.context
@@ -222,6 +213,8 @@ async def context(calls: HandlerCalls, event: Event, entries: list[Entry]) -> Ho
     handler whose list brought it in is reported (path and index) and the chain
     result is the list before that handler.
     """
+    from hookline.core.events import ContextEvent  # loaded: ``event`` is one
+
     assert isinstance(event, ContextEvent)
     current = event
     steps: list[tuple[str, list[Any]]] = []  # (hook path, its list): kept alive for the ids
@@ -270,6 +263,8 @@ async def before_agent_start(
 ) -> HookResult | None:
     """Every returned message is kept, in order; ``system_prompt`` chains (each handler sees
     the previous handler's prompt in ``event.system_prompt``)."""
+    from hookline.core.events import BeforeAgentStartEvent  # loaded: ``event`` is one
+
     assert isinstance(event, BeforeAgentStartEvent)
     current = event
     messages: list[InjectedMessage] = []
@@ -321,6 +316,8 @@ async def latest(calls: HandlerCalls, event: Event, entries: list[Entry]) -> Hoo
 
 
 async def input_chain(calls: HandlerCalls, event: Event, entries: list[Entry]) -> HookResult | None:
+    from hookline.core.events import InputEvent  # loaded: ``event`` is one
+
     assert isinstance(event, InputEvent)
     current = event
     changed = False
@@ -349,6 +346,8 @@ async def input_chain(calls: HandlerCalls, event: Event, entries: list[Entry]) -
 
 
 async def user_bash(calls: HandlerCalls, event: Event, entries: list[Entry]) -> HookResult | None:
+    from hookline.core.events import UserBashEvent  # loaded: ``event`` is one
+
     assert isinstance(event, UserBashEvent)
     current = event
     env: dict[str, str] | None = None
@@ -377,6 +376,8 @@ async def user_bash(calls: HandlerCalls, event: Event, entries: list[Entry]) -> 
 
 async def message_end(calls: HandlerCalls, event: Event, entries: list[Entry]) -> HookResult | None:
     """Chained: each handler sees the message with the previous handler's text."""
+    from hookline.core.events import MessageEndEvent  # loaded: ``event`` is one
+
     assert isinstance(event, MessageEndEvent)
     current = event
     text_now: str | None = None
@@ -402,6 +403,8 @@ async def provider_request(
     calls: HandlerCalls, event: Event, entries: list[Entry]
 ) -> HookResult | None:
     """Chained: each handler sees the payload the previous one returned."""
+    from hookline.core.events import BeforeProviderRequestEvent  # loaded: ``event`` is one
+
     assert isinstance(event, BeforeProviderRequestEvent)
     current = event
     for path, fn in entries:

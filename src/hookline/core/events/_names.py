@@ -1,0 +1,56 @@
+"""Every event name and the class that carries it: known without building a class."""
+
+from __future__ import annotations
+
+#: Event name → the name of its class in ``hookline.core.events``.
+EVENT_CLASS_NAMES: dict[str, str] = {
+    "tool_call": "ToolCallEvent",
+    "tool_result": "ToolResultEvent",
+    "tool_execution_start": "ToolExecutionStartEvent",
+    "tool_execution_update": "ToolExecutionUpdateEvent",
+    "tool_execution_end": "ToolExecutionEndEvent",
+    "context": "ContextEvent",
+    "before_agent_start": "BeforeAgentStartEvent",
+    "agent_start": "AgentStartEvent",
+    "agent_end": "AgentEndEvent",
+    "turn_start": "TurnStartEvent",
+    "turn_end": "TurnEndEvent",
+    "input": "InputEvent",
+    "user_bash": "UserBashEvent",
+    "model_select": "ModelSelectEvent",
+    "auto_compaction_start": "AutoCompactionStartEvent",
+    "auto_compaction_end": "AutoCompactionEndEvent",
+    "auto_retry_start": "AutoRetryStartEvent",
+    "auto_retry_end": "AutoRetryEndEvent",
+    "ttsr_triggered": "TtsrTriggeredEvent",
+    "empty_reply_nudge": "EmptyReplyNudgeEvent",
+    "todo_reminder": "TodoReminderEvent",
+    "message_start": "MessageStartEvent",
+    "message_update": "MessageUpdateEvent",
+    "message_end": "MessageEndEvent",
+    "before_provider_request": "BeforeProviderRequestEvent",
+    "after_provider_response": "AfterProviderResponseEvent",
+    "stop": "StopEvent",
+    "subagent_start": "SubagentStartEvent",
+    "subagent_stop": "SubagentStopEvent",
+    "instructions_loaded": "InstructionsLoadedEvent",
+    "notification": "NotificationEvent",
+    "mcp_notification": "McpNotificationEvent",
+    "permission_request": "PermissionRequestEvent",
+    "session_start": "SessionStartEvent",
+    "session_before_switch": "SessionBeforeSwitchEvent",
+    "session_switch": "SessionSwitchEvent",
+    "session_before_branch": "SessionBeforeBranchEvent",
+    "session_branch": "SessionBranchEvent",
+    "session_before_fork": "SessionBeforeForkEvent",
+    "session_fork": "SessionForkEvent",
+    "session_before_compact": "SessionBeforeCompactEvent",
+    "session.compacting": "SessionCompactingEvent",
+    "session_compact": "SessionCompactEvent",
+    "session_before_tree": "SessionBeforeTreeEvent",
+    "session_tree": "SessionTreeEvent",
+    "session_shutdown": "SessionShutdownEvent",
+}
+
+#: Every event name ``on()`` accepts.
+EVENT_NAMES: frozenset[str] = frozenset(EVENT_CLASS_NAMES)

@@ -61,8 +61,9 @@ SETTINGS_VALIDATION = (
     "hookline.settings.merge",
     "hookline.settings.trust_filter",
 )
-#: A scripted ``-p`` turn with no settings file and no hook (101 when this was pinned).
-MAX_TURN_HOOKLINE_MODULES = 105
+#: A scripted ``-p`` turn with no settings file and no hook (108 when this was pinned: the
+#: event classes are seven small modules, one per family, loaded on first use).
+MAX_TURN_HOOKLINE_MODULES = 111
 #: ``claude-hook --no-discovery`` with one hook (37 when this was pinned).
 MAX_BRIDGE_HOOKLINE_MODULES = 40
 LAZY_PACKAGES = (
@@ -70,6 +71,7 @@ LAZY_PACKAGES = (
     "hookline.agent.providers",
     "hookline.authoring",
     "hookline.claude",
+    "hookline.core.events",
     "hookline.discovery",
     "hookline.session",
     "hookline.settings",
@@ -240,6 +242,42 @@ def test_claude_hook_whose_hook_says_nothing_loads_no_result_models(tmp_path: Pa
     assert len(_hookline_modules(modules)) <= MAX_BRIDGE_HOOKLINE_MODULES, len(
         _hookline_modules(modules)
     )
+
+
+def test_claude_hook_with_plain_handlers_runs_without_asyncio(tmp_path: Path) -> None:
+    """One PreToolUse, every handler a plain function: no event loop, and of the event
+    classes only the tool family is built."""
+    modules, out = _claude_hook(tmp_path, "rm -rf build", "--no-discovery")
+
+    assert json.loads(out)["hookSpecificOutput"]["permissionDecision"] == "deny"
+    assert _of(modules, ("asyncio", "ssl", "concurrent")) == []
+    families = sorted(m for m in modules if m.startswith("hookline.core.events."))
+    assert families == [
+        "hookline.core.events._base",
+        "hookline.core.events._names",  # the names ``on()`` accepts: no class built
+        "hookline.core.events._tools",
+    ]
+
+
+def test_claude_hook_with_an_async_handler_runs_it_in_a_loop(tmp_path: Path) -> None:
+    """Not vacuous: an ``async def`` handler needs the loop, and gets it."""
+    (tmp_path / "wait.py").write_text(
+        "import asyncio\n"
+        "def register(pi):\n"
+        "    @pi.on('tool_call')\n"
+        "    async def wait(event, ctx):\n"
+        "        await asyncio.sleep(0.01)\n"
+        "        return {'block': True, 'reason': 'waited'}\n",
+        encoding="utf-8",
+    )
+    modules, out = _claude_hook(tmp_path, "ls", "--no-discovery", "--hook", "wait.py")
+
+    decision = json.loads(out)["hookSpecificOutput"]
+    assert (decision["permissionDecision"], decision["permissionDecisionReason"]) == (
+        "deny",
+        "waited",
+    )
+    assert "asyncio" in modules
 
 
 def test_claude_hook_with_discovery_reads_the_trust_store_only(tmp_path: Path) -> None:

@@ -56,8 +56,6 @@ def _parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str]) -> int:
     """Read stdin, answer on stdout/stderr, return the exit code Claude Code reads."""
     args = _parser().parse_args(argv)
-    import asyncio
-
     from hookline.core.gc_pause import gc_paused
 
     with gc_paused():
@@ -85,7 +83,7 @@ def main(argv: Sequence[str]) -> int:
                 discover=not args.no_discovery,
                 trust_project=args.trust_project,
             )
-        answer = asyncio.run(bridge.answer(payload))
+        answer = bridge.answer_once(payload)
     if answer.stdout:
         out.write(answer.stdout + "\n")
     out.flush()

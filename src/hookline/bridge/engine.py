@@ -8,11 +8,10 @@ keeps one for its lifetime, so hooks keep their state between events.
 
 from __future__ import annotations
 
-import asyncio
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hookline.bridge.mapping import (
     BridgeInputError,
@@ -23,13 +22,17 @@ from hookline.bridge.mapping import (
     to_event,
     with_context,
 )
-from hookline.core.calling import HookError
+from hookline.core.calling import HookError, run_inline
 from hookline.core.context import HookContext
+from hookline.core.events import Event
 from hookline.core.host import DetachedHost
 from hookline.core.messages import CustomMessage
 from hookline.core.runner import HookRunner
 from hookline.discovery.loader import LoadResult, build_runner, load_hooks
 from hookline.discovery.sources import discover_hooks
+
+if TYPE_CHECKING:
+    import asyncio
 
 
 class EventHost(DetachedHost):
@@ -74,14 +77,36 @@ class BridgeHooks:
     #: reaches this event's answer as ``ctx`` does.
     lent: list[HookContext] = field(default_factory=list)
     #: One event at a time: hooks keep state, and the host collects per event.
-    _lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    _lock: asyncio.Lock | None = None
 
     async def answer(self, payload: Mapping[str, Any]) -> ClaudeAnswer:
         """Run the hooks for one hook input and say what Claude Code should do."""
-        async with self._lock:
-            return await self._answer(payload)
+        if self._lock is None:
+            import asyncio
 
-    async def _answer(self, payload: Mapping[str, Any]) -> ClaudeAnswer:
+            self._lock = asyncio.Lock()
+        async with self._lock:
+            prepared = self._prepare(payload)
+            if isinstance(prepared, ClaudeAnswer):
+                return prepared
+            return await self._answer(payload, *prepared)
+
+    def answer_once(self, payload: Mapping[str, Any]) -> ClaudeAnswer:
+        """``answer`` for a process that answers one event (``claude-hook``): when every
+        handler of the event is a plain function they run without an event loop, and
+        asyncio is never imported (start-up is that command's product)."""
+        prepared = self._prepare(payload)
+        if isinstance(prepared, ClaudeAnswer):
+            return prepared
+        run = self._answer(payload, *prepared)
+        if self.runner.runs_inline(prepared[1].type):
+            return run_inline(run)
+        import asyncio
+
+        return asyncio.run(run)
+
+    def _prepare(self, payload: Mapping[str, Any]) -> ClaudeAnswer | tuple[str, Event]:
+        """The Claude event and the hookline event to emit, or the answer without one."""
         try:
             claude_event = claude_event_name(payload)
         except BridgeInputError as exc:
@@ -95,6 +120,11 @@ class BridgeHooks:
             return failure_answer(claude_event, str(exc))
         if event is None or not self.runner.has_handlers(event.type):
             return ClaudeAnswer()
+        return claude_event, event
+
+    async def _answer(
+        self, payload: Mapping[str, Any], claude_event: str, event: Event
+    ) -> ClaudeAnswer:
         cwd = payload.get("cwd")
         if isinstance(cwd, str) and os.path.isabs(cwd):
             self.runner.context.cwd = cwd  # `ctx.cwd` is the agent's folder at this event

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 import inspect
 import re
@@ -14,12 +13,14 @@ from hookline.core.bus import EventBus
 from hookline.core.events import EVENT_NAMES
 from hookline.core.keys import check_shortcut_key
 from hookline.core.messages import Content, CustomMessage
-from hookline.core.process import ExecResult, run_process
 from hookline.core.tool import Tool, ToolInfo, ToolResult, ToolUpdate, ToolWrapperExecute
 from hookline.core.tool_params import check_parameters
 
 if TYPE_CHECKING:
+    import asyncio
+
     from hookline.core.context import HookContext
+    from hookline.core.process import ExecResult
 
 Handler = Callable[[Any, "HookContext"], Any]
 CommandHandler = Callable[[str, Any], Any]
@@ -397,6 +398,8 @@ class HookAPI:
         cwd: str | None = None,
     ) -> ExecResult:
         """Run ``command args...``; ``timeout`` in seconds kills its whole process group."""
+        from hookline.core.process import run_process  # asyncio's subprocess: loaded on use
+
         return await run_process(
             [command, *args], cwd=cwd or self.cwd, timeout=timeout, signal=signal
         )

@@ -9,11 +9,13 @@ and never stops the others.
 
 from __future__ import annotations
 
-import asyncio
 import functools
 import inspect
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import asyncio
 
 BusHandler = Callable[[Any], Any]
 BusErrorHandler = Callable[[str, BaseException], None]
@@ -60,6 +62,8 @@ class EventBus:
                 self._failed(channel, exc)
                 continue
             if inspect.isawaitable(value):
+                import asyncio  # only an async subscriber needs the loop
+
                 task = asyncio.ensure_future(value)
                 self._tasks.add(task)
                 task.add_done_callback(functools.partial(self._settled, channel))

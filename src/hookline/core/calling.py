@@ -34,12 +34,12 @@ Three promises hold whatever a handler does:
 
 from __future__ import annotations
 
-import asyncio
 import inspect
+import sys
 from collections.abc import Awaitable, Callable, Coroutine, Generator
 from dataclasses import dataclass, field
 from types import CoroutineType
-from typing import TYPE_CHECKING, Any, NoReturn, cast
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar, cast
 
 from hookline.core.api import Handler
 from hookline.core.context import HookContext
@@ -47,11 +47,15 @@ from hookline.core.deadlines import DeadlineClock, TaskDeadline
 from hookline.core.events import Event
 
 if TYPE_CHECKING:
+    import asyncio
+
     from hookline.core.results import HookResult
 
 #: What a failing *tool* may raise without taking the agent down (hooks are held to
 #: more: every ``BaseException`` but the runner's own cancellation, see ``HandlerCalls``).
 HOOK_FAILURES: tuple[type[BaseException], ...] = (Exception, SystemExit)
+
+T = TypeVar("T")
 
 #: Seconds a handler that swallowed its cancellation may go on before it is abandoned.
 ABANDON_GRACE = 0.5
@@ -90,9 +94,22 @@ def describe(exc: BaseException) -> str:
 
 
 def caller_cancelled() -> bool:
-    """True when the calling task itself was asked to stop (not a handler's own raise)."""
+    """True when the calling task itself was asked to stop (not a handler's own raise).
+
+    False without a running loop: a run stepped by hand (``run_inline``) has no task.
+    """
+    asyncio = sys.modules.get("asyncio")
+    if asyncio is None or asyncio._get_running_loop() is None:
+        return False
     task = asyncio.current_task()
     return task is not None and task.cancelling() > 0
+
+
+def is_cancellation(exc: BaseException) -> bool:
+    """``exc`` is an ``asyncio.CancelledError`` (without importing asyncio to find out: a
+    process that never imported it cannot have been cancelled by it)."""
+    asyncio = sys.modules.get("asyncio")
+    return asyncio is not None and isinstance(exc, asyncio.CancelledError)
 
 
 class Resume:
@@ -130,7 +147,7 @@ class Resume:
                     yielded = coro.throw(exc)
                 except StopIteration as stop:
                     return stop.value
-                if self._grace is not None and isinstance(exc, asyncio.CancelledError):
+                if self._grace is not None and is_cancellation(exc):
                     yield from self._abandon(yielded, self._grace)
             else:
                 try:
@@ -140,6 +157,8 @@ class Resume:
 
     def _abandon(self, yielded: Any, grace: float) -> Generator[Any, Any, NoReturn]:
         """The coroutine swallowed its cancellation: let it run detached, wait ``grace``."""
+        import asyncio
+
         loop = asyncio.get_running_loop()
         detached = loop.create_task(_drive(Resume(self._coro, yielded)))
         detached.add_done_callback(_retrieve)
@@ -240,8 +259,35 @@ class HandlerCalls:
             return stop.value
         return Resume(coro, first, self.grace, self.orphans)
 
+    def run_apart(self, value: Awaitable[Any]) -> Any:
+        """Run ``value`` to its end in an event loop of its own, under ``timeout``: a plain
+        handler returned it where no loop runs (``run_inline``). One that ignores its
+        cancellation is left behind after the grace, as ``settle`` leaves it."""
+        import asyncio
+
+        loop = asyncio.new_event_loop()
+        task = loop.create_task(_awaited(value))
+        try:
+            loop.run_until_complete(asyncio.wait({task}, timeout=self.timeout))
+            if not task.done():
+                task.cancel()
+                loop.run_until_complete(asyncio.wait({task}, timeout=self.grace))
+                late = f"timed out after {self.timeout:g} s"
+                if not task.done():
+                    late += f" and ignored its cancellation (abandoned after {self.grace:g} s more)"
+                    self.orphans.add(task)  # left behind with its loop, as ``settle`` leaves one
+                    raise DeadlineExceeded(late)
+                if task.cancelled():
+                    raise DeadlineExceeded(late)
+            return task.result()
+        finally:
+            if task.done():
+                loop.close()
+
     async def settle(self, path: str, resume: Resume) -> Any:
         """Await a suspended handler under its deadline; ``DeadlineExceeded`` when it ends it."""
+        import asyncio  # a handler suspended: the loop runs
+
         seconds = None if path in self.own_deadlines else self.timeout
         scope = asyncio.timeout(seconds)  # even without a deadline: an abort can expire it
         clock = self.clock
@@ -260,7 +306,7 @@ class HandlerCalls:
         except BaseException as exc:
             if not scope.expired() or caller_cancelled():
                 raise
-            if isinstance(exc, TimeoutError | asyncio.CancelledError):
+            if isinstance(exc, TimeoutError) or is_cancellation(exc):
                 raise DeadlineExceeded(self._late(seconds, aborted)) from None
             raise DeadlineExceeded(self._late(seconds, aborted) + f" ({describe(exc)})") from exc
         if scope.expired():  # it swallowed the cancellation and returned anyway
@@ -294,7 +340,7 @@ class HandlerCalls:
         """
         if type(exc) is DeadlineExceeded:
             return self.failed(path, event, str(exc), None, then)
-        if isinstance(exc, asyncio.CancelledError) and caller_cancelled():
+        if is_cancellation(exc) and caller_cancelled():
             raise exc
         return self.failed(path, event, f"failed ({describe(exc)})", exc, then)
 
@@ -359,7 +405,7 @@ class Chain(list[str]):
         if not self or type(exc) is DeadlineExceeded or caller_cancelled():
             return exc
         late = self.pop()
-        if isinstance(exc, TimeoutError | asyncio.CancelledError):
+        if isinstance(exc, TimeoutError) or is_cancellation(exc):
             return DeadlineExceeded(late)
         return DeadlineExceeded(f"{late} ({describe(exc)})")
 
@@ -388,19 +434,49 @@ class DirectRule:
     abandoned: RuleAbandoned = field(repr=False)
 
 
-def as_async(fn: Handler) -> AsyncHandler:
+def as_async(fn: Handler, calls: HandlerCalls) -> AsyncHandler:
     """``fn`` itself when it is an ``async def``; else a coroutine function that calls it
-    (and awaits what it returns when that is awaitable), so direct rules always ``await``."""
+    (and awaits what it returns when that is awaitable), so direct rules always ``await``.
+
+    Only an ``async def`` handler makes its event need an event loop (``run_inline``);
+    an awaitable a plain one returns where no loop runs gets a loop of its own
+    (``calls.run_apart``).
+    """
     if inspect.iscoroutinefunction(fn):
         return cast(AsyncHandler, fn)
 
     async def call(event: Event, ctx: HookContext) -> Any:
         value = fn(event, ctx)
         if value is not None and isinstance(value, Awaitable):
+            if not loop_running():
+                return calls.run_apart(value)
             return await value
         return value
 
     return call
+
+
+def loop_running() -> bool:
+    """An event loop runs in this thread (asyncio is not imported to find out)."""
+    asyncio = sys.modules.get("asyncio")
+    return asyncio is not None and asyncio._get_running_loop() is not None
+
+
+def run_inline(coro: Coroutine[Any, Any, T]) -> T:
+    """Run ``coro`` to its end without an event loop, as far as it never suspends.
+
+    ``hookline claude-hook`` answers an event whose handlers are all plain
+    functions this way, so a process that answers one event never imports
+    asyncio. Should a step suspend anyway, the rest runs under ``asyncio.run``.
+    """
+    try:
+        first = coro.send(None)
+    except StopIteration as stop:
+        result: T = stop.value
+        return result
+    import asyncio
+
+    return cast(T, asyncio.run(_drive(Resume(coro, first))))
 
 
 def start_direct(calls: HandlerCalls, rule: DirectRule, event: Event, entries: list[Entry]) -> Any:
@@ -445,6 +521,8 @@ class Supervised:
         self._first = first
 
     def __await__(self) -> Generator[Any, Any, Any]:
+        import asyncio  # the rule suspended: the loop runs
+
         calls, chain, coro = self._calls, self._chain, self._coro
         loop = asyncio.get_running_loop()
         task = asyncio.current_task()
@@ -481,7 +559,7 @@ class Supervised:
                         yielded = coro.throw(exc)
                     except StopIteration as stop:
                         return stop.value
-                    if isinstance(exc, asyncio.CancelledError) and coro.cr_await is watched:
+                    if is_cancellation(exc) and coro.cr_await is watched:
                         # It swallowed the cancellation and waits on: the grace, in a task.
                         done, value = yield from self._grace(yielded, watched)
                         if done:
@@ -502,6 +580,8 @@ class Supervised:
         ``grace`` seconds: ``(True, result)`` when the chain ended, ``(False, yielded)``
         when it moved on to another handler (this driver takes it back); past the grace
         the chain's run is abandoned and the rule's ``abandoned`` answer is returned."""
+        import asyncio
+
         calls, chain = self._calls, self._chain
         loop = asyncio.get_running_loop()
         detached = loop.create_task(_drive(_Handoff(self._coro, yielded, watched)))

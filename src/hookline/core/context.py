@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Awaitable, Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hookline.core.host import AgentHost, ContextUsage, DetachedHost, ModelInfo
-from hookline.core.process import ExecResult, run_process
 from hookline.core.ui import HookUI, NoUI
+
+if TYPE_CHECKING:
+    import asyncio
+
+    from hookline.core.process import ExecResult
 
 
 class HookContext:
@@ -90,6 +93,8 @@ class HookContext:
         cwd: str | None = None,
     ) -> ExecResult:
         """Run ``command args...`` in ``cwd``; ``timeout`` in seconds kills its process group."""
+        from hookline.core.process import run_process  # asyncio's subprocess: loaded on use
+
         return await run_process(
             [command, *args], cwd=cwd or self.cwd, timeout=timeout, signal=signal
         )

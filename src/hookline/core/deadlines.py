@@ -10,8 +10,10 @@ is a reschedule.
 
 from __future__ import annotations
 
-import asyncio
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    import asyncio
 
 
 class Deadline(Protocol):
@@ -71,7 +73,11 @@ class TaskDeadline:
     def take(self, exc: BaseException) -> bool:
         """True when ``exc`` is this deadline's cancellation arriving (once): it is taken
         back from the task, so ``task.cancelling()`` counts only the caller's requests."""
-        if not self._fired or self._delivered or not isinstance(exc, asyncio.CancelledError):
+        if not self._fired or self._delivered:
+            return False
+        import asyncio  # a deadline fired: the loop runs
+
+        if not isinstance(exc, asyncio.CancelledError):
             return False
         self._delivered = True
         self._task.uncancel()
@@ -123,7 +129,7 @@ class DeadlineClock:
         self._dialogs -= 1
         if self._dialogs:
             return
-        loop = asyncio.get_running_loop()
+        loop = _loop()
         for scope, left in list(self._left.items()):
             if left is not None and not scope.expired():
                 scope.reschedule(loop.time() + left)
@@ -131,7 +137,7 @@ class DeadlineClock:
 
     def abandon_all(self) -> int:
         """Expire every running deadline now (the run was aborted); how many there were."""
-        now = asyncio.get_running_loop().time()
+        now = _loop().time()
         count = 0
         for scope in list(self._running):
             if not scope.expired():
@@ -151,7 +157,15 @@ class DeadlineClock:
 
 
 def _now() -> float:
-    return asyncio.get_running_loop().time()
+    return _loop().time()
+
+
+def _loop() -> asyncio.AbstractEventLoop:
+    """The running loop. asyncio is imported where a deadline needs it, not at module
+    import: ``claude-hook`` steps plain handlers without a loop and never imports it."""
+    import asyncio
+
+    return asyncio.get_running_loop()
 
 
 class DialogPausingUI:
@@ -175,6 +189,8 @@ class DialogPausingUI:
         return self._ui
 
     async def _dialog(self, name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        import asyncio
+
         self._clock.dialog_opened()
         dialog = asyncio.ensure_future(getattr(self._ui, name)(*args, **kwargs))
         self._open.add(dialog)

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from hookline.core.messages import Content, CustomMessage, Message
 from hookline.core.tool import ToolInfo
+
+if TYPE_CHECKING:
+    import asyncio
 
 
 @dataclass(frozen=True, slots=True)

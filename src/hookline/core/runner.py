@@ -10,7 +10,6 @@ costs. How handlers are called lives in ``calling``, how several combine in
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Iterable
 from typing import TYPE_CHECKING, Any, TypeVar, cast
@@ -33,17 +32,12 @@ from hookline.core.calling import (
     as_async,
     caller_cancelled,
     describe,
+    is_cancellation,
     start_direct,
 )
 from hookline.core.context import CommandContext, HookContext
 from hookline.core.deadlines import DialogPausingUI
-from hookline.core.events import (
-    ContextEvent,
-    Event,
-    InputEvent,
-    ToolCallEvent,
-    ToolResultEvent,
-)
+from hookline.core.events import Event
 from hookline.core.host import AgentHost, DetachedHost
 from hookline.core.messages import Message
 from hookline.core.rules import (
@@ -58,6 +52,10 @@ from hookline.core.tool import Tool, ToolWrapperExecute
 from hookline.core.ui import HookUI
 
 if TYPE_CHECKING:
+    import asyncio
+
+    from hookline.core.events import InputEvent, ToolCallEvent, ToolResultEvent
+
     # Annotations only: the result models (pydantic) load when a handler returns a value.
     from hookline.core.results import HookResult, InputResult, ToolCallResult, ToolResultResult
 
@@ -99,6 +97,8 @@ class HookRunner:
         self._calls = HandlerCalls(self.context, timeout, self._dispatch_error, grace)
         self.hooks: list[LoadedHook] = []
         self._handlers: dict[str, list[Entry]] = {}
+        #: Events some ``async def`` handler listens to (``runs_inline``).
+        self._async_events: set[str] = set()
         self._listeners: list[ErrorListener] = []
         #: Tool names registered by more than one hook: (name, winner path, loser path).
         self._conflicts_reported: set[tuple[str, str]] = set()
@@ -121,7 +121,11 @@ class HookRunner:
         self.hooks.append(hook)
         for event, fns in hook.handlers.items():
             entries = self._handlers.setdefault(event, [])
-            entries.extend((hook.path, as_async(fn)) for fn in fns)
+            for fn in fns:
+                call = as_async(fn, self._calls)
+                entries.append((hook.path, call))
+                if call is fn:
+                    self._async_events.add(event)
         if hook.own_deadlines:
             self._calls.own_deadlines.add(hook.path)
         if api is not None:
@@ -136,6 +140,7 @@ class HookRunner:
         kept = [hook for hook in self.hooks if id(hook) not in gone]
         self.hooks = []
         self._handlers = {}
+        self._async_events = set()
         self._conflicts_reported.clear()
         for hook, api in new:
             self.add_hook(hook, api)
@@ -168,6 +173,11 @@ class HookRunner:
     def has_handlers(self, event: str) -> bool:
         """True when some hook listens to ``event`` (callers skip building events otherwise)."""
         return event in self._handlers
+
+    def runs_inline(self, event: str) -> bool:
+        """True when every handler of ``event`` is a plain function: its ``emit`` can be
+        stepped without an event loop (``calling.run_inline``)."""
+        return event not in self._async_events
 
     def get_command(self, name: str) -> RegisteredCommand | None:
         """The first loaded hook's command of that name."""
@@ -335,6 +345,8 @@ class HookRunner:
 
     async def emit_context(self, messages: list[Message]) -> list[Message]:
         """The messages after every ``context`` handler, each fed the previous output."""
+        from hookline.core.events import ContextEvent
+
         result = await self.emit(ContextEvent(messages=messages))
         if result is None:
             return messages
@@ -375,9 +387,7 @@ class HookRunner:
             value = call()
             if isinstance(value, Awaitable):
                 await value
-        except asyncio.CancelledError as exc:
-            if caller_cancelled():
-                raise
-            self.report(hook_path, what, exc)
         except BaseException as exc:
+            if is_cancellation(exc) and caller_cancelled():
+                raise
             self.report(hook_path, what, exc)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import sys
 from collections.abc import Awaitable, Callable
 from contextvars import ContextVar
@@ -12,6 +11,8 @@ from typing import TYPE_CHECKING, Any, TypeAlias
 from hookline.core.messages import Content
 
 if TYPE_CHECKING:
+    import asyncio
+
     from pydantic import BaseModel
 
 #: The ``tool_call`` hooks' permission decision for the call being executed ("allow",

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-import asyncio
 import re
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Literal, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
+
+if TYPE_CHECKING:
+    import asyncio
 
 NotifyType = Literal["info", "warning", "error"]
 WidgetPlacement = Literal["above", "below"]

@@ -8,7 +8,6 @@ One module failing never stops the others; every failure becomes a
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import importlib.util
 import inspect
@@ -23,6 +22,7 @@ from typing import Any
 
 from hookline.core.api import HookAPI, LoadedHook, UnknownEventError
 from hookline.core.bus import EventBus
+from hookline.core.calling import is_cancellation
 from hookline.core.host import AgentHost
 from hookline.core.runner import DEFAULT_HOOK_TIMEOUT, HookRunner
 from hookline.discovery.sources import Discovery, HookSource, ShadowedSource, SkippedSource
@@ -146,9 +146,9 @@ async def load_source_async(
             await returned
         except UnknownEventError as exc:
             return _failed_source(source, _LoadFailure(str(exc), exc), shared)
-        except (KeyboardInterrupt, asyncio.CancelledError):
-            raise
         except BaseException as exc:
+            if isinstance(exc, KeyboardInterrupt) or is_cancellation(exc):
+                raise
             return _failed_source(
                 source, _LoadFailure(f"register() raised {_describe(exc)}", exc), shared
             )

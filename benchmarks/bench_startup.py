@@ -37,7 +37,7 @@ FLOOR = [sys.executable, "-c", "pass"]
 #: ``tests/test_startup.py`` pins that).
 LAYERS = (
     ("asyncio", ("asyncio",)),
-    ("hookline.core messages + events (dataclasses)", ("hookline.core.events",)),
+    ("hookline.core messages + events (dataclasses)", ("hookline.core.events._types",)),
     ("hookline.core runner, api", ("hookline.core.runner",)),
     ("hookline.settings", ("hookline.settings.loader", "hookline.settings.trust")),
     ("hookline.tools", ("hookline.tools.builtin", "hookline.tools.pipeline")),

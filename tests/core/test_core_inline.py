@@ -143,3 +143,20 @@ def test_a_step_that_suspends_anyway_finishes_under_asyncio() -> None:
         return "done"
 
     assert run_inline(yields_once()) == "done"
+
+
+def test_one_that_answers_after_its_deadline_cancelled_it_still_timed_out() -> None:
+    async def late(event: Any) -> Any:
+        try:
+            await asyncio.sleep(10)
+        except asyncio.CancelledError:
+            return None  # "allow", too late to count
+        return None
+
+    runner = _runner(lambda event, ctx: late(event), timeout=0.1, grace=1.0)
+
+    result = run_inline(runner.emit_tool_call(_call()))
+
+    assert isinstance(result, ToolCallResult) and result.block
+    assert "timed out after 0.1 s" in (result.reason or "")
+    assert "ignored" not in (result.reason or "")

@@ -99,9 +99,12 @@ def caller_cancelled() -> bool:
     False without a running loop: a run stepped by hand (``run_inline``) has no task.
     """
     asyncio = sys.modules.get("asyncio")
-    if asyncio is None or asyncio._get_running_loop() is None:
+    if asyncio is None:
         return False
-    task = asyncio.current_task()
+    try:
+        task = asyncio.current_task()
+    except RuntimeError:  # no running loop
+        return False
     return task is not None and task.cancelling() > 0
 
 
@@ -269,17 +272,17 @@ class HandlerCalls:
         task = loop.create_task(_awaited(value))
         try:
             loop.run_until_complete(asyncio.wait({task}, timeout=self.timeout))
-            if not task.done():
-                task.cancel()
-                loop.run_until_complete(asyncio.wait({task}, timeout=self.grace))
-                late = f"timed out after {self.timeout:g} s"
-                if not task.done():
-                    late += f" and ignored its cancellation (abandoned after {self.grace:g} s more)"
-                    self.orphans.add(task)  # left behind with its loop, as ``settle`` leaves one
-                    raise DeadlineExceeded(late)
-                if task.cancelled():
-                    raise DeadlineExceeded(late)
-            return task.result()
+            if task.done():
+                return task.result()
+            task.cancel()
+            loop.run_until_complete(asyncio.wait({task}, timeout=self.grace))
+            late = f"timed out after {self.timeout:g} s"
+            if task.done():
+                _retrieve(task)  # whatever it did after its deadline, it timed out
+            else:
+                late += f" and ignored its cancellation (abandoned after {self.grace:g} s more)"
+                self.orphans.add(task)  # left behind with its loop, as ``settle`` leaves one
+            raise DeadlineExceeded(late)
         finally:
             if task.done():
                 loop.close()
@@ -459,7 +462,13 @@ def as_async(fn: Handler, calls: HandlerCalls) -> AsyncHandler:
 def loop_running() -> bool:
     """An event loop runs in this thread (asyncio is not imported to find out)."""
     asyncio = sys.modules.get("asyncio")
-    return asyncio is not None and asyncio._get_running_loop() is not None
+    if asyncio is None:
+        return False
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return False
+    return True
 
 
 def run_inline(coro: Coroutine[Any, Any, T]) -> T:

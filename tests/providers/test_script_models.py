@@ -7,6 +7,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 import pytest
@@ -18,6 +19,7 @@ from hookline.agent.providers.script_file import (
     ScriptedTurn,
     ScriptError,
     load_script,
+    parse_turns,
 )
 
 COMPLEX = """\
@@ -161,3 +163,17 @@ def test_a_mapping_or_a_file_is_checked_by_the_models(code: str, tmp_path: Path)
         "from hookline.agent.providers.scripted import ScriptedProvider\n" + code
     )
     assert _loads_pydantic(code) == [True, True]
+
+
+def test_in_memory_turns_may_use_any_mapping() -> None:
+    """``from_turns`` takes ``Mapping``s (as it always did), at every level."""
+    call = MappingProxyType({"name": "read", "arguments": MappingProxyType({"path": "a"})})
+    turn = MappingProxyType({"text": "a", "tool_calls": [call], "usage": {"input_tokens": 1}})
+
+    (played,) = parse_turns([turn], "<inline>")
+
+    assert played.text == "a"
+    assert played.tool_calls == [ScriptedToolCall("read", {"path": "a"})]
+    assert played.usage == {"input_tokens": 1}
+    with pytest.raises(ScriptError, match=r"turns\[0\]\.tool_calls\[0\]: missing 'name'"):
+        parse_turns([MappingProxyType({"tool_calls": [MappingProxyType({})]})], "<inline>")

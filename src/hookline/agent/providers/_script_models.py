@@ -10,6 +10,7 @@ key path and what to write instead; the wording is the format's, not pydantic's.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Annotated, Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
@@ -117,11 +118,22 @@ def validate_script(data: Any, file: str) -> list[ScriptedTurn]:
 def validate_turn(item: Any, index: int, file: str) -> ScriptedTurn:
     """One raw turn (a mapping or a string) as ``turns[index]``."""
     try:
-        turn = _Turn.model_validate(item)
+        turn = _Turn.model_validate(_as_dicts(item))
     except ValidationError as exc:
-        errors = [{**e, "loc": ("turns", index, *e["loc"])} for e in exc.errors()]
-        raise _script_error(errors, file) from None  # type: ignore[arg-type]
+        errors = exc.errors()
+        for error in errors:  # where it is in a file's turns
+            error["loc"] = ("turns", index, *error["loc"])
+        raise _script_error(errors, file) from None
     return _to_turn(turn)
+
+
+def _as_dicts(value: Any) -> Any:
+    """In-memory turns may use any ``Mapping``; the strict models take ``dict``s."""
+    if isinstance(value, Mapping):
+        return {key: _as_dicts(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_as_dicts(item) for item in value]
+    return value
 
 
 def _to_turn(turn: _Turn) -> ScriptedTurn:

@@ -2,7 +2,9 @@
 ``-p`` turn and ``import hookline`` load (the times are in ``benchmarks/bench_startup.py``).
 
 Each probe runs the command in a fresh interpreter and lists ``sys.modules``
-when it ends.
+when it ends, and which modules imported pydantic and ``importlib.metadata``: a
+scripted turn loads pydantic to check its script file, so what is pinned is that
+nothing else in hookline imports it.
 """
 
 from __future__ import annotations
@@ -79,18 +81,38 @@ LAZY_PACKAGES = (
 )
 
 
-#: Runs ``CODE`` (the command), then writes the loaded modules to stderr, even on SystemExit.
+#: Runs ``CODE`` (the command), then writes the loaded modules to stderr, even on SystemExit;
+#: then, on a line of its own, which modules ran an import statement of each ``WATCHED``
+#: module (every statement, not only the first: a cached import is seen too).
 _PROBE = """
-import sys
+import builtins, json, sys
+WATCHED = ("pydantic", "pydantic_core", "importlib.metadata")
+importers = {}
+real_import = builtins.__import__
+
+def noting_import(name, globals=None, locals=None, fromlist=(), level=0):
+    if level == 0:
+        for target in (name, *(name + "." + item for item in fromlist or ())):
+            watched = next((w for w in WATCHED if target == w or target.startswith(w + ".")), None)
+            if watched is not None:
+                importer = (globals or {}).get("__name__", "?")
+                importers.setdefault(watched, set()).add(importer)
+    return real_import(name, globals, locals, fromlist, level)
+
+builtins.__import__ = noting_import
 try:
     exec(sys.argv.pop(1))
 finally:
     sys.stderr.write("\\nMODULES " + " ".join(sorted(sys.modules)) + "\\n")
+    sys.stderr.write("IMPORTERS " + json.dumps({k: sorted(v) for k, v in importers.items()}))
 """
 
 
-def _imported(code: str, *args: str, cwd: Path | None = None) -> tuple[set[str], str]:
-    """The modules a fresh interpreter has loaded after running ``code``, and its stdout."""
+def _probe(
+    code: str, *args: str, cwd: Path | None = None
+) -> tuple[set[str], str, dict[str, set[str]]]:
+    """A fresh interpreter running ``code``: the modules loaded, its stdout, and the modules
+    that imported each watched module."""
     done = subprocess.run(
         [sys.executable, "-c", _PROBE, code, *args],
         capture_output=True,
@@ -100,16 +122,39 @@ def _imported(code: str, *args: str, cwd: Path | None = None) -> tuple[set[str],
         timeout=60,
         check=False,
     )
-    last = done.stderr.rstrip().rpartition("\n")[2]
-    assert last.startswith("MODULES "), done.stderr[-2000:]
+    *_, modules_line, importers_line = done.stderr.rstrip().rsplit("\n", 2)
+    assert modules_line.startswith("MODULES "), done.stderr[-2000:]
+    assert importers_line.startswith("IMPORTERS "), done.stderr[-2000:]
     assert done.returncode == 0, done.stderr[-2000:]
-    return set(last.split()[1:]), done.stdout
+    importers = json.loads(importers_line.removeprefix("IMPORTERS "))
+    return set(modules_line.split()[1:]), done.stdout, {k: set(v) for k, v in importers.items()}
+
+
+def _imported(code: str, *args: str, cwd: Path | None = None) -> tuple[set[str], str]:
+    """The modules a fresh interpreter has loaded after running ``code``, and its stdout."""
+    modules, out, _ = _probe(code, *args, cwd=cwd)
+    return modules, out
+
+
+def _hookline_importers(importers: dict[str, set[str]], module: str) -> set[str]:
+    """The hookline modules that import ``module`` (what a library imports is its affair)."""
+    return {m for m in importers.get(module, set()) if m == "hookline" or m.startswith("hookline.")}
+
+
+#: Where pydantic enters a scripted turn: the script file's models, nothing else.
+SCRIPT_MODELS = "hookline.agent.providers._script_models"
 
 
 def _cli(*args: str, cwd: Path | None = None) -> tuple[set[str], str]:
     """``hookline ARGS`` as the console script runs it: import the CLI, call ``main()``."""
     code = "from hookline.cli import main; sys.argv[0] = 'hookline'; sys.exit(main())"
     return _imported(code, *args, cwd=cwd)
+
+
+def _cli_probe(*args: str, cwd: Path | None = None) -> tuple[set[str], str, dict[str, set[str]]]:
+    """``_cli`` with the importers of the watched modules."""
+    code = "from hookline.cli import main; sys.argv[0] = 'hookline'; sys.exit(main())"
+    return _probe(code, *args, cwd=cwd)
 
 
 def _of(modules: set[str], roots: tuple[str, ...]) -> list[str]:
@@ -163,7 +208,7 @@ def test_a_scripted_turn_loads_no_sdk_no_tui_no_yaml(tmp_path: Path) -> None:
     script.write_text(json.dumps({"turns": ["hello"]}), encoding="utf-8")
     argv = ["-p", "hi", "--no-session", "--model", f"scripted:{script}"]
 
-    modules, out = _cli(*argv, cwd=tmp_path)
+    modules, out, importers = _cli_probe(*argv, cwd=tmp_path)
 
     assert out == "hello\n"
     assert _of(modules, (*NOT_FOR_A_SCRIPTED_TURN, "yaml")) == []
@@ -175,7 +220,8 @@ def test_a_scripted_turn_loads_no_sdk_no_tui_no_yaml(tmp_path: Path) -> None:
     # No settings file, no hook: neither the Claude layer nor the settings validators.
     assert [m for m in CLAUDE_LAYER + SETTINGS_VALIDATION if m in modules] == []
     if not _may_declare(ENTRY_POINT_GROUP):  # no installed package offers hooks here
-        assert "importlib.metadata" not in modules
+        # pydantic (for the script file) reads its plugins' entry points; hookline does not
+        assert _hookline_importers(importers, "importlib.metadata") == set()
     assert len(_hookline_modules(modules)) <= MAX_TURN_HOOKLINE_MODULES, len(
         _hookline_modules(modules)
     )
@@ -301,19 +347,35 @@ def test_claude_hook_whose_hook_returns_a_dict_validates_it(tmp_path: Path) -> N
     assert "pydantic" in modules
 
 
-def test_a_bare_turn_imports_no_pydantic(tmp_path: Path) -> None:
-    """No settings file, no hook: nothing is validated, so neither the settings models nor
-    the result models (nor pydantic) are imported."""
+def test_a_bare_turn_imports_pydantic_only_for_the_script_file(tmp_path: Path) -> None:
+    """No settings file, no hook: nothing but the script file is validated, so neither the
+    settings models nor the result models are imported, and the agent imports no pydantic:
+    the script file's models are its only importer."""
     script = tmp_path / "one-turn.json"
     script.write_text(json.dumps({"turns": ["hello"]}), encoding="utf-8")
     argv = ["-p", "hi", "--no-session", "--model", f"scripted:{script}"]
 
-    modules, out = _cli(*argv, cwd=tmp_path)
+    modules, out, importers = _cli_probe(*argv, cwd=tmp_path)
 
     assert out == "hello\n"
-    assert _of(modules, ("pydantic", "pydantic_core", "annotated_types")) == []
+    assert _hookline_importers(importers, "pydantic") == {SCRIPT_MODELS}
+    assert _hookline_importers(importers, "pydantic_core") <= {SCRIPT_MODELS}
     assert "hookline.core.results" not in modules
     assert "hookline.settings.models" not in modules
+
+
+def test_typed_in_memory_turns_load_no_pydantic() -> None:
+    """The scripted model itself needs no pydantic: turns that are already typed (a string,
+    a ``ScriptedTurn``) are played without the script file's models."""
+    code = (
+        "from hookline.agent.providers.scripted import ScriptedProvider, ScriptedTurn\n"
+        "ScriptedProvider.from_turns(['hello', ScriptedTurn(text='typed')])"
+    )
+    modules, _, importers = _probe(code)
+
+    assert _of(modules, ("pydantic", "pydantic_core", "annotated_types")) == []
+    assert SCRIPT_MODELS not in modules
+    assert importers == {}
 
 
 _SILENT_HOOK = """
@@ -334,11 +396,12 @@ def test_a_turn_whose_hooks_return_nothing_imports_no_pydantic(tmp_path: Path) -
     (tmp_path / "silent.py").write_text(_SILENT_HOOK, encoding="utf-8")
     argv = ["-p", "hi", "--no-session", "--hook", "silent.py", "--model", f"scripted:{script}"]
 
-    modules, out = _cli(*argv, cwd=tmp_path)
+    modules, out, importers = _cli_probe(*argv, cwd=tmp_path)
 
     assert out == "hello\n"
     assert "hookline.discovery.loader" in modules  # the hook was loaded
-    assert _of(modules, ("pydantic", "pydantic_core")) == []
+    assert _hookline_importers(importers, "pydantic") == {SCRIPT_MODELS}
+    assert "hookline.core.results" not in modules
 
 
 def test_a_turn_whose_hook_answers_loads_the_result_models(tmp_path: Path) -> None:
@@ -352,11 +415,12 @@ def test_a_turn_whose_hook_answers_loads_the_result_models(tmp_path: Path) -> No
     (tmp_path / "answers.py").write_text(hook, encoding="utf-8")
     argv = ["-p", "hi", "--no-session", "--hook", "answers.py", "--model", f"scripted:{script}"]
 
-    modules, out = _cli(*argv, cwd=tmp_path)
+    modules, out, importers = _cli_probe(*argv, cwd=tmp_path)
 
     assert out == "hello\n"
     assert "hookline.core.results" in modules
-    assert "pydantic" in modules
+    # the probe sees an import of pydantic after the script file's models loaded it first
+    assert _hookline_importers(importers, "pydantic") >= {SCRIPT_MODELS, "hookline.core.results"}
 
 
 def test_settings_without_files_equal_validated_defaults(tmp_path: Path) -> None:

@@ -60,11 +60,12 @@ class ScriptedProvider:
 
     @classmethod
     def from_turns(
-        cls, turns: Sequence[Mapping[str, Any] | str], name: str = "<inline>"
+        cls, turns: Sequence[ScriptedTurn | Mapping[str, Any] | str], name: str = "<inline>"
     ) -> ScriptedProvider:
-        """A provider from in-memory turns (validated like a file; a string is a text turn)."""
+        """A provider from in-memory turns: a string is a text turn, a ``ScriptedTurn`` is
+        played as it is, a mapping is validated like a file's turn."""
         self = cls.__new__(cls)
-        self._start(name, parse_turns(list(turns), name))
+        self._start(name, parse_turns(turns, name))
         return self
 
     @property

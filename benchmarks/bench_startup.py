@@ -33,8 +33,8 @@ RUNS = 21
 FLOOR = [sys.executable, "-c", "pass"]
 #: What a ``-p`` turn imports, in layers, each timed after the ones above it (CPU ms). Not
 #: listed: what a turn without settings files, hooks that answer or hook packages no longer
-#: imports (the settings and result models, the Claude layer, httpx; ``tests/test_startup.py``
-#: pins that). pydantic comes with the script file's models, which check the script.
+#: imports (pydantic and the models, the Claude layer, httpx, ``importlib.metadata``;
+#: ``tests/test_startup.py`` pins that).
 LAYERS = (
     ("asyncio", ("asyncio",)),
     ("hookline.core messages + events (dataclasses)", ("hookline.core.events._types",)),
@@ -44,7 +44,6 @@ LAYERS = (
     ("hookline.session", ("hookline.session.manager",)),
     ("hookline.discovery", ("hookline.discovery.sources", "hookline.discovery.loader")),
     ("hookline.agent", ("hookline.agent.setup", "hookline.agent.providers.scripted")),
-    ("script file models (pydantic)", ("hookline.agent.providers._script_models",)),
     ("hookline.modes (print)", ("hookline.modes.print_mode", "hookline.modes.stdout")),
 )
 _LAYER_PROBE = """

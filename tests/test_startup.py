@@ -220,8 +220,8 @@ def test_a_scripted_turn_loads_no_sdk_no_tui_no_yaml(tmp_path: Path) -> None:
     # No settings file, no hook: neither the Claude layer nor the settings validators.
     assert [m for m in CLAUDE_LAYER + SETTINGS_VALIDATION if m in modules] == []
     if not _may_declare(ENTRY_POINT_GROUP):  # no installed package offers hooks here
-        # pydantic (for the script file) reads its plugins' entry points; hookline does not
-        assert _hookline_importers(importers, "importlib.metadata") == set()
+        assert "importlib.metadata" not in modules
+        assert importers == {}
     assert len(_hookline_modules(modules)) <= MAX_TURN_HOOKLINE_MODULES, len(
         _hookline_modules(modules)
     )
@@ -347,12 +347,27 @@ def test_claude_hook_whose_hook_returns_a_dict_validates_it(tmp_path: Path) -> N
     assert "pydantic" in modules
 
 
-def test_a_bare_turn_imports_pydantic_only_for_the_script_file(tmp_path: Path) -> None:
-    """No settings file, no hook: nothing but the script file is validated, so neither the
-    settings models nor the result models are imported, and the agent imports no pydantic:
-    the script file's models are its only importer."""
+def test_a_bare_turn_imports_no_pydantic(tmp_path: Path) -> None:
+    """No settings file, no hook, a script of text turns: nothing is validated, so neither
+    the settings, result or script models (nor pydantic) are imported."""
     script = tmp_path / "one-turn.json"
     script.write_text(json.dumps({"turns": ["hello"]}), encoding="utf-8")
+    argv = ["-p", "hi", "--no-session", "--model", f"scripted:{script}"]
+
+    modules, out, importers = _cli_probe(*argv, cwd=tmp_path)
+
+    assert out == "hello\n"
+    assert _of(modules, ("pydantic", "pydantic_core", "annotated_types")) == []
+    assert importers == {}
+    assert "hookline.core.results" not in modules
+    assert "hookline.settings.models" not in modules
+
+
+def test_a_script_with_a_mapping_turn_is_checked_by_the_script_models(tmp_path: Path) -> None:
+    """Not vacuous: a turn that is a mapping goes through the script file's models, and they
+    are hookline's only importer of pydantic."""
+    script = tmp_path / "one-turn.json"
+    script.write_text(json.dumps({"turns": [{"text": "hello"}]}), encoding="utf-8")
     argv = ["-p", "hi", "--no-session", "--model", f"scripted:{script}"]
 
     modules, out, importers = _cli_probe(*argv, cwd=tmp_path)
@@ -400,7 +415,8 @@ def test_a_turn_whose_hooks_return_nothing_imports_no_pydantic(tmp_path: Path) -
 
     assert out == "hello\n"
     assert "hookline.discovery.loader" in modules  # the hook was loaded
-    assert _hookline_importers(importers, "pydantic") == {SCRIPT_MODELS}
+    assert _of(modules, ("pydantic",)) == []
+    assert importers == {}
     assert "hookline.core.results" not in modules
 
 
@@ -419,8 +435,8 @@ def test_a_turn_whose_hook_answers_loads_the_result_models(tmp_path: Path) -> No
 
     assert out == "hello\n"
     assert "hookline.core.results" in modules
-    # the probe sees an import of pydantic after the script file's models loaded it first
-    assert _hookline_importers(importers, "pydantic") >= {SCRIPT_MODELS, "hookline.core.results"}
+    assert "hookline.core.results" in _hookline_importers(importers, "pydantic")
+    assert SCRIPT_MODELS not in modules  # text turns: the script models stay out
 
 
 def test_settings_without_files_equal_validated_defaults(tmp_path: Path) -> None:

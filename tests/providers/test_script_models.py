@@ -153,11 +153,15 @@ def test_typed_in_memory_turns_import_no_pydantic() -> None:
     "code",
     [
         "ScriptedProvider.from_turns(['hello', {'text': 'a mapping'}])",
-        "import pathlib; pathlib.Path('x.json').write_text('[\"hi\"]'); ScriptedProvider('x.json')",
+        "import pathlib; pathlib.Path('x.json').write_text('[{\"text\": \"hi\"}]'); "
+        "ScriptedProvider('x.json')",
+        "import pathlib; pathlib.Path('x.json').write_text('{\"turns\": [], \"x\": 1}'); "
+        "exec('try: ScriptedProvider(\"x.json\")\\nexcept ValueError: pass')",
     ],
 )
 def test_a_mapping_or_a_file_is_checked_by_the_models(code: str, tmp_path: Path) -> None:
-    """Not vacuous: the probe sees pydantic when something is validated."""
+    """Not vacuous: the probe sees pydantic when something is validated (a file of text
+    turns only has nothing to check; any other shape goes through the models)."""
     code = (
         f"import os; os.chdir({str(tmp_path)!r})\n"
         "from hookline.agent.providers.scripted import ScriptedProvider\n" + code

@@ -101,6 +101,9 @@ def load_script(path: str | Path) -> list[ScriptedTurn]:
     except OSError as exc:
         raise ScriptError(file, f"cannot read: {exc.strerror or exc}") from None
     data = _parse_text(raw, file)
+    turns = data["turns"] if isinstance(data, Mapping) and list(data) == ["turns"] else data
+    if isinstance(turns, list) and all(isinstance(turn, str) for turn in turns):
+        return parse_turns(turns, file)  # text turns only: nothing for the models to check
     from hookline.agent.providers._script_models import validate_script  # pydantic: here only
 
     return validate_script(data, file)

@@ -119,6 +119,20 @@ def is_cancellation(exc: BaseException) -> bool:
     return asyncio is not None and isinstance(exc, asyncio.CancelledError)
 
 
+#: Appended to a plain handler's "no running event loop" failure where none runs.
+NO_LOOP_HINT = (
+    ": this plain `def` handler ran without an event loop (hookline claude-hook runs plain"
+    " handlers so); a handler that needs the running loop must be `async def`"
+)
+
+
+def _no_loop_hint(exc: BaseException) -> str:
+    """``NO_LOOP_HINT`` when ``exc`` is asyncio saying there is no loop, and none runs."""
+    if type(exc) is RuntimeError and "event loop" in describe(exc) and not loop_running():
+        return NO_LOOP_HINT
+    return ""
+
+
 class Resume:
     """Awaitable that continues a coroutine which already ran to its first suspension.
 
@@ -369,7 +383,7 @@ class HandlerCalls:
             return self.failed(path, event, str(exc), None, then)
         if is_cancellation(exc) and caller_cancelled():
             raise exc
-        return self.failed(path, event, f"failed ({describe(exc)})", exc, then)
+        return self.failed(path, event, f"failed ({describe(exc)}){_no_loop_hint(exc)}", exc, then)
 
     async def guarded(self, path: str, fn: Handler, event: Event) -> HookResult | None:
         """The handler's result; ``None`` on failure (reported, the chain goes on)."""
@@ -396,7 +410,7 @@ class HandlerCalls:
         Listeners get what went wrong (the exception, or the deadline text) and
         what followed from it (``then``, e.g. "the call is blocked").
         """
-        what = text if exc is None else describe(exc)
+        what = text if exc is None else describe(exc) + _no_loop_hint(exc)
         self._report(HookError(path, event, f"{what}; {then}" if then else what, exc))
         return Failed(text, exc)
 

@@ -159,6 +159,43 @@ def test_a_rewrite_that_cannot_be_sent_to_claude_denies(tmp_path: Path, hook_fil
     assert "set" in _denied(answer)
 
 
+def test_a_rewrite_claude_cannot_parse_denies(tmp_path: Path, hook_file: Any) -> None:
+    """``Infinity`` is what Python writes for it, and no JSON parser reads: Claude Code
+    would ignore the answer and run the call as it was."""
+    answer = _run(
+        tmp_path,
+        hook_file,
+        """
+        def register(pi):
+            @pi.on("tool_call")
+            def guard(event, ctx):
+                return {"input": {**event.input, "timeout": float("inf")}}
+        """,
+        _pre(tmp_path),
+    )
+    assert answer.code == 2, answer.stderr
+    assert "not JSON" in _denied(answer)
+
+
+def test_a_hook_breaking_the_bridge_itself_still_gets_a_denial(
+    tmp_path: Path, hook_file: Any
+) -> None:
+    """Whatever goes wrong after the hooks ran, the command answers: a crash is exit 1."""
+    answer = _run(
+        tmp_path,
+        hook_file,
+        """
+        def register(pi):
+            @pi.on("tool_call")
+            def guard(event, ctx):
+                ctx.host.context.append(5)  # not text: joining the context fails
+        """,
+        _pre(tmp_path),
+    )
+    assert answer.code == 2, answer.stderr
+    assert "no answer could be made (TypeError" in _denied(answer)
+
+
 # -- handler shapes: classified for the loop they need, all answered ---------------------
 
 
@@ -288,3 +325,30 @@ def test_an_async_handler_ignoring_its_cancellation_does_not_hold_the_answer(
     except subprocess.TimeoutExpired:
         pytest.fail("answer_once did not return: it waits for the abandoned handler")
     assert proc.stdout.strip() == "deny", proc.stderr
+
+
+async def test_serve_answers_an_unencodable_rewrite_with_a_denial_too() -> None:
+    """``hookline serve`` answers through ``BridgeHooks.answer``: an answer it could not
+    send would be an HTTP error, a non-blocking one, and the call would run."""
+    from hookline.bridge.engine import BridgeHooks
+    from hookline.core.api import HookAPI, LoadedHook
+    from hookline.core.runner import HookRunner
+
+    runner = HookRunner(cwd=".")
+    hook = LoadedHook(path="/x/rewrite.py")
+    api = HookAPI(hook)
+    api.on("tool_call", lambda event, ctx: {"input": {"command": "ls", "tags": {"a"}}})
+    runner.add_hook(hook, api)
+    payload = {
+        "hook_event_name": "PreToolUse",
+        "cwd": "/tmp",
+        "tool_name": "Bash",
+        "tool_input": {"command": "ls"},
+        "tool_use_id": "t",
+    }
+
+    answer = await BridgeHooks(runner).answer(payload)
+
+    assert answer.exit_code == 2
+    assert answer.output["hookSpecificOutput"]["permissionDecision"] == "deny"
+    assert "not JSON" in answer.stderr

@@ -103,7 +103,6 @@ class BridgeHooks:
             answer = (
                 run_inline(run) if self.runner.runs_inline(prepared[1].type) else run_to_end(run)
             )
-            answer.stdout  # noqa: B018 - Claude reads JSON: an answer it cannot carry is none
         except Exception as exc:
             # Crashing would exit 1, a non-blocking error: the call would run unchecked.
             return failure_answer(prepared[0], f"no answer could be made ({describe(exc)})")
@@ -146,6 +145,10 @@ class BridgeHooks:
                 context.host = owner
         answer = to_answer(claude_event, payload, event, result)
         answer = with_context(claude_event, answer, self.host.context)
+        try:
+            answer.stdout  # noqa: B018 - Claude reads JSON: an answer it cannot carry is none
+        except (TypeError, ValueError) as exc:  # serve would fail to send it: the call would run
+            return failure_answer(claude_event, f"the hooks' answer is not JSON ({describe(exc)})")
         if not errors:
             return answer
         said = "\n".join(f"hookline: {e.hook_path}: {e.event}: {e.error}" for e in errors)

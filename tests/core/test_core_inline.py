@@ -13,7 +13,7 @@ import asyncio
 from typing import Any
 
 from hookline.core.api import HookAPI, LoadedHook
-from hookline.core.calling import loop_running, run_inline
+from hookline.core.calling import NO_LOOP_HINT, loop_running, run_inline
 from hookline.core.events import ToolCallEvent
 from hookline.core.results import ToolCallResult
 from hookline.core.runner import HookError, HookRunner
@@ -160,3 +160,35 @@ def test_one_that_answers_after_its_deadline_cancelled_it_still_timed_out() -> N
     assert isinstance(result, ToolCallResult) and result.block
     assert "timed out after 0.1 s" in (result.reason or "")
     assert "ignored" not in (result.reason or "")
+
+
+def test_a_plain_handler_needing_the_running_loop_is_told_to_be_async() -> None:
+    """``get_running_loop`` in a plain handler works under a loop but not stepped inline:
+    the call is blocked, and the failure says what to change."""
+
+    def needs_loop(event: Any, ctx: Any) -> Any:
+        asyncio.get_running_loop()
+        return None
+
+    runner = _runner(needs_loop)
+    errors = _errors(runner)
+
+    result = run_inline(runner.emit_tool_call(_call()))
+
+    assert isinstance(result, ToolCallResult) and result.block
+    assert "must be `async def`" in (result.reason or "")
+    assert [e.error for e in errors] == [
+        "RuntimeError: no running event loop" + NO_LOOP_HINT + "; the call is blocked"
+    ]
+
+
+async def test_the_same_error_under_a_running_loop_gets_no_hint() -> None:
+    def broken(event: Any, ctx: Any) -> Any:
+        raise RuntimeError("event loop is closed")
+
+    runner = _runner(broken)
+
+    result = await runner.emit_tool_call(_call())
+
+    assert isinstance(result, ToolCallResult) and result.block
+    assert "async def" not in (result.reason or "")

@@ -22,7 +22,7 @@ from hookline.bridge.mapping import (
     to_event,
     with_context,
 )
-from hookline.core.calling import HookError, run_inline
+from hookline.core.calling import HookError, describe, run_inline, run_to_end
 from hookline.core.context import HookContext
 from hookline.core.events import Event
 from hookline.core.host import DetachedHost
@@ -99,11 +99,14 @@ class BridgeHooks:
         if isinstance(prepared, ClaudeAnswer):
             return prepared
         run = self._answer(payload, *prepared)
-        if self.runner.runs_inline(prepared[1].type):
-            return run_inline(run)
-        import asyncio
-
-        return asyncio.run(run)
+        try:
+            answer = (
+                run_inline(run) if self.runner.runs_inline(prepared[1].type) else run_to_end(run)
+            )
+        except Exception as exc:
+            # Crashing would exit 1, a non-blocking error: the call would run unchecked.
+            return failure_answer(prepared[0], f"no answer could be made ({describe(exc)})")
+        return answer
 
     def _prepare(self, payload: Mapping[str, Any]) -> ClaudeAnswer | tuple[str, Event]:
         """The Claude event and the hookline event to emit, or the answer without one."""
@@ -142,6 +145,10 @@ class BridgeHooks:
                 context.host = owner
         answer = to_answer(claude_event, payload, event, result)
         answer = with_context(claude_event, answer, self.host.context)
+        try:
+            answer.stdout  # noqa: B018 - Claude reads JSON: an answer it cannot carry is none
+        except (TypeError, ValueError) as exc:  # serve would fail to send it: the call would run
+            return failure_answer(claude_event, f"the hooks' answer is not JSON ({describe(exc)})")
         if not errors:
             return answer
         said = "\n".join(f"hookline: {e.hook_path}: {e.event}: {e.error}" for e in errors)

@@ -96,7 +96,7 @@ class ClaudeAnswer:
 
     @property
     def stdout(self) -> str:
-        return json.dumps(self.output) if self.output else ""
+        return json.dumps(self.output, allow_nan=False) if self.output else ""  # strict JSON
 
 
 def claude_event_name(payload: Mapping[str, Any]) -> str:

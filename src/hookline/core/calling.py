@@ -88,8 +88,12 @@ class HandlerAbandoned(Exception):
 
 
 def describe(exc: BaseException) -> str:
-    """``Type: message``, or the type alone when the message is empty."""
-    message = str(exc)
+    """``Type: message``, or the type alone when the message is empty (or cannot be made:
+    a failure must be reported whatever its ``__str__`` does)."""
+    try:
+        message = str(exc)
+    except BaseException:
+        message = "<message unprintable>"
     return f"{type(exc).__name__}: {message}" if message else type(exc).__name__
 
 
@@ -113,6 +117,20 @@ def is_cancellation(exc: BaseException) -> bool:
     process that never imported it cannot have been cancelled by it)."""
     asyncio = sys.modules.get("asyncio")
     return asyncio is not None and isinstance(exc, asyncio.CancelledError)
+
+
+#: Appended to a plain handler's "no running event loop" failure where none runs.
+NO_LOOP_HINT = (
+    ": this plain `def` handler ran without an event loop (hookline claude-hook runs plain"
+    " handlers so); a handler that needs the running loop must be `async def`"
+)
+
+
+def _no_loop_hint(exc: BaseException) -> str:
+    """``NO_LOOP_HINT`` when ``exc`` is asyncio saying there is no loop, and none runs."""
+    if type(exc) is RuntimeError and "event loop" in describe(exc) and not loop_running():
+        return NO_LOOP_HINT
+    return ""
 
 
 class Resume:
@@ -204,6 +222,23 @@ async def _awaited(value: Awaitable[Any]) -> Any:
     return await value
 
 
+@dataclass(frozen=True, slots=True)
+class _Raised:
+    """What ``_kept`` caught."""
+
+    exc: BaseException
+
+
+async def _kept(value: Awaitable[Any]) -> Any:
+    """``await value``, returning (not raising) ``KeyboardInterrupt`` and ``SystemExit``:
+    asyncio lets those two out of the loop, past the task that holds them, which leaves
+    the loop's own wait behind and prints the task's traceback (``run_apart``)."""
+    try:
+        return await value
+    except (KeyboardInterrupt, SystemExit) as exc:
+        return _Raised(exc)
+
+
 class HandlerCalls:
     """How a runner calls its handlers: inline first step, deadline, failures reported.
 
@@ -269,11 +304,14 @@ class HandlerCalls:
         import asyncio
 
         loop = asyncio.new_event_loop()
-        task = loop.create_task(_awaited(value))
+        task = loop.create_task(_kept(value))
         try:
             loop.run_until_complete(asyncio.wait({task}, timeout=self.timeout))
             if task.done():
-                return task.result()
+                result = task.result()
+                if type(result) is _Raised:
+                    raise result.exc
+                return result
             task.cancel()
             loop.run_until_complete(asyncio.wait({task}, timeout=self.grace))
             late = f"timed out after {self.timeout:g} s"
@@ -345,7 +383,7 @@ class HandlerCalls:
             return self.failed(path, event, str(exc), None, then)
         if is_cancellation(exc) and caller_cancelled():
             raise exc
-        return self.failed(path, event, f"failed ({describe(exc)})", exc, then)
+        return self.failed(path, event, f"failed ({describe(exc)}){_no_loop_hint(exc)}", exc, then)
 
     async def guarded(self, path: str, fn: Handler, event: Event) -> HookResult | None:
         """The handler's result; ``None`` on failure (reported, the chain goes on)."""
@@ -372,7 +410,7 @@ class HandlerCalls:
         Listeners get what went wrong (the exception, or the deadline text) and
         what followed from it (``then``, e.g. "the call is blocked").
         """
-        what = text if exc is None else describe(exc)
+        what = text if exc is None else describe(exc) + _no_loop_hint(exc)
         self._report(HookError(path, event, f"{what}; {then}" if then else what, exc))
         return Failed(text, exc)
 
@@ -483,9 +521,31 @@ def run_inline(coro: Coroutine[Any, Any, T]) -> T:
     except StopIteration as stop:
         result: T = stop.value
         return result
+    return cast(T, run_to_end(_drive(Resume(coro, first))))
+
+
+def run_to_end(coro: Coroutine[Any, Any, T], grace: float = ABANDON_GRACE) -> T:
+    """``asyncio.run(coro)`` for a process that answers once, without its last wait for
+    every task left: a handler abandoned past its deadline ignores cancellation, and
+    that wait would hold the answer forever. Tasks left get their cancellation and
+    ``grace`` seconds, then are left behind with the loop."""
     import asyncio
 
-    return cast(T, asyncio.run(_drive(Resume(coro, first))))
+    loop = asyncio.new_event_loop()
+    try:
+        return loop.run_until_complete(coro)
+    finally:
+        left = [task for task in asyncio.all_tasks(loop) if not task.done()]
+        for task in left:
+            task.cancel()
+        if left:
+            loop.run_until_complete(asyncio.wait(left, timeout=grace))
+        for task in left:
+            if task.done():
+                _retrieve(task)
+        if all(task.done() for task in left):
+            loop.run_until_complete(loop.shutdown_asyncgens())
+            loop.close()
 
 
 def start_direct(calls: HandlerCalls, rule: DirectRule, event: Event, entries: list[Entry]) -> Any:

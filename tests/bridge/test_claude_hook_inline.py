@@ -352,3 +352,29 @@ async def test_serve_answers_an_unencodable_rewrite_with_a_denial_too() -> None:
     assert answer.exit_code == 2
     assert answer.output["hookSpecificOutput"]["permissionDecision"] == "deny"
     assert "not JSON" in answer.stderr
+
+
+def test_an_async_bus_subscriber_runs_when_a_plain_handler_emits_to_it(
+    tmp_path: Path, hook_file: Any
+) -> None:
+    """A hook listening on ``pi.events`` may be ``async``: the event then runs in a loop,
+    so what a plain handler emits reaches it (stepped without a loop, it never ran)."""
+    seen = tmp_path / "seen.txt"
+    source = f"""
+        import pathlib
+
+        def register(pi):
+            async def audit(command):
+                pathlib.Path({str(seen)!r}).write_text(command)
+
+            pi.events.on("audit", audit)
+
+            @pi.on("tool_call")
+            def guard(event, ctx):
+                pi.events.emit("audit", event.input["command"])
+                return {{"block": True, "reason": "audited"}}
+    """
+    answer = _run(tmp_path, hook_file, source, _pre(tmp_path, "rm -rf build"))
+
+    assert _denied(answer) == "audited"
+    assert seen.read_text() == "rm -rf build"

@@ -22,6 +22,7 @@ from hookline.bridge.mapping import (
     to_event,
     with_context,
 )
+from hookline.core.bus import EventBus
 from hookline.core.calling import HookError, describe, run_inline, run_to_end
 from hookline.core.context import HookContext
 from hookline.core.events import Event
@@ -76,6 +77,9 @@ class BridgeHooks:
     #: (``share_bridge``): each event here lends them ``host``, so ``pi.send_message``
     #: reaches this event's answer as ``ctx`` does.
     lent: list[HookContext] = field(default_factory=list)
+    #: The hooks' ``pi.events`` bus: a subscriber may be ``async``, so while any hook
+    #: listens there, events run in a loop (``answer_once``).
+    events: EventBus | None = None
     #: One event at a time: hooks keep state, and the host collects per event.
     _lock: asyncio.Lock | None = None
 
@@ -99,10 +103,11 @@ class BridgeHooks:
         if isinstance(prepared, ClaudeAnswer):
             return prepared
         run = self._answer(payload, *prepared)
+        inline = self.runner.runs_inline(prepared[1].type)
+        if self.events is not None and self.events.has_subscribers():
+            inline = False  # an ``async`` subscriber a plain handler emits to needs the loop
         try:
-            answer = (
-                run_inline(run) if self.runner.runs_inline(prepared[1].type) else run_to_end(run)
-            )
+            answer = run_inline(run) if inline else run_to_end(run)
         except Exception as exc:
             # Crashing would exit 1, a non-blocking error: the call would run unchecked.
             return failure_answer(prepared[0], f"no answer could be made ({describe(exc)})")
@@ -197,6 +202,7 @@ def load_bridge(
         host,
         [str(e) for e in result.errors],
         [f"{s.source.path}: {s.reason}" for s in result.skipped],
+        events=result.events,
     )
 
 
@@ -221,6 +227,7 @@ def share_bridge(loaded: LoadResult, owner: HookRunner) -> BridgeHooks:
         [str(e) for e in loaded.errors],
         [f"{s.source.path}: {s.reason}" for s in loaded.skipped],
         lent=[owner.context],
+        events=loaded.events,
     )
 
 

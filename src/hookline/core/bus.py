@@ -44,6 +44,10 @@ class EventBus:
         self._owners.setdefault(owner, []).append(off)
         return off
 
+    def has_subscribers(self) -> bool:
+        """True when some channel has a subscriber."""
+        return any(self._channels.values())
+
     def forget(self, owner: str) -> None:
         """Drop every subscription ``owner`` made (a hook that failed to load)."""
         for off in self._owners.pop(owner, []):

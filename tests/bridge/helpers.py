@@ -33,3 +33,17 @@ def run_claude_hook(
     )
     output = json.loads(proc.stdout) if proc.stdout.strip() else {}
     return HookAnswer(proc.returncode, output, proc.stderr)
+
+
+def pre_tool_use(cwd: Path, tool: str, tool_input: dict[str, Any]) -> dict[str, Any]:
+    """A PreToolUse hook input as Claude Code sends it."""
+    return {
+        "session_id": "s1",
+        "transcript_path": str(cwd / "t.jsonl"),
+        "cwd": str(cwd),
+        "permission_mode": "default",
+        "hook_event_name": "PreToolUse",
+        "tool_name": tool,
+        "tool_input": tool_input,
+        "tool_use_id": "toolu_1",
+    }

@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from .helpers import pre_tool_use as _pre
 from .helpers import run_claude_hook
 
 GUARD = """
@@ -25,19 +26,6 @@ def register(pi):
         if event.tool_name == "read":
             return {"permission": "allow"}
 """
-
-
-def _pre(cwd: Path, tool: str, tool_input: dict[str, Any]) -> dict[str, Any]:
-    return {
-        "session_id": "s1",
-        "transcript_path": str(cwd / "t.jsonl"),
-        "cwd": str(cwd),
-        "permission_mode": "default",
-        "hook_event_name": "PreToolUse",
-        "tool_name": tool,
-        "tool_input": tool_input,
-        "tool_use_id": "toolu_1",
-    }
 
 
 def test_a_block_is_a_deny_decision_with_the_reason(tmp_path: Path, hook_file: Any) -> None:

@@ -16,20 +16,11 @@ from typing import Any
 
 import pytest
 
-from .helpers import HookAnswer, run_claude_hook
+from .helpers import HookAnswer, pre_tool_use, run_claude_hook
 
 
 def _pre(cwd: Path, command: str = "ls") -> dict[str, Any]:
-    return {
-        "session_id": "s1",
-        "transcript_path": str(cwd / "t.jsonl"),
-        "cwd": str(cwd),
-        "permission_mode": "default",
-        "hook_event_name": "PreToolUse",
-        "tool_name": "Bash",
-        "tool_input": {"command": command},
-        "tool_use_id": "toolu_1",
-    }
+    return pre_tool_use(cwd, "Bash", {"command": command})
 
 
 def _post(cwd: Path) -> dict[str, Any]:

@@ -84,8 +84,9 @@ def main(argv: Sequence[str]) -> int:
                 trust_project=args.trust_project,
             )
         answer = bridge.answer_once(payload)
-    if answer.stdout:
-        out.write(answer.stdout + "\n")
+    text = answer.stdout
+    if text:
+        out.write(text + "\n")
     out.flush()
     if answer.stderr:
         sys.stderr.write(answer.stderr + "\n")

@@ -44,6 +44,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, cast
 
 from hookline.claude.names import from_claude_input, from_claude_tool_name, to_claude_input
+from hookline.core import events
 from hookline.core.events import Event
 
 if TYPE_CHECKING:
@@ -182,87 +183,65 @@ def _text(text: str) -> list[Content]:
 def to_event(claude_event: str, payload: Mapping[str, Any]) -> Event | None:
     """The hookline event for one hook input; ``None`` for events without a moment here.
 
-    Each branch imports its class: the event families load on first use, and a process
-    that answers one ``PreToolUse`` builds only the tool events.
+    Classes are read from the ``events`` package when built: families load on first use,
+    so a process that answers one ``PreToolUse`` builds only the tool events.
     """
     kind = EVENT_MAP.get(claude_event)
     if kind == "tool_call":
-        from hookline.core.events import ToolCallEvent
-
         name, call_id, data = _tool(payload)
-        return ToolCallEvent(tool_name=name, tool_call_id=call_id, input=data)
+        return events.ToolCallEvent(tool_name=name, tool_call_id=call_id, input=data)
     if kind == "permission_request":
-        from hookline.core.events import PermissionRequestEvent
-
         name, call_id, data = _tool(payload)
         suggestions = payload.get("permission_suggestions")
-        return PermissionRequestEvent(
+        return events.PermissionRequestEvent(
             tool_name=name,
             tool_call_id=call_id,
             input=data,
             permission_suggestions=suggestions if isinstance(suggestions, list) else [],
         )
     if kind == "tool_result":
-        from hookline.core.events import ToolResultEvent
-
         name, call_id, data = _tool(payload)
         failed = claude_event == "PostToolUseFailure"
         if failed:
             text = _str(payload, "error")
         else:
             text = response_text(name, payload.get("tool_response"))
-        return ToolResultEvent(
+        return events.ToolResultEvent(
             tool_name=name, tool_call_id=call_id, input=data, content=_text(text), is_error=failed
         )
     if kind == "input":
-        from hookline.core.events import InputEvent
-
-        return InputEvent(text=_str(payload, "prompt"), source="claude")
+        return events.InputEvent(text=_str(payload, "prompt"), source="claude")
     if kind == "stop":
-        from hookline.core.events import StopEvent
-
-        return StopEvent(stop_hook_active=bool(payload.get("stop_hook_active")))
+        return events.StopEvent(stop_hook_active=bool(payload.get("stop_hook_active")))
     if kind == "subagent_stop":
-        from hookline.core.events import SubagentStopEvent
-
-        return SubagentStopEvent(
+        return events.SubagentStopEvent(
             agent_id=_str(payload, "agent_id"),
             agent_transcript_path=_str(payload, "agent_transcript_path") or None,
             stop_hook_active=bool(payload.get("stop_hook_active")),
         )
     if kind == "subagent_start":
-        from hookline.core.events import SubagentStartEvent
-
-        return SubagentStartEvent(
+        return events.SubagentStartEvent(
             agent_id=_str(payload, "agent_id"), agent_type=_str(payload, "agent_type")
         )
     if kind == "session_start":
-        from hookline.core.events import SessionStartEvent
-
-        return SessionStartEvent(
+        return events.SessionStartEvent(
             source=_str(payload, "source", "startup"),
             session_file=_str(payload, "transcript_path") or None,
         )
     if kind == "session_shutdown":
-        from hookline.core.events import SessionShutdownEvent
-
         reason = _str(payload, "reason", "other")
-        return SessionShutdownEvent(reason=_END_REASONS.get(reason, "other"))
+        return events.SessionShutdownEvent(reason=_END_REASONS.get(reason, "other"))
     if kind == "notification":
-        from hookline.core.events import NotificationEvent
-
-        return NotificationEvent(
+        return events.NotificationEvent(
             message=_str(payload, "message"),
             title=_str(payload, "title"),
             notification_type=_str(payload, "notification_type", "info"),
         )
     if kind == "session_before_compact":
-        from hookline.core.events import SessionBeforeCompactEvent
-
         trigger: Literal["manual", "auto"] = (
             "auto" if payload.get("trigger") == "auto" else "manual"
         )
-        return SessionBeforeCompactEvent(
+        return events.SessionBeforeCompactEvent(
             trigger=trigger, custom_instructions=_str(payload, "custom_instructions") or None
         )
     return None

@@ -312,17 +312,13 @@ class HandlerCalls:
                 if type(result) is _Raised:
                     raise result.exc
                 return result
-            task.cancel()
-            loop.run_until_complete(asyncio.wait({task}, timeout=self.grace))
-            late = f"timed out after {self.timeout:g} s"
-            if task.done():
-                _retrieve(task)  # whatever it did after its deadline, it timed out
-            else:
+            late = f"timed out after {self.timeout:g} s"  # whatever it does now
+            if not _wind_down(loop, [task], self.grace):
                 late += f" and ignored its cancellation (abandoned after {self.grace:g} s more)"
                 self.orphans.add(task)  # left behind with its loop, as ``settle`` leaves one
             raise DeadlineExceeded(late)
         finally:
-            if task.done():
+            if task.done() and not loop.is_closed():
                 loop.close()
 
     async def settle(self, path: str, resume: Resume) -> Any:
@@ -535,17 +531,28 @@ def run_to_end(coro: Coroutine[Any, Any, T], grace: float = ABANDON_GRACE) -> T:
     try:
         return loop.run_until_complete(coro)
     finally:
-        left = [task for task in asyncio.all_tasks(loop) if not task.done()]
-        for task in left:
-            task.cancel()
-        if left:
-            loop.run_until_complete(asyncio.wait(left, timeout=grace))
-        for task in left:
-            if task.done():
-                _retrieve(task)
-        if all(task.done() for task in left):
-            loop.run_until_complete(loop.shutdown_asyncgens())
-            loop.close()
+        _wind_down(loop, [task for task in asyncio.all_tasks(loop) if not task.done()], grace)
+
+
+def _wind_down(
+    loop: asyncio.AbstractEventLoop, tasks: list[asyncio.Task[Any]], grace: float
+) -> bool:
+    """Cancel ``tasks`` and give them ``grace`` seconds on ``loop``; True when all ended
+    (the loop is then closed), False when some ignored it (left behind with the loop)."""
+    import asyncio
+
+    for task in tasks:
+        task.cancel()
+    if tasks:
+        loop.run_until_complete(asyncio.wait(tasks, timeout=grace))
+    for task in tasks:
+        if task.done():
+            _retrieve(task)
+    if not all(task.done() for task in tasks):
+        return False
+    loop.run_until_complete(loop.shutdown_asyncgens())
+    loop.close()
+    return True
 
 
 def start_direct(calls: HandlerCalls, rule: DirectRule, event: Event, entries: list[Entry]) -> Any:

@@ -15,6 +15,7 @@ import dataclasses
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, cast
 
+from hookline.core import events
 from hookline.core.calling import (
     Chain,
     DirectRule,
@@ -213,9 +214,7 @@ async def context(calls: HandlerCalls, event: Event, entries: list[Entry]) -> Ho
     handler whose list brought it in is reported (path and index) and the chain
     result is the list before that handler.
     """
-    from hookline.core.events import ContextEvent  # loaded: ``event`` is one
-
-    assert isinstance(event, ContextEvent)
+    assert isinstance(event, events.ContextEvent)
     current = event
     steps: list[tuple[str, list[Any]]] = []  # (hook path, its list): kept alive for the ids
     for path, fn in entries:
@@ -226,7 +225,7 @@ async def context(calls: HandlerCalls, event: Event, entries: list[Entry]) -> Ho
 
         if isinstance(result, ContextResult) and result.messages is not None:
             steps.append((path, result.messages))
-            current = ContextEvent(messages=result.messages)
+            current = events.ContextEvent(messages=result.messages)
     if not steps:
         return None
     from hookline.core.results import ContextResult, InvalidResultError, check_new_messages
@@ -263,9 +262,7 @@ async def before_agent_start(
 ) -> HookResult | None:
     """Every returned message is kept, in order; ``system_prompt`` chains (each handler sees
     the previous handler's prompt in ``event.system_prompt``)."""
-    from hookline.core.events import BeforeAgentStartEvent  # loaded: ``event`` is one
-
-    assert isinstance(event, BeforeAgentStartEvent)
+    assert isinstance(event, events.BeforeAgentStartEvent)
     current = event
     messages: list[InjectedMessage] = []
     prompt_changed = False
@@ -316,9 +313,7 @@ async def latest(calls: HandlerCalls, event: Event, entries: list[Entry]) -> Hoo
 
 
 async def input_chain(calls: HandlerCalls, event: Event, entries: list[Entry]) -> HookResult | None:
-    from hookline.core.events import InputEvent  # loaded: ``event`` is one
-
-    assert isinstance(event, InputEvent)
+    assert isinstance(event, events.InputEvent)
     current = event
     changed = False
     for path, fn in entries:
@@ -346,9 +341,7 @@ async def input_chain(calls: HandlerCalls, event: Event, entries: list[Entry]) -
 
 
 async def user_bash(calls: HandlerCalls, event: Event, entries: list[Entry]) -> HookResult | None:
-    from hookline.core.events import UserBashEvent  # loaded: ``event`` is one
-
-    assert isinstance(event, UserBashEvent)
+    assert isinstance(event, events.UserBashEvent)
     current = event
     env: dict[str, str] | None = None
     changed = False
@@ -376,9 +369,7 @@ async def user_bash(calls: HandlerCalls, event: Event, entries: list[Entry]) -> 
 
 async def message_end(calls: HandlerCalls, event: Event, entries: list[Entry]) -> HookResult | None:
     """Chained: each handler sees the message with the previous handler's text."""
-    from hookline.core.events import MessageEndEvent  # loaded: ``event`` is one
-
-    assert isinstance(event, MessageEndEvent)
+    assert isinstance(event, events.MessageEndEvent)
     current = event
     text_now: str | None = None
     for path, fn in entries:
@@ -391,7 +382,7 @@ async def message_end(calls: HandlerCalls, event: Event, entries: list[Entry]) -
             text_now = result.text
             others = [b for b in current.message["content"] if b.get("type") != "text"]
             message = {**current.message, "content": [*others, {"type": "text", "text": text_now}]}
-            current = MessageEndEvent(message=message)  # type: ignore[arg-type]
+            current = events.MessageEndEvent(message=message)  # type: ignore[arg-type]
     if text_now is None:
         return None
     from hookline.core.results import MessageEndResult
@@ -403,9 +394,7 @@ async def provider_request(
     calls: HandlerCalls, event: Event, entries: list[Entry]
 ) -> HookResult | None:
     """Chained: each handler sees the payload the previous one returned."""
-    from hookline.core.events import BeforeProviderRequestEvent  # loaded: ``event`` is one
-
-    assert isinstance(event, BeforeProviderRequestEvent)
+    assert isinstance(event, events.BeforeProviderRequestEvent)
     current = event
     for path, fn in entries:
         result = await calls.guarded(path, fn, current)

@@ -14,6 +14,7 @@ import logging
 from collections.abc import Awaitable, Callable, Iterable
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
+from hookline.core import events
 from hookline.core.api import (
     LoadedHook,
     MessageRenderer,
@@ -345,9 +346,7 @@ class HookRunner:
 
     async def emit_context(self, messages: list[Message]) -> list[Message]:
         """The messages after every ``context`` handler, each fed the previous output."""
-        from hookline.core.events import ContextEvent
-
-        result = await self.emit(ContextEvent(messages=messages))
+        result = await self.emit(events.ContextEvent(messages=messages))
         if result is None:
             return messages
         from hookline.core.results import ContextResult  # loaded: a handler returned it

@@ -18,6 +18,7 @@ LAYERS = [
     "agent",
     "session",
     "tools",
+    "sandbox",
     "claude",
     "settings",
     "discovery",

@@ -90,8 +90,10 @@ def canonical_host(host: str) -> str | None:
         return None
     if ":" in name:
         try:
-            address = ipaddress.IPv6Address(name)  # a zone ("%eth0") is refused here
+            address = ipaddress.IPv6Address(name)
         except ValueError:
+            return None
+        if address.scope_id is not None:  # "fe80::1%eth0" names an interface of the host
             return None
         mapped = address.ipv4_mapped
         return str(mapped) if mapped is not None else address.compressed

@@ -157,7 +157,7 @@ async def test_ask_always_saves_the_rule_once_for_many_connections(http: HttpSer
         for i in range(5)
     ]
     await ask.asked.wait()
-    while sum(q.waiters for q in proxy._questions.values()) < 5:  # all five are waiting
+    while proxy._questions.waiting("127.0.0.1") < 5:  # all five are waiting
         await asyncio.sleep(0.01)
     ask.release.set()
     answers = await asyncio.gather(*requests)
@@ -207,7 +207,7 @@ async def test_a_slow_ask_does_not_hold_up_other_connections(http: HttpServer) -
     assert answer.startswith(b"HTTP/1.1 200") and not waiting.done()
     await channel.aclose()  # the command ended: the dialog nobody waits for is withdrawn
     await asyncio.sleep(0)
-    assert ask.cancelled and proxy._questions == {}
+    assert ask.cancelled and proxy._questions.waiting("localhost") == 0
     assert await asyncio.wait_for(waiting, 5) == b""  # closed, never answered
 
 

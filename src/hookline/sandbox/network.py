@@ -31,10 +31,16 @@ import logging
 import os
 import re
 import socket
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
+
+from hookline.settings.permission_rules.syntax import (
+    PermissionRuleError,
+    RuleOrigin,
+    split_rule,
+)
 
 __all__ = [
     "PROXY_PORT",
@@ -44,9 +50,11 @@ __all__ = [
     "NetworkDecision",
     "NetworkProxy",
     "ProxyChannel",
+    "SharedQuestions",
     "canonical_host",
     "inside_argv",
     "proxy_env",
+    "rule_domains",
 ]
 
 log = logging.getLogger(__name__)
@@ -185,6 +193,26 @@ def _patterns(entries: Sequence[str]) -> tuple[_Pattern, ...]:
     return tuple(p for p in map(_pattern, entries) if p is not None)
 
 
+def rule_domains(rules: Iterable[str]) -> tuple[str, ...]:
+    """The hosts of ``WebFetch(domain:HOST)`` rules, in order.
+
+    Claude Code merges these into the sandbox's lists (allow rules into
+    ``allowedDomains``, deny rules into ``deniedDomains``), and its "always allow" answer
+    for a sandboxed connection is written as such a rule. Other rules are skipped; an
+    unreadable one is the permission layer's to report.
+    """
+    hosts: list[str] = []
+    for text in rules:
+        try:
+            rule = split_rule(text, RuleOrigin())
+        except PermissionRuleError:
+            continue
+        spec = rule.specifier or ""
+        if rule.tool == "WebFetch" and spec.startswith("domain:") and spec[7:].strip():
+            hosts.append(spec[7:].strip())
+    return tuple(hosts)
+
+
 # -- decisions --------------------------------------------------------------------------
 
 
@@ -217,12 +245,44 @@ class _Request:
     headers: list[tuple[str, str]]
 
 
-@dataclass(slots=True)
-class _Question:
-    """One open question about a host, shared by every connection waiting for it."""
+class SharedQuestions:
+    """One open question per key, shared by everyone who asks it meanwhile.
 
-    task: asyncio.Task[HostAnswer]
-    waiters: int = 0
+    The first caller starts ``ask()``; later callers with the same key wait for the
+    same answer. When the last of them goes away (its command ended), the question is
+    withdrawn (cancelled): no dialog stays open that nobody waits for.
+    """
+
+    def __init__(self) -> None:
+        self._open: dict[str, tuple[asyncio.Task[HostAnswer], list[int]]] = {}
+
+    def waiting(self, key: str) -> int:
+        """How many callers wait for ``key``'s answer."""
+        entry = self._open.get(key)
+        return entry[1][0] if entry else 0
+
+    async def ask(self, key: str, ask: Callable[[], Awaitable[HostAnswer]]) -> HostAnswer:
+        entry = self._open.get(key)
+        if entry is None:
+            entry = (asyncio.ensure_future(ask()), [0])
+            self._open[key] = entry
+        task, waiters = entry
+        waiters[0] += 1
+        try:
+            return await asyncio.shield(task)
+        finally:
+            waiters[0] -= 1
+            if waiters[0] == 0 or task.done():
+                if not task.done():
+                    task.cancel()
+                if self._open.get(key) is entry:
+                    del self._open[key]
+
+    def cancel(self) -> None:
+        """Withdraw every open question."""
+        for task, _ in self._open.values():
+            task.cancel()
+        self._open.clear()
 
 
 class NetworkProxy:
@@ -244,7 +304,7 @@ class NetworkProxy:
         self._on_decision = on_decision
         #: Hosts the user allowed ("once" or "always") while this proxy lives.
         self._session_allowed: set[str] = set()
-        self._questions: dict[str, _Question] = {}
+        self._questions = SharedQuestions()
         self._channels: set[ProxyChannel] = set()
 
     def open_channel(self) -> ProxyChannel:
@@ -257,9 +317,7 @@ class NetworkProxy:
         """Stop every channel and drop open questions."""
         for channel in list(self._channels):
             await channel.aclose()
-        for question in self._questions.values():
-            question.task.cancel()
-        self._questions.clear()
+        self._questions.cancel()
 
     # -- deciding -----------------------------------------------------------------------
 
@@ -278,7 +336,7 @@ class NetworkProxy:
         elif self._ask is None:
             decision = NetworkDecision(host, port, "refused", "no UI")
         else:
-            answer = await self._question(host, port)
+            answer = await self._questions.ask(host, lambda: self._ask_and_apply(host, port))
             if answer == "no":
                 channel._said_no.add(host)
                 decision = NetworkDecision(host, port, "refused", "user")
@@ -286,25 +344,6 @@ class NetworkProxy:
                 decision = NetworkDecision(host, port, "allowed", "user")
         self._record(channel, decision)
         return decision
-
-    async def _question(self, host: str, port: int) -> HostAnswer:
-        """The user's answer about ``host``; connections asking at once share one dialog,
-        which closes when the last of them goes away."""
-        question = self._questions.get(host)
-        if question is None:
-            question = _Question(asyncio.ensure_future(self._ask_and_apply(host, port)))
-            self._questions[host] = question
-        question.waiters += 1
-        try:
-            return await asyncio.shield(question.task)
-        finally:
-            question.waiters -= 1
-            if question.waiters == 0 and not question.task.done():
-                question.task.cancel()
-            if (question.task.done() or question.waiters == 0) and self._questions.get(
-                host
-            ) is question:
-                del self._questions[host]
 
     async def _ask_and_apply(self, host: str, port: int) -> HostAnswer:
         assert self._ask is not None

@@ -1,4 +1,4 @@
-"""The sandbox's network forwarder: ``python -I -S _inside.py CONTROL_FD -- COMMAND...``.
+"""The sandbox's network forwarder: ``python -I -S _inside.py CONTROL_FD PORT -- COMMAND...``.
 
 It runs inside bubblewrap's empty network namespace, as the parent of the command:
 
@@ -13,17 +13,21 @@ It runs inside bubblewrap's empty network namespace, as the parent of the comman
    command ends: bubblewrap then ends the PID namespace and every background job in it.
 
 Standard library only, and only modules that cost nothing to load (``posix``, ``sys``,
-``_thread``, ``_signal`` are built in; ``_socket`` is one small extension): this runs
-on every sandboxed bash call. It never imports hookline.
+``errno``, ``_thread``, ``_signal``, ``time`` are built in; ``_socket`` is one small
+extension; even ``os`` would add a millisecond): this runs on every sandboxed bash
+call. It never imports hookline.
 """
 
 import _signal  # type: ignore[import-not-found]  # built in; no stub
 import _socket
 import _thread
-import os
+import errno
+import posix
 import sys
+import time
 
 _SCM_RIGHTS = (_socket.SOL_SOCKET, _socket.SCM_RIGHTS)
+_TRANSIENT = (errno.EINTR, errno.ECONNABORTED)  # the next accept may well succeed
 
 
 def main(argv: list[str]) -> int:
@@ -31,7 +35,7 @@ def main(argv: list[str]) -> int:
         sys.stderr.write("usage: _inside.py CONTROL_FD PORT -- COMMAND [ARG...]\n")
         return 2
     control_fd, port, command = int(argv[0]), int(argv[1]), argv[3:]
-    os.set_inheritable(control_fd, False)
+    posix.set_inheritable(control_fd, False)
     control = _socket.socket(fileno=control_fd)
     listeners = _listen(port)
     # The terminal's ^C and ^\ are the command's to act on; this process reports its status.
@@ -39,7 +43,7 @@ def main(argv: list[str]) -> int:
     _signal.signal(_signal.SIGQUIT, _signal.SIG_IGN)
     reset = (_signal.SIGINT, _signal.SIGQUIT, _signal.SIGPIPE, _signal.SIGXFSZ)
     try:
-        pid = os.posix_spawnp(command[0], command, os.environ, setsigdef=reset)
+        pid = posix.posix_spawnp(command[0], command, posix.environ, setsigdef=reset)
     except OSError as exc:
         sys.stderr.write(f"{command[0]}: {exc.strerror}\n")
         return 126 if isinstance(exc, PermissionError) else 127
@@ -78,26 +82,28 @@ def _serve(listener: _socket.socket, control: _socket.socket) -> None:
     while True:
         try:
             fd = listener._accept()[0]  # type: ignore[attr-defined]  # socket.py is not loaded
-        except OSError:
+        except OSError as exc:
+            if exc.errno not in _TRANSIENT:
+                time.sleep(0.01)  # out of descriptors or memory: no busy loop meanwhile
             continue
         try:
             control.sendmsg([b"c"], [(*_SCM_RIGHTS, fd.to_bytes(4, sys.byteorder))])
         except OSError:
             pass  # hookline is gone: the client sees its connection closed
         finally:
-            os.close(fd)
+            posix.close(fd)
 
 
 def _exit_with(pid: int) -> None:
     """Wait for the command, then end this process (and so the sandbox) with its status."""
     while True:
         try:
-            status = os.waitpid(pid, 0)[1]
+            status = posix.waitpid(pid, 0)[1]
             break
         except InterruptedError:
             continue
-    code = os.waitstatus_to_exitcode(status)
-    os._exit(128 - code if code < 0 else code)
+    code = posix.waitstatus_to_exitcode(status)
+    posix._exit(128 - code if code < 0 else code)
 
 
 if __name__ == "__main__":

@@ -4,7 +4,6 @@ seeing the connection, not by a message."""
 
 from __future__ import annotations
 
-import asyncio
 import shlex
 import socket
 import textwrap
@@ -200,11 +199,23 @@ async def test_a_command_that_leaves_a_tunnel_open_ends_promptly(echo: EchoServe
     assert run.channel is not None and not run.channel._tasks  # the tunnel is gone
 
 
-async def test_the_forwarder_costs_little(http: HttpServer) -> None:
-    """Not a benchmark (see benchmarks/bench_sandbox.py): a gross regression guard."""
+async def test_a_stuck_connection_does_not_hold_up_others(http: HttpServer) -> None:
+    """One connection sends half a request and waits; curl beside it gets through."""
+    proxy = NetworkProxy(DomainPolicy(allowed=("127.0.0.1",)))
+    script = (
+        f"exec 3<>/dev/tcp/127.0.0.1/{PROXY_PORT}; printf 'GET http://127.0.0.1/ HT' >&3; "
+        f"exec 4<>/dev/tcp/127.0.0.1/{PROXY_PORT}; "
+        f"{shlex.join(_curl(f'http://127.0.0.1:{http.port}/beside'))}"
+    )
+    run = await run_in_sandbox(proxy, ["bash", "-c", script], timeout=20)
+    assert run.stdout.split() == ["ok", "/beside", "200"], run
+    assert http.requests == ["GET /beside"]
+
+
+async def test_the_forwarder_costs_little() -> None:
+    """Not a benchmark (see benchmarks/bench_sandbox_network.py): a gross regression guard."""
     proxy = NetworkProxy(DomainPolicy())
     started = time.monotonic()
     for _ in range(5):
         await run_in_sandbox(proxy, ["true"])
     assert (time.monotonic() - started) / 5 < 1.0
-    await asyncio.sleep(0)

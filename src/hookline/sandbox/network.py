@@ -245,6 +245,12 @@ class _Request:
     headers: list[tuple[str, str]]
 
 
+@dataclass(slots=True)
+class _OpenQuestion:
+    task: asyncio.Task[HostAnswer]
+    waiters: int = 0
+
+
 class SharedQuestions:
     """One open question per key, shared by everyone who asks it meanwhile.
 
@@ -254,39 +260,40 @@ class SharedQuestions:
     """
 
     def __init__(self) -> None:
-        self._open: dict[str, tuple[asyncio.Task[HostAnswer], list[int]]] = {}
+        self._open: dict[str, _OpenQuestion] = {}
 
     def waiting(self, key: str) -> int:
         """How many callers wait for ``key``'s answer."""
-        entry = self._open.get(key)
-        return entry[1][0] if entry else 0
+        question = self._open.get(key)
+        return question.waiters if question else 0
 
     async def ask(self, key: str, ask: Callable[[], Awaitable[HostAnswer]]) -> HostAnswer:
-        entry = self._open.get(key)
-        if entry is None:
-            entry = (asyncio.ensure_future(ask()), [0])
-            self._open[key] = entry
-        task, waiters = entry
-        waiters[0] += 1
+        question = self._open.get(key)
+        if question is None:
+            question = self._open[key] = _OpenQuestion(asyncio.ensure_future(ask()))
+        question.waiters += 1
         try:
-            return await asyncio.shield(task)
+            return await asyncio.shield(question.task)
         finally:
-            waiters[0] -= 1
-            if waiters[0] == 0 or task.done():
-                if not task.done():
-                    task.cancel()
-                if self._open.get(key) is entry:
+            question.waiters -= 1
+            if question.waiters == 0 or question.task.done():
+                question.task.cancel()  # a no-op once answered
+                if self._open.get(key) is question:
                     del self._open[key]
 
     def cancel(self) -> None:
         """Withdraw every open question."""
-        for task, _ in self._open.values():
-            task.cancel()
+        for question in self._open.values():
+            question.task.cancel()
         self._open.clear()
 
 
 class NetworkProxy:
-    """The filtering proxy; one per agent, one ``ProxyChannel`` per sandboxed command."""
+    """The filtering proxy; one per agent, one ``ProxyChannel`` per sandboxed command.
+
+    ``policy`` may be replaced while it serves (the settings were read again); each
+    connection is decided with the policy of the moment it asks.
+    """
 
     def __init__(
         self,

@@ -118,6 +118,7 @@ class HttpServer:
     requests: list[str] = field(default_factory=list)  # "METHOD path body-length"
     connections: int = 0
     bodies: list[bytes] = field(default_factory=list)
+    headers: list[dict[str, str]] = field(default_factory=list)
 
     async def handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         self.connections += 1
@@ -133,6 +134,7 @@ class HttpServer:
                 body = await reader.readexactly(int(headers.get("content-length", "0")))
                 self.requests.append(f"{method} {path}")
                 self.bodies.append(body)
+                self.headers.append(headers)
                 payload = f"ok {path}\n".encode()
                 writer.write(
                     b"HTTP/1.1 200 OK\r\nContent-Length: %d\r\n\r\n%s" % (len(payload), payload)

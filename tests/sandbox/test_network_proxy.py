@@ -225,6 +225,10 @@ async def test_a_post_body_reaches_the_server_and_the_proxy_headers_do_not(
     answer = await _exchange(channel, request)
     assert answer.endswith(b"ok /upload\n")
     assert http.bodies == [body]
+    (seen,) = http.headers
+    assert seen["host"] == f"127.0.0.1:{http.port}"  # the host decided on, not the header's
+    assert seen["connection"] == "close"
+    assert not any(name.startswith("proxy-") for name in seen)
     await channel.aclose()
 
 
@@ -258,6 +262,24 @@ async def test_many_parallel_connections_through_one_channel(echo: EchoServer) -
     lines = await asyncio.wait_for(asyncio.gather(*(one(i) for i in range(60))), 30)
     assert sorted(lines) == sorted(f"LINE {i}\n".encode() for i in range(60))
     assert echo.connections == 60
+    await channel.aclose()
+
+
+@pytest.mark.parametrize(
+    "target",
+    [
+        "http://localhost\\@127.0.0.1/",
+        "http://127.0.0.1:80:81/",
+        "http://127.0.0.1%2elocalhost/",
+        "http://[fe80::1%25lo]/",
+    ],
+)
+async def test_a_url_that_hides_its_host_is_refused(http: HttpServer, target: str) -> None:
+    proxy = NetworkProxy(DomainPolicy(allowed=("127.0.0.1",)), bypass=lambda: True)
+    channel = proxy.open_channel()
+    answer = await _exchange(channel, f"GET {target} HTTP/1.1\r\n\r\n".encode())
+    assert answer.startswith(b"HTTP/1.1 400"), answer
+    assert http.connections == 0
     await channel.aclose()
 
 

@@ -20,27 +20,34 @@ Connections to the same host share one question. Names are resolved outside, and
 after the decision: a refused host is never looked up. A refusal is a ``403`` whose body
 names the host and the setting that would allow it, a ``NetworkDecision`` for
 ``on_decision`` and a line in the channel's ``refused``.
+
+The lists and host names are ``domains.py``'s (re-exported here); the HTTP wire format
+is ``_http.py``'s.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import ipaddress
 import logging
 import os
-import re
 import socket
-from collections.abc import Awaitable, Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from hookline.settings.permission_rules.syntax import (
-    PermissionRuleError,
-    RuleOrigin,
-    split_rule,
+from hookline.sandbox._http import (
+    HEAD_LIMIT,
+    BadRequest,
+    destination,
+    forward,
+    origin_request,
+    read_request,
+    response,
+    tunnel,
 )
+from hookline.sandbox.domains import DomainPolicy, canonical_host, rule_domains
 
 __all__ = [
     "PROXY_PORT",
@@ -66,151 +73,8 @@ HostAnswer = Literal["once", "always", "no"]
 AskHost = Callable[[str, int], Awaitable[HostAnswer]]
 
 _INSIDE = Path(__file__).with_name("_inside.py")
-_HEAD_LIMIT = 64 * 1024  # request line and headers
-_MAX_HEADERS = 100
-_HEAD_TIMEOUT = 30.0  # a client that connects and says nothing
 _CONNECT_TIMEOUT = 30.0
 _MAX_CONNECTIONS = 256  # open at once per channel
-_CHUNK = 64 * 1024
-
-
-# -- host names -----------------------------------------------------------------------
-
-_LABEL = re.compile(r"[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?")
-_NUMERIC_LABEL = re.compile(r"(?:0x[0-9a-f]*|[0-9]+)")
-
-
-def canonical_host(host: str) -> str | None:
-    """The one spelling of ``host`` that policy and connection both use, or None when it
-    is not a host name or IP literal.
-
-    Lower case, no trailing dot, IPv6 without brackets in its compressed form, an
-    IPv4-mapped IPv6 address as IPv4, and the legacy IPv4 forms the resolver accepts
-    (``127.1``, ``0x7f.0.0.1``, ``2130706433``) as dotted quads — so a rule about
-    ``127.0.0.1`` cannot be walked around by another spelling of it.
-    """
-    name = host.strip().lower()
-    if name.startswith("[") and name.endswith("]"):
-        name = name[1:-1]
-    elif name.endswith("."):
-        name = name[:-1]
-    if not name or len(name) > 253:
-        return None
-    if ":" in name:
-        try:
-            address = ipaddress.IPv6Address(name)
-        except ValueError:
-            return None
-        if address.scope_id is not None:  # "fe80::1%eth0" names an interface of the host
-            return None
-        mapped = address.ipv4_mapped
-        return str(mapped) if mapped is not None else address.compressed
-    labels = name.split(".")
-    if all(_NUMERIC_LABEL.fullmatch(label) for label in labels):
-        try:
-            return socket.inet_ntoa(socket.inet_aton(name))
-        except OSError:
-            return None
-    if all(_LABEL.fullmatch(label) for label in labels):
-        return name
-    return None
-
-
-def _is_ip(host: str) -> bool:
-    try:
-        ipaddress.ip_address(host)
-    except ValueError:
-        return False
-    return True
-
-
-@dataclass(frozen=True, slots=True)
-class _Pattern:
-    host: str  # canonical; for a wildcard, the suffix after "*."
-    wildcard: bool
-    port: int | None
-
-    def matches(self, host: str, port: int | None) -> bool:
-        if self.port is not None and port != self.port:
-            return False
-        if self.wildcard:
-            return host.endswith("." + self.host) and not _is_ip(host)
-        return host == self.host
-
-
-def _pattern(entry: str) -> _Pattern | None:
-    """``example.com``, ``*.example.com``, an IP literal, each with an optional ``:port``."""
-    text = entry.strip()
-    port: int | None = None
-    head, sep, tail = text.rpartition(":")
-    if sep and tail.isdigit() and (head.endswith("]") or ":" not in head):
-        text, port = head, int(tail)
-        if not 0 < port < 65536:
-            return None
-    wildcard = text.startswith("*.")
-    host = canonical_host(text[2:] if wildcard else text)
-    if host is None or (wildcard and _is_ip(host)):
-        return None
-    return _Pattern(host, wildcard, port)
-
-
-@dataclass(frozen=True, slots=True)
-class DomainPolicy:
-    """``sandbox.network.allowedDomains`` and ``deniedDomains``, matched as Claude Code does.
-
-    An entry is a host name (``example.com``), a wildcard (``*.example.com``: every name
-    under it, NOT ``example.com`` itself — list both for both) or an IP literal, with an
-    optional ``:port`` that limits it to that port. Case and a trailing dot do not matter.
-    A wildcard never matches an IP address. Any other form (``*``, ``a.*.com``) matches
-    nothing: it is listed by ``unusable()`` so the caller can say so.
-    """
-
-    allowed: tuple[str, ...] = ()
-    denied: tuple[str, ...] = ()
-    _allow: tuple[_Pattern, ...] = field(init=False, repr=False, compare=False)
-    _deny: tuple[_Pattern, ...] = field(init=False, repr=False, compare=False)
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "_allow", _patterns(self.allowed))
-        object.__setattr__(self, "_deny", _patterns(self.denied))
-
-    def decide(self, host: str, port: int | None = None) -> Literal["allow", "deny", "ask"]:
-        """``deny`` when a denied entry matches (or ``host`` is not a host name),
-        ``allow`` when an allowed one does, else ``ask``."""
-        name = canonical_host(host)
-        if name is None or any(p.matches(name, port) for p in self._deny):
-            return "deny"
-        if any(p.matches(name, port) for p in self._allow):
-            return "allow"
-        return "ask"
-
-    def unusable(self) -> list[str]:
-        """Entries of either list that match no host (a typo, or a form Claude Code lacks)."""
-        return [entry for entry in (*self.allowed, *self.denied) if _pattern(entry) is None]
-
-
-def _patterns(entries: Sequence[str]) -> tuple[_Pattern, ...]:
-    return tuple(p for p in map(_pattern, entries) if p is not None)
-
-
-def rule_domains(rules: Iterable[str]) -> tuple[str, ...]:
-    """The hosts of ``WebFetch(domain:HOST)`` rules, in order.
-
-    Claude Code merges these into the sandbox's lists (allow rules into
-    ``allowedDomains``, deny rules into ``deniedDomains``), and its "always allow" answer
-    for a sandboxed connection is written as such a rule. Other rules are skipped; an
-    unreadable one is the permission layer's to report.
-    """
-    hosts: list[str] = []
-    for text in rules:
-        try:
-            rule = split_rule(text, RuleOrigin())
-        except PermissionRuleError:
-            continue
-        spec = rule.specifier or ""
-        if rule.tool == "WebFetch" and spec.startswith("domain:") and spec[7:].strip():
-            hosts.append(spec[7:].strip())
-    return tuple(hosts)
 
 
 # -- decisions --------------------------------------------------------------------------
@@ -229,20 +93,6 @@ class NetworkDecision:
     port: int
     outcome: Literal["allowed", "refused"]
     reason: str
-
-
-class _BadRequest(Exception):
-    def __init__(self, status: int, message: str) -> None:
-        super().__init__(message)
-        self.status = status
-
-
-@dataclass(slots=True)
-class _Request:
-    method: str
-    target: str
-    version: str
-    headers: list[tuple[str, str]]
 
 
 @dataclass(slots=True)
@@ -446,7 +296,7 @@ class ProxyChannel:
                 task.add_done_callback(self._tasks.discard)
 
     async def _serve(self, sock: socket.socket) -> None:
-        reader, writer = await asyncio.open_connection(sock=sock, limit=_HEAD_LIMIT)
+        reader, writer = await asyncio.open_connection(sock=sock, limit=HEAD_LIMIT)
         try:
             await _ProxyConnection(self._proxy, self, reader, writer).run()
         except (ConnectionError, TimeoutError, OSError):
@@ -500,9 +350,9 @@ class _ProxyConnection:
 
     async def run(self) -> None:
         try:
-            request = await self._read_request()
-            host, port = _destination(request)
-        except _BadRequest as exc:
+            request = await read_request(self.reader)
+            host, port = destination(request)
+        except BadRequest as exc:
             await self._answer(exc.status, str(exc))
             return
         decision = await self.proxy._decide(self.channel, host, port)
@@ -521,141 +371,19 @@ class _ProxyConnection:
             if request.method == "CONNECT":
                 self.writer.write(b"HTTP/1.1 200 Connection Established\r\n\r\n")
                 await self.writer.drain()
-                await _tunnel(self.reader, self.writer, upstream_reader, upstream_writer)
+                await tunnel(self.reader, self.writer, upstream_reader, upstream_writer)
             else:
-                upstream_writer.write(_origin_request(request, host, port))
-                await _forward(self.reader, self.writer, upstream_reader, upstream_writer)
+                upstream_writer.write(origin_request(request, host, port))
+                await forward(self.reader, self.writer, upstream_reader, upstream_writer)
         finally:
             upstream_writer.close()
             with contextlib.suppress(Exception):
                 await upstream_writer.wait_closed()
 
-    async def _read_request(self) -> _Request:
-        try:
-            head = await asyncio.wait_for(self.reader.readuntil(b"\r\n\r\n"), _HEAD_TIMEOUT)
-        except asyncio.LimitOverrunError:
-            raise _BadRequest(431, "request header too large") from None
-        except asyncio.IncompleteReadError as exc:
-            if len(exc.partial) >= _HEAD_LIMIT:
-                raise _BadRequest(431, "request header too large") from None
-            raise _BadRequest(400, "incomplete request") from None
-        except ValueError:  # the limit was reached inside readuntil's buffer
-            raise _BadRequest(431, "request header too large") from None
-        return _parse_head(head)
-
     async def _answer(self, status: int, body: str, *, blocked: bool = False) -> None:
-        payload = (body.rstrip("\n") + "\n").encode("utf-8", "replace")
-        lines = [
-            f"HTTP/1.1 {status} {_REASONS.get(status, 'Error')}",
-            "Content-Type: text/plain; charset=utf-8",
-            f"Content-Length: {len(payload)}",
-            "Connection: close",
-        ]
-        if blocked:
-            lines.append("X-Proxy-Error: blocked-by-allowlist")
-        self.writer.write(("\r\n".join(lines) + "\r\n\r\n").encode("latin-1") + payload)
+        self.writer.write(response(status, body, blocked=blocked))
         with contextlib.suppress(ConnectionError, OSError):
             await self.writer.drain()
-
-
-_REASONS = {
-    400: "Bad Request",
-    403: "Forbidden",
-    431: "Request Header Fields Too Large",
-    502: "Bad Gateway",
-}
-_TOKEN = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
-
-
-def _parse_head(head: bytes) -> _Request:
-    lines = head.decode("latin-1").split("\r\n")
-    parts = lines[0].split(" ")
-    if len(parts) != 3 or not _TOKEN.fullmatch(parts[0]) or not parts[1]:
-        raise _BadRequest(400, "malformed request line")
-    method, target, version = parts
-    if version not in ("HTTP/1.1", "HTTP/1.0"):
-        raise _BadRequest(400, f"unsupported HTTP version {version[:20]!r}")
-    headers: list[tuple[str, str]] = []
-    for line in lines[1:]:
-        if not line:
-            continue
-        name, sep, value = line.partition(":")
-        if not sep or not _TOKEN.fullmatch(name):
-            raise _BadRequest(400, "malformed header line")
-        headers.append((name, value.strip(" \t")))
-    if len(headers) > _MAX_HEADERS:
-        raise _BadRequest(431, "too many header fields")
-    return _Request(method, target, version, headers)
-
-
-def _destination(request: _Request) -> tuple[str, int]:
-    """The canonical host and port the request is for."""
-    if request.method == "CONNECT":
-        authority = request.target
-    else:
-        scheme, sep, rest = request.target.partition("://")
-        if not sep:
-            raise _BadRequest(
-                400,
-                "hookline sandbox proxy: only proxy requests are served here "
-                "(CONNECT host:port, or an absolute http:// URL)",
-            )
-        if scheme.lower() != "http":
-            raise _BadRequest(400, f"the proxy forwards http:// URLs; use CONNECT for {scheme}")
-        authority = re.split(r"[/?#]", rest, maxsplit=1)[0]
-        if "@" in authority:
-            raise _BadRequest(400, "credentials in the URL are not forwarded")
-    host, port = _split_authority(authority, default=None if request.method == "CONNECT" else 80)
-    name = canonical_host(host)
-    if name is None:
-        raise _BadRequest(400, f"not a host name: {host[:100]!r}")
-    return name, port
-
-
-def _split_authority(authority: str, default: int | None) -> tuple[str, int]:
-    if authority.startswith("["):
-        host, bracket, rest = authority[1:].partition("]")
-        if not bracket or (rest and not rest.startswith(":")):
-            raise _BadRequest(400, "malformed IPv6 authority")
-        port_text = rest[1:] if rest else ""
-    else:
-        host, colon, port_text = authority.rpartition(":")
-        if not colon:
-            host, port_text = authority, ""
-    if not port_text:
-        if default is None:
-            raise _BadRequest(400, "CONNECT needs host:port")
-        return host, default
-    if not port_text.isdigit() or not 0 < int(port_text) < 65536:
-        raise _BadRequest(400, f"bad port {port_text[:10]!r}")
-    return host, int(port_text)
-
-
-_HOP_BY_HOP = {"connection", "proxy-connection", "keep-alive", "proxy-authorization", "host"}
-
-
-def _origin_request(request: _Request, host: str, port: int) -> bytes:
-    """The request as the origin server expects it: origin-form target, ``Host`` from
-    the URL (the one the decision was about), no proxy headers, ``Connection: close``
-    (one request per connection; an upgrade keeps its ``Connection``)."""
-    rest = request.target.partition("://")[2]
-    start = min((i for i in (rest.find(c) for c in "/?#") if i >= 0), default=len(rest))
-    path = rest[start:].split("#", 1)[0] or "/"
-    if path.startswith("?"):
-        path = "/" + path
-    authority = f"[{host}]" if ":" in host else host
-    if port != 80:
-        authority += f":{port}"
-    upgrade = any(name.lower() == "upgrade" for name, _ in request.headers)
-    lines = [f"{request.method} {path} {request.version}", f"Host: {authority}"]
-    for name, value in request.headers:
-        lowered = name.lower()
-        if lowered in _HOP_BY_HOP and not (upgrade and lowered == "connection"):
-            continue
-        lines.append(f"{name}: {value}")
-    if not upgrade:
-        lines.append("Connection: close")
-    return ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1")
 
 
 def _refusal(decision: NetworkDecision) -> str:
@@ -671,47 +399,6 @@ def _refusal(decision: NetworkDecision) -> str:
         f"({why.get(decision.reason, decision.reason)}). To allow it, add "
         f'"{decision.host}" to sandbox.network.allowedDomains in .claude/settings.json.'
     )
-
-
-async def _pipe(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-    """Copy until end of stream, then pass the end on (half-close)."""
-    try:
-        while data := await reader.read(_CHUNK):
-            writer.write(data)
-            await writer.drain()
-        if writer.can_write_eof():
-            writer.write_eof()
-    except (ConnectionError, OSError):
-        writer.close()
-
-
-async def _tunnel(
-    client_reader: asyncio.StreamReader,
-    client_writer: asyncio.StreamWriter,
-    upstream_reader: asyncio.StreamReader,
-    upstream_writer: asyncio.StreamWriter,
-) -> None:
-    """Both directions, each ending on its own, until both have ended."""
-    await asyncio.gather(
-        _pipe(client_reader, upstream_writer), _pipe(upstream_reader, client_writer)
-    )
-
-
-async def _forward(
-    client_reader: asyncio.StreamReader,
-    client_writer: asyncio.StreamWriter,
-    upstream_reader: asyncio.StreamReader,
-    upstream_writer: asyncio.StreamWriter,
-) -> None:
-    """One plain-HTTP exchange: the body goes up while the response comes down; the
-    exchange is over when the server closes (it was asked to)."""
-    upload = asyncio.ensure_future(_pipe(client_reader, upstream_writer))
-    try:
-        await _pipe(upstream_reader, client_writer)
-    finally:
-        upload.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await upload
 
 
 # -- the sandbox's side -----------------------------------------------------------------

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 from hookline.core.runner import HookRunner
-from hookline.sandbox.network import AskHost, HostAnswer, SharedQuestions
+from hookline.sandbox.network import AskHost, HostAnswer, SharedQuestions, host_and_port
 from hookline.settings.local_settings import LocalSettingsError, update_local_settings
 
 __all__ = ["ASK_OPTIONS", "host_rule", "make_host_asker", "make_host_rememberer"]
@@ -43,8 +43,8 @@ def make_host_asker(runner: HookRunner) -> AskHost:
         context = runner.context
         if not context.has_ui:
             return "no"
-        where = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
-        choice = await context.ui.select(f"Allow network access to {where}?", list(ASK_OPTIONS))
+        title = f"Allow network access to {host_and_port(host, port)}?"
+        choice = await context.ui.select(title, list(ASK_OPTIONS))
         return ASK_OPTIONS.get(choice or "", "no")
 
     async def ask(host: str, port: int) -> HostAnswer:

@@ -17,7 +17,7 @@ from hookline.settings.permission_rules.syntax import (
     split_rule,
 )
 
-__all__ = ["DomainPolicy", "canonical_host", "rule_domains"]
+__all__ = ["DomainPolicy", "canonical_host", "host_and_port", "rule_domains"]
 
 _LABEL = re.compile(r"[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?")
 _NUMERIC_LABEL = re.compile(r"(?:0x[0-9a-f]*|[0-9]+)")
@@ -57,6 +57,11 @@ def canonical_host(host: str) -> str | None:
     if all(_LABEL.fullmatch(label) for label in labels):
         return name
     return None
+
+
+def host_and_port(host: str, port: int) -> str:
+    """``example.com:443``, ``[::1]:8080``: how a destination is shown to people."""
+    return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
 
 
 def _is_ip(host: str) -> bool:

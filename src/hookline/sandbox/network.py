@@ -50,7 +50,7 @@ from hookline.sandbox._http import (
     response,
     tunnel,
 )
-from hookline.sandbox.domains import DomainPolicy, canonical_host, rule_domains
+from hookline.sandbox.domains import DomainPolicy, canonical_host, host_and_port, rule_domains
 
 __all__ = [
     "PROXY_PORT",
@@ -62,6 +62,7 @@ __all__ = [
     "ProxyChannel",
     "SharedQuestions",
     "canonical_host",
+    "host_and_port",
     "inside_argv",
     "proxy_env",
     "rule_domains",
@@ -368,7 +369,8 @@ class _ProxyConnection:
             )
         except (OSError, TimeoutError) as exc:
             why = "timed out" if isinstance(exc, TimeoutError) else exc.strerror or str(exc)
-            await self._answer(502, f"hookline sandbox proxy: cannot reach {host}:{port}: {why}")
+            where = host_and_port(host, port)
+            await self._answer(502, f"hookline sandbox proxy: cannot reach {where}: {why}")
             return
         try:
             if request.method == "CONNECT":
@@ -390,7 +392,7 @@ class _ProxyConnection:
 
 
 def _refusal(decision: NetworkDecision) -> str:
-    where = f"{decision.host}:{decision.port}"
+    where = host_and_port(decision.host, decision.port)
     if decision.reason == "deniedDomains":
         return (
             f"hookline sandbox: network access to {where} was refused: the host matches "

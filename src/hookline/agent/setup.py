@@ -395,6 +395,7 @@ async def build_agent(
     if _needs_claude_hooks(settings, plugins):
         from hookline.agent.model_hooks import make_model_runner
         from hookline.claude.adapter import ClaudeHooks
+        from hookline.claude.bridge_command import skip_bridge_duplicates
 
         claude = ClaudeHooks.from_settings(
             settings,
@@ -402,6 +403,8 @@ async def build_agent(
             policy=policy,
             project_trusted=trusted,
             project_dir=cwd,
+            # `hookline claude-hook` for modules loaded here would run them twice
+            skip=skip_bridge_duplicates([s.key for s in result.sources], cwd),
             model_runner=make_model_runner(
                 lambda: agent_ref[0].provider, cwd, lambda event: agent_ref[0].emit(event)
             ),

@@ -33,6 +33,7 @@ HOOKS = {
                 await asyncio.sleep(30)
     """,
     "sync": """
+        import os
         import sys
         import time
 
@@ -41,7 +42,10 @@ HOOKS = {
             def guard(event, ctx):
                 ctx.ui.notify("handler started")
                 print("handler started", file=sys.stderr, flush=True)
-                time.sleep(1.0)  # sync code holds the loop; the signal comes meanwhile
+                # sync code holds the loop until the test has sent its signal
+                deadline = time.monotonic() + 10
+                while not os.path.exists("signalled") and time.monotonic() < deadline:
+                    time.sleep(0.01)
     """,
 }
 SIGNALS = {"SIGTERM": signal.SIGTERM, "SIGINT": signal.SIGINT}
@@ -76,6 +80,7 @@ def _assert_stopped_in_time(tmp_path: Path, code: int, signum: int, err: str, to
 
 def test_without_a_signal_the_command_creates_its_file(tmp_path: Path) -> None:
     """The control: the command used below does create the file when it runs."""
+    (tmp_path / "signalled").touch()
     proc = _run(tmp_path, "sync", "-p")
     _, err = proc.communicate(timeout=TIMEOUT)
     assert proc.returncode == 0, err.decode()
@@ -96,6 +101,7 @@ def test_a_signal_during_a_tool_call_handler_stops_before_the_tool(
             assert line, "the process ended before the handler started"
         proc.send_signal(signum)
         sent = time.monotonic()
+        (tmp_path / "signalled").touch()  # a sync handler returns now
         _, rest = proc.communicate(timeout=TIMEOUT)
         took = time.monotonic() - sent
     finally:
@@ -121,6 +127,7 @@ async def test_a_signal_during_a_tool_call_handler_in_rpc_mode(
         await client.read_until(lambda m: m.get("message") == "handler started")
         client.process.send_signal(signum)
         sent = time.monotonic()
+        (tmp_path / "signalled").touch()  # a sync handler returns now
         code = await asyncio.wait_for(client.process.wait(), TIMEOUT)
         took = time.monotonic() - sent
         err = await client.stderr()

@@ -253,12 +253,14 @@ def _check_required(required: list[_Required], result: LoadResult, disabled: str
         )
 
 
-def _load_error_text(error: LoadError, verbose: bool) -> str:
-    """``hook PATH failed to load: REASON (at file:line)``, the traceback under it if verbose."""
+def _load_error_text(error: LoadError, verbose: bool, flag: str = "") -> str:
+    """``hook PATH failed to load: REASON (at file:line)``, the traceback under it if verbose;
+    with ``flag``, ``hook PATH (FLAG): failed to load: ...``."""
     where = hook_location(error.path, error.exception)
     at = f" (at {where})" if where else ""
     trace = hook_traceback(error.exception) if verbose else ""
-    return f"hook {error.path} failed to load: {error.reason}{at}" + _below(trace)
+    named = f" ({flag}):" if flag else ""
+    return f"hook {error.path}{named} failed to load: {error.reason}{at}" + _below(trace)
 
 
 def _check_named(result: LoadResult, verbose: bool) -> None:
@@ -274,8 +276,7 @@ def _check_named(result: LoadResult, verbose: bool) -> None:
         if not os.path.lexists(error.path):
             lines.append(f"hook {error.path} (--hook): no such file")
         else:
-            text = _load_error_text(error, verbose)
-            lines.append(text.replace(f"hook {error.path} ", f"hook {error.path} (--hook): ", 1))
+            lines.append(_load_error_text(error, verbose, "--hook"))
     if len(lines) == 1:
         raise NamedHookError(f"{lines[0]}; the agent does not start without a hook it was given")
     if lines:

@@ -11,7 +11,8 @@
                              UI, no-UI denial); none for plain ``wrap_tools``
     3. the tool              arguments checked against a pydantic ``parameters``
                              model (a mismatch is the tool's failure), then
-                             ``execute``; a raise is the tool's failure
+                             ``execute``; a raise is the tool's failure; never
+                             started once the run was stopped (abort, a signal)
     4. tool_result hooks     module hooks, then settings PostToolUse hooks: overrides,
                              ``append`` feedback, fail closed (a failing handler
                              withholds the output)

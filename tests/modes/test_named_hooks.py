@@ -26,6 +26,7 @@ MODES = {
     "print": ("-p", "hi"),
     "json": ("--mode", "json", "-p", "hi"),
     "rpc": ("--mode", "rpc"),
+    "lines": (),  # interactive mode on a pipe: one prompt per line (the app is under tmux)
 }
 
 
@@ -48,8 +49,9 @@ def test_a_missing_named_hook_stops_every_mode_with_exit_1(
     witness, mark = _witness(tmp_path)
     model = write_script(tmp_path / "s.json", ["answer"])
     done = run_cli(
-        *MODES[mode], "--model", model, "--hook", str(witness), flag, "./gaurd.py", cwd=tmp_path
-    )
+        *MODES[mode], "--model", model, "--hook", str(witness), flag, "./gaurd.py", cwd=tmp_path,
+        stdin="hi\n",
+    )  # fmt: skip
     assert done.returncode == 1, done.stderr
     assert done.stderr == (
         f"hookline: error: hook {tmp_path / 'gaurd.py'} (--hook): no such file; "
@@ -64,8 +66,9 @@ def test_a_named_hook_that_fails_to_load_stops_the_start(tmp_path: Path, mode: s
     broken = write_hook(tmp_path / "guard.py", "def register(pi):\n    raise RuntimeError('no')\n")
     model = write_script(tmp_path / "s.json", ["answer"])
     done = run_cli(
-        *MODES[mode], "--model", model, "--hook", str(witness), "--hook", str(broken), cwd=tmp_path
-    )
+        *MODES[mode], "--model", model, "--hook", str(witness), "--hook", str(broken), cwd=tmp_path,
+        stdin="hi\n",
+    )  # fmt: skip
     assert done.returncode == 1, done.stderr
     assert (
         f"hookline: error: hook {broken} (--hook): failed to load: register() raised "

@@ -119,6 +119,21 @@ def test_a_claude_hook_command_for_a_module_the_agent_does_not_load_runs(tmp_pat
     assert SKIP_REASON not in listed
 
 
+def test_settings_env_that_moves_discovery_keeps_the_claude_hook_command(tmp_path: Path) -> None:
+    """With ``HOOKLINE_HOME`` set for hooks, claude-hook finds another user folder (here a
+    blocking guard): what it loads is not the agent's to judge, so it runs."""
+    other_home = tmp_path / "other-home"
+    write_hook(other_home / "hooks" / "guard.py", BLOCKING)
+    project, _ = _project(tmp_path, _command(f"{PY} -m hookline claude-hook"))
+    settings = project / ".claude" / "settings.json"
+    data = json.loads(settings.read_text())
+    settings.write_text(json.dumps({**data, "env": {"HOOKLINE_HOME": str(other_home)}}))
+    made = tmp_path / "made"
+    stderr = _run(tmp_path, project, made)
+    assert not made.exists(), stderr
+    assert SKIP_REASON not in run_cli("hooks", "list", cwd=project).stdout
+
+
 def test_a_module_that_failed_to_load_here_keeps_the_claude_hook_command(tmp_path: Path) -> None:
     """claude-hook denies while a module of its failed to load: skipping it would drop
     that fail-closed answer; the agent only reported the broken module."""

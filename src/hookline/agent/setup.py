@@ -398,6 +398,7 @@ async def build_agent(
         from hookline.claude.adapter import ClaudeHooks
         from hookline.claude.bridge_command import skip_bridge_duplicates
 
+        loaded_keys, hook_env = [s.key for s in result.sources], settings.merged.env
         claude = ClaudeHooks.from_settings(
             settings,
             plugins=plugins,
@@ -405,7 +406,7 @@ async def build_agent(
             project_trusted=trusted,
             project_dir=cwd,
             # `hookline claude-hook` for modules loaded here would run them twice
-            skip=skip_bridge_duplicates([s.key for s in result.sources], cwd),
+            skip=skip_bridge_duplicates(loaded_keys, cwd, hook_env),
             model_runner=make_model_runner(
                 lambda: agent_ref[0].provider, cwd, lambda event: agent_ref[0].emit(event)
             ),

@@ -83,7 +83,7 @@ def load_project_hooks(
         policy=policy,
         project_trusted=trusted,
         project_dir=folder,
-        skip=skip_bridge_duplicates([s.key for s in modules.sources], folder),
+        skip=skip_bridge_duplicates([s.key for s in modules.sources], folder, settings.merged.env),
     )
     notes.extend(f"settings hooks: {problem}" for problem in claude.errors)
     return ProjectHooks(folder, trusted, settings, plan, modules, claude, notes)

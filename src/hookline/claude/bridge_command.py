@@ -20,7 +20,7 @@ from __future__ import annotations
 import os
 import re
 import shlex
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Mapping
 from pathlib import Path
 
 from hookline.claude.config import HookDefinition
@@ -93,11 +93,21 @@ def bridge_modules(arguments: list[str], project_dir: str) -> list[str] | None:
     return [source.key for source in found.sources]
 
 
+#: Settings ``env`` keys that change which modules ``claude-hook`` finds (the user's
+#: folder, installed packages): with one set, what it loads is not worked out here.
+_DISCOVERY_ENV = ("HOOKLINE_HOME", "PYTHONPATH", "PYTHONHOME", "PYTHONUSERBASE")
+
+
 def skip_bridge_duplicates(
-    loaded: Collection[str], project_dir: str
+    loaded: Collection[str], project_dir: str, settings_env: Mapping[str, str] | None = None
 ) -> Callable[[HookDefinition], str | None]:
     """For ``HookEngine(skip=...)``: ``SKIP_REASON`` for a command hook that runs
-    ``claude-hook`` on modules whose keys are all in ``loaded`` (the agent's), else None."""
+    ``claude-hook`` on modules whose keys are all in ``loaded`` (the agent's), else None.
+
+    ``settings_env`` is the settings ``env`` the hook's process gets: one that moves
+    discovery (``HOOKLINE_HOME`` ...) leaves every such hook running."""
+    if any(key in (settings_env or {}) for key in _DISCOVERY_ENV):
+        return lambda definition: None
 
     def skip(definition: HookDefinition) -> str | None:
         spec = definition.spec

@@ -87,12 +87,12 @@ def register(pi):
 NO_UI = {"select": None, "confirm": False, "input": None, "editor": None, "custom": None}
 
 
-def _setup(tmp_path: Path) -> tuple[str, Path, Path]:
+def _setup(tmp_path: Path, places: list[str] = PLACES) -> tuple[str, Path, Path]:
     """The scripted model (one bash call, then an answer), the hook, the results file."""
     results = tmp_path / "results.jsonl"
     hook = write_hook(
         tmp_path / "dialogs.py",
-        HOOK.replace("RESULTS_PATH", repr(str(results))).replace("PLACES", repr(PLACES)),
+        HOOK.replace("RESULTS_PATH", repr(str(results))).replace("PLACES", repr(places)),
     )
     # two calls printing ~50 KB each: the prompt before them is old enough to summarise
     big = "yes 0123456789012345678901234567890123456789 | head -n 1240"
@@ -243,3 +243,19 @@ async def test_rpc_eof_while_a_dialog_is_open_ends_the_process(tmp_path: Path, p
     found = _results(results)
     assert found[place] == NO_UI
     assert found["session_shutdown"] == NO_UI
+
+
+def test_interactive_mode_on_a_pipe_reads_each_answer_from_the_next_line(tmp_path: Path) -> None:
+    """No terminal: hookline reads prompts and dialog answers line by line (option 2, y, a
+    typed line, an edited one); session_start's come before the first prompt."""
+    model, hook, results = _setup(tmp_path, ["session_start", "tool_call"])
+    answers = "2\ny\ntyped\nedited\n"
+    done = run_cli(
+        "--model", model, "--hook", str(hook), "--no-session",
+        "--permission-mode", "bypassPermissions", cwd=tmp_path, stdin=answers + "go\n" + answers,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    expected = {"confirm": True, "input": "typed", "editor": "edited", "custom": None}
+    assert _results(results) == {
+        place: {"select": place, **expected} for place in ("session_start", "tool_call")
+    }

@@ -11,7 +11,8 @@ goes through the same hooks), a Claude-format settings hook blocking `curl | sh`
 beside the Python hooks, an `http` settings hook receiving every PostToolUse on
 a loopback server, a SessionStart `compact` hook restoring context after the
 compaction a hook asks for at the end, a chained command refused although an allow rule covers its
-first part, a load error reported with its path, and the final answer.
+first part, a broken hook in the project's hooks folder reported with its path
+(the others load; a broken ``--hook`` path would stop the run), and the final answer.
 """
 
 from __future__ import annotations
@@ -62,6 +63,9 @@ def _run(audit_port: int) -> int:
     with tempfile.TemporaryDirectory(prefix="hookline-demo-") as tmp:
         project = Path(tmp) / "project"
         shutil.copytree(HERE / "demo" / "project", project)
+        # found in the project's folder: reported, and the run goes on without it
+        (project / ".hookline" / "hooks").mkdir(parents=True)
+        shutil.copy(HERE / "demo" / "broken_hook.py", project / ".hookline" / "hooks")
         settings = project / ".claude" / "settings.json"
         settings.write_text(settings.read_text().replace("{{AUDIT_PORT}}", str(audit_port)))
         env = {
@@ -89,8 +93,6 @@ def _run(audit_port: int) -> int:
             str(HOOKS / "protected_paths.py"),
             "--hook",
             str(HERE / "demo" / "compact_at_end.py"),
-            "--hook",
-            str(HERE / "demo" / "broken_hook.py"),
             "--cwd",
             str(project),
             "--trust-project",

@@ -121,7 +121,8 @@ def test_quiet_still_reports_a_failing_hook(tmp_path: Path) -> None:
     hook = tmp_path / "broken.py"
     hook.write_text("def register(pi):\n    raise RuntimeError('nope')\n")
     done = run(tmp_path, "-p", "hi", "--no-session", "--hook", str(hook), "--quiet")
-    assert f"hookline: error: hook {hook} failed to load: " in done.stderr
+    assert done.returncode == 1
+    assert f"hookline: error: hook {hook} (--hook): failed to load: " in done.stderr
     assert "RuntimeError: nope" in done.stderr
 
 

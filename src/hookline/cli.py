@@ -1,7 +1,8 @@
 """The ``hookline`` command: parse arguments, build the agent, hand it to a mode.
 
 Bad input (an unknown flag, a missing script file, a malformed model spec)
-is one clear line on stderr and exit code 2 — never a traceback.
+is one clear line on stderr and exit code 2 — never a traceback. A hook named with
+``--hook`` that does not load is exit 1 (as pi): the run would lack a guard asked for.
 """
 
 from __future__ import annotations
@@ -382,6 +383,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             mode="interactive" if interactive else {"text": "print"}.get(mode, mode),
             hook_flags=hook_flags,
             discover=discover,
+            hook_paths_must_load=not serve,  # serve denies tool calls instead (its answer)
         )
 
     from hookline.modes.stdout import fill_closed_fds
@@ -405,7 +407,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not isinstance(exc, SetupError):
             raise
         print(f"hookline: error: {exc}", file=sys.stderr)
-        return EXIT_USAGE
+        return exc.exit_code
     finally:
         unconfigure()
 

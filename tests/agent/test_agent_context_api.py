@@ -273,6 +273,7 @@ def register(pi):
             hook_paths=[str(bad), str(pinger_file)],
             no_session=True,
             trust_project=True,
+            hook_paths_must_load=False,  # the failed hook is reported, the other runs
         ),
         stderr=stderr,
     )

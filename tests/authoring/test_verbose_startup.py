@@ -87,6 +87,6 @@ def test_a_load_error_names_the_line_too(tmp_path: Path) -> None:
         timeout=60,
     )
     assert (
-        f"hook {hook} failed to load: register() raised RuntimeError: no (at {hook}:3)"
+        f"hook {hook} (--hook): failed to load: register() raised RuntimeError: no (at {hook}:3)"
         in done.stderr
     )

@@ -4,6 +4,7 @@ RPC server, and a failing redaction hook withholds the output from model and ses
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -197,22 +198,23 @@ LOAD_KINDS = {
 
 
 def test_no_exception_type_raised_at_import_or_in_register_kills_the_run(tmp_path: Path) -> None:
-    hooks = []
+    # found in the user's hooks folder: each failure is reported and the run goes on
+    # (a ``--hook`` path that fails stops the start instead)
+    folder = Path(os.environ["HOOKLINE_HOME"]) / "hooks"
     for name, expr in LOAD_KINDS.items():
-        hooks.append(write_hook(tmp_path / f"import_{name}.py", f"""
+        write_hook(folder / f"import_{name}.py", f"""
             import asyncio
             raise {expr}("at import")
             def register(pi):
                 pass
-        """))  # fmt: skip
-        hooks.append(write_hook(tmp_path / f"register_{name}.py", f"""
+        """)  # fmt: skip
+        write_hook(folder / f"register_{name}.py", f"""
             import asyncio
             def register(pi):
                 raise {expr}("in register")
-        """))  # fmt: skip
+        """)  # fmt: skip
     model = write_script(tmp_path / "script.json", [{"text": "still here"}])
-    args = [arg for hook in hooks for arg in ("--hook", str(hook))]
-    done = run_cli("-p", "go", "--model", model, *args, "--cwd", str(tmp_path))
+    done = run_cli("-p", "go", "--model", model, "--cwd", str(tmp_path))
     assert done.returncode == 0, done.stderr
     assert done.stdout == "still here\n"
     assert "Traceback" not in done.stderr

@@ -246,3 +246,66 @@ def test_settings_hook_outcomes_name_the_command_and_file_once(tmp_path: Path) -
         # a non-blocking error is shown once, with where it came from
         assert screen.count("lint is unhappy") == 1, screen
         assert f"PostToolUse hook (command from cli {settings}): hook failed (1)" in screen
+
+
+EVERY_KIND = """
+import json
+from pathlib import Path
+
+
+def register(pi):
+    async def dialogs(place, ctx):
+        answers = {
+            "select": await ctx.ui.select(f"{place} select", ["no", place]),
+            "confirm": await ctx.ui.confirm(f"{place} confirm", "sure?"),
+            "input": await ctx.ui.input(f"{place} input", "placeholder"),
+            "editor": await ctx.ui.editor(f"{place} editor", "prefill"),
+        }
+        with Path(RESULTS).open("a") as f:
+            f.write(json.dumps({"place": place, **answers}) + "\\n")
+
+    @pi.on("session_start")
+    async def started(event, ctx):
+        await dialogs("session_start", ctx)
+
+    @pi.on("tool_call")
+    async def call(event, ctx):
+        await dialogs("tool_call", ctx)
+"""
+
+
+def _answer_every_kind(pane: Pane, place: str) -> None:
+    """The second option, Yes, a typed line, the prefilled text: each as a user would."""
+    pane.wait_all([f"{place} select", "❯ no"])
+    pane.keys("Down")
+    pane.wait_for(f"❯ {place}")
+    pane.keys("Enter")
+    pane.wait_all([f"{place} confirm", "❯ Yes"])
+    pane.keys("Enter")
+    pane.wait_for(f"{place} input")
+    pane.type("typed")
+    pane.keys("Enter")
+    pane.wait_all([f"{place} editor", "prefill"])
+    pane.keys("Enter")
+
+
+def test_every_dialog_kind_from_session_start_and_tool_call(tmp_path: Path) -> None:
+    """The terminal app's part of tests/modes/test_dialogs_everywhere.py: a session_start
+    dialog is open before the editor is, a tool_call one while the run waits."""
+    results = tmp_path / "results.jsonl"
+    hook = EVERY_KIND.replace("RESULTS", repr(str(results)))
+    marker = tmp_path / "ran"
+    turns = [bash(f"touch {marker}"), "finished"]
+    with app(tmp_path, turns, hook, "--permission-mode", "bypassPermissions") as pane:
+        _answer_every_kind(pane, "session_start")
+        pane.ready()
+        pane.type("go")
+        pane.keys("Enter")
+        _answer_every_kind(pane, "tool_call")
+        pane.wait_for("finished", whole=True)
+    found = [json.loads(line) for line in results.read_text().splitlines()]
+    assert found == [
+        {"place": p, "select": p, "confirm": True, "input": "typed", "editor": "prefill"}
+        for p in ("session_start", "tool_call")
+    ]
+    assert marker.exists()  # the call went on once every dialog was answered

@@ -79,7 +79,9 @@ def test_a_reserved_shortcut_is_refused_when_the_hook_loads(tmp_path: Path) -> N
     def register(pi):
         pi.register_shortcut("ctrl+c", lambda ctx: None)
     """
-    with app(tmp_path, [], hook) as pane:
+    # in the project's hooks folder (a broken ``--hook`` path would stop the start)
+    write_hook(tmp_path / "project" / ".hookline" / "hooks" / "keys.py", hook)
+    with app(tmp_path, [], None, "--trust-project") as pane:
         pane.ready()
         # the hooks load while the app is up: setup's notices print above it
         shown = pane.wait_for(lambda s: "is reserved" in s.replace("\n", ""), whole=True)
@@ -286,3 +288,25 @@ def test_a_hook_replaces_the_header_and_footer(tmp_path: Path) -> None:
         pane.keys("Enter")
         pane.wait_for(lambda s: "msgs · ctx" in s and "custom footer" not in s)
         pane.wait_for(lambda s: "my team's agent" not in s)
+
+
+def test_a_missing_named_hook_closes_the_app_with_exit_1(tmp_path: Path) -> None:
+    """The app is drawn while the agent loads; ``--hook`` naming no file ends it (exit 1)
+    before any session starts, with the one line on a restored terminal."""
+    mark = tmp_path / "started"
+    witness = write_hook(
+        tmp_path / "witness.py",
+        f"""
+        from pathlib import Path
+        def register(pi):
+            pi.on("session_start", lambda event, ctx: Path({str(mark)!r}).write_text("x"))
+        """,
+    )
+    with app(tmp_path, ["answer"], None, "--hook", str(witness), "--hook", "gaurd.py") as pane:
+        assert pane.wait_exit() == 1
+        project = tmp_path / "project"
+        assert pane.stderr() == (
+            f"hookline: error: hook {project / 'gaurd.py'} (--hook): no such file; "
+            "the agent does not start without a hook it was given\n"
+        )
+    assert not mark.exists()

@@ -38,6 +38,7 @@ from hookline.core.runner import HookError, HookRunner
 from hookline.core.tracebacks import hook_location, hook_traceback
 from hookline.discovery import (
     Discovery,
+    LoadError,
     LoadResult,
     SettingsHookPath,
     discover_hooks,
@@ -67,6 +68,16 @@ DEFAULT_MODEL = "scripted:" + str(Path(__file__).with_name("default_script.yaml"
 
 class SetupError(Exception):
     """Something the user must fix before the agent can start; the message says what."""
+
+    #: The CLI's exit code for it (2: a usage or settings problem).
+    exit_code = 2
+
+
+class NamedHookError(SetupError):
+    """A hook named on the command line (``--hook``/``--extension``) did not load: running
+    without it would be running without a guard the user asked for (exit 1, as pi)."""
+
+    exit_code = 1
 
 
 @dataclass(slots=True)
@@ -100,6 +111,9 @@ class AgentOptions:
     #: False (``serve --no-discovery``): module hooks only from the paths given and the
     #: settings' lists, not the project's, the user's or installed packages'.
     discover: bool = True
+    #: A ``hook_paths`` module that does not load stops the start (``NamedHookError``).
+    #: ``serve`` passes False: it answers every tool call with a deny instead.
+    hook_paths_must_load: bool = True
 
 
 @dataclass(slots=True)
@@ -239,6 +253,38 @@ def _check_required(required: list[_Required], result: LoadResult, disabled: str
         )
 
 
+def _load_error_text(error: LoadError, verbose: bool, flag: str = "") -> str:
+    """``hook PATH failed to load: REASON (at file:line)``, the traceback under it if verbose;
+    with ``flag``, ``hook PATH (FLAG): failed to load: ...``."""
+    where = hook_location(error.path, error.exception)
+    at = f" (at {where})" if where else ""
+    trace = hook_traceback(error.exception) if verbose else ""
+    named = f" ({flag}):" if flag else ""
+    return f"hook {error.path}{named} failed to load: {error.reason}{at}" + _below(trace)
+
+
+def _check_named(result: LoadResult, verbose: bool) -> None:
+    """``NamedHookError`` when a ``--hook`` path (or a module of a folder given so) did not
+    load; hooks discovered in folders nobody named only get their error reported.
+
+    Worded as ``_check_required``: ``hook PATH (--hook): no such file | failed to load: ...``.
+    """
+    lines = []
+    for error in result.errors:
+        if error.origin != "cli":
+            continue
+        if not os.path.lexists(error.path):
+            lines.append(f"hook {error.path} (--hook): no such file")
+        else:
+            lines.append(_load_error_text(error, verbose, "--hook"))
+    if len(lines) == 1:
+        raise NamedHookError(f"{lines[0]}; the agent does not start without a hook it was given")
+    if lines:
+        raise NamedHookError(
+            "the agent does not start without the hooks it was given:\n" + "\n".join(lines)
+        )
+
+
 def _open_session(options: AgentOptions, cwd: str) -> SessionManager:
     try:
         if options.no_session:
@@ -324,11 +370,9 @@ async def build_agent(
         LoadResult() if plan.discovery is None else await load_hooks_async(plan.discovery, cwd=cwd)
     )
     for error in result.errors:
-        where = hook_location(error.path, error.exception)
-        at = f" (at {where})" if where else ""
-        trace = hook_traceback(error.exception) if options.verbose else ""
-        text = f"hook {error.path} failed to load: {error.reason}{at}" + _below(trace)
-        _say(err, text, logging.ERROR)
+        if error.origin == "cli" and options.hook_paths_must_load:
+            continue  # said once, as the reason nothing starts (below)
+        _say(err, _load_error_text(error, options.verbose), logging.ERROR)
     if options.verbose:
         for shadowed in result.shadowed:
             _say(err, f"hook {shadowed.source.path} shadowed: {shadowed.reason}", logging.INFO)
@@ -339,6 +383,8 @@ async def build_agent(
             events = ", ".join(hook.handlers) or "no events"
             _say(err, f"hook {hook.path} ({source.origin}) loaded: {events}", logging.INFO)
     _check_required(required, result, plan.limit)
+    if options.hook_paths_must_load:
+        _check_named(result, options.verbose)
     result.flag_values.update(_hook_flags(result, options.hook_flags))
     result.events.on_error = lambda channel, exc: runner.report(f"events:{channel}", "events", exc)
     load_into_runner(result, runner)
@@ -350,13 +396,17 @@ async def build_agent(
     if _needs_claude_hooks(settings, plugins):
         from hookline.agent.model_hooks import make_model_runner
         from hookline.claude.adapter import ClaudeHooks
+        from hookline.claude.bridge_command import skip_bridge_duplicates
 
+        loaded_keys, hook_env = [s.key for s in result.sources], settings.merged.env
         claude = ClaudeHooks.from_settings(
             settings,
             plugins=plugins,
             policy=policy,
             project_trusted=trusted,
             project_dir=cwd,
+            # `hookline claude-hook` for modules loaded here would run them twice
+            skip=skip_bridge_duplicates(loaded_keys, cwd, hook_env),
             model_runner=make_model_runner(
                 lambda: agent_ref[0].provider, cwd, lambda event: agent_ref[0].emit(event)
             ),

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from hookline.agent.setup import ModuleHookPlan, enabled_plugins, plan_module_hooks
 from hookline.claude import ClaudeHooks
+from hookline.claude.bridge_command import skip_bridge_duplicates
 from hookline.claude.plugins import Plugin
 from hookline.discovery import LoadResult, SkippedSource, load_hooks
 from hookline.settings import LoadedSettings, TrustStore, hook_policy, load_settings
@@ -82,6 +83,7 @@ def load_project_hooks(
         policy=policy,
         project_trusted=trusted,
         project_dir=folder,
+        skip=skip_bridge_duplicates([s.key for s in modules.sources], folder, settings.merged.env),
     )
     notes.extend(f"settings hooks: {problem}" for problem in claude.errors)
     return ProjectHooks(folder, trusted, settings, plan, modules, claude, notes)

@@ -15,7 +15,7 @@ import functools
 import json
 import shlex
 from collections.abc import Awaitable, Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal, Protocol
 
@@ -161,11 +161,15 @@ def build_table(
     sources: Iterable[HookSource],
     policy: HookPolicy | None = None,
     project_trusted: bool = True,
+    skip: Callable[[HookDefinition], str | None] | None = None,
 ) -> HookTable:
     """Flatten sources (highest-precedence first, as given) into a ``HookTable``.
 
     Matchers of sources that may run are compiled here (so a bad one is
     reported once); those of sources that may not are never compiled.
+    ``skip`` gives a reason to hold back a hook policy allows (the agent's: a
+    ``claude-hook`` command for modules it loads itself); it is marked like a
+    policy skip, so selection and ``hooks list`` say why.
     """
     from hookline.claude.matchers import LITERAL_MATCHER_EVENTS, compile_matcher
 
@@ -183,12 +187,12 @@ def build_table(
                 if error:
                     table.errors.append(f"{origin}: {event}[{g}]: {error}")
                 for i, spec in enumerate(group.hooks):
-                    table.add(
-                        HookDefinition(
-                            event, group.matcher, spec, source.scope, origin, g, i,
-                            denied, source.plugin_root, source.plugin_data,
-                        )
+                    definition = HookDefinition(
+                        event, group.matcher, spec, source.scope, origin, g, i,
+                        denied, source.plugin_root, source.plugin_data,
                     )  # fmt: skip
+                    why = skip(definition) if skip is not None and denied is None else None
+                    table.add(definition if why is None else replace(definition, denied=why))
     return table
 
 

@@ -88,11 +88,12 @@ class HookEngine:
         settings_env: Mapping[str, str] | None = None,
         http_policy: HttpHookPolicy | None = None,
         mcp_tools: McpToolCaller | None = None,
+        skip: Callable[[HookDefinition], str | None] | None = None,
     ) -> None:
         self.project_dir = str(Path(project_dir).resolve())
         self.policy = policy
         self.project_trusted = project_trusted
-        self.table = build_table(sources, policy, project_trusted)
+        self.table = build_table(sources, policy, project_trusted, skip)
         self.errors: list[str] = [*errors, *self.table.errors]
         self.env = env  # None: the process env at each run
         #: The settings ``env`` block (trusted files only), for hooks and tools.

@@ -13,7 +13,10 @@ process stays up.
 
 Every command runs as its own task, so reading never waits for one: an
 ``abort`` or a dialog answer is read while a prompt, a hook or a dialog
-is still pending. ``abort`` closes open dialogs (``extension_ui_cancelled``,
+is still pending. The session's start (``session_start`` hooks) is such a
+task too, begun before the first line is read; other commands wait for it.
+EOF closes every dialog with its no-UI value, so a hook waiting on the host
+never holds the process. ``abort`` closes open dialogs (``extension_ui_cancelled``,
 they resolve as cancelled), lets the run end on the abort signal for
 ``ABORT_GRACE`` seconds, then cancels what is still running (a hung hook).
 """
@@ -332,6 +335,9 @@ class RpcServer:
         self.bash_signals: set[asyncio.Event] = set()
         #: Commands an abort gave up on (they ignored cancellation).
         self._abandoned: set[asyncio.Task[Any]] = set()
+        #: The session's start (``session_start`` hooks): commands but ``abort`` wait for it.
+        self._started: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._started.set_result(None)
 
     def write(self, payload: dict[str, Any]) -> None:
         self._out(dumps(payload))
@@ -365,7 +371,10 @@ class RpcServer:
         self.write(payload)
 
     async def serve(self, stdin: asyncio.StreamReader) -> int:
-        await self.agent.start()
+        """Read commands until EOF; the session starts alongside, so a ``session_start``
+        dialog's answer, an ``abort`` and EOF are read while its hooks run."""
+        self._started = asyncio.ensure_future(self.agent.start())
+        self.track(self._started, "start")
         try:
             async for line in read_lines(stdin):
                 if isinstance(line, LineTooLong):
@@ -379,10 +388,13 @@ class RpcServer:
                 text = line.decode("utf-8", errors="replace").strip()
                 if text:
                     self.handle_line(text)
+            # EOF: the host is gone; open and later dialogs answer as if there were no UI.
             self.ui.cancel_all()
             live = [t for t in self._tasks if t not in self._abandoned]
             if live:
                 await asyncio.wait(live)
+            if self._started.done() and not self._started.cancelled():
+                self._started.result()  # a start-up that raised is the run's error
             if not self._abandoned:  # a run given up on never makes the agent idle
                 await self.agent.wait_for_idle()
         except asyncio.CancelledError:
@@ -492,6 +504,8 @@ class RpcServer:
     async def _run(self, kind: str, message: dict[str, Any], handler: _Handler) -> None:
         request_id = message.get("id")
         try:
+            if kind != "abort":  # commands follow session_start; abort may end it
+                await asyncio.wait([self._started])
             data = await handler(self, message)
         except asyncio.CancelledError:
             self.respond(kind, request_id, error="aborted before it finished")

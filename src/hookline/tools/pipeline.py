@@ -11,7 +11,8 @@
                              UI, no-UI denial); none for plain ``wrap_tools``
     3. the tool              arguments checked against a pydantic ``parameters``
                              model (a mismatch is the tool's failure), then
-                             ``execute``; a raise is the tool's failure
+                             ``execute``; a raise is the tool's failure; never
+                             started once the run was stopped (abort, a signal)
     4. tool_result hooks     module hooks, then settings PostToolUse hooks: overrides,
                              ``append`` feedback, fail closed (a failing handler
                              withholds the output)
@@ -167,6 +168,11 @@ class ToolPipeline:
             if granted.denial is not None:
                 return _denied(granted.denial, granted.input)
             input = granted.input
+        hooks_ran = self.runner.has_handlers("tool_call") or self.runner.has_handlers(
+            "permission_request"
+        )
+        if signal is not None and await _stopped(signal, hooks_ran=hooks_ran):
+            return ToolOutcome(ToolResult([text(ABORTED_BEFORE_RUN)], None, is_error=True), input)
         try:
             result = await self._execute(tool, tool_call_id, input, signal, on_update)
         except BaseException as exc:
@@ -278,6 +284,22 @@ class ToolPipeline:
         if not self.runner.has_handlers("tool_result"):
             return None
         return await self.runner.emit_tool_result(event)
+
+
+#: The result of a call whose run was stopped (abort, SIGTERM, Ctrl+C) before the tool ran.
+ABORTED_BEFORE_RUN = "Tool call aborted: the run was stopped before the tool ran."
+
+
+async def _stopped(signal: asyncio.Event, *, hooks_ran: bool) -> bool:
+    """Whether the run was stopped before the tool may start.
+
+    A sync hook (``time.sleep``, a busy loop) holds the event loop: a SIGTERM or Ctrl+C
+    that came meanwhile has only queued its stop on the loop. After hooks ran, the
+    loop gets one turn, so that stop sets ``signal`` before the tool could start.
+    """
+    if hooks_ran and not signal.is_set():
+        await asyncio.sleep(0)
+    return signal.is_set()
 
 
 async def _awaited(value: Awaitable[ToolResult]) -> ToolResult:

@@ -9,7 +9,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from tests.modes.helpers import json_lines, run_cli, write_script
 from tests.sandbox.helpers import needs_bwrap, write_settings
 
@@ -87,7 +86,7 @@ def test_without_the_sandbox_bypass_lets_a_program_write_what_an_edit_rule_denie
 ) -> None:
     """What the sandbox is for: the rules alone do not see a program's own writes."""
     write_settings(project, {"permissions": {"deny": ["Edit(.env)"]}})
-    code, events, err = run(
+    code, _events, err = run(
         project, [WRITE_ENV], "--permission-mode", "bypassPermissions", "--trust-project"
     )
     assert code == 0, err
@@ -95,7 +94,7 @@ def test_without_the_sandbox_bypass_lets_a_program_write_what_an_edit_rule_denie
     enable(project)
     write_settings(project, {"permissions": {"deny": ["Edit(.env)"]}}, "settings.local.json")
     (project / ".env").write_text("KEY=original\n")
-    code, events, err = run(
+    code, _events, err = run(
         project, [WRITE_ENV], "--permission-mode", "bypassPermissions", "--trust-project"
     )
     assert code == 0, err
@@ -124,7 +123,7 @@ def test_deny_and_ask_rules_still_win_over_auto_allow(project: Path) -> None:
         ". /dev/null; touch x",
         "echo $$ > x",
         "(touch x)",
-        "eval \"$(echo touch x)\"",
+        'eval "$(echo touch x)"',
     ],
 )
 def test_lines_the_sandbox_cannot_vet_are_not_auto_allowed(project: Path, line: str) -> None:
@@ -188,7 +187,7 @@ def test_excluded_commands_run_outside_and_go_through_permissions(
 
 def test_fail_if_unavailable_refuses_to_start(project: Path) -> None:
     enable(project, failIfUnavailable=True)
-    code, events, err = run(
+    code, _events, err = run(
         project, ["touch x"], "--trust-project", HOOKLINE_BWRAP="/nonexistent/bwrap"
     )
     assert code == 1
@@ -201,7 +200,9 @@ def test_fail_if_unavailable_refuses_to_start(project: Path) -> None:
 
 def test_fail_if_unavailable_refuses_when_bwrap_is_broken(project: Path, tmp_path: Path) -> None:
     fake = tmp_path / "bwrap"
-    fake.write_text("#!/bin/sh\necho 'bwrap: No permissions to creating new namespace' >&2\nexit 1\n")
+    fake.write_text(
+        "#!/bin/sh\necho 'bwrap: No permissions to creating new namespace' >&2\nexit 1\n"
+    )
     fake.chmod(0o755)
     enable(project, failIfUnavailable=True)
     code, _, err = run(project, ["touch x"], HOOKLINE_BWRAP=str(fake))
@@ -233,7 +234,7 @@ def test_an_untrusted_project_cannot_loosen_the_sandbox(project: Path, tmp_path:
             "permissions": {"deny": ["Edit(.env)"]},
         },
     )
-    code, events, err = run(
+    code, _events, err = run(
         project,
         [WRITE_ENV, f"echo x > {elsewhere}/planted"],
         "--permission-mode",

@@ -8,12 +8,12 @@ import os
 from pathlib import Path
 
 import pytest
+from tests.sandbox.helpers import config_for, write_settings
 
 from hookline.sandbox.config import resolve_sandbox
 from hookline.sandbox.policy import SandboxPolicy, excluded, vettable
 from hookline.settings import load_settings
 from hookline.settings.permission_rules import PermissionRules
-from tests.sandbox.helpers import config_for, write_settings
 
 
 def test_defaults_are_claude_codes(tmp_path: Path) -> None:
@@ -41,7 +41,9 @@ def test_paths_are_read_as_claude_code_documents_them(tmp_path: Path) -> None:
     )
     user = home / ".claude"
     user.mkdir()
-    (user / "settings.json").write_text(json.dumps({"sandbox": {"filesystem": {"allowWrite": ["cache"]}}}))
+    (user / "settings.json").write_text(
+        json.dumps({"sandbox": {"filesystem": {"allowWrite": ["cache"]}}})
+    )
     config = config_for(tmp_path)
     assert config.allow_write == (
         str(user / "cache"),  # a user file's relative path: its own folder
@@ -77,8 +79,11 @@ def test_managed_only_domains(tmp_path: Path) -> None:
     managed = tmp_path / "managed.json"
     managed.write_text(
         json.dumps(
-            {"sandbox": {"network": {"allowedDomains": ["corp.example"],
-                                     "allowManagedDomainsOnly": True}}}
+            {
+                "sandbox": {
+                    "network": {"allowedDomains": ["corp.example"], "allowManagedDomainsOnly": True}
+                }
+            }
         )
     )
     write_settings(tmp_path, {"sandbox": {"network": {"allowedDomains": ["anything.example"]}}})
@@ -97,10 +102,17 @@ def test_an_untrusted_project_only_restricts(tmp_path: Path) -> None:
                 "autoAllowBashIfSandboxed": True,
                 "allowUnsandboxedCommands": True,
                 "excludedCommands": ["docker"],
-                "filesystem": {"allowWrite": ["/"], "denyWrite": ["x"], "denyRead": ["y"],
-                               "allowRead": ["z"]},
-                "network": {"allowedDomains": ["a.example"], "deniedDomains": ["b.example"],
-                            "allowUnixSockets": ["/run/docker.sock"]},
+                "filesystem": {
+                    "allowWrite": ["/"],
+                    "denyWrite": ["x"],
+                    "denyRead": ["y"],
+                    "allowRead": ["z"],
+                },
+                "network": {
+                    "allowedDomains": ["a.example"],
+                    "deniedDomains": ["b.example"],
+                    "allowUnixSockets": ["/run/docker.sock"],
+                },
             }
         },
     )
@@ -112,16 +124,23 @@ def test_an_untrusted_project_only_restricts(tmp_path: Path) -> None:
     assert config.allow_read == () and config.allowed_domains == ()
     assert config.denied_domains == ("b.example",)
     ignored = loaded.ignored_summary() or ""
-    for key in ("sandbox.autoAllowBashIfSandboxed", "sandbox.allowUnsandboxedCommands",
-                "sandbox.excludedCommands", "sandbox.filesystem.allowWrite",
-                "sandbox.filesystem.allowRead", "sandbox.network.allowedDomains",
-                "sandbox.network.allowUnixSockets"):
+    for key in (
+        "sandbox.autoAllowBashIfSandboxed",
+        "sandbox.allowUnsandboxedCommands",
+        "sandbox.excludedCommands",
+        "sandbox.filesystem.allowWrite",
+        "sandbox.filesystem.allowRead",
+        "sandbox.network.allowedDomains",
+        "sandbox.network.allowUnixSockets",
+    ):
         assert key in ignored
 
 
 def test_an_untrusted_project_may_still_confine(tmp_path: Path) -> None:
-    write_settings(tmp_path, {"sandbox": {"allowUnsandboxedCommands": False,
-                                          "autoAllowBashIfSandboxed": False}})
+    write_settings(
+        tmp_path,
+        {"sandbox": {"allowUnsandboxedCommands": False, "autoAllowBashIfSandboxed": False}},
+    )
     loaded = load_settings(tmp_path, managed_paths=[], project_trusted=False)
     config = resolve_sandbox(loaded, PermissionRules.from_settings(loaded), str(tmp_path))
     assert config.allow_unsandboxed is False and config.auto_allow is False
@@ -134,8 +153,16 @@ def test_a_malformed_sandbox_section_stops_start_up(tmp_path: Path) -> None:
 
 
 def test_unknown_keys_are_listed_as_not_enforced(tmp_path: Path) -> None:
-    write_settings(tmp_path, {"sandbox": {"enabled": True, "enableWeakerNestedSandbox": True,
-                                          "network": {"httpProxyPort": 8080}}})
+    write_settings(
+        tmp_path,
+        {
+            "sandbox": {
+                "enabled": True,
+                "enableWeakerNestedSandbox": True,
+                "network": {"httpProxyPort": 8080},
+            }
+        },
+    )
     config = config_for(tmp_path)
     text = "\n".join(config.not_enforced)
     assert "enableWeakerNestedSandbox" in text and "httpProxyPort" in text
@@ -171,7 +198,7 @@ def test_excluded_commands(line: str, patterns: tuple[str, ...], out: bool) -> N
         (". x", False),
         ("FOO=1 source x", False),
         ("echo $$", False),
-        ("eval \"$x\"", False),
+        ('eval "$x"', False),
     ],
 )
 def test_what_auto_allow_may_answer_for(line: str, out: bool, tmp_path: Path) -> None:
@@ -184,9 +211,7 @@ def test_the_policy_per_call(tmp_path: Path) -> None:
     assert on.sandboxed({"command": "ls"})
     assert not on.sandboxed({"command": "git status"})
     assert not on.sandboxed({"command": "ls", "dangerouslyDisableSandbox": True})
-    strict = SandboxPolicy(
-        config_for(tmp_path, allow_unsandboxed=False), active=True
-    )
+    strict = SandboxPolicy(config_for(tmp_path, allow_unsandboxed=False), active=True)
     assert strict.sandboxed({"command": "ls", "dangerouslyDisableSandbox": True})
     assert not SandboxPolicy(config, active=False).sandboxed({"command": "ls"})
     assert not SandboxPolicy(config_for(tmp_path, auto_allow=False), active=True).auto_allows(

@@ -10,7 +10,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-
 from tests.sandbox.helpers import Box, config_for, listing, needs_bwrap, write_settings
 
 pytestmark = needs_bwrap
@@ -97,7 +96,7 @@ ATTACKS_ON_ENV = [
     "ln -sf /etc/hostname .env",
     "ln -s .env link && echo pwned > link",
     "chmod 777 .env",
-    "perl -e 'open(F,\">.env\"); print F \"pwned\"'",
+    'perl -e \'open(F,">.env"); print F "pwned"\'',
     "f() { echo pwned; } > .env; f",
     "cd sub && echo pwned > ../.env",
     "echo pwned > sub/.env",
@@ -106,9 +105,7 @@ ATTACKS_ON_ENV = [
 
 
 @pytest.mark.parametrize("attack", ATTACKS_ON_ENV)
-def test_an_edit_deny_rule_holds_against_every_writer(
-    box: Box, project: Path, attack: str
-) -> None:
+def test_an_edit_deny_rule_holds_against_every_writer(box: Box, project: Path, attack: str) -> None:
     before = listing(project)
     out = box.run(attack)
     assert (project / ".env").read_text() == "KEY=original\n", out.text

@@ -19,6 +19,7 @@ from opentelemetry.sdk.metrics.export import InMemoryMetricReader
 from opentelemetry.sdk.trace import TracerProvider
 from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
+from tests.sandbox.helpers import BWRAP, config_for, needs_bwrap
 
 import hookline.sandbox
 from hookline.agent.setup import sandbox_violation_event
@@ -27,7 +28,6 @@ from hookline.telemetry.audit import AuditLog
 from hookline.telemetry.otel import OtelRecorder
 from hookline.tools.bash import create_bash_tool
 from hookline.tools.leftovers import ToolLeftovers
-from tests.sandbox.helpers import BWRAP, config_for, needs_bwrap
 
 
 @dataclass(frozen=True)
@@ -72,8 +72,10 @@ def fake_network(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     module = types.ModuleType("hookline.sandbox.network")
 
     def inside_argv(python: str, channel_fd: int, command: Sequence[str]) -> list[str]:
-        return [*command[:2], f"test -e /proc/self/fd/{channel_fd} && echo fd-inherited; "
-                + command[2]]
+        return [
+            *command[:2],
+            f"test -e /proc/self/fd/{channel_fd} && echo fd-inherited; " + command[2],
+        ]
 
     module.inside_argv = inside_argv  # type: ignore[attr-defined]
     module.proxy_env = lambda: {"HTTPS_PROXY": "http://127.0.0.1:3128"}  # type: ignore[attr-defined]
@@ -131,10 +133,5 @@ def test_opentelemetry_counts_a_violation_on_the_tool_span() -> None:
     assert span.events[0].attributes["host"] == "evil.example"
     data = reader.get_metrics_data()
     assert data is not None
-    names = {
-        m.name: m
-        for r in data.resource_metrics
-        for s in r.scope_metrics
-        for m in s.metrics
-    }
+    names = {m.name: m for r in data.resource_metrics for s in r.scope_metrics for m in s.metrics}
     assert names["hookline.sandbox_violations"].data.data_points[0].value == 1

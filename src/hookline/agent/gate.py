@@ -29,8 +29,8 @@ from hookline.core.runner import HookRunner
 from hookline.tools.pipeline import Authorization, Denial, DenialSource
 
 if TYPE_CHECKING:
-    from hookline.sandbox.policy import SandboxPolicy
     from hookline.core.results import HookResult, PermissionRequestResult, ToolCallResult
+    from hookline.sandbox.policy import SandboxPolicy
 
 
 class PermissionGate:

@@ -60,8 +60,8 @@ from hookline.tools import BashSpawnContext, ToolLeftovers, builtin_tools
 from hookline.tools.mcp.config import load_servers
 
 if TYPE_CHECKING:
-    from hookline.sandbox.start import SandboxStart
     from hookline.claude.adapter import ClaudeHooks
+    from hookline.sandbox.start import SandboxStart
 
 DEFAULT_MODEL = "scripted:" + str(Path(__file__).with_name("default_script.yaml"))
 

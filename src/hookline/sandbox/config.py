@@ -181,7 +181,9 @@ def resolve_sandbox(
     managed = next((f for f in files if f.scope == "managed"), None)
     managed_box = managed.settings.sandbox if managed and managed.settings else None
     only_managed_reads = bool(
-        managed_box and managed_box.filesystem and managed_box.filesystem.allow_managed_read_paths_only
+        managed_box
+        and managed_box.filesystem
+        and managed_box.filesystem.allow_managed_read_paths_only
     )
     only_managed_domains = bool(
         managed_box and managed_box.network and managed_box.network.allow_managed_domains_only
@@ -229,7 +231,9 @@ def resolve_sandbox(
         if not only_managed_domains or f is managed
         for d in _network(f.settings.sandbox if f.settings else None, "allowed")
     ]
-    denied = [d for f in files for d in _network(f.settings.sandbox if f.settings else None, "denied")]
+    denied = [
+        d for f in files for d in _network(f.settings.sandbox if f.settings else None, "denied")
+    ]
     allowed += _domains(rules.allow, managed_only=only_managed_domains)
     denied += _domains(rules.deny, managed_only=False)
 

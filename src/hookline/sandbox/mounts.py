@@ -116,13 +116,13 @@ class Planner:
                 protect(os.path.join(root, name.rstrip("/")), name.endswith("/"))
             if os.path.isfile(os.path.join(root, ".git")):
                 readonly[os.path.join(root, ".git")] = None  # a worktree's pointer file
-            for entry in self.tree.walk(root, max_depth=NESTED_DEPTH - 1):
-                if entry.is_dir:
-                    self._nested(entry.path, readonly)
-        for entry in config.deny_write:
-            self._deny_write(entry, roots, readonly, protect)
-        for entry in config.deny_read:
-            self._deny_read(entry, hidden)
+            for found in self.tree.walk(root, max_depth=NESTED_DEPTH - 1):
+                if found.is_dir:
+                    self._nested(found.path, readonly)
+        for rule in config.deny_write:
+            self._deny_write(rule, roots, readonly, protect)
+        for rule in config.deny_read:
+            self._deny_read(rule, hidden)
         if self.tree.truncated:
             plan.notes.append(f"a search stopped after {self.tree.limit} entries")
         for path in config.allow_read:
@@ -200,10 +200,10 @@ class Planner:
             return
         for root in roots:
             for entry in self.tree.walk(root):
-                hide = wanted.get((entry.dev, entry.ino))
-                if hide is None or entry.is_dir:
+                linked = wanted.get((entry.dev, entry.ino))
+                if linked is None or entry.is_dir:
                     continue
-                if hide:
+                if linked:
                     hidden.setdefault(entry.path, False)
                 elif entry.path not in hidden:
                     readonly[entry.path] = None

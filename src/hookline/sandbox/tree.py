@@ -88,9 +88,7 @@ class TreeIndex:
         taken = time.time_ns()
         try:
             with os.scandir(folder) as it:
-                names = tuple(
-                    (e.name, e.is_dir(follow_symlinks=False), e.inode()) for e in it
-                )
+                names = tuple((e.name, e.is_dir(follow_symlinks=False), e.inode()) for e in it)
         except OSError:
             return None
         listing = _Listing(st.st_mtime_ns, taken, st.st_dev, names)

@@ -51,12 +51,13 @@ class PathEntry:
     _spec: pathspec.GitIgnoreSpec | None = field(default=None, repr=False, compare=False)
 
     def matches(self, path: str, is_dir: bool) -> bool:
-        """Whether ``path`` (under ``root``) is one this glob entry names."""
+        """Whether ``path`` (absolute, normalized, under ``root``) is one this entry names."""
         if self._spec is None:
             return path == self.root
-        rel = os.path.relpath(path, self.base)
-        if rel.startswith("../") or rel == "..":
+        prefix = self.base.rstrip("/") + "/"
+        if not path.startswith(prefix):
             return False
+        rel = path[len(prefix) :]
         return bool(self._spec.match_file(rel) or (is_dir and self._spec.match_file(rel + "/")))
 
     def __str__(self) -> str:

@@ -27,7 +27,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from hookline.sandbox.config import PathEntry, SandboxConfig
-from hookline.sandbox.tree import TreeIndex
+from hookline.sandbox.tree import Listing, TreeIndex
 
 #: Paths at the root of every working directory that a command must never write or
 #: create: the agent's own settings and hooks, and code other tools run later. Folders
@@ -87,6 +87,9 @@ class Planner:
     def __init__(self, config: SandboxConfig, tree: TreeIndex | None = None) -> None:
         self.config = config
         self.tree = tree or TreeIndex()
+        #: (which rule, folder) -> (its listing, what matched there): reused while the
+        #: folder's listing is the same object (unchanged)
+        self._found: dict[tuple[int, str], tuple[Listing, list[tuple[str, bool]]]] = {}
 
     def plan(self, tmpdir: str) -> MountPlan:
         config = self.config
@@ -172,18 +175,34 @@ class Planner:
             protect(entry.literal, False)
         # Only what lies in a writable folder can be written: search there alone.
         for start in _search_roots(entry.root, roots):
-            for found in self.tree.walk(start):
-                if entry.matches(found.path, found.is_dir):
-                    readonly[found.path] = None
+            for path, _ in self._search(entry, start):
+                readonly[path] = None
 
     def _deny_read(self, entry: PathEntry, hidden: dict[str, bool]) -> None:
         if entry.glob is None:
             if os.path.lexists(entry.root):
                 hidden[entry.root] = os.path.isdir(entry.root)
             return
-        for found in self.tree.walk(entry.root):
-            if entry.matches(found.path, found.is_dir):
-                hidden[found.path] = found.is_dir
+        for path, is_dir in self._search(entry, entry.root):
+            hidden[path] = is_dir
+
+    def _search(self, entry: PathEntry, start: str) -> Iterable[tuple[str, bool]]:
+        """What ``entry``'s glob matches below ``start``; a folder's matches are kept while
+        its listing is unchanged, so a call pays a ``stat`` per folder, not a match per file."""
+        key = id(entry)
+        for folder, listing in self.tree.folders(start):
+            cached = self._found.get((key, folder))
+            if cached is not None and cached[0] is listing:
+                yield from cached[1]
+                continue
+            base = "" if folder == "/" else folder
+            found = [
+                (f"{base}/{name}", is_dir)
+                for name, is_dir, _ in listing.names
+                if entry.matches(f"{base}/{name}", is_dir)
+            ]
+            self._found[(key, folder)] = (listing, found)
+            yield from found
 
     def _hard_links(
         self, roots: list[str], readonly: dict[str, None], hidden: dict[str, bool]

@@ -29,11 +29,14 @@ class Entry:
 
 
 @dataclass(frozen=True, slots=True)
-class _Listing:
+class Listing:
+    """One folder's names as read at ``taken_ns``."""
+
     mtime_ns: int
     taken_ns: int
     dev: int
     names: tuple[tuple[str, bool, int], ...]  # (name, is a real folder, inode)
+    index: dict[str, tuple[bool, int]]  # the same by name
 
 
 class TreeIndex:
@@ -41,7 +44,7 @@ class TreeIndex:
 
     def __init__(self, limit: int = 50_000) -> None:
         self.limit = limit
-        self._cache: dict[str, _Listing] = {}
+        self._cache: dict[str, Listing] = {}
         #: the last walk stopped at ``limit`` (its results are incomplete)
         self.truncated = False
 
@@ -50,29 +53,35 @@ class TreeIndex:
         listing = self._listing(folder)
         if listing is None:
             return None
-        return {name: (is_dir, ino) for name, is_dir, ino in listing.names}
+        return listing.index
 
     def walk(self, root: str, *, max_depth: int | None = None) -> Iterator[Entry]:
         """Every entry below ``root`` (not through symlinks), parents before children."""
+        for folder, listing in self.folders(root, max_depth=max_depth):
+            for name, is_dir, ino in listing.names:
+                yield Entry(f"{folder}/{name}", is_dir, listing.dev, ino)
+
+    def folders(self, root: str, *, max_depth: int | None = None) -> Iterator[tuple[str, Listing]]:
+        """Each folder from ``root`` down (not through symlinks) with its listing; a caller
+        may key its own cache on the listing object, which changes only with the folder."""
         self.truncated = False
         seen = 0
-        stack = [(root, 0)]
+        stack = [(root.rstrip("/") or "/", 0)]
         while stack:
             folder, depth = stack.pop()
             listing = self._listing(folder)
             if listing is None:
                 continue
-            for name, is_dir, ino in listing.names:
-                seen += 1
-                if seen > self.limit:
-                    self.truncated = True
-                    return
-                path = os.path.join(folder, name)
-                yield Entry(path, is_dir, listing.dev, ino)
-                if is_dir and (max_depth is None or depth + 1 < max_depth):
-                    stack.append((path, depth + 1))
+            seen += len(listing.names)
+            if seen > self.limit:
+                self.truncated = True
+                return
+            yield folder, listing
+            if max_depth is None or depth + 1 < max_depth:
+                base = "" if folder == "/" else folder
+                stack.extend((f"{base}/{n}", depth + 1) for n, d, _ in listing.names if d)
 
-    def _listing(self, folder: str) -> _Listing | None:
+    def _listing(self, folder: str) -> Listing | None:
         try:
             st = os.stat(folder, follow_symlinks=False)
         except OSError:
@@ -91,6 +100,7 @@ class TreeIndex:
                 names = tuple((e.name, e.is_dir(follow_symlinks=False), e.inode()) for e in it)
         except OSError:
             return None
-        listing = _Listing(st.st_mtime_ns, taken, st.st_dev, names)
+        index = {name: (is_dir, ino) for name, is_dir, ino in names}
+        listing = Listing(st.st_mtime_ns, taken, st.st_dev, names, index)
         self._cache[folder] = listing
         return listing

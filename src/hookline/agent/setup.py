@@ -384,7 +384,9 @@ async def build_agent(
         _say(err, f"settings: {warning}")
     agent_ref: list[Agent] = []
     sandbox = _sandbox(settings, rules, cwd, err, agent_ref)
-    gate = PermissionGate(runner, mode=mode, rules=rules, cwd=cwd, sandbox=sandbox.policy)
+    gate = PermissionGate(
+        runner, mode=mode, rules=rules, cwd=cwd, sandbox=sandbox.policy if sandbox else None
+    )
     memory = load_memory(cwd, project_trusted=trusted)
     for warning in memory.warnings:
         _say(err, warning)
@@ -414,7 +416,7 @@ async def build_agent(
                 spawn_hook=spawn_hook,
                 hide=rules.hide_predicate(cwd),
                 leftovers=leftovers,
-                sandbox=sandbox.sandbox,
+                sandbox=sandbox.sandbox if sandbox else None,
             ),
             task_tool(lambda: agent_ref[0], agent_types, make_provider),
         ],
@@ -515,9 +517,11 @@ def _sandbox(
     cwd: str,
     err: TextIO | None,
     agent_ref: list[Agent],
-) -> SandboxStart:
-    """The session's sandbox (``sandbox`` settings); refuse to start when it is required
-    and cannot run, warn once when it is wanted and cannot."""
+) -> SandboxStart | None:
+    """The session's sandbox (``sandbox`` settings; None without any); refuse to start when
+    it is required and cannot run, warn once when it is wanted and cannot."""
+    if settings.empty or settings.merged.sandbox is None:
+        return None  # nothing imported for a run without sandbox settings
     from hookline.sandbox.config import resolve_sandbox
     from hookline.sandbox.start import SandboxUnavailable, start_sandbox
 

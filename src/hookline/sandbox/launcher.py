@@ -165,6 +165,8 @@ class Sandbox:
             if path in made:
                 source = empty if is_dir else unreadable
                 layers.append((_depth(path), 1, ["--ro-bind", source, path]))
+            elif os.path.lexists(path):  # created meanwhile by someone else: protect it
+                layers.append((_depth(path), 1, ["--ro-bind", path, path]))
         for path in plan.hidden_files:
             layers.append((_depth(path), 2, ["--ro-bind", unreadable, path]))
         for path in plan.hidden_dirs:

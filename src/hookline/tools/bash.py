@@ -45,13 +45,12 @@ import tempfile
 from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from hookline.core.messages import text
 from hookline.core.process import group_alive, run_process
 from hookline.core.tool import ModelRef, Tool, ToolError, ToolResult, ToolUpdate
 from hookline.core.tool_params import parse_arguments
-from hookline.sandbox.launcher import Launch, Sandbox
 from hookline.tools.details import BashToolDetails
 from hookline.tools.leftovers import ToolLeftovers, default_leftovers
 from hookline.tools.terminal import clean_terminal_output
@@ -62,6 +61,9 @@ from hookline.tools.truncation import (
     format_size,
     truncate_tail,
 )
+
+if TYPE_CHECKING:
+    from hookline.sandbox.launcher import Launch, Sandbox
 
 #: The parameter models' module, imported when a tool first runs or sends its schema.
 _PARAMS = "hookline.tools.params"
@@ -467,6 +469,8 @@ async def _launch(
     sandbox: Sandbox | None, argv: list[str], ctx: BashSpawnContext
 ) -> AsyncIterator[Launch]:
     """How to start the shell: under the sandbox, or as it is."""
+    from hookline.sandbox.launcher import Launch  # light, and only on a bash call
+
     if sandbox is None:
         yield Launch(argv, ctx.env)
         return

@@ -15,6 +15,7 @@ import pytest
 from hookline.core.tool import ToolError, ToolResult
 from hookline.sandbox.config import SandboxConfig, resolve_sandbox
 from hookline.sandbox.launcher import Sandbox
+from hookline.sandbox.placeholders import placeholders
 from hookline.settings import load_settings
 from hookline.settings.permission_rules import PermissionRules
 from hookline.tools.bash import create_bash_tool
@@ -70,7 +71,12 @@ class Box:
         self.tool = create_bash_tool(config.cwd, sandbox=self.sandbox, leftovers=self.leftovers)
 
     def run(self, command: str, **params: Any) -> Outcome:
-        return asyncio.run(self.arun(command, **params))
+        """One call; then the idle stand-ins are swept (they would linger a moment), so a
+        test sees the host as the session leaves it."""
+        try:
+            return asyncio.run(self.arun(command, **params))
+        finally:
+            placeholders.sweep()
 
     async def arun(self, command: str, **params: Any) -> Outcome:
         try:

@@ -224,6 +224,37 @@ def test_no_stand_in_is_left_on_the_host(project: Path, box: Box) -> None:
     assert listing(project) == before
 
 
+def test_stand_ins_linger_between_calls_and_go_with_the_session(project: Path) -> None:
+    import asyncio
+
+    before = listing(project)
+    b = Box(config_for(project))
+    try:
+        asyncio.run(b.arun("true"))  # no sweep: the stand-ins stay for the next call
+        assert (project / ".mcp.json").exists() and (project / ".claude").is_dir()
+        assert (project / ".mcp.json").stat().st_size == 0
+        out = asyncio.run(b.arun("echo x > .mcp.json; mkdir .claude/commands"))
+        assert "Permission denied" in out.text or "Read-only file system" in out.text
+        assert (project / ".mcp.json").stat().st_size == 0
+    finally:
+        b.close()
+    assert listing(project) == before
+
+
+def test_a_stand_in_someone_filled_is_kept(tmp_path: Path) -> None:
+    from hookline.sandbox.placeholders import Placeholders
+
+    keeper = Placeholders(linger=0)
+    target = tmp_path / ".mcp.json"
+    with keeper.held([(str(target), False)]) as made:
+        assert made == [str(target)]
+        target.write_text('{"mine": true}')  # the user wrote the file meanwhile
+    assert target.read_text() == '{"mine": true}'
+    with keeper.held([(str(tmp_path / ".claude"), True)]):
+        pass
+    assert not (tmp_path / ".claude").exists()
+
+
 # -- Read deny rules: hidden -------------------------------------------------------------
 
 READS = [

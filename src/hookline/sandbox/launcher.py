@@ -96,7 +96,8 @@ class Sandbox:
         return os.path.join(self.home, "tmp")
 
     def close(self) -> None:
-        """Remove the private folder (idempotent)."""
+        """Remove the private folder and the idle stand-ins (idempotent)."""
+        placeholders.sweep()
         home, self._home = self._home, None
         if home is not None:
             with contextlib.suppress(OSError):

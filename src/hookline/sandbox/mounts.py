@@ -27,6 +27,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from hookline.sandbox.config import PathEntry, SandboxConfig
+from hookline.sandbox.placeholders import placeholders
 from hookline.sandbox.tree import Listing, TreeIndex
 
 #: Paths at the root of every working directory that a command must never write or
@@ -133,6 +134,13 @@ class Planner:
                 del hidden[path]  # a file read again
         # 4. hard links to what is protected
         self._hard_links(roots, readonly, hidden)
+        # A stand-in left from an earlier call is still a missing path: the call takes it
+        # again (so it stays), and mounts the unwritable source on it.
+        for path, is_dir in placeholders.owned().items():
+            if path in readonly or path in hidden or path in missing:
+                readonly.pop(path, None)
+                hidden.pop(path, None)
+                missing[path] = is_dir
 
         plan.readonly = sorted(readonly, key=_depth)
         plan.missing = sorted(missing.items(), key=lambda item: _depth(item[0]))

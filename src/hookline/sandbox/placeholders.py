@@ -8,14 +8,20 @@ that needed it ends — only if it is still the empty thing hookline made (same 
 nothing in it), so a file someone wrote there meanwhile is never removed.
 
 Calls running at the same time share a stand-in (a count per path): removing it under
-a running call would let the kernel detach that call's mount.
+a running call would let the kernel detach that call's mount. A stand-in no call uses
+any more lingers for ``linger`` seconds (a turn's bash calls come in bursts, and
+creating and removing a dozen files costs more than bubblewrap itself on a slow file
+system), then goes; :meth:`Placeholders.sweep` removes every idle one at once (the
+session's end, and interpreter exit).
 """
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import os
 import threading
+import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
@@ -25,14 +31,18 @@ class _Held:
     ino: int
     is_dir: bool
     count: int
+    #: when the last call using it ended (monotonic seconds)
+    idle_since: float = 0.0
 
 
 class Placeholders:
     """The stand-ins this process created, counted by the calls using them."""
 
-    def __init__(self) -> None:
+    def __init__(self, linger: float = 2.0) -> None:
+        self.linger = linger
         self._lock = threading.Lock()
         self._held: dict[str, _Held] = {}
+        self._timer: threading.Timer | None = None
 
     @contextlib.contextmanager
     def held(self, wanted: Iterable[tuple[str, bool]]) -> Iterator[list[str]]:
@@ -47,8 +57,42 @@ class Placeholders:
             yield mine
         finally:
             with self._lock:
+                now = time.monotonic()
                 for path in mine:
-                    self._give_back(path)
+                    held = self._held[path]
+                    held.count -= 1
+                    held.idle_since = now
+                if self.linger <= 0:
+                    self._sweep_idle(now, 0.0)
+                elif self._timer is None:
+                    self._timer = threading.Timer(self.linger, self._on_timer)
+                    self._timer.daemon = True
+                    self._timer.start()
+
+    def owned(self) -> dict[str, bool]:
+        """The stand-ins in place now: path -> is a folder. A plan must treat them as
+        missing (they may go before the call starts unless the call takes them)."""
+        with self._lock:
+            return {path: held.is_dir for path, held in self._held.items()}
+
+    def sweep(self) -> None:
+        """Remove every stand-in no call is using now."""
+        with self._lock:
+            self._sweep_idle(time.monotonic(), 0.0)
+
+    def _on_timer(self) -> None:
+        with self._lock:
+            self._timer = None
+            self._sweep_idle(time.monotonic(), self.linger)
+            if any(h.count == 0 for h in self._held.values()):  # some went idle since
+                self._timer = threading.Timer(self.linger, self._on_timer)
+                self._timer.daemon = True
+                self._timer.start()
+
+    def _sweep_idle(self, now: float, age: float) -> None:
+        for path in [p for p, h in self._held.items() if h.count == 0]:
+            if now - self._held[path].idle_since >= age:
+                self._remove(path)
 
     def _take(self, path: str, is_dir: bool) -> bool:
         held = self._held.get(path)
@@ -66,12 +110,8 @@ class Placeholders:
         self._held[path] = _Held(ino, is_dir, 1)
         return True
 
-    def _give_back(self, path: str) -> None:
-        held = self._held[path]
-        held.count -= 1
-        if held.count:
-            return
-        del self._held[path]
+    def _remove(self, path: str) -> None:
+        held = self._held.pop(path)
         with contextlib.suppress(OSError):
             st = os.stat(path, follow_symlinks=False)
             if st.st_ino != held.ino:
@@ -84,3 +124,4 @@ class Placeholders:
 
 #: One registry per process: every sandbox of the process shares the stand-ins.
 placeholders = Placeholders()
+atexit.register(placeholders.sweep)

@@ -16,6 +16,7 @@ to bubblewrap's ``--seccomp`` (Unix sockets refused to every process inside).
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 import shutil
 import sys
@@ -31,6 +32,8 @@ from hookline.sandbox.policy import SandboxPolicy
 
 if TYPE_CHECKING:
     from hookline.sandbox.network import NetworkProxy  # type: ignore[import-not-found,unused-ignore]
+
+_log = logging.getLogger("hookline.sandbox")
 
 _NAMESPACES = (
     "--unshare-user", "--unshare-pid", "--unshare-net", "--unshare-ipc",
@@ -76,6 +79,7 @@ class Sandbox:
         #: which calls run here (the sandbox exists, so it is active)
         self.policy = SandboxPolicy(config, active=True)
         self._home: str | None = None
+        self._said: set[str] = set()
 
     # -- the session's private folder ------------------------------------------------
 
@@ -116,6 +120,10 @@ class Sandbox:
         """The sandboxed form of ``argv``; stand-ins are held and the proxy channel open
         until the block ends."""
         plan = self.plan()
+        for note in plan.notes:
+            if note not in self._said:  # once per session
+                self._said.add(note)
+                _log.warning("sandbox: %s; paths beyond it are not protected", note)
         with placeholders.held(plan.missing) as made:
             fds: list[int] = []
             launch_env = {**env, "TMPDIR": self.tmpdir}

@@ -54,6 +54,8 @@ ALWAYS_PROTECTED: tuple[str, ...] = (
 )
 #: How deep below a working directory existing copies of those paths are protected.
 NESTED_DEPTH = 3
+#: Files of one protected folder checked for other names (hard links) per call.
+_LINK_CHECK_LIMIT = 2000
 
 
 @dataclass(slots=True)
@@ -246,6 +248,8 @@ def _files_in(path: str, tree: TreeIndex) -> Iterable[os.stat_result]:
         return [st] if os.path.isfile(path) else []
     out = []
     for entry in tree.walk(path):
+        if len(out) >= _LINK_CHECK_LIMIT:
+            break  # a huge protected folder: its first files only (docs/sandbox.md)
         if not entry.is_dir:
             try:
                 out.append(os.stat(entry.path, follow_symlinks=False))

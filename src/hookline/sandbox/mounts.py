@@ -246,7 +246,7 @@ def _files_in(path: str, tree: TreeIndex) -> Iterable[os.stat_result]:
         return []
     if not os.path.isdir(path) or os.path.islink(path):
         return [st] if os.path.isfile(path) else []
-    out = []
+    out: list[os.stat_result] = []
     for entry in tree.walk(path):
         if len(out) >= _LINK_CHECK_LIMIT:
             break  # a huge protected folder: its first files only (docs/sandbox.md)

@@ -47,3 +47,13 @@ def test_check_has_help() -> None:
     done = run_cli("sandbox", "check", "--help")
     assert done.returncode == 0
     assert "Exit 0 when" in done.stdout and "--cwd DIR" in done.stdout
+
+
+def test_check_says_what_happens_when_the_sandbox_is_wanted_but_missing(tmp_path: Path) -> None:
+    write_settings(tmp_path, {"sandbox": {"enabled": True, "failIfUnavailable": True}})
+    done = run_cli(
+        "sandbox", "check", "--cwd", str(tmp_path),
+        env={**os.environ, "HOOKLINE_BWRAP": "/nonexistent/bwrap"},
+    )  # fmt: skip
+    assert done.returncode == 1
+    assert "failIfUnavailable: the agent will not start here" in done.stdout

@@ -43,7 +43,15 @@ def check_sections(
 ) -> list[tuple[str, list[str]]]:
     """``(heading, lines)``: the machine first, then the resolved configuration."""
     found = found if found is not None else probe()
-    return [("machine", found.lines()), *config.report()]
+    sections = config.report()
+    if config.enabled and not found.available:
+        effect = (
+            "failIfUnavailable: the agent will not start here"
+            if config.fail_if_unavailable
+            else "unavailable here: bash runs unsandboxed, asked about as usual"
+        )
+        sections[0][1].insert(1, effect)
+    return [("machine", found.lines()), *sections]
 
 
 def format_sections(sections: list[tuple[str, list[str]]]) -> str:

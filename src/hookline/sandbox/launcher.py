@@ -125,31 +125,30 @@ class Sandbox:
                 self._said.add(note)
                 _log.warning("sandbox: %s; paths beyond it are not protected", note)
         with placeholders.held(plan.missing) as made:
-            fds: list[int] = []
-            launch_env = {**env, "TMPDIR": self.tmpdir}
-            inner = list(argv)
+            launch = Launch([], {**env, "TMPDIR": self.tmpdir})
             channel = None
-            if self.proxy is not None:  # the coordinator's seam: network.py plugs in here
-                from hookline.sandbox import network  # type: ignore[attr-defined,unused-ignore]
-
-                channel = self.proxy.open_channel()
-                inner = network.inside_argv(sys.executable, channel.inside_fd, inner)
-                launch_env.update(network.proxy_env())
-                fds.append(channel.inside_fd)
-            seccomp_fd = _seccomp_fd()
-            args = self.arguments(plan, set(made), cwd)
-            if seccomp_fd is not None:
-                args += ["--seccomp", str(seccomp_fd)]
-            launch = Launch([self.bwrap, *args, "--", *inner], launch_env)
-            launch.pass_fds = (*fds, *([seccomp_fd] if seccomp_fd is not None else []))
-            if channel is not None:
-                launch._after_spawn.append(channel.spawned)
-            if seccomp_fd is not None:
-                launch._after_spawn.append(lambda: _close(seccomp_fd))
             try:
+                inner = list(argv)
+                fds: list[int] = []
+                if self.proxy is not None:  # the coordinator's seam: network.py plugs in here
+                    from hookline.sandbox import network  # type: ignore[attr-defined,unused-ignore]
+
+                    channel = self.proxy.open_channel()
+                    launch._after_spawn.append(channel.spawned)
+                    inner = network.inside_argv(sys.executable, channel.inside_fd, inner)
+                    launch.env.update(network.proxy_env())
+                    fds.append(channel.inside_fd)
+                args = self.arguments(plan, set(made), cwd)
+                seccomp_fd = _seccomp_fd()
+                if seccomp_fd is not None:
+                    launch._after_spawn.append(lambda: _close(seccomp_fd))
+                    args += ["--seccomp", str(seccomp_fd)]
+                    fds.append(seccomp_fd)
+                launch.argv = [self.bwrap, *args, "--", *inner]
+                launch.pass_fds = tuple(fds)
                 yield launch
             finally:
-                launch.spawned()  # a spawn that failed closes them too
+                launch.spawned()  # a spawn that failed (or never came) closes them too
                 if channel is not None:
                     await channel.aclose()
                     launch.refused = list(channel.refused)

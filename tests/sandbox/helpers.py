@@ -14,6 +14,7 @@ import pytest
 
 from hookline.core.tool import ToolError, ToolResult
 from hookline.sandbox.config import SandboxConfig, resolve_sandbox
+from hookline.sandbox.availability import probe
 from hookline.sandbox.launcher import Sandbox
 from hookline.sandbox.placeholders import placeholders
 from hookline.settings import load_settings
@@ -66,7 +67,7 @@ class Box:
 
     def __init__(self, config: SandboxConfig) -> None:
         assert BWRAP is not None
-        self.sandbox = Sandbox(config, bwrap=BWRAP)
+        self.sandbox = Sandbox(config, bwrap=BWRAP, disable_userns=probe().disables_userns)
         self.leftovers = ToolLeftovers()
         self.tool = create_bash_tool(config.cwd, sandbox=self.sandbox, leftovers=self.leftovers)
 

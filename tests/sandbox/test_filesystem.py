@@ -101,6 +101,8 @@ ATTACKS_ON_ENV = [
     "cd sub && echo pwned > ../.env",
     "echo pwned > sub/.env",
     "dd if=/dev/zero of=.env bs=1 count=3",
+    "unshare -Urm sh -c 'umount .env; mount -o remount,rw,bind .env; echo pwned > .env'",
+    "unshare -Urm sh -c 'umount -l . ; echo pwned > .env'",
 ]
 
 
@@ -362,3 +364,12 @@ def test_without_a_proxy_there_is_no_network(box: Box) -> None:
     server.close()
     assert reached == [True]  # only our own wake-up connection got through
     assert "done" in out.text
+
+
+def test_no_capabilities_and_no_nested_user_namespace(box: Box) -> None:
+    out = box.run(
+        "grep CapEff /proc/self/status; unshare -Ur true && echo NESTED; "
+        "python3 -c \"import os; os.setns\" 2>/dev/null; echo end"
+    )
+    assert "CapEff:\t0000000000000000" in out.text
+    assert "NESTED" not in out.text

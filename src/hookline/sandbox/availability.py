@@ -40,6 +40,12 @@ class Availability:
     def available(self) -> bool:
         return self.problem is None
 
+    @property
+    def disables_userns(self) -> bool:
+        """bubblewrap 0.8 and later can forbid nested user namespaces (``--disable-userns``):
+        a namespace of the command's own would hold capabilities again."""
+        return _version(self.version) >= (0, 8)
+
     def lines(self) -> list[str]:
         """What ``hookline sandbox check`` prints about the machine."""
         landlock = f"ABI {self.landlock_abi}" if self.landlock_abi else "not available"
@@ -122,3 +128,14 @@ def landlock_abi() -> int | None:
     except (OSError, AttributeError):
         return None
     return int(version) if version > 0 else None
+
+
+def _version(text: str | None) -> tuple[int, ...]:
+    """``bubblewrap 0.8.0`` → ``(0, 8, 0)``; unknown → ``()``."""
+    word = (text or "").split()[-1:] or [""]
+    parts = []
+    for piece in word[0].split("."):
+        if not piece.isdigit():
+            break
+        parts.append(int(piece))
+    return tuple(parts)

@@ -70,9 +70,12 @@ class Sandbox:
         bwrap: str,
         proxy: NetworkProxy | None = None,
         on_violation: Callable[[Any], None] | None = None,
+        disable_userns: bool = False,
     ) -> None:
         self.config = config
         self.bwrap = bwrap
+        #: ``--disable-userns`` (bubblewrap 0.8+): no nested user namespace inside
+        self.disable_userns = disable_userns
         self.proxy = proxy
         self.on_violation = on_violation
         self.planner = Planner(config)
@@ -162,6 +165,8 @@ class Sandbox:
         unreadable = os.path.join(self.home, "unreadable")
         args = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"]
         args += ["--tmpfs", "/dev/shm", *_NAMESPACES]
+        if self.disable_userns:
+            args.append("--disable-userns")
         for path in plan.writable:
             args += ["--bind", path, path]
         layers: list[tuple[int, int, list[str]]] = []

@@ -55,5 +55,11 @@ def start_sandbox(
                 "asked about as usual"
             ),
         )
-    sandbox = Sandbox(config, bwrap=found.bwrap, proxy=proxy, on_violation=on_violation)
+    sandbox = Sandbox(
+        config,
+        bwrap=found.bwrap,
+        proxy=proxy,
+        on_violation=on_violation,
+        disable_userns=found.disables_userns,
+    )
     return SandboxStart(SandboxPolicy(config, active=True), sandbox)

@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 
 from hookline.core.tool import ToolError, ToolResult
-from hookline.sandbox.config import SandboxConfig, resolve_sandbox
 from hookline.sandbox.availability import probe
+from hookline.sandbox.config import SandboxConfig, resolve_sandbox
 from hookline.sandbox.launcher import Sandbox
 from hookline.sandbox.placeholders import placeholders
 from hookline.settings import load_settings

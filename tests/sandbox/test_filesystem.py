@@ -369,7 +369,7 @@ def test_without_a_proxy_there_is_no_network(box: Box) -> None:
 def test_no_capabilities_and_no_nested_user_namespace(box: Box) -> None:
     out = box.run(
         "grep CapEff /proc/self/status; unshare -Ur true && echo NESTED; "
-        "python3 -c \"import os; os.setns\" 2>/dev/null; echo end"
+        'python3 -c "import os; os.setns" 2>/dev/null; echo end'
     )
     assert "CapEff:\t0000000000000000" in out.text
     assert "NESTED" not in out.text

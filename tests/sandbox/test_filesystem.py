@@ -4,6 +4,7 @@ the secret absent. Each promise is attacked the ways a command could walk around
 from __future__ import annotations
 
 import os
+import random
 import socket
 import threading
 from collections.abc import Iterator
@@ -373,3 +374,44 @@ def test_no_capabilities_and_no_nested_user_namespace(box: Box) -> None:
     )
     assert "CapEff:\t0000000000000000" in out.text
     assert "NESTED" not in out.text
+
+
+def _gone(marker: str, within: float = 5.0) -> bool:
+    """Whether every process whose command line holds ``marker`` has ended within
+    ``within`` seconds (the kernel ends a PID namespace's processes as its init dies, a
+    moment after bubblewrap itself; a leak would run for minutes)."""
+    import time
+
+    deadline = time.monotonic() + within
+    while _running(marker):
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.01)
+    return True
+
+
+def _running(marker: str) -> list[str]:
+    found = []
+    for pid in os.listdir("/proc"):
+        if pid.isdigit():
+            try:
+                cmdline = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ")
+            except OSError:
+                continue
+            if marker.encode() in cmdline:
+                found.append(pid)
+    return found
+
+
+def test_a_timeout_ends_everything_the_sandboxed_command_started(box: Box) -> None:
+    marker = str(random.randint(100_000, 999_999))
+    out = box.run(f"sleep 400.{marker} & sleep 401.{marker}", timeout=1)
+    assert out.failed and out.details.get("timed_out") is True
+    assert _gone(f".{marker}")
+
+
+def test_background_jobs_end_with_the_call(box: Box) -> None:
+    marker = str(random.randint(100_000, 999_999))
+    out = box.run(f"sleep 402.{marker} > /dev/null 2>&1 & ps -eo args; echo started")
+    assert f"sleep 402.{marker}" in out.text  # it did start, inside
+    assert _gone(f".{marker}")

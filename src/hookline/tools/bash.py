@@ -481,7 +481,8 @@ async def _launch(
 def _sandbox_description(sandbox: Sandbox) -> str:
     text = (
         " Commands run in a sandbox: they may write only in the working directories and "
-        "$TMPDIR, some project files are read-only or hidden, and the network is filtered."
+        "$TMPDIR, some project files are read-only or hidden, the network is filtered, and "
+        "background jobs end when the command does."
     )
     if sandbox.config.allow_unsandboxed:
         text += (

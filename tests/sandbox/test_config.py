@@ -217,3 +217,16 @@ def test_the_policy_per_call(tmp_path: Path) -> None:
     assert not SandboxPolicy(config_for(tmp_path, auto_allow=False), active=True).auto_allows(
         {"command": "ls"}, str(tmp_path)
     )
+
+
+def test_a_search_cut_short_is_said(tmp_path: Path) -> None:
+    from hookline.sandbox.mounts import Planner
+    from hookline.sandbox.tree import TreeIndex
+
+    for i in range(20):
+        (tmp_path / f"f{i}.pem").write_text("x")
+    planner = Planner(config_for(tmp_path, deny=["Read(**/*.pem)"]), TreeIndex(limit=5))
+    plan = planner.plan(str(tmp_path / "tmp"))
+    assert plan.notes == ["a search stopped after 5 entries"]
+    roomy = Planner(config_for(tmp_path, deny=["Read(**/*.pem)"])).plan(str(tmp_path / "tmp"))
+    assert roomy.notes == [] and len(roomy.hidden_files) == 20

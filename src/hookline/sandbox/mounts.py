@@ -97,6 +97,7 @@ class Planner:
     def plan(self, tmpdir: str) -> MountPlan:
         config = self.config
         plan = MountPlan()
+        self.tree.truncated = False
         writable = [w for w in config.writable if os.path.isdir(w)]
         plan.writable = sorted(dict.fromkeys([*writable, tmpdir]), key=_depth)
         roots = [w for w in plan.writable if w != tmpdir]

@@ -45,7 +45,7 @@ class TreeIndex:
     def __init__(self, limit: int = 50_000) -> None:
         self.limit = limit
         self._cache: dict[str, Listing] = {}
-        #: the last walk stopped at ``limit`` (its results are incomplete)
+        #: a walk stopped at ``limit`` since the caller last reset this (results incomplete)
         self.truncated = False
 
     def names(self, folder: str) -> dict[str, tuple[bool, int]] | None:
@@ -64,7 +64,6 @@ class TreeIndex:
     def folders(self, root: str, *, max_depth: int | None = None) -> Iterator[tuple[str, Listing]]:
         """Each folder from ``root`` down (not through symlinks) with its listing; a caller
         may key its own cache on the listing object, which changes only with the folder."""
-        self.truncated = False
         seen = 0
         stack = [(root.rstrip("/") or "/", 0)]
         while stack:

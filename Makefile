@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test test-integrations test-integrations-claude test-integrations-pi lint format bench soak install clean docs
+.PHONY: demo test test-integrations test-integrations-claude test-integrations-pi lint format bench soak install clean docs bubblewrap
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -12,7 +12,19 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
-install: $(STAMP)
+install: $(STAMP) bubblewrap
+
+# The bash sandbox runs on bubblewrap (Debian's package, what Claude Code uses): installed
+# when missing and we are root with apt-get; otherwise say what to install (docs/sandbox.md).
+bubblewrap:
+	@command -v bwrap >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    apt-get install -y --no-install-recommends bubblewrap \
+	      || { apt-get update && apt-get install -y --no-install-recommends bubblewrap; }; \
+	  else \
+	    echo "bubblewrap (bwrap) is not installed: the bash sandbox and its tests need it" \
+	      "(apt-get install bubblewrap; Fedora: dnf install bubblewrap)" >&2; \
+	  fi; }
 
 demo: $(STAMP)
 	$(PY) examples/demo.py

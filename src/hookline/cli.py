@@ -73,6 +73,7 @@ def _main_parser() -> argparse.ArgumentParser:
             "hookline's reference coding agent. Every step emits hook events to Python hook "
             "modules and Claude Code settings hooks.\n\nOther commands: `hookline trust [DIR]`, "
             "`hookline trust --list`, `hookline untrust [DIR]`, `hookline settings schema`, "
+            "`hookline sandbox check` (the bash sandbox: available? what it holds), "
             "`hookline hooks list|explain|test|replay|new` (see `hookline hooks --help`), "
             "`hookline claude-hook` (hook modules as a Claude Code command hook), "
             "`hookline serve --http HOST:PORT | --stdio` (the same, kept loaded)."
@@ -286,6 +287,36 @@ def _settings(argv: Sequence[str]) -> int:
     return 0
 
 
+def _sandbox(argv: Sequence[str]) -> int:
+    p = _Parser(
+        prog="hookline sandbox",
+        description="The bash sandbox (Claude Code's `sandbox` settings, held by bubblewrap).",
+    )
+    sub = p.add_subparsers(dest="action", required=True)
+    check = sub.add_parser(
+        "check",
+        help="what the machine offers and the resolved sandbox of a folder",
+        description=(
+            "Print whether the sandbox can run here (bubblewrap, user namespaces, seccomp, "
+            "Landlock) and the sandbox the settings give DIR: settings files, writable, "
+            "read-only and hidden paths, allowed domains, mode. Exit 0 when the sandbox is "
+            "available, 1 when it is not."
+        ),
+    )
+    check.add_argument("--cwd", default=".", metavar="DIR", help="the project folder (default .)")
+    check.add_argument("--settings", metavar="FILE", help="an extra settings file, as the agent's")
+    args = p.parse_args(argv)
+    from hookline.sandbox.availability import probe
+    from hookline.sandbox.check import check_sections, format_sections, resolve_for
+
+    config, problems = resolve_for(args.cwd, settings_file=args.settings)
+    found = probe()
+    print(format_sections(check_sections(config, found)))
+    for problem in problems:
+        print(f"hookline: {problem}", file=sys.stderr)
+    return 0 if found.available else 1
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``hookline`` console script."""
     args_list = list(sys.argv[1:] if argv is None else argv)
@@ -295,6 +326,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _logged(lambda: _trust(args_list[1:], args_list[0] == "trust"))
     if args_list and args_list[0] == "settings":
         return _settings(args_list[1:])
+    if args_list and args_list[0] == "sandbox":
+        return _logged(lambda: _sandbox(args_list[1:]))
     if args_list and args_list[0] == "hooks":
         from hookline.authoring.command import main as hooks_main
 

@@ -59,6 +59,13 @@ HAND_WRITTEN: dict[str, dict[str, Any]] = {
         {
             "command": _str("Bash command to execute"),
             "timeout": {"type": "number", "description": "Timeout in seconds (optional)"},
+            "dangerouslyDisableSandbox": {
+                "type": "boolean",
+                "description": (
+                    "Run this command outside the sandbox (only when the sandbox blocked "
+                    "something it needs); it then needs the user's approval"
+                ),
+            },
         },
         ["command"],
     ),

@@ -5,7 +5,8 @@ Order, as in Claude Code (and stricter where noted):
 1. deny rules and the mode's hard limits (plan mode) — nothing overrides them;
 2. the ``tool_call`` hooks' decision (``permission``: allow / ask, passed in as
    an argument): ``allow`` skips the prompt, but never a deny or an ``ask`` rule;
-3. rules and mode for the rest (ask rules, allow rules, read-only tools, acceptEdits);
+3. rules and mode for the rest (ask rules, a sandboxed bash call the sandbox vets —
+   ``autoAllowBashIfSandboxed`` —, allow rules, read-only tools, acceptEdits);
 4. an ``ask`` goes to ``permission_request`` hooks (an input they rewrite is
    checked against the rules again), then to the user through the UI; with no
    UI it is denied, with a hint saying which rule or flag would allow it.
@@ -29,6 +30,7 @@ from hookline.tools.pipeline import Authorization, Denial, DenialSource
 
 if TYPE_CHECKING:
     from hookline.core.results import HookResult, PermissionRequestResult, ToolCallResult
+    from hookline.sandbox.policy import SandboxPolicy
 
 
 class PermissionGate:
@@ -42,8 +44,11 @@ class PermissionGate:
         rules: PermissionRules | None = None,
         cwd: str = ".",
         emit: Callable[[Event], Awaitable[Any]] | None = None,
+        sandbox: SandboxPolicy | None = None,
     ) -> None:
         self.runner = runner
+        #: which bash calls run sandboxed; those it vets are allowed without asking
+        self.sandbox = sandbox
         self.mode = mode
         self.rules = rules or PermissionRules()
         self.cwd = cwd
@@ -52,7 +57,14 @@ class PermissionGate:
 
     def check(self, tool_name: str, input: dict[str, Any]) -> PermissionCheck:
         """What the mode and rules alone say about one call."""
-        return check_permission(self.mode, self.rules, tool_name, input, self.cwd)
+        sandboxed = (
+            tool_name == "bash"
+            and self.sandbox is not None
+            and self.sandbox.auto_allows(input, self.cwd)
+        )
+        return check_permission(
+            self.mode, self.rules, tool_name, input, self.cwd, sandboxed=sandboxed
+        )
 
     async def authorize(
         self,

@@ -76,11 +76,15 @@ def check_permission(
     cwd: str,
     *,
     working_dirs: Sequence[str] | None = None,
+    sandboxed: bool = False,
 ) -> PermissionCheck:
     """What the mode and rules say about one tool call, before anyone is asked.
 
     ``working_dirs`` are where ``acceptEdits`` may edit without asking
-    (default: ``cwd`` and the rules' ``additional_directories``).
+    (default: ``cwd`` and the rules' ``additional_directories``). ``sandboxed``: the
+    call runs in the sandbox and its line can be vetted (``hookline.sandbox.policy``),
+    so once deny and ask rules and what cannot be checked have had their say it is
+    allowed (``autoAllowBashIfSandboxed``): the kernel holds what it may write.
     """
     call = describe_call(tool_name, input, cwd)
     dirs = [call.cwd, *rules.additional_directories] if working_dirs is None else working_dirs
@@ -115,6 +119,8 @@ def check_permission(
     guard = _guard(rules.ask, EDIT_RULE_TOOLS) if call.unknown_edits else None
     if call.unknown_edits and not (bypass and guard is None):
         return _ask(mode, unknown, guard)
+    if sandboxed and not bypass:
+        return PermissionCheck("allow", "sandboxed (autoAllowBashIfSandboxed)")
     if not bypass:
         for file in call.edits:
             if not within(file, dirs) and _granting(rules, file, "edit", cwd) is None:

@@ -62,6 +62,7 @@ from hookline.tools.mcp.config import load_servers
 
 if TYPE_CHECKING:
     from hookline.claude.adapter import ClaudeHooks
+    from hookline.sandbox.start import SandboxStart
 
 DEFAULT_MODEL = "scripted:" + str(Path(__file__).with_name("default_script.yaml"))
 
@@ -69,15 +70,19 @@ DEFAULT_MODEL = "scripted:" + str(Path(__file__).with_name("default_script.yaml"
 class SetupError(Exception):
     """Something the user must fix before the agent can start; the message says what."""
 
-    #: The CLI's exit code for it (2: a usage or settings problem).
-    exit_code = 2
+    def __init__(self, message: str, *, exit_code: int = 2) -> None:
+        super().__init__(message)
+        #: the process's exit status (2: a usage or settings problem; 1: the machine lacks
+        #: something, or a hook the user named did not load)
+        self.exit_code = exit_code
 
 
 class NamedHookError(SetupError):
     """A hook named on the command line (``--hook``/``--extension``) did not load: running
     without it would be running without a guard the user asked for (exit 1, as pi)."""
 
-    exit_code = 1
+    def __init__(self, message: str) -> None:
+        super().__init__(message, exit_code=1)
 
 
 @dataclass(slots=True)
@@ -390,7 +395,6 @@ async def build_agent(
     load_into_runner(result, runner)
     runner.context.mode = options.mode
 
-    agent_ref: list[Agent] = []
     plugins = [] if policy.managed_only else _plugins(settings, options, cwd, trusted, err)
     claude: ClaudeHooks | None = None
     if _needs_claude_hooks(settings, plugins):
@@ -427,7 +431,11 @@ async def build_agent(
         raise SetupError(str(exc)) from None
     for warning in mode_warnings:
         _say(err, f"settings: {warning}")
-    gate = PermissionGate(runner, mode=mode, rules=rules, cwd=cwd)
+    agent_ref: list[Agent] = []
+    sandbox = _sandbox(settings, rules, cwd, err, agent_ref)
+    gate = PermissionGate(
+        runner, mode=mode, rules=rules, cwd=cwd, sandbox=sandbox.policy if sandbox else None
+    )
     memory = load_memory(cwd, project_trusted=trusted)
     for warning in memory.warnings:
         _say(err, warning)
@@ -453,7 +461,11 @@ async def build_agent(
         session=session,
         tools=[
             *builtin_tools(
-                cwd, spawn_hook=spawn_hook, hide=rules.hide_predicate(cwd), leftovers=leftovers
+                cwd,
+                spawn_hook=spawn_hook,
+                hide=rules.hide_predicate(cwd),
+                leftovers=leftovers,
+                sandbox=sandbox.sandbox if sandbox else None,
             ),
             task_tool(lambda: agent_ref[0], agent_types, make_provider),
         ],
@@ -546,6 +558,48 @@ def _settings_stream_rules(settings: LoadedSettings) -> list[StreamRule]:
                 ) from None
             rules.append(StreamRule(rule.name, pattern, rule.text, str(file.path)))
     return rules
+
+
+def _sandbox(
+    settings: LoadedSettings,
+    rules: PermissionRules,
+    cwd: str,
+    err: TextIO | None,
+    agent_ref: list[Agent],
+) -> SandboxStart | None:
+    """The session's sandbox (``sandbox`` settings; None without any); refuse to start when
+    it is required and cannot run, warn once when it is wanted and cannot."""
+    if settings.empty or settings.merged.sandbox is None:
+        return None  # nothing imported for a run without sandbox settings
+    from hookline.sandbox.config import resolve_sandbox
+    from hookline.sandbox.start import SandboxUnavailable, start_sandbox
+
+    config = resolve_sandbox(settings, rules, cwd)
+
+    def violation(decision: Any) -> None:
+        # The seam for the network proxy: each refusal is an event audit and OTel record.
+        if agent_ref:
+            agent_ref[0].publish(sandbox_violation_event(decision))
+
+    try:
+        start = start_sandbox(config, on_violation=violation)
+    except SandboxUnavailable as exc:
+        raise SetupError(str(exc), exit_code=1) from None
+    if start.warning is not None:
+        _say(err, start.warning, logging.WARNING)
+    return start
+
+
+def sandbox_violation_event(decision: Any) -> dict[str, Any]:
+    """The ``sandbox_violation`` event for one refused connection (a ``NetworkDecision``)."""
+    return {
+        "type": "sandbox_violation",
+        "kind": "network",
+        "host": getattr(decision, "host", None),
+        "port": getattr(decision, "port", None),
+        "outcome": getattr(decision, "outcome", "refused"),
+        "reason": getattr(decision, "reason", None),
+    }
 
 
 def _permission_rules(

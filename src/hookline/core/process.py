@@ -159,6 +159,8 @@ async def run_process(
     on_stdout: Callable[[bytes], None] | None = None,
     pipe_grace: float = DEFAULT_PIPE_GRACE,
     keep_group: bool = False,
+    pass_fds: Sequence[int] = (),
+    on_spawn: Callable[[int], None] | None = None,
 ) -> ExecResult:
     """Run ``argv`` in a new session; never raises for the child's behaviour.
 
@@ -167,7 +169,9 @@ async def run_process(
     but not kept; undecodable bytes are replaced. When the process exits its
     group is killed after ``pipe_grace`` (its background children go with
     it) unless ``keep_group`` is true: then the rest of the group runs on and
-    the caller owns it (``ExecResult.pid`` is the group id).
+    the caller owns it (``ExecResult.pid`` is the group id). ``pass_fds`` are
+    inherited by the child; ``on_spawn(pid)`` is called once it started (the sandbox
+    closes its copies of those descriptors then).
     """
     loop = asyncio.get_running_loop()
     out = _Sink(max_output, on_stdout)
@@ -183,6 +187,7 @@ async def run_process(
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT if merge_stderr else subprocess.PIPE,
             start_new_session=True,
+            pass_fds=tuple(pass_fds),
         )
     )
     try:
@@ -196,6 +201,8 @@ async def run_process(
         return ExecResult(stdout="", stderr=str(exc), code=None, error=str(exc))
 
     pid = transport.get_pid()
+    if on_spawn is not None:
+        on_spawn(pid)
     killed = timed_out = held = False
     abort: asyncio.Future[Any] | None = None
     try:

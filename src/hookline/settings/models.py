@@ -260,6 +260,131 @@ class PermissionsConfig(BaseModel):
     )
 
 
+class _Open(BaseModel):
+    """A Claude Code settings object whose keys hookline does not all read: unknown keys are
+    kept (Claude adds some often), the keys hookline reads are validated."""
+
+    model_config = ConfigDict(extra="allow", populate_by_name=True, defer_build=True)
+
+
+_PATHS = (
+    " Paths: '/abs' or '//abs' absolute, '~/x' the home folder, './x' or 'x' the project root "
+    "(user settings: the settings file's folder); globs such as '**/*.pem' allowed."
+)
+
+
+class SandboxFilesystemConfig(_Open):
+    """``sandbox.filesystem``: where sandboxed commands may write and what they may not see."""
+
+    allow_write: list[str] = Field(
+        default_factory=list,
+        alias="allowWrite",
+        description="More folders sandboxed commands may write to." + _PATHS,
+    )
+    deny_write: list[str] = Field(
+        default_factory=list,
+        alias="denyWrite",
+        description="Paths made read-only inside the sandbox (with every Edit deny rule)." + _PATHS,
+    )
+    deny_read: list[str] = Field(
+        default_factory=list,
+        alias="denyRead",
+        description="Paths hidden inside the sandbox (with every Read deny rule)." + _PATHS,
+    )
+    allow_read: list[str] = Field(
+        default_factory=list,
+        alias="allowRead",
+        description="Paths readable again inside a denyRead folder." + _PATHS,
+    )
+    allow_managed_read_paths_only: bool | None = Field(
+        default=None,
+        alias="allowManagedReadPathsOnly",
+        description="Managed settings only: allowRead is read from the managed file alone.",
+    )
+
+
+class SandboxNetworkConfig(_Open):
+    """``sandbox.network``: which hosts sandboxed commands reach through hookline's proxy."""
+
+    allowed_domains: list[str] = Field(
+        default_factory=list,
+        alias="allowedDomains",
+        description="Hosts reachable without asking ('example.com', '*.example.com').",
+    )
+    denied_domains: list[str] = Field(
+        default_factory=list,
+        alias="deniedDomains",
+        description="Hosts always refused (wins over allowedDomains).",
+    )
+    allow_managed_domains_only: bool | None = Field(
+        default=None,
+        alias="allowManagedDomainsOnly",
+        description="Managed settings only: allowedDomains is read from the managed file alone.",
+    )
+    allow_unix_sockets: list[str] = Field(
+        default_factory=list,
+        alias="allowUnixSockets",
+        description="Accepted for Claude Code compatibility; not enforced by hookline.",
+    )
+    allow_all_unix_sockets: bool | None = Field(
+        default=None,
+        alias="allowAllUnixSockets",
+        description="Accepted for Claude Code compatibility; not enforced by hookline.",
+    )
+    allow_local_binding: bool | None = Field(
+        default=None,
+        alias="allowLocalBinding",
+        description="Accepted; inside the sandbox's own network namespace binding always works.",
+    )
+    http_proxy_port: int | None = Field(
+        default=None,
+        alias="httpProxyPort",
+        ge=1,
+        le=65535,
+        description="Accepted for Claude Code compatibility; hookline always runs its own proxy.",
+    )
+    socks_proxy_port: int | None = Field(
+        default=None,
+        alias="socksProxyPort",
+        ge=1,
+        le=65535,
+        description="Accepted for Claude Code compatibility; hookline always runs its own proxy.",
+    )
+
+
+class SandboxConfigModel(_Open):
+    """``sandbox``: Claude Code's bash sandbox, with Claude Code's keys and meaning."""
+
+    enabled: bool | None = Field(
+        default=None, description="Run bash commands in the sandbox (default false)."
+    )
+    fail_if_unavailable: bool | None = Field(
+        default=None,
+        alias="failIfUnavailable",
+        description="Refuse to start when the sandbox cannot run (default false: warn).",
+    )
+    auto_allow_bash_if_sandboxed: bool | None = Field(
+        default=None,
+        alias="autoAllowBashIfSandboxed",
+        description="A sandboxed bash call needs no approval (default true); rules still hold.",
+    )
+    excluded_commands: list[str] = Field(
+        default_factory=list,
+        alias="excludedCommands",
+        description="Commands that run outside the sandbox ('docker', 'git push *').",
+    )
+    allow_unsandboxed_commands: bool | None = Field(
+        default=None,
+        alias="allowUnsandboxedCommands",
+        description=(
+            "Let the bash tool's dangerouslyDisableSandbox run a call outside the sandbox, "
+            "through the normal permission flow (default true; false ignores it)."
+        ),
+    )
+    filesystem: SandboxFilesystemConfig | None = None
+    network: SandboxNetworkConfig | None = None
+
+
 class StreamRuleConfig(BaseModel):
     """A Time-Traveling Stream Rule (``ttsrRules``): a regex over the model's streamed
     output and the reminder injected when it matches."""
@@ -343,6 +468,10 @@ class Settings(BaseModel):
         ),
     )
 
+    sandbox: SandboxConfigModel | None = Field(
+        default=None,
+        description="Claude Code's bash sandbox settings (see the sandbox page of the manual).",
+    )
     ttsr_rules: list[StreamRuleConfig] | None = Field(
         default=None,
         alias="ttsrRules",

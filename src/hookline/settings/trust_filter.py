@@ -8,7 +8,10 @@ deny: a key added tomorrow is dropped until it is classified):
 - ``permissions.deny`` and ``permissions.ask`` (more rules only forbid more);
 - ``permissions.disableBypassPermissionsMode`` (it only forbids);
 - ``permissions.defaultMode`` when it is stricter than the mode the trusted
-  sources before it chose (``mode_strictness``).
+  sources before it chose (``mode_strictness``);
+- of ``sandbox``, what only confines: ``enabled: true``, ``failIfUnavailable:
+  true``, ``allowUnsandboxedCommands: false``, ``autoAllowBashIfSandboxed:
+  false``, ``filesystem.denyWrite``/``denyRead`` and ``network.deniedDomains``.
 
 Everything else (allow rules, ``additionalDirectories``, ``env``, ``hooks``,
 ``disableAllHooks``, ``hookTimeout``, ``model``, ``requiredHooks`` — a hook
@@ -36,6 +39,18 @@ MODE_STRICTNESS: dict[str, int] = {
 }
 
 _KEPT_PERMISSIONS = ("deny", "ask", "disableBypassPermissionsMode")
+#: ``sandbox`` scalars kept only with the value that confines more.
+_KEPT_SANDBOX_VALUES: dict[str, bool] = {
+    "enabled": True,
+    "failIfUnavailable": True,
+    "allowUnsandboxedCommands": False,
+    "autoAllowBashIfSandboxed": False,
+}
+#: ``sandbox`` lists that only take away (per sub-object).
+_KEPT_SANDBOX_LISTS: dict[str, frozenset[str]] = {
+    "filesystem": frozenset({"denyWrite", "denyRead"}),
+    "network": frozenset({"deniedDomains"}),
+}
 
 
 def mode_strictness(mode: str | None) -> int:
@@ -56,6 +71,11 @@ def restrict_untrusted(
     kept: dict[str, Any] = {}
     ignored: list[str] = []
     for key, value in raw.items():
+        if key == "sandbox" and isinstance(value, dict):
+            sandbox = _restrict_sandbox(value, ignored)
+            if sandbox:
+                kept["sandbox"] = sandbox
+            continue
         if key != "permissions" or not isinstance(value, dict):
             ignored.append(key)
             continue
@@ -70,3 +90,19 @@ def restrict_untrusted(
         if permissions:
             kept["permissions"] = permissions
     return Settings.model_validate(kept), ignored
+
+
+def _restrict_sandbox(value: dict[str, Any], ignored: list[str]) -> dict[str, Any]:
+    """The ``sandbox`` keys that only confine; the others are added to ``ignored``."""
+    kept: dict[str, Any] = {}
+    for name, item in value.items():
+        if name in _KEPT_SANDBOX_VALUES and item is _KEPT_SANDBOX_VALUES[name]:
+            kept[name] = item
+        elif name in _KEPT_SANDBOX_LISTS and isinstance(item, dict):
+            inner = {k: v for k, v in item.items() if k in _KEPT_SANDBOX_LISTS[name]}
+            ignored.extend(f"sandbox.{name}.{k}" for k in item if k not in inner)
+            if inner:
+                kept[name] = inner
+        else:
+            ignored.append(f"sandbox.{name}")
+    return kept

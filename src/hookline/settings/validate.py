@@ -10,7 +10,7 @@ hookline. ``check_settings`` walks the parsed JSON before validation:
 - a known key with a value of the wrong type is skipped with a warning,
   unless the key restricts (``permissions.deny``/``ask``/``defaultMode``/
   ``disableBypassPermissionsMode``, ``requiredHooks``,
-  ``allowManagedHooksOnly``): what it would forbid cannot be known, so it is
+  ``allowManagedHooksOnly``, ``sandbox``): what it would forbid cannot be known, so it is
   an error and the agent does not start;
 - unknown top-level keys are kept (Claude Code settings carry many keys
   hookline does not read).
@@ -53,7 +53,13 @@ _GROUP_KEYS = frozenset({"matcher", "hooks"})
 
 #: Top-level keys whose wrong type stops start-up (they only ever restrict).
 _RESTRICTIVE_TOP = frozenset(
-    {"requiredHooks", "allowManagedHooksOnly", "allowedHttpHookUrls", "httpHookAllowedEnvVars"}
+    {
+        "requiredHooks",
+        "allowManagedHooksOnly",
+        "allowedHttpHookUrls",
+        "httpHookAllowedEnvVars",
+        "sandbox",
+    }
 )
 #: ``permissions`` keys whose wrong type stops start-up.
 _RESTRICTIVE_PERMISSIONS = frozenset({"deny", "ask", "defaultMode", "disableBypassPermissionsMode"})

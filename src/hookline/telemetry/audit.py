@@ -3,8 +3,9 @@ as one JSON line, flushed and fsynced as it is written (a crash loses nothing al
 decided).
 
 Lines: ``permission`` (a tool call allowed or denied, with the denial's source and
-reason), ``settings_hook`` (a settings hook's outcome, with its origin and duration)
-and ``hook_error`` (a module hook that raised or timed out). Inputs are written only
+reason), ``settings_hook`` (a settings hook's outcome, with its origin and duration),
+``hook_error`` (a module hook that raised or timed out) and ``sandbox_violation``
+(something the sandbox refused: a connection, with host, port and reason). Inputs are written only
 with ``include_input``: the log may travel further than the machine.
 """
 
@@ -87,6 +88,16 @@ class AuditLog:
             self._pending[call_id] = payload
         elif kind == "tool_execution_end":
             self._ended = payload
+        elif kind == "sandbox_violation":
+            self.write(
+                {
+                    "kind": "sandbox_violation",
+                    "violation": payload.get("kind"),
+                    "host": payload.get("host"),
+                    "port": payload.get("port"),
+                    "reason": payload.get("reason"),
+                }
+            )
         elif kind == "settings_hook_outcome":
             self.write(
                 {

@@ -108,6 +108,9 @@ class OtelRecorder:
             "hookline.hook_runs", description="settings hooks run"
         )
         self.tokens = meter.create_counter("hookline.tokens", unit="{token}", description="tokens")
+        self.sandbox_violations = meter.create_counter(
+            "hookline.sandbox_violations", description="what the sandbox refused"
+        )
         self._run: Span | None = None
         self._turn: Span | None = None
         self._model: Span | None = None
@@ -274,6 +277,19 @@ class OtelRecorder:
                     "kind": failure,
                 },
             )
+
+    def _on_sandbox_violation(self, payload: dict[str, Any]) -> None:
+        """The sandbox refused something: counted, and an event on the current span."""
+        attributes = {
+            "kind": str(payload.get("kind")),
+            "host": str(payload.get("host")),
+            "port": str(payload.get("port")),
+            "reason": str(payload.get("reason")),
+        }
+        self.sandbox_violations.add(1, {"kind": attributes["kind"]})
+        current = next(reversed(self._tools.values()), None) or self._turn or self._run
+        if current is not None:
+            current.add_event("hookline.sandbox_violation", attributes)
 
     def on_hook_error(self, error: Any) -> None:
         """A module hook failed or timed out: counted, and an event on the current span."""

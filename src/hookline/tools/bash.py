@@ -43,9 +43,9 @@ import re
 import shutil
 import tempfile
 from collections import deque
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from hookline.core.messages import text
 from hookline.core.process import group_alive, run_process
@@ -61,6 +61,9 @@ from hookline.tools.truncation import (
     format_size,
     truncate_tail,
 )
+
+if TYPE_CHECKING:
+    from hookline.sandbox.launcher import Launch, Sandbox
 
 #: The parameter models' module, imported when a tool first runs or sends its schema.
 _PARAMS = "hookline.tools.params"
@@ -342,13 +345,18 @@ def create_bash_tool(
     max_bytes: int = DEFAULT_MAX_BYTES,
     spill_bytes: int = DEFAULT_SPILL_BYTES,
     leftovers: ToolLeftovers | None = None,
+    sandbox: Sandbox | None = None,
 ) -> Tool:
     """The ``bash`` tool for ``cwd``; ``spawn_hook`` rewrites command/cwd/env before spawning.
 
     Background jobs and spill files are handed to ``leftovers`` (the process-wide
-    ``default_leftovers`` unless given), whose ``close()`` ends them.
+    ``default_leftovers`` unless given), whose ``close()`` ends them. With ``sandbox``
+    a call runs under it unless its policy says otherwise (``excludedCommands``,
+    ``dangerouslyDisableSandbox``); the sandbox's private folder goes with ``leftovers``.
     """
     owner = leftovers if leftovers is not None else default_leftovers
+    if sandbox is not None:
+        owner.add_closer(sandbox.close)
 
     async def execute(
         tool_call_id: str,
@@ -383,18 +391,27 @@ def create_bash_tool(
                 updates.feed(data)
 
         shell = shutil.which("bash") or "/bin/sh"
+        boxed = sandbox is not None and sandbox.policy.sandboxed(params)
         try:
-            res = await run_process(
-                [shell, "-c", ctx.command],
-                cwd=ctx.cwd,
-                env=ctx.env,
-                timeout=timeout,
-                signal=signal,
-                max_output=0,
-                merge_stderr=True,
-                on_stdout=stream,
-                keep_group=True,
-            )
+            async with _launch(sandbox if boxed else None, [shell, "-c", ctx.command], ctx) as go:
+                res = await run_process(
+                    go.argv,
+                    cwd=ctx.cwd,
+                    env=go.env,
+                    timeout=timeout,
+                    signal=signal,
+                    max_output=0,
+                    merge_stderr=True,
+                    on_stdout=stream,
+                    keep_group=True,
+                    pass_fds=go.pass_fds,
+                    on_spawn=go.spawned,
+                )
+        except OSError as exc:  # the sandbox could not be prepared
+            if updates is not None:
+                updates.close(send=False)
+            out.discard()
+            raise ToolError(f"bash: the sandbox could not be prepared: {exc}") from None
         except BaseException:  # cancelled: the group is killed, drop the spill file
             if updates is not None:
                 updates.close(send=False)
@@ -414,6 +431,8 @@ def create_bash_tool(
 
         shown, trunc = out.shown()
         details: BashToolDetails = {"exit_code": None if res.killed else res.code}
+        if boxed:
+            details["sandboxed"] = True
         body = shown
         path = out.finish(trunc["truncated"])
         if trunc["truncated"]:
@@ -423,6 +442,9 @@ def create_bash_tool(
                 if out.cut:
                     details["full_output_cut_bytes"] = out.cut
             body = f"{shown}\n\n{_notice(trunc, path, out.cut, out.failed)}"
+        if go.refused:
+            details["sandbox_violations"] = [_violation(d) for d in go.refused]
+            notes.append(_violations_note(go.refused))
         if notes:
             body = _join(body, "\n".join(notes))
 
@@ -436,9 +458,55 @@ def create_bash_tool(
             raise ToolError(_join(body, f"Command exited with code {res.code}"), details)
         return ToolResult([text(body or "(no output)")], details)
 
-    return Tool(
-        "bash", _description(os.environ), ModelRef(_PARAMS, "BashParams"), execute, label="bash"
+    description = _description(os.environ)
+    if sandbox is not None:
+        description += _sandbox_description(sandbox)
+    return Tool("bash", description, ModelRef(_PARAMS, "BashParams"), execute, label="bash")
+
+
+@contextlib.asynccontextmanager
+async def _launch(
+    sandbox: Sandbox | None, argv: list[str], ctx: BashSpawnContext
+) -> AsyncIterator[Launch]:
+    """How to start the shell: under the sandbox, or as it is."""
+    from hookline.sandbox.launcher import Launch  # light, and only on a bash call
+
+    if sandbox is None:
+        yield Launch(argv, ctx.env)
+        return
+    async with sandbox.launch(argv, cwd=ctx.cwd, env=ctx.env) as launch:
+        yield launch
+
+
+def _sandbox_description(sandbox: Sandbox) -> str:
+    text = (
+        " Commands run in a sandbox: they may write only in the working directories and "
+        "$TMPDIR, some project files are read-only or hidden, the network is filtered, and "
+        "background jobs end when the command does."
     )
+    if sandbox.config.allow_unsandboxed:
+        text += (
+            " When the sandbox blocks something a command needs, you may retry it with "
+            "dangerouslyDisableSandbox: true; the user is then asked."
+        )
+    return text
+
+
+def _violation(decision: Any) -> dict[str, Any]:
+    return {
+        "kind": "network",
+        "host": getattr(decision, "host", None),
+        "port": getattr(decision, "port", None),
+        "reason": getattr(decision, "reason", None),
+    }
+
+
+def _violations_note(refused: list[Any]) -> str:
+    lines = [
+        f"network: connection to {d['host']}:{d['port']} refused ({d['reason']})"
+        for d in map(_violation, refused)
+    ]
+    return "<sandbox_violations>\n" + "\n".join(lines) + "\n</sandbox_violations>"
 
 
 def _join(body: str, status: str) -> str:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from hookline.core.runner import HookRunner
 from hookline.core.tool import Tool
 from hookline.tools.bash import BashSpawnHook, create_bash_tool
@@ -10,6 +12,9 @@ from hookline.tools.leftovers import ToolLeftovers
 from hookline.tools.read import create_read_tool
 from hookline.tools.search import HidePath, create_find_tool, create_grep_tool, create_ls_tool
 from hookline.tools.wrapper import resolve_tools, wrap_tools
+
+if TYPE_CHECKING:
+    from hookline.sandbox.launcher import Sandbox
 
 #: The built-in tool names, in the order the model is shown them.
 BUILTIN_TOOL_NAMES = ("read", "bash", "edit", "write", "grep", "find", "ls")
@@ -21,6 +26,7 @@ def builtin_tools(
     spawn_hook: BashSpawnHook | None = None,
     hide: HidePath | None = None,
     leftovers: ToolLeftovers | None = None,
+    sandbox: Sandbox | None = None,
 ) -> list[Tool]:
     """Every built-in tool for ``cwd``, unwrapped.
 
@@ -28,10 +34,11 @@ def builtin_tools(
     and ``ls`` show, e.g. files a Read deny rule covers. ``leftovers`` tracks
     what bash calls leave behind (background jobs, spill files) for the owner
     to end with ``close()``; default: a process-wide one closed at exit.
+    ``sandbox`` runs bash calls under it (``hookline.sandbox``).
     """
     return [
         create_read_tool(cwd),
-        create_bash_tool(cwd, spawn_hook, leftovers=leftovers),
+        create_bash_tool(cwd, spawn_hook, leftovers=leftovers, sandbox=sandbox),
         create_edit_tool(cwd),
         create_write_tool(cwd),
         create_grep_tool(cwd, hide=hide),

@@ -35,6 +35,10 @@ class BashToolDetails(TypedDict, total=False):
     full_output_cut_bytes: int
     timed_out: bool
     aborted: bool
+    #: the command ran in the sandbox
+    sandboxed: bool
+    #: what the sandbox refused during the call (network connections), one dict each
+    sandbox_violations: list[dict[str, Any]]
 
 
 class ReadToolDetails(TypedDict, total=False):

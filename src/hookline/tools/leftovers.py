@@ -20,6 +20,7 @@ import atexit
 import contextlib
 import os
 import threading
+from collections.abc import Callable
 
 from hookline.core.process import group_alive, kill_group
 
@@ -31,6 +32,7 @@ class ToolLeftovers:
         self._lock = threading.Lock()
         self._groups: set[int] = set()
         self._files: set[str] = set()
+        self._closers: list[Callable[[], None]] = []
 
     def add_group(self, pgid: int) -> None:
         """Track ``pgid`` (a group whose leader exited while others in it run on)."""
@@ -41,6 +43,11 @@ class ToolLeftovers:
     def add_file(self, path: str) -> None:
         with self._lock:
             self._files.add(path)
+
+    def add_closer(self, close: Callable[[], None]) -> None:
+        """Call ``close`` when the session ends (the sandbox's private folder goes then)."""
+        with self._lock:
+            self._closers.append(close)
 
     def discard_file(self, path: str) -> None:
         """Delete ``path`` now and stop tracking it."""
@@ -64,11 +71,15 @@ class ToolLeftovers:
         with self._lock:
             groups, self._groups = self._groups, set()
             files, self._files = self._files, set()
+            closers, self._closers = self._closers, []
         for pgid in groups:
             kill_group(pgid)
         for path in files:
             with contextlib.suppress(OSError):
                 os.unlink(path)
+        for close in closers:
+            with contextlib.suppress(Exception):
+                close()
 
 
 #: Used by tools created without a ``leftovers`` of their own; closed at interpreter exit.

@@ -53,6 +53,13 @@ class BashParams(ToolParams):
 
     command: str = Field(min_length=1, description="Bash command to execute")
     timeout: float | None = Field(None, gt=0, description="Timeout in seconds (optional)")
+    dangerouslyDisableSandbox: bool | None = Field(  # Claude Code's name, as models send it
+        None,
+        description=(
+            "Run this command outside the sandbox (only when the sandbox blocked something "
+            "it needs); it then needs the user's approval"
+        ),
+    )
 
 
 class ReadParams(ToolParams):

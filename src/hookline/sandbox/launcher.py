@@ -1,0 +1,225 @@
+"""Running one command under bubblewrap: the argv, environment and descriptors of a call.
+
+Every call gets ``--ro-bind / /``, a fresh ``/dev`` and ``/proc``, a private
+``/dev/shm``, new user, PID, network and IPC namespaces, every capability dropped,
+``--die-with-parent`` and ``--new-session`` (no ``TIOCSTI`` into the terminal),
+then the layers of ``mounts.py``. ``TMPDIR`` is a folder of the session's own
+(mode 700, created outside, removed by :meth:`Sandbox.close`).
+
+The network: with no proxy the sandbox has none at all (an empty namespace). With a
+``NetworkProxy`` (``hookline.sandbox.network``) each call opens a channel, the command
+runs under the in-sandbox forwarder, and the connections the proxy refused come back
+in :attr:`Launch.refused`. When ``hookline.sandbox.seccomp`` is there, its filter goes
+to bubblewrap's ``--seccomp`` (Unix sockets refused to every process inside).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import shutil
+import sys
+import tempfile
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from hookline.sandbox.config import SandboxConfig
+from hookline.sandbox.mounts import MountPlan, Planner
+from hookline.sandbox.placeholders import placeholders
+from hookline.sandbox.policy import SandboxPolicy
+
+if TYPE_CHECKING:
+    from hookline.sandbox.network import NetworkProxy  # type: ignore[import-not-found,unused-ignore]
+
+_log = logging.getLogger("hookline.sandbox")
+
+_NAMESPACES = (
+    "--unshare-user", "--unshare-pid", "--unshare-net", "--unshare-ipc",
+    "--die-with-parent", "--new-session", "--cap-drop", "ALL",
+)  # fmt: skip
+
+
+@dataclass(slots=True)
+class Launch:
+    """How to start one sandboxed command (give ``argv``, ``env`` and ``pass_fds`` to the
+    process runner, call :meth:`spawned` once it started)."""
+
+    argv: list[str]
+    env: dict[str, str]
+    pass_fds: tuple[int, ...] = ()
+    #: the proxy's refusals during this call (``NetworkDecision``), filled when it ended
+    refused: list[Any] = field(default_factory=list)
+    _after_spawn: list[Callable[[], None]] = field(default_factory=list)
+
+    def spawned(self, pid: int | None = None) -> None:
+        """The child started: the parent's copies of the passed descriptors are closed."""
+        callbacks, self._after_spawn = self._after_spawn, []
+        for callback in callbacks:
+            callback()
+
+
+class Sandbox:
+    """One session's sandbox: its configuration, private folder, proxy and mount planner."""
+
+    def __init__(
+        self,
+        config: SandboxConfig,
+        *,
+        bwrap: str,
+        proxy: NetworkProxy | None = None,
+        on_violation: Callable[[Any], None] | None = None,
+        disable_userns: bool = False,
+    ) -> None:
+        self.config = config
+        self.bwrap = bwrap
+        #: ``--disable-userns`` (bubblewrap 0.8+): no nested user namespace inside
+        self.disable_userns = disable_userns
+        self.proxy = proxy
+        self.on_violation = on_violation
+        self.planner = Planner(config)
+        #: which calls run here (the sandbox exists, so it is active)
+        self.policy = SandboxPolicy(config, active=True)
+        self._home: str | None = None
+        self._said: set[str] = set()
+
+    # -- the session's private folder ------------------------------------------------
+
+    @property
+    def home(self) -> str:
+        """The session's private folder: ``tmp`` (the TMPDIR), and the empty stand-ins."""
+        if self._home is None:
+            home = tempfile.mkdtemp(prefix=f"hookline-sandbox-{os.getuid()}-")
+            os.mkdir(os.path.join(home, "tmp"), 0o700)
+            os.mkdir(os.path.join(home, "empty"), 0o555)
+            os.close(os.open(os.path.join(home, "unreadable"), os.O_CREAT | os.O_WRONLY, 0))
+            os.chmod(os.path.join(home, "unreadable"), 0)
+            self._home = home
+        return self._home
+
+    @property
+    def tmpdir(self) -> str:
+        return os.path.join(self.home, "tmp")
+
+    def close(self) -> None:
+        """Remove the private folder and the idle stand-ins (idempotent)."""
+        placeholders.sweep()
+        home, self._home = self._home, None
+        if home is not None:
+            with contextlib.suppress(OSError):
+                os.chmod(os.path.join(home, "empty"), 0o700)
+            shutil.rmtree(home, ignore_errors=True)
+
+    # -- one call ----------------------------------------------------------------------
+
+    def plan(self) -> MountPlan:
+        return self.planner.plan(self.tmpdir)
+
+    @contextlib.asynccontextmanager
+    async def launch(
+        self, argv: Sequence[str], *, cwd: str, env: Mapping[str, str]
+    ) -> AsyncIterator[Launch]:
+        """The sandboxed form of ``argv``; stand-ins are held and the proxy channel open
+        until the block ends."""
+        plan = self.plan()
+        for note in plan.notes:
+            if note not in self._said:  # once per session
+                self._said.add(note)
+                _log.warning("sandbox: %s; paths beyond it are not protected", note)
+        with placeholders.held(plan.missing) as made:
+            launch = Launch([], {**env, "TMPDIR": self.tmpdir})
+            channel = None
+            try:
+                inner = list(argv)
+                fds: list[int] = []
+                if self.proxy is not None:  # the coordinator's seam: network.py plugs in here
+                    from hookline.sandbox import network  # type: ignore[attr-defined,unused-ignore]
+
+                    channel = self.proxy.open_channel()
+                    launch._after_spawn.append(channel.spawned)
+                    inner = network.inside_argv(sys.executable, channel.inside_fd, inner)
+                    launch.env.update(network.proxy_env())
+                    fds.append(channel.inside_fd)
+                args = self.arguments(plan, set(made), cwd)
+                seccomp_fd = _seccomp_fd()
+                if seccomp_fd is not None:
+                    launch._after_spawn.append(lambda: _close(seccomp_fd))
+                    args += ["--seccomp", str(seccomp_fd)]
+                    fds.append(seccomp_fd)
+                launch.argv = [self.bwrap, *args, "--", *inner]
+                launch.pass_fds = tuple(fds)
+                yield launch
+            finally:
+                launch.spawned()  # a spawn that failed (or never came) closes them too
+                if channel is not None:
+                    await channel.aclose()
+                    launch.refused = list(channel.refused)
+                    for decision in launch.refused:
+                        if self.on_violation is not None:
+                            self.on_violation(decision)
+
+    def arguments(self, plan: MountPlan, made: set[str], cwd: str) -> list[str]:
+        """bubblewrap's options for ``plan`` (stand-ins only where one was ``made``)."""
+        empty = os.path.join(self.home, "empty")
+        unreadable = os.path.join(self.home, "unreadable")
+        args = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"]
+        args += ["--tmpfs", "/dev/shm", *_NAMESPACES]
+        if self.disable_userns:
+            args.append("--disable-userns")
+        for path in plan.writable:
+            args += ["--bind", path, path]
+        layers: list[tuple[int, int, list[str]]] = []
+        for path in plan.anchors:
+            layers.append((_depth(path), 0, ["--bind", path, path]))
+        for path in plan.readonly:
+            layers.append((_depth(path), 1, ["--ro-bind", path, path]))
+        for path, is_dir in plan.missing:
+            if path in made:
+                source = empty if is_dir else unreadable
+                layers.append((_depth(path), 1, ["--ro-bind", source, path]))
+            elif os.path.lexists(path):  # created meanwhile by someone else: protect it
+                layers.append((_depth(path), 1, ["--ro-bind", path, path]))
+        for path in plan.hidden_files:
+            layers.append((_depth(path), 2, ["--ro-bind", unreadable, path]))
+        for path in plan.hidden_dirs:
+            inside = [r for r in plan.reread if r.startswith(path.rstrip("/") + "/")]
+            if not inside:
+                layers.append((_depth(path), 2, ["--ro-bind", empty, path]))
+                continue
+            ops = ["--tmpfs", path]
+            for again in inside:
+                ops += ["--ro-bind", again, again]
+            layers.append((_depth(path), 2, [*ops, "--remount-ro", path]))
+        hidden = [h.rstrip("/") + "/" for h in plan.hidden_dirs]
+        for _, _, ops in sorted(layers, key=lambda layer: (layer[0], layer[1])):
+            target = ops[-1]
+            if any(target.startswith(h) for h in hidden):
+                continue  # inside a hidden folder: hidden already
+            args += ops
+        args += ["--chdir", cwd]
+        return args
+
+
+def _depth(path: str) -> int:
+    return path.rstrip("/").count("/")
+
+
+def _close(fd: int) -> None:
+    with contextlib.suppress(OSError):
+        os.close(fd)
+
+
+def _seccomp_fd() -> int | None:
+    """A pipe holding the Unix-socket filter for ``--seccomp``, when this build has it."""
+    try:
+        from hookline.sandbox import seccomp  # type: ignore[attr-defined,unused-ignore]
+    except ImportError:
+        return None
+    program: bytes = seccomp.unix_socket_filter()
+    read, write = os.pipe()
+    try:
+        os.write(write, program)  # a few hundred bytes: fits the pipe's buffer
+    finally:
+        os.close(write)
+    return read

@@ -66,7 +66,7 @@ def enable(project: Path, **sandbox: Any) -> None:
 def test_a_sandboxed_call_is_auto_allowed_and_the_kernel_holds_the_rule(project: Path) -> None:
     enable(project)
     write_settings(project, {"permissions": {"deny": ["Edit(.env)"]}}, "settings.local.json")
-    code, events, err = run(project, [WRITE_ENV])
+    code, events, err = run(project, [WRITE_ENV], "--trust-project")
     assert code == 0, err
     status, text = outcome(events, "c0")
     assert status == "ran" and "Read-only file system" in text
@@ -108,7 +108,9 @@ def test_deny_and_ask_rules_still_win_over_auto_allow(project: Path) -> None:
         {"permissions": {"deny": ["Bash(python3 *)"], "ask": ["Bash(touch *)"]}},
         "settings.local.json",
     )
-    code, events, err = run(project, ["python3 -c 1", "touch asked", "echo fine > fine.txt"])
+    code, events, err = run(
+        project, ["python3 -c 1", "touch asked", "echo fine > fine.txt"], "--trust-project"
+    )
     assert code == 0, err
     assert outcome(events, "c0") == ("denied", "rule")
     assert outcome(events, "c1")[0] == "denied"
@@ -157,7 +159,7 @@ def test_allow_unsandboxed_commands_false_ignores_the_argument(
     escaped = tmp_path / "escaped"
     call = {"command": f"touch {escaped}", "dangerouslyDisableSandbox": True}
     for mode in ("default", "bypassPermissions"):
-        code, events, err = run(project, [call], "--permission-mode", mode)
+        code, events, err = run(project, [call], "--permission-mode", mode, "--trust-project")
         assert code == 0, err
         status, text = outcome(events, "c0")
         assert status == "ran" and "Read-only file system" in text
@@ -245,3 +247,18 @@ def test_an_untrusted_project_cannot_loosen_the_sandbox(project: Path, tmp_path:
     assert "sandbox.network.allowedDomains" in err
     assert (project / ".env").read_text() == "KEY=original\n"  # python3 stayed sandboxed
     assert not (elsewhere / "planted").exists()
+
+
+def test_an_untrusted_project_that_enables_the_sandbox_does_not_switch_on_auto_allow(
+    project: Path,
+) -> None:
+    # enabling the sandbox restricts, so it survives; auto-allow would loosen, so it does not
+    enable(project)
+    code, events, err = run(project, ["touch made"])
+    assert code == 0, err
+    assert outcome(events, "c0") == ("denied", "no_ui")
+    assert not (project / "made").exists()
+    # the same project, trusted: sandboxed and auto-allowed
+    code, events, err = run(project, ["touch made"], "--trust-project")
+    assert code == 0, err
+    assert outcome(events, "c0")[0] == "ran" and (project / "made").exists()

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import os
-import sys
 import types
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -21,7 +20,7 @@ from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 from tests.sandbox.helpers import BWRAP, config_for, needs_bwrap
 
-import hookline.sandbox
+import hookline.sandbox.launcher
 from hookline.agent.setup import sandbox_violation_event
 from hookline.sandbox.launcher import Sandbox
 from hookline.telemetry.audit import AuditLog
@@ -67,8 +66,8 @@ class Proxy:
 
 @pytest.fixture
 def fake_network(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """``hookline.sandbox.network`` as the interface describes it: the forwarder is a
-    plain pass-through here, so the command itself runs."""
+    """The launcher's ``network`` module as a stand-in: the forwarder is a plain
+    pass-through here, so the command itself runs (the real one: test_network_sandbox)."""
     module = types.ModuleType("hookline.sandbox.network")
 
     def inside_argv(python: str, channel_fd: int, command: Sequence[str]) -> list[str]:
@@ -79,8 +78,7 @@ def fake_network(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 
     module.inside_argv = inside_argv  # type: ignore[attr-defined]
     module.proxy_env = lambda: {"HTTPS_PROXY": "http://127.0.0.1:3128"}  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "hookline.sandbox.network", module)
-    monkeypatch.setattr(hookline.sandbox, "network", module, raising=False)
+    monkeypatch.setattr(hookline.sandbox.launcher, "network", module)
     yield
 
 

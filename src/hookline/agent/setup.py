@@ -62,6 +62,8 @@ from hookline.tools.mcp.config import load_servers
 
 if TYPE_CHECKING:
     from hookline.claude.adapter import ClaudeHooks
+    from hookline.sandbox.config import SandboxConfig
+    from hookline.sandbox.network import NetworkProxy
     from hookline.sandbox.start import SandboxStart
 
 DEFAULT_MODEL = "scripted:" + str(Path(__file__).with_name("default_script.yaml"))
@@ -432,7 +434,7 @@ async def build_agent(
     for warning in mode_warnings:
         _say(err, f"settings: {warning}")
     agent_ref: list[Agent] = []
-    sandbox = _sandbox(settings, rules, cwd, err, agent_ref)
+    sandbox = _sandbox(settings, rules, cwd, runner, err, agent_ref)
     gate = PermissionGate(
         runner, mode=mode, rules=rules, cwd=cwd, sandbox=sandbox.policy if sandbox else None
     )
@@ -478,6 +480,8 @@ async def build_agent(
     )
     agent.memory_files = memory.files
     agent_ref.append(agent)
+    if sandbox is not None and sandbox.sandbox is not None and sandbox.sandbox.proxy is not None:
+        agent.on_shutdown(sandbox.sandbox.proxy.aclose)
     await _start_mcp_servers(agent, claude, settings, cwd, trusted, err)
     agent.stream.verbose_context = options.verbose_context
     agent.make_provider = make_provider
@@ -564,6 +568,7 @@ def _sandbox(
     settings: LoadedSettings,
     rules: PermissionRules,
     cwd: str,
+    runner: HookRunner,
     err: TextIO | None,
     agent_ref: list[Agent],
 ) -> SandboxStart | None:
@@ -577,17 +582,38 @@ def _sandbox(
     config = resolve_sandbox(settings, rules, cwd)
 
     def violation(decision: Any) -> None:
-        # The seam for the network proxy: each refusal is an event audit and OTel record.
+        # each refused connection is an event the audit log and OTel record
         if agent_ref:
             agent_ref[0].publish(sandbox_violation_event(decision))
 
     try:
-        start = start_sandbox(config, on_violation=violation)
+        proxy = _network_proxy(config, cwd, runner, agent_ref)
+        start = start_sandbox(config, proxy=proxy, on_violation=violation)
     except SandboxUnavailable as exc:
         raise SetupError(str(exc), exit_code=1) from None
     if start.warning is not None:
         _say(err, start.warning, logging.WARNING)
     return start
+
+
+def _network_proxy(
+    config: SandboxConfig, cwd: str, runner: HookRunner, agent_ref: list[Agent]
+) -> NetworkProxy:
+    """The sandbox's way out: allowed domains pass, denied ones never, the rest are asked
+    about in the session's UI (refused without one) or let through in bypassPermissions;
+    an "always" answer is saved as Claude Code saves it."""
+    from hookline.agent.network_ask import make_host_asker, make_host_rememberer
+    from hookline.sandbox.network import DomainPolicy, NetworkProxy
+
+    def bypass() -> bool:  # the mode is read where it lives, when a host is asked about
+        return bool(agent_ref) and agent_ref[0].gate.mode == "bypassPermissions"
+
+    return NetworkProxy(
+        DomainPolicy(allowed=config.allowed_domains, denied=config.denied_domains),
+        ask=make_host_asker(runner),
+        bypass=bypass,
+        remember=make_host_rememberer(cwd),
+    )
 
 
 def sandbox_violation_event(decision: Any) -> dict[str, Any]:

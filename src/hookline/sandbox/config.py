@@ -245,7 +245,7 @@ def resolve_sandbox(
     return SandboxConfig(
         enabled=flag(merged.enabled if merged else None, False),
         fail_if_unavailable=flag(merged.fail_if_unavailable if merged else None, False),
-        auto_allow=flag(merged.auto_allow_bash_if_sandboxed if merged else None, True),
+        auto_allow=_auto_allow(loaded, files),
         allow_unsandboxed=flag(merged.allow_unsandboxed_commands if merged else None, True),
         excluded_commands=tuple(merged.excluded_commands) if merged else (),
         cwd=cwd,
@@ -263,6 +263,25 @@ def resolve_sandbox(
 
 
 _EDIT = frozenset({"Edit", "Write", "MultiEdit", "NotebookEdit"})
+
+
+def _auto_allow(loaded: LoadedSettings, files: list[SettingsFile]) -> bool:
+    """``autoAllowBashIfSandboxed`` as merged (default true) — but false when only an
+    untrusted project switched the sandbox on: such a project may sandbox its bash calls,
+    never stop them being asked about."""
+    auto = True
+    for file in files:  # merge order: a later file wins
+        box = file.settings.sandbox if file.settings else None
+        if box is not None and box.auto_allow_bash_if_sandboxed is not None:
+            auto = box.auto_allow_bash_if_sandboxed
+    boxes = [(f, f.settings.sandbox) for f in files if f.settings and f.settings.sandbox]
+    vouched = any(
+        (b.enabled or b.auto_allow_bash_if_sandboxed)
+        for f, b in boxes
+        if loaded.project_trusted or not f.from_project
+    )
+    untrusted_only = not vouched and any(b.enabled for _, b in boxes)
+    return auto and not untrusted_only
 
 
 def _base_of(file: SettingsFile, loaded: LoadedSettings) -> str:

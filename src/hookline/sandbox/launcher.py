@@ -9,8 +9,8 @@ then the layers of ``mounts.py``. ``TMPDIR`` is a folder of the session's own
 The network: with no proxy the sandbox has none at all (an empty namespace). With a
 ``NetworkProxy`` (``hookline.sandbox.network``) each call opens a channel, the command
 runs under the in-sandbox forwarder, and the connections the proxy refused come back
-in :attr:`Launch.refused`. When ``hookline.sandbox.seccomp`` is there, its filter goes
-to bubblewrap's ``--seccomp`` (Unix sockets refused to every process inside).
+in :attr:`Launch.refused`. The seccomp filter (``hookline.sandbox.seccomp``) goes to
+bubblewrap's ``--seccomp``: Unix sockets are refused to every process inside.
 """
 
 from __future__ import annotations
@@ -25,13 +25,14 @@ from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from hookline.sandbox import network, seccomp
 from hookline.sandbox.config import SandboxConfig
 from hookline.sandbox.mounts import MountPlan, Planner
 from hookline.sandbox.placeholders import placeholders
 from hookline.sandbox.policy import SandboxPolicy
 
 if TYPE_CHECKING:
-    from hookline.sandbox.network import NetworkProxy  # type: ignore[import-not-found,unused-ignore]
+    from hookline.sandbox.network import NetworkProxy
 
 _log = logging.getLogger("hookline.sandbox")
 
@@ -133,9 +134,7 @@ class Sandbox:
             try:
                 inner = list(argv)
                 fds: list[int] = []
-                if self.proxy is not None:  # the coordinator's seam: network.py plugs in here
-                    from hookline.sandbox import network  # type: ignore[attr-defined,unused-ignore]
-
+                if self.proxy is not None:
                     channel = self.proxy.open_channel()
                     launch._after_spawn.append(channel.spawned)
                     inner = network.inside_argv(sys.executable, channel.inside_fd, inner)
@@ -143,10 +142,9 @@ class Sandbox:
                     fds.append(channel.inside_fd)
                 args = self.arguments(plan, set(made), cwd)
                 seccomp_fd = _seccomp_fd()
-                if seccomp_fd is not None:
-                    launch._after_spawn.append(lambda: _close(seccomp_fd))
-                    args += ["--seccomp", str(seccomp_fd)]
-                    fds.append(seccomp_fd)
+                launch._after_spawn.append(lambda: _close(seccomp_fd))
+                args += ["--seccomp", str(seccomp_fd)]
+                fds.append(seccomp_fd)
                 launch.argv = [self.bwrap, *args, "--", *inner]
                 launch.pass_fds = tuple(fds)
                 yield launch
@@ -210,13 +208,9 @@ def _close(fd: int) -> None:
         os.close(fd)
 
 
-def _seccomp_fd() -> int | None:
-    """A pipe holding the Unix-socket filter for ``--seccomp``, when this build has it."""
-    try:
-        from hookline.sandbox import seccomp  # type: ignore[attr-defined,unused-ignore]
-    except ImportError:
-        return None
-    program: bytes = seccomp.unix_socket_filter()
+def _seccomp_fd() -> int:
+    """A pipe holding the Unix-socket filter for ``--seccomp``."""
+    program = seccomp.unix_socket_filter()
     read, write = os.pipe()
     try:
         os.write(write, program)  # a few hundred bytes: fits the pipe's buffer

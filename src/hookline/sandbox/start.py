@@ -17,7 +17,7 @@ from hookline.sandbox.launcher import Sandbox
 from hookline.sandbox.policy import SandboxPolicy
 
 if TYPE_CHECKING:
-    from hookline.sandbox.network import NetworkProxy  # type: ignore[import-not-found,unused-ignore]
+    from hookline.sandbox.network import NetworkProxy
 
 
 class SandboxUnavailable(RuntimeError):

@@ -14,11 +14,19 @@ import argparse
 import os
 import sys
 from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 from hookline.bridge._help import Formatter
 
+if TYPE_CHECKING:
+    from hookline.bridge.mapping import ClaudeAnswer
+
 
 def _parser() -> argparse.ArgumentParser:
+    # The hooks' deadline is hookline's hook timeout: well below Claude Code's own
+    # (600 s for a command hook), at the end of which Claude runs the tool.
+    from hookline.core.runner import DEFAULT_HOOK_TIMEOUT as DEFAULT_DEADLINE
+
     p = argparse.ArgumentParser(
         formatter_class=Formatter,
         prog="hookline claude-hook",
@@ -27,7 +35,9 @@ def _parser() -> argparse.ArgumentParser:
             "matching event (PreToolUse → tool_call, PostToolUse → tool_result, UserPromptSubmit "
             "→ input, Stop → stop, SessionStart → session_start, ...) and answer in Claude "
             "Code's format: decision JSON on stdout, exit 0 (or 1: a hook failed, shown to the "
-            "user). Configure it as a `command` hook in .claude/settings.json."
+            "user). Whatever cannot be answered (bad input, a hook module that did not load, "
+            "an untrusted project, no answer in time) denies a PreToolUse or "
+            "PermissionRequest. Configure it as a `command` hook in .claude/settings.json."
         ),
     )
     p.add_argument(
@@ -50,7 +60,33 @@ def _parser() -> argparse.ArgumentParser:
         action="store_true",
         help="load the project's .hookline/hooks even when `hookline trust` was not run",
     )
+    p.add_argument(
+        "--allow-untrusted-skip",
+        action="store_true",
+        help="in a project that was not trusted, skip its .hookline/hooks and let tool calls "
+        "through (said once on stderr). Without it such calls are denied until you run "
+        "`hookline trust DIR`. Risk: the project's guards are off and nothing blocks",
+    )
+    p.add_argument(
+        "--timeout",
+        type=_seconds,
+        default=DEFAULT_DEADLINE,
+        metavar="SECONDS",
+        help="deny (PreToolUse, PermissionRequest) or report an error when the hooks have not "
+        f"answered within SECONDS (default {DEFAULT_DEADLINE:g}); keep it below the hook's "
+        "`timeout` in Claude Code's settings (600 s unless set), or Claude runs the tool",
+    )
     return p
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = 0.0
+    if not 0 < value < float("inf"):
+        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, got {text!r}")
+    return value
 
 
 def main(argv: Sequence[str]) -> int:
@@ -59,35 +95,62 @@ def main(argv: Sequence[str]) -> int:
     from hookline.core.gc_pause import gc_paused
 
     with gc_paused():
-        from hookline.bridge.engine import load_bridge
-        from hookline.bridge.mapping import BridgeInputError, failure_answer, parse_input
+        from hookline.bridge.mapping import BridgeInputError, input_failure, parse_input
         from hookline.modes.stdout import claim_stdout
 
     # The answer goes to a private stdout: a hook's print() (or a program it starts)
     # writes to stderr and cannot forge or corrupt the decision JSON.
     out = claim_stdout()
+    raw = sys.stdin.buffer.read(MAX_READ)
     try:
-        payload = parse_input(sys.stdin.buffer.read())
+        payload = parse_input(raw)
     except BridgeInputError as exc:
-        # No event name to go by: deny, as a PreToolUse must fail closed.
-        answer = failure_answer("PreToolUse", str(exc))
+        code, stdout, stderr = _reply(input_failure(raw, str(exc)))
     else:
-        cwd = payload.get("cwd") if isinstance(payload.get("cwd"), str) else None
-        cwd = cwd or os.getcwd()
-        with gc_paused():  # the hook modules' imports
-            bridge = load_bridge(
-                args.hooks,
-                cwd=cwd,
-                paths_from=os.getcwd(),
-                project_dir=os.environ.get("CLAUDE_PROJECT_DIR") or cwd,
-                discover=not args.no_discovery,
-                trust_project=args.trust_project,
-            )
-        answer = bridge.answer_once(payload)
-    text = answer.stdout
-    if text:
-        out.write(text + "\n")
+        from hookline.bridge.watchdog import reply_within
+
+        code, stdout, stderr = reply_within(
+            args.timeout, lambda: _run(args, payload), lambda: _expired(args.timeout, payload)
+        )
+    if stdout:
+        out.write(stdout + "\n")
     out.flush()
-    if answer.stderr:
-        sys.stderr.write(answer.stderr + "\n")
-    return answer.exit_code
+    if stderr:
+        sys.stderr.write(stderr + "\n")
+    return code
+
+
+#: Read one byte more than a hook input may have, so a larger one is refused.
+MAX_READ = 8 * 1024 * 1024 + 1
+
+
+def _run(args: argparse.Namespace, payload: dict[str, Any]) -> tuple[int, str, str]:
+    """Load the hook modules and answer ``payload`` (in the watchdog's child)."""
+    from hookline.bridge.engine import load_bridge
+    from hookline.core.gc_pause import gc_paused
+
+    cwd = payload.get("cwd") if isinstance(payload.get("cwd"), str) else None
+    cwd = cwd or os.getcwd()
+    with gc_paused():  # the hook modules' imports
+        bridge = load_bridge(
+            args.hooks,
+            cwd=cwd,
+            paths_from=os.getcwd(),
+            project_dir=os.environ.get("CLAUDE_PROJECT_DIR") or cwd,
+            discover=not args.no_discovery,
+            trust_project=args.trust_project,
+            allow_skip=args.allow_untrusted_skip,
+            timeout=args.timeout,
+        )
+    return _reply(bridge.answer_once(payload))
+
+
+def _expired(seconds: float, payload: dict[str, Any]) -> tuple[int, str, str]:
+    from hookline.bridge.mapping import claude_event_name, failure_answer
+
+    reason = f"the hook modules gave no answer within {seconds:g} s (--timeout)"
+    return _reply(failure_answer(claude_event_name(payload), reason))
+
+
+def _reply(answer: ClaudeAnswer) -> tuple[int, str, str]:
+    return answer.exit_code, answer.stdout, answer.stderr

@@ -1,0 +1,106 @@
+"""One answer within a deadline, made in a forked child: a stuck hook cannot withhold it.
+
+Claude Code runs the tool when a command hook answers nothing, so ``claude-hook``
+forks before it loads the hook modules. The child loads and runs them and sends
+its answer through a pipe; the parent waits on that pipe with a deadline and,
+when the deadline passes first, kills the child (and its process group: the
+programs a hook started) and answers for it. Nothing in the stuck process has to
+cooperate: a ``while True``, a ``time.sleep``, a regular expression holding the
+GIL or a handler that swallows every exception are all stopped the same way.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import select
+import signal
+import sys
+import time
+from collections.abc import Callable
+
+#: What a command hook answers: exit code, stdout, stderr.
+Reply = tuple[int, str, str]
+
+#: Seconds the child has to exit once it has answered before it is killed.
+EXIT_GRACE = 1.0
+
+
+def reply_within(seconds: float, work: Callable[[], Reply], expired: Callable[[], Reply]) -> Reply:
+    """``work()`` run in a child process; ``expired()`` when no answer came in ``seconds``.
+
+    Where ``os.fork`` does not exist, ``work()`` runs here, without a deadline.
+    """
+    if not hasattr(os, "fork"):
+        return work()
+    read_end, write_end = os.pipe()
+    sys.stdout.flush()
+    sys.stderr.flush()
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the child; its effect is tested through the parent
+        os.close(read_end)
+        _child(write_end, work)
+    os.close(write_end)
+    reply = None
+    try:
+        reply = _wait(read_end, time.monotonic() + seconds)
+    finally:
+        os.close(read_end)
+        _end(pid, group=reply is None)
+    return reply if reply is not None else expired()
+
+
+def _child(write_end: int, work: Callable[[], Reply]) -> None:
+    """Make the answer, send it, leave: no exit handler of a hook runs (or hangs) here."""
+    os.setpgid(0, 0)  # the parent can end the programs hooks start with the child
+    code = 70
+    try:
+        reply = work()
+        data = (json.dumps(list(reply)) + "\n").encode("utf-8", "surrogatepass")
+        while data:
+            data = data[os.write(write_end, data) :]
+        code = 0
+    finally:
+        for stream in (sys.stdout, sys.stderr):
+            with contextlib.suppress(Exception):  # a closed stream: nothing more to say
+                stream.flush()
+        os._exit(code)
+
+
+def _wait(read_end: int, deadline: float) -> Reply | None:
+    """The child's answer once it has exited (or ``EXIT_GRACE`` after it answered); ``None``
+    when the deadline passed first or it ended without one."""
+    data = b""
+    while True:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            break
+        ready, _, _ = select.select([read_end], [], [], left)
+        if not ready:
+            continue
+        chunk = os.read(read_end, 65536)
+        if not chunk:
+            break
+        data += chunk
+        if data.endswith(b"\n"):
+            deadline = min(deadline, time.monotonic() + EXIT_GRACE)
+    if not data.endswith(b"\n"):
+        return None
+    try:
+        code, stdout, stderr = json.loads(data)
+    except ValueError:
+        return None
+    return int(code), str(stdout), str(stderr)
+
+
+def _end(pid: int, group: bool) -> None:
+    """Kill the child (with its process group when it gave no answer: what it started
+    serves no one) and reap it. After an answer, programs a hook started live on."""
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        if group:
+            os.killpg(pid, signal.SIGKILL)
+        else:
+            os.kill(pid, signal.SIGKILL)
+    with contextlib.suppress(ChildProcessError):
+        os.waitpid(pid, 0)

@@ -16,7 +16,7 @@ import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from hookline.bridge._help import Formatter
+from hookline.bridge._help import Formatter, positive_seconds
 
 if TYPE_CHECKING:
     from hookline.bridge.mapping import ClaudeAnswer
@@ -69,7 +69,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--timeout",
-        type=_seconds,
+        type=positive_seconds,
         default=DEFAULT_DEADLINE,
         metavar="SECONDS",
         help="deny (PreToolUse, PermissionRequest) or report an error when the hooks have not "
@@ -77,16 +77,6 @@ def _parser() -> argparse.ArgumentParser:
         "`timeout` in Claude Code's settings (600 s unless set), or Claude runs the tool",
     )
     return p
-
-
-def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        value = 0.0
-    if not 0 < value < float("inf"):
-        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, got {text!r}")
-    return value
 
 
 def main(argv: Sequence[str]) -> int:

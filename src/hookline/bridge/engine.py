@@ -119,6 +119,12 @@ class BridgeHooks:
             answer = failure_answer(prepared[0], f"no answer could be made ({describe(exc)})")
         return self._noted(answer)
 
+    def missing(self) -> list[str]:
+        """Why hooks meant to guard tool calls are not there: each module that failed to
+        load, and the skipped project hooks unless ``allow_skip`` (empty: all loaded)."""
+        skipped = [self.skip_reason()] if self.skipped and not self.allow_skip else []
+        return [*self.load_errors, *skipped]
+
     def skip_reason(self) -> str:
         """Why the project's hook modules did not load, and what to run (``""``: they did)."""
         if not self.skipped:

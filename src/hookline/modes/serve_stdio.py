@@ -229,8 +229,9 @@ async def serve_stdio(
     """Answer event requests on stdin until EOF; a bad line is answered, never fatal.
 
     With ``claude``, lines shaped as Claude Code hook inputs go to it instead.
-    ``broken`` names hook modules that failed to load: every ``tool_call`` is
-    then blocked, as the hook meant to guard it is missing (Claude Code's
+    ``broken`` names hook modules that are not there (failed to load, or an
+    untrusted project's, skipped): every ``tool_call`` is then blocked, as the
+    hook meant to guard it is missing (Claude Code's
     ``PreToolUse`` lines are denied alike). Hooks see a ``ServeHost``, never
     the agent: it runs no turns here.
     """
@@ -287,7 +288,7 @@ async def _answer(runner: HookRunner, text: str, broken: Sequence[str]) -> dict[
             raise ValueError('"data" must be an object')
         if event == "tool_call" and broken:
             failed = "; ".join(broken)
-            reason = f"hookline: hook modules failed to load: {failed}"
+            reason = f"hookline: hook modules failed to load or were skipped: {failed}"
             return {"id": request_id, "result": {"block": True, "reason": reason}}
         return {"id": request_id, "result": await handler(runner, data)}
     except Exception as exc:  # a hook's own failure is the runner's; this is a bad request

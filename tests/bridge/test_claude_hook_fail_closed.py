@@ -236,3 +236,16 @@ def test_the_timeout_must_be_a_positive_number(tmp_path: Path) -> None:
     for bad in ("0", "-1", "nan", "soon"):
         answer = run_claude_hook("{}", "--timeout", bad, cwd=tmp_path)
         assert answer.code == 2 and "positive number of seconds" in answer.stderr
+
+
+def test_a_hook_that_kills_its_process_is_denied(tmp_path: Path, hook_file: Any) -> None:
+    hook = hook_file(
+        "import os, signal\ndef register(pi):\n"
+        "    pi.on('tool_call', lambda e, c: os.kill(os.getpid(), signal.SIGKILL))\n"
+    )
+    answer = run_claude_hook(
+        _pre(tmp_path, "Bash", {"command": "ls"}), "--no-discovery", "--hook", str(hook),
+        cwd=tmp_path,
+    )  # fmt: skip
+    assert _blocks(answer)
+    assert "ended without an answer (killed by signal 9)" in answer.stderr

@@ -100,7 +100,7 @@ def main(argv: Sequence[str]) -> int:
         from hookline.bridge.watchdog import reply_within
 
         code, stdout, stderr = reply_within(
-            args.timeout, lambda: _run(args, payload), lambda: _expired(args.timeout, payload)
+            args.timeout, lambda: _run(args, payload), lambda why: _failed(why, payload)
         )
     if stdout:
         out.write(stdout + "\n")
@@ -135,10 +135,9 @@ def _run(args: argparse.Namespace, payload: dict[str, Any]) -> tuple[int, str, s
     return _reply(bridge.answer_once(payload))
 
 
-def _expired(seconds: float, payload: dict[str, Any]) -> tuple[int, str, str]:
+def _failed(reason: str, payload: dict[str, Any]) -> tuple[int, str, str]:
     from hookline.bridge.mapping import claude_event_name, failure_answer
 
-    reason = f"the hook modules gave no answer within {seconds:g} s (--timeout)"
     return _reply(failure_answer(claude_event_name(payload), reason))
 
 

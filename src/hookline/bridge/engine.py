@@ -94,12 +94,12 @@ class BridgeHooks:
         """Run the hooks for one hook input and say what Claude Code should do."""
         prepared = self._prepare(payload)
         if isinstance(prepared, ClaudeAnswer):
-            return self._noted(prepared)
+            return self._noted(payload, prepared)
         try:
             answer = await self._answer(payload, *prepared)
         except Exception as exc:  # an answer that cannot be made must not be no answer
             answer = failure_answer(prepared[0], f"no answer could be made ({describe(exc)})")
-        return self._noted(answer)
+        return self._noted(payload, answer)
 
     def answer_once(self, payload: Mapping[str, Any]) -> ClaudeAnswer:
         """``answer`` for a process that answers one event (``claude-hook``): when every
@@ -107,7 +107,7 @@ class BridgeHooks:
         asyncio is never imported (start-up is that command's product)."""
         prepared = self._prepare(payload)
         if isinstance(prepared, ClaudeAnswer):
-            return self._noted(prepared)
+            return self._noted(payload, prepared)
         run = self._answer(payload, *prepared)
         inline = self.runner.runs_inline(prepared[1].type)
         if self.events is not None and self.events.has_subscribers():
@@ -117,7 +117,7 @@ class BridgeHooks:
         except Exception as exc:
             # Crashing would exit 1, a non-blocking error: the call would run unchecked.
             answer = failure_answer(prepared[0], f"no answer could be made ({describe(exc)})")
-        return self._noted(answer)
+        return self._noted(payload, answer)
 
     def missing(self) -> list[str]:
         """Why hooks meant to guard tool calls are not there: each module that failed to
@@ -184,9 +184,12 @@ class BridgeHooks:
         code = answer.exit_code or (0 if answer.output else 1)
         return ClaudeAnswer(code, answer.output, stderr)
 
-    def _noted(self, answer: ClaudeAnswer) -> ClaudeAnswer:
-        """``answer`` with the ``systemMessage`` about skipped hooks, the first time."""
+    def _noted(self, payload: Mapping[str, Any], answer: ClaudeAnswer) -> ClaudeAnswer:
+        """``answer`` with the ``systemMessage`` about skipped hooks, the first time an
+        event that is not denied for it comes (a denied call carries the reason)."""
         if self._told or not self.skipped:
+            return answer
+        if not self.allow_skip and payload.get("hook_event_name") in FAIL_CLOSED:
             return answer
         self._told = True
         said = f"hookline: {self.skip_reason()}"

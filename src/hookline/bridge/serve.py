@@ -340,7 +340,7 @@ async def _answer_text(worker: AnswerWorker, body: str | bytes) -> ClaudeAnswer:
 
 def claude_lines(
     bridge: BridgeHooks, seconds: float | None
-) -> Callable[[str], Awaitable[dict[str, Any]]]:
+) -> Callable[[str | bytes], Awaitable[dict[str, Any]]]:
     """What answers Claude Code hook-input lines on ``serve --stdio``'s shared stream, each
     within ``seconds`` (``None``: hookline's hook timeout)."""
     return functools.partial(_stdio_reply, _worker(bridge, seconds or DEFAULT_HOOK_TIMEOUT))
@@ -371,7 +371,7 @@ def _load(args: argparse.Namespace, cwd: str) -> BridgeHooks:
     return bridge
 
 
-async def _stdio_reply(worker: AnswerWorker, line: str) -> dict[str, Any]:
+async def _stdio_reply(worker: AnswerWorker, line: str | bytes) -> dict[str, Any]:
     try:
         request = json.loads(line, parse_constant=_refuse_constant)
     except RecursionError:
@@ -388,6 +388,7 @@ async def _stdio_reply(worker: AnswerWorker, line: str) -> dict[str, Any]:
     else:
         assert isinstance(request, dict)
         payload = request.get("input", request)
+        text: str | bytes
         try:
             text = json.dumps(payload)
         except (RecursionError, ValueError):

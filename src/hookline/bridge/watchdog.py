@@ -27,8 +27,11 @@ Reply = tuple[int, str, str]
 EXIT_GRACE = 1.0
 
 
-def reply_within(seconds: float, work: Callable[[], Reply], expired: Callable[[], Reply]) -> Reply:
-    """``work()`` run in a child process; ``expired()`` when no answer came in ``seconds``.
+def reply_within(
+    seconds: float, work: Callable[[], Reply], failed: Callable[[str], Reply]
+) -> Reply:
+    """``work()`` run in a child process; ``failed(why)`` when no answer came in ``seconds``
+    or the child ended without one.
 
     Where ``os.fork`` does not exist, ``work()`` runs here, without a deadline.
     """
@@ -42,13 +45,17 @@ def reply_within(seconds: float, work: Callable[[], Reply], expired: Callable[[]
         os.close(read_end)
         _child(write_end, work)
     os.close(write_end)
-    reply = None
+    reply: Reply | str = "no answer"
     try:
         reply = _wait(read_end, time.monotonic() + seconds)
     finally:
         os.close(read_end)
-        _end(pid, group=reply is None)
-    return reply if reply is not None else expired()
+        status = _end(pid, group=isinstance(reply, str))
+    if isinstance(reply, str):
+        if reply == "ended":
+            return failed(f"the hooks' process ended without an answer ({status})")
+        return failed(f"the hook modules gave no answer within {seconds:g} s (--timeout)")
+    return reply
 
 
 def _child(write_end: int, work: Callable[[], Reply]) -> None:
@@ -68,13 +75,15 @@ def _child(write_end: int, work: Callable[[], Reply]) -> None:
         os._exit(code)
 
 
-def _wait(read_end: int, deadline: float) -> Reply | None:
-    """The child's answer once it has exited (or ``EXIT_GRACE`` after it answered); ``None``
-    when the deadline passed first or it ended without one."""
+def _wait(read_end: int, deadline: float) -> Reply | str:
+    """The child's answer once it has exited (or ``EXIT_GRACE`` after it answered);
+    ``"late"`` when the deadline passed first, ``"ended"`` when it ended without one."""
     data = b""
     while True:
         left = deadline - time.monotonic()
         if left <= 0:
+            if not data.endswith(b"\n"):
+                return "late"
             break
         ready, _, _ = select.select([read_end], [], [], left)
         if not ready:
@@ -85,16 +94,14 @@ def _wait(read_end: int, deadline: float) -> Reply | None:
         data += chunk
         if data.endswith(b"\n"):
             deadline = min(deadline, time.monotonic() + EXIT_GRACE)
-    if not data.endswith(b"\n"):
-        return None
     try:
         code, stdout, stderr = json.loads(data)
     except ValueError:
-        return None
+        return "ended"
     return int(code), str(stdout), str(stderr)
 
 
-def _end(pid: int, group: bool) -> None:
+def _end(pid: int, group: bool) -> str:
     """Kill the child (with its process group when it gave no answer: what it started
     serves no one) and reap it. After an answer, programs a hook started live on."""
     with contextlib.suppress(ProcessLookupError, PermissionError):
@@ -102,5 +109,10 @@ def _end(pid: int, group: bool) -> None:
             os.killpg(pid, signal.SIGKILL)
         else:
             os.kill(pid, signal.SIGKILL)
-    with contextlib.suppress(ChildProcessError):
-        os.waitpid(pid, 0)
+    try:
+        _, status = os.waitpid(pid, 0)
+    except ChildProcessError:
+        return "not found"
+    if os.WIFSIGNALED(status):
+        return f"killed by signal {os.WTERMSIG(status)}"
+    return f"exit status {os.waitstatus_to_exitcode(status)}"

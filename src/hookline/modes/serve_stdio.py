@@ -217,7 +217,7 @@ class ServeHost(DetachedHost):
 
 
 #: Answers one Claude Code hook-input line (``{"id", "input"}``) with its reply object.
-ClaudeLines = Callable[[str], Awaitable[dict[str, Any]]]
+ClaudeLines = Callable[[str | bytes], Awaitable[dict[str, Any]]]
 
 
 async def serve_stdio(
@@ -245,6 +245,9 @@ async def serve_stdio(
         text = line.decode("utf-8", errors="replace").strip()
         if not text:
             continue
+        if "\ufffd" in text and not _is_utf8(line):
+            write(dumps(await _not_text(line, text, claude)))
+            continue
         if claude is not None and _is_claude(text):
             write(dumps(await claude(text)))
             continue
@@ -255,6 +258,28 @@ async def serve_stdio(
             answer = {**answer, **await claude(text)}
         write(dumps(answer))
     return 0
+
+
+def _is_utf8(line: bytes) -> bool:
+    try:
+        line.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+async def _not_text(line: bytes, text: str, claude: ClaudeLines | None) -> dict[str, Any]:
+    """Refuse a line that is not UTF-8: what a hook would see is not what was sent. A
+    ``tool_call`` (or a line of no known kind) is blocked; a Claude line is refused by
+    ``claude``, which denies a PreToolUse."""
+    request = _object(text)
+    reason = "the line is not UTF-8 text"
+    answer: dict[str, Any] = {"id": request.get("id"), "error": reason}
+    if request.get("type") in ("tool_call", None):
+        answer["result"] = {"block": True, "reason": f"hookline: {reason}"}
+    if claude is not None and "type" not in request:
+        answer.update(await claude(line.strip()))
+    return answer
 
 
 def _object(text: str) -> dict[str, Any]:

@@ -120,6 +120,16 @@ def test_http_denies_every_bad_input_and_keeps_serving(tmp_path: Path) -> None:
         assert _post(_connect(port), _pre("ls")) == {}
 
 
+def test_http_denies_a_body_of_megabytes_it_reads_and_drops(tmp_path: Path) -> None:
+    (tmp_path / "guard.py").write_text(HOOK)
+    with serving(tmp_path, "--no-discovery", "--hook", "guard.py") as (port, _):
+        big = json.dumps(_pre("x" * (9 * 1024 * 1024))).encode()
+        assert _denied(_post(_connect(port), big))
+        assert _post(_connect(port), _pre("rm x"))["hookSpecificOutput"]["permissionDecision"] == (
+            "deny"
+        )
+
+
 @pytest.mark.parametrize("how", ["spin", "swallow"])
 def test_http_denies_a_stuck_handler_and_answers_the_next_requests(
     tmp_path: Path, how: str
@@ -203,3 +213,34 @@ def test_stdio_denies_a_stuck_handler_and_answers_later_lines(tmp_path: Path) ->
     assert replies[1]["output"]["hookSpecificOutput"]["permissionDecisionReason"] == "no rm"
     assert replies[2]["output"] == {}
     assert "abandoned" in stderr
+
+
+@pytest.mark.parametrize("allow", [False, True])
+def test_stdio_in_an_untrusted_project_blocks_both_hosts_tool_calls(
+    tmp_path: Path, allow: bool
+) -> None:
+    hooks = tmp_path / ".hookline" / "hooks"
+    hooks.mkdir(parents=True)
+    (hooks / "guard.py").write_text(HOOK)
+    pi_call = {"toolName": "bash", "toolCallId": "c1", "input": {"command": "ls"}}
+    lines = [
+        json.dumps({"id": 1, "type": "tool_call", "data": pi_call}).encode(),
+        json.dumps({"id": 2, "input": _pre("ls", str(tmp_path))}).encode(),
+    ]
+    extra = ["--allow-untrusted-skip"] if allow else []
+    proc = subprocess.run(
+        [*SERVE, "--stdio", "--no-session", "--cwd", str(tmp_path), *extra],
+        input=b"".join(line + b"\n" for line in lines),
+        capture_output=True,
+        cwd=tmp_path,
+        timeout=120,
+    )
+    assert proc.returncode == 0, proc.stderr.decode()[-2000:]
+    pi, claude = (json.loads(line) for line in proc.stdout.splitlines())
+    if allow:
+        assert pi["result"] is None
+        assert claude["output"] == {}
+    else:
+        assert pi["result"]["block"] is True
+        assert f"hookline trust {tmp_path}" in pi["result"]["reason"]
+        assert _denied(claude["output"])

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import functools
 import hmac
 import ipaddress
@@ -45,9 +46,12 @@ from hookline.core.runner import DEFAULT_HOOK_TIMEOUT
 
 #: The environment variable a token may come from (keeps it out of ``ps``).
 TOKEN_ENV = "HOOKLINE_SERVE_TOKEN"
-#: Hook inputs larger than this are refused (413): Claude's are a few KB.
+#: Hook inputs larger than this are denied unread: Claude's are a few KB.
 MAX_BODY = MAX_INPUT
 _MAX_HEADER_LINES = 100
+#: How long the rest of an oversized body is read (and dropped) after its answer.
+_DRAIN_SECONDS = 10.0
+_JSON = "application/json"
 _REASONS = {
     200: "OK",
     400: "Bad Request",
@@ -239,6 +243,11 @@ class HookHttpServer:
         if "transfer-encoding" in headers:
             raise _HttpError(411, "send the hook input with Content-Length")
         length = _content_length(headers)
+        if length > MAX_BODY:  # a 413 would be a non-blocking error: Claude runs the tool
+            answer = unknown_event_answer(f"hook input larger than {MAX_BODY} bytes")
+            await self._send(writer, 200, json.dumps(dict(answer.output)).encode(), _JSON, False)
+            await _discard(reader)
+            return False
         body = await reader.readexactly(length) if length else b""
         refused = _refusal(headers, self.remote)
         if refused:
@@ -321,10 +330,16 @@ def _content_length(headers: dict[str, str]) -> int:
     raw = headers.get("content-length", "0")
     if not raw.isdigit():
         raise _HttpError(400, "bad Content-Length")
-    length = int(raw)
-    if length > MAX_BODY:
-        raise _HttpError(413, f"hook input larger than {MAX_BODY} bytes")
-    return length
+    return int(raw)
+
+
+async def _discard(reader: asyncio.StreamReader) -> None:
+    """Read what the client still sends (a bounded while) so closing does not reset the
+    connection before it has read the answer."""
+    with contextlib.suppress(TimeoutError, ConnectionError):
+        async with asyncio.timeout(_DRAIN_SECONDS):
+            while await reader.read(65536):
+                pass
 
 
 async def _answer_text(worker: AnswerWorker, body: str | bytes) -> ClaudeAnswer:

@@ -249,3 +249,31 @@ def test_a_hook_that_kills_its_process_is_denied(tmp_path: Path, hook_file: Any)
     )  # fmt: skip
     assert _blocks(answer)
     assert "ended without an answer (killed by signal 9)" in answer.stderr
+
+
+def test_stopping_claude_hook_stops_its_stuck_hook(tmp_path: Path, hook_file: Any) -> None:
+    """Claude Code cancelling the hook (SIGTERM) must not leave the hook spinning."""
+    import signal
+
+    hook = hook_file(STUCK)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "hookline.cli", "claude-hook", "--no-discovery", "--hook",
+         str(hook)],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=tmp_path,
+    )  # fmt: skip
+    assert proc.stdin is not None
+    proc.stdin.write(json.dumps(_pre(tmp_path, "Bash", {"command": "spin"})).encode())
+    proc.stdin.close()
+    pids = tmp_path / "pids"
+    deadline = time.monotonic() + 30
+    while not (pids.exists() and len(pids.read_text().split()) == 2):
+        assert time.monotonic() < deadline, "the hook never started"
+        time.sleep(0.02)  # polling for the hook's file: there is no event to wait on
+    worker, program = (int(p) for p in pids.read_text().split())
+    proc.send_signal(signal.SIGTERM)
+    assert proc.wait(timeout=30) == 128 + signal.SIGTERM
+    deadline = time.monotonic() + 10
+    while (_running(worker) or _running(program)) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not _running(worker)
+    assert not _running(program)

@@ -85,13 +85,16 @@ def main(argv: Sequence[str]) -> int:
     from hookline.core.gc_pause import gc_paused
 
     with gc_paused():
-        from hookline.bridge.mapping import BridgeInputError, input_failure, parse_input
+        from hookline.bridge.mapping import MAX_INPUT, BridgeInputError, input_failure, parse_input
         from hookline.modes.stdout import claim_stdout
 
     # The answer goes to a private stdout: a hook's print() (or a program it starts)
     # writes to stderr and cannot forge or corrupt the decision JSON.
     out = claim_stdout()
-    raw = sys.stdin.buffer.read(MAX_READ)
+    raw = sys.stdin.buffer.read(MAX_INPUT + 1)  # one byte more: a larger input is refused
+    if len(raw) > MAX_INPUT:
+        while sys.stdin.buffer.read(1 << 20):  # read to the end: Claude's write must not fail
+            pass
     try:
         payload = parse_input(raw)
     except BridgeInputError as exc:
@@ -108,10 +111,6 @@ def main(argv: Sequence[str]) -> int:
     if stderr:
         sys.stderr.write(stderr + "\n")
     return code
-
-
-#: Read one byte more than a hook input may have, so a larger one is refused.
-MAX_READ = 8 * 1024 * 1024 + 1
 
 
 def _run(args: argparse.Namespace, payload: dict[str, Any]) -> tuple[int, str, str]:

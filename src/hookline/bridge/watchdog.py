@@ -19,6 +19,7 @@ import signal
 import sys
 import time
 from collections.abc import Callable
+from typing import Any
 
 #: What a command hook answers: exit code, stdout, stderr.
 Reply = tuple[int, str, str]
@@ -45,12 +46,17 @@ def reply_within(
         os.close(read_end)
         _child(write_end, work)
     os.close(write_end)
+    with contextlib.suppress(OSError):  # also here: the child may not have run yet
+        os.setpgid(pid, pid)
     reply: Reply | str = "no answer"
+    before = _end_with(pid)
     try:
         reply = _wait(read_end, time.monotonic() + seconds)
     finally:
         os.close(read_end)
         status = _end(pid, group=isinstance(reply, str))
+        for signum, handler in before.items():
+            signal.signal(signum, handler)
     if isinstance(reply, str):
         if reply == "ended":
             return failed(f"the hooks' process ended without an answer ({status})")
@@ -101,14 +107,30 @@ def _wait(read_end: int, deadline: float) -> Reply | str:
     return int(code), str(stdout), str(stderr)
 
 
+#: Signals that end this process while it waits (Claude Code cancelling the hook).
+_ENDING = (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)
+
+
+def _end_with(pid: int) -> dict[int, Any]:
+    """Until restored, a signal that ends this process ends the child's group first: a
+    hook stuck in a loop must not outlive the command Claude Code stopped."""
+
+    def ending(signum: int, frame: object) -> None:
+        with contextlib.suppress(OSError):
+            os.killpg(pid, signal.SIGKILL)
+        os._exit(128 + signum)
+
+    return {signum: signal.signal(signum, ending) for signum in _ENDING}
+
+
 def _end(pid: int, group: bool) -> str:
     """Kill the child (with its process group when it gave no answer: what it started
     serves no one) and reap it. After an answer, programs a hook started live on."""
     with contextlib.suppress(ProcessLookupError, PermissionError):
         if group:
             os.killpg(pid, signal.SIGKILL)
-        else:
-            os.kill(pid, signal.SIGKILL)
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.kill(pid, signal.SIGKILL)
     try:
         _, status = os.waitpid(pid, 0)
     except ChildProcessError:

@@ -244,3 +244,15 @@ def test_stdio_in_an_untrusted_project_blocks_both_hosts_tool_calls(
         assert pi["result"]["block"] is True
         assert f"hookline trust {tmp_path}" in pi["result"]["reason"]
         assert _denied(claude["output"])
+
+
+def test_stdio_refuses_a_line_over_its_limit_in_both_shapes(tmp_path: Path) -> None:
+    """A line too long to read (64 MiB) is dropped unread: still a deny for a Claude
+    PreToolUse and a block for a pi tool_call, and the next line is answered."""
+    (tmp_path / "guard.py").write_text(HOOK)
+    huge = json.dumps({"id": 1, "input": _pre("x" * (65 * 1024 * 1024))}).encode()
+    good = json.dumps({"id": 2, "input": _pre("rm x")}).encode()
+    replies, _ = _stdio(tmp_path, [huge, good], "--hook", "guard.py")
+    assert _denied(replies[0]["output"])
+    assert replies[0]["result"]["block"] is True
+    assert replies[1]["output"]["hookSpecificOutput"]["permissionDecisionReason"] == "no rm"

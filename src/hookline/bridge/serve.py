@@ -43,6 +43,7 @@ from hookline.bridge.mapping import (
 )
 from hookline.bridge.worker import AnswerWorker
 from hookline.core.runner import DEFAULT_HOOK_TIMEOUT
+from hookline.modes.rpc_protocol import LineTooLong
 
 #: The environment variable a token may come from (keeps it out of ``ps``).
 TOKEN_ENV = "HOOKLINE_SERVE_TOKEN"
@@ -355,7 +356,7 @@ async def _answer_text(worker: AnswerWorker, body: str | bytes) -> ClaudeAnswer:
 
 def claude_lines(
     bridge: BridgeHooks, seconds: float | None
-) -> Callable[[str | bytes], Awaitable[dict[str, Any]]]:
+) -> Callable[[str | bytes | LineTooLong], Awaitable[dict[str, Any]]]:
     """What answers Claude Code hook-input lines on ``serve --stdio``'s shared stream, each
     within ``seconds`` (``None``: hookline's hook timeout)."""
     return functools.partial(_stdio_reply, _worker(bridge, seconds or DEFAULT_HOOK_TIMEOUT))
@@ -386,7 +387,10 @@ def _load(args: argparse.Namespace, cwd: str) -> BridgeHooks:
     return bridge
 
 
-async def _stdio_reply(worker: AnswerWorker, line: str | bytes) -> dict[str, Any]:
+async def _stdio_reply(worker: AnswerWorker, line: str | bytes | LineTooLong) -> dict[str, Any]:
+    if isinstance(line, LineTooLong):  # dropped unread: no event to go by
+        answer = unknown_event_answer(f"line of {line.size} bytes is too long")
+        return {"id": None, "exit_code": 0, "output": dict(answer.output), "stderr": answer.stderr}
     try:
         request = json.loads(line, parse_constant=_refuse_constant)
     except RecursionError:

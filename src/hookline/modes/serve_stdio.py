@@ -217,7 +217,7 @@ class ServeHost(DetachedHost):
 
 
 #: Answers one Claude Code hook-input line (``{"id", "input"}``) with its reply object.
-ClaudeLines = Callable[[str | bytes], Awaitable[dict[str, Any]]]
+ClaudeLines = Callable[[str | bytes | LineTooLong], Awaitable[dict[str, Any]]]
 
 
 async def serve_stdio(
@@ -239,8 +239,10 @@ async def serve_stdio(
     host = ServeHost(lambda text: print(f"hookline serve: {text}", file=sys.stderr, flush=True))
     agent.runner.bind_host(host)
     async for line in read_lines(await open_stdin()):
-        if isinstance(line, LineTooLong):
-            write(dumps({"id": None, "error": f"line of {line.size} bytes is too long"}))
+        if isinstance(line, LineTooLong):  # refused in both shapes: either host fails closed
+            error = f"line of {line.size} bytes is too long"
+            answer = {"id": None, "error": error, "result": {"block": True, "reason": error}}
+            write(dumps({**answer, **(await claude(line) if claude is not None else {})}))
             continue
         text = line.decode("utf-8", errors="replace").strip()
         if not text:

@@ -84,10 +84,10 @@ class BridgeHooks:
     #: The hooks' ``pi.events`` bus: a subscriber may be ``async``, so while any hook
     #: listens there, events run in a loop (``answer_once``).
     events: EventBus | None = None
-    #: Let calls through while the untrusted project's hooks are skipped (today's
-    #: ``--allow-untrusted-skip``): the skip is then only said once.
+    #: Let calls through while the untrusted project's hooks are skipped
+    #: (``--allow-untrusted-skip``): the skip is then only said once, on stderr.
     allow_skip: bool = False
-    #: Whether the ``systemMessage`` about skipped or broken hooks was sent.
+    #: Whether the skipped hooks were told of (a ``systemMessage``, or stderr).
     _told: bool = False
 
     async def answer(self, payload: Mapping[str, Any]) -> ClaudeAnswer:

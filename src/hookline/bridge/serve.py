@@ -400,8 +400,6 @@ async def _stdio_reply(worker: AnswerWorker, line: str | bytes | LineTooLong) ->
     else:
         problem = "" if isinstance(request, dict) else "request is not a JSON object"
     request_id = request.get("id") if isinstance(request, dict) else None
-    if not isinstance(request_id, str | int) or isinstance(request_id, bool):
-        request_id = None  # echoed back: only a plain id, never a structure
     if problem:
         answer = input_failure(line, problem)
     else:

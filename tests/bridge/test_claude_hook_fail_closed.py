@@ -277,3 +277,11 @@ def test_stopping_claude_hook_stops_its_stuck_hook(tmp_path: Path, hook_file: An
         time.sleep(0.05)
     assert not _running(worker)
     assert not _running(program)
+
+
+def test_the_default_deadline_is_the_hook_timeout() -> None:
+    """Two names for one number: the watchdog may not import the runner before it forks."""
+    from hookline.bridge.watchdog import DEFAULT_DEADLINE
+    from hookline.core.runner import DEFAULT_HOOK_TIMEOUT
+
+    assert DEFAULT_DEADLINE == DEFAULT_HOOK_TIMEOUT

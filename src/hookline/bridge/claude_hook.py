@@ -13,8 +13,8 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 from hookline.bridge._help import Formatter, positive_seconds
 
@@ -23,9 +23,7 @@ if TYPE_CHECKING:
 
 
 def _parser() -> argparse.ArgumentParser:
-    # The hooks' deadline is hookline's hook timeout: well below Claude Code's own
-    # (600 s for a command hook), at the end of which Claude runs the tool.
-    from hookline.core.runner import DEFAULT_HOOK_TIMEOUT as DEFAULT_DEADLINE
+    from hookline.bridge.watchdog import DEFAULT_DEADLINE
 
     p = argparse.ArgumentParser(
         formatter_class=Formatter,
@@ -80,31 +78,19 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str]) -> int:
-    """Read stdin, answer on stdout/stderr, return the exit code Claude Code reads."""
-    args = _parser().parse_args(argv)
-    from hookline.core.gc_pause import gc_paused
+    """Read stdin, answer on stdout/stderr, return the exit code Claude Code reads.
 
-    with gc_paused():
-        from hookline.bridge.mapping import MAX_INPUT, BridgeInputError, input_failure, parse_input
-        from hookline.modes.stdout import claim_stdout
+    The hooks run in a forked child (``hookline.bridge.watchdog``), forked first thing:
+    the less this process holds then, the less the child copies.
+    """
+    args = _parser().parse_args(argv)
+    from hookline.bridge.watchdog import reply_within
+    from hookline.modes.stdout import claim_stdout
 
     # The answer goes to a private stdout: a hook's print() (or a program it starts)
     # writes to stderr and cannot forge or corrupt the decision JSON.
     out = claim_stdout()
-    raw = sys.stdin.buffer.read(MAX_INPUT + 1)  # one byte more: a larger input is refused
-    if len(raw) > MAX_INPUT:
-        while sys.stdin.buffer.read(1 << 20):  # read to the end: Claude's write must not fail
-            pass
-    try:
-        payload = parse_input(raw)
-    except BridgeInputError as exc:
-        code, stdout, stderr = _reply(input_failure(raw, str(exc)))
-    else:
-        from hookline.bridge.watchdog import reply_within
-
-        code, stdout, stderr = reply_within(
-            args.timeout, lambda: _run(args, payload), lambda why: _failed(why, payload)
-        )
+    code, stdout, stderr = reply_within(args.timeout, lambda tell: _run(args, tell), _failed)
     if stdout:
         out.write(stdout + "\n")
     out.flush()
@@ -113,10 +99,25 @@ def main(argv: Sequence[str]) -> int:
     return code
 
 
-def _run(args: argparse.Namespace, payload: dict[str, Any]) -> tuple[int, str, str]:
-    """Load the hook modules and answer ``payload`` (in the watchdog's child)."""
-    from hookline.bridge.engine import load_bridge
+def _run(args: argparse.Namespace, tell: Callable[[str], None]) -> tuple[int, str, str]:
+    """Read the hook input, say its event, load the hook modules and answer it (in the
+    watchdog's child)."""
     from hookline.core.gc_pause import gc_paused
+
+    with gc_paused():
+        from hookline.bridge.mapping import MAX_INPUT, BridgeInputError, input_failure, parse_input
+
+    raw = sys.stdin.buffer.read(MAX_INPUT + 1)  # one byte more: a larger input is refused
+    if len(raw) > MAX_INPUT:
+        while sys.stdin.buffer.read(1 << 20):  # read to the end: Claude's write must not fail
+            pass
+    try:
+        payload = parse_input(raw)
+    except BridgeInputError as exc:
+        return _reply(input_failure(raw, str(exc)))
+    tell(payload["hook_event_name"])
+    with gc_paused():
+        from hookline.bridge.engine import load_bridge
 
     cwd = payload.get("cwd") if isinstance(payload.get("cwd"), str) else None
     cwd = cwd or os.getcwd()
@@ -134,10 +135,11 @@ def _run(args: argparse.Namespace, payload: dict[str, Any]) -> tuple[int, str, s
     return _reply(bridge.answer_once(payload))
 
 
-def _failed(reason: str, payload: dict[str, Any]) -> tuple[int, str, str]:
-    from hookline.bridge.mapping import claude_event_name, failure_answer
+def _failed(reason: str, event: str | None) -> tuple[int, str, str]:
+    """The parent's answer when the child gave none: a deny where the event can block."""
+    from hookline.bridge.mapping import failure_answer, unknown_event_answer
 
-    return _reply(failure_answer(claude_event_name(payload), reason))
+    return _reply(failure_answer(event, reason) if event else unknown_event_answer(reason))
 
 
 def _reply(answer: ClaudeAnswer) -> tuple[int, str, str]:

@@ -1,12 +1,14 @@
 """One answer within a deadline, made in a forked child: a stuck hook cannot withhold it.
 
 Claude Code runs the tool when a command hook answers nothing, so ``claude-hook``
-forks before it loads the hook modules. The child loads and runs them and sends
-its answer through a pipe; the parent waits on that pipe with a deadline and,
-when the deadline passes first, kills the child (and its process group: the
-programs a hook started) and answers for it. Nothing in the stuck process has to
-cooperate: a ``while True``, a ``time.sleep``, a regular expression holding the
-GIL or a handler that swallows every exception are all stopped the same way.
+forks first thing, while its heap is small (the child copies less of it). The
+child reads the input, says which event it is, loads and runs the hook modules
+and sends its answer through a pipe; the parent waits on that pipe with a
+deadline and, when the deadline passes first, kills the child (and its process
+group: the programs a hook started) and answers for the event itself. Nothing
+in the stuck process has to cooperate: a ``while True``, a ``time.sleep``, a
+regular expression holding the GIL or a handler that swallows every exception
+are all stopped the same way.
 """
 
 from __future__ import annotations
@@ -25,20 +27,27 @@ from typing import Any
 #: What a command hook answers: exit code, stdout, stderr.
 Reply = tuple[int, str, str]
 
+#: Called by the work with the input's event name, once it is known.
+Tell = Callable[[str], None]
+
+#: Seconds the hooks have to answer one event: hookline's hook timeout
+#: (``core.runner.DEFAULT_HOOK_TIMEOUT``, a test keeps them equal; imported here it
+#: would load the runner before the fork), well below Claude Code's own (600 s).
+DEFAULT_DEADLINE = 30.0
 #: Seconds the child has to exit once it has answered before it is killed.
 EXIT_GRACE = 1.0
 
 
 def reply_within(
-    seconds: float, work: Callable[[], Reply], failed: Callable[[str], Reply]
+    seconds: float, work: Callable[[Tell], Reply], failed: Callable[[str, str | None], Reply]
 ) -> Reply:
-    """``work()`` run in a child process; ``failed(why)`` when no answer came in ``seconds``
-    or the child ended without one.
+    """``work(tell)`` run in a child process; ``failed(why, event)`` when no answer came in
+    ``seconds`` or the child ended without one (``event``: what it told, else ``None``).
 
-    Where ``os.fork`` does not exist, ``work()`` runs here, without a deadline.
+    Where ``os.fork`` does not exist, ``work`` runs here, without a deadline.
     """
     if not hasattr(os, "fork"):
-        return work()
+        return work(lambda event: None)
     read_end, write_end = os.pipe()
     sys.stdout.flush()
     sys.stderr.flush()
@@ -52,31 +61,55 @@ def reply_within(
     os.close(write_end)
     with contextlib.suppress(OSError):  # also here: the child may not have run yet
         os.setpgid(pid, pid)
-    reply: Reply | str = "no answer"
+    heard = _Heard()
     before = _end_with(pid)
     try:
-        reply = _wait(read_end, time.monotonic() + seconds)
+        _wait(read_end, time.monotonic() + seconds, heard)
     finally:
         os.close(read_end)
-        status = _end(pid, group=isinstance(reply, str))
+        status = _end(pid, group=heard.reply is None)
         for signum, handler in before.items():
             signal.signal(signum, handler)
-    if isinstance(reply, str):
-        if reply == "ended":
-            return failed(f"the hooks' process ended without an answer ({status})")
-        return failed(f"the hook modules gave no answer within {seconds:g} s (--timeout)")
-    return reply
+    if heard.reply is not None:
+        return heard.reply
+    if heard.ended:
+        return failed(f"the hooks' process ended without an answer ({status})", heard.event)
+    return failed(f"the hook modules gave no answer within {seconds:g} s (--timeout)", heard.event)
 
 
-def _child(write_end: int, work: Callable[[], Reply]) -> None:
+class _Heard:
+    """What the child said so far: its event, its reply, whether it closed the pipe."""
+
+    def __init__(self) -> None:
+        self.event: str | None = None
+        self.reply: Reply | None = None
+        self.ended = False
+
+    def line(self, data: bytes) -> None:
+        try:
+            message = json.loads(data)
+            if "event" in message:
+                self.event = str(message["event"])
+            elif "reply" in message:
+                code, stdout, stderr = message["reply"]
+                self.reply = int(code), str(stdout), str(stderr)
+        except (ValueError, TypeError, AttributeError):
+            pass  # not the child's (a hook wrote to the pipe?): it gave no answer
+
+
+def _send(write_end: int, message: dict[str, Any]) -> None:
+    data = (json.dumps(message) + "\n").encode("utf-8", "surrogatepass")
+    while data:
+        data = data[os.write(write_end, data) :]
+
+
+def _child(write_end: int, work: Callable[[Tell], Reply]) -> None:
     """Make the answer, send it, leave: no exit handler of a hook runs (or hangs) here."""
     os.setpgid(0, 0)  # the parent can end the programs hooks start with the child
     code = 70
     try:
-        reply = work()
-        data = (json.dumps(list(reply)) + "\n").encode("utf-8", "surrogatepass")
-        while data:
-            data = data[os.write(write_end, data) :]
+        reply = work(lambda event: _send(write_end, {"event": event}))
+        _send(write_end, {"reply": list(reply)})
         code = 0
     finally:
         for stream in (sys.stdout, sys.stderr):
@@ -85,30 +118,27 @@ def _child(write_end: int, work: Callable[[], Reply]) -> None:
         os._exit(code)
 
 
-def _wait(read_end: int, deadline: float) -> Reply | str:
-    """The child's answer once it has exited (or ``EXIT_GRACE`` after it answered);
-    ``"late"`` when the deadline passed first, ``"ended"`` when it ended without one."""
+def _wait(read_end: int, deadline: float, heard: _Heard) -> None:
+    """Read the child's lines into ``heard`` until it exits (or ``EXIT_GRACE`` after it
+    answered), the pipe closes or ``deadline`` passes."""
     data = b""
     while True:
         left = deadline - time.monotonic()
         if left <= 0:
-            if not data.endswith(b"\n"):
-                return "late"
-            break
+            return
         ready, _, _ = select.select([read_end], [], [], left)
         if not ready:
             continue
         chunk = os.read(read_end, 65536)
         if not chunk:
-            break
+            heard.ended = heard.reply is None
+            return
         data += chunk
-        if data.endswith(b"\n"):
+        *lines, data = data.split(b"\n")
+        for line in lines:
+            heard.line(line)
+        if heard.reply is not None:
             deadline = min(deadline, time.monotonic() + EXIT_GRACE)
-    try:
-        code, stdout, stderr = json.loads(data)
-    except ValueError:
-        return "ended"
-    return int(code), str(stdout), str(stderr)
 
 
 #: Signals that end this process while it waits (Claude Code cancelling the hook).

@@ -155,7 +155,7 @@ def test_malformed_input_denies(tmp_path: Path, bad: bytes) -> None:
 # -- hooks that never answer --------------------------------------------------------------
 
 STUCK = """
-import os, re, subprocess, time
+import itertools, os, re, subprocess, time
 
 def register(pi):
     @pi.on("tool_call")
@@ -170,6 +170,8 @@ def register(pi):
             time.sleep(10**6)
         if how == "regex":  # holds the GIL: no signal or thread gets in
             re.match(r"(a+)+$", "a" * 64 + "b")
+        if how == "c-loop":  # C code that never looks at signals
+            sum(itertools.repeat(1, 10**15))
         if how == "swallow":
             while True:
                 try:
@@ -187,7 +189,7 @@ def _running(pid: int) -> bool:
     return "\nState:\tZ" not in status
 
 
-@pytest.mark.parametrize("how", ["spin", "sleep", "regex", "swallow"])
+@pytest.mark.parametrize("how", ["spin", "sleep", "regex", "swallow", "c-loop"])
 def test_a_stuck_plain_handler_is_denied_at_the_deadline(
     tmp_path: Path, hook_file: Any, how: str
 ) -> None:

@@ -221,7 +221,7 @@ class HookHttpServer:
                 except Exception as exc:  # never close without an answer: the call would run
                     answer = unknown_event_answer(f"no answer could be made ({exc!r:.200})")
                     body = json.dumps(dict(answer.output)).encode()
-                    await self._send(writer, 200, body, "application/json", False)
+                    await self._send(writer, 200, body, _JSON, False)
                     print(answer.stderr, file=sys.stderr, flush=True)
                     return
                 if not keep:

@@ -267,7 +267,7 @@ class HookHttpServer:
             await self._send(writer, 500, answer.stderr.encode(), "text/plain", keep)
         else:
             payload = json.dumps(dict(answer.output)).encode()
-            await self._send(writer, 200, payload, "application/json", keep)
+            await self._send(writer, 200, payload, _JSON, keep)
         if answer.stderr:
             print(answer.stderr, file=sys.stderr, flush=True)
         return keep

@@ -193,6 +193,8 @@ def _base_env(home: Path, base_url: str) -> dict[str, str]:
         "ANTHROPIC_BASE_URL": base_url,
         "ANTHROPIC_API_KEY": "sk-ant-test-not-a-key",
         "HOOKLINE_HOME": str(home / ".hookline"),
+        # This checkout's hookline, also where the venv's install points at another one.
+        "PYTHONPATH": str(ROOT / "src"),
     }
 
 

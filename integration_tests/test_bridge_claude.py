@@ -146,3 +146,90 @@ def test_a_python_hook_briefs_the_model_and_redacts_a_tool_result(
     sent = "\n".join(run.user_texts())
     assert "BRIEFING-startup" in sent
     assert "sk-live-123" not in sent
+
+
+# -- never answering nothing: what the real Claude Code does with each answer ------------
+
+PROJECT_GUARD = """
+def register(pi):
+    pi.on("tool_call", lambda event, ctx: {"block": True, "reason": "project guard"})
+"""
+
+STUCK_GUARD = """
+def register(pi):
+    @pi.on("tool_call")
+    def guard(event, ctx):
+        while True:
+            try:
+                while True:
+                    pass
+            except BaseException:
+                pass
+"""
+
+AGENT_GUARD = """
+def register(pi):
+    @pi.on("tool_call")
+    def guard(event, ctx):
+        if event.tool_name == "task":
+            return {"block": True, "reason": "python guard: no sub-agents"}
+"""
+
+RM = Turn(calls=[Call("Bash", {"command": "rm victim.txt", "description": "remove"})])
+
+
+def _claude_hook_settings(args: str) -> dict[str, object]:
+    command = f"{HOOKLINE_BIN} claude-hook {args}"
+    return {
+        "permissions": {"allow": ["Bash"]},
+        "hooks": {
+            "PreToolUse": [{"matcher": "*", "hooks": [{"type": "command", "command": command}]}]
+        },
+    }
+
+
+def test_an_untrusted_projects_hooks_deny_claude_codes_call(claude: Path, tmp_path: Path) -> None:
+    """Claude-hook with discovery in a project never `hookline trust`ed: the project's
+    guard is not loaded, so the call is denied with what to run (it used to run)."""
+    run = run_claude(
+        claude,
+        tmp_path,
+        settings=_claude_hook_settings(""),
+        turns=[RM, Turn("done")],
+        files={".hookline/hooks/guard.py": PROJECT_GUARD, "victim.txt": "keep me"},
+    )
+    assert run.returncode == 0, run.describe()
+    assert (run.project / "victim.txt").read_text() == "keep me"
+    [result] = run.tool_results()
+    assert result.is_error and "hookline trust" in result.text, result
+
+
+def test_a_stuck_python_hook_is_denied_before_claudes_timeout(claude: Path, tmp_path: Path) -> None:
+    run = run_claude(
+        claude,
+        tmp_path,
+        settings=_claude_hook_settings("--no-discovery --hook guard.py --timeout 2"),
+        turns=[RM, Turn("done")],
+        files={"guard.py": STUCK_GUARD, "victim.txt": "keep me"},
+    )
+    assert run.returncode == 0, run.describe()
+    assert (run.project / "victim.txt").read_text() == "keep me"
+    [result] = run.tool_results()
+    assert result.is_error and "no answer within 2 s" in result.text, result
+
+
+def test_claude_codes_agent_tool_is_hooklines_task(claude: Path, tmp_path: Path) -> None:
+    spawn = Call(
+        "Agent",
+        {"description": "sub", "prompt": "touch sub-ran", "subagent_type": "general-purpose"},
+    )
+    run = run_claude(
+        claude,
+        tmp_path,
+        settings=_claude_hook_settings("--no-discovery --hook guard.py"),
+        turns=[Turn(calls=[spawn]), Turn("done")],
+        files={"guard.py": AGENT_GUARD},
+    )
+    assert run.returncode == 0, run.describe()
+    [result] = run.tool_results()
+    assert result.is_error and "python guard: no sub-agents" in result.text, result

@@ -66,8 +66,8 @@ SETTINGS_VALIDATION = (
 #: A scripted ``-p`` turn with no settings file and no hook (108 when this was pinned: the
 #: event classes are seven small modules, one per family, loaded on first use).
 MAX_TURN_HOOKLINE_MODULES = 111
-#: ``claude-hook --no-discovery`` with one hook (37 when this was pinned).
-MAX_BRIDGE_HOOKLINE_MODULES = 40
+#: ``claude-hook --no-discovery`` with one hook (37 when this was pinned; +1: the watchdog).
+MAX_BRIDGE_HOOKLINE_MODULES = 41
 LAZY_PACKAGES = (
     "hookline",
     "hookline.agent.providers",
@@ -100,11 +100,25 @@ def noting_import(name, globals=None, locals=None, fromlist=(), level=0):
     return real_import(name, globals, locals, fromlist, level)
 
 builtins.__import__ = noting_import
+
+def report():
+    sys.stderr.write("\\nMODULES " + " ".join(sorted(sys.modules)) + "\\n")
+    sys.stderr.write("IMPORTERS " + json.dumps({k: sorted(v) for k, v in importers.items()}))
+    sys.stderr.write("\\n")
+    sys.stderr.flush()
+
+import os
+real_exit = os._exit
+
+def reporting_exit(code):  # claude-hook's hooks run in a forked child that leaves this way
+    report()
+    real_exit(code)
+
+os._exit = reporting_exit
 try:
     exec(sys.argv.pop(1))
 finally:
-    sys.stderr.write("\\nMODULES " + " ".join(sorted(sys.modules)) + "\\n")
-    sys.stderr.write("IMPORTERS " + json.dumps({k: sorted(v) for k, v in importers.items()}))
+    report()
 """
 
 
@@ -122,7 +136,11 @@ def _probe(
         timeout=60,
         check=False,
     )
-    *_, modules_line, importers_line = done.stderr.rstrip().rsplit("\n", 2)
+    # The first report: a process that forks a child to run the hooks (claude-hook) waits
+    # for it, so the child's report, where the hooks ran, comes before the parent's.
+    lines = done.stderr.split("\n")
+    at = next((i for i, line in enumerate(lines) if line.startswith("MODULES ")), len(lines) - 2)
+    modules_line, importers_line = lines[at], lines[at + 1]
     assert modules_line.startswith("MODULES "), done.stderr[-2000:]
     assert importers_line.startswith("IMPORTERS "), done.stderr[-2000:]
     assert done.returncode == 0, done.stderr[-2000:]

@@ -338,6 +338,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return claude_hook(args_list[1:])
     serve = bool(args_list) and args_list[0] == "serve"
     discover = True
+    allow_skip = False
     if serve:
         args_list = args_list[1:]
         if "--stdio" not in args_list:
@@ -353,9 +354,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                 "serve takes --stdio or --http HOST:PORT, not both: each is one server"
             )
         args_list.remove("--stdio")
-        # claude-hook's flag: no project, user or package hooks (one load serves both hosts).
+        # claude-hook's flags: no project, user or package hooks (one load serves both
+        # hosts); an untrusted project's hooks skipped with calls let through.
         discover = "--no-discovery" not in args_list
-        args_list = [w for w in args_list if w != "--no-discovery"]
+        allow_skip = "--allow-untrusted-skip" in args_list
+        args_list = [w for w in args_list if w not in ("--no-discovery", "--allow-untrusted-skip")]
     parser = _main_parser()
     if "-h" in args_list or "--help" in args_list:
         return _help(parser, args_list)
@@ -429,7 +432,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
     except LogConfigError as exc:
         parser.error(str(exc))
-    run = _run(make_options, mode, args.prompt, interactive, args.audit_log, launch=launch)
+    run = _run(
+        make_options,
+        mode,
+        args.prompt,
+        interactive,
+        args.audit_log,
+        launch=launch,
+        allow_skip=allow_skip,
+    )
     try:
         return asyncio.run(run)
     except KeyboardInterrupt:
@@ -538,9 +549,11 @@ async def _run(
     interactive: bool,
     audit_log: str | None = None,
     launch: Launch | None = None,
+    allow_skip: bool = False,
 ) -> int:
     """One run of the agent in ``mode``; with ``launch`` (the terminal app) the app is
-    drawn first and the agent is imported (off the loop: keys are read) and built after."""
+    drawn first and the agent is imported (off the loop: keys are read) and built after.
+    ``allow_skip``: ``serve --stdio --allow-untrusted-skip``."""
     import asyncio
     import contextlib
 
@@ -608,8 +621,9 @@ async def _run(
 
             agent.runner.set_ui(StderrUI(), False)
             # Claude Code's lines are answered by the modules the agent loaded: one state.
-            bridge = share_bridge(bundle.load_result, agent.runner)
-            served = serve_stdio(agent, out, claude_lines(bridge), bridge.load_errors)
+            bridge = share_bridge(bundle.load_result, agent.runner, allow_skip)
+            claude = claude_lines(bridge, agent.runner.timeout)
+            served = serve_stdio(agent, out, claude, bridge.missing())
             code = await _until_shutdown(agent, served)
         elif interactive:
             from hookline.modes.interactive import run_interactive

@@ -322,3 +322,33 @@ async def test_enabled_plugin_agents_are_task_types(
     task_spec = next(t for t in h.agent.provider.requests[0].tools if t.name == "task")  # type: ignore[attr-defined]
     assert "kit:checker: Checks" in task_spec.description
     assert "offkit:x" not in task_spec.description
+
+
+async def test_a_hooks_json_linking_out_of_the_plugin_is_refused_and_said(
+    make_agent: MakeAgent, isolated_home: Path, tmp_path: Path
+) -> None:
+    """``hooks/hooks.json`` as a symlink to a file outside the plugin: refused like a
+    manifest path that leaves it (the plugin's folder is what was installed and trusted)."""
+    root = install(isolated_home, "linked@market", record=False, hooks={})
+    marker = tmp_path / "outside-hook-ran"
+    outside = _write(tmp_path / "elsewhere" / "hooks.json", _hooks(f"touch {marker}"))
+    (root / "hooks" / "hooks.json").unlink()
+    (root / "hooks" / "hooks.json").symlink_to(outside)
+    enable(isolated_home, **{"linked@market": True})
+    h = await make_agent([BASH_CALL, "done"])
+    await h.agent.prompt("go")
+    assert not marker.exists()
+    said = [line for line in h.stderr.getvalue().splitlines() if "outside the plugin" in line]
+    assert len(said) == 1 and str(root / "hooks" / "hooks.json") in said[0]
+
+
+async def test_a_hooks_json_linking_inside_the_plugin_still_loads(
+    make_agent: MakeAgent, isolated_home: Path
+) -> None:
+    root = install(isolated_home, "inner@market")
+    (root / "hooks" / "hooks.json").rename(root / "hooks" / "real.json")
+    (root / "hooks" / "hooks.json").symlink_to(root / "hooks" / "real.json")
+    enable(isolated_home, **{"inner@market": True})
+    h = await make_agent([BASH_CALL, "done"])
+    await h.agent.prompt("go")
+    assert len(records(isolated_home, "inner@market")) == 1

@@ -153,7 +153,7 @@ async def test_settings_hooks_see_agent_fields_and_subagent_stop_can_continue(
         [task("work"), bash("echo in-sub"), "FIRST-TRY", "SECOND-TRY", "done"],
         claude_settings={
             "hooks": {
-                "PreToolUse": entry(pre, "Bash|Task"),
+                "PreToolUse": entry(pre, "Bash|Task"),  # the old name still matches
                 "SubagentStart": entry(start),
                 "SubagentStop": entry(str(stop_once)),
             }
@@ -162,8 +162,8 @@ async def test_settings_hooks_see_agent_fields_and_subagent_stop_can_continue(
     await h.agent.prompt("go")
     agent_id = h.event(SubagentStartEvent).agent_id
     by_tool = {p["tool_name"]: p for p in lines(pre_record)}
-    assert "agent_id" not in by_tool["Task"]
-    assert by_tool["Task"]["tool_input"]["prompt"] == "work"
+    assert "agent_id" not in by_tool["Agent"]
+    assert by_tool["Agent"]["tool_input"]["prompt"] == "work"
     assert by_tool["Bash"]["agent_id"] == agent_id
     assert by_tool["Bash"]["agent_type"] == "general-purpose"
     [started] = lines(start_record)

@@ -123,10 +123,13 @@ def test_a_hook_that_fails_to_load_does_not_block_a_stop(tmp_path: Path, hook_fi
 
 
 def test_input_that_is_not_claudes_json_denies(tmp_path: Path) -> None:
+    """No event name to go by: a PreToolUse deny as JSON at exit 0, which Claude Code reads
+    as a deny for a PreToolUse and ignores on any other event (exit 2 would not be)."""
     for bad in ("not json", "[1, 2]", '{"tool_name": "Bash"}'):
         answer = run_claude_hook(bad, "--no-discovery", cwd=tmp_path)
-        assert answer.code == 2, bad
-        assert answer.output["hookSpecificOutput"]["permissionDecision"] == "deny"
+        assert answer.code == 0, bad
+        specific = answer.output["hookSpecificOutput"]
+        assert (specific["hookEventName"], specific["permissionDecision"]) == ("PreToolUse", "deny")
 
 
 def test_a_wrongly_typed_field_denies(tmp_path: Path, hook_file: Any) -> None:
@@ -234,7 +237,7 @@ def test_session_start_runs_the_hook(tmp_path: Path, hook_file: Any) -> None:
     assert marker.read_text() == f"resume {tmp_path}"
 
 
-def test_untrusted_project_hooks_do_not_load(tmp_path: Path) -> None:
+def test_untrusted_project_hooks_load_only_when_trusted(tmp_path: Path) -> None:
     hooks = tmp_path / ".hookline" / "hooks"
     hooks.mkdir(parents=True)
     (hooks / "deny.py").write_text(
@@ -242,7 +245,8 @@ def test_untrusted_project_hooks_do_not_load(tmp_path: Path) -> None:
         "    pi.on('tool_call', lambda e, c: {'block': True, 'reason': 'project hook'})\n"
     )
     payload = _pre(tmp_path, "Bash", {"command": "ls"})
-    assert run_claude_hook(payload, cwd=tmp_path).output == {}
+    skipped = run_claude_hook(payload, "--allow-untrusted-skip", cwd=tmp_path)
+    assert (skipped.code, skipped.output) == (0, {})
     trusted = run_claude_hook(payload, "--trust-project", cwd=tmp_path)
     assert trusted.output["hookSpecificOutput"]["permissionDecisionReason"] == "project hook"
 
@@ -281,10 +285,17 @@ _PROBE = """
 import io, json, sys
 payload, hook, out = sys.argv[1:]
 sys.stdin = io.TextIOWrapper(io.BytesIO(payload.encode()))
+import os
+real_exit = os._exit
+
+def report(code):  # the hooks run in a forked child: its modules are the ones that count
+    with open(out, "x") as f:
+        json.dump({"code": code, "modules": sorted(sys.modules)}, f)
+    real_exit(code)
+
+os._exit = report
 from hookline.cli import main
-code = main(["claude-hook", "--no-discovery", "--hook", hook])
-with open(out, "w") as f:
-    json.dump({"code": code, "modules": sorted(sys.modules)}, f)
+main(["claude-hook", "--no-discovery", "--hook", hook])
 """
 
 #: What one event must not pay for: the agent, sessions, tools, settings models, the TUI,

@@ -163,3 +163,16 @@ async def test_send_message_becomes_additional_context(tmp_path: Path) -> None:
     assert post.output["hookSpecificOutput"]["additionalContext"] == "APPENDED\nSENT"
     # Stop takes no context; and nothing from earlier events leaks into a later answer.
     assert (await bridge.answer({"hook_event_name": "Stop"})).output == {}
+
+
+def test_claudes_agent_tool_is_hooklines_task_and_back() -> None:
+    """``Agent`` is Claude Code's sub-agent tool today; ``Task`` (its older name) too."""
+    from hookline.bridge.mapping import to_event
+    from hookline.claude.names import from_claude_tool_name, to_claude_tool_name
+
+    for name in ("Agent", "Task"):
+        payload = {"hook_event_name": "PreToolUse", "tool_name": name, "tool_input": {}}
+        event = to_event("PreToolUse", payload)
+        assert event is not None and event.tool_name == "task"  # type: ignore[attr-defined]
+    assert to_claude_tool_name("task") == "Agent"
+    assert from_claude_tool_name(to_claude_tool_name("task")) == "task"

@@ -137,7 +137,7 @@ def test_bad_input_is_denied_not_allowed(tmp_path: Path) -> None:
             assert json.loads(body)["hookSpecificOutput"]["permissionDecision"] == "deny"
 
 
-def test_other_methods_and_oversized_bodies_are_refused(tmp_path: Path) -> None:
+def test_other_methods_are_refused_and_oversized_bodies_denied(tmp_path: Path) -> None:
     with serving(tmp_path) as port:
         conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
         conn.request("GET", "/hook")
@@ -147,7 +147,10 @@ def test_other_methods_and_oversized_bodies_are_refused(tmp_path: Path) -> None:
         conn.putrequest("POST", "/hook")
         conn.putheader("Content-Length", str(64 * 1024 * 1024))
         conn.endheaders()
-        assert conn.getresponse().status == 413
+        response = conn.getresponse()  # a deny Claude Code reads (a 413 would let it run)
+        assert response.status == 200
+        decision = json.loads(response.read())["hookSpecificOutput"]
+        assert decision["permissionDecision"] == "deny"
         conn.close()
 
 

@@ -1,4 +1,4 @@
-"""Help formatting for the bridge's commands, without argparse's terminal probe."""
+"""argparse helpers for the bridge's commands: help without a terminal probe, ``--timeout``."""
 
 from __future__ import annotations
 
@@ -13,3 +13,14 @@ class Formatter(argparse.HelpFormatter):
     def __init__(self, prog: str) -> None:
         columns = os.environ.get("COLUMNS", "")
         super().__init__(prog, width=(int(columns) if columns.isdigit() else 80) - 2)
+
+
+def positive_seconds(text: str) -> float:
+    """``--timeout``'s value: a positive, finite number of seconds."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = 0.0
+    if not 0 < value < float("inf"):
+        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, got {text!r}")
+    return value

@@ -11,15 +11,17 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from hookline.bridge.mapping import (
+    FAIL_CLOSED,
     BridgeInputError,
     ClaudeAnswer,
     claude_event_name,
     failure_answer,
     to_answer,
     to_event,
+    unknown_event_answer,
     with_context,
 )
 from hookline.core.bus import EventBus
@@ -28,12 +30,9 @@ from hookline.core.context import HookContext
 from hookline.core.events import Event
 from hookline.core.host import DetachedHost
 from hookline.core.messages import CustomMessage
-from hookline.core.runner import HookRunner
+from hookline.core.runner import DEFAULT_HOOK_TIMEOUT, HookRunner
 from hookline.discovery.loader import LoadResult, build_runner, load_hooks
 from hookline.discovery.sources import discover_hooks
-
-if TYPE_CHECKING:
-    import asyncio
 
 
 class EventHost(DetachedHost):
@@ -66,7 +65,12 @@ class BridgeHooks:
 
     A hook module that failed to load makes every ``PreToolUse`` and
     ``PermissionRequest`` answer a denial: the hook that was meant to guard
-    the call is not there (fail closed).
+    the call is not there (fail closed). So do project hook modules left out
+    because the project is not trusted (``skipped``), unless ``allow_skip``;
+    other events then carry a ``systemMessage`` saying so, once per bridge.
+
+    Events are answered one at a time: the caller serialises them
+    (``claude-hook`` answers one; ``serve`` runs them on its ``AnswerWorker``).
     """
 
     runner: HookRunner
@@ -80,20 +84,22 @@ class BridgeHooks:
     #: The hooks' ``pi.events`` bus: a subscriber may be ``async``, so while any hook
     #: listens there, events run in a loop (``answer_once``).
     events: EventBus | None = None
-    #: One event at a time: hooks keep state, and the host collects per event.
-    _lock: asyncio.Lock | None = None
+    #: Let calls through while the untrusted project's hooks are skipped
+    #: (``--allow-untrusted-skip``): the skip is then only said once, on stderr.
+    allow_skip: bool = False
+    #: Whether the skipped hooks were told of (a ``systemMessage``, or stderr).
+    _told: bool = False
 
     async def answer(self, payload: Mapping[str, Any]) -> ClaudeAnswer:
         """Run the hooks for one hook input and say what Claude Code should do."""
-        if self._lock is None:
-            import asyncio
-
-            self._lock = asyncio.Lock()
-        async with self._lock:
-            prepared = self._prepare(payload)
-            if isinstance(prepared, ClaudeAnswer):
-                return prepared
-            return await self._answer(payload, *prepared)
+        prepared = self._prepare(payload)
+        if isinstance(prepared, ClaudeAnswer):
+            return self._noted(payload, prepared)
+        try:
+            answer = await self._answer(payload, *prepared)
+        except Exception as exc:  # an answer that cannot be made must not be no answer
+            answer = failure_answer(prepared[0], f"no answer could be made ({describe(exc)})")
+        return self._noted(payload, answer)
 
     def answer_once(self, payload: Mapping[str, Any]) -> ClaudeAnswer:
         """``answer`` for a process that answers one event (``claude-hook``): when every
@@ -101,7 +107,7 @@ class BridgeHooks:
         asyncio is never imported (start-up is that command's product)."""
         prepared = self._prepare(payload)
         if isinstance(prepared, ClaudeAnswer):
-            return prepared
+            return self._noted(payload, prepared)
         run = self._answer(payload, *prepared)
         inline = self.runner.runs_inline(prepared[1].type)
         if self.events is not None and self.events.has_subscribers():
@@ -110,22 +116,38 @@ class BridgeHooks:
             answer = run_inline(run) if inline else run_to_end(run)
         except Exception as exc:
             # Crashing would exit 1, a non-blocking error: the call would run unchecked.
-            return failure_answer(prepared[0], f"no answer could be made ({describe(exc)})")
-        return answer
+            answer = failure_answer(prepared[0], f"no answer could be made ({describe(exc)})")
+        return self._noted(payload, answer)
+
+    def missing(self) -> list[str]:
+        """Why hooks meant to guard tool calls are not there: each module that failed to
+        load, and the skipped project hooks unless ``allow_skip`` (empty: all loaded)."""
+        skipped = [self.skip_reason()] if self.skipped and not self.allow_skip else []
+        return [*self.load_errors, *skipped]
+
+    def skip_reason(self) -> str:
+        """Why the project's hook modules did not load, and what to run (``""``: they did)."""
+        if not self.skipped:
+            return ""
+        return "the project's hook modules were not loaded: " + "; ".join(self.skipped)
 
     def _prepare(self, payload: Mapping[str, Any]) -> ClaudeAnswer | tuple[str, Event]:
         """The Claude event and the hookline event to emit, or the answer without one."""
         try:
             claude_event = claude_event_name(payload)
         except BridgeInputError as exc:
-            return failure_answer("PreToolUse", str(exc))
+            return unknown_event_answer(str(exc))
         if self.load_errors:
             failed = "; ".join(self.load_errors)
             return failure_answer(claude_event, f"hook modules failed to load: {failed}")
+        if self.skipped and not self.allow_skip and claude_event in FAIL_CLOSED:
+            return failure_answer(claude_event, self.skip_reason())
         try:
             event = to_event(claude_event, payload)
         except BridgeInputError as exc:
             return failure_answer(claude_event, str(exc))
+        except Exception as exc:  # input the mapping cannot take (too deep to copy, ...)
+            return failure_answer(claude_event, f"hook input not understood ({describe(exc)})")
         if event is None or not self.runner.has_handlers(event.type):
             return ClaudeAnswer()
         return claude_event, event
@@ -162,6 +184,26 @@ class BridgeHooks:
         code = answer.exit_code or (0 if answer.output else 1)
         return ClaudeAnswer(code, answer.output, stderr)
 
+    def _noted(self, payload: Mapping[str, Any], answer: ClaudeAnswer) -> ClaudeAnswer:
+        """``answer`` with the ``systemMessage`` about skipped hooks, the first time an
+        event that is not denied for it comes (a denied call carries the reason)."""
+        if self._told or not self.skipped:
+            return answer
+        if not self.allow_skip and payload.get("hook_event_name") in FAIL_CLOSED:
+            return answer
+        self._told = True
+        said = f"hookline: {self.skip_reason()}"
+        if self.allow_skip:  # let through as asked: said on stderr only
+            stderr = f"{answer.stderr}\n{said}" if answer.stderr else said
+            return ClaudeAnswer(answer.exit_code, answer.output, stderr)
+        if answer.exit_code != 0:  # Claude Code reads no JSON then; stderr is shown
+            return ClaudeAnswer(answer.exit_code, answer.output, f"{answer.stderr}\n{said}".strip())
+        output = dict(answer.output)
+        output["systemMessage"] = (
+            f"{output['systemMessage']}\n{said}" if "systemMessage" in output else said
+        )
+        return ClaudeAnswer(0, output, answer.stderr)
+
 
 def load_bridge(
     hook_paths: Sequence[str] = (),
@@ -171,6 +213,8 @@ def load_bridge(
     project_dir: str | None = None,
     discover: bool = True,
     trust_project: bool = False,
+    allow_skip: bool = False,
+    timeout: float | None = DEFAULT_HOOK_TIMEOUT,
 ) -> BridgeHooks:
     """Load ``hook_paths`` and, with ``discover``, the usual sources; hooks see ``cwd``.
 
@@ -182,7 +226,7 @@ def load_bridge(
     project is trusted: ``hookline trust`` or ``trust_project``), the user's
     ``$HOOKLINE_HOME/hooks/`` and installed packages' ``hookline.hooks``
     entry points. Settings ``hooks`` lists are hookline-agent settings and
-    are not read here.
+    are not read here. ``timeout`` is each handler's deadline once it suspends.
     """
     project = project_dir or cwd
     trusted = trust_project or (discover and _is_trusted(project))
@@ -196,17 +240,18 @@ def load_bridge(
     )
     result = load_hooks(found, cwd=cwd)
     host = EventHost()
-    runner = build_runner(result, cwd=cwd, host=host)
+    runner = build_runner(result, cwd=cwd, host=host, timeout=timeout)
     return BridgeHooks(
         runner,
         host,
         [str(e) for e in result.errors],
         [f"{s.source.path}: {s.reason}" for s in result.skipped],
         events=result.events,
+        allow_skip=allow_skip,
     )
 
 
-def share_bridge(loaded: LoadResult, owner: HookRunner) -> BridgeHooks:
+def share_bridge(loaded: LoadResult, owner: HookRunner, allow_skip: bool = False) -> BridgeHooks:
     """Answer Claude Code hook inputs with the hook modules ``owner`` already loaded.
 
     One import, one state: a hook keeping a count in its module sees the
@@ -228,6 +273,7 @@ def share_bridge(loaded: LoadResult, owner: HookRunner) -> BridgeHooks:
         [f"{s.source.path}: {s.reason}" for s in loaded.skipped],
         lent=[owner.context],
         events=loaded.events,
+        allow_skip=allow_skip,
     )
 
 

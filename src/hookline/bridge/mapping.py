@@ -73,7 +73,7 @@ EVENT_MAP: dict[str, str] = {
 }
 
 #: Events where a failure of the bridge itself denies (fail closed).
-_FAIL_CLOSED = frozenset({"PreToolUse", "PermissionRequest"})
+FAIL_CLOSED = frozenset({"PreToolUse", "PermissionRequest"})
 
 #: Claude's SessionEnd reasons in hookline's ``session_shutdown`` vocabulary.
 _END_REASONS = {"prompt_input_exit": "exit", "clear": "clear", "logout": "logout"}
@@ -111,26 +111,82 @@ def claude_event_name(payload: Mapping[str, Any]) -> str:
     return name
 
 
+#: Hook inputs larger than this are refused (denied): Claude's are a few KB.
+MAX_INPUT = 8 * 1024 * 1024
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
 def parse_input(text: str | bytes) -> dict[str, Any]:
-    """The hook input JSON object; ``BridgeInputError`` for anything else."""
+    """The hook input JSON object; ``BridgeInputError`` for anything else.
+
+    Strict JSON only: nesting too deep for the parser, ``NaN``/``Infinity``,
+    invalid UTF-8 and lone surrogates are refused here, so no hook (and no
+    answer) ever meets them.
+    """
+    if len(text) > MAX_INPUT:
+        raise BridgeInputError(f"hook input is larger than {MAX_INPUT} bytes")
     try:
-        payload = json.loads(text)
+        payload = json.loads(text, parse_constant=_no_constant)
+    except RecursionError:
+        raise BridgeInputError("hook input is nested too deeply") from None
     except (ValueError, UnicodeDecodeError) as exc:
         raise BridgeInputError(f"hook input is not JSON: {exc}") from None
     if not isinstance(payload, dict):
         raise BridgeInputError(f"hook input is a JSON {type(payload).__name__}, not an object")
+    if b"\\u" in (text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text):
+        _refuse_lone_surrogates(payload)
     claude_event_name(payload)
     return payload
+
+
+def _refuse_lone_surrogates(payload: dict[str, Any]) -> None:
+    """A ``\\ud800`` escape without its pair is no text: refused, not passed on."""
+    try:
+        json.dumps(payload, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        raise BridgeInputError("hook input has a lone surrogate (not UTF-8 text)") from None
+    except (RecursionError, ValueError):
+        raise BridgeInputError("hook input is nested too deeply") from None
 
 
 def failure_answer(claude_event: str, reason: str) -> ClaudeAnswer:
     """The bridge could not run the hooks: deny where Claude can block, else warn."""
     message = f"hookline claude-hook: {reason}"
-    if claude_event in _FAIL_CLOSED:
+    if claude_event in FAIL_CLOSED:
         # Exit 2 blocks even in an agent that does not read the decision JSON.
         denial = _deny(claude_event, message, message)
         return ClaudeAnswer(2, denial.output, message)
     return ClaudeAnswer(1, {}, message)
+
+
+def input_failure(raw: str | bytes, reason: str) -> ClaudeAnswer:
+    """The answer to hook input that could not be read: ``failure_answer`` for its event
+    when the text names exactly one ``hook_event_name``, else ``unknown_event_answer``.
+
+    A tool input may hold a key of that name too (the model chooses it), so two are
+    no answer: Claude Code always sends its own.
+    """
+    import re
+
+    data = raw.encode("utf-8", "surrogatepass") if isinstance(raw, str) else raw
+    found = re.findall(rb'"hook_event_name"\s*:\s*"([A-Za-z]{1,64})"', data[:MAX_INPUT])
+    if len(found) == 1:
+        return failure_answer(found[0].decode("ascii"), reason)
+    return unknown_event_answer(reason)
+
+
+def unknown_event_answer(reason: str) -> ClaudeAnswer:
+    """Fail closed when the event is unknown: a ``PreToolUse`` deny as JSON with exit 0.
+
+    Claude Code reads the JSON at exit 0 and denies a ``PreToolUse``; on any other event
+    it ignores a ``hookSpecificOutput`` that names ``PreToolUse`` (exit 2 would block a
+    prompt or keep a ``Stop`` running).
+    """
+    message = f"hookline claude-hook: {reason}"
+    return ClaudeAnswer(0, _deny("PreToolUse", message).output, message)
 
 
 # -- input → event --------------------------------------------------------------------

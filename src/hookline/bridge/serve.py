@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import functools
 import hmac
 import ipaddress
@@ -30,15 +31,28 @@ import sys
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
-from hookline.bridge._help import Formatter
+from hookline.bridge._help import Formatter, positive_seconds
 from hookline.bridge.engine import BridgeHooks, load_bridge
-from hookline.bridge.mapping import BridgeInputError, ClaudeAnswer, failure_answer, parse_input
+from hookline.bridge.mapping import (
+    MAX_INPUT,
+    BridgeInputError,
+    ClaudeAnswer,
+    input_failure,
+    parse_input,
+    unknown_event_answer,
+)
+from hookline.bridge.worker import AnswerWorker
+from hookline.core.runner import DEFAULT_HOOK_TIMEOUT
+from hookline.modes.rpc_protocol import LineTooLong
 
 #: The environment variable a token may come from (keeps it out of ``ps``).
 TOKEN_ENV = "HOOKLINE_SERVE_TOKEN"
-#: Hook inputs larger than this are refused (413): Claude's are a few KB.
-MAX_BODY = 8 * 1024 * 1024
+#: Hook inputs larger than this are denied unread: Claude's are a few KB.
+MAX_BODY = MAX_INPUT
 _MAX_HEADER_LINES = 100
+#: How long the rest of an oversized body is read (and dropped) after its answer.
+_DRAIN_SECONDS = 10.0
+_JSON = "application/json"
 _REASONS = {
     200: "OK",
     400: "Bad Request",
@@ -107,6 +121,22 @@ def _parser() -> argparse.ArgumentParser:
         action="store_true",
         help="load the project's .hookline/hooks even when `hookline trust` was not run",
     )
+    p.add_argument(
+        "--allow-untrusted-skip",
+        action="store_true",
+        help="in a project that was not trusted, skip its .hookline/hooks and let tool calls "
+        "through (said once on stderr). Without it such calls are denied until you run "
+        "`hookline trust DIR`. Risk: the project's guards are off and nothing blocks",
+    )
+    p.add_argument(
+        "--timeout",
+        type=positive_seconds,
+        default=DEFAULT_HOOK_TIMEOUT,
+        metavar="SECONDS",
+        help="deny (PreToolUse, PermissionRequest) or answer an error when the hooks have not "
+        f"answered an event within SECONDS (default {DEFAULT_HOOK_TIMEOUT:g}); keep it below "
+        "the hook's `timeout` in Claude Code's settings",
+    )
     return p
 
 
@@ -168,8 +198,10 @@ class HookHttpServer:
     loopback, behind a token), the ``Host`` must name a loopback address.
     """
 
-    def __init__(self, bridge: BridgeHooks, token: str | None = None, remote: bool = False) -> None:
-        self.bridge = bridge
+    def __init__(
+        self, worker: AnswerWorker, token: str | None = None, remote: bool = False
+    ) -> None:
+        self.worker = worker
         self.token = token
         self.remote = remote
 
@@ -183,6 +215,14 @@ class HookHttpServer:
                     keep = await self._one(reader, writer)
                 except _HttpError as exc:
                     await self._send(writer, exc.status, exc.message.encode(), "text/plain", False)
+                    return
+                except (ConnectionError, asyncio.IncompleteReadError):
+                    raise
+                except Exception as exc:  # never close without an answer: the call would run
+                    answer = unknown_event_answer(f"no answer could be made ({exc!r:.200})")
+                    body = json.dumps(dict(answer.output)).encode()
+                    await self._send(writer, 200, body, _JSON, False)
+                    print(answer.stderr, file=sys.stderr, flush=True)
                     return
                 if not keep:
                     return
@@ -204,6 +244,11 @@ class HookHttpServer:
         if "transfer-encoding" in headers:
             raise _HttpError(411, "send the hook input with Content-Length")
         length = _content_length(headers)
+        if length > MAX_BODY:  # a 413 would be a non-blocking error: Claude runs the tool
+            answer = unknown_event_answer(f"hook input larger than {MAX_BODY} bytes")
+            await self._send(writer, 200, json.dumps(dict(answer.output)).encode(), _JSON, False)
+            await _discard(reader)
+            return False
         body = await reader.readexactly(length) if length else b""
         refused = _refusal(headers, self.remote)
         if refused:
@@ -217,12 +262,12 @@ class HookHttpServer:
         if not self._authorized(headers):
             await self._send(writer, 401, b"missing or wrong bearer token\n", "text/plain", keep)
             return keep
-        answer = await _answer_text(self.bridge, body)
+        answer = await _answer_text(self.worker, body)
         if answer.exit_code == 1 and not answer.output:
             await self._send(writer, 500, answer.stderr.encode(), "text/plain", keep)
         else:
             payload = json.dumps(dict(answer.output)).encode()
-            await self._send(writer, 200, payload, "application/json", keep)
+            await self._send(writer, 200, payload, _JSON, keep)
         if answer.stderr:
             print(answer.stderr, file=sys.stderr, flush=True)
         return keep
@@ -286,64 +331,96 @@ def _content_length(headers: dict[str, str]) -> int:
     raw = headers.get("content-length", "0")
     if not raw.isdigit():
         raise _HttpError(400, "bad Content-Length")
-    length = int(raw)
-    if length > MAX_BODY:
-        raise _HttpError(413, f"hook input larger than {MAX_BODY} bytes")
-    return length
+    return int(raw)
 
 
-async def _answer_text(bridge: BridgeHooks, body: str | bytes) -> ClaudeAnswer:
+async def _discard(reader: asyncio.StreamReader) -> None:
+    """Read what the client still sends (a bounded while) so closing does not reset the
+    connection before it has read the answer."""
+    with contextlib.suppress(TimeoutError, ConnectionError):
+        async with asyncio.timeout(_DRAIN_SECONDS):
+            while await reader.read(65536):
+                pass
+
+
+async def _answer_text(worker: AnswerWorker, body: str | bytes) -> ClaudeAnswer:
     try:
         payload = parse_input(body)
     except BridgeInputError as exc:
-        return failure_answer("PreToolUse", str(exc))
-    return await bridge.answer(payload)
+        return input_failure(body, str(exc))
+    return await worker.answer(payload)
 
 
 # -- stdio ------------------------------------------------------------------------------
 
 
-def claude_lines(bridge: BridgeHooks) -> Callable[[str], Awaitable[dict[str, Any]]]:
-    """What answers Claude Code hook-input lines on ``serve --stdio``'s shared stream."""
-    return functools.partial(_stdio_reply, bridge)
+def claude_lines(
+    bridge: BridgeHooks, seconds: float | None
+) -> Callable[[str | bytes | LineTooLong], Awaitable[dict[str, Any]]]:
+    """What answers Claude Code hook-input lines on ``serve --stdio``'s shared stream, each
+    within ``seconds`` (``None``: hookline's hook timeout)."""
+    return functools.partial(_stdio_reply, _worker(bridge, seconds or DEFAULT_HOOK_TIMEOUT))
 
 
-def _load(hook_paths: Sequence[str], cwd: str, discover: bool, trust_project: bool) -> BridgeHooks:
+def _worker(bridge: BridgeHooks, seconds: float) -> AnswerWorker:
+    return AnswerWorker(
+        bridge, seconds, lambda text: print(f"hookline serve: {text}", file=sys.stderr, flush=True)
+    )
+
+
+def _load(args: argparse.Namespace, cwd: str) -> BridgeHooks:
     """Load the hooks as ``claude-hook`` does; say on stderr what failed or was skipped."""
     bridge = load_bridge(
-        hook_paths,
+        args.hooks,
         cwd=cwd,
         project_dir=os.environ.get("CLAUDE_PROJECT_DIR") or cwd,
-        discover=discover,
-        trust_project=trust_project,
+        discover=not args.no_discovery,
+        trust_project=args.trust_project,
+        allow_skip=args.allow_untrusted_skip,
+        timeout=args.timeout,
     )
     for problem in bridge.load_errors:
         print(f"hookline serve: {problem} (tool calls will be denied)", file=sys.stderr)
     for skipped in bridge.skipped:
-        print(f"hookline serve: skipped {skipped}", file=sys.stderr)
+        then = "let through" if args.allow_untrusted_skip else "denied"
+        print(f"hookline serve: skipped {skipped} (tool calls will be {then})", file=sys.stderr)
     return bridge
 
 
-async def _stdio_reply(bridge: BridgeHooks, line: str) -> dict[str, Any]:
+async def _stdio_reply(worker: AnswerWorker, line: str | bytes | LineTooLong) -> dict[str, Any]:
+    if isinstance(line, LineTooLong):  # dropped unread: no event to go by
+        answer = unknown_event_answer(f"line of {line.size} bytes is too long")
+        return {"id": None, "exit_code": 0, "output": dict(answer.output), "stderr": answer.stderr}
     try:
-        request = json.loads(line)
+        request = json.loads(line, parse_constant=_refuse_constant)
+    except RecursionError:
+        request, problem = None, "request is nested too deeply"
     except ValueError as exc:
         request, problem = None, f"request is not JSON: {exc}"
     else:
         problem = "" if isinstance(request, dict) else "request is not a JSON object"
     request_id = request.get("id") if isinstance(request, dict) else None
     if problem:
-        answer = failure_answer("PreToolUse", problem)
+        answer = input_failure(line, problem)
     else:
         assert isinstance(request, dict)
         payload = request.get("input", request)
-        answer = await _answer_text(bridge, json.dumps(payload))
+        text: str | bytes
+        try:
+            text = json.dumps(payload)
+        except (RecursionError, ValueError):
+            text = line  # refused by parse_input below, with the event when it can be told
+        answer = await _answer_text(worker, text)
     return {
         "id": request_id,
         "exit_code": answer.exit_code,
         "output": dict(answer.output),
         "stderr": answer.stderr,
     }
+
+
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
 
 
 # -- command ----------------------------------------------------------------------------
@@ -366,17 +443,17 @@ def main(argv: Sequence[str]) -> int:
     from hookline.modes.stdout import claim_stdout
 
     claim_stdout()  # hooks' print() goes to stderr, never to a stdout someone reads
-    bridge = _load(args.hooks, os.getcwd(), not args.no_discovery, args.trust_project)
+    bridge = _load(args, os.getcwd())
     try:
-        asyncio.run(_serve_http(bridge, address, token))
+        asyncio.run(_serve_http(_worker(bridge, args.timeout), address, token))
     except KeyboardInterrupt:
         return 130
     return 0
 
 
-async def _serve_http(bridge: BridgeHooks, address: tuple[str, int], token: str | None) -> None:
+async def _serve_http(worker: AnswerWorker, address: tuple[str, int], token: str | None) -> None:
     remote = not is_loopback(address[0])
-    server = await HookHttpServer(bridge, token, remote).start(*address)
+    server = await HookHttpServer(worker, token, remote).start(*address)
     host, port = server.sockets[0].getsockname()[:2]
     shown = f"[{host}]" if ":" in host else host
     print(f"hookline serve: listening on http://{shown}:{port}", file=sys.stderr, flush=True)

@@ -35,6 +35,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Literal, Protocol
 
+from hookline.core.vocabulary import CLAUDE_TOOL_ALIASES
+
 MatcherKind = Literal["all", "exact", "regex", "invalid"]
 
 #: Longest pattern accepted for the bounded ``re`` fallback.
@@ -98,9 +100,13 @@ class Matcher:
     bounded: bool = False  # the ``re`` fallback: queries over MAX_FALLBACK_QUERY match
 
     def matches(self, query: str | None) -> bool:
-        """True when this matcher selects ``query`` (``None``: the event has no query)."""
+        """True when this matcher selects ``query`` (``None``: the event has no query), or a
+        tool's older name (a ``Task`` matcher selects ``Agent``, as in Claude Code)."""
         if self.kind == "all" or query is None:
             return True  # events without a query ignore matchers, as Claude does
+        return any(self._selects(name) for name in (query, *_OLDER_NAMES.get(query, ())))
+
+    def _selects(self, query: str) -> bool:
         if self.kind == "exact":
             return query in self.names
         if self.regex is not None:
@@ -108,6 +114,12 @@ class Matcher:
                 return True
             return self.regex.search(query) is not None
         return False
+
+
+#: A Claude Code tool name → its older names, which matchers may still use.
+_OLDER_NAMES: dict[str, tuple[str, ...]] = {}
+for _old, _new in CLAUDE_TOOL_ALIASES.items():
+    _OLDER_NAMES[_new] = (*_OLDER_NAMES.get(_new, ()), _old)
 
 
 #: Events whose matcher is a ``|``-list of literal names, never a regex: FileChanged

@@ -276,14 +276,22 @@ def plugin_hook_sources(plugin: Plugin) -> tuple[list[HookSource], list[str]]:
     """A plugin's hooks: ``hooks/hooks.json``, then what ``plugin.json``'s ``hooks`` names.
 
     A manifest path must stay inside the plugin (``./hooks/more.json``); one
-    that leaves it is refused. The same file named twice loads once.
+    that leaves it is refused, and so is a ``hooks/hooks.json`` that links
+    out. The same file named twice loads once.
     """
     # Here, not at import: finding plugins must not load the settings hook models.
     from hookline.claude.config import load_plugin_hooks, plugin_hooks_source
 
     messages: list[str] = []
     manifest = _manifest(plugin.root, messages)
-    files: list[Path] = [plugin.root / "hooks" / "hooks.json"]
+    files: list[Path] = []
+    default = plugin.root / "hooks" / "hooks.json"
+    if _inside(plugin.root, "hooks/hooks.json") is not None:
+        files.append(default)
+    elif os.path.lexists(default):  # a link out of the plugin, refused like the manifest's
+        messages.append(
+            f"{default}: links to {os.path.realpath(default)}, outside the plugin; skipped"
+        )
     inline: list[Any] = []
     declared = manifest.get("hooks")
     for item in declared if isinstance(declared, list) else [declared] if declared else []:

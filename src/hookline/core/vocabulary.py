@@ -27,10 +27,17 @@ CLAUDE_TOOL_NAMES: dict[str, str] = {
     "ls": "LS",
     "find": "Glob",
     "grep": "Grep",
-    "task": "Task",
+    "task": "Agent",
 }
-#: Claude Code tool name → hookline tool name.
-HOOKLINE_TOOL_NAMES: dict[str, str] = {v: k for k, v in CLAUDE_TOOL_NAMES.items()}
+#: Claude Code's older tool names → today's: ``Task`` is ``Agent`` since Claude Code
+#: 2.1.63. Hooks see today's name; matchers and rules written with the old one still
+#: select the tool, as in Claude Code.
+CLAUDE_TOOL_ALIASES: dict[str, str] = {"Task": "Agent"}
+#: Claude Code tool name (today's or an older one) → hookline tool name.
+HOOKLINE_TOOL_NAMES: dict[str, str] = {v: k for k, v in CLAUDE_TOOL_NAMES.items()} | {
+    old: {v: k for k, v in CLAUDE_TOOL_NAMES.items()}[new]
+    for old, new in CLAUDE_TOOL_ALIASES.items()
+}
 
 #: Claude Code hook event → hookline's event (module hooks subscribe to hookline's names).
 HOOKLINE_EVENT_NAMES: dict[str, str] = {

@@ -217,7 +217,7 @@ class ServeHost(DetachedHost):
 
 
 #: Answers one Claude Code hook-input line (``{"id", "input"}``) with its reply object.
-ClaudeLines = Callable[[str], Awaitable[dict[str, Any]]]
+ClaudeLines = Callable[[str | bytes | LineTooLong], Awaitable[dict[str, Any]]]
 
 
 async def serve_stdio(
@@ -229,8 +229,9 @@ async def serve_stdio(
     """Answer event requests on stdin until EOF; a bad line is answered, never fatal.
 
     With ``claude``, lines shaped as Claude Code hook inputs go to it instead.
-    ``broken`` names hook modules that failed to load: every ``tool_call`` is
-    then blocked, as the hook meant to guard it is missing (Claude Code's
+    ``broken`` names hook modules that are not there (failed to load, or an
+    untrusted project's, skipped): every ``tool_call`` is then blocked, as the
+    hook meant to guard it is missing (Claude Code's
     ``PreToolUse`` lines are denied alike). Hooks see a ``ServeHost``, never
     the agent: it runs no turns here.
     """
@@ -238,11 +239,16 @@ async def serve_stdio(
     host = ServeHost(lambda text: print(f"hookline serve: {text}", file=sys.stderr, flush=True))
     agent.runner.bind_host(host)
     async for line in read_lines(await open_stdin()):
-        if isinstance(line, LineTooLong):
-            write(dumps({"id": None, "error": f"line of {line.size} bytes is too long"}))
+        if isinstance(line, LineTooLong):  # refused in both shapes: either host fails closed
+            error = f"line of {line.size} bytes is too long"
+            answer = {"id": None, "error": error, "result": {"block": True, "reason": error}}
+            write(dumps({**answer, **(await claude(line) if claude is not None else {})}))
             continue
         text = line.decode("utf-8", errors="replace").strip()
         if not text:
+            continue
+        if "\ufffd" in text and not _is_utf8(line):
+            write(dumps(await _not_text(line, text, claude)))
             continue
         if claude is not None and _is_claude(text):
             write(dumps(await claude(text)))
@@ -254,6 +260,28 @@ async def serve_stdio(
             answer = {**answer, **await claude(text)}
         write(dumps(answer))
     return 0
+
+
+def _is_utf8(line: bytes) -> bool:
+    try:
+        line.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+async def _not_text(line: bytes, text: str, claude: ClaudeLines | None) -> dict[str, Any]:
+    """Refuse a line that is not UTF-8: what a hook would see is not what was sent. A
+    ``tool_call`` (or a line of no known kind) is blocked; a Claude line is refused by
+    ``claude``, which denies a PreToolUse."""
+    request = _object(text)
+    reason = "the line is not UTF-8 text"
+    answer: dict[str, Any] = {"id": request.get("id"), "error": reason}
+    if request.get("type") in ("tool_call", None):
+        answer["result"] = {"block": True, "reason": f"hookline: {reason}"}
+    if claude is not None and "type" not in request:
+        answer.update(await claude(line.strip()))
+    return answer
 
 
 def _object(text: str) -> dict[str, Any]:
@@ -287,7 +315,7 @@ async def _answer(runner: HookRunner, text: str, broken: Sequence[str]) -> dict[
             raise ValueError('"data" must be an object')
         if event == "tool_call" and broken:
             failed = "; ".join(broken)
-            reason = f"hookline: hook modules failed to load: {failed}"
+            reason = f"hookline: hook modules failed to load or were skipped: {failed}"
             return {"id": request_id, "result": {"block": True, "reason": reason}}
         return {"id": request_id, "result": await handler(runner, data)}
     except Exception as exc:  # a hook's own failure is the runner's; this is a bad request

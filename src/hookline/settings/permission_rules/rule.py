@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from hookline.core.vocabulary import CLAUDE_TOOL_NAMES
+from hookline.core.vocabulary import CLAUDE_TOOL_ALIASES, CLAUDE_TOOL_NAMES
 from hookline.settings.permission_rules.calls import ShellCommand, ToolCall
 from hookline.settings.permission_rules.command import CommandPattern
 from hookline.settings.permission_rules.paths import FilePath, PathPattern
@@ -62,6 +62,7 @@ class PermissionRule:
         where = origin or RuleOrigin(key=f"permissions.{behavior}")
         parts = split_rule(text, where)
         tool = CLAUDE_TOOL_NAMES.get(parts.tool, parts.tool)  # ``bash(ls *)`` is ``Bash(ls *)``
+        tool = CLAUDE_TOOL_ALIASES.get(tool, tool)  # ``Task(x)`` is ``Agent(x)``
         command = path = None
         if parts.specifier is not None and tool == "Bash":
             command = CommandPattern.compile(parts.specifier)

@@ -177,4 +177,9 @@ def load_servers(
             servers, bad = parse_servers(data.get("mcpServers"), str(project_file))
             found.update((s.name, s) for s in servers if s.name not in disabled)
             problems += bad
+    elif project_file.is_file():  # said, not silently off: a server may be a guard too
+        problems.append(
+            f"{project_file}: MCP servers skipped: project {cwd} is not trusted; "
+            f"run `hookline trust {cwd}` to start them"
+        )
     return list(found.values()), problems

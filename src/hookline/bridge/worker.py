@@ -1,0 +1,71 @@
+"""``AnswerWorker``: a server's hook inputs answered off its loop, each within a deadline.
+
+``hookline serve`` keeps one process for every event, so a plain ``def`` handler
+stuck in ``while True`` or ``time.sleep`` must not stop it: the hooks run on a
+thread of their own (with an event loop there for ``async`` handlers) and the
+server waits for each answer at most ``seconds``. Past that the answer is a deny
+(``failure_answer``), the stuck thread is reported on stderr and abandoned, and
+the next event gets a new thread; module state carries over, as it is the same
+modules. What the abandoned thread returns later is dropped.
+
+A thread cannot be killed: code that holds the GIL without pause (a catastrophic
+regular expression in C) stalls the whole server until it returns, and an
+abandoned handler goes on running beside later events. ``claude-hook``, one
+process per event, stops both (``hookline.bridge.watchdog``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from hookline.bridge.engine import BridgeHooks
+from hookline.bridge.mapping import ClaudeAnswer, claude_event_name, failure_answer
+
+
+class AnswerWorker:
+    """Runs ``bridge``'s events one at a time on a worker thread, each under ``seconds``."""
+
+    def __init__(self, bridge: BridgeHooks, seconds: float, warn: Callable[[str], None]) -> None:
+        self.bridge = bridge
+        self.seconds = seconds
+        self.abandoned = 0
+        self._warn = warn
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._turn: asyncio.Lock | None = None
+
+    async def answer(self, payload: Mapping[str, Any]) -> ClaudeAnswer:
+        """The hooks' answer to ``payload``, or a deny when they gave none in time."""
+        if self._turn is None:
+            self._turn = asyncio.Lock()
+        async with self._turn:  # one event at a time: hooks keep state
+            loop = self._loop or self._start()
+            future = asyncio.run_coroutine_threadsafe(self.bridge.answer(payload), loop)
+            try:
+                return await asyncio.wait_for(asyncio.wrap_future(future), self.seconds)
+            except TimeoutError:
+                return self._expired(payload, loop)
+
+    def _start(self) -> asyncio.AbstractEventLoop:
+        loop = asyncio.new_event_loop()
+        thread = threading.Thread(
+            target=loop.run_forever, name="hookline-bridge-hooks", daemon=True
+        )
+        thread.start()
+        self._loop = loop
+        return loop
+
+    def _expired(self, payload: Mapping[str, Any], loop: asyncio.AbstractEventLoop) -> ClaudeAnswer:
+        """Deny, report, and leave the stuck thread: its loop stops once the handler returns."""
+        self._loop = None
+        self.abandoned += 1
+        loop.call_soon_threadsafe(loop.stop)
+        event = claude_event_name(payload)
+        reason = f"the hooks gave no answer within {self.seconds:g} s"
+        self._warn(
+            f"{event}: {reason}; answered for them, and the thread running them is abandoned "
+            f"(still running; {self.abandoned} so far): fix the handler that blocks"
+        )
+        return failure_answer(event, reason)

@@ -227,21 +227,31 @@ def test_no_stand_in_is_left_on_the_host(project: Path, box: Box) -> None:
     assert listing(project) == before
 
 
-def test_stand_ins_linger_between_calls_and_go_with_the_session(project: Path) -> None:
+def test_stand_ins_go_when_the_call_ends(project: Path) -> None:
     import asyncio
 
     before = listing(project)
     b = Box(config_for(project))
     try:
-        asyncio.run(b.arun("true"))  # no sweep: the stand-ins stay for the next call
-        assert (project / ".mcp.json").exists() and (project / ".claude").is_dir()
-        assert (project / ".mcp.json").stat().st_size == 0
+        asyncio.run(b.arun("true"))  # no sweep: nothing of the call is left on the host
+        assert listing(project) == before
         out = asyncio.run(b.arun("echo x > .mcp.json; mkdir .claude/commands"))
         assert "Permission denied" in out.text or "Read-only file system" in out.text
-        assert (project / ".mcp.json").stat().st_size == 0
+        assert listing(project) == before
     finally:
         b.close()
     assert listing(project) == before
+
+
+def test_idle_stand_ins_may_linger_and_go_with_the_sweep(tmp_path: Path) -> None:
+    from hookline.sandbox.placeholders import Placeholders
+
+    keeper = Placeholders(linger=3600)
+    with keeper.held([(str(tmp_path / ".mcp.json"), False)]):
+        pass
+    assert (tmp_path / ".mcp.json").exists()  # kept for the next call
+    keeper.sweep()
+    assert not (tmp_path / ".mcp.json").exists()
 
 
 def test_a_stand_in_someone_filled_is_kept(tmp_path: Path) -> None:

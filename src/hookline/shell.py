@@ -106,8 +106,9 @@ _EXPANSION_TYPES = frozenset(
     }
 )
 _SUBSTITUTIONS = frozenset({"command_substitution", "process_substitution"})
-#: ``NAME=`` at the start of a word: an assignment for ``env``/``sudo``
-_ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
+#: ``NAME=`` at the start of a word: an assignment for ``env``/``sudo`` (which take any
+#: name, ``BASH_FUNC_f%%=…`` included)
+_ASSIGNMENT = re.compile(r"[^=]+=")
 #: characters that make an unquoted word more than its text (escapes, globs, braces,
 #: a substitution tree-sitter did not read as one)
 _SPECIAL = re.compile(r"[\\*?\[{`$]")
@@ -305,6 +306,8 @@ class _Unwrapped:
     keep_self: bool = False
     #: a shell reading its script from stdin: a heredoc or herestring is the script
     stdin: bool = False
+    #: why what it runs is known only at run time (the line is then unparsable)
+    problems: list[str] = field(default_factory=list)
 
 
 class _Analysis:
@@ -338,7 +341,10 @@ class _Analysis:
         walker.walk(root, ctx, tree_depth)
 
     def arithmetic_problem(self, text: str) -> None:
-        problem = f"arithmetic on a variable, whose value may run commands: {_snippet(text)}"
+        self.problem(f"arithmetic on a variable, whose value may run commands: {_snippet(text)}")
+
+    def problem(self, problem: str) -> None:
+        """Report ``problem`` once (the same construct may be reached on two paths)."""
         if problem not in self.problems:
             self.problems.append(problem)
 
@@ -421,6 +427,8 @@ class _Walker:
         else:
             if kind in _ARITHMETIC_NODES:
                 self.arithmetic(node)
+            if kind in _RUNTIME_NODES:
+                self.runtime_code(node, ctx)
             if kind in _SUBSTITUTIONS:
                 if ctx.inherited:
                     ctx = _Context(ctx.wrappers, (), ctx.span, ctx.depth)
@@ -466,6 +474,81 @@ class _Walker:
             expressions.extend(self.text(c) for c in operands)
         if any(_reads_variable(expression) for expression in expressions):
             self.analysis.arithmetic_problem(text)
+
+    def runtime_code(self, node: Node, ctx: _Context) -> None:
+        """Syntax that runs code held in a variable, or sets a variable bash runs as code:
+        ``${x@P}``, ``${!x}``, ``for PS4 in …``, ``[[ -v 'a[$(…)]' ]]``, a bare
+        ``BASH_ENV=…``; and a function definition's redirection, a write of that file."""
+        kind = node.type
+        if kind == "expansion":
+            text = self.text(node)
+            problem = _expansion_problem(text)
+            if problem is not None:
+                self.analysis.problem(f"{problem}: {_snippet(text)}")
+        elif kind == "variable_assignment":
+            parent = node.parent
+            if parent is not None and parent.type in ("command", "declaration_command"):
+                return  # seen with its command
+            name, value = self.assignment(node)
+            self.assigned(name, value.value, value.expands, node.start_byte, node.end_byte, ctx)
+        elif kind in ("for_statement", "select_statement"):
+            variable = node.child_by_field_name("variable")
+            if variable is not None:
+                self.check_names([_Word(self.text(variable), False, False, 0, 0)], kind[:-10])
+        elif kind == "unary_expression":
+            operator, *operands = node.children
+            if self.text(operator) in ("-v", "-R") and operands:
+                self.check_names([self.word(operands[0])], "[[ -v ]]")
+        elif kind == "function_definition":
+            redirs: list[Redirection] = []
+            for child in node.children:
+                if child.type in _REDIRECT_TYPES:
+                    redirs.extend(self.redirections(child, []))
+            if redirs:  # ``f() { …; } > .env`` writes ``.env`` each time ``f`` runs
+                self.emit_bare(redirs, node, ctx)
+
+    def check_names(self, words: Sequence[_Word], where: str) -> None:
+        for problem in _name_problems(words, where):
+            self.analysis.problem(problem)
+
+    def assigned(
+        self,
+        name: str,
+        value: str,
+        dynamic: bool,
+        start: int,
+        end: int,
+        ctx: _Context,
+        wrappers: tuple[_Wrap, ...] | None = None,
+    ) -> None:
+        """``NAME=value`` for a variable a shell or a program runs as code: a command
+        (``GIT_PAGER``, ``EDITOR``…) is parsed as a script; any other (``BASH_ENV``,
+        ``PS4``, ``BASH_FUNC_f%%``…) makes the line unparsable."""
+        base = name.partition("[")[0].rstrip("+")
+        if base in _COMMAND_VARIABLES and not dynamic:
+            label = (f"{base}=", (f"{base}={value}",))
+            inner = _Context(
+                (*(ctx.wrappers if wrappers is None else wrappers), label),
+                (),
+                (self.span(start, end, ctx)),
+                ctx.depth + 1,
+            )
+            self.analysis.script(value, inner, self.depth + 1)
+            return
+        problem = _variable_problem(base)
+        if problem is not None:
+            self.analysis.problem(problem)
+
+    def assigned_all(
+        self,
+        assignments: dict[str, str],
+        start: int,
+        end: int,
+        ctx: _Context,
+        wrappers: tuple[_Wrap, ...],
+    ) -> None:
+        for name, value in assignments.items():
+            self.assigned(name, value, "$" in value or "`" in value, start, end, ctx, wrappers)
 
     def nested_backticks(self, node: Node, ctx: _Context, depth: int) -> None:
         """tree-sitter keeps ``\\``` inside backticks as written; bash unescapes it first,
@@ -873,20 +956,25 @@ class _Walker:
                     SimpleCommand("", [], assignments, redirs, span, labels)
                 )
             return
+        if level == 0:
+            self.assigned_all(assignments, start, end, ctx, wrappers)
         head = words[0]
         handler = None if head.dynamic_at(0) else _WRAPPERS.get(head.value.rpartition("/")[2])
         unwrapped = handler(words) if handler is not None and level < _MAX_WRAPPERS else None
         if unwrapped is not None:
             unwrapped.commands = [inner for inner in unwrapped.commands if inner]
+            for problem in unwrapped.problems:
+                self.analysis.problem(problem)
             if unwrapped.stdin:
                 script = self.stdin_script(redirs)
                 if script is not None:
                     unwrapped.scripts.append(script)
-                elif not any(r.fd in (None, 0) and r.op.startswith("<") for r in redirs):
-                    # ``curl … | sh``: the script is another command's output
-                    self.analysis.problems.append(
+                else:
+                    # ``curl … | sh``, ``bash < file``: the script is another command's
+                    # output or a file's content
+                    self.analysis.problem(
                         f"{unwrapped.label} script is known only when it runs "
-                        "(read from a pipe or the terminal)"
+                        "(read from a pipe, a file or the terminal)"
                     )
         if unwrapped is None or not (unwrapped.commands or unwrapped.scripts):
             self.emit(words, assignments, redirs, start, end, ctx, wrappers, runtime_args)
@@ -894,6 +982,7 @@ class _Walker:
         if unwrapped.keep_self:
             self.emit(words, assignments, redirs, start, end, ctx, wrappers, runtime_args)
         inner_wrappers = (*wrappers, (unwrapped.label, tuple([w.value for w in words])))
+        self.assigned_all(unwrapped.assignments, start, end, ctx, inner_wrappers)
         inner_assignments = {**assignments, **unwrapped.assignments}
         for inner in unwrapped.commands:
             self.run(
@@ -949,6 +1038,10 @@ class _Walker:
         if words[0].value in ("{", "}") and not flags[0]:
             # bash never runs a command named ``{`` or ``}``: the grammar misread a group
             self.analysis.problems.append(f"a group the parser cannot read: {words[0].value}")
+        check = None if flags[0] else _RUNS_CODE.get(words[0].value)
+        if check is not None:
+            for problem in check(words):
+                self.analysis.problem(problem)
         self.analysis.commands.append(
             SimpleCommand(
                 program=words[0].value,
@@ -1035,6 +1128,241 @@ def _substring_range(text: str) -> str:
     if rest.startswith(":") and rest[1:2] not in ("-", "=", "?", "+"):
         return rest[1:]
     return ""
+
+
+# --- code known only at run time ----------------------------------------------------------------
+
+#: Nodes :meth:`_Walker.runtime_code` looks at.
+_RUNTIME_NODES = frozenset(
+    {
+        "expansion",
+        "variable_assignment",
+        "for_statement",
+        "select_statement",
+        "unary_expression",
+        "function_definition",
+    }
+)
+#: ``${!name[@]}``, ``${!name[*]}``, ``${!prefix@}``, ``${!prefix*}`` list names (and
+#: ``${!#}`` is the last argument); any other ``${!…}`` reads the variable a value names.
+_NAME_LISTING = re.compile(r"\$\{!(?:[A-Za-z_][A-Za-z0-9_]*(?:\[[@*]\]|[@*])|#)\}")
+#: ``${NAME=…}``, ``${NAME:=…}``: an expansion that assigns.
+_ASSIGNING_EXPANSION = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)(?:\[[^]]*\])?:?=")
+#: A variable name with a subscript: ``a[…]``.
+_SUBSCRIPTED = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)\[(.*)\]", re.DOTALL)
+
+#: Variables a shell runs as code or loads code from (``BASH_ENV`` when bash starts,
+#: ``PS4`` under xtrace, ``PROMPT_COMMAND`` before a prompt, ``SHELLOPTS`` turning xtrace
+#: on in every child bash…); ``LD_PRELOAD`` for every program.
+_CODE_VARIABLES = frozenset(
+    {
+        "BASH_ENV",
+        "ENV",
+        "PS0",
+        "PS1",
+        "PS2",
+        "PS3",
+        "PS4",
+        "PROMPT_COMMAND",
+        "SHELLOPTS",
+        "BASHOPTS",
+        "LD_PRELOAD",
+        "LD_AUDIT",
+        "LD_LIBRARY_PATH",
+        "PERL5OPT",
+        "PERL5LIB",
+        "PYTHONSTARTUP",
+        "PYTHONPATH",
+        "NODE_OPTIONS",
+        "RUBYOPT",
+        "LESSOPEN",
+        "LESSCLOSE",
+    }
+)
+#: Prefixes of such variables: exported functions, git configuration from the environment.
+_CODE_VARIABLE_PREFIXES = ("BASH_FUNC_", "GIT_CONFIG_")
+#: Variables whose value programs run with ``sh -c`` (git's pager and editor…): the value
+#: is parsed as a script, so ``GIT_PAGER=cat`` stays readable.
+_COMMAND_VARIABLES = frozenset(
+    {
+        "GIT_PAGER",
+        "GIT_EDITOR",
+        "GIT_SEQUENCE_EDITOR",
+        "GIT_SSH_COMMAND",
+        "GIT_EXTERNAL_DIFF",
+        "GIT_ASKPASS",
+        "SSH_ASKPASS",
+        "PAGER",
+        "MANPAGER",
+        "SYSTEMD_PAGER",
+        "EDITOR",
+        "VISUAL",
+        "BROWSER",
+    }
+)
+
+
+def _variable_problem(name: str) -> str | None:
+    if (
+        name in _CODE_VARIABLES
+        or name in _COMMAND_VARIABLES
+        or name.startswith(_CODE_VARIABLE_PREFIXES)
+    ):
+        return f"sets {name}, whose value runs as code known only at run time"
+    return None
+
+
+def _expansion_problem(text: str) -> str | None:
+    """Why ``${…}`` runs code held in a variable: ``${x@P}`` expands the value as a
+    prompt (``$(…)`` included), ``${!x}`` reads the variable the value names, so a value
+    ``a[$(cmd)]`` runs ``cmd``; ``${PS4:=…}`` assigns a variable bash runs."""
+    if text.startswith("${!") and _NAME_LISTING.fullmatch(text) is None:
+        return "indirect expansion, which evaluates a variable's value"
+    if text.endswith("@P}"):
+        return "prompt expansion, which runs the commands in a variable's value"
+    match = _ASSIGNING_EXPANSION.match(text)
+    if match is not None:
+        return _variable_problem(match.group(1))
+    return None
+
+
+def _name_problems(words: Sequence[_Word], where: str) -> list[str]:
+    """Builtins that take a variable name evaluate a subscript in it: ``read 'a[$(cmd)]'``
+    runs ``cmd``. A name decided at run time, a subscript that is not a number, or a
+    variable bash runs as code, is known only at run time."""
+    problems: list[str] = []
+    for word in words:
+        shown = _snippet(word.value)
+        match = _SUBSCRIPTED.match(word.value)
+        name = word.value.partition("=")[0] if match is None else match.group(0)
+        if word.expands and ("$" in name or "`" in name):
+            problems.append(f"{where} names a variable known only at run time: {shown}")
+            continue
+        if match is not None:
+            subscript = match.group(2)
+            if "]=" in subscript:  # ``a[i]=v[w]``: the subscript ends at ``]=``
+                subscript = subscript[: subscript.find("]=")]
+            if _reads_variable(subscript):
+                problems.append(f"{where} evaluates a subscript that may run commands: {shown}")
+                continue
+            name = match.group(1)
+        problem = _variable_problem(name.rstrip("+"))
+        if problem is not None:
+            problems.append(problem)
+    return problems
+
+
+def _operands(
+    words: list[_Word], short_value: str, long_value: frozenset[str] = frozenset()
+) -> tuple[list[_Word], list[_Option]]:
+    i, found = _options(words, 1, short_value, long_value)
+    return words[i:], found
+
+
+def _option_words(found: list[_Option], *names: str) -> list[_Word]:
+    return [o.word for o in found if o.name in names and o.word is not None]
+
+
+def _read_names(words: list[_Word]) -> list[str]:
+    operands, found = _operands(words, "adinNptu")
+    return _name_problems([*operands, *_option_words(found, "-a")], words[0].value)
+
+
+def _printf_names(words: list[_Word]) -> list[str]:
+    _, found = _operands(words, "v")
+    return _name_problems(_option_words(found, "-v"), "printf -v")
+
+
+def _wait_names(words: list[_Word]) -> list[str]:
+    _, found = _operands(words, "p")
+    return _name_problems(_option_words(found, "-p"), "wait -p")
+
+
+def _getopts_names(words: list[_Word]) -> list[str]:
+    return _name_problems(words[2:3], "getopts")
+
+
+def _mapfile(words: list[_Word]) -> list[str]:
+    operands, found = _operands(words, "dnOsuCc")
+    problems = _name_problems(operands[:1], words[0].value)
+    if _names(found) & {"-C"}:
+        problems.append(f"{words[0].value} -C runs a callback string at run time")
+    return problems
+
+
+def _unset_names(words: list[_Word]) -> list[str]:
+    operands, found = _operands(words, "")
+    if _names(found) & {"-f"}:
+        return []
+    return _name_problems(operands, "unset")
+
+
+def _declare_names(words: list[_Word]) -> list[str]:
+    """``declare``/``typeset``/``local``/``export``/``readonly``: each operand is a name or
+    ``name=value``; ``-n`` makes a nameref, through which any later name is another."""
+    operands: list[_Word] = []
+    letters = ""
+    for word in words[1:]:
+        value = word.value
+        if not operands and len(value) > 1 and value[0] in "-+" and not word.expands:
+            letters += value[1:] if value[0] == "-" else ""
+            continue
+        operands.append(word)
+    if "f" in letters or "F" in letters:
+        return []
+    problems = _name_problems(operands, words[0].value)
+    if "n" in letters and words[0].value in _DECLARES:
+        problems.append(f"{words[0].value} -n makes a name whose target is known only at run time")
+    return problems
+
+
+def _test_names(words: list[_Word]) -> list[str]:
+    found = [words[i + 1] for i in range(1, len(words) - 1) if words[i].value in ("-v", "-R")]
+    return _name_problems(found, f"{words[0].value} -v")
+
+
+def _completion(words: list[_Word]) -> list[str]:
+    """``compgen``/``complete`` ``-C cmd`` and ``-F func`` run code; ``-W`` expands words."""
+    _, found = _operands(words, "AGWXPSCFo")
+    name = words[0].value
+    problems = [f"{name} {o.name} runs code at run time" for o in found if o.name in ("-C", "-F")]
+    problems.extend(
+        f"{name} -W expands its words at run time: {_snippet(o.value or '')}"
+        for o in found
+        if o.name == "-W" and o.value is not None and ("$" in o.value or "`" in o.value)
+    )
+    return problems
+
+
+def _enable(words: list[_Word]) -> list[str]:
+    _, found = _operands(words, "f")
+    return ["enable -f loads a builtin from a shared object"] if _names(found) & {"-f"} else []
+
+
+def _fc(words: list[_Word]) -> list[str]:
+    _, found = _operands(words, "e")
+    if _names(found) & {"-l"}:
+        return []
+    return ["fc runs commands from the history, known only at run time"]
+
+
+#: Builtins that run code held in a string or evaluate the variable names they are given.
+_RUNS_CODE: dict[str, Callable[[list[_Word]], list[str]]] = {
+    "read": _read_names,
+    "printf": _printf_names,
+    "wait": _wait_names,
+    "getopts": _getopts_names,
+    "mapfile": _mapfile,
+    "readarray": _mapfile,
+    "unset": _unset_names,
+    "test": _test_names,
+    "[": _test_names,
+    "compgen": _completion,
+    "complete": _completion,
+    "enable": _enable,
+    "fc": _fc,
+    **{name: _declare_names for name in ("declare", "typeset", "local", "export", "readonly")},
+}
 
 
 # --- word unquoting ---------------------------------------------------------------------------
@@ -1261,15 +1589,39 @@ def _joined(words: list[_Word]) -> _Script:
 
 
 def _simple(
-    label: str, short_value: str = "", long_value: frozenset[str] = frozenset(), stops: str = ""
+    label: str,
+    short_value: str = "",
+    long_value: frozenset[str] = frozenset(),
+    stops: str = "",
+    *,
+    shell: bool = False,
+    skip: int = 0,
 ) -> Callable[[list[_Word]], _Unwrapped | None]:
-    """A wrapper ``NAME [options] COMMAND…``; options in ``stops`` mean it runs nothing."""
+    """A wrapper ``NAME [options] [skip operands] COMMAND…``; options in ``stops`` mean it
+    runs nothing; ``shell``: with no command it starts a shell that reads stdin."""
 
     def unwrap(words: list[_Word]) -> _Unwrapped | None:
         i, found = _options(words, 1, short_value, long_value)
         if any(len(o.name) == 2 and o.name[1] in stops for o in found):
             return None
+        i += skip
+        if i >= len(words) and shell:
+            return _Unwrapped(f"{label} stdin", stdin=True)
         return _Unwrapped(label, commands=[words[i:]])
+
+    return unwrap
+
+
+def _opaque(
+    label: str, short_value: str = "", long_value: frozenset[str] = frozenset()
+) -> Callable[[list[_Word]], _Unwrapped | None]:
+    """A wrapper whose command cannot be found reliably: the line is unparsable, and the
+    words after its options are still reported as a command, for deny rules."""
+
+    def unwrap(words: list[_Word]) -> _Unwrapped | None:
+        i, _ = _options(words, 1, short_value, long_value)
+        problem = f"{label} runs a command the parser cannot find for certain"
+        return _Unwrapped(label, commands=[words[i:]], problems=[problem])
 
     return unwrap
 
@@ -1479,7 +1831,245 @@ def _su(words: list[_Word]) -> _Unwrapped | None:
 
 def _chroot(words: list[_Word]) -> _Unwrapped | None:
     i, _ = _options(words, 1, "", frozenset({"--userspec", "--groups"}))
+    if i + 1 >= len(words):
+        return _Unwrapped("chroot stdin", stdin=True)  # ``chroot /`` starts a shell
     return _Unwrapped("chroot", commands=[words[i + 1 :]])
+
+
+def _runuser(words: list[_Word]) -> _Unwrapped | None:
+    """``runuser -u USER [--] CMD…`` runs a command; without ``-u`` it is ``su``."""
+    i, found = _options(
+        words,
+        1,
+        "ugGsw",
+        frozenset({"--user", "--group", "--supp-group", "--shell", "--whitelist-environment"}),
+    )
+    if not _names(found) & {"-u", "--user"} or _names(found) & {"-c", "--command"}:
+        unwrapped = _su(words)
+        if unwrapped is not None:
+            unwrapped.label = unwrapped.label.replace("su", "runuser", 1)
+        return unwrapped
+    return _Unwrapped("runuser", commands=[words[i:]])
+
+
+def _sg(words: list[_Word]) -> _Unwrapped | None:
+    """``sg GROUP [-c] COMMAND``: the command is one string, run by ``/bin/sh -c``."""
+    i = 2 if len(words) > 1 and words[1].value != "-" else 3
+    if i < len(words) and words[i].value == "-c":
+        i += 1
+    if i >= len(words):
+        return _Unwrapped("sg stdin", stdin=True)
+    return _Unwrapped("sg", scripts=[_joined(words[i:])])
+
+
+#: ssh ``-o`` options and config keys that run a local command.
+_SSH_RUNS = re.compile(
+    r"(?i)\s*(proxycommand|localcommand|knownhostscommand|permitlocalcommand|match)"
+)
+
+
+def _ssh(words: list[_Word]) -> _Unwrapped | None:
+    """``ssh [options] HOST [COMMAND…]``: the command words are joined into one script
+    (run by the remote shell, which may be this machine's); ``-o ProxyCommand=…`` and
+    ``-F config`` run a local command known only at run time."""
+    i, found = _options(words, 1, "BbcDEeFIiJLlmOoPpQRSWw")
+    problems = [
+        f"ssh {o.name} {_snippet(o.value or '')} runs a local command"
+        for o in found
+        if (o.name == "-o" and _SSH_RUNS.match(o.value or "")) or o.name == "-F"
+    ]
+    if i >= len(words):
+        return _Unwrapped("ssh", problems=problems) if problems else None
+    rest = words[i + 1 :]
+    if not rest:
+        return _Unwrapped("ssh stdin", stdin=True, problems=problems)
+    return _Unwrapped("ssh", scripts=[_joined(rest)], problems=problems)
+
+
+#: bwrap options that take two arguments, and those that take none.
+_BWRAP_TWO = frozenset(
+    {
+        "--bind",
+        "--bind-try",
+        "--dev-bind",
+        "--dev-bind-try",
+        "--ro-bind",
+        "--ro-bind-try",
+        "--symlink",
+        "--setenv",
+        "--file",
+        "--bind-data",
+        "--ro-bind-data",
+        "--chmod",
+        "--overlay-src",
+    }
+)
+_BWRAP_NONE = frozenset(
+    {
+        "--share-net",
+        "--die-with-parent",
+        "--new-session",
+        "--as-pid-1",
+        "--clearenv",
+        "--disable-userns",
+        "--assert-userns-disabled",
+        "--version",
+        "--help",
+        "--level-prefix",
+    }
+)
+
+
+def _bwrap(words: list[_Word]) -> _Unwrapped | None:
+    i = 1
+    while i < len(words) and words[i].value.startswith("--"):
+        option = words[i].value
+        if option == "--":
+            i += 1
+            break
+        if option == "--args":
+            return _Unwrapped("bwrap", problems=["bwrap --args reads its arguments at run time"])
+        if option in _BWRAP_NONE or option.startswith("--unshare"):
+            i += 1
+        else:
+            i += 3 if option in _BWRAP_TWO else 2
+    return _Unwrapped("bwrap", commands=[words[i:]])
+
+
+#: ``script`` options that take a value.
+_SCRIPT_VALUES = "cEIOBTmo"
+
+
+def _script(words: list[_Word]) -> _Unwrapped | None:
+    """util-linux ``script [options] [file] [-- command…]``: ``-c``/``--command`` is a
+    string run by ``$SHELL -c`` (options may follow the file); with no command it starts
+    a shell that reads stdin."""
+    i = 1
+    while i < len(words):
+        value = words[i].value
+        if value == "--":
+            return _Unwrapped("script", commands=[words[i + 1 :]])
+        if value.startswith("--command"):
+            _, eq, attached = value.partition("=")
+            target = words[i] if eq else words[i + 1] if i + 1 < len(words) else None
+            if target is not None:
+                text = attached if eq else target.value
+                return _Unwrapped("script -c", scripts=[_Script(text, [target])])
+        elif value.startswith("-") and not value.startswith("--"):
+            for j, letter in enumerate(value[1:], start=1):
+                if letter not in _SCRIPT_VALUES:
+                    continue
+                attached = value[j + 1 :]
+                if letter == "c":
+                    target = words[i] if attached else words[i + 1] if i + 1 < len(words) else None
+                    if target is None:
+                        return None
+                    text = attached if attached else target.value
+                    return _Unwrapped("script -c", scripts=[_Script(text, [target])])
+                if not attached:
+                    i += 1
+                break
+        i += 1
+    return _Unwrapped("script stdin", stdin=True)
+
+
+def _gdb(words: list[_Word]) -> _Unwrapped | None:
+    """``gdb --args PROG…`` runs PROG; ``-ex``/``-x``/``-batch`` commands can run anything."""
+    values = {"-ex", "-iex", "-x", "-ix", "--eval-command", "--command", "-p", "--pid"}
+    for index, word in enumerate(words[1:], start=1):
+        if word.value == "--args":
+            return _Unwrapped("gdb --args", commands=[words[index + 1 :]])
+        name = word.value.partition("=")[0]
+        if name in values or name in ("-batch", "--batch"):
+            return _Unwrapped("gdb", problems=["gdb runs debugger commands known only at run time"])
+    return None
+
+
+def _interpreter(
+    label: str, code: str, long_code: frozenset[str] = frozenset(), short_value: str = ""
+) -> Callable[[list[_Word]], _Unwrapped | None]:
+    """An interpreter given code inline (``python -c``, ``perl -e``) or on stdin runs what
+    no rule can read: the line is unparsable. A script file stays a plain command."""
+
+    def unwrap(words: list[_Word]) -> _Unwrapped | None:
+        i = 1
+        while i < len(words):
+            value = words[i].value
+            if value == "--" or not value.startswith("-") or value == "-":
+                break
+            if value.partition("=")[0] in long_code or (
+                not value.startswith("--") and any(c in code for c in value[1:])
+            ):
+                return _Unwrapped(label, problems=[f"{label} runs inline code: {_snippet(value)}"])
+            if not value.startswith("--") and value[-1] in short_value:
+                i += 1
+            i += 1
+        if i < len(words) and words[i].value != "-":
+            return None
+        return _Unwrapped(f"{label} stdin", problems=[f"{label} reads its code from stdin"])
+
+    return unwrap
+
+
+#: awk programs that run commands: ``system()``, ``| getline``, ``print | "cmd"``.
+_AWK_RUNS = re.compile(r"system|\|")
+
+
+def _awk(words: list[_Word]) -> _Unwrapped | None:
+    i, found = _options(words, 1, "Ffv", frozenset({"--file", "--assign", "--source"}))
+    programs = [o.value or "" for o in found if o.name in ("--source", "-e")]
+    if not _names(found) & {"-f", "--file"} and i < len(words):
+        programs.append(words[i].value)
+    if any(_AWK_RUNS.search(p) for p in programs):
+        return _Unwrapped("awk", problems=["awk program runs commands known only at run time"])
+    return None
+
+
+#: a sed script with the GNU ``e`` command or ``s///e`` flag (run a command)
+_SED_RUNS = re.compile(
+    r"(?:^|[;\n{}])\s*(?:[0-9$,]+\s*|/(?:\\.|[^/])*/\s*)?!?\s*e(?:\s|;|$)"
+    r"|s([^\w\s\\])(?:\\.|(?!\1).)*\1(?:\\.|(?!\1).)*\1[gpiImM0-9]*e"
+)
+
+
+def _sed(words: list[_Word]) -> _Unwrapped | None:
+    i, found = _options(words, 1, "efl", frozenset({"--expression", "--file"}))
+    scripts = [o.value or "" for o in found if o.name in ("-e", "--expression")]
+    if not scripts and not _names(found) & {"-f", "--file"} and i < len(words):
+        scripts.append(words[i].value)
+    if any(_SED_RUNS.search(script) for script in scripts):
+        return _Unwrapped("sed", problems=["sed script runs a command (the e command or flag)"])
+    return None
+
+
+#: git configuration keys whose value is a command git runs.
+_GIT_RUNS = re.compile(
+    r"(?i)\s*(alias\.|core\.(pager|editor|sshcommand|hookspath|fsmonitor|askpass|gitproxy)"
+    r"|pager\.|sequence\.editor|credential\.|gpg\.|diff\..*\.(command|textconv)|diff\.external"
+    r"|filter\.|merge\..*\.driver|uploadpack\.|receive\.|sendemail\.|difftool\.|mergetool\."
+    r"|interactive\.difffilter|ssh\.|include\.|includeif\.|protocol\..*\.allow|remote\..*\.(uploadpack|receivepack|proxy)"
+    r"|http\..*proxy|url\.|init\.templatedir|safe\.)"
+)
+
+
+def _git(words: list[_Word]) -> _Unwrapped | None:
+    """``git -c alias.x='!cmd' x``, ``git -c core.pager=cmd``, ``git config alias.x '!cmd'``:
+    configuration that makes git run a command known only at run time."""
+    i, found = _options(
+        words,
+        1,
+        "cC",
+        frozenset({"--git-dir", "--work-tree", "--namespace", "--exec-path", "--config-env"}),
+    )
+    risky = [o.value or "" for o in found if o.name in ("-c", "--config-env")]
+    if any(o.name == "--exec-path" and o.value for o in found):
+        risky.append("--exec-path")
+    if i < len(words) and words[i].value == "config":
+        keys = [w.value for w in words[i + 1 :] if not w.value.startswith("-")]
+        risky.extend(keys[:1] if len(keys) > 1 else [])
+    if any(_GIT_RUNS.match(key) or key == "--exec-path" for key in risky):
+        return _Unwrapped("git", problems=["git configuration that runs a command at run time"])
+    return None
 
 
 def _taskset(words: list[_Word]) -> _Unwrapped | None:
@@ -1513,6 +2103,15 @@ def _shell(words: list[_Word]) -> _Unwrapped | None:
             continue
         break
     name = posixpath.basename(words[0].value)
+    problems = [
+        f"{name} {word.value.partition('=')[0]} runs a file's code known only at run time"
+        for word in words[1:i]
+        if word.value.partition("=")[0] in ("--rcfile", "--init-file")
+    ]
+    if not reads_c and i < n and _descriptor(words[i].value) and not _stdin_file(words[i].value):
+        problems.append(f"{name} reads its script from a descriptor: {_snippet(words[i].value)}")
+    if problems:
+        return _Unwrapped(name, problems=problems)
     if reads_c and i >= n:  # the script comes at run time (``xargs sh -c``)
         unknown = _Word("", True, False, words[-1].end, words[-1].end)
         return _Unwrapped(f"{name} -c", scripts=[_Script("", [unknown])])
@@ -1521,13 +2120,31 @@ def _shell(words: list[_Word]) -> _Unwrapped | None:
     if reads_c and i < n:
         script = _Script(words[i].value, [words[i]])
         return _Unwrapped(f"{name} -c", scripts=[script])
-    if not reads_c and (reads_stdin or i >= n or words[i].value in _STDIN_FILES):
+    if not reads_c and (reads_stdin or i >= n or _stdin_file(words[i].value)):
         return _Unwrapped(f"{name} stdin", stdin=True)
     return None
 
 
 #: Script files that are the shell's own stdin.
 _STDIN_FILES = frozenset({"/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"})
+#: Files that are a process's open descriptors (``/dev/fd/3``, ``/proc/123/fd/0``).
+_DESCRIPTOR = re.compile(r"/(?:dev/(?:fd/|std)|proc/[^/]+/fd/)")
+
+
+def _clean_path(path: str) -> str:
+    """``//dev/./stdin`` as ``/dev/stdin``: the kernel's reading of a path's dots and slashes."""
+    cleaned = posixpath.normpath(path)
+    return "/" + cleaned.lstrip("/") if cleaned.startswith("/") else cleaned
+
+
+def _stdin_file(path: str) -> bool:
+    return _clean_path(path) in _STDIN_FILES
+
+
+def _descriptor(path: str) -> bool:
+    """A file that is an open descriptor or a terminal: what it holds is known only at run time."""
+    cleaned = _clean_path(path)
+    return _DESCRIPTOR.match(cleaned) is not None or cleaned.startswith(("/dev/tty", "/dev/pts"))
 
 
 def _substituted(word: _Word) -> bool:
@@ -1536,9 +2153,20 @@ def _substituted(word: _Word) -> bool:
 
 
 def _source(words: list[_Word]) -> _Unwrapped | None:
-    """``source <(…)`` and ``. <(…)`` run a script computed at run time."""
-    if len(words) > 1 and _substituted(words[1]):
-        return _Unwrapped("source <(…)", scripts=[_Script(words[1].value, [words[1]])])
+    """``source <(…)`` and ``. <(…)`` run a script computed at run time; ``source
+    /dev/stdin`` reads it from stdin (a heredoc is parsed); ``source /dev/fd/3``, a file
+    under ``/proc`` or one named at run time cannot be read before it runs."""
+    i = 2 if len(words) > 2 and words[1].value == "--" else 1
+    if i >= len(words):
+        return None
+    path = words[i]
+    if _substituted(path):
+        return _Unwrapped("source <(…)", scripts=[_Script(path.value, [path])])
+    if _stdin_file(path.value):
+        return _Unwrapped("source stdin", stdin=True)
+    if path.expands or _descriptor(path.value) or _clean_path(path.value).startswith("/proc/"):
+        shown = _snippet(path.value)
+        return _Unwrapped("source", problems=[f"source reads code known only at run time: {shown}"])
     return None
 
 
@@ -1580,12 +2208,106 @@ _WRAPPERS: dict[str, Callable[[list[_Word]], _Unwrapped | None]] = {
     "watch": _watch,
     "coproc": _coproc,
     "busybox": _busybox,
+    "toybox": _busybox,
     "chroot": _chroot,
     "taskset": _taskset,
     "unbuffer": _simple("unbuffer"),
-    "fakeroot": _simple("fakeroot", "lsi"),
-    "strace": _simple("strace", "abeEIoOpPsSuX"),
+    "fakeroot": _simple("fakeroot", "lsi", shell=True),
+    "strace": _simple("strace", "abeEIoOpPsSuX", stops="p"),
+    "ltrace": _simple("ltrace", "aADeFlnopsuwxX", stops="p"),
+    "valgrind": _simple("valgrind"),
     "su": _su,
+    "runuser": _runuser,
+    "sg": _sg,
+    "newgrp": _simple("newgrp", skip=1, shell=True),
+    "pkexec": _simple("pkexec", "", frozenset({"--user"})),
+    "setpriv": _simple(
+        "setpriv",
+        "",
+        frozenset(
+            {
+                *("--ruid", "--euid", "--reuid", "--rgid", "--egid", "--regid", "--groups"),
+                *("--inh-caps", "--ambient-caps", "--bounding-set", "--securebits"),
+                *("--pdeathsig", "--selinux-label", "--apparmor-profile", "--landlock-access"),
+                *("--landlock-rule", "--seccomp-filter"),
+            }
+        ),
+    ),
+    "unshare": _simple(
+        "unshare",
+        "SGRw",
+        frozenset(
+            {
+                *("--propagation", "--setgroups", "--map-user", "--map-group", "--map-users"),
+                *("--map-groups", "--setuid", "--setgid", "--root", "--wd", "--load-interp"),
+                *("--monotonic", "--boottime"),
+            }
+        ),
+        shell=True,
+    ),
+    "nsenter": _simple(
+        "nsenter", "tSGW", frozenset({"--target", "--setuid", "--setgid", "--env"}), shell=True
+    ),
+    "systemd-run": _simple(
+        "systemd-run",
+        "pEuHM",
+        frozenset(
+            {
+                *("--property", "--unit", "--setenv", "--host", "--machine", "--uid", "--gid"),
+                *("--nice", "--working-directory", "--slice", "--description", "--on-active"),
+                *("--on-boot", "--on-startup", "--on-unit-active", "--on-unit-inactive"),
+                *("--on-calendar", "--on-clock-change", "--on-timezone-change"),
+                *("--timer-property", "--path-property", "--socket-property", "--service-type"),
+                *("--background", "--expand-environment", "--shell-prompt-prefix"),
+            }
+        ),
+    ),
+    "flatpak-spawn": _simple("flatpak-spawn"),
+    "firejail": _simple("firejail", shell=True),
+    "bwrap": _bwrap,
+    "proot": _opaque("proot", "rbmwkqi"),
+    "faketime": _opaque("faketime", "p", frozenset({"--date-prog"})),
+    "torify": _simple("torify"),
+    "torsocks": _simple("torsocks", "upaP", shell=True),
+    "proxychains": _simple("proxychains", "f"),
+    "proxychains4": _simple("proxychains4", "f"),
+    "xvfb-run": _simple(
+        "xvfb-run",
+        "efnpsw",
+        frozenset(
+            {"--error-file", "--auth-file", "--server-num", "--xauth-protocol", "--server-args"}
+        ),
+    ),
+    "dbus-run-session": _simple(
+        "dbus-run-session", "", frozenset({"--config-file", "--dbus-daemon"})
+    ),
+    "dbus-launch": _simple("dbus-launch"),
+    "catchsegv": _simple("catchsegv"),
+    "numactl": _opaque("numactl", "CmNpPiw"),
+    "cgexec": _simple("cgexec", "g"),
+    "script": _script,
+    "ssh": _ssh,
+    "gdb": _gdb,
+    "parallel": _opaque("parallel", "jSaEd"),
+    "expect": _interpreter("expect", "ci"),
+    "python": _interpreter("python", "c", short_value="WX"),
+    "python3": _interpreter("python3", "c", short_value="WX"),
+    "python2": _interpreter("python2", "c", short_value="WX"),
+    "pypy3": _interpreter("pypy3", "c", short_value="WX"),
+    "perl": _interpreter("perl", "eE", short_value="IM"),
+    "ruby": _interpreter("ruby", "e", short_value="Ir"),
+    "node": _interpreter("node", "ep", frozenset({"--eval", "--print"}), "r"),
+    "nodejs": _interpreter("nodejs", "ep", frozenset({"--eval", "--print"}), "r"),
+    "php": _interpreter("php", "rBRE", short_value="cd"),
+    "lua": _interpreter("lua", "e", short_value="l"),
+    "Rscript": _interpreter("Rscript", "e"),
+    "tclsh": _interpreter("tclsh", ""),
+    "awk": _awk,
+    "gawk": _awk,
+    "mawk": _awk,
+    "nawk": _awk,
+    "sed": _sed,
+    "git": _git,
     "eval": _eval,
     "source": _source,
     ".": _source,

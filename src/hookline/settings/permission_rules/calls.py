@@ -27,11 +27,19 @@ _READERS = {"read": None, "grep": ".", "find": ".", "ls": "."}
 _EDITORS = frozenset({"edit", "write"})
 #: Commands after which a relative redirection target no longer names a known place.
 _CHANGES_DIR = frozenset({"cd", "pushd", "popd"})
+#: Wrappers that run the command as someone else, or in another root, namespace or
+#: machine: an allow rule must name them.
+_ESCALATING = frozenset(
+    {
+        *("sudo", "doas", "su", "runuser", "setpriv", "pkexec", "sg", "newgrp", "chroot"),
+        *("unshare", "nsenter", "systemd-run", "flatpak-spawn", "ssh", "bwrap", "firejail"),
+        "proot",
+    }
+)
 #: Wrappers that may run their command in another folder (``env -C``, ``sudo -D``,
-#: ``find -execdir``, ``su -``): a relative target inside them is not a known place.
-_MAY_CHANGE_DIR = frozenset({"env", "sudo", "find", "su"})
-#: Wrappers that run the command as someone else: an allow rule must name them.
-_ESCALATING = frozenset({"sudo", "doas", "su"})
+#: ``find -execdir``, ``su -``, a login shell, another root): a relative target inside
+#: them is not a known place.
+_MAY_CHANGE_DIR = frozenset({"env", "find", "script", *_ESCALATING})
 
 
 @dataclass(frozen=True, slots=True)

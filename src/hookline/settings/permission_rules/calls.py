@@ -27,6 +27,9 @@ _READERS = {"read": None, "grep": ".", "find": ".", "ls": "."}
 _EDITORS = frozenset({"edit", "write"})
 #: Commands after which a relative redirection target no longer names a known place.
 _CHANGES_DIR = frozenset({"cd", "pushd", "popd"})
+#: Commands that give a file another name (``ln .env y; echo x > y``): after them no
+#: redirection target of the line is known to be the file its name says.
+_RENAMES = frozenset({"ln", "link", "cp", "mv", "install", "rsync", "rename", "busybox"})
 #: Wrappers that run the command as someone else, or in another root, namespace or
 #: machine: an allow rule must name them.
 _ESCALATING = frozenset(
@@ -105,6 +108,7 @@ def _describe_bash(line: str, cwd: str) -> ToolCall:
         why = f"the command line cannot be read ({'; '.join(parsed.problems)})"
     # After a cd anywhere in the line, a relative target's folder is not known.
     moved = any(cmd.name in _CHANGES_DIR for cmd in parsed.commands)
+    renamed = any(cmd.name in _RENAMES for cmd in parsed.commands)
     for cmd in parsed.commands:
         if cmd.argv:
             commands.append(_command(line, cmd))
@@ -121,7 +125,7 @@ def _describe_bash(line: str, cwd: str) -> ToolCall:
                 continue
             relative = not target.startswith(("/", "~"))
             elsewhere = moved or any(w.split()[0] in _MAY_CHANGE_DIR for w in cmd.wrappers)
-            if relative and elsewhere:
+            if (relative and elsewhere) or renamed:
                 unknown.append(target)  # never auto-allowed; deny rules still see it below
             file = FilePath.of_shell(target, cwd)
             edits.setdefault(file.path, file)

@@ -43,7 +43,7 @@ class Loopback:
         hits: list[str] = []
 
         class Handler(BaseHTTPRequestHandler):
-            def do_GET(self) -> None:  # noqa: N802 - http.server's name
+            def do_GET(self) -> None:
                 hits.append(self.path)
                 self.send_response(200)
                 self.end_headers()
@@ -98,15 +98,11 @@ class Target:
         script = self.project.parent / "cli-script.json"
         call = {"name": "bash", "arguments": {"command": self.line(template)}}
         script.write_text(json.dumps({"turns": [{"tool_calls": [call]}, "done"]}))
+        argv = [*CLI, "--mode", "json", "-p", "go", "--no-session", "--trust-project"]
+        argv += ["--model", f"scripted:{script}", "--permission-mode", mode]
+        argv += ["--cwd", str(self.project)]
         done = subprocess.run(
-            [*CLI, "--mode", "json", "-p", "go", "--no-session", "--trust-project"]
-            + ["--model", f"scripted:{script}", "--permission-mode", mode]
-            + ["--cwd", str(self.project)],
-            capture_output=True,
-            text=True,
-            timeout=60,
-            env=os.environ.copy(),
-            check=False,
+            argv, capture_output=True, text=True, timeout=60, env=os.environ.copy(), check=False
         )
         assert done.returncode == 0, done.stderr
         return done.stdout

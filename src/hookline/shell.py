@@ -387,6 +387,10 @@ class _Walker:
         self.depth = 0
         #: for ASCII text byte offsets are character offsets: slice the str, skip decoding
         self.ascii = text if len(text) == len(data) else None
+        #: ids of the pipeline elements that read a pipe (``b`` of ``a | b``)
+        self.piped_ids: set[int] = set()
+        #: whether the command being reported reads a pipe
+        self.piped = False
 
     def text(self, node: Node) -> str:
         if self.ascii is not None:
@@ -429,6 +433,8 @@ class _Walker:
                 self.arithmetic(node)
             if kind in _RUNTIME_NODES:
                 self.runtime_code(node, ctx)
+            elif kind == "pipeline":
+                self.note_pipeline(node)
             if kind in _SUBSTITUTIONS:
                 if ctx.inherited:
                     ctx = _Context(ctx.wrappers, (), ctx.span, ctx.depth)
@@ -507,6 +513,17 @@ class _Walker:
             if redirs:  # ``f() { …; } > .env`` writes ``.env`` each time ``f`` runs
                 self.emit_bare(redirs, node, ctx)
 
+    def note_pipeline(self, node: Node) -> None:
+        self.piped_ids.update(child.id for child in node.named_children[1:])
+
+    def reads_pipe(self, node: Node) -> bool:
+        parent = node.parent
+        return node.id in self.piped_ids or (
+            parent is not None
+            and parent.type == "redirected_statement"
+            and parent.id in self.piped_ids
+        )
+
     def check_names(self, words: Sequence[_Word], where: str) -> None:
         for problem in _name_problems(words, where):
             self.analysis.problem(problem)
@@ -535,7 +552,7 @@ class _Walker:
             )
             self.analysis.script(value, inner, self.depth + 1)
             return
-        problem = _variable_problem(base)
+        problem = _variable_problem(base) or _search_path_problem(base, value)
         if problem is not None:
             self.analysis.problem(problem)
 
@@ -637,6 +654,8 @@ class _Walker:
             # the shell gives the redirection to the last command only.
             target = body
             while target.type in ("list", "pipeline") and target.named_child_count:
+                if target.type == "pipeline":
+                    self.note_pipeline(target)
                 last = target.named_children[-1]
                 for child in target.children:
                     if child.child_count and child.id != last.id:
@@ -697,6 +716,7 @@ class _Walker:
             elif child.type not in _REDIRECT_TYPES:
                 words.append(self.word(child))
         self.depth = depth
+        self.piped = False
         self.run(
             words,
             {},
@@ -740,6 +760,7 @@ class _Walker:
             words = sorted([*words, *own_extra, *extra], key=lambda word: word.start)
         where = span_node if span_node is not None else node
         self.depth = depth
+        self.piped = bool(self.piped_ids) and self.reads_pipe(node)
         self.run(
             words,
             assignments,
@@ -976,6 +997,12 @@ class _Walker:
                         f"{unwrapped.label} script is known only when it runs "
                         "(read from a pipe, a file or the terminal)"
                     )
+        if unwrapped is None and handler in (_source, _shell) and (self.piped or _stdin(redirs)):
+            # ``ln -s /dev/stdin s; echo 'rm x' | bash s``: a script file may be stdin
+            self.analysis.problem(
+                f"{head.value} runs a script file while its stdin is a pipe or a redirection, "
+                "which the file may be"
+            )
         if unwrapped is None or not (unwrapped.commands or unwrapped.scripts):
             self.emit(words, assignments, redirs, start, end, ctx, wrappers, runtime_args)
             return
@@ -1212,6 +1239,17 @@ def _variable_problem(name: str) -> str | None:
     return None
 
 
+def _search_path_problem(name: str, value: str) -> str | None:
+    """``PATH=.:$PATH``: a folder given relatively (``.``, an empty entry) makes every
+    command name a file the line itself may have written."""
+    if name.rstrip("+") != "PATH":
+        return None
+    for entry in value.split(":"):
+        if not entry.startswith(("/", "$", "~")):
+            return f"sets PATH with a relative folder ({entry or 'an empty entry'!s})"
+    return None
+
+
 def _expansion_problem(text: str) -> str | None:
     """Why ``${…}`` runs code held in a variable: ``${x@P}`` expands the value as a
     prompt (``$(…)`` included), ``${!x}`` reads the variable the value names, so a value
@@ -1246,7 +1284,8 @@ def _name_problems(words: Sequence[_Word], where: str) -> list[str]:
                 problems.append(f"{where} evaluates a subscript that may run commands: {shown}")
                 continue
             name = match.group(1)
-        problem = _variable_problem(name.rstrip("+"))
+        value = word.value.partition("=")[2]
+        problem = _variable_problem(name.rstrip("+")) or _search_path_problem(name, value)
         if problem is not None:
             problems.append(problem)
     return problems
@@ -1260,7 +1299,12 @@ def _operands(
 
 
 def _option_words(found: list[_Option], *names: str) -> list[_Word]:
-    return [o.word for o in found if o.name in names and o.word is not None]
+    """The values of options ``names`` as words (``-va`` gives ``a``)."""
+    return [
+        _Word(o.value or "", o.word.expands, False, o.word.start, o.word.end)
+        for o in found
+        if o.name in names and o.word is not None
+    ]
 
 
 def _read_names(words: list[_Word]) -> list[str]:
@@ -2005,10 +2049,19 @@ def _interpreter(
                 i += 1
             i += 1
         if i < len(words) and words[i].value != "-":
-            return None
+            return _code_file(label, words[i])
         return _Unwrapped(f"{label} stdin", problems=[f"{label} reads its code from stdin"])
 
     return unwrap
+
+
+def _code_file(label: str, word: _Word) -> _Unwrapped | None:
+    """A program file that is a descriptor, stdin or a process substitution holds code
+    known only at run time; any other file is a plain command (its text is not read)."""
+    if word.expands or _descriptor(word.value) or _clean_path(word.value).startswith("/proc/"):
+        problem = f"{label} reads its code from {_snippet(word.value)}, known only at run time"
+        return _Unwrapped(label, problems=[problem])
+    return None
 
 
 #: awk programs that run commands: ``system()``, ``| getline``, ``print | "cmd"``.
@@ -2016,7 +2069,12 @@ _AWK_RUNS = re.compile(r"system|\|")
 
 
 def _awk(words: list[_Word]) -> _Unwrapped | None:
-    i, found = _options(words, 1, "Ffv", frozenset({"--file", "--assign", "--source"}))
+    i, found = _options(words, 1, "Ffve", frozenset({"--file", "--assign", "--source"}))
+    for option in found:
+        if option.name in ("-f", "--file") and option.word is not None:
+            fed = _code_file("awk", _Word(option.value or "", option.word.expands, False, 0, 0))
+            if fed is not None:
+                return fed
     programs = [o.value or "" for o in found if o.name in ("--source", "-e")]
     if not _names(found) & {"-f", "--file"} and i < len(words):
         programs.append(words[i].value)
@@ -2034,6 +2092,11 @@ _SED_RUNS = re.compile(
 
 def _sed(words: list[_Word]) -> _Unwrapped | None:
     i, found = _options(words, 1, "efl", frozenset({"--expression", "--file"}))
+    for option in found:
+        if option.name in ("-f", "--file") and option.word is not None:
+            fed = _code_file("sed", _Word(option.value or "", option.word.expands, False, 0, 0))
+            if fed is not None:
+                return fed
     scripts = [o.value or "" for o in found if o.name in ("-e", "--expression")]
     if not scripts and not _names(found) & {"-f", "--file"} and i < len(words):
         scripts.append(words[i].value)
@@ -2065,8 +2128,7 @@ def _git(words: list[_Word]) -> _Unwrapped | None:
     if any(o.name == "--exec-path" and o.value for o in found):
         risky.append("--exec-path")
     if i < len(words) and words[i].value == "config":
-        keys = [w.value for w in words[i + 1 :] if not w.value.startswith("-")]
-        risky.extend(keys[:1] if len(keys) > 1 else [])
+        risky.extend(w.value for w in words[i + 1 :] if not w.value.startswith("-"))
     if any(_GIT_RUNS.match(key) or key == "--exec-path" for key in risky):
         return _Unwrapped("git", problems=["git configuration that runs a command at run time"])
     return None
@@ -2135,6 +2197,11 @@ def _clean_path(path: str) -> str:
     """``//dev/./stdin`` as ``/dev/stdin``: the kernel's reading of a path's dots and slashes."""
     cleaned = posixpath.normpath(path)
     return "/" + cleaned.lstrip("/") if cleaned.startswith("/") else cleaned
+
+
+def _stdin(redirs: list[Redirection]) -> bool:
+    """Whether a redirection feeds a command's stdin (``< f``, ``<<<``, ``<<``, ``<&3``)."""
+    return any(r.fd in (None, 0) and r.op.startswith("<") and r.op != "<>" for r in redirs)
 
 
 def _stdin_file(path: str) -> bool:

@@ -2041,6 +2041,12 @@ def _interpreter(
             value = words[i].value
             if value == "--" or not value.startswith("-") or value == "-":
                 break
+            if value.startswith("-m") and "m" not in short_value and label.startswith("py"):
+                module = value[2:] or (words[i + 1].value if i + 1 < len(words) else "")
+                if module.partition(".")[0] in _CODE_MODULES:
+                    problem = f"{label} -m {module} runs code given at run time"
+                    return _Unwrapped(label, problems=[problem])
+                return None  # a module is a program file
             if value.partition("=")[0] in long_code or (
                 not value.startswith("--") and any(c in code for c in value[1:])
             ):
@@ -2053,6 +2059,12 @@ def _interpreter(
         return _Unwrapped(f"{label} stdin", problems=[f"{label} reads its code from stdin"])
 
     return unwrap
+
+
+#: Python modules that run code given as an argument or on stdin.
+_CODE_MODULES = frozenset(
+    {"code", "pdb", "timeit", "cProfile", "profile", "trace", "runpy", "IPython", "idlelib"}
+)
 
 
 def _code_file(label: str, word: _Word) -> _Unwrapped | None:
@@ -2111,7 +2123,7 @@ _GIT_RUNS = re.compile(
     r"|pager\.|sequence\.editor|credential\.|gpg\.|diff\..*\.(command|textconv)|diff\.external"
     r"|filter\.|merge\..*\.driver|uploadpack\.|receive\.|sendemail\.|difftool\.|mergetool\."
     r"|interactive\.difffilter|ssh\.|include\.|includeif\.|protocol\..*\.allow|remote\..*\.(uploadpack|receivepack|proxy)"
-    r"|http\..*proxy|url\.|init\.templatedir|safe\.)"
+    r"|init\.templatedir)"
 )
 
 
@@ -2357,10 +2369,10 @@ _WRAPPERS: dict[str, Callable[[list[_Word]], _Unwrapped | None]] = {
     "gdb": _gdb,
     "parallel": _opaque("parallel", "jSaEd"),
     "expect": _interpreter("expect", "ci"),
-    "python": _interpreter("python", "c", short_value="WX"),
-    "python3": _interpreter("python3", "c", short_value="WX"),
-    "python2": _interpreter("python2", "c", short_value="WX"),
-    "pypy3": _interpreter("pypy3", "c", short_value="WX"),
+    "python": _interpreter("python", "ci", short_value="WX"),
+    "python3": _interpreter("python3", "ci", short_value="WX"),
+    "python2": _interpreter("python2", "ci", short_value="WX"),
+    "pypy3": _interpreter("pypy3", "ci", short_value="WX"),
     "perl": _interpreter("perl", "eE", short_value="IM"),
     "ruby": _interpreter("ruby", "e", short_value="Ir"),
     "node": _interpreter("node", "ep", frozenset({"--eval", "--print"}), "r"),

@@ -495,6 +495,9 @@ class _Walker:
             parent = node.parent
             if parent is not None and parent.type in ("command", "declaration_command"):
                 return  # seen with its command
+            name_node = node.child_by_field_name("name")
+            if name_node is None or not _may_run_code(self.text(name_node)):
+                return
             name, value = self.assignment(node)
             self.assigned(name, value.value, value.expands, node.start_byte, node.end_byte, ctx)
         elif kind in ("for_statement", "select_statement"):
@@ -977,7 +980,7 @@ class _Walker:
                     SimpleCommand("", [], assignments, redirs, span, labels)
                 )
             return
-        if level == 0:
+        if level == 0 and assignments:
             self.assigned_all(assignments, start, end, ctx, wrappers)
         head = words[0]
         handler = None if head.dynamic_at(0) else _WRAPPERS.get(head.value.rpartition("/")[2])
@@ -1009,7 +1012,8 @@ class _Walker:
         if unwrapped.keep_self:
             self.emit(words, assignments, redirs, start, end, ctx, wrappers, runtime_args)
         inner_wrappers = (*wrappers, (unwrapped.label, tuple([w.value for w in words])))
-        self.assigned_all(unwrapped.assignments, start, end, ctx, inner_wrappers)
+        if unwrapped.assignments:
+            self.assigned_all(unwrapped.assignments, start, end, ctx, inner_wrappers)
         inner_assignments = {**assignments, **unwrapped.assignments}
         for inner in unwrapped.commands:
             self.run(
@@ -1227,6 +1231,17 @@ _COMMAND_VARIABLES = frozenset(
         "BROWSER",
     }
 )
+
+
+def _may_run_code(name: str) -> bool:
+    """A quick test before a closer look: whether assigning ``name`` may run code."""
+    base = name.partition("[")[0].rstrip("+")
+    return (
+        base in _CODE_VARIABLES
+        or base in _COMMAND_VARIABLES
+        or base == "PATH"
+        or base.startswith(_CODE_VARIABLE_PREFIXES)
+    )
 
 
 def _variable_problem(name: str) -> str | None:
@@ -2130,6 +2145,8 @@ _GIT_RUNS = re.compile(
 def _git(words: list[_Word]) -> _Unwrapped | None:
     """``git -c alias.x='!cmd' x``, ``git -c core.pager=cmd``, ``git config alias.x '!cmd'``:
     configuration that makes git run a command known only at run time."""
+    if not any(w.value[:1] == "-" or w.value == "config" for w in words[1:]):
+        return None  # ``git status``: the common case, no options to read
     i, found = _options(
         words,
         1,

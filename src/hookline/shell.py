@@ -70,6 +70,7 @@ import shlex
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Literal
 
 import tree_sitter_bash
 from tree_sitter import Language, Node, Parser
@@ -503,11 +504,12 @@ class _Walker:
         elif kind in ("for_statement", "select_statement"):
             variable = node.child_by_field_name("variable")
             if variable is not None:
-                self.check_names([_Word(self.text(variable), False, False, 0, 0)], kind[:-10])
+                word = _Word(self.text(variable), False, False, 0, 0)
+                self.check_names([word], kind[:-10], "always")
         elif kind == "unary_expression":
             operator, *operands = node.children
             if self.text(operator) in ("-v", "-R") and operands:
-                self.check_names([self.word(operands[0])], "[[ -v ]]")
+                self.check_names([self.word(operands[0])], "[[ -v ]]", "never")
         elif kind == "function_definition":
             redirs: list[Redirection] = []
             for child in node.children:
@@ -527,8 +529,13 @@ class _Walker:
             and parent.id in self.piped_ids
         )
 
-    def check_names(self, words: Sequence[_Word], where: str) -> None:
-        for problem in _name_problems(words, where):
+    def check_names(
+        self,
+        words: Sequence[_Word],
+        where: str,
+        assigns: Literal["always", "with a value", "never"],
+    ) -> None:
+        for problem in _name_problems(words, where, assigns):
             self.analysis.problem(problem)
 
     def assigned(
@@ -1197,10 +1204,8 @@ _CODE_VARIABLES = frozenset(
         "PROMPT_COMMAND",
         "SHELLOPTS",
         "BASHOPTS",
-        "LD_PRELOAD",
-        "LD_AUDIT",
-        "LD_LIBRARY_PATH",
         "PERL5OPT",
+        "PERL5DB",
         "PERL5LIB",
         "PYTHONSTARTUP",
         "PYTHONPATH",
@@ -1208,10 +1213,18 @@ _CODE_VARIABLES = frozenset(
         "RUBYOPT",
         "LESSOPEN",
         "LESSCLOSE",
+        "GIT_DIR",
+        "GIT_EXEC_PATH",
+        "GIT_TEMPLATE_DIR",
+        "GIT_ALLOW_PROTOCOL",
+        "BASH_LOADABLES_PATH",
     }
 )
+#: Variables that change where ``~`` and ``cd x`` lead: a path the rules were shown is
+#: then another place.
+_PLACE_VARIABLES = frozenset({"HOME", "CDPATH"})
 #: Prefixes of such variables: exported functions, git configuration from the environment.
-_CODE_VARIABLE_PREFIXES = ("BASH_FUNC_", "GIT_CONFIG_")
+_CODE_VARIABLE_PREFIXES = ("BASH_FUNC_", "GIT_CONFIG", "LD_")
 #: Variables whose value programs run with ``sh -c`` (git's pager and editor…): the value
 #: is parsed as a script, so ``GIT_PAGER=cat`` stays readable.
 _COMMAND_VARIABLES = frozenset(
@@ -1222,7 +1235,9 @@ _COMMAND_VARIABLES = frozenset(
         "GIT_SSH_COMMAND",
         "GIT_EXTERNAL_DIFF",
         "GIT_ASKPASS",
+        "GIT_PROXY_COMMAND",
         "SSH_ASKPASS",
+        "SHELL",
         "PAGER",
         "MANPAGER",
         "SYSTEMD_PAGER",
@@ -1238,6 +1253,7 @@ def _may_run_code(name: str) -> bool:
     base = name.partition("[")[0].rstrip("+")
     return (
         base in _CODE_VARIABLES
+        or base in _PLACE_VARIABLES
         or base in _COMMAND_VARIABLES
         or base == "PATH"
         or base.startswith(_CODE_VARIABLE_PREFIXES)
@@ -1245,6 +1261,8 @@ def _may_run_code(name: str) -> bool:
 
 
 def _variable_problem(name: str) -> str | None:
+    if name in _PLACE_VARIABLES:
+        return f"sets {name}, which changes where ~ or cd lead"
     if (
         name in _CODE_VARIABLES
         or name in _COMMAND_VARIABLES
@@ -1279,10 +1297,12 @@ def _expansion_problem(text: str) -> str | None:
     return None
 
 
-def _name_problems(words: Sequence[_Word], where: str) -> list[str]:
+def _name_problems(
+    words: Sequence[_Word], where: str, assigns: Literal["always", "with a value", "never"]
+) -> list[str]:
     """Builtins that take a variable name evaluate a subscript in it: ``read 'a[$(cmd)]'``
-    runs ``cmd``. A name decided at run time, a subscript that is not a number, or a
-    variable bash runs as code, is known only at run time."""
+    runs ``cmd``. A name decided at run time, a subscript that is not a number, or — when
+    the builtin ``assigns`` it — a variable bash runs as code, is known only at run time."""
     problems: list[str] = []
     for word in words:
         shown = _snippet(word.value)
@@ -1299,6 +1319,8 @@ def _name_problems(words: Sequence[_Word], where: str) -> list[str]:
                 problems.append(f"{where} evaluates a subscript that may run commands: {shown}")
                 continue
             name = match.group(1)
+        if assigns == "never" or (assigns == "with a value" and "=" not in word.value):
+            continue
         value = word.value.partition("=")[2]
         problem = _variable_problem(name.rstrip("+")) or _search_path_problem(name, value)
         if problem is not None:
@@ -1324,26 +1346,26 @@ def _option_words(found: list[_Option], *names: str) -> list[_Word]:
 
 def _read_names(words: list[_Word]) -> list[str]:
     operands, found = _operands(words, "adinNptu")
-    return _name_problems([*operands, *_option_words(found, "-a")], words[0].value)
+    return _name_problems([*operands, *_option_words(found, "-a")], words[0].value, "always")
 
 
 def _printf_names(words: list[_Word]) -> list[str]:
     _, found = _operands(words, "v")
-    return _name_problems(_option_words(found, "-v"), "printf -v")
+    return _name_problems(_option_words(found, "-v"), "printf -v", "always")
 
 
 def _wait_names(words: list[_Word]) -> list[str]:
     _, found = _operands(words, "p")
-    return _name_problems(_option_words(found, "-p"), "wait -p")
+    return _name_problems(_option_words(found, "-p"), "wait -p", "always")
 
 
 def _getopts_names(words: list[_Word]) -> list[str]:
-    return _name_problems(words[2:3], "getopts")
+    return _name_problems(words[2:3], "getopts", "always")
 
 
 def _mapfile(words: list[_Word]) -> list[str]:
     operands, found = _operands(words, "dnOsuCc")
-    problems = _name_problems(operands[:1], words[0].value)
+    problems = _name_problems(operands[:1], words[0].value, "always")
     if _names(found) & {"-C"}:
         problems.append(f"{words[0].value} -C runs a callback string at run time")
     return problems
@@ -1353,7 +1375,7 @@ def _unset_names(words: list[_Word]) -> list[str]:
     operands, found = _operands(words, "")
     if _names(found) & {"-f"}:
         return []
-    return _name_problems(operands, "unset")
+    return _name_problems(operands, "unset", "never")
 
 
 def _declare_names(words: list[_Word]) -> list[str]:
@@ -1369,7 +1391,7 @@ def _declare_names(words: list[_Word]) -> list[str]:
         operands.append(word)
     if "f" in letters or "F" in letters:
         return []
-    problems = _name_problems(operands, words[0].value)
+    problems = _name_problems(operands, words[0].value, "with a value")
     if "n" in letters and words[0].value in _DECLARES:
         problems.append(f"{words[0].value} -n makes a name whose target is known only at run time")
     return problems
@@ -1377,7 +1399,7 @@ def _declare_names(words: list[_Word]) -> list[str]:
 
 def _test_names(words: list[_Word]) -> list[str]:
     found = [words[i + 1] for i in range(1, len(words) - 1) if words[i].value in ("-v", "-R")]
-    return _name_problems(found, f"{words[0].value} -v")
+    return _name_problems(found, f"{words[0].value} -v", "never")
 
 
 def _completion(words: list[_Word]) -> list[str]:
@@ -1927,16 +1949,27 @@ _SSH_RUNS = re.compile(
 )
 
 
+def _ssh_problems(label: str, found: list[_Option]) -> list[str]:
+    """``-o ProxyCommand=…``, ``-F config``, ``scp -S program``: a local command."""
+    return [
+        f"{label} {o.name} {_snippet(o.value or '')} runs a local command"
+        for o in found
+        if (o.name == "-o" and _SSH_RUNS.match(o.value or "")) or o.name in ("-F", "-S")
+    ]
+
+
+def _scp(words: list[_Word]) -> _Unwrapped | None:
+    _, found = _options(words, 1, "cDFiJloPSRX")
+    problems = _ssh_problems(words[0].value, found)
+    return _Unwrapped(words[0].value, problems=problems) if problems else None
+
+
 def _ssh(words: list[_Word]) -> _Unwrapped | None:
     """``ssh [options] HOST [COMMAND…]``: the command words are joined into one script
     (run by the remote shell, which may be this machine's); ``-o ProxyCommand=…`` and
     ``-F config`` run a local command known only at run time."""
     i, found = _options(words, 1, "BbcDEeFIiJLlmOoPpQRSWw")
-    problems = [
-        f"ssh {o.name} {_snippet(o.value or '')} runs a local command"
-        for o in found
-        if (o.name == "-o" and _SSH_RUNS.match(o.value or "")) or o.name == "-F"
-    ]
+    problems = _ssh_problems("ssh", found)
     if i >= len(words):
         return _Unwrapped("ssh", problems=problems) if problems else None
     rest = words[i + 1 :]
@@ -2030,6 +2063,57 @@ def _script(words: list[_Word]) -> _Unwrapped | None:
                 break
         i += 1
     return _Unwrapped("script stdin", stdin=True)
+
+
+def _runs_option(
+    label: str, shorts: str = "", longs: tuple[str, ...] = (), plus: bool = False
+) -> Callable[[list[_Word]], _Unwrapped | None]:
+    """A program that runs a command named in one of its options (``tar --to-command``,
+    ``rsync -e``, ``zip -TT``, ``man -P``, ``vim -c``/``+cmd``): the line is unparsable."""
+
+    def unwrap(words: list[_Word]) -> _Unwrapped | None:
+        for word in words[1:]:
+            value = word.value
+            hit = bool(longs) and value.startswith(longs)
+            if not hit and shorts and value[:1] == "-" and value[1:2] != "-":
+                hit = any(letter in shorts for letter in value[1:])
+            if not hit and plus and value[:1] == "+":
+                hit = True
+            if hit:
+                problem = f"{label} {_snippet(value)} runs a command given at run time"
+                return _Unwrapped(label, problems=[problem])
+        return None
+
+    return unwrap
+
+
+def _loader(words: list[_Word]) -> _Unwrapped | None:
+    """The dynamic loader runs the program it is given: ``ld-linux-x86-64.so.2 /bin/rm x``."""
+    i = 1
+    while i < len(words) and words[i].value.startswith("--"):
+        i += 1 if words[i].value in ("--list", "--verify", "--help", "--version") else 2
+    return _Unwrapped("ld.so", commands=[words[i:]])
+
+
+def _later(label: str) -> Callable[[list[_Word]], _Unwrapped | None]:
+    """``at``/``batch`` read the commands they schedule from stdin (or ``-f FILE``)."""
+
+    def unwrap(words: list[_Word]) -> _Unwrapped | None:
+        _, found = _options(words, 1, "qft")
+        if _names(found) & {"-l", "-r", "-d", "-c"}:
+            return None
+        if _names(found) & {"-f"}:
+            return _Unwrapped(label, problems=[f"{label} -f schedules a script file's commands"])
+        return _Unwrapped(f"{label} stdin", stdin=True)
+
+    return unwrap
+
+
+def _crontab(words: list[_Word]) -> _Unwrapped | None:
+    _, found = _options(words, 1, "u")
+    if _names(found) & {"-l", "-r", "-e", "-V"}:
+        return None
+    return _Unwrapped("crontab", problems=["crontab installs commands that run later"])
 
 
 def _gdb(words: list[_Word]) -> _Unwrapped | None:
@@ -2145,7 +2229,7 @@ _GIT_RUNS = re.compile(
 def _git(words: list[_Word]) -> _Unwrapped | None:
     """``git -c alias.x='!cmd' x``, ``git -c core.pager=cmd``, ``git config alias.x '!cmd'``:
     configuration that makes git run a command known only at run time."""
-    if not any(w.value[:1] == "-" or w.value == "config" for w in words[1:]):
+    if not any(w.value[:1] == "-" or w.value in _GIT_SPECIAL for w in words[1:]):
         return None  # ``git status``: the common case, no options to read
     i, found = _options(
         words,
@@ -2160,7 +2244,36 @@ def _git(words: list[_Word]) -> _Unwrapped | None:
         risky.extend(w.value for w in words[i + 1 :] if not w.value.startswith("-"))
     if any(_GIT_RUNS.match(key) or key == "--exec-path" for key in risky):
         return _Unwrapped("git", problems=["git configuration that runs a command at run time"])
+    rest = words[i:]
+    if rest and _git_runs_command(rest[0].value, [w.value for w in rest[1:]]):
+        shown = _snippet(" ".join(w.value for w in rest))
+        return _Unwrapped("git", problems=[f"git {shown} runs a command given at run time"])
     return None
+
+
+#: git subcommands looked at even without options.
+_GIT_SPECIAL = frozenset({"config", "submodule", "bisect", "filter-branch"})
+#: git options that name a program to run, whatever the subcommand.
+_GIT_PROGRAM_OPTIONS = ("--upload-pack", "--receive-pack", "--exec", "--extcmd", "--open-files")
+
+
+def _git_runs_command(subcommand: str, args: list[str]) -> bool:
+    """``git rebase -x CMD``, ``git submodule foreach CMD``, ``git bisect run CMD``,
+    ``git filter-branch --tree-filter CMD``, ``git clone -u CMD``, ``git grep -O CMD``…"""
+    if subcommand == "submodule" and "foreach" in args:
+        return True
+    if subcommand == "bisect" and args[:1] == ["run"]:
+        return True
+    if subcommand == "filter-branch":
+        return True
+    if any(a.startswith(_GIT_PROGRAM_OPTIONS) for a in args):
+        return True
+    short = {"rebase": "x", "difftool": "x", "grep": "O"}.get(subcommand, "")
+    if subcommand in ("clone", "fetch", "pull", "ls-remote", "archive", "push"):
+        short = "u"
+    return bool(short) and any(
+        a.startswith("-") and not a.startswith("--") and short in a[1:] for a in args
+    )
 
 
 def _taskset(words: list[_Word]) -> _Unwrapped | None:
@@ -2283,6 +2396,17 @@ def _trap(words: list[_Word]) -> _Unwrapped | None:
     return _Unwrapped("trap", scripts=[_Script(action.value, [action])], keep_self=True)
 
 
+#: Names of the dynamic loader, which runs the program it is given.
+_LOADERS = (
+    "ld.so",
+    "ld-linux.so.2",
+    "ld-linux-x86-64.so.2",
+    "ld-linux-aarch64.so.1",
+    "ld-linux-armhf.so.3",
+    "ld-musl-x86_64.so.1",
+    "ld-musl-aarch64.so.1",
+)
+
 _WRAPPERS: dict[str, Callable[[list[_Word]], _Unwrapped | None]] = {
     "sudo": _sudo,
     "doas": _simple("doas", "uC", stops="Cs"),
@@ -2404,9 +2528,35 @@ _WRAPPERS: dict[str, Callable[[list[_Word]], _Unwrapped | None]] = {
     "nawk": _awk,
     "sed": _sed,
     "git": _git,
+    "tar": _runs_option(
+        "tar",
+        "IF",
+        (
+            *("--to-command", "--checkpoint-action", "--use-compress-program"),
+            *("--info-script", "--new-volume-script", "--rsh-command", "--rmt-command"),
+        ),
+    ),
+    "zip": _runs_option("zip", "", ("--unzip-command", "-TT")),
+    "rsync": _runs_option("rsync", "e", ("--rsh", "--rsync-path")),
+    "scp": _scp,
+    "sftp": _scp,
+    "man": _runs_option("man", "PH", ("--pager", "--html")),
+    "make": _runs_option("make", "E", ("--eval",)),
+    **{
+        editor: _runs_option(editor, "cS", ("--cmd", "--eval", "--load", "--funcall"), plus=True)
+        for editor in ("vi", "vim", "nvim", "ex", "view", "vimdiff", "emacs")
+    },
+    **{name: _loader for name in _LOADERS},
+    "at": _later("at"),
+    "batch": _later("batch"),
+    "crontab": _crontab,
     "eval": _eval,
     "source": _source,
     ".": _source,
     "trap": _trap,
-    **{shell: _shell for shell in ("sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish")},
+    **{
+        shell: _shell
+        for shell in ("sh", "bash", "rbash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "yash")
+    },
+    **{shell: _shell for shell in ("posh", "csh", "tcsh", "oksh", "loksh", "pdksh")},
 }

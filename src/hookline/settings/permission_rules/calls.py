@@ -125,7 +125,8 @@ def _describe_bash(line: str, cwd: str) -> ToolCall:
                 continue
             relative = not target.startswith(("/", "~"))
             elsewhere = moved or any(w.split()[0] in _MAY_CHANGE_DIR for w in cmd.wrappers)
-            if (relative and elsewhere) or renamed:
+            # ``/proc/self/cwd/.env`` is the shell's folder, not this process's
+            if (relative and elsewhere) or renamed or target.startswith("/proc/"):
                 unknown.append(target)  # never auto-allowed; deny rules still see it below
             file = FilePath.of_shell(target, cwd)
             edits.setdefault(file.path, file)

@@ -2087,6 +2087,25 @@ def _runs_option(
     return unwrap
 
 
+def _make(words: list[_Word]) -> _Unwrapped | None:
+    """``make --eval``/``-E`` runs text given at run time; ``make -f -`` (or a descriptor)
+    reads a makefile from stdin. A makefile on disk is a script file, not read here."""
+    _, found = _options(
+        words, 1, "CEfIjloW", frozenset({"--file", "--makefile", "--eval", "--directory"})
+    )
+    for option in found:
+        name = option.name
+        if name in ("-E", "--eval"):
+            return _Unwrapped("make", problems=["make --eval runs text given at run time"])
+        if name in ("-f", "--file", "--makefile") and option.value is not None:
+            if option.value == "-" or option.word is None:
+                return _Unwrapped("make", problems=["make reads its makefile from stdin"])
+            fed = _code_file("make", _Word(option.value, option.word.expands, False, 0, 0))
+            if fed is not None:
+                return fed
+    return None
+
+
 def _loader(words: list[_Word]) -> _Unwrapped | None:
     """The dynamic loader runs the program it is given: ``ld-linux-x86-64.so.2 /bin/rm x``."""
     i = 1
@@ -2541,7 +2560,7 @@ _WRAPPERS: dict[str, Callable[[list[_Word]], _Unwrapped | None]] = {
     "scp": _scp,
     "sftp": _scp,
     "man": _runs_option("man", "PH", ("--pager", "--html")),
-    "make": _runs_option("make", "E", ("--eval",)),
+    "make": _make,
     **{
         editor: _runs_option(editor, "cS", ("--cmd", "--eval", "--load", "--funcall"), plus=True)
         for editor in ("vi", "vim", "nvim", "ex", "view", "vimdiff", "emacs")

@@ -14,13 +14,19 @@ every simple command a shell would execute:
   ``command``, ``builtin``, ``exec``, ``nice``, ``nohup``, ``time``,
   ``timeout``, ``stdbuf``, ``xargs``, ``find -exec/-execdir/-ok/-okdir``,
   ``ionice``, ``chrt``, ``setsid``, ``flock``, ``watch``, ``coproc``,
-  ``busybox``, ``chroot``, ``taskset``, ``unbuffer``, ``fakeroot``, ``strace``
-  and ``trap``;
+  ``busybox``/``toybox``, ``chroot``, ``taskset``, ``unbuffer``, ``fakeroot``,
+  ``strace``, ``ltrace``, ``valgrind``, ``runuser``, ``setpriv``, ``unshare``,
+  ``nsenter``, ``systemd-run``, ``flatpak-spawn``, ``pkexec``, ``firejail``,
+  ``bwrap``, ``torsocks``/``torify``, ``proxychains``, ``xvfb-run``,
+  ``dbus-run-session``, ``cgexec``, ``gdb --args``, ``script -- cmd``, the
+  dynamic loader (``ld-linux-x86-64.so.2 /bin/rm``) and ``trap``;
 - into scripts: ``sh``/``bash``/``zsh``/``dash``/``ksh``/``fish -c`` (also
-  ``-lc``, ``-ec``, ``-c`` after other flags), ``su -c``, ``flock -c``,
-  ``env -S``, ``watch`` and ``eval``, and a heredoc or herestring fed to a
-  shell (``bash <<'EOF'``, ``sh <<< "…"``), parsed recursively up to a depth
-  limit.
+  ``-lc``, ``-ec``, ``-c`` after other flags), ``su -c``, ``runuser -c``,
+  ``script -c``, ``sg``, ``ssh host cmd…``, ``flock -c``, ``env -S``,
+  ``watch`` and ``eval``, a heredoc or herestring fed to a shell (``bash
+  <<'EOF'``, ``sh <<< "…"``, ``source /dev/stdin <<< "…"``), and the value
+  of a variable programs run as a command (``GIT_PAGER=…``, ``EDITOR=…``),
+  parsed recursively up to a depth limit.
 
 For example::
 
@@ -49,6 +55,27 @@ bash evaluates a variable's value as arithmetic in ``$((…))``, ``$[…]``, ``(
 assignments to ``declare -i`` names, and a subscript inside that value runs
 ``$(…)``. Arithmetic that holds anything but numbers (a name, ``$x``, ``$(…)``)
 makes the line unparsable; ``$((1+2))`` and ``${a[0]}`` do not.
+
+Code known only at run time makes the line unparsable: an expansion that
+evaluates a variable's value (``${x@P}``, ``${!x}``; the name listings
+``${!a[@]}``/``${!prefix*}`` do not), code read from stdin, a file on stdin
+or a descriptor (``bash < f``, ``curl … | sh``, ``source /dev/fd/3``, a script
+file run while stdin is a pipe), a variable a shell runs as code
+(``BASH_ENV``, ``ENV``, ``PS0``-``PS4``, ``PROMPT_COMMAND``, ``SHELLOPTS``,
+``BASH_FUNC_f%%``, ``LD_*``, ``GIT_CONFIG*``; ``HOME``/``CDPATH``; ``PATH``
+with a relative folder) set in any way, a name handed to a builtin that
+evaluates its subscript (``read``, ``printf -v``, ``declare``, ``unset``,
+``test -v``, ``[[ -v ]]``, ``getopts``, ``wait -p``, ``mapfile``) holding
+``a[$(…)]`` or known only at run time, namerefs, builtins that run a string
+(``mapfile -C``, ``compgen``/``complete -C/-F/-W``, ``enable -f``, ``fc``),
+``--rcfile``/``--init-file``, interpreters given code inline or on stdin
+(``python -c``, ``perl -e``, ``node -e``, ``awk`` with ``system()``, ``sed``
+with ``e``), programs given a command in an option (``git -c alias.x=!…``,
+``git rebase -x``, ``tar --to-command``, ``rsync -e``, ``ssh -o
+ProxyCommand``, ``gdb -ex``, ``make --eval``…) and wrappers whose command
+cannot be found for certain (``proot``, ``faketime``, ``parallel``). A
+redirection on a function definition (``f() { …; } > .env``) is reported
+as a write of that file.
 
 Where tree-sitter-bash is known to misread bash (a backtick inside ``${…}``
 or in a heredoc, ``$(…)`` in a ``<<-`` body, ``coproc`` groups), the commands

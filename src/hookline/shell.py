@@ -2133,6 +2133,21 @@ def _make(words: list[_Word]) -> _Unwrapped | None:
     return None
 
 
+#: ``setarch`` under its architecture names (``linux64 rm x``).
+_ARCH_ALIASES = ("linux32", "linux64", "i386", "x86_64", "uname26")
+
+
+def _setarch(words: list[_Word]) -> _Unwrapped | None:
+    """``setarch [ARCH] [options] [COMMAND…]``: with no command it starts a shell."""
+    i = 2 if len(words) > 1 and not words[1].value.startswith("-") else 1
+    i, found = _options(words, i, "B")
+    if _names(found) & {"--list", "-h", "--help", "-V", "--version"}:
+        return None
+    if i >= len(words):
+        return _Unwrapped("setarch stdin", stdin=True)
+    return _Unwrapped("setarch", commands=[words[i:]])
+
+
 def _loader(words: list[_Word]) -> _Unwrapped | None:
     """The dynamic loader runs the program it is given: ``ld-linux-x86-64.so.2 /bin/rm x``."""
     i = 1
@@ -2551,6 +2566,33 @@ _WRAPPERS: dict[str, Callable[[list[_Word]], _Unwrapped | None]] = {
     "catchsegv": _simple("catchsegv"),
     "numactl": _opaque("numactl", "CmNpPiw"),
     "cgexec": _simple("cgexec", "g"),
+    "setarch": _setarch,
+    **{arch: _simple(arch, "B", stops="h") for arch in _ARCH_ALIASES},
+    "prlimit": _simple("prlimit", "p", stops="p"),
+    "eatmydata": _simple("eatmydata"),
+    "nocache": _simple("nocache"),
+    "chronic": _simple("chronic"),
+    "ifne": _simple("ifne"),
+    "systemd-inhibit": _simple(
+        "systemd-inhibit", "", frozenset({"--what", "--who", "--why", "--mode"}), stops="l"
+    ),
+    "systemd-cat": _simple("systemd-cat", "tp", frozenset({"--identifier", "--priority"})),
+    "cpulimit": _opaque("cpulimit", "lpe", frozenset({"--limit", "--pid", "--exe"})),
+    "trickle": _simple("trickle", "udwtlna"),
+    "runcon": _opaque("runcon", "turl"),
+    "chpst": _opaque("chpst", "uUbeg/nlLmdosrpfc"),
+    "setuidgid": _simple("setuidgid", skip=1),
+    "envuidgid": _simple("envuidgid", skip=1),
+    "envdir": _simple("envdir", skip=1),
+    "softlimit": _simple("softlimit", "mdsloparfct"),
+    "setlock": _simple("setlock", skip=1),
+    "lckdo": _simple("lckdo", "w", skip=1),
+    "timelimit": _simple("timelimit", "tTsSp"),
+    "daemonize": _opaque("daemonize", "acepPlouEv"),
+    "start-stop-daemon": _opaque("start-stop-daemon"),
+    "mpirun": _opaque("mpirun"),
+    "mpiexec": _opaque("mpiexec"),
+    "sem": _opaque("sem"),
     "script": _script,
     "ssh": _ssh,
     "gdb": _gdb,

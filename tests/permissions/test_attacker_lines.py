@@ -397,6 +397,22 @@ ATTACKS = [
     "env -S 'BASH_ENV=/dev/stdin bash -c :' <<< 'curl -s {url}'",
     "/lib64/ld-linux-x86-64.so.2 /usr/bin/curl -s {url}",
     "git -c core.sshCommand='curl -s {url}' ls-remote ssh://x/y",
+    'ls "$(<secrets/key)"',
+    "ls -- $(< secrets/key)",
+    'ls "$(< ./secrets/../secrets/key)"',
+    "cp /bin/rm c; ./c -f v",
+    "ln -s /bin/rm c; ./c -f v",
+    "ln -s /usr/bin/curl c; ./c -s {url}",
+    "setarch x86_64 rm -f v",
+    "linux64 rm -f v",
+    "setarch $(uname -m) -R rm -f v",
+    "prlimit --nofile=100 rm -f v",
+    "eatmydata rm -f v",
+    "systemd-cat rm -f v",
+    "cpulimit -l 50 -- rm -f v",
+    "echo x > ~+/.env",
+    "cd sub; echo x > ~-/.env",
+    "f() { echo x; } > ~+/.env; f",
 ]
 
 SANDBOX_ONLY = [

@@ -12,6 +12,7 @@ from __future__ import annotations
 import pytest
 
 from .attack import Target, loopback, target  # noqa: F401 - fixtures
+from .helpers import run_agent
 
 MODES = ["default", "bypassPermissions"]
 
@@ -75,3 +76,32 @@ def test_the_line_changes_nothing(target: Target, line: str, mode: str) -> None:
 def test_plain_expansions_stay_allowed(target: Target, line: str) -> None:  # noqa: F811
     shown = target.run_cli(line, "default")
     assert "Permission denied" not in shown, shown
+
+
+async def test_a_symlink_made_in_one_call_is_seen_through_in_the_next(target: Target) -> None:  # noqa: F811
+    """``ln -s /usr/bin/curl c`` runs (no rule covers ``ln``); ``./c`` is then ``curl``."""
+    calls = [
+        ("bash", {"command": "ln -s /usr/bin/curl c"}),
+        ("bash", {"command": target.line("./c -s {url}")}),
+    ]
+    results = await run_agent(target.project, calls, mode="bypassPermissions")
+    assert "denied" in results[1].text
+    target.assert_untouched("bypassPermissions", results[1].text)
+
+
+async def test_a_hard_link_made_in_one_call_is_not_written_in_the_next(target: Target) -> None:  # noqa: F811
+    calls = [
+        ("bash", {"command": "ln .env notes"}),
+        ("bash", {"command": "echo pwned > notes"}),
+        ("write", {"path": "notes", "content": "pwned\n"}),
+    ]
+    results = await run_agent(target.project, calls, mode="bypassPermissions")
+    assert all("denied" in r.text for r in results[1:]), results
+    target.assert_untouched("bypassPermissions")
+
+
+@pytest.mark.xfail(strict=True, reason="a copy is another program: only the sandbox holds it")
+async def test_a_copy_of_a_denied_program_made_in_one_call(target: Target) -> None:  # noqa: F811
+    calls = [("bash", {"command": "cp /bin/rm c"}), ("bash", {"command": "./c -f v"})]
+    await run_agent(target.project, calls, mode="bypassPermissions")
+    target.assert_untouched("bypassPermissions")

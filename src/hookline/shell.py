@@ -2290,8 +2290,10 @@ _GIT_RUNS = re.compile(
 def _git(words: list[_Word]) -> _Unwrapped | None:
     """``git -c alias.x='!cmd' x``, ``git -c core.pager=cmd``, ``git config alias.x '!cmd'``:
     configuration that makes git run a command known only at run time."""
-    if not any(w.value[:1] == "-" or w.value in _GIT_SPECIAL for w in words[1:]):
-        return None  # ``git status``: the common case, no options to read
+    if len(words) < 2:
+        return None
+    if words[1].value[:1] != "-":  # ``git commit -m x``: no global options, the common case
+        return _git_subcommand(words, 1)
     i, found = _options(
         words,
         1,
@@ -2301,19 +2303,32 @@ def _git(words: list[_Word]) -> _Unwrapped | None:
     risky = [o.value or "" for o in found if o.name in ("-c", "--config-env")]
     if any(o.name == "--exec-path" and o.value for o in found):
         risky.append("--exec-path")
-    if i < len(words) and words[i].value == "config":
-        risky.extend(w.value for w in words[i + 1 :] if not w.value.startswith("-"))
     if any(_GIT_RUNS.match(key) or key == "--exec-path" for key in risky):
         return _Unwrapped("git", problems=["git configuration that runs a command at run time"])
-    rest = words[i:]
-    if rest and _git_runs_command(rest[0].value, [w.value for w in rest[1:]]):
-        shown = _snippet(" ".join(w.value for w in rest))
+    return _git_subcommand(words, i)
+
+
+def _git_subcommand(words: list[_Word], i: int) -> _Unwrapped | None:
+    if i >= len(words) or words[i].value not in _GIT_SPECIAL:
+        return None
+    subcommand = words[i].value
+    args = [w.value for w in words[i + 1 :]]
+    if subcommand == "config":
+        if any(_GIT_RUNS.match(key) for key in args if not key.startswith("-")):
+            return _Unwrapped("git", problems=["git configuration that runs a command at run time"])
+    elif _git_runs_command(subcommand, args):
+        shown = _snippet(" ".join(w.value for w in words[i:]))
         return _Unwrapped("git", problems=[f"git {shown} runs a command given at run time"])
     return None
 
 
-#: git subcommands looked at even without options.
-_GIT_SPECIAL = frozenset({"config", "submodule", "bisect", "filter-branch"})
+#: git subcommands that may run a command they are given (or set one in the config).
+_GIT_SPECIAL = frozenset(
+    {
+        *("config", "submodule", "bisect", "filter-branch", "rebase", "difftool", "grep"),
+        *("clone", "fetch", "pull", "ls-remote", "archive", "push", "send-pack", "remote"),
+    }
+)
 #: git options that name a program to run, whatever the subcommand.
 _GIT_PROGRAM_OPTIONS = ("--upload-pack", "--receive-pack", "--exec", "--extcmd", "--open-files")
 

@@ -107,8 +107,9 @@ def _describe_bash(line: str, cwd: str) -> ToolCall:
     if parsed.unparsable:
         why = f"the command line cannot be read ({'; '.join(parsed.problems)})"
     # After a cd anywhere in the line, a relative target's folder is not known.
-    moved = any(cmd.name in _CHANGES_DIR for cmd in parsed.commands)
-    renamed = any(cmd.name in _RENAMES for cmd in parsed.commands)
+    names = {cmd.name for cmd in parsed.commands}
+    moved = not names.isdisjoint(_CHANGES_DIR)
+    renamed = not names.isdisjoint(_RENAMES)
     reads: dict[str, FilePath] = {}
     for cmd in parsed.commands:
         if cmd.argv:

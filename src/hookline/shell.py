@@ -581,12 +581,8 @@ class _Walker:
         base = name.partition("[")[0].rstrip("+")
         if base in _COMMAND_VARIABLES and not dynamic:
             label = (f"{base}=", (f"{base}={value}",))
-            inner = _Context(
-                (*(ctx.wrappers if wrappers is None else wrappers), label),
-                (),
-                (self.span(start, end, ctx)),
-                ctx.depth + 1,
-            )
+            outer = ctx.wrappers if wrappers is None else wrappers
+            inner = _Context((*outer, label), (), self.span(start, end, ctx), ctx.depth + 1)
             self.analysis.script(value, inner, self.depth + 1)
             return
         problem = _variable_problem(base) or _search_path_problem(base, value)

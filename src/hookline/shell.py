@@ -1101,7 +1101,7 @@ class _Walker:
             self.analysis.problems.append(f"a group the parser cannot read: {words[0].value}")
         check = None if flags[0] else _RUNS_CODE.get(words[0].value)
         if check is not None:
-            for problem in check(words):
+            for problem in (*check(words), *_hidden_options(words)):
                 self.analysis.problem(problem)
         self.analysis.commands.append(
             SimpleCommand(
@@ -1448,6 +1448,23 @@ def _fc(words: list[_Word]) -> list[str]:
     if _names(found) & {"-l"}:
         return []
     return ["fc runs commands from the history, known only at run time"]
+
+
+#: Builtins whose options make them run a string.
+_RUNS_STRINGS = frozenset({"mapfile", "readarray", "compgen", "complete", "enable", "fc"})
+
+
+def _hidden_options(words: list[_Word]) -> list[str]:
+    """An argument known only at run time may be an option (``x=-v; printf $x 'a[…]'``):
+    then every argument may be a name, and a builtin that runs strings may run one."""
+    first = next((i for i, w in enumerate(words) if i and w.expands), 0)
+    if not first:
+        return []
+    name = words[0].value
+    if name in _RUNS_STRINGS:
+        return [f"{name} is given arguments known only at run time"]
+    static = [w for w in words[first + 1 :] if not w.expands]  # names follow the option
+    return [p for p in _name_problems(static, name, "never") if "subscript" in p]
 
 
 #: Builtins that run code held in a string or evaluate the variable names they are given.

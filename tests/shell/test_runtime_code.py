@@ -122,6 +122,10 @@ UNPARSABLE = [
     "faketime now rm v",
     "parallel rm ::: v",
     "bwrap --args 3 rm v",
+    # an argument known only at run time may be the option that evaluates or runs
+    "o=-v; printf $o 'a[$(rm v)]' x",
+    "o=-v; test $o 'a[$(rm v)]'",
+    "x=-C; compgen $x 'rm v' w",
     # tree-sitter cannot read these: unparsable, whatever they run
     "{ source /dev/stdin; } <<< 'rm v'",
     "f() { echo x; } <> .env",
@@ -246,6 +250,8 @@ READABLE = [
     "ssh -o BatchMode=yes host uptime",
     "f() { echo x; }; f > out.txt",
     "trap 'echo done' EXIT",
+    'printf "a[%s]\\n" "$x"',
+    'printf "%s\\n" "$x"',
 ]
 
 

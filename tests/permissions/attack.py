@@ -95,8 +95,12 @@ class Target:
 
     def run_cli(self, template: str, mode: str) -> str:
         """Run one line through the real ``hookline --mode json`` process; its stdout."""
+        return self.run_cli_call("bash", {"command": self.line(template)}, mode)
+
+    def run_cli_call(self, tool: str, args: dict[str, object], mode: str) -> str:
+        """One call of any tool through ``hookline --mode json``; its stdout."""
         script = self.project.parent / "cli-script.json"
-        call = {"name": "bash", "arguments": {"command": self.line(template)}}
+        call = {"name": tool, "arguments": args}
         script.write_text(json.dumps({"turns": [{"tool_calls": [call]}, "done"]}))
         argv = [*CLI, "--mode", "json", "-p", "go", "--no-session", "--trust-project"]
         argv += ["--model", f"scripted:{script}", "--permission-mode", mode]

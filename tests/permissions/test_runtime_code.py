@@ -9,6 +9,8 @@ no ``X``, the loopback server never reached.
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from .attack import Target, loopback, target  # noqa: F401 - fixtures
@@ -105,3 +107,24 @@ async def test_a_copy_of_a_denied_program_made_in_one_call(target: Target) -> No
     calls = [("bash", {"command": "cp /bin/rm c"}), ("bash", {"command": "./c -f v"})]
     await run_agent(target.project, calls, mode="bypassPermissions")
     target.assert_untouched("bypassPermissions")
+
+
+@pytest.mark.parametrize(
+    ("tool", "args"),
+    [
+        ("read", {"path": "notes"}),
+        ("grep", {"pattern": "TOPSECRET", "path": "."}),
+        ("write", {"path": "envcopy", "content": "pwned"}),
+    ],
+)
+def test_a_hard_link_does_not_read_or_write_around_a_rule(
+    target: Target,  # noqa: F811
+    tool: str,
+    args: dict[str, object],
+) -> None:
+    """``ln secrets/key notes`` and ``ln .env envcopy`` (made outside the agent): the
+    built-in tools compare inodes, in ``hookline --mode json`` and bypassPermissions."""
+    os.link(target.project / "secrets" / "key", target.project / "notes")
+    os.link(target.project / ".env", target.project / "envcopy")
+    shown = target.run_cli_call(tool, args, "bypassPermissions")
+    target.assert_untouched("bypassPermissions", shown)

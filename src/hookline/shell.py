@@ -14,13 +14,19 @@ every simple command a shell would execute:
   ``command``, ``builtin``, ``exec``, ``nice``, ``nohup``, ``time``,
   ``timeout``, ``stdbuf``, ``xargs``, ``find -exec/-execdir/-ok/-okdir``,
   ``ionice``, ``chrt``, ``setsid``, ``flock``, ``watch``, ``coproc``,
-  ``busybox``, ``chroot``, ``taskset``, ``unbuffer``, ``fakeroot``, ``strace``
-  and ``trap``;
+  ``busybox``/``toybox``, ``chroot``, ``taskset``, ``unbuffer``, ``fakeroot``,
+  ``strace``, ``ltrace``, ``valgrind``, ``runuser``, ``setpriv``, ``unshare``,
+  ``nsenter``, ``systemd-run``, ``flatpak-spawn``, ``pkexec``, ``firejail``,
+  ``bwrap``, ``torsocks``/``torify``, ``proxychains``, ``xvfb-run``,
+  ``dbus-run-session``, ``cgexec``, ``gdb --args``, ``script -- cmd``, the
+  dynamic loader (``ld-linux-x86-64.so.2 /bin/rm``) and ``trap``;
 - into scripts: ``sh``/``bash``/``zsh``/``dash``/``ksh``/``fish -c`` (also
-  ``-lc``, ``-ec``, ``-c`` after other flags), ``su -c``, ``flock -c``,
-  ``env -S``, ``watch`` and ``eval``, and a heredoc or herestring fed to a
-  shell (``bash <<'EOF'``, ``sh <<< "…"``), parsed recursively up to a depth
-  limit.
+  ``-lc``, ``-ec``, ``-c`` after other flags), ``su -c``, ``runuser -c``,
+  ``script -c``, ``sg``, ``ssh host cmd…``, ``flock -c``, ``env -S``,
+  ``watch`` and ``eval``, a heredoc or herestring fed to a shell (``bash
+  <<'EOF'``, ``sh <<< "…"``, ``source /dev/stdin <<< "…"``), and the value
+  of a variable programs run as a command (``GIT_PAGER=…``, ``EDITOR=…``),
+  parsed recursively up to a depth limit.
 
 For example::
 
@@ -50,6 +56,27 @@ assignments to ``declare -i`` names, and a subscript inside that value runs
 ``$(…)``. Arithmetic that holds anything but numbers (a name, ``$x``, ``$(…)``)
 makes the line unparsable; ``$((1+2))`` and ``${a[0]}`` do not.
 
+Code known only at run time makes the line unparsable: an expansion that
+evaluates a variable's value (``${x@P}``, ``${!x}``; the name listings
+``${!a[@]}``/``${!prefix*}`` do not), code read from stdin, a file on stdin
+or a descriptor (``bash < f``, ``curl … | sh``, ``source /dev/fd/3``, a script
+file run while stdin is a pipe), a variable a shell runs as code
+(``BASH_ENV``, ``ENV``, ``PS0``-``PS4``, ``PROMPT_COMMAND``, ``SHELLOPTS``,
+``BASH_FUNC_f%%``, ``LD_*``, ``GIT_CONFIG*``; ``HOME``/``CDPATH``; ``PATH``
+with a relative folder) set in any way, a name handed to a builtin that
+evaluates its subscript (``read``, ``printf -v``, ``declare``, ``unset``,
+``test -v``, ``[[ -v ]]``, ``getopts``, ``wait -p``, ``mapfile``) holding
+``a[$(…)]`` or known only at run time, namerefs, builtins that run a string
+(``mapfile -C``, ``compgen``/``complete -C/-F/-W``, ``enable -f``, ``fc``),
+``--rcfile``/``--init-file``, interpreters given code inline or on stdin
+(``python -c``, ``perl -e``, ``node -e``, ``awk`` with ``system()``, ``sed``
+with ``e``), programs given a command in an option (``git -c alias.x=!…``,
+``git rebase -x``, ``tar --to-command``, ``rsync -e``, ``ssh -o
+ProxyCommand``, ``gdb -ex``, ``make --eval``…) and wrappers whose command
+cannot be found for certain (``proot``, ``faketime``, ``parallel``). A
+redirection on a function definition (``f() { …; } > .env``) is reported
+as a write of that file.
+
 Where tree-sitter-bash is known to misread bash (a backtick inside ``${…}``
 or in a heredoc, ``$(…)`` in a ``<<-`` body, ``coproc`` groups), the commands
 are still looked for, and the line is reported unparsable.
@@ -70,6 +97,7 @@ import shlex
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Literal
 
 import tree_sitter_bash
 from tree_sitter import Language, Node, Parser
@@ -106,8 +134,9 @@ _EXPANSION_TYPES = frozenset(
     }
 )
 _SUBSTITUTIONS = frozenset({"command_substitution", "process_substitution"})
-#: ``NAME=`` at the start of a word: an assignment for ``env``/``sudo``
-_ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
+#: ``NAME=`` at the start of a word: an assignment for ``env``/``sudo`` (which take any
+#: name, ``BASH_FUNC_f%%=…`` included)
+_ASSIGNMENT = re.compile(r"[^=]+=")
 #: characters that make an unquoted word more than its text (escapes, globs, braces,
 #: a substitution tree-sitter did not read as one)
 _SPECIAL = re.compile(r"[\\*?\[{`$]")
@@ -305,6 +334,8 @@ class _Unwrapped:
     keep_self: bool = False
     #: a shell reading its script from stdin: a heredoc or herestring is the script
     stdin: bool = False
+    #: why what it runs is known only at run time (the line is then unparsable)
+    problems: list[str] = field(default_factory=list)
 
 
 class _Analysis:
@@ -338,7 +369,10 @@ class _Analysis:
         walker.walk(root, ctx, tree_depth)
 
     def arithmetic_problem(self, text: str) -> None:
-        problem = f"arithmetic on a variable, whose value may run commands: {_snippet(text)}"
+        self.problem(f"arithmetic on a variable, whose value may run commands: {_snippet(text)}")
+
+    def problem(self, problem: str) -> None:
+        """Report ``problem`` once (the same construct may be reached on two paths)."""
         if problem not in self.problems:
             self.problems.append(problem)
 
@@ -381,6 +415,10 @@ class _Walker:
         self.depth = 0
         #: for ASCII text byte offsets are character offsets: slice the str, skip decoding
         self.ascii = text if len(text) == len(data) else None
+        #: ids of the pipeline elements that read a pipe (``b`` of ``a | b``)
+        self.piped_ids: set[int] = set()
+        #: whether the command being reported reads a pipe
+        self.piped = False
 
     def text(self, node: Node) -> str:
         if self.ascii is not None:
@@ -421,6 +459,10 @@ class _Walker:
         else:
             if kind in _ARITHMETIC_NODES:
                 self.arithmetic(node)
+            if kind in _RUNTIME_NODES:
+                self.runtime_code(node, ctx)
+            elif kind == "pipeline":
+                self.note_pipeline(node)
             if kind in _SUBSTITUTIONS:
                 if ctx.inherited:
                     ctx = _Context(ctx.wrappers, (), ctx.span, ctx.depth)
@@ -466,6 +508,97 @@ class _Walker:
             expressions.extend(self.text(c) for c in operands)
         if any(_reads_variable(expression) for expression in expressions):
             self.analysis.arithmetic_problem(text)
+
+    def runtime_code(self, node: Node, ctx: _Context) -> None:
+        """Syntax that runs code held in a variable, or sets a variable bash runs as code:
+        ``${x@P}``, ``${!x}``, ``for PS4 in …``, ``[[ -v 'a[$(…)]' ]]``, a bare
+        ``BASH_ENV=…``; and a function definition's redirection, a write of that file."""
+        kind = node.type
+        if kind == "expansion":
+            text = self.text(node)
+            problem = _expansion_problem(text)
+            if problem is not None:
+                self.analysis.problem(f"{problem}: {_snippet(text)}")
+        elif kind == "variable_assignment":
+            parent = node.parent
+            if parent is not None and parent.type in ("command", "declaration_command"):
+                return  # seen with its command
+            name_node = node.child_by_field_name("name")
+            if name_node is None or not _may_run_code(self.text(name_node)):
+                return
+            name, value = self.assignment(node)
+            self.assigned(name, value.value, value.expands, node.start_byte, node.end_byte, ctx)
+        elif kind in ("for_statement", "select_statement"):
+            variable = node.child_by_field_name("variable")
+            if variable is not None:
+                word = _Word(self.text(variable), False, False, 0, 0)
+                self.check_names([word], kind[:-10], "always")
+        elif kind == "unary_expression":
+            operator, *operands = node.children
+            if self.text(operator) in ("-v", "-R") and operands:
+                self.check_names([self.word(operands[0])], "[[ -v ]]", "never")
+        elif kind == "function_definition":
+            redirs: list[Redirection] = []
+            for child in node.children:
+                if child.type in _REDIRECT_TYPES:
+                    redirs.extend(self.redirections(child, []))
+            if redirs:  # ``f() { …; } > .env`` writes ``.env`` each time ``f`` runs
+                self.emit_bare(redirs, node, ctx)
+
+    def note_pipeline(self, node: Node) -> None:
+        self.piped_ids.update(child.id for child in node.named_children[1:])
+
+    def reads_pipe(self, node: Node) -> bool:
+        parent = node.parent
+        return node.id in self.piped_ids or (
+            parent is not None
+            and parent.type == "redirected_statement"
+            and parent.id in self.piped_ids
+        )
+
+    def check_names(
+        self,
+        words: Sequence[_Word],
+        where: str,
+        assigns: Literal["always", "with a value", "never"],
+    ) -> None:
+        for problem in _name_problems(words, where, assigns):
+            self.analysis.problem(problem)
+
+    def assigned(
+        self,
+        name: str,
+        value: str,
+        dynamic: bool,
+        start: int,
+        end: int,
+        ctx: _Context,
+        wrappers: tuple[_Wrap, ...] | None = None,
+    ) -> None:
+        """``NAME=value`` for a variable a shell or a program runs as code: a command
+        (``GIT_PAGER``, ``EDITOR``…) is parsed as a script; any other (``BASH_ENV``,
+        ``PS4``, ``BASH_FUNC_f%%``…) makes the line unparsable."""
+        base = name.partition("[")[0].rstrip("+")
+        if base in _COMMAND_VARIABLES and not dynamic:
+            label = (f"{base}=", (f"{base}={value}",))
+            outer = ctx.wrappers if wrappers is None else wrappers
+            inner = _Context((*outer, label), (), self.span(start, end, ctx), ctx.depth + 1)
+            self.analysis.script(value, inner, self.depth + 1)
+            return
+        problem = _variable_problem(base) or _search_path_problem(base, value)
+        if problem is not None:
+            self.analysis.problem(problem)
+
+    def assigned_all(
+        self,
+        assignments: dict[str, str],
+        start: int,
+        end: int,
+        ctx: _Context,
+        wrappers: tuple[_Wrap, ...],
+    ) -> None:
+        for name, value in assignments.items():
+            self.assigned(name, value, "$" in value or "`" in value, start, end, ctx, wrappers)
 
     def nested_backticks(self, node: Node, ctx: _Context, depth: int) -> None:
         """tree-sitter keeps ``\\``` inside backticks as written; bash unescapes it first,
@@ -554,6 +687,8 @@ class _Walker:
             # the shell gives the redirection to the last command only.
             target = body
             while target.type in ("list", "pipeline") and target.named_child_count:
+                if target.type == "pipeline":
+                    self.note_pipeline(target)
                 last = target.named_children[-1]
                 for child in target.children:
                     if child.child_count and child.id != last.id:
@@ -614,6 +749,7 @@ class _Walker:
             elif child.type not in _REDIRECT_TYPES:
                 words.append(self.word(child))
         self.depth = depth
+        self.piped = False
         self.run(
             words,
             {},
@@ -657,6 +793,7 @@ class _Walker:
             words = sorted([*words, *own_extra, *extra], key=lambda word: word.start)
         where = span_node if span_node is not None else node
         self.depth = depth
+        self.piped = bool(self.piped_ids) and self.reads_pipe(node)
         self.run(
             words,
             assignments,
@@ -873,27 +1010,40 @@ class _Walker:
                     SimpleCommand("", [], assignments, redirs, span, labels)
                 )
             return
+        if level == 0 and assignments:
+            self.assigned_all(assignments, start, end, ctx, wrappers)
         head = words[0]
         handler = None if head.dynamic_at(0) else _WRAPPERS.get(head.value.rpartition("/")[2])
         unwrapped = handler(words) if handler is not None and level < _MAX_WRAPPERS else None
         if unwrapped is not None:
             unwrapped.commands = [inner for inner in unwrapped.commands if inner]
+            for problem in unwrapped.problems:
+                self.analysis.problem(problem)
             if unwrapped.stdin:
                 script = self.stdin_script(redirs)
                 if script is not None:
                     unwrapped.scripts.append(script)
-                elif not any(r.fd in (None, 0) and r.op.startswith("<") for r in redirs):
-                    # ``curl … | sh``: the script is another command's output
-                    self.analysis.problems.append(
+                else:
+                    # ``curl … | sh``, ``bash < file``: the script is another command's
+                    # output or a file's content
+                    self.analysis.problem(
                         f"{unwrapped.label} script is known only when it runs "
-                        "(read from a pipe or the terminal)"
+                        "(read from a pipe, a file or the terminal)"
                     )
+        if unwrapped is None and handler in (_source, _shell) and (self.piped or _stdin(redirs)):
+            # ``ln -s /dev/stdin s; echo 'rm x' | bash s``: a script file may be stdin
+            self.analysis.problem(
+                f"{head.value} runs a script file while its stdin is a pipe or a redirection, "
+                "which the file may be"
+            )
         if unwrapped is None or not (unwrapped.commands or unwrapped.scripts):
             self.emit(words, assignments, redirs, start, end, ctx, wrappers, runtime_args)
             return
         if unwrapped.keep_self:
             self.emit(words, assignments, redirs, start, end, ctx, wrappers, runtime_args)
         inner_wrappers = (*wrappers, (unwrapped.label, tuple([w.value for w in words])))
+        if unwrapped.assignments:
+            self.assigned_all(unwrapped.assignments, start, end, ctx, inner_wrappers)
         inner_assignments = {**assignments, **unwrapped.assignments}
         for inner in unwrapped.commands:
             self.run(
@@ -949,6 +1099,10 @@ class _Walker:
         if words[0].value in ("{", "}") and not flags[0]:
             # bash never runs a command named ``{`` or ``}``: the grammar misread a group
             self.analysis.problems.append(f"a group the parser cannot read: {words[0].value}")
+        check = None if flags[0] else _RUNS_CODE.get(words[0].value)
+        if check is not None:
+            for problem in (*check(words), *_hidden_options(words)):
+                self.analysis.problem(problem)
         self.analysis.commands.append(
             SimpleCommand(
                 program=words[0].value,
@@ -1035,6 +1189,301 @@ def _substring_range(text: str) -> str:
     if rest.startswith(":") and rest[1:2] not in ("-", "=", "?", "+"):
         return rest[1:]
     return ""
+
+
+# --- code known only at run time ----------------------------------------------------------------
+
+#: Nodes :meth:`_Walker.runtime_code` looks at.
+_RUNTIME_NODES = frozenset(
+    {
+        "expansion",
+        "variable_assignment",
+        "for_statement",
+        "select_statement",
+        "unary_expression",
+        "function_definition",
+    }
+)
+#: ``${!name[@]}``, ``${!name[*]}``, ``${!prefix@}``, ``${!prefix*}`` list names (and
+#: ``${!#}`` is the last argument); any other ``${!…}`` reads the variable a value names.
+_NAME_LISTING = re.compile(r"\$\{!(?:[A-Za-z_][A-Za-z0-9_]*(?:\[[@*]\]|[@*])|#)\}")
+#: ``${NAME=…}``, ``${NAME:=…}``: an expansion that assigns.
+_ASSIGNING_EXPANSION = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)(?:\[[^]]*\])?:?=")
+#: A variable name with a subscript: ``a[…]``.
+_SUBSCRIPTED = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)\[(.*)\]", re.DOTALL)
+
+#: Variables a shell runs as code or loads code from (``BASH_ENV`` when bash starts,
+#: ``PS4`` under xtrace, ``PROMPT_COMMAND`` before a prompt, ``SHELLOPTS`` turning xtrace
+#: on in every child bash…); ``LD_PRELOAD`` for every program.
+_CODE_VARIABLES = frozenset(
+    {
+        "BASH_ENV",
+        "ENV",
+        "PS0",
+        "PS1",
+        "PS2",
+        "PS3",
+        "PS4",
+        "PROMPT_COMMAND",
+        "SHELLOPTS",
+        "BASHOPTS",
+        "PERL5OPT",
+        "PERL5DB",
+        "PERL5LIB",
+        "PYTHONSTARTUP",
+        "PYTHONPATH",
+        "NODE_OPTIONS",
+        "RUBYOPT",
+        "LESSOPEN",
+        "LESSCLOSE",
+        "GIT_DIR",
+        "GIT_EXEC_PATH",
+        "GIT_TEMPLATE_DIR",
+        "GIT_ALLOW_PROTOCOL",
+        "BASH_LOADABLES_PATH",
+    }
+)
+#: Variables that change where ``~`` and ``cd x`` lead: a path the rules were shown is
+#: then another place.
+_PLACE_VARIABLES = frozenset({"HOME", "CDPATH"})
+#: Prefixes of such variables: exported functions, git configuration from the environment.
+_CODE_VARIABLE_PREFIXES = ("BASH_FUNC_", "GIT_CONFIG", "LD_")
+#: Variables whose value programs run with ``sh -c`` (git's pager and editor…): the value
+#: is parsed as a script, so ``GIT_PAGER=cat`` stays readable.
+_COMMAND_VARIABLES = frozenset(
+    {
+        "GIT_PAGER",
+        "GIT_EDITOR",
+        "GIT_SEQUENCE_EDITOR",
+        "GIT_SSH_COMMAND",
+        "GIT_EXTERNAL_DIFF",
+        "GIT_ASKPASS",
+        "GIT_PROXY_COMMAND",
+        "SSH_ASKPASS",
+        "SHELL",
+        "PAGER",
+        "MANPAGER",
+        "SYSTEMD_PAGER",
+        "EDITOR",
+        "VISUAL",
+        "BROWSER",
+    }
+)
+
+
+def _may_run_code(name: str) -> bool:
+    """A quick test before a closer look: whether assigning ``name`` may run code."""
+    base = name.partition("[")[0].rstrip("+")
+    return (
+        base in _CODE_VARIABLES
+        or base in _PLACE_VARIABLES
+        or base in _COMMAND_VARIABLES
+        or base == "PATH"
+        or base.startswith(_CODE_VARIABLE_PREFIXES)
+    )
+
+
+def _variable_problem(name: str) -> str | None:
+    if name in _PLACE_VARIABLES:
+        return f"sets {name}, which changes where ~ or cd lead"
+    if (
+        name in _CODE_VARIABLES
+        or name in _COMMAND_VARIABLES
+        or name.startswith(_CODE_VARIABLE_PREFIXES)
+    ):
+        return f"sets {name}, whose value runs as code known only at run time"
+    return None
+
+
+def _search_path_problem(name: str, value: str) -> str | None:
+    """``PATH=.:$PATH``: a folder given relatively (``.``, an empty entry) makes every
+    command name a file the line itself may have written."""
+    if name.rstrip("+") != "PATH":
+        return None
+    for entry in value.split(":"):
+        if not entry.startswith(("/", "$", "~")):
+            return f"sets PATH with a relative folder ({entry or 'an empty entry'!s})"
+    return None
+
+
+def _expansion_problem(text: str) -> str | None:
+    """Why ``${…}`` runs code held in a variable: ``${x@P}`` expands the value as a
+    prompt (``$(…)`` included), ``${!x}`` reads the variable the value names, so a value
+    ``a[$(cmd)]`` runs ``cmd``; ``${PS4:=…}`` assigns a variable bash runs."""
+    if text.startswith("${!") and _NAME_LISTING.fullmatch(text) is None:
+        return "indirect expansion, which evaluates a variable's value"
+    if text.endswith("@P}"):
+        return "prompt expansion, which runs the commands in a variable's value"
+    match = _ASSIGNING_EXPANSION.match(text)
+    if match is not None:
+        return _variable_problem(match.group(1))
+    return None
+
+
+def _name_problems(
+    words: Sequence[_Word], where: str, assigns: Literal["always", "with a value", "never"]
+) -> list[str]:
+    """Builtins that take a variable name evaluate a subscript in it: ``read 'a[$(cmd)]'``
+    runs ``cmd``. A name decided at run time, a subscript that is not a number, or — when
+    the builtin ``assigns`` it — a variable bash runs as code, is known only at run time."""
+    problems: list[str] = []
+    for word in words:
+        shown = _snippet(word.value)
+        match = _SUBSCRIPTED.match(word.value)
+        name = word.value.partition("=")[0] if match is None else match.group(0)
+        if word.expands and ("$" in name or "`" in name):
+            problems.append(f"{where} names a variable known only at run time: {shown}")
+            continue
+        if match is not None:
+            subscript = match.group(2)
+            if "]=" in subscript:  # ``a[i]=v[w]``: the subscript ends at ``]=``
+                subscript = subscript[: subscript.find("]=")]
+            if _reads_variable(subscript):
+                problems.append(f"{where} evaluates a subscript that may run commands: {shown}")
+                continue
+            name = match.group(1)
+        if assigns == "never" or (assigns == "with a value" and "=" not in word.value):
+            continue
+        value = word.value.partition("=")[2]
+        problem = _variable_problem(name.rstrip("+")) or _search_path_problem(name, value)
+        if problem is not None:
+            problems.append(problem)
+    return problems
+
+
+def _operands(
+    words: list[_Word], short_value: str, long_value: frozenset[str] = frozenset()
+) -> tuple[list[_Word], list[_Option]]:
+    i, found = _options(words, 1, short_value, long_value)
+    return words[i:], found
+
+
+def _option_words(found: list[_Option], *names: str) -> list[_Word]:
+    """The values of options ``names`` as words (``-va`` gives ``a``)."""
+    return [
+        _Word(o.value or "", o.word.expands, False, o.word.start, o.word.end)
+        for o in found
+        if o.name in names and o.word is not None
+    ]
+
+
+def _read_names(words: list[_Word]) -> list[str]:
+    operands, found = _operands(words, "adinNptu")
+    return _name_problems([*operands, *_option_words(found, "-a")], words[0].value, "always")
+
+
+def _printf_names(words: list[_Word]) -> list[str]:
+    _, found = _operands(words, "v")
+    return _name_problems(_option_words(found, "-v"), "printf -v", "always")
+
+
+def _wait_names(words: list[_Word]) -> list[str]:
+    _, found = _operands(words, "p")
+    return _name_problems(_option_words(found, "-p"), "wait -p", "always")
+
+
+def _getopts_names(words: list[_Word]) -> list[str]:
+    return _name_problems(words[2:3], "getopts", "always")
+
+
+def _mapfile(words: list[_Word]) -> list[str]:
+    operands, found = _operands(words, "dnOsuCc")
+    problems = _name_problems(operands[:1], words[0].value, "always")
+    if _names(found) & {"-C"}:
+        problems.append(f"{words[0].value} -C runs a callback string at run time")
+    return problems
+
+
+def _unset_names(words: list[_Word]) -> list[str]:
+    operands, found = _operands(words, "")
+    if _names(found) & {"-f"}:
+        return []
+    return _name_problems(operands, "unset", "never")
+
+
+def _declare_names(words: list[_Word]) -> list[str]:
+    """``declare``/``typeset``/``local``/``export``/``readonly``: each operand is a name or
+    ``name=value``; ``-n`` makes a nameref, through which any later name is another."""
+    operands: list[_Word] = []
+    letters = ""
+    for word in words[1:]:
+        value = word.value
+        if not operands and len(value) > 1 and value[0] in "-+" and not word.expands:
+            letters += value[1:] if value[0] == "-" else ""
+            continue
+        operands.append(word)
+    if "f" in letters or "F" in letters:
+        return []
+    problems = _name_problems(operands, words[0].value, "with a value")
+    if "n" in letters and words[0].value in _DECLARES:
+        problems.append(f"{words[0].value} -n makes a name whose target is known only at run time")
+    return problems
+
+
+def _test_names(words: list[_Word]) -> list[str]:
+    found = [words[i + 1] for i in range(1, len(words) - 1) if words[i].value in ("-v", "-R")]
+    return _name_problems(found, f"{words[0].value} -v", "never")
+
+
+def _completion(words: list[_Word]) -> list[str]:
+    """``compgen``/``complete`` ``-C cmd`` and ``-F func`` run code; ``-W`` expands words."""
+    _, found = _operands(words, "AGWXPSCFo")
+    name = words[0].value
+    problems = [f"{name} {o.name} runs code at run time" for o in found if o.name in ("-C", "-F")]
+    problems.extend(
+        f"{name} -W expands its words at run time: {_snippet(o.value or '')}"
+        for o in found
+        if o.name == "-W" and o.value is not None and ("$" in o.value or "`" in o.value)
+    )
+    return problems
+
+
+def _enable(words: list[_Word]) -> list[str]:
+    _, found = _operands(words, "f")
+    return ["enable -f loads a builtin from a shared object"] if _names(found) & {"-f"} else []
+
+
+def _fc(words: list[_Word]) -> list[str]:
+    _, found = _operands(words, "e")
+    if _names(found) & {"-l"}:
+        return []
+    return ["fc runs commands from the history, known only at run time"]
+
+
+#: Builtins whose options make them run a string.
+_RUNS_STRINGS = frozenset({"mapfile", "readarray", "compgen", "complete", "enable", "fc"})
+
+
+def _hidden_options(words: list[_Word]) -> list[str]:
+    """An argument known only at run time may be an option (``x=-v; printf $x 'a[…]'``):
+    then every argument may be a name, and a builtin that runs strings may run one."""
+    first = next((i for i, w in enumerate(words) if i and w.expands), 0)
+    if not first:
+        return []
+    name = words[0].value
+    if name in _RUNS_STRINGS:
+        return [f"{name} is given arguments known only at run time"]
+    static = [w for w in words[first + 1 :] if not w.expands]  # names follow the option
+    return [p for p in _name_problems(static, name, "never") if "subscript" in p]
+
+
+#: Builtins that run code held in a string or evaluate the variable names they are given.
+_RUNS_CODE: dict[str, Callable[[list[_Word]], list[str]]] = {
+    "read": _read_names,
+    "printf": _printf_names,
+    "wait": _wait_names,
+    "getopts": _getopts_names,
+    "mapfile": _mapfile,
+    "readarray": _mapfile,
+    "unset": _unset_names,
+    "test": _test_names,
+    "[": _test_names,
+    "compgen": _completion,
+    "complete": _completion,
+    "enable": _enable,
+    "fc": _fc,
+    **{name: _declare_names for name in ("declare", "typeset", "local", "export", "readonly")},
+}
 
 
 # --- word unquoting ---------------------------------------------------------------------------
@@ -1261,15 +1710,39 @@ def _joined(words: list[_Word]) -> _Script:
 
 
 def _simple(
-    label: str, short_value: str = "", long_value: frozenset[str] = frozenset(), stops: str = ""
+    label: str,
+    short_value: str = "",
+    long_value: frozenset[str] = frozenset(),
+    stops: str = "",
+    *,
+    shell: bool = False,
+    skip: int = 0,
 ) -> Callable[[list[_Word]], _Unwrapped | None]:
-    """A wrapper ``NAME [options] COMMAND…``; options in ``stops`` mean it runs nothing."""
+    """A wrapper ``NAME [options] [skip operands] COMMAND…``; options in ``stops`` mean it
+    runs nothing; ``shell``: with no command it starts a shell that reads stdin."""
 
     def unwrap(words: list[_Word]) -> _Unwrapped | None:
         i, found = _options(words, 1, short_value, long_value)
         if any(len(o.name) == 2 and o.name[1] in stops for o in found):
             return None
+        i += skip
+        if i >= len(words) and shell:
+            return _Unwrapped(f"{label} stdin", stdin=True)
         return _Unwrapped(label, commands=[words[i:]])
+
+    return unwrap
+
+
+def _opaque(
+    label: str, short_value: str = "", long_value: frozenset[str] = frozenset()
+) -> Callable[[list[_Word]], _Unwrapped | None]:
+    """A wrapper whose command cannot be found reliably: the line is unparsable, and the
+    words after its options are still reported as a command, for deny rules."""
+
+    def unwrap(words: list[_Word]) -> _Unwrapped | None:
+        i, _ = _options(words, 1, short_value, long_value)
+        problem = f"{label} runs a command the parser cannot find for certain"
+        return _Unwrapped(label, commands=[words[i:]], problems=[problem])
 
     return unwrap
 
@@ -1479,7 +1952,417 @@ def _su(words: list[_Word]) -> _Unwrapped | None:
 
 def _chroot(words: list[_Word]) -> _Unwrapped | None:
     i, _ = _options(words, 1, "", frozenset({"--userspec", "--groups"}))
+    if i + 1 >= len(words):
+        return _Unwrapped("chroot stdin", stdin=True)  # ``chroot /`` starts a shell
     return _Unwrapped("chroot", commands=[words[i + 1 :]])
+
+
+def _runuser(words: list[_Word]) -> _Unwrapped | None:
+    """``runuser -u USER [--] CMD…`` runs a command; without ``-u`` it is ``su``."""
+    i, found = _options(
+        words,
+        1,
+        "ugGsw",
+        frozenset({"--user", "--group", "--supp-group", "--shell", "--whitelist-environment"}),
+    )
+    if not _names(found) & {"-u", "--user"} or _names(found) & {"-c", "--command"}:
+        unwrapped = _su(words)
+        if unwrapped is not None:
+            unwrapped.label = unwrapped.label.replace("su", "runuser", 1)
+        return unwrapped
+    return _Unwrapped("runuser", commands=[words[i:]])
+
+
+def _sg(words: list[_Word]) -> _Unwrapped | None:
+    """``sg GROUP [-c] COMMAND``: the command is one string, run by ``/bin/sh -c``."""
+    i = 2 if len(words) > 1 and words[1].value != "-" else 3
+    if i < len(words) and words[i].value == "-c":
+        i += 1
+    if i >= len(words):
+        return _Unwrapped("sg stdin", stdin=True)
+    return _Unwrapped("sg", scripts=[_joined(words[i:])])
+
+
+#: ssh ``-o`` options and config keys that run a local command.
+_SSH_RUNS = re.compile(
+    r"(?i)\s*(proxycommand|localcommand|knownhostscommand|permitlocalcommand|match)"
+)
+
+
+def _ssh_problems(label: str, found: list[_Option]) -> list[str]:
+    """``-o ProxyCommand=…``, ``-F config``, ``scp -S program``: a local command."""
+    return [
+        f"{label} {o.name} {_snippet(o.value or '')} runs a local command"
+        for o in found
+        if (o.name == "-o" and _SSH_RUNS.match(o.value or "")) or o.name in ("-F", "-S")
+    ]
+
+
+def _scp(words: list[_Word]) -> _Unwrapped | None:
+    _, found = _options(words, 1, "cDFiJloPSRX")
+    problems = _ssh_problems(words[0].value, found)
+    return _Unwrapped(words[0].value, problems=problems) if problems else None
+
+
+def _ssh(words: list[_Word]) -> _Unwrapped | None:
+    """``ssh [options] HOST [COMMAND…]``: the command words are joined into one script
+    (run by the remote shell, which may be this machine's); ``-o ProxyCommand=…`` and
+    ``-F config`` run a local command known only at run time."""
+    i, found = _options(words, 1, "BbcDEeFIiJLlmOoPpQRSWw")
+    problems = _ssh_problems("ssh", found)
+    if i >= len(words):
+        return _Unwrapped("ssh", problems=problems) if problems else None
+    rest = words[i + 1 :]
+    if not rest:
+        return _Unwrapped("ssh stdin", stdin=True, problems=problems)
+    return _Unwrapped("ssh", scripts=[_joined(rest)], problems=problems)
+
+
+#: bwrap options that take two arguments, and those that take none.
+_BWRAP_TWO = frozenset(
+    {
+        "--bind",
+        "--bind-try",
+        "--dev-bind",
+        "--dev-bind-try",
+        "--ro-bind",
+        "--ro-bind-try",
+        "--symlink",
+        "--setenv",
+        "--file",
+        "--bind-data",
+        "--ro-bind-data",
+        "--chmod",
+        "--overlay-src",
+    }
+)
+_BWRAP_NONE = frozenset(
+    {
+        "--share-net",
+        "--die-with-parent",
+        "--new-session",
+        "--as-pid-1",
+        "--clearenv",
+        "--disable-userns",
+        "--assert-userns-disabled",
+        "--version",
+        "--help",
+        "--level-prefix",
+    }
+)
+
+
+def _bwrap(words: list[_Word]) -> _Unwrapped | None:
+    i = 1
+    while i < len(words) and words[i].value.startswith("--"):
+        option = words[i].value
+        if option == "--":
+            i += 1
+            break
+        if option == "--args":
+            return _Unwrapped("bwrap", problems=["bwrap --args reads its arguments at run time"])
+        if option in _BWRAP_NONE or option.startswith("--unshare"):
+            i += 1
+        else:
+            i += 3 if option in _BWRAP_TWO else 2
+    return _Unwrapped("bwrap", commands=[words[i:]])
+
+
+#: ``script`` options that take a value.
+_SCRIPT_VALUES = "cEIOBTmo"
+
+
+def _script(words: list[_Word]) -> _Unwrapped | None:
+    """util-linux ``script [options] [file] [-- command…]``: ``-c``/``--command`` is a
+    string run by ``$SHELL -c`` (options may follow the file); with no command it starts
+    a shell that reads stdin."""
+    i = 1
+    while i < len(words):
+        value = words[i].value
+        if value == "--":
+            return _Unwrapped("script", commands=[words[i + 1 :]])
+        if value.startswith("--command"):
+            _, eq, attached = value.partition("=")
+            target = words[i] if eq else words[i + 1] if i + 1 < len(words) else None
+            if target is not None:
+                text = attached if eq else target.value
+                return _Unwrapped("script -c", scripts=[_Script(text, [target])])
+        elif value.startswith("-") and not value.startswith("--"):
+            for j, letter in enumerate(value[1:], start=1):
+                if letter not in _SCRIPT_VALUES:
+                    continue
+                attached = value[j + 1 :]
+                if letter == "c":
+                    target = words[i] if attached else words[i + 1] if i + 1 < len(words) else None
+                    if target is None:
+                        return None
+                    text = attached if attached else target.value
+                    return _Unwrapped("script -c", scripts=[_Script(text, [target])])
+                if not attached:
+                    i += 1
+                break
+        i += 1
+    return _Unwrapped("script stdin", stdin=True)
+
+
+def _runs_option(
+    label: str, shorts: str = "", longs: tuple[str, ...] = (), plus: bool = False
+) -> Callable[[list[_Word]], _Unwrapped | None]:
+    """A program that runs a command named in one of its options (``tar --to-command``,
+    ``rsync -e``, ``zip -TT``, ``man -P``, ``vim -c``/``+cmd``): the line is unparsable."""
+
+    def unwrap(words: list[_Word]) -> _Unwrapped | None:
+        for word in words[1:]:
+            value = word.value
+            hit = bool(longs) and value.startswith(longs)
+            if not hit and shorts and value[:1] == "-" and value[1:2] != "-":
+                hit = any(letter in shorts for letter in value[1:])
+            if not hit and plus and value[:1] == "+":
+                hit = True
+            if hit:
+                problem = f"{label} {_snippet(value)} runs a command given at run time"
+                return _Unwrapped(label, problems=[problem])
+        return None
+
+    return unwrap
+
+
+def _make(words: list[_Word]) -> _Unwrapped | None:
+    """``make --eval``/``-E`` runs text given at run time; ``make -f -`` (or a descriptor)
+    reads a makefile from stdin. A makefile on disk is a script file, not read here."""
+    _, found = _options(
+        words, 1, "CEfIjloW", frozenset({"--file", "--makefile", "--eval", "--directory"})
+    )
+    for option in found:
+        name = option.name
+        if name in ("-E", "--eval"):
+            return _Unwrapped("make", problems=["make --eval runs text given at run time"])
+        if name in ("-f", "--file", "--makefile") and option.value is not None:
+            if option.value == "-" or option.word is None:
+                return _Unwrapped("make", problems=["make reads its makefile from stdin"])
+            fed = _code_file("make", _Word(option.value, option.word.expands, False, 0, 0))
+            if fed is not None:
+                return fed
+    return None
+
+
+#: ``setarch`` under its architecture names (``linux64 rm x``).
+_ARCH_ALIASES = ("linux32", "linux64", "i386", "x86_64", "uname26")
+
+
+def _setarch(words: list[_Word]) -> _Unwrapped | None:
+    """``setarch [ARCH] [options] [COMMAND…]``: with no command it starts a shell."""
+    i = 2 if len(words) > 1 and not words[1].value.startswith("-") else 1
+    i, found = _options(words, i, "B")
+    if _names(found) & {"--list", "-h", "--help", "-V", "--version"}:
+        return None
+    if i >= len(words):
+        return _Unwrapped("setarch stdin", stdin=True)
+    return _Unwrapped("setarch", commands=[words[i:]])
+
+
+def _loader(words: list[_Word]) -> _Unwrapped | None:
+    """The dynamic loader runs the program it is given: ``ld-linux-x86-64.so.2 /bin/rm x``."""
+    i = 1
+    while i < len(words) and words[i].value.startswith("--"):
+        i += 1 if words[i].value in ("--list", "--verify", "--help", "--version") else 2
+    return _Unwrapped("ld.so", commands=[words[i:]])
+
+
+def _later(label: str) -> Callable[[list[_Word]], _Unwrapped | None]:
+    """``at``/``batch`` read the commands they schedule from stdin (or ``-f FILE``)."""
+
+    def unwrap(words: list[_Word]) -> _Unwrapped | None:
+        _, found = _options(words, 1, "qft")
+        if _names(found) & {"-l", "-r", "-d", "-c"}:
+            return None
+        if _names(found) & {"-f"}:
+            return _Unwrapped(label, problems=[f"{label} -f schedules a script file's commands"])
+        return _Unwrapped(f"{label} stdin", stdin=True)
+
+    return unwrap
+
+
+def _crontab(words: list[_Word]) -> _Unwrapped | None:
+    _, found = _options(words, 1, "u")
+    if _names(found) & {"-l", "-r", "-e", "-V"}:
+        return None
+    return _Unwrapped("crontab", problems=["crontab installs commands that run later"])
+
+
+def _gdb(words: list[_Word]) -> _Unwrapped | None:
+    """``gdb --args PROG…`` runs PROG; ``-ex``/``-x``/``-batch`` commands can run anything."""
+    values = {"-ex", "-iex", "-x", "-ix", "--eval-command", "--command", "-p", "--pid"}
+    for index, word in enumerate(words[1:], start=1):
+        if word.value == "--args":
+            return _Unwrapped("gdb --args", commands=[words[index + 1 :]])
+        name = word.value.partition("=")[0]
+        if name in values or name in ("-batch", "--batch"):
+            return _Unwrapped("gdb", problems=["gdb runs debugger commands known only at run time"])
+    return None
+
+
+def _interpreter(
+    label: str, code: str, long_code: frozenset[str] = frozenset(), short_value: str = ""
+) -> Callable[[list[_Word]], _Unwrapped | None]:
+    """An interpreter given code inline (``python -c``, ``perl -e``) or on stdin runs what
+    no rule can read: the line is unparsable. A script file stays a plain command."""
+
+    def unwrap(words: list[_Word]) -> _Unwrapped | None:
+        i = 1
+        while i < len(words):
+            value = words[i].value
+            if value == "--" or not value.startswith("-") or value == "-":
+                break
+            if value.startswith("-m") and "m" not in short_value and label.startswith("py"):
+                module = value[2:] or (words[i + 1].value if i + 1 < len(words) else "")
+                if module.partition(".")[0] in _CODE_MODULES:
+                    problem = f"{label} -m {module} runs code given at run time"
+                    return _Unwrapped(label, problems=[problem])
+                return None  # a module is a program file
+            if value.partition("=")[0] in long_code or (
+                not value.startswith("--") and any(c in code for c in value[1:])
+            ):
+                return _Unwrapped(label, problems=[f"{label} runs inline code: {_snippet(value)}"])
+            if not value.startswith("--") and value[-1] in short_value:
+                i += 1
+            i += 1
+        if i < len(words) and words[i].value != "-":
+            return _code_file(label, words[i])
+        return _Unwrapped(f"{label} stdin", problems=[f"{label} reads its code from stdin"])
+
+    return unwrap
+
+
+#: Python modules that run code given as an argument or on stdin.
+_CODE_MODULES = frozenset(
+    {"code", "pdb", "timeit", "cProfile", "profile", "trace", "runpy", "IPython", "idlelib"}
+)
+
+
+def _code_file(label: str, word: _Word) -> _Unwrapped | None:
+    """A program file that is a descriptor, stdin or a process substitution holds code
+    known only at run time; any other file is a plain command (its text is not read)."""
+    if word.expands or _descriptor(word.value) or _clean_path(word.value).startswith("/proc/"):
+        problem = f"{label} reads its code from {_snippet(word.value)}, known only at run time"
+        return _Unwrapped(label, problems=[problem])
+    return None
+
+
+#: awk programs that run commands: ``system()``, ``| getline``, ``print | "cmd"``.
+_AWK_RUNS = re.compile(r"system|\|")
+
+
+def _awk(words: list[_Word]) -> _Unwrapped | None:
+    i, found = _options(words, 1, "Ffve", frozenset({"--file", "--assign", "--source"}))
+    for option in found:
+        if option.name in ("-f", "--file") and option.word is not None:
+            fed = _code_file("awk", _Word(option.value or "", option.word.expands, False, 0, 0))
+            if fed is not None:
+                return fed
+    programs = [o.value or "" for o in found if o.name in ("--source", "-e")]
+    if not _names(found) & {"-f", "--file"} and i < len(words):
+        programs.append(words[i].value)
+    if any(_AWK_RUNS.search(p) for p in programs):
+        return _Unwrapped("awk", problems=["awk program runs commands known only at run time"])
+    return None
+
+
+#: a sed script with the GNU ``e`` command or ``s///e`` flag (run a command)
+_SED_RUNS = re.compile(
+    r"(?:^|[;\n{}])\s*(?:[0-9$,]+\s*|/(?:\\.|[^/])*/\s*)?!?\s*e(?:\s|;|$)"
+    r"|s([^\w\s\\])(?:\\.|(?!\1).)*\1(?:\\.|(?!\1).)*\1[gpiImM0-9]*e"
+)
+
+
+def _sed(words: list[_Word]) -> _Unwrapped | None:
+    i, found = _options(words, 1, "efl", frozenset({"--expression", "--file"}))
+    for option in found:
+        if option.name in ("-f", "--file") and option.word is not None:
+            fed = _code_file("sed", _Word(option.value or "", option.word.expands, False, 0, 0))
+            if fed is not None:
+                return fed
+    scripts = [o.value or "" for o in found if o.name in ("-e", "--expression")]
+    if not scripts and not _names(found) & {"-f", "--file"} and i < len(words):
+        scripts.append(words[i].value)
+    if any(_SED_RUNS.search(script) for script in scripts):
+        return _Unwrapped("sed", problems=["sed script runs a command (the e command or flag)"])
+    return None
+
+
+#: git configuration keys whose value is a command git runs.
+_GIT_RUNS = re.compile(
+    r"(?i)\s*(alias\.|core\.(pager|editor|sshcommand|hookspath|fsmonitor|askpass|gitproxy)"
+    r"|pager\.|sequence\.editor|credential\.|gpg\.|diff\..*\.(command|textconv)|diff\.external"
+    r"|filter\.|merge\..*\.driver|uploadpack\.|receive\.|sendemail\.|difftool\.|mergetool\."
+    r"|interactive\.difffilter|ssh\.|include\.|includeif\.|protocol\..*\.allow|remote\..*\.(uploadpack|receivepack|proxy)"
+    r"|init\.templatedir)"
+)
+
+
+def _git(words: list[_Word]) -> _Unwrapped | None:
+    """``git -c alias.x='!cmd' x``, ``git -c core.pager=cmd``, ``git config alias.x '!cmd'``:
+    configuration that makes git run a command known only at run time."""
+    if len(words) < 2:
+        return None
+    if words[1].value[:1] != "-":  # ``git commit -m x``: no global options, the common case
+        return _git_subcommand(words, 1)
+    i, found = _options(
+        words,
+        1,
+        "cC",
+        frozenset({"--git-dir", "--work-tree", "--namespace", "--exec-path", "--config-env"}),
+    )
+    risky = [o.value or "" for o in found if o.name in ("-c", "--config-env")]
+    if any(o.name == "--exec-path" and o.value for o in found):
+        risky.append("--exec-path")
+    if any(_GIT_RUNS.match(key) or key == "--exec-path" for key in risky):
+        return _Unwrapped("git", problems=["git configuration that runs a command at run time"])
+    return _git_subcommand(words, i)
+
+
+def _git_subcommand(words: list[_Word], i: int) -> _Unwrapped | None:
+    if i >= len(words) or words[i].value not in _GIT_SPECIAL:
+        return None
+    subcommand = words[i].value
+    args = [w.value for w in words[i + 1 :]]
+    if subcommand == "config":
+        if any(_GIT_RUNS.match(key) for key in args if not key.startswith("-")):
+            return _Unwrapped("git", problems=["git configuration that runs a command at run time"])
+    elif _git_runs_command(subcommand, args):
+        shown = _snippet(" ".join(w.value for w in words[i:]))
+        return _Unwrapped("git", problems=[f"git {shown} runs a command given at run time"])
+    return None
+
+
+#: git subcommands that may run a command they are given (or set one in the config).
+_GIT_SPECIAL = frozenset(
+    {
+        *("config", "submodule", "bisect", "filter-branch", "rebase", "difftool", "grep"),
+        *("clone", "fetch", "pull", "ls-remote", "archive", "push", "send-pack", "remote"),
+    }
+)
+#: git options that name a program to run, whatever the subcommand.
+_GIT_PROGRAM_OPTIONS = ("--upload-pack", "--receive-pack", "--exec", "--extcmd", "--open-files")
+
+
+def _git_runs_command(subcommand: str, args: list[str]) -> bool:
+    """``git rebase -x CMD``, ``git submodule foreach CMD``, ``git bisect run CMD``,
+    ``git filter-branch --tree-filter CMD``, ``git clone -u CMD``, ``git grep -O CMD``…"""
+    if subcommand == "submodule" and "foreach" in args:
+        return True
+    if subcommand == "bisect" and args[:1] == ["run"]:
+        return True
+    if subcommand == "filter-branch":
+        return True
+    if any(a.startswith(_GIT_PROGRAM_OPTIONS) for a in args):
+        return True
+    short = {"rebase": "x", "difftool": "x", "grep": "O"}.get(subcommand, "")
+    if subcommand in ("clone", "fetch", "pull", "ls-remote", "archive", "push"):
+        short = "u"
+    return bool(short) and any(
+        a.startswith("-") and not a.startswith("--") and short in a[1:] for a in args
+    )
 
 
 def _taskset(words: list[_Word]) -> _Unwrapped | None:
@@ -1513,6 +2396,15 @@ def _shell(words: list[_Word]) -> _Unwrapped | None:
             continue
         break
     name = posixpath.basename(words[0].value)
+    problems = [
+        f"{name} {word.value.partition('=')[0]} runs a file's code known only at run time"
+        for word in words[1:i]
+        if word.value.partition("=")[0] in ("--rcfile", "--init-file")
+    ]
+    if not reads_c and i < n and _descriptor(words[i].value) and not _stdin_file(words[i].value):
+        problems.append(f"{name} reads its script from a descriptor: {_snippet(words[i].value)}")
+    if problems:
+        return _Unwrapped(name, problems=problems)
     if reads_c and i >= n:  # the script comes at run time (``xargs sh -c``)
         unknown = _Word("", True, False, words[-1].end, words[-1].end)
         return _Unwrapped(f"{name} -c", scripts=[_Script("", [unknown])])
@@ -1521,13 +2413,36 @@ def _shell(words: list[_Word]) -> _Unwrapped | None:
     if reads_c and i < n:
         script = _Script(words[i].value, [words[i]])
         return _Unwrapped(f"{name} -c", scripts=[script])
-    if not reads_c and (reads_stdin or i >= n or words[i].value in _STDIN_FILES):
+    if not reads_c and (reads_stdin or i >= n or _stdin_file(words[i].value)):
         return _Unwrapped(f"{name} stdin", stdin=True)
     return None
 
 
 #: Script files that are the shell's own stdin.
 _STDIN_FILES = frozenset({"/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"})
+#: Files that are a process's open descriptors (``/dev/fd/3``, ``/proc/123/fd/0``).
+_DESCRIPTOR = re.compile(r"/(?:dev/(?:fd/|std)|proc/[^/]+/fd/)")
+
+
+def _clean_path(path: str) -> str:
+    """``//dev/./stdin`` as ``/dev/stdin``: the kernel's reading of a path's dots and slashes."""
+    cleaned = posixpath.normpath(path)
+    return "/" + cleaned.lstrip("/") if cleaned.startswith("/") else cleaned
+
+
+def _stdin(redirs: list[Redirection]) -> bool:
+    """Whether a redirection feeds a command's stdin (``< f``, ``<<<``, ``<<``, ``<&3``)."""
+    return any(r.fd in (None, 0) and r.op.startswith("<") and r.op != "<>" for r in redirs)
+
+
+def _stdin_file(path: str) -> bool:
+    return _clean_path(path) in _STDIN_FILES
+
+
+def _descriptor(path: str) -> bool:
+    """A file that is an open descriptor or a terminal: what it holds is known only at run time."""
+    cleaned = _clean_path(path)
+    return _DESCRIPTOR.match(cleaned) is not None or cleaned.startswith(("/dev/tty", "/dev/pts"))
 
 
 def _substituted(word: _Word) -> bool:
@@ -1536,9 +2451,20 @@ def _substituted(word: _Word) -> bool:
 
 
 def _source(words: list[_Word]) -> _Unwrapped | None:
-    """``source <(…)`` and ``. <(…)`` run a script computed at run time."""
-    if len(words) > 1 and _substituted(words[1]):
-        return _Unwrapped("source <(…)", scripts=[_Script(words[1].value, [words[1]])])
+    """``source <(…)`` and ``. <(…)`` run a script computed at run time; ``source
+    /dev/stdin`` reads it from stdin (a heredoc is parsed); ``source /dev/fd/3``, a file
+    under ``/proc`` or one named at run time cannot be read before it runs."""
+    i = 2 if len(words) > 2 and words[1].value == "--" else 1
+    if i >= len(words):
+        return None
+    path = words[i]
+    if _substituted(path):
+        return _Unwrapped("source <(…)", scripts=[_Script(path.value, [path])])
+    if _stdin_file(path.value):
+        return _Unwrapped("source stdin", stdin=True)
+    if path.expands or _descriptor(path.value) or _clean_path(path.value).startswith("/proc/"):
+        shown = _snippet(path.value)
+        return _Unwrapped("source", problems=[f"source reads code known only at run time: {shown}"])
     return None
 
 
@@ -1558,6 +2484,17 @@ def _trap(words: list[_Word]) -> _Unwrapped | None:
         return None
     return _Unwrapped("trap", scripts=[_Script(action.value, [action])], keep_self=True)
 
+
+#: Names of the dynamic loader, which runs the program it is given.
+_LOADERS = (
+    "ld.so",
+    "ld-linux.so.2",
+    "ld-linux-x86-64.so.2",
+    "ld-linux-aarch64.so.1",
+    "ld-linux-armhf.so.3",
+    "ld-musl-x86_64.so.1",
+    "ld-musl-aarch64.so.1",
+)
 
 _WRAPPERS: dict[str, Callable[[list[_Word]], _Unwrapped | None]] = {
     "sudo": _sudo,
@@ -1580,15 +2517,162 @@ _WRAPPERS: dict[str, Callable[[list[_Word]], _Unwrapped | None]] = {
     "watch": _watch,
     "coproc": _coproc,
     "busybox": _busybox,
+    "toybox": _busybox,
     "chroot": _chroot,
     "taskset": _taskset,
     "unbuffer": _simple("unbuffer"),
-    "fakeroot": _simple("fakeroot", "lsi"),
-    "strace": _simple("strace", "abeEIoOpPsSuX"),
+    "fakeroot": _simple("fakeroot", "lsi", shell=True),
+    "strace": _simple("strace", "abeEIoOpPsSuX", stops="p"),
+    "ltrace": _simple("ltrace", "aADeFlnopsuwxX", stops="p"),
+    "valgrind": _simple("valgrind"),
     "su": _su,
+    "runuser": _runuser,
+    "sg": _sg,
+    "newgrp": _simple("newgrp", skip=1, shell=True),
+    "pkexec": _simple("pkexec", "", frozenset({"--user"})),
+    "setpriv": _simple(
+        "setpriv",
+        "",
+        frozenset(
+            {
+                *("--ruid", "--euid", "--reuid", "--rgid", "--egid", "--regid", "--groups"),
+                *("--inh-caps", "--ambient-caps", "--bounding-set", "--securebits"),
+                *("--pdeathsig", "--selinux-label", "--apparmor-profile", "--landlock-access"),
+                *("--landlock-rule", "--seccomp-filter"),
+            }
+        ),
+    ),
+    "unshare": _simple(
+        "unshare",
+        "SGRw",
+        frozenset(
+            {
+                *("--propagation", "--setgroups", "--map-user", "--map-group", "--map-users"),
+                *("--map-groups", "--setuid", "--setgid", "--root", "--wd", "--load-interp"),
+                *("--monotonic", "--boottime"),
+            }
+        ),
+        shell=True,
+    ),
+    "nsenter": _simple(
+        "nsenter", "tSGW", frozenset({"--target", "--setuid", "--setgid", "--env"}), shell=True
+    ),
+    "systemd-run": _simple(
+        "systemd-run",
+        "pEuHM",
+        frozenset(
+            {
+                *("--property", "--unit", "--setenv", "--host", "--machine", "--uid", "--gid"),
+                *("--nice", "--working-directory", "--slice", "--description", "--on-active"),
+                *("--on-boot", "--on-startup", "--on-unit-active", "--on-unit-inactive"),
+                *("--on-calendar", "--on-clock-change", "--on-timezone-change"),
+                *("--timer-property", "--path-property", "--socket-property", "--service-type"),
+                *("--background", "--expand-environment", "--shell-prompt-prefix"),
+            }
+        ),
+    ),
+    "flatpak-spawn": _simple("flatpak-spawn"),
+    "firejail": _simple("firejail", shell=True),
+    "bwrap": _bwrap,
+    "proot": _opaque("proot", "rbmwkqi"),
+    "faketime": _opaque("faketime", "p", frozenset({"--date-prog"})),
+    "torify": _simple("torify"),
+    "torsocks": _simple("torsocks", "upaP", shell=True),
+    "proxychains": _simple("proxychains", "f"),
+    "proxychains4": _simple("proxychains4", "f"),
+    "xvfb-run": _simple(
+        "xvfb-run",
+        "efnpsw",
+        frozenset(
+            {"--error-file", "--auth-file", "--server-num", "--xauth-protocol", "--server-args"}
+        ),
+    ),
+    "dbus-run-session": _simple(
+        "dbus-run-session", "", frozenset({"--config-file", "--dbus-daemon"})
+    ),
+    "dbus-launch": _simple("dbus-launch"),
+    "catchsegv": _simple("catchsegv"),
+    "numactl": _opaque("numactl", "CmNpPiw"),
+    "cgexec": _simple("cgexec", "g"),
+    "setarch": _setarch,
+    **{arch: _simple(arch, "B", stops="h") for arch in _ARCH_ALIASES},
+    "prlimit": _simple("prlimit", "p", stops="p"),
+    "eatmydata": _simple("eatmydata"),
+    "nocache": _simple("nocache"),
+    "chronic": _simple("chronic"),
+    "ifne": _simple("ifne"),
+    "systemd-inhibit": _simple(
+        "systemd-inhibit", "", frozenset({"--what", "--who", "--why", "--mode"}), stops="l"
+    ),
+    "systemd-cat": _simple("systemd-cat", "tp", frozenset({"--identifier", "--priority"})),
+    "cpulimit": _opaque("cpulimit", "lpe", frozenset({"--limit", "--pid", "--exe"})),
+    "trickle": _simple("trickle", "udwtlna"),
+    "runcon": _opaque("runcon", "turl"),
+    "chpst": _opaque("chpst", "uUbeg/nlLmdosrpfc"),
+    "setuidgid": _simple("setuidgid", skip=1),
+    "envuidgid": _simple("envuidgid", skip=1),
+    "envdir": _simple("envdir", skip=1),
+    "softlimit": _simple("softlimit", "mdsloparfct"),
+    "setlock": _simple("setlock", skip=1),
+    "lckdo": _simple("lckdo", "w", skip=1),
+    "timelimit": _simple("timelimit", "tTsSp"),
+    "daemonize": _opaque("daemonize", "acepPlouEv"),
+    "start-stop-daemon": _opaque("start-stop-daemon"),
+    "mpirun": _opaque("mpirun"),
+    "mpiexec": _opaque("mpiexec"),
+    "sem": _opaque("sem"),
+    "script": _script,
+    "ssh": _ssh,
+    "gdb": _gdb,
+    "parallel": _opaque("parallel", "jSaEd"),
+    "expect": _interpreter("expect", "ci"),
+    "python": _interpreter("python", "ci", short_value="WX"),
+    "python3": _interpreter("python3", "ci", short_value="WX"),
+    "python2": _interpreter("python2", "ci", short_value="WX"),
+    "pypy3": _interpreter("pypy3", "ci", short_value="WX"),
+    "perl": _interpreter("perl", "eE", short_value="IM"),
+    "ruby": _interpreter("ruby", "e", short_value="Ir"),
+    "node": _interpreter("node", "ep", frozenset({"--eval", "--print"}), "r"),
+    "nodejs": _interpreter("nodejs", "ep", frozenset({"--eval", "--print"}), "r"),
+    "php": _interpreter("php", "rBRE", short_value="cd"),
+    "lua": _interpreter("lua", "e", short_value="l"),
+    "Rscript": _interpreter("Rscript", "e"),
+    "tclsh": _interpreter("tclsh", ""),
+    "awk": _awk,
+    "gawk": _awk,
+    "mawk": _awk,
+    "nawk": _awk,
+    "sed": _sed,
+    "git": _git,
+    "tar": _runs_option(
+        "tar",
+        "IF",
+        (
+            *("--to-command", "--checkpoint-action", "--use-compress-program"),
+            *("--info-script", "--new-volume-script", "--rsh-command", "--rmt-command"),
+        ),
+    ),
+    "zip": _runs_option("zip", "", ("--unzip-command", "-TT")),
+    "rsync": _runs_option("rsync", "e", ("--rsh", "--rsync-path")),
+    "scp": _scp,
+    "sftp": _scp,
+    "man": _runs_option("man", "PH", ("--pager", "--html")),
+    "make": _make,
+    **{
+        editor: _runs_option(editor, "cS", ("--cmd", "--eval", "--load", "--funcall"), plus=True)
+        for editor in ("vi", "vim", "nvim", "ex", "view", "vimdiff", "emacs")
+    },
+    **{name: _loader for name in _LOADERS},
+    "at": _later("at"),
+    "batch": _later("batch"),
+    "crontab": _crontab,
     "eval": _eval,
     "source": _source,
     ".": _source,
     "trap": _trap,
-    **{shell: _shell for shell in ("sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish")},
+    **{
+        shell: _shell
+        for shell in ("sh", "bash", "rbash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "yash")
+    },
+    **{shell: _shell for shell in ("posh", "csh", "tcsh", "oksh", "loksh", "pdksh")},
 }

@@ -14,7 +14,9 @@ from tests.sandbox.helpers import needs_bwrap, write_settings
 
 pytestmark = needs_bwrap
 
-WRITE_ENV = "python3 -c \"open('.env','w').write('pwned')\"; echo ran > ran.txt"
+#: A program that opens the file itself: the rules cannot see it (only the sandbox holds it),
+#: and the parser can read the line (inline code such as ``python3 -c`` is never auto-allowed).
+WRITE_ENV = "echo pwned | tee .env; echo ran > ran.txt"
 
 
 @pytest.fixture
@@ -90,7 +92,7 @@ def test_without_the_sandbox_bypass_lets_a_program_write_what_an_edit_rule_denie
         project, [WRITE_ENV], "--permission-mode", "bypassPermissions", "--trust-project"
     )
     assert code == 0, err
-    assert (project / ".env").read_text() == "pwned"
+    assert (project / ".env").read_text() == "pwned\n"
     enable(project)
     write_settings(project, {"permissions": {"deny": ["Edit(.env)"]}}, "settings.local.json")
     (project / ".env").write_text("KEY=original\n")

@@ -27,11 +27,22 @@ _READERS = {"read": None, "grep": ".", "find": ".", "ls": "."}
 _EDITORS = frozenset({"edit", "write"})
 #: Commands after which a relative redirection target no longer names a known place.
 _CHANGES_DIR = frozenset({"cd", "pushd", "popd"})
+#: Commands that give a file another name (``ln .env y; echo x > y``): after them no
+#: redirection target of the line is known to be the file its name says.
+_RENAMES = frozenset({"ln", "link", "cp", "mv", "install", "rsync", "rename", "busybox"})
+#: Wrappers that run the command as someone else, or in another root, namespace or
+#: machine: an allow rule must name them.
+_ESCALATING = frozenset(
+    {
+        *("sudo", "doas", "su", "runuser", "setpriv", "pkexec", "sg", "newgrp", "chroot"),
+        *("unshare", "nsenter", "systemd-run", "flatpak-spawn", "ssh", "bwrap", "firejail"),
+        "proot",
+    }
+)
 #: Wrappers that may run their command in another folder (``env -C``, ``sudo -D``,
-#: ``find -execdir``, ``su -``): a relative target inside them is not a known place.
-_MAY_CHANGE_DIR = frozenset({"env", "sudo", "find", "su"})
-#: Wrappers that run the command as someone else: an allow rule must name them.
-_ESCALATING = frozenset({"sudo", "doas", "su"})
+#: ``find -execdir``, ``su -``, a login shell, another root): a relative target inside
+#: them is not a known place.
+_MAY_CHANGE_DIR = frozenset({"env", "find", "script", *_ESCALATING})
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,16 +107,26 @@ def _describe_bash(line: str, cwd: str) -> ToolCall:
     if parsed.unparsable:
         why = f"the command line cannot be read ({'; '.join(parsed.problems)})"
     # After a cd anywhere in the line, a relative target's folder is not known.
-    moved = any(cmd.name in _CHANGES_DIR for cmd in parsed.commands)
+    names = {cmd.name for cmd in parsed.commands}
+    moved = not names.isdisjoint(_CHANGES_DIR)
+    renamed = not names.isdisjoint(_RENAMES)
+    reads: dict[str, FilePath] = {}
     for cmd in parsed.commands:
         if cmd.argv:
-            commands.append(_command(line, cmd))
+            commands.append(_command(line, cmd, cwd))
             if cmd.program_dynamic and why is None:
                 why = f"the program of {commands[-1].loose[0]!r} is known only when it runs"
+            if why is None and renamed and "/" in cmd.program:
+                # ``cp /bin/rm x; ./x v``: a program the line itself may have put there
+                why = f"{cmd.program!r} may be a file the line itself copied or linked"
             if why is None and _renames_programs(cmd):
                 why = f"{commands[-1].loose[0]!r} changes what a command name runs"
         for redirection in cmd.redirections:
             target = redirection.target
+            if redirection.op in ("<", "<>") and target is not None and not redirection.dynamic:
+                # ``ls "$(<secrets/key)"``: the shell reads the file; Read rules watch it
+                file = FilePath.of_shell(target, cwd)
+                reads.setdefault(file.path, file)
             if not redirection.writes_file or target is None:
                 continue
             if redirection.dynamic:
@@ -113,7 +134,10 @@ def _describe_bash(line: str, cwd: str) -> ToolCall:
                 continue
             relative = not target.startswith(("/", "~"))
             elsewhere = moved or any(w.split()[0] in _MAY_CHANGE_DIR for w in cmd.wrappers)
-            if relative and elsewhere:
+            # ``/proc/self/cwd/.env`` is the shell's folder, not this process's; ``~+`` and
+            # ``~-`` are the shell's ``$PWD`` and ``$OLDPWD``
+            odd = target.startswith(("/proc/", "~")) and not target.startswith("~/")
+            if (relative and elsewhere) or renamed or odd:
                 unknown.append(target)  # never auto-allowed; deny rules still see it below
             file = FilePath.of_shell(target, cwd)
             edits.setdefault(file.path, file)
@@ -124,6 +148,7 @@ def _describe_bash(line: str, cwd: str) -> ToolCall:
         "bash",
         "Bash",
         cwd,
+        reads=tuple(reads.values()),
         edits=tuple(edits.values()),
         commands=tuple(commands),
         unknown_edits=tuple(dict.fromkeys(unknown)),
@@ -131,6 +156,21 @@ def _describe_bash(line: str, cwd: str) -> ToolCall:
         command_line=whole,
         command_texts=frozenset(texts),
     )
+
+
+def _linked_program(cmd: SimpleCommand, cwd: str) -> str | None:
+    """A program given by a path that is a symlink to another program: the command as
+    deny rules should see it (``c -s x`` as ``curl -s x``); else None."""
+    program = cmd.program
+    if not cwd or "/" not in program or cmd.program_dynamic:
+        return None
+    path = os.path.join(cwd, os.path.expanduser(program))
+    if not os.path.islink(path):
+        return None
+    real = os.path.basename(os.path.realpath(path))
+    if real == cmd.name:
+        return None
+    return squeeze(" ".join([real, *cmd.args]))
 
 
 def _renames_programs(cmd: SimpleCommand) -> bool:
@@ -143,7 +183,7 @@ def _renames_programs(cmd: SimpleCommand) -> bool:
     return False
 
 
-def _command(line: str, cmd: SimpleCommand) -> ShellCommand:
+def _command(line: str, cmd: SimpleCommand, cwd: str) -> ShellCommand:
     """The texts rules compare for one simple command.
 
     Allow rules see the command as written (argv joined, or its source text).
@@ -154,6 +194,10 @@ def _command(line: str, cmd: SimpleCommand) -> ShellCommand:
     command as written (``Bash(sudo -u root *)`` stops ``true && sudo -u root rm x``).
     """
     written = squeeze(" ".join(cmd.argv))
+    linked = _linked_program(cmd, cwd)
+    if linked is not None:  # ``ln -s /usr/bin/curl c; ./c``: deny rules see ``curl``
+        shown = _command(line, cmd, "")
+        return ShellCommand(shown.exact, (*shown.loose, linked), cmd.program_dynamic)
     start, end = cmd.span
     source = squeeze(line[start:end])
     exact: tuple[str, ...]

@@ -15,7 +15,8 @@ folder covers what is inside it, and a folder-only one (``secrets/``) the
 folder itself as well as its contents.
 Both the path and the anchor are resolved before matching: ``..``, ``~`` and
 symlinks (``os.path.realpath``), so ``sub/../.env`` and a link to ``.env``
-are ``.env``.
+are ``.env``; a hard link to ``.env`` is ``.env`` for deny and ask rules
+(:mod:`~hookline.settings.permission_rules.links`).
 """
 
 from __future__ import annotations
@@ -25,6 +26,8 @@ import posixpath
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
+
+from hookline.settings.permission_rules.links import linked_inode, protected_inodes
 
 if TYPE_CHECKING:
     import pathspec
@@ -126,6 +129,17 @@ class PathPattern:
         bases = {base, os.path.realpath(base)}
         paths = (file.real,) if resolved_only else (file.path, file.real)
         return any(self._under(path, b) for path in paths for b in bases)
+
+    def covers(self, rel: str) -> bool:
+        """Whether the glob matches ``rel``, a path relative to the anchor."""
+        return bool(self._spec.match_file(rel))
+
+    def links_to(self, file: FilePath, cwd: str) -> bool:
+        """Whether the file is another name (a hard link) of a file the pattern covers."""
+        inode = linked_inode(file.real)
+        if inode is None:  # one name only: the common case costs one stat
+            return False
+        return inode in protected_inodes(self, os.path.realpath(self._anchor(cwd)))
 
     def _anchor(self, cwd: str) -> str:
         base = self.base if self.base is not None else cwd

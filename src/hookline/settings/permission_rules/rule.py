@@ -104,7 +104,8 @@ class PermissionRule:
             return call.tool == "bash" and command.matches_any(call.command_texts)
         if self.path is not None:
             files = self._files(call)
-            return bool(files) and any(self.path.matches(f, call.cwd) for f in files)
+            path = self.path
+            return any(path.matches(f, call.cwd) or path.links_to(f, call.cwd) for f in files)
         if self.specifier is None:
             # A bare Edit/Write rule also covers the files a bash line writes.
             edits_by_shell = call.tool == "bash" and bool(call.edits or call.unknown_edits)

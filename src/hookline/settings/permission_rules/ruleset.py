@@ -96,9 +96,13 @@ class PermissionRules:
         return next((r for r in self._list(behavior) if r.matches(call)), None)
 
     def hides(self, path: str, cwd: str) -> bool:
-        """Whether a Read deny or ask rule covers ``path``: listings and searches leave it out."""
+        """Whether a Read deny or ask rule covers ``path`` (by name, or as a hard link to a
+        covered file): listings and searches leave it out."""
         file = FilePath.of(path, cwd)
-        return any(r.path.matches(file, cwd) for r in self._read_guards() if r.path is not None)
+        guards = [r.path for r in self._read_guards() if r.path is not None]
+        return any(p.matches(file, cwd) for p in guards) or any(
+            p.links_to(file, cwd) for p in guards
+        )
 
     def hide_predicate(self, cwd: str) -> Callable[[str], bool] | None:
         """``hides`` bound to ``cwd`` for the search tools, or None when no rule hides a path."""

@@ -271,3 +271,24 @@ def test_a_fixed_state_runs_its_sandbox_and_changes_nothing(project: Path) -> No
     assert change.path is None and change.now == "auto-allow"
     assert state.sandbox_for({"command": "ls"}) is box
     assert not (project / LOCAL).exists()
+
+
+@needs_bwrap
+def test_an_untrusted_project_cannot_switch_off_the_users_sandbox(
+    project: Path, tmp_path: Path
+) -> None:
+    home = Path.home() / ".claude"
+    home.mkdir(parents=True)
+    (home / "settings.json").write_text(json.dumps({"sandbox": {"enabled": True}}))
+
+    async def session() -> None:
+        bundle = await _bundle(project, 1, permission_mode="bypassPermissions")
+        change = bundle.sandbox.set_mode("off")
+        assert change.path == project / LOCAL and change.now == "auto-allow"
+        assert change.note is not None and "not trusted" in change.note
+        target = tmp_path / OUTSIDE
+        assert "Read-only file system" in await _write_outside(bundle)
+        assert not target.exists()
+        await bundle.agent.shutdown()
+
+    asyncio.run(session())

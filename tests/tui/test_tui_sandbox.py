@@ -90,7 +90,7 @@ def test_the_panel_shows_the_check_and_each_mode_holds_from_the_next_call(
         assert _local(project) == {"sandbox": {"enabled": True, "autoAllowBashIfSandboxed": False}}
         pane.type("second")  # asked now; yes: it runs, sandboxed
         pane.keys("Enter")
-        pane.wait_all(["Allow tool call?", f"echo pwned > {outside}"])
+        pane.wait_all(["› second", "Allow tool call?"])  # the dialog wraps the long path
         pane.keys("y")
         pane.wait_for(
             lambda s: flat(s).count("Read-only file system") == 2 and "reply 1" in s, whole=True

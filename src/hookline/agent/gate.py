@@ -30,7 +30,7 @@ from hookline.tools.pipeline import Authorization, Denial, DenialSource
 
 if TYPE_CHECKING:
     from hookline.core.results import HookResult, PermissionRequestResult, ToolCallResult
-    from hookline.sandbox.policy import SandboxPolicy
+    from hookline.sandbox.state import SandboxState
 
 
 class PermissionGate:
@@ -44,10 +44,11 @@ class PermissionGate:
         rules: PermissionRules | None = None,
         cwd: str = ".",
         emit: Callable[[Event], Awaitable[Any]] | None = None,
-        sandbox: SandboxPolicy | None = None,
+        sandbox: SandboxState | None = None,
     ) -> None:
         self.runner = runner
-        #: which bash calls run sandboxed; those it vets are allowed without asking
+        #: the session's sandbox, read at each call: the bash calls it runs and vets are
+        #: allowed without asking (``autoAllowBashIfSandboxed``)
         self.sandbox = sandbox
         self.mode = mode
         self.rules = rules or PermissionRules()

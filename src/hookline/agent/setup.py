@@ -65,6 +65,7 @@ if TYPE_CHECKING:
     from hookline.sandbox.config import SandboxConfig
     from hookline.sandbox.network import NetworkProxy
     from hookline.sandbox.start import SandboxStart
+    from hookline.sandbox.state import SandboxState
 
 DEFAULT_MODEL = "scripted:" + str(Path(__file__).with_name("default_script.yaml"))
 
@@ -134,6 +135,9 @@ class AgentBundle:
     claude: ClaudeHooks | None
     make_provider: Callable[[str], Provider]
     trusted: bool
+    #: the session's sandbox, read by the bash tool and the gate at each call; the
+    #: terminal app's ``/sandbox`` changes its mode (``SandboxState.set_mode``)
+    sandbox: SandboxState
 
 
 _log = logging.getLogger("hookline.agent")
@@ -434,10 +438,18 @@ async def build_agent(
     for warning in mode_warnings:
         _say(err, f"settings: {warning}")
     agent_ref: list[Agent] = []
-    sandbox = _sandbox(settings, rules, cwd, runner, err, agent_ref)
-    gate = PermissionGate(
-        runner, mode=mode, rules=rules, cwd=cwd, sandbox=sandbox.policy if sandbox else None
-    )
+
+    def reload_settings() -> LoadedSettings:
+        """The settings as this session read them (its trust, ``--settings``, managed)."""
+        return load_settings(
+            Path(cwd),
+            cli_settings=Path(options.settings_file) if options.settings_file else None,
+            managed_paths=options.managed_paths,
+            project_trusted=trusted,
+        )
+
+    sandbox = _sandbox(settings, rules, cwd, runner, err, agent_ref, reload_settings)
+    gate = PermissionGate(runner, mode=mode, rules=rules, cwd=cwd, sandbox=sandbox)
     memory = load_memory(cwd, project_trusted=trusted)
     for warning in memory.warnings:
         _say(err, warning)
@@ -467,7 +479,7 @@ async def build_agent(
                 spawn_hook=spawn_hook,
                 hide=rules.hide_predicate(cwd),
                 leftovers=leftovers,
-                sandbox=sandbox.sandbox if sandbox else None,
+                sandbox=sandbox,
             ),
             task_tool(lambda: agent_ref[0], agent_types, make_provider),
         ],
@@ -480,8 +492,7 @@ async def build_agent(
     )
     agent.memory_files = memory.files
     agent_ref.append(agent)
-    if sandbox is not None and sandbox.sandbox is not None and sandbox.sandbox.proxy is not None:
-        agent.on_shutdown(sandbox.sandbox.proxy.aclose)
+    agent.on_shutdown(sandbox.aclose)
     await _start_mcp_servers(agent, claude, settings, cwd, trusted, err)
     agent.stream.verbose_context = options.verbose_context
     agent.make_provider = make_provider
@@ -517,6 +528,7 @@ async def build_agent(
         claude=claude,
         make_provider=make_provider,
         trusted=trusted,
+        sandbox=sandbox,
     )
 
 
@@ -571,29 +583,36 @@ def _sandbox(
     runner: HookRunner,
     err: TextIO | None,
     agent_ref: list[Agent],
-) -> SandboxStart | None:
-    """The session's sandbox (``sandbox`` settings; None without any); refuse to start when
-    it is required and cannot run, warn once when it is wanted and cannot."""
+    reload: Callable[[], LoadedSettings],
+) -> SandboxState:
+    """The session's sandbox state, started when the settings have a ``sandbox`` section;
+    refuse to start when it is required and cannot run, warn once when it is wanted and
+    cannot. Without the section nothing runs until ``/sandbox`` switches it on."""
+    from hookline.sandbox.state import SandboxState
+
+    def start(config: SandboxConfig) -> SandboxStart:
+        from hookline.sandbox.start import start_sandbox
+
+        def violation(decision: Any) -> None:
+            # each refused connection is an event the audit log and OTel record
+            if agent_ref:
+                agent_ref[0].publish(sandbox_violation_event(decision))
+
+        proxy = _network_proxy(config, cwd, runner, agent_ref)
+        return start_sandbox(config, proxy=proxy, on_violation=violation)
+
+    state = SandboxState(rules=rules, cwd=cwd, load=reload, start=start)
     if settings.empty or settings.merged.sandbox is None:
-        return None  # nothing imported for a run without sandbox settings
-    from hookline.sandbox.config import resolve_sandbox
-    from hookline.sandbox.start import SandboxUnavailable, start_sandbox
-
-    config = resolve_sandbox(settings, rules, cwd)
-
-    def violation(decision: Any) -> None:
-        # each refused connection is an event the audit log and OTel record
-        if agent_ref:
-            agent_ref[0].publish(sandbox_violation_event(decision))
+        return state  # nothing started for a run without sandbox settings
+    from hookline.sandbox.start import SandboxUnavailable
 
     try:
-        proxy = _network_proxy(config, cwd, runner, agent_ref)
-        start = start_sandbox(config, proxy=proxy, on_violation=violation)
+        begun = state.begin(settings)
     except SandboxUnavailable as exc:
         raise SetupError(str(exc), exit_code=1) from None
-    if start.warning is not None:
-        _say(err, start.warning, logging.WARNING)
-    return start
+    if begun.warning is not None:
+        _say(err, begun.warning, logging.WARNING)
+    return state
 
 
 def _network_proxy(

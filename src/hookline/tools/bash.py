@@ -64,6 +64,7 @@ from hookline.tools.truncation import (
 
 if TYPE_CHECKING:
     from hookline.sandbox.launcher import Launch, Sandbox
+    from hookline.sandbox.state import SandboxState
 
 #: The parameter models' module, imported when a tool first runs or sends its schema.
 _PARAMS = "hookline.tools.params"
@@ -345,18 +346,20 @@ def create_bash_tool(
     max_bytes: int = DEFAULT_MAX_BYTES,
     spill_bytes: int = DEFAULT_SPILL_BYTES,
     leftovers: ToolLeftovers | None = None,
-    sandbox: Sandbox | None = None,
+    sandbox: SandboxState | Sandbox | None = None,
 ) -> Tool:
     """The ``bash`` tool for ``cwd``; ``spawn_hook`` rewrites command/cwd/env before spawning.
 
     Background jobs and spill files are handed to ``leftovers`` (the process-wide
     ``default_leftovers`` unless given), whose ``close()`` ends them. With ``sandbox``
-    a call runs under it unless its policy says otherwise (``excludedCommands``,
-    ``dangerouslyDisableSandbox``); the sandbox's private folder goes with ``leftovers``.
+    each call asks it where to run — in the sandbox unless the policy in force then says
+    otherwise (off, ``excludedCommands``, ``dangerouslyDisableSandbox``); a bare
+    ``Sandbox`` is used for good. Its private folders go with ``leftovers``.
     """
     owner = leftovers if leftovers is not None else default_leftovers
-    if sandbox is not None:
-        owner.add_closer(sandbox.close)
+    state = _state(sandbox)
+    if state is not None:
+        owner.add_closer(state.close)
 
     async def execute(
         tool_call_id: str,
@@ -391,9 +394,10 @@ def create_bash_tool(
                 updates.feed(data)
 
         shell = shutil.which("bash") or "/bin/sh"
-        boxed = sandbox is not None and sandbox.policy.sandboxed(params)
+        box = state.sandbox_for(params) if state is not None else None
+        boxed = box is not None
         try:
-            async with _launch(sandbox if boxed else None, [shell, "-c", ctx.command], ctx) as go:
+            async with _launch(box, [shell, "-c", ctx.command], ctx) as go:
                 res = await run_process(
                     go.argv,
                     cwd=ctx.cwd,
@@ -459,9 +463,17 @@ def create_bash_tool(
         return ToolResult([text(body or "(no output)")], details)
 
     description = _description(os.environ)
-    if sandbox is not None:
-        description += _sandbox_description(sandbox)
+    if state is not None and state.sandbox is not None:  # what the model is told at start
+        description += _sandbox_description(state.sandbox)
     return Tool("bash", description, ModelRef(_PARAMS, "BashParams"), execute, label="bash")
+
+
+def _state(sandbox: SandboxState | Sandbox | None) -> SandboxState | None:
+    if sandbox is None:
+        return None
+    from hookline.sandbox.state import SandboxState  # light: no sandbox machinery
+
+    return sandbox if isinstance(sandbox, SandboxState) else SandboxState.fixed(sandbox)
 
 
 @contextlib.asynccontextmanager

@@ -15,6 +15,7 @@ from hookline.tools.wrapper import resolve_tools, wrap_tools
 
 if TYPE_CHECKING:
     from hookline.sandbox.launcher import Sandbox
+    from hookline.sandbox.state import SandboxState
 
 #: The built-in tool names, in the order the model is shown them.
 BUILTIN_TOOL_NAMES = ("read", "bash", "edit", "write", "grep", "find", "ls")
@@ -26,7 +27,7 @@ def builtin_tools(
     spawn_hook: BashSpawnHook | None = None,
     hide: HidePath | None = None,
     leftovers: ToolLeftovers | None = None,
-    sandbox: Sandbox | None = None,
+    sandbox: SandboxState | Sandbox | None = None,
 ) -> list[Tool]:
     """Every built-in tool for ``cwd``, unwrapped.
 
@@ -34,7 +35,8 @@ def builtin_tools(
     and ``ls`` show, e.g. files a Read deny rule covers. ``leftovers`` tracks
     what bash calls leave behind (background jobs, spill files) for the owner
     to end with ``close()``; default: a process-wide one closed at exit.
-    ``sandbox`` runs bash calls under it (``hookline.sandbox``).
+    ``sandbox`` runs bash calls under it (``hookline.sandbox``; a ``SandboxState`` is
+    read at each call, so its mode may change during the session).
     """
     return [
         create_read_tool(cwd),

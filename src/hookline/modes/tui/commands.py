@@ -185,6 +185,56 @@ async def _permissions(app: TuiApp, args: str) -> None:
     app.print(render.listing("Permissions", rows))
 
 
+async def _sandbox(app: TuiApp, args: str) -> None:
+    """What ``hookline sandbox check`` shows, then a choice of mode (Claude Code's panel)."""
+    from hookline.sandbox.availability import probe
+    from hookline.sandbox.check import check_sections
+    from hookline.sandbox.state import MODE_LABELS, mode_of, offered_modes
+
+    state = app.bundle.sandbox
+    found = probe()
+    if not found.available:  # as Claude Code's panel: its Dependencies tab only
+        app.print(render.listing("Sandbox: dependencies", [(line, "") for line in found.lines()]))
+        await app.ui.select(
+            f"The sandbox cannot run here: {found.problem}\n(then run /sandbox again)",
+            ["Close"],
+        )
+        return
+    config = state.config
+    rows = [
+        (heading if i == 0 else "", line)
+        for heading, lines in check_sections(config, found)
+        for i, line in enumerate(lines)
+    ]
+    app.print(render.listing("Sandbox", rows))
+    forced = state.forced()
+    modes = offered_modes(forced)
+    current = mode_of(config)
+    title = f"Sandbox mode (now: {MODE_LABELS[current]})"
+    fixed = [f.origin for f in forced.values()]
+    if "off" not in modes:
+        title += f"\nIt cannot be switched off here: {', '.join(fixed)} requires it."
+    elif len(modes) < 3:
+        title += f"\nSome modes are fixed by {', '.join(fixed)}."
+    labels = [MODE_LABELS[m] for m in modes]
+    described = {MODE_LABELS[m]: _MODE_HELP[m] + (" (now)" if m == current else "") for m in modes}
+    choice = await app.ui.select(title, labels, descriptions=described)
+    if choice is None:
+        return
+    change = state.set_mode(modes[labels.index(choice)])
+    if change.note is not None:
+        app.notice(f"sandbox: {change.note}", "warning" if change.path else "error")
+    if change.path is not None:
+        app.notice(f"sandbox: {MODE_LABELS[change.now]} from the next bash call (in {change.path})")
+
+
+_MODE_HELP = {
+    "auto-allow": "bash runs sandboxed without asking; ask and deny rules still hold",
+    "regular": "bash runs sandboxed and is asked about as usual",
+    "off": "bash runs unsandboxed and is asked about as usual",
+}
+
+
 async def _hooks(app: TuiApp, args: str) -> None:
     result = app.bundle.load_result
     rows: list[tuple[str, str]] = []
@@ -223,6 +273,7 @@ BUILTINS: dict[str, Builtin] = {
         Builtin("compact", "summarize older messages", _compact, "[instructions]"),
         Builtin("model", "switch the model", _model, "[spec]"),
         Builtin("permissions", "the permission mode and rules in force", _permissions),
+        Builtin("sandbox", "the bash sandbox: what it holds, and its mode", _sandbox),
         Builtin("hooks", "loaded hooks, where from, errors, skipped", _hooks),
         Builtin("quit", "exit hookline", _quit),
         Builtin("exit", "exit hookline", _quit),

@@ -33,6 +33,10 @@ SHARED: dict[str, tuple[str, str]] = {
     ),
     "## Permissions": ("permissions.md", "# Permissions"),
     "### Trust": ("security.md", "## Trust"),
+    "### What holds what: the rules, the sandbox, neither": (
+        "security.md",
+        "## What holds what: the rules, the sandbox, neither",
+    ),
     "### Performance": ("performance.md", "# Performance"),
 }
 

@@ -104,8 +104,9 @@ class Sandbox:
         return os.path.join(self.home, "tmp")
 
     def close(self) -> None:
-        """Remove the private folder and the idle stand-ins (idempotent)."""
+        """Remove the private folder and the idle stand-ins, stop watching (idempotent)."""
         placeholders.sweep()
+        self.planner.tree.close()
         home, self._home = self._home, None
         if home is not None:
             with contextlib.suppress(OSError):

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 
 from hookline.sandbox.config import PathEntry, SandboxConfig
 from hookline.sandbox.placeholders import placeholders
-from hookline.sandbox.tree import Listing, TreeIndex
+from hookline.sandbox.tree import Listing, TreeChanges, TreeIndex
 
 #: Paths at the root of every working directory that a command must never write or
 #: create: the agent's own settings and hooks, and code other tools run later. Folders
@@ -93,10 +93,17 @@ class Planner:
         #: (which rule, folder) -> (its listing, what matched there): reused while the
         #: folder's listing is the same object (unchanged)
         self._found: dict[tuple[int, str], tuple[Listing, list[tuple[str, bool]]]] = {}
+        #: (which rule, where) -> its search, brought up to date from the tree's changes
+        self._searches: dict[tuple[int, str], _Search] = {}
+        #: what changed since the last plan (None: anything may have), and how many plans
+        self._changes: TreeChanges | None = None
+        self._plans = 0
 
     def plan(self, tmpdir: str) -> MountPlan:
         config = self.config
         plan = MountPlan()
+        self._changes = self.tree.refresh()
+        self._plans += 1
         self.tree.truncated = False
         writable = [w for w in config.writable if os.path.isdir(w)]
         plan.writable = sorted(dict.fromkeys([*writable, tmpdir]), key=_depth)
@@ -197,23 +204,39 @@ class Planner:
         for path, is_dir in self._search(entry, entry.root):
             hidden[path] = is_dir
 
-    def _search(self, entry: PathEntry, start: str) -> Iterable[tuple[str, bool]]:
-        """What ``entry``'s glob matches below ``start``; a folder's matches are kept while
-        its listing is unchanged, so a call pays a ``stat`` per folder, not a match per file."""
-        key = id(entry)
-        for folder, listing in self.tree.folders(start):
-            cached = self._found.get((key, folder))
-            if cached is not None and cached[0] is listing:
-                yield from cached[1]
-                continue
-            base = "" if folder == "/" else folder
-            found = [
-                (f"{base}/{name}", is_dir)
-                for name, is_dir, _ in listing.names
-                if entry.matches(f"{base}/{name}", is_dir)
-            ]
-            self._found[(key, folder)] = (listing, found)
-            yield from found
+    def _search(self, entry: PathEntry, start: str) -> list[tuple[str, bool]]:
+        """What ``entry``'s glob matches below ``start``. The first search walks the tree;
+        later ones look again only at the folders the tree says changed (and walk what was
+        added), so a call pays for what changed, not for the size of the project."""
+        key = (id(entry), start)
+        search = self._searches.get(key)
+        changes = self._changes
+        if search is None or changes is None or search.plan != self._plans - 1:
+            search = _Search(self._plans)
+            for folder, listing in self.tree.folders(start):
+                search.found[folder] = self._matches(entry, folder, listing)
+                search.unwatched.update(() if self.tree.watched(folder) else (folder,))
+        else:
+            search.update(self, entry, start, changes)
+        if self.tree.truncated:
+            self._searches.pop(key, None)  # incomplete: never reused
+        else:
+            self._searches[key] = search
+        return search.flat()
+
+    def _matches(self, entry: PathEntry, folder: str, listing: Listing) -> list[tuple[str, bool]]:
+        """The names in ``folder`` that ``entry`` matches (kept while the listing is)."""
+        cached = self._found.get((id(entry), folder))
+        if cached is not None and cached[0] is listing:
+            return cached[1]
+        base = "" if folder == "/" else folder
+        found = [
+            (f"{base}/{name}", is_dir)
+            for name, is_dir, _ in listing.names
+            if entry.matches(f"{base}/{name}", is_dir)
+        ]
+        self._found[(id(entry), folder)] = (listing, found)
+        return found
 
     def _hard_links(
         self, roots: list[str], readonly: dict[str, None], hidden: dict[str, bool]
@@ -237,6 +260,54 @@ class Planner:
                     hidden.setdefault(entry.path, False)
                 elif entry.path not in hidden:
                     readonly[entry.path] = None
+
+
+class _Search:
+    """One glob's matches below one folder, by folder, as of plan number ``plan``."""
+
+    def __init__(self, plan: int) -> None:
+        self.plan = plan
+        self.found: dict[str, list[tuple[str, bool]]] = {}
+        #: folders no watch covers: looked at again on every plan
+        self.unwatched: set[str] = set()
+        self._flat: list[tuple[str, bool]] | None = None
+
+    def update(self, planner: Planner, entry: PathEntry, start: str, changes: TreeChanges) -> None:
+        """Bring the matches up to date: drop what was removed, look again at what changed,
+        walk what was added."""
+        self.plan = planner._plans
+        if changes.subtrees:
+            gone = tuple(f"{s}/" for s in changes.subtrees)
+            for folder in [f for f in self.found if f in changes.subtrees or f.startswith(gone)]:
+                del self.found[folder]
+                self.unwatched.discard(folder)
+                self._flat = None
+        tree = planner.tree
+        again = [f for f in (*changes.changed, *self.unwatched) if f in self.found]
+        if start not in self.found:
+            again.append(start)
+        for folder in dict.fromkeys(again):
+            listing = tree.listing(folder)
+            self._flat = None
+            if listing is None:
+                self.found.pop(folder, None)
+                continue
+            self.found[folder] = planner._matches(entry, folder, listing)
+            if tree.watched(folder):
+                self.unwatched.discard(folder)
+            base = "" if folder == "/" else folder
+            for name, is_dir, _ in listing.names:
+                child = f"{base}/{name}"
+                if is_dir and child not in self.found:  # added: walk it
+                    for sub, sub_listing in tree.folders(child):
+                        self.found[sub] = planner._matches(entry, sub, sub_listing)
+                        if not tree.watched(sub):
+                            self.unwatched.add(sub)
+
+    def flat(self) -> list[tuple[str, bool]]:
+        if self._flat is None:
+            self._flat = [match for found in self.found.values() for match in found]
+        return self._flat
 
 
 def _files_in(path: str, tree: TreeIndex) -> Iterable[os.stat_result]:

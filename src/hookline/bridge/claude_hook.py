@@ -78,7 +78,8 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str]) -> int:
-    """Read stdin, answer on stdout/stderr, return the exit code Claude Code reads.
+    """Read stdin, answer on stdout/stderr, end with the exit code Claude Code reads
+    (returned where the hooks ran in this process, else the process leaves with it).
 
     The hooks run in a forked child (``hookline.bridge.watchdog``), forked first thing:
     the less this process holds then, the less the child copies. Where they did, this

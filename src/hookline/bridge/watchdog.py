@@ -12,8 +12,8 @@ are all stopped the same way.
 
 The parent writes the answer and leaves with ``leave``, skipping the
 interpreter's teardown: no hook ran in it, and deallocating the heap it shared
-with the child would write to nearly every page of it (≈ 3 ms of CPU, a third
-of what the watchdog costs; see docs/performance.md).
+with the child would write to nearly every page of it again (≈ 3 ms of CPU of
+the 8.5 the watchdog cost; see docs/performance.md).
 """
 
 from __future__ import annotations

@@ -6,13 +6,17 @@ process's GC off while timing):
 - ``hookline claude-hook`` answering one PreToolUse with one trivial hook
   module (``--no-discovery`` and with the usual discovery), beside
   ``python -c pass`` fed the same stdin (goal ≤ 80 ms);
+- the watchdog's share: the same claude-hook beside itself with the hooks run
+  in its own process (no fork, no deadline), CPU time (user + system, of the
+  process and its children) and wall time;
 - one PreToolUse round trip to ``hookline serve --http`` over a kept-alive
   connection, beside the same round trip to a stdlib HTTP server that
   answers ``{}`` without running anything, and beside claude-hook's process
   start (goal ≤ 2 ms).
 
 Bytecode is cached privately first, ``HOME`` and ``HOOKLINE_HOME`` are empty
-temporary folders. Nothing here asserts a time.
+temporary folders, and ``PYTHONPATH`` is this checkout's ``src`` (the venv's
+install may point at another one). Nothing here asserts a time.
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ import gc
 import http.client
 import json
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -33,7 +38,16 @@ from typing import Any
 
 RUNS = 21
 ROUND_TRIPS = 500
+SRC = Path(__file__).resolve().parent.parent / "src"
 FLOOR = [sys.executable, "-c", "pass"]
+#: ``hookline ARGS`` with the hooks run in this process, as where ``os.fork`` does not
+#: exist: the watchdog left out.
+UNGUARDED = [
+    sys.executable,
+    "-c",
+    "import sys; import hookline.bridge.watchdog as w; w.FORKS = False; "
+    "from hookline.cli import main; sys.exit(main())",
+]
 HOOK = """
 def register(pi):
     @pi.on("tool_call")
@@ -65,37 +79,52 @@ def _hookline() -> list[str]:
 
 def _env(home: Path, pycache: Path) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "HOOKLINE"))}
+    env["PYTHONPATH"] = str(SRC)
     env["PYTHONPYCACHEPREFIX"] = str(pycache)
     env["HOME"] = str(home)
     env["HOOKLINE_HOME"] = str(home / ".hookline")
     return env
 
 
-def _once(argv: list[str], data: bytes, env: dict[str, str], cwd: Path) -> float:
-    start = time.perf_counter()
+def _cpu() -> float:
+    """CPU seconds (user + system) of the waited-for child processes so far."""
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return used.ru_utime + used.ru_stime
+
+
+def _once(argv: list[str], data: bytes, env: dict[str, str], cwd: Path) -> tuple[float, float]:
+    """Wall and CPU seconds of one run."""
+    cpu, start = _cpu(), time.perf_counter()
     done = subprocess.run(argv, input=data, env=env, cwd=cwd, capture_output=True, check=False)
     elapsed = time.perf_counter() - start
     if done.returncode != 0:
         raise RuntimeError(f"{argv} exited {done.returncode}: {done.stderr.decode()}")
-    return elapsed
+    return elapsed, _cpu() - cpu
 
 
-def _pair(argv: list[str], data: bytes, env: dict[str, str], cwd: Path) -> tuple[float, float]:
+def _pair(
+    argv: list[str], data: bytes, env: dict[str, str], cwd: Path, floor_argv: list[str] = FLOOR
+) -> tuple[tuple[float, float], tuple[float, float]]:
+    """Median (wall, CPU) seconds of ``argv`` and of ``floor_argv``, run alternately."""
     _once(argv, data, env, cwd)  # warm: bytecode cache, page cache
-    _once(FLOOR, data, env, cwd)
-    ours: list[float] = []
-    floor: list[float] = []
+    _once(floor_argv, data, env, cwd)
+    ours: list[tuple[float, float]] = []
+    floor: list[tuple[float, float]] = []
     gc.disable()
     try:
         for i in range(RUNS):
-            first, second = (argv, FLOOR) if i % 2 else (FLOOR, argv)
+            first, second = (argv, floor_argv) if i % 2 else (floor_argv, argv)
             a = _once(first, data, env, cwd)
             b = _once(second, data, env, cwd)
             ours.append(a if first is argv else b)
             floor.append(b if first is argv else a)
     finally:
         gc.enable()
-    return statistics.median(ours), statistics.median(floor)
+    return _medians(ours), _medians(floor)
+
+
+def _medians(runs: list[tuple[float, float]]) -> tuple[float, float]:
+    return statistics.median(r[0] for r in runs), statistics.median(r[1] for r in runs)
 
 
 class _Empty(BaseHTTPRequestHandler):
@@ -179,11 +208,22 @@ def main() -> None:
         start_ms = 0.0
         for label, extra in rows:
             argv = [*_hookline(), "claude-hook", *extra, "--hook", str(hook)]
-            ours, floor = _pair(argv, body, env, cwd)
+            (ours, _), (floor, _) = _pair(argv, body, env, cwd)
             start_ms = start_ms or ours * 1000
             print(
                 f"{label:58} {ours * 1000:8.1f}ms {floor * 1000:8.1f}ms {ours / floor:6.1f}×"
                 "   (floor: python -c pass; goal ≤ 80 ms)"
+            )
+        hook_args = ["claude-hook", "--no-discovery", "--hook", str(hook)]
+        guarded, bare = _pair(
+            [*_hookline(), *hook_args], body, env, cwd, floor_argv=[*UNGUARDED, *hook_args]
+        )
+        for what, i in (("CPU", 1), ("wall", 0)):
+            print(
+                f"{'claude-hook --no-discovery, the watchdog fork, ' + what:58} "
+                f"{guarded[i] * 1000:8.1f}ms {bare[i] * 1000:8.1f}ms "
+                f"{guarded[i] / bare[i]:6.2f}×   (floor: the hooks run in-process, no deadline; "
+                f"+{(guarded[i] - bare[i]) * 1000:.1f} ms)"
             )
         ours, floor = _serve_rows(hook, env, cwd, body)
         print(

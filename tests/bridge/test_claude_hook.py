@@ -289,8 +289,9 @@ import os
 real_exit = os._exit
 
 def report(code):  # the hooks run in a forked child: its modules are the ones that count
-    with open(out, "x") as f:
-        json.dump({"code": code, "modules": sorted(sys.modules)}, f)
+    if not os.path.exists(out):  # the parent, which waits for the child, leaves this way too
+        with open(out, "x") as f:
+            json.dump({"code": code, "modules": sorted(sys.modules)}, f)
     real_exit(code)
 
 os._exit = report
@@ -358,3 +359,24 @@ def register(pi):
     assert "updatedInput" not in decision
     assert "in hookline this is 'input'" in decision["permissionDecisionReason"]
     assert "in hookline this is 'input'" in answer.stderr
+
+
+def test_a_long_answer_arrives_whole(tmp_path: Path, hook_file: Any) -> None:
+    """The process Claude started leaves without tearing the interpreter down (the hooks
+    ran in its child): what it wrote is flushed first, however long, on both streams."""
+    hook = hook_file(
+        "import sys\n"
+        "def register(pi):\n"
+        "    @pi.on('tool_call')\n"
+        "    def guard(event, ctx):\n"
+        "        print('x' * 300_000, file=sys.stderr)\n"
+        "        return {'block': True, 'reason': 'r' * 300_000 + '.'}\n"
+    )
+    answer = run_claude_hook(
+        _pre(tmp_path, "Bash", {"command": "ls"}), "--no-discovery", "--hook", str(hook),
+        cwd=tmp_path,
+    )  # fmt: skip
+    assert answer.code == 0
+    reason = answer.output["hookSpecificOutput"]["permissionDecisionReason"]
+    assert reason == "r" * 300_000 + "."
+    assert "x" * 300_000 in answer.stderr

@@ -78,13 +78,15 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str]) -> int:
-    """Read stdin, answer on stdout/stderr, return the exit code Claude Code reads.
+    """Read stdin, answer on stdout/stderr, end with the exit code Claude Code reads
+    (returned where the hooks ran in this process, else the process leaves with it).
 
     The hooks run in a forked child (``hookline.bridge.watchdog``), forked first thing:
-    the less this process holds then, the less the child copies.
+    the less this process holds then, the less the child copies. Where they did, this
+    process leaves as soon as its answer is written (``leave``: no teardown).
     """
     args = _parser().parse_args(argv)
-    from hookline.bridge.watchdog import reply_within
+    from hookline.bridge.watchdog import FORKS, leave, reply_within
     from hookline.modes.stdout import claim_stdout
 
     # The answer goes to a private stdout: a hook's print() (or a program it starts)
@@ -96,6 +98,8 @@ def main(argv: Sequence[str]) -> int:
     out.flush()
     if stderr:
         sys.stderr.write(stderr + "\n")
+    if FORKS:
+        leave(code)
     return code
 
 

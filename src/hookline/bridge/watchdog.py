@@ -9,6 +9,11 @@ group: the programs a hook started) and answers for the event itself. Nothing
 in the stuck process has to cooperate: a ``while True``, a ``time.sleep``, a
 regular expression holding the GIL or a handler that swallows every exception
 are all stopped the same way.
+
+The parent writes the answer and leaves with ``leave``, skipping the
+interpreter's teardown: no hook ran in it, and deallocating the heap it shared
+with the child would write to nearly every page of it again (≈ 3 ms of CPU of
+the 8.5 the watchdog cost; see docs/performance.md).
 """
 
 from __future__ import annotations
@@ -22,7 +27,7 @@ import signal
 import sys
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NoReturn
 
 #: What a command hook answers: exit code, stdout, stderr.
 Reply = tuple[int, str, str]
@@ -36,6 +41,8 @@ Tell = Callable[[str], None]
 DEFAULT_DEADLINE = 30.0
 #: Seconds the child has to exit once it has answered before it is killed.
 EXIT_GRACE = 1.0
+#: Whether the work runs in a child; without ``os.fork`` (Windows) it runs in this process.
+FORKS = hasattr(os, "fork")
 
 
 def reply_within(
@@ -44,9 +51,10 @@ def reply_within(
     """``work(tell)`` run in a child process; ``failed(why, event)`` when no answer came in
     ``seconds`` or the child ended without one (``event``: what it told, else ``None``).
 
-    Where ``os.fork`` does not exist, ``work`` runs here, without a deadline.
+    Where ``os.fork`` does not exist (``FORKS`` is false), ``work`` runs here, without a
+    deadline.
     """
-    if not hasattr(os, "fork"):
+    if not FORKS:
         return work(lambda event: None)
     read_end, write_end = os.pipe()
     sys.stdout.flush()
@@ -75,6 +83,16 @@ def reply_within(
     if heard.ended:
         return failed(f"the hooks' process ended without an answer ({status})", heard.event)
     return failed(f"the hook modules gave no answer within {seconds:g} s (--timeout)", heard.event)
+
+
+def leave(code: int) -> NoReturn:
+    """End this process with ``code`` once its answer is written, without tearing the
+    interpreter down: for the parent of ``reply_within``, where no hook ran (a process
+    whose hooks ran here must exit normally, for their exit handlers)."""
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(Exception):  # a closed stream: nothing more to say
+            stream.flush()
+    os._exit(code)
 
 
 class _Heard:

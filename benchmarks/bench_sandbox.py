@@ -24,6 +24,7 @@ from hookline.core.process import run_process
 from hookline.sandbox.availability import probe
 from hookline.sandbox.config import resolve_sandbox
 from hookline.sandbox.launcher import Sandbox
+from hookline.sandbox.network import DomainPolicy, NetworkProxy
 from hookline.settings import load_settings
 from hookline.settings.permission_rules import PermissionRules
 from hookline.tools.bash import create_bash_tool
@@ -65,6 +66,20 @@ async def _rounds(bwrap: str, sandbox: Sandbox, leftovers: ToolLeftovers) -> dic
     return {name: statistics.median(values) for name, values in times.items()}
 
 
+async def _measured(
+    bwrap: str, sandbox: Sandbox, leftovers: ToolLeftovers
+) -> tuple[dict[str, float], float]:
+    """The rounds' medians and the mean time to plan the mounts, the session then ended."""
+    try:
+        median = await _rounds(bwrap, sandbox, leftovers)
+        start = time.perf_counter()
+        for _ in range(ROUNDS):
+            sandbox.plan()
+        return median, (time.perf_counter() - start) / ROUNDS
+    finally:
+        await sandbox.aclose()
+
+
 def main() -> None:
     found = probe()
     if not found.available or found.bwrap is None:
@@ -73,14 +88,12 @@ def main() -> None:
     loaded = load_settings(PROJECT, managed_paths=[])
     rules = PermissionRules.from_lists(deny=RULES, root=str(PROJECT))
     config = dataclasses.replace(resolve_sandbox(loaded, rules, str(PROJECT)), enabled=True)
-    sandbox = Sandbox(config, bwrap=found.bwrap, disable_userns=found.disables_userns)
+    # the network as the agent has it: the proxy, through the session's shared namespace
+    proxy = NetworkProxy(DomainPolicy())
+    sandbox = Sandbox(config, bwrap=found.bwrap, proxy=proxy, disable_userns=found.disables_userns)
     leftovers = ToolLeftovers()
     try:
-        median = asyncio.run(_rounds(found.bwrap, sandbox, leftovers))
-        start = time.perf_counter()
-        for _ in range(ROUNDS):
-            sandbox.plan()
-        planning = (time.perf_counter() - start) / ROUNDS
+        median, planning = asyncio.run(_measured(found.bwrap, sandbox, leftovers))
     finally:
         leftovers.close()
     raw, inside = median["plain"], median["boxed"]

@@ -31,8 +31,12 @@ _TRANSIENT = (errno.EINTR, errno.ECONNABORTED)  # the next accept may well succe
 
 
 def main(argv: list[str]) -> int:
+    if len(argv) == 3 and argv[2] == "--serve":
+        return _serve_session(int(argv[0]), int(argv[1]))
     if len(argv) < 4 or argv[2] != "--":
-        sys.stderr.write("usage: _inside.py CONTROL_FD PORT -- COMMAND [ARG...]\n")
+        sys.stderr.write(
+            "usage: _inside.py CONTROL_FD PORT -- COMMAND [ARG...] | CONTROL_FD PORT --serve\n"
+        )
         return 2
     control_fd, port, command = int(argv[0]), int(argv[1]), argv[3:]
     posix.set_inheritable(control_fd, False)
@@ -52,6 +56,21 @@ def main(argv: list[str]) -> int:
         _thread.start_new_thread(_serve, (listener, control))
     _serve(listeners[0], control)
     return 0  # not reached: _exit_with ends the process
+
+
+def _serve_session(control_fd: int, port: int) -> int:
+    """The session's network namespace: listen, say ``ready PID`` on stdout (hookline
+    enters the namespace of that process for each call), then hand connections out until
+    hookline ends this process."""
+    posix.set_inheritable(control_fd, False)
+    control = _socket.socket(fileno=control_fd)
+    listeners = _listen(port)
+    posix.write(1, f"ready {posix.getpid()}\n".encode())
+    posix.close(1)
+    for listener in listeners[1:]:
+        _thread.start_new_thread(_serve, (listener, control))
+    _serve(listeners[0], control)
+    return 0  # not reached
 
 
 def _listen(port: int) -> list[_socket.socket]:

@@ -30,6 +30,7 @@ from hookline.sandbox.config import SandboxConfig
 from hookline.sandbox.mounts import MountPlan, Planner
 from hookline.sandbox.placeholders import placeholders
 from hookline.sandbox.policy import SandboxPolicy
+from hookline.sandbox.shared_net import SharedNetwork
 
 if TYPE_CHECKING:
     from hookline.sandbox.network import NetworkProxy
@@ -79,6 +80,9 @@ class Sandbox:
         self.disable_userns = disable_userns
         self.proxy = proxy
         self.on_violation = on_violation
+        #: one network namespace for every call, when the machine allows it
+        self.shared = SharedNetwork.find(bwrap, proxy) if proxy is not None else None
+        self._running = 0  # calls in the shared namespace now
         self.planner = Planner(config)
         #: which calls run here (the sandbox exists, so it is active)
         self.policy = SandboxPolicy(config, active=True)
@@ -103,10 +107,20 @@ class Sandbox:
     def tmpdir(self) -> str:
         return os.path.join(self.home, "tmp")
 
+    async def aclose(self) -> None:
+        """End the session's network (forwarder and proxy), then :meth:`close`."""
+        if self.shared is not None:
+            await self.shared.aclose()
+        if self.proxy is not None:
+            await self.proxy.aclose()
+        self.close()
+
     def close(self) -> None:
         """Remove the private folder and the idle stand-ins, stop watching (idempotent)."""
         placeholders.sweep()
         self.planner.tree.close()
+        if self.shared is not None:
+            self.shared.close()
         home, self._home = self._home, None
         if home is not None:
             with contextlib.suppress(OSError):
@@ -129,41 +143,59 @@ class Sandbox:
             if note not in self._said:  # once per session
                 self._said.add(note)
                 _log.warning("sandbox: %s; paths beyond it are not protected", note)
+        shared = self.shared if self.shared is not None and await self.shared.start() else None
         with placeholders.held(plan.missing) as made:
             launch = Launch([], {**env, "TMPDIR": self.tmpdir})
             channel = None
+            mark = 0
             try:
                 inner = list(argv)
+                prefix: list[str] = []
                 fds: list[int] = []
-                if self.proxy is not None:
+                if shared is not None and shared.channel is not None:
+                    prefix = shared.enter_argv()
+                    mark = len(shared.channel.refused)
+                    if not self._running:
+                        shared.channel.forget_answers()
+                    self._running += 1
+                    launch.env.update(network.proxy_env())
+                elif self.proxy is not None:
                     channel = self.proxy.open_channel()
                     launch._after_spawn.append(channel.spawned)
                     inner = network.inside_argv(sys.executable, channel.inside_fd, inner)
                     launch.env.update(network.proxy_env())
                     fds.append(channel.inside_fd)
-                args = self.arguments(plan, set(made), cwd)
+                args = self.arguments(plan, set(made), cwd, own_network=shared is None)
                 seccomp_fd = _seccomp_fd()
                 launch._after_spawn.append(lambda: _close(seccomp_fd))
                 args += ["--seccomp", str(seccomp_fd)]
                 fds.append(seccomp_fd)
-                launch.argv = [self.bwrap, *args, "--", *inner]
+                launch.argv = [*prefix, self.bwrap, *args, "--", *inner]
                 launch.pass_fds = tuple(fds)
                 yield launch
             finally:
                 launch.spawned()  # a spawn that failed (or never came) closes them too
-                if channel is not None:
+                if shared is not None and shared.channel is not None:
+                    self._running -= 1
+                    launch.refused = shared.channel.refused[mark:]
+                elif channel is not None:
                     await channel.aclose()
                     launch.refused = list(channel.refused)
-                    for decision in launch.refused:
-                        if self.on_violation is not None:
-                            self.on_violation(decision)
+                for decision in launch.refused:
+                    if self.on_violation is not None:
+                        self.on_violation(decision)
 
-    def arguments(self, plan: MountPlan, made: set[str], cwd: str) -> list[str]:
-        """bubblewrap's options for ``plan`` (stand-ins only where one was ``made``)."""
+    def arguments(
+        self, plan: MountPlan, made: set[str], cwd: str, *, own_network: bool = True
+    ) -> list[str]:
+        """bubblewrap's options for ``plan`` (stand-ins only where one was ``made``);
+        without ``own_network`` the call stays in the network namespace it was started in
+        (the session's shared one)."""
         empty = os.path.join(self.home, "empty")
         unreadable = os.path.join(self.home, "unreadable")
         args = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"]
-        args += ["--tmpfs", "/dev/shm", *_NAMESPACES]
+        spaces = [a for a in _NAMESPACES if own_network or a != "--unshare-net"]
+        args += ["--tmpfs", "/dev/shm", *spaces]
         if self.disable_userns:
             args.append("--disable-userns")
         for path in plan.writable:

@@ -256,6 +256,11 @@ class ProxyChannel:
         self._closed = False
         loop.add_reader(self._outside.fileno(), self._on_control)
 
+    def forget_answers(self) -> None:
+        """A "no" holds for one command: a channel that serves a whole session forgets
+        them when a command starts with no other running."""
+        self._said_no.clear()
+
     def spawned(self) -> None:
         """The sandbox started: close hookline's copy of ``inside_fd``, so that the
         channel sees the end of the forwarder."""
@@ -416,6 +421,13 @@ def inside_argv(python: str, channel_fd: int, command: Sequence[str]) -> list[st
         raise ValueError("inside_argv needs a command")
     script = _compiled_forwarder() if _is_this_python(python) else str(_INSIDE)
     return [python, "-I", "-S", "-B", script, str(channel_fd), str(PROXY_PORT), "--", *command]
+
+
+def serve_argv(python: str, channel_fd: int) -> list[str]:
+    """argv for the forwarder of a session's shared network namespace: it listens, prints
+    ``ready PID`` and serves until it is ended (see ``hookline.sandbox.shared_net``)."""
+    script = _compiled_forwarder() if _is_this_python(python) else str(_INSIDE)
+    return [python, "-I", "-S", "-B", script, str(channel_fd), str(PROXY_PORT), "--serve"]
 
 
 @functools.cache

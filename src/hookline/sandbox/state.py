@@ -278,10 +278,9 @@ class SandboxState:
             sandbox.close()
 
     async def aclose(self) -> None:
-        """Stop every started sandbox's network proxy."""
+        """End every started sandbox: its network (forwarder, proxy) and its folders."""
         for sandbox in self._started:
-            if sandbox.proxy is not None:
-                await sandbox.proxy.aclose()
+            await sandbox.aclose()
 
     def apply(self, config: SandboxConfig) -> SandboxStart:
         """Make ``config`` the one in force: keep the running sandbox when only the policy

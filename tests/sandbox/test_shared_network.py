@@ -4,6 +4,7 @@ gets a forwarder of its own. Judged by what a loopback server outside saw."""
 
 from __future__ import annotations
 
+import os
 import signal
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -56,6 +57,10 @@ async def test_every_call_reaches_an_allowed_host_and_nothing_else(
         for i in range(3):
             text = await _run(tool, f"curl -s {url}/call{i}")
             assert f"ok /call{i}" in text
+        assert (await _run(tool, "id -u; id -g")).split()[:2] == [
+            str(os.getuid()),
+            str(os.getgid()),
+        ]  # the command keeps the user's ids, in both forms
         direct = await _run(tool, f"curl -s --noproxy '*' --max-time 3 {url}/direct; echo rc=$?")
         assert "rc=0" not in direct
         if shared:

@@ -166,6 +166,8 @@ class Sandbox:
                     launch.env.update(network.proxy_env())
                     fds.append(channel.inside_fd)
                 args = self.arguments(plan, set(made), cwd, own_network=shared is None)
+                if shared is not None:
+                    args += shared.identity_args()
                 seccomp_fd = _seccomp_fd()
                 launch._after_spawn.append(lambda: _close(seccomp_fd))
                 args += ["--seccomp", str(seccomp_fd)]

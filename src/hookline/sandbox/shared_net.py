@@ -5,8 +5,8 @@ Starting the in-sandbox forwarder (an interpreter) on every call costs about as 
 bubblewrap itself. Instead the session starts it once: bubblewrap with a new user and
 network namespace runs the forwarder in its serving mode, which listens on
 ``127.0.0.1:PROXY_PORT`` and prints ``ready PID``. Each call then runs bubblewrap inside
-that process's user and network namespaces (``nsenter -U -n --preserve-credentials``, as
-the namespaces' owner may): it still gets its own user, PID, IPC and mount namespaces and
+that process's user and network namespaces (``nsenter``, as the namespaces' owner may;
+see :meth:`SharedNetwork.enter_argv`): it still gets its own user, PID, IPC and mount namespaces and
 the seccomp filter, but the network it sees is the session's, whose only way out is the
 forwarder and hookline's proxy. A refused connection is reported to every call that was
 running when it was refused.
@@ -67,7 +67,10 @@ class SharedNetwork:
         os.write(write, seccomp.unix_socket_filter())  # a few hundred bytes: fits the pipe
         os.close(write)
         argv = [
-            self.bwrap, "--unshare-user", "--unshare-net", "--unshare-ipc", "--die-with-parent",
+            # uid 0 in its user namespace, so that a call that enters it may enter the
+            # network namespace too (as the namespace's root: see enter_argv)
+            self.bwrap, "--unshare-user", "--uid", "0", "--gid", "0",
+            "--unshare-net", "--unshare-ipc", "--die-with-parent",
             "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--cap-drop", "ALL",
             "--seccomp", str(read), "--",
             *network.serve_argv(sys.executable, channel.inside_fd),
@@ -99,12 +102,52 @@ class SharedNetwork:
             await channel.aclose()
             return False
         self._process, self._pid, self.channel = process, int(pid), channel
+        if not await asyncio.get_running_loop().run_in_executor(None, self._enters):
+            _log.warning("sandbox: a call cannot enter the shared network namespace; one per call")
+            self.close()
+            await channel.aclose()
+            self.channel = None
+            return False
         return True
 
+    def _enters(self) -> bool:
+        """Whether bubblewrap runs inside the namespace on this machine (a user whose
+        capabilities there bubblewrap refuses would fail every call)."""
+        probe = [
+            *self.enter_argv(), self.bwrap, "--ro-bind", "/", "/", "--unshare-user",
+            *self.identity_args(),
+        ]  # fmt: skip
+        try:
+            done = subprocess.run(
+                [*probe, "--", "true"],
+                stdin=subprocess.DEVNULL,
+                capture_output=True,
+                timeout=_START_TIMEOUT,
+                check=False,
+            )
+        except (OSError, subprocess.TimeoutExpired):
+            return False
+        return done.returncode == 0
+
     def enter_argv(self) -> list[str]:
-        """The prefix that runs a command in the namespace (after :meth:`start`)."""
+        """The prefix that runs a command in the namespace (after :meth:`start`).
+
+        Two steps, because an unprivileged user may enter a network namespace only from
+        inside its user namespace: the first ``nsenter`` joins the user namespace (where
+        this user is root), and the second, run as that root, joins the network one.
+        """
         assert self._pid is not None
-        return [self.nsenter, "-t", str(self._pid), "-U", "-n", "--preserve-credentials", "--"]
+        pid = str(self._pid)
+        return [
+            self.nsenter, "-t", pid, "-U", "--preserve-credentials", "--",
+            self.nsenter, "-t", pid, "-n", "--",
+        ]  # fmt: skip
+
+    @staticmethod
+    def identity_args() -> list[str]:
+        """bubblewrap options that give a call this user's own ids back (inside the
+        namespace it would otherwise run as its root)."""
+        return ["--uid", str(os.getuid()), "--gid", str(os.getgid())]
 
     async def aclose(self) -> None:
         """End the forwarder (idempotent)."""

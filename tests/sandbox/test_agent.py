@@ -264,3 +264,20 @@ def test_an_untrusted_project_that_enables_the_sandbox_does_not_switch_on_auto_a
     code, events, err = run(project, ["touch made"], "--trust-project")
     assert code == 0, err
     assert outcome(events, "c0")[0] == "ran" and (project / "made").exists()
+
+
+def test_a_refused_write_is_a_note_an_event_and_an_audit_line(project: Path) -> None:
+    enable(project)
+    write_settings(project, {"permissions": {"deny": ["Edit(.env)"]}}, "settings.local.json")
+    audit = project.parent / "audit.jsonl"
+    code, events, err = run(project, [WRITE_ENV], "--trust-project", "--audit-log", str(audit))
+    assert code == 0, err
+    status, text = outcome(events, "c0")
+    assert status == "ran" and "<sandbox_violations>" in text and "filesystem:" in text
+    violations = [e for e in events if e["type"] == "sandbox_violation"]
+    assert [v["kind"] for v in violations] == ["filesystem"]
+    assert "Read-only file system" in violations[0]["reason"]
+    lines = [json.loads(line) for line in audit.read_text().splitlines()]
+    logged = [line for line in lines if line["kind"] == "sandbox_violation"]
+    assert [line["violation"] for line in logged] == ["filesystem"]
+    assert (project / ".env").read_text() == "KEY=original\n"

@@ -636,10 +636,11 @@ def _network_proxy(
 
 
 def sandbox_violation_event(decision: Any) -> dict[str, Any]:
-    """The ``sandbox_violation`` event for one refused connection (a ``NetworkDecision``)."""
+    """The ``sandbox_violation`` event for one refusal: a connection (``NetworkDecision``)
+    or a write (``WriteRefused``)."""
     return {
         "type": "sandbox_violation",
-        "kind": "network",
+        "kind": getattr(decision, "kind", "network"),
         "host": getattr(decision, "host", None),
         "port": getattr(decision, "port", None),
         "outcome": getattr(decision, "outcome", "refused"),

@@ -62,6 +62,28 @@ class Launch:
             callback()
 
 
+@dataclass(frozen=True, slots=True)
+class WriteRefused:
+    """A write the kernel refused inside the sandbox, as the command reported it (the
+    ``Read-only file system`` line): for the audit log and OpenTelemetry."""
+
+    reason: str
+    kind: str = "filesystem"
+    host: None = None
+    port: None = None
+
+
+#: How a refused write shows in a command's output (EROFS: only the sandbox's read-only
+#: layers give it to a write inside the working directories).
+_REFUSED_WRITE = "Read-only file system"
+
+
+def refused_writes(output: str, limit: int = 20) -> list[WriteRefused]:
+    """The lines of ``output`` that report a write the sandbox refused (at most ``limit``)."""
+    lines = [line.strip() for line in output.splitlines() if _REFUSED_WRITE in line]
+    return [WriteRefused(line[:300]) for line in dict.fromkeys(lines)][:limit]
+
+
 class Sandbox:
     """One session's sandbox: its configuration, private folder, proxy and mount planner."""
 
@@ -114,6 +136,12 @@ class Sandbox:
         if self.proxy is not None:
             await self.proxy.aclose()
         self.close()
+
+    def report(self, violations: list[WriteRefused]) -> None:
+        """Say what the kernel refused during a call (the audit log, OpenTelemetry)."""
+        if self.on_violation is not None:
+            for violation in violations:
+                self.on_violation(violation)
 
     def close(self) -> None:
         """Remove the private folder and the idle stand-ins, stop watching (idempotent)."""

@@ -446,9 +446,16 @@ def create_bash_tool(
                 if out.cut:
                     details["full_output_cut_bytes"] = out.cut
             body = f"{shown}\n\n{_notice(trunc, path, out.cut, out.failed)}"
-        if go.refused:
-            details["sandbox_violations"] = [_violation(d) for d in go.refused]
-            notes.append(_violations_note(go.refused))
+        refused = list(go.refused)
+        if box is not None:
+            from hookline.sandbox.launcher import refused_writes
+
+            writes = refused_writes(out.recent.peek().decode("utf-8", errors="replace"))
+            box.report(writes)
+            refused += writes
+        if refused:
+            details["sandbox_violations"] = [_violation(d) for d in refused]
+            notes.append(_violations_note(refused))
         if notes:
             body = _join(body, "\n".join(notes))
 
@@ -505,8 +512,9 @@ def _sandbox_description(sandbox: Sandbox) -> str:
 
 
 def _violation(decision: Any) -> dict[str, Any]:
+    """A refusal as data: a ``NetworkDecision`` or a ``WriteRefused``."""
     return {
-        "kind": "network",
+        "kind": getattr(decision, "kind", "network"),
         "host": getattr(decision, "host", None),
         "port": getattr(decision, "port", None),
         "reason": getattr(decision, "reason", None),
@@ -516,6 +524,8 @@ def _violation(decision: Any) -> dict[str, Any]:
 def _violations_note(refused: list[Any]) -> str:
     lines = [
         f"network: connection to {d['host']}:{d['port']} refused ({d['reason']})"
+        if d["kind"] == "network"
+        else f"filesystem: {d['reason']}"
         for d in map(_violation, refused)
     ]
     return "<sandbox_violations>\n" + "\n".join(lines) + "\n</sandbox_violations>"

@@ -52,3 +52,29 @@ def test_a_folder_only_rule_leaves_a_file_of_that_name_alone(tmp_path: Path) -> 
         "bypassPermissions", "read", {"path": "secrets"}, tmp_path, deny=["Read(secrets/)"]
     )
     assert check.decision == "allow", check
+
+
+@pytest.mark.parametrize("mode", ["default", "bypassPermissions"])
+@pytest.mark.parametrize(
+    "line",
+    [
+        'ls "$(< secre?s/key)"',
+        'ls "$(< secrets/k*)"',
+        "cat < secre*/key",
+        'f=secrets/key; ls "$(< $f)"',
+        'cd secrets && ls "$(< key)"',
+        'cd secrets; read x < key; ls "$x"',
+    ],
+)
+def test_a_shell_read_known_only_at_run_time_is_not_let_past_a_read_deny_rule(
+    tmp_path: Path, line: str, mode: str
+) -> None:
+    """The shell opens ``$(< glob)``, ``< $f`` and, after ``cd``, ``< key`` itself: a
+    Read deny rule cannot be checked on them, so the line is not allowed."""
+    (tmp_path / "secrets").mkdir()
+    (tmp_path / "secrets" / "key").write_text("KEY=1\n")
+    check = decide(
+        mode, "bash", {"command": line}, tmp_path,
+        deny=["Read(./secrets/**)"], allow=["Bash(ls *)", "Bash(cat *)"],
+    )  # fmt: skip
+    assert check.decision != "allow", check

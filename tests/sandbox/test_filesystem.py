@@ -203,6 +203,32 @@ def test_settings_hooks_and_git_config_cannot_be_written_or_created(
     assert sorted(os.listdir(project / ".git")) == ["config", "hooks"]
 
 
+@pytest.mark.xfail(
+    strict=True,
+    reason="a stand-in for a missing .git/commondir breaks git in the sandbox: not protected yet",
+)
+def test_git_commondir_cannot_point_git_at_a_config_the_command_wrote(tmp_path: Path) -> None:
+    """git reads its config and hooks from the folder ``.git/commondir`` names: a written
+    ``commondir`` would run ``core.fsmonitor`` on the user's next ``git status``."""
+    import subprocess
+
+    project = tmp_path / "repo"
+    subprocess.run(["git", "init", "-q", str(project)], check=True)
+    box = Box(config_for(project))
+    try:
+        out = box.run(
+            "mkdir g2 && cp -r .git/. g2/ && printf '[x]\\n\\ty = planted\\n' >> g2/config; "
+            "echo ../g2 > .git/commondir"
+        )
+    finally:
+        box.close()
+    assert not (project / ".git" / "commondir").exists(), out.text
+    seen = subprocess.run(
+        ["git", "-C", str(project), "config", "--get", "x.y"], capture_output=True, text=True
+    )
+    assert seen.stdout == ""
+
+
 def test_existing_settings_are_read_only_and_copies_below_too(project: Path) -> None:
     write_settings(project, {"permissions": {"deny": ["Bash(rm *)"]}})
     (project / "sub" / ".claude").mkdir()

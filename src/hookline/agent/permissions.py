@@ -33,7 +33,7 @@ from hookline.settings.permission_rules import (
     describe_call,
     within,
 )
-from hookline.settings.permission_rules.syntax import EDIT_RULE_TOOLS
+from hookline.settings.permission_rules.syntax import EDIT_RULE_TOOLS, READ_RULE_TOOLS
 
 __all__ = [
     "CLAUDE_TOOL_NAMES",
@@ -109,6 +109,11 @@ def check_permission(
     guard = _guard(rules.deny, EDIT_RULE_TOOLS) if call.unknown_edits else None
     if guard is not None:
         return _ask(mode, unknown, guard)
+    unread = call.unknown_reads[0] if call.unknown_reads else ""
+    unread = f"it reads {unread!r}, a file known only when the line runs"
+    guard = _guard(rules.deny, READ_RULE_TOOLS) if call.unknown_reads else None
+    if guard is not None:
+        return _ask(mode, unread, guard)
     rule = rules.first_match("ask", call)
     if rule is not None:
         return _ask(mode, f"rule {rule.describe()} asks", rule)

@@ -71,6 +71,9 @@ class ToolCall:
     commands: tuple[ShellCommand, ...] = ()
     #: Redirection targets whose place is known only when the line runs.
     unknown_edits: tuple[str, ...] = ()
+    #: Input redirection targets (``< $f``, ``$(< glob)``, ``< key`` after ``cd``) whose
+    #: place is known only when the line runs: the shell opens them, so Read rules watch.
+    unknown_reads: tuple[str, ...] = ()
     #: Why the bash line cannot be checked in full (unparsable, a dynamic program), else None.
     unverifiable: str | None = None
     #: The whole bash line, squeezed (deny rules also see it as one text).
@@ -111,6 +114,7 @@ def _describe_bash(line: str, cwd: str) -> ToolCall:
     moved = not names.isdisjoint(_CHANGES_DIR)
     renamed = not names.isdisjoint(_RENAMES)
     reads: dict[str, FilePath] = {}
+    unknown_reads: list[str] = []
     for cmd in parsed.commands:
         if cmd.argv:
             commands.append(_command(line, cmd, cwd))
@@ -123,10 +127,14 @@ def _describe_bash(line: str, cwd: str) -> ToolCall:
                 why = f"{commands[-1].loose[0]!r} changes what a command name runs"
         for redirection in cmd.redirections:
             target = redirection.target
-            if redirection.op in ("<", "<>") and target is not None and not redirection.dynamic:
+            if redirection.op in ("<", "<>") and target is not None:
                 # ``ls "$(<secrets/key)"``: the shell reads the file; Read rules watch it
-                file = FilePath.of_shell(target, cwd)
-                reads.setdefault(file.path, file)
+                relative = not target.startswith(("/", "~"))
+                if redirection.dynamic or (relative and moved) or renamed:
+                    unknown_reads.append(target)
+                else:
+                    file = FilePath.of_shell(target, cwd)
+                    reads.setdefault(file.path, file)
             if not redirection.writes_file or target is None:
                 continue
             if redirection.dynamic:
@@ -152,6 +160,7 @@ def _describe_bash(line: str, cwd: str) -> ToolCall:
         edits=tuple(edits.values()),
         commands=tuple(commands),
         unknown_edits=tuple(dict.fromkeys(unknown)),
+        unknown_reads=tuple(dict.fromkeys(unknown_reads)),
         unverifiable=why,
         command_line=whole,
         command_texts=frozenset(texts),

@@ -19,9 +19,25 @@ import pytest
 from tests.permissions.fresh import BatchCache, batches, params  # noqa: F401 - fixture
 from tests.sandbox.helpers import needs_bwrap
 
-# One batch (lines 60-89) waits until pytest's timeout under pytest although it ends in
-# about 20 s when run_batch is called directly: skipped until that is found.
-pytestmark = [needs_bwrap, pytest.mark.skip(reason="a batch hangs under pytest; see module note")]
+pytestmark = [needs_bwrap]
+
+#: One batch (lines 60-89: protected paths planted under other names) waits until
+#: pytest's timeout under pytest, although it ends in about 20 s when ``run_batch`` is
+#: called directly (every line held then). Skipped until the wait is found; the same
+#: attacks on ``.claude``, ``.hookline``, ``.git`` and ``.env`` are in test_filesystem.py.
+_WAITS = range(60, 90)
+
+
+def _cases() -> list[object]:
+    out: list[object] = []
+    for case in params(LINES, THROUGH, ["sandbox-default", "sandbox-bypass"]):
+        index = int(str(case.id).rsplit("-", 1)[1])
+        if index in _WAITS:
+            skip = pytest.mark.skip(reason="this batch waits under pytest (see _WAITS)")
+            case = pytest.param(*case.values, marks=[*case.marks, skip], id=case.id)
+        out.append(case)
+    return out
+
 
 LINES = [
     "echo {tok} > {out}",
@@ -225,9 +241,7 @@ THROUGH: dict[str, dict[str, str]] = {
 }
 
 
-@pytest.mark.parametrize(
-    ("line", "config"), params(LINES, THROUGH, ["sandbox-default", "sandbox-bypass"])
-)
+@pytest.mark.parametrize(("line", "config"), _cases())
 def test_the_sandbox_holds(batches: BatchCache, line: str, config: str) -> None:  # noqa: F811
     got = batches.verdict("sandbox", LINES, line, config, sandbox_checks=True)
     assert got == [], got

@@ -2617,6 +2617,14 @@ _WRAPPERS: dict[str, Callable[[list[_Word]], _Unwrapped | None]] = {
     "lckdo": _simple("lckdo", "w", skip=1),
     "timelimit": _simple("timelimit", "tTsSp"),
     "daemonize": _opaque("daemonize", "acepPlouEv"),
+    # Programs with a command language of their own that can run a shell command
+    # (``tmux new 'cmd'``, ``capsh -- -c``, ``perf stat cmd``, sqlite3's ``.shell``, ed's
+    # ``!cmd``, ``split --filter``, ``history -w FILE``): never read as safe.
+    **{
+        name: _opaque(name)
+        for name in ("tmux", "screen", "capsh", "perf", "sqlite3", "ed", "red", "split")
+    },
+    "history": _opaque("history"),
     "start-stop-daemon": _opaque("start-stop-daemon"),
     "mpirun": _opaque("mpirun"),
     "mpiexec": _opaque("mpiexec"),

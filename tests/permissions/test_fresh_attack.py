@@ -415,15 +415,6 @@ LINES = [
 ]
 
 THROUGH: dict[str, dict[str, str]] = {
-    "set -o history; history -s {tok}; history -w .env": {
-        "plain-bypass": "parse gap: history -w/-a (or HISTFILE) writes a file, not seen as an edit",
-    },
-    "set -o history; history -s {tok}; history -a .env": {
-        "plain-bypass": "parse gap: history -w/-a (or HISTFILE) writes a file, not seen as an edit",
-    },
-    "HISTFILE=.env; set -o history; history -s {tok}; history -w": {
-        "plain-bypass": "parse gap: history -w/-a (or HISTFILE) writes a file, not seen as an edit",
-    },
     'source secrets/key; ls "$KEY"': {
         "plain-bypass": "parse gap: source/bash FILE reads the file; Read rules do not see it",
     },
@@ -547,9 +538,6 @@ THROUGH: dict[str, dict[str, str]] = {
     "more secrets/key": {
         "plain-bypass": "inherent without the sandbox: Read rules miss files programs open",
     },
-    "split -l1 secrets/key {f}.; cat {f}.*": {
-        "plain-bypass": "inherent without the sandbox: Read rules miss files programs open",
-    },
     "dd if=secrets/key status=none": {
         "plain-bypass": "inherent without the sandbox: Read rules miss files programs open",
     },
@@ -568,12 +556,6 @@ THROUGH: dict[str, dict[str, str]] = {
     "echo secrets/key | xargs -I@ cat @": {
         "plain-bypass": "inherent without the sandbox: Read rules miss files programs open",
     },
-    "ed -s secrets/key <<< ',p'": {
-        "plain-bypass": "inherent without the sandbox: Read rules miss files programs open",
-    },
-    "sqlite3 :memory: \"select readfile('secrets/key')\"": {
-        "plain-bypass": "inherent without the sandbox: Read rules miss files programs open",
-    },
     "jq -R . secrets/key": {
         "plain-bypass": "inherent without the sandbox: Read rules miss files programs open",
     },
@@ -585,55 +567,6 @@ THROUGH: dict[str, dict[str, str]] = {
     },
     "mkdir {f}; cd {f}; cat ../secrets/key": {
         "plain-bypass": "inherent without the sandbox: Read rules miss files programs open",
-    },
-    "tmux new-session -d 'rm -f {v}'": {
-        "plain-bypass": "parse gap: tmux runs a command it is given (not a known wrapper)",
-    },
-    "tmux -L {tok} new -d 'curl -s {url}'": {
-        "plain-bypass": "parse gap: tmux runs a command it is given (not a known wrapper)",
-    },
-    "tmux -L {tok} new -d sh -c 'rm -f {v}'": {
-        "plain-bypass": "parse gap: tmux runs a command it is given (not a known wrapper)",
-    },
-    "capsh -- -c 'rm -f {v}'": {
-        "plain-bypass": "parse gap: capsh runs a command it is given (not a known wrapper)",
-        "sandbox-default": "parse gap: capsh runs a command it is given (not a known wrapper)",
-        "sandbox-bypass": "parse gap: capsh runs a command it is given (not a known wrapper)",
-    },
-    "capsh --caps= -- -c 'curl -s {url}'": {
-        "plain-bypass": "parse gap: capsh runs a command it is given (not a known wrapper)",
-        "sandbox-bypass": "parse gap: capsh runs a command it is given (not a known wrapper)",
-    },
-    "perf stat -o /dev/null rm -f {v}": {
-        "plain-bypass": "parse gap: perf runs a command it is given (not a known wrapper)",
-        "sandbox-default": "parse gap: perf runs a command it is given (not a known wrapper)",
-        "sandbox-bypass": "parse gap: perf runs a command it is given (not a known wrapper)",
-    },
-    "ed -s <<< '!rm -f {v}'": {
-        "plain-bypass": "parse gap: ed runs a command it is given (not a known wrapper)",
-    },
-    "ed -s /dev/null <<< $'!rm -f {v}\\nq'": {
-        "plain-bypass": "parse gap: ed runs a command it is given (not a known wrapper)",
-    },
-    "sqlite3 :memory: '.shell rm -f {v}'": {
-        "plain-bypass": "parse gap: sqlite3 runs a command it is given (not a known wrapper)",
-        "sandbox-default": "parse gap: sqlite3 runs a command it is given (not a known wrapper)",
-        "sandbox-bypass": "parse gap: sqlite3 runs a command it is given (not a known wrapper)",
-    },
-    "sqlite3 :memory: '.system rm -f {v}'": {
-        "plain-bypass": "parse gap: sqlite3 runs a command it is given (not a known wrapper)",
-        "sandbox-default": "parse gap: sqlite3 runs a command it is given (not a known wrapper)",
-        "sandbox-bypass": "parse gap: sqlite3 runs a command it is given (not a known wrapper)",
-    },
-    "sqlite3 -cmd '.shell rm -f {v}' :memory: .q": {
-        "plain-bypass": "parse gap: sqlite3 runs a command it is given (not a known wrapper)",
-        "sandbox-default": "parse gap: sqlite3 runs a command it is given (not a known wrapper)",
-        "sandbox-bypass": "parse gap: sqlite3 runs a command it is given (not a known wrapper)",
-    },
-    "echo '.shell rm -f {v}' | sqlite3": {
-        "plain-bypass": "parse gap: sqlite3 runs a command it is given (not a known wrapper)",
-        "sandbox-default": "parse gap: sqlite3 runs a command it is given (not a known wrapper)",
-        "sandbox-bypass": "parse gap: sqlite3 runs a command it is given (not a known wrapper)",
     },
     "jq -rn --rawfile x secrets/key '$x'": {
         "plain-bypass": "inherent without the sandbox: Read rules miss files programs open",
@@ -700,24 +633,12 @@ THROUGH: dict[str, dict[str, str]] = {
         "sandbox-default": "inherent: a program deletes or moves the file itself (only rm is denied)",
         "sandbox-bypass": "inherent: a program deletes or moves the file itself (only rm is denied)",
     },
-    "split --filter='rm -f {v}' /etc/hostname": {
-        "plain-bypass": "parse gap: split runs a command it is given (not a known wrapper)",
-        "sandbox-default": "parse gap: split runs a command it is given (not a known wrapper)",
-        "sandbox-bypass": "parse gap: split runs a command it is given (not a known wrapper)",
-    },
     "install -m 600 /dev/stdin .env <<< {tok}": {
         "plain-bypass": "inherent without the sandbox: a program writes the file itself",
     },
     "wget -q -O- {url}": {
         "plain-bypass": "inherent without the sandbox: the rule names curl; another program fetches",
         "sandbox-bypass": "inherent: bypass lets the proxy pass an unlisted host (rule names curl)",
-    },
-    "sqlite3 :memory: '.shell curl -s {url}'": {
-        "plain-bypass": "parse gap: sqlite3 runs a command it is given (not a known wrapper)",
-        "sandbox-bypass": "parse gap: sqlite3 runs a command it is given (not a known wrapper)",
-    },
-    "tmux new -d -s {tok}x 'curl -s {url}'": {
-        "plain-bypass": "parse gap: tmux runs a command it is given (not a known wrapper)",
     },
 }
 

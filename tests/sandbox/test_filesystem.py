@@ -203,10 +203,6 @@ def test_settings_hooks_and_git_config_cannot_be_written_or_created(
     assert sorted(os.listdir(project / ".git")) == ["config", "hooks"]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a stand-in for a missing .git/commondir breaks git in the sandbox: not protected yet",
-)
 def test_git_commondir_cannot_point_git_at_a_config_the_command_wrote(tmp_path: Path) -> None:
     """git reads its config and hooks from the folder ``.git/commondir`` names: a written
     ``commondir`` would run ``core.fsmonitor`` on the user's next ``git status``."""

@@ -184,20 +184,20 @@ LINES = [
 
 THROUGH: dict[str, dict[str, str]] = {
     "mkdir -p .git/x && printf 'gitdir: ..\\n' > .git/x/{tok} ; printf '[core]\\n\\tfsmonitor = touch {tok}\\n' > {f}; echo '../{f}' > .git/commondir": {
-        "sandbox-default": "sandbox gap: .git internals (commondir, modules/, HEAD...) stay writable",
-        "sandbox-bypass": "sandbox gap: .git internals (commondir, modules/, HEAD...) stay writable",
+        "sandbox-default": "inert: writes inside .git are allowed (git must write there); a commondir or alternates file a call makes is removed after it, config and hooks stay read-only",
+        "sandbox-bypass": "inert: writes inside .git are allowed (git must write there); a commondir or alternates file a call makes is removed after it, config and hooks stay read-only",
     },
     "printf 'ref: refs/heads/{tok}\\n' > .git/HEAD; echo {tok} > .git/info/attributes": {
-        "sandbox-default": "sandbox gap: .git internals (commondir, modules/, HEAD...) stay writable",
-        "sandbox-bypass": "sandbox gap: .git internals (commondir, modules/, HEAD...) stay writable",
+        "sandbox-default": "inert: writes inside .git are allowed (git must write there); a commondir or alternates file a call makes is removed after it, config and hooks stay read-only",
+        "sandbox-bypass": "inert: writes inside .git are allowed (git must write there); a commondir or alternates file a call makes is removed after it, config and hooks stay read-only",
     },
     "echo {tok} > .git/description; mkdir -p .git/objects/info; echo /tmp/{tok} > .git/objects/info/alternates": {
-        "sandbox-default": "sandbox gap: .git internals (commondir, modules/, HEAD...) stay writable",
-        "sandbox-bypass": "sandbox gap: .git internals (commondir, modules/, HEAD...) stay writable",
+        "sandbox-default": "inert: writes inside .git are allowed (git must write there); a commondir or alternates file a call makes is removed after it, config and hooks stay read-only",
+        "sandbox-bypass": "inert: writes inside .git are allowed (git must write there); a commondir or alternates file a call makes is removed after it, config and hooks stay read-only",
     },
     "mkdir -p .git/modules/m; printf '[x]\\n\\ty = {tok}\\n' > .git/modules/m/config": {
-        "sandbox-default": "sandbox gap: .git internals (commondir, modules/, HEAD...) stay writable",
-        "sandbox-bypass": "sandbox gap: .git internals (commondir, modules/, HEAD...) stay writable",
+        "sandbox-default": "inert: writes inside .git are allowed (git must write there); a commondir or alternates file a call makes is removed after it, config and hooks stay read-only",
+        "sandbox-bypass": "inert: writes inside .git are allowed (git must write there); a commondir or alternates file a call makes is removed after it, config and hooks stay read-only",
     },
     "echo 'import urllib.request as u; print(u.urlopen(\"http://localhost:{port}{path}\").read())' > {f}.py; python3 {f}.py": {
         "sandbox-bypass": "inherent: bypass lets the proxy pass an unlisted host (rule names curl)",

@@ -53,6 +53,8 @@ class Launch:
     pass_fds: tuple[int, ...] = ()
     #: the proxy's refusals during this call (``NetworkDecision``), filled when it ended
     refused: list[Any] = field(default_factory=list)
+    #: files the call created where none may be (removed again), filled when it ended
+    undone: list[WriteRefused] = field(default_factory=list)
     _after_spawn: list[Callable[[], None]] = field(default_factory=list)
 
     def spawned(self, pid: int | None = None) -> None:
@@ -76,6 +78,24 @@ class WriteRefused:
 #: How a refused write shows in a command's output (EROFS: only the sandbox's read-only
 #: layers give it to a write inside the working directories).
 _REFUSED_WRITE = "Read-only file system"
+
+
+def _undo(forbidden: list[str]) -> list[WriteRefused]:
+    """Remove what a call created at ``forbidden`` paths (they did not exist before it)."""
+    undone = []
+    for path in forbidden:
+        if not os.path.lexists(path):
+            continue
+        try:
+            if os.path.isdir(path) and not os.path.islink(path):
+                shutil.rmtree(path)
+            else:
+                os.unlink(path)
+            what = "removed"
+        except OSError as exc:
+            what = f"could not be removed: {exc.strerror or exc}"
+        undone.append(WriteRefused(f"{path}: created by the command, {what} (git reads it)"))
+    return undone
 
 
 def refused_writes(output: str, limit: int = 20) -> list[WriteRefused]:
@@ -214,6 +234,7 @@ class Sandbox:
                 for decision in launch.refused:
                     if self.on_violation is not None:
                         self.on_violation(decision)
+                launch.undone = _undo(plan.forbidden)
 
     def arguments(
         self, plan: MountPlan, made: set[str], cwd: str, *, own_network: bool = True

@@ -52,6 +52,10 @@ ALWAYS_PROTECTED: tuple[str, ...] = (
     ".vscode/",
     ".idea/",
 )
+#: Files in ``.git`` that make git read its configuration, hooks or objects from
+#: somewhere else: read-only when they exist; when missing they get no stand-in (git
+#: would stop on an empty one) and one that a call creates is removed after it.
+GIT_POINTERS: tuple[str, ...] = (".git/commondir", ".git/objects/info/alternates")
 #: How deep below a working directory existing copies of those paths are protected.
 NESTED_DEPTH = 3
 #: Files of one protected folder checked for other names (hard links) per call.
@@ -74,6 +78,8 @@ class MountPlan:
     reread: list[str] = field(default_factory=list)
     #: things said about the plan (a search cut short)
     notes: list[str] = field(default_factory=list)
+    #: missing paths a call must not leave behind (removed after it when it made them)
+    forbidden: list[str] = field(default_factory=list)
 
 
 def _under(path: str, root: str) -> bool:
@@ -130,6 +136,17 @@ class Planner:
                 protect(os.path.join(root, name.rstrip("/")), name.endswith("/"))
             if os.path.isfile(os.path.join(root, ".git")):
                 readonly[os.path.join(root, ".git")] = None  # a worktree's pointer file
+            for name in GIT_POINTERS:
+                path = os.path.join(root, name)
+                if os.path.lexists(path):
+                    readonly[path] = None
+                elif os.path.isdir(os.path.dirname(path)):
+                    plan.forbidden.append(path)
+            modules = os.path.join(root, ".git", "modules")
+            for sub in _subfolders(modules):  # submodules' own config and hooks
+                for name in ("config", "hooks"):
+                    if os.path.lexists(os.path.join(sub, name)):
+                        readonly[os.path.join(sub, name)] = None
             for found in self.tree.walk(root, max_depth=NESTED_DEPTH - 1):
                 if found.is_dir:
                     self._nested(found.path, readonly)
@@ -308,6 +325,14 @@ class _Search:
         if self._flat is None:
             self._flat = [match for found in self.found.values() for match in found]
         return self._flat
+
+
+def _subfolders(folder: str) -> list[str]:
+    try:
+        with os.scandir(folder) as it:
+            return [e.path for e in it if e.is_dir(follow_symlinks=False)]
+    except OSError:
+        return []
 
 
 def _files_in(path: str, tree: TreeIndex) -> Iterable[os.stat_result]:

@@ -451,6 +451,7 @@ def create_bash_tool(
             from hookline.sandbox.launcher import refused_writes
 
             writes = refused_writes(out.recent.peek().decode("utf-8", errors="replace"))
+            writes += go.undone
             box.report(writes)
             refused += writes
         if refused:

@@ -93,7 +93,8 @@ def test_the_panel_shows_the_check_and_each_mode_holds_from_the_next_call(
         pane.wait_all(["› second", "Allow tool call?"])  # the dialog wraps the long path
         pane.keys("y")
         pane.wait_for(
-            lambda s: flat(s).count("Read-only file system") == 2 and "reply 1" in s, whole=True
+            lambda s: flat(s).count("Command exited with code 1") == 2 and "reply 1" in s,
+            whole=True,
         )
         assert not outside.exists()
 

@@ -638,13 +638,12 @@ def _network_proxy(
 def sandbox_violation_event(decision: Any) -> dict[str, Any]:
     """The ``sandbox_violation`` event for one refusal: a connection (``NetworkDecision``)
     or a write (``WriteRefused``)."""
+    from hookline.sandbox.launcher import violation_fields
+
     return {
         "type": "sandbox_violation",
-        "kind": getattr(decision, "kind", "network"),
-        "host": getattr(decision, "host", None),
-        "port": getattr(decision, "port", None),
+        **violation_fields(decision),
         "outcome": getattr(decision, "outcome", "refused"),
-        "reason": getattr(decision, "reason", None),
     }
 
 

@@ -80,6 +80,17 @@ class WriteRefused:
 _REFUSED_WRITE = "Read-only file system"
 
 
+def violation_fields(refusal: Any) -> dict[str, Any]:
+    """A refusal as data, the one shape the tool result, the event stream, the audit log
+    and OpenTelemetry share: a ``NetworkDecision`` or a ``WriteRefused``."""
+    return {
+        "kind": getattr(refusal, "kind", "network"),
+        "host": getattr(refusal, "host", None),
+        "port": getattr(refusal, "port", None),
+        "reason": getattr(refusal, "reason", None),
+    }
+
+
 def _undo(forbidden: list[str]) -> list[WriteRefused]:
     """Remove what a call created at ``forbidden`` paths (they did not exist before it)."""
     undone = []

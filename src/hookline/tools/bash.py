@@ -513,13 +513,9 @@ def _sandbox_description(sandbox: Sandbox) -> str:
 
 
 def _violation(decision: Any) -> dict[str, Any]:
-    """A refusal as data: a ``NetworkDecision`` or a ``WriteRefused``."""
-    return {
-        "kind": getattr(decision, "kind", "network"),
-        "host": getattr(decision, "host", None),
-        "port": getattr(decision, "port", None),
-        "reason": getattr(decision, "reason", None),
-    }
+    from hookline.sandbox.launcher import violation_fields
+
+    return violation_fields(decision)
 
 
 def _violations_note(refused: list[Any]) -> str:

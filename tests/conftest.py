@@ -21,3 +21,15 @@ def isolated_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.delenv("HOOKLINE_LOG", raising=False)  # a developer's log level is not the tests'
     monkeypatch.delenv("HOOKLINE_LOG_FILE", raising=False)
     return home
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    """The project folder a test works in (``<tmp>/project``, empty).
+
+    A module that needs files in it fills it with an autouse fixture of its own,
+    so every test still asks for ``project`` and finds the same folder.
+    """
+    root = tmp_path / "project"
+    root.mkdir()
+    return root

@@ -25,13 +25,6 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 @pytest.fixture
-def project(tmp_path: Path) -> Path:
-    root = tmp_path / "project"
-    root.mkdir()
-    return root
-
-
-@pytest.fixture
 async def make_agent(tmp_path: Path, project: Path) -> AsyncIterator[MakeAgent]:
     """``await make_agent(turns, hooks={name: source}, ...)`` → a started ``Harness``.
 

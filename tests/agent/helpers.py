@@ -50,7 +50,7 @@ def register(pi):
 
 
 def covers(*names: str) -> pytest.MarkDecorator:
-    """Mark a test as checking the payload of these events (see test_agent_coverage.py)."""
+    """Mark a test as checking the payload of these events (see test_coverage.py)."""
     return pytest.mark.covers(*names)
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from .conftest import MakeAgent
-from .test_agent_pipeline import MODULE_ALLOWS, bash_then_answer, tool_text
+from .test_pipeline import MODULE_ALLOWS, bash_then_answer, tool_text
 
 HIDDEN_TOUCH = "$(echo touch) pwned.txt"
 

@@ -26,9 +26,10 @@ def register(pi):
 """
 
 
-@pytest.fixture
-def project(tmp_path: Path) -> Path:
-    root = tmp_path / "proj"
+@pytest.fixture(autouse=True)
+def _project_files(project: Path) -> None:
+    """What every test here finds in the project folder."""
+    root = project
     (root / ".hookline" / "hooks").mkdir(parents=True)
     (root / ".claude").mkdir()
     (root / ".hookline" / "hooks" / "guard.py").write_text(GUARD)
@@ -45,4 +46,3 @@ def project(tmp_path: Path) -> Path:
         }
     }
     (root / ".claude" / "settings.json").write_text(json.dumps(settings))
-    return root

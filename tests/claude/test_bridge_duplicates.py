@@ -17,7 +17,7 @@ import pytest
 
 from hookline.claude.bridge_command import SKIP_REASON, bridge_arguments, bridge_modules
 from hookline.settings.models import CommandHookConfig
-from modes.helpers import run_cli, write_hook, write_script
+from tests.modes.helpers import run_cli, write_hook, write_script
 
 COUNTING = """
 def register(pi):

@@ -5,17 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from core_helpers import Built, MakeRunner, Setup
 
 from hookline.core.api import HookAPI, LoadedHook
 from hookline.core.runner import DEFAULT_HOOK_TIMEOUT, HookRunner
 
-
-@pytest.fixture
-def project(tmp_path: Path) -> Path:
-    root = tmp_path / "project"
-    root.mkdir()
-    return root
+from .helpers import Built, MakeRunner, Setup
 
 
 @pytest.fixture

@@ -64,14 +64,6 @@ def write_hook() -> WriteHook:
 
 
 @pytest.fixture
-def project(tmp_path: Path) -> Path:
-    """A project folder with no hooks yet."""
-    root = tmp_path / "project"
-    root.mkdir()
-    return root
-
-
-@pytest.fixture
 def user_hooks() -> Path:
     """``$HOOKLINE_HOME/hooks`` (created; conftest of tests/ points it under tmp)."""
     folder = hookline_home() / "hooks"

@@ -7,10 +7,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from examples_harness import EXAMPLES, Example
 
 from hookline.authoring import HookHarness
 from hookline.core.api import HookAPI
+
+from .harness import EXAMPLES, Example
 
 
 @pytest.fixture

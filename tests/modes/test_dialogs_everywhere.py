@@ -4,7 +4,7 @@ Print and JSON mode have no UI: each dialog returns its no-UI value at once. Und
 ``--mode rpc`` a real subprocess is answered over its pipes as a host would; the
 session_start dialogs among them, which are open before any command is read. EOF while
 a dialog is open ends the process (the dialog returns its no-UI value). The terminal
-app's cases are in tests/tui/test_tui_dialogs.py.
+app's cases are in tests/modes/tui/test_dialogs.py.
 """
 
 from __future__ import annotations

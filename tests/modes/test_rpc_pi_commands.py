@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from fakes import FakeAnthropicServer, FakeOpenAIServer, FakeReply, FakeToolCall
+from tests.fakes import FakeAnthropicServer, FakeOpenAIServer, FakeReply, FakeToolCall
 
 from .helpers import CLI, write_hook, write_script
 from .pi_rpc_client import Line, PiRpcClient

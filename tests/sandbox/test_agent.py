@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 from tests.modes.helpers import json_lines, run_cli, write_script
 from tests.sandbox.helpers import needs_bwrap, write_settings
 
@@ -19,12 +20,11 @@ pytestmark = needs_bwrap
 WRITE_ENV = "echo pwned | tee .env; echo ran > ran.txt"
 
 
-@pytest.fixture
-def project(tmp_path: Path) -> Path:
-    root = tmp_path / "proj"
-    root.mkdir()
+@pytest.fixture(autouse=True)
+def _project_files(project: Path) -> None:
+    """What every test here finds in the project folder."""
+    root = project
     (root / ".env").write_text("KEY=original\n")
-    return root
 
 
 def run(

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 from tests.modes.helpers import RpcClient, write_script
 from tests.sandbox.helpers import needs_bwrap, write_settings
 from tests.sandbox.test_agent import outcome, run
@@ -47,13 +48,6 @@ def server() -> Iterator[ThreadingHTTPServer]:
     yield httpd
     httpd.shutdown()
     httpd.server_close()
-
-
-@pytest.fixture
-def project(tmp_path: Path) -> Path:
-    root = tmp_path / "proj"
-    root.mkdir()
-    return root
 
 
 def _curl(server: ThreadingHTTPServer, path: str) -> str:

@@ -8,12 +8,12 @@ import os
 from pathlib import Path
 
 import pytest
-from tests.sandbox.helpers import config_for, write_settings
 
 from hookline.sandbox.config import resolve_sandbox
 from hookline.sandbox.policy import SandboxPolicy, excluded, vettable
 from hookline.settings import load_settings
 from hookline.settings.permission_rules import PermissionRules
+from tests.sandbox.helpers import config_for, write_settings
 
 
 def test_defaults_are_claude_codes(tmp_path: Path) -> None:

@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
 from tests.sandbox.helpers import Box, config_for, listing, needs_bwrap, write_settings
 
 pytestmark = needs_bwrap
@@ -18,9 +19,10 @@ pytestmark = needs_bwrap
 SECRET = "TOPSECRET-4242"
 
 
-@pytest.fixture
-def project(tmp_path: Path) -> Path:
-    root = tmp_path / "proj"
+@pytest.fixture(autouse=True)
+def _project_files(project: Path) -> None:
+    """What every test here finds in the project folder."""
+    root = project
     (root / ".git" / "hooks").mkdir(parents=True)
     (root / ".git" / "hooks" / "pre-commit.sample").write_text("#!/bin/sh\n")
     (root / ".git" / "config").write_text("[core]\n")
@@ -31,7 +33,6 @@ def project(tmp_path: Path) -> Path:
     (root / "secrets").mkdir()
     (root / "secrets" / "key.txt").write_text(SECRET)
     (root / "sub" / "deep" / "server.pem").write_text(SECRET)
-    return root
 
 
 @pytest.fixture

@@ -16,8 +16,9 @@ links, and names with newlines or leading dashes.
 from __future__ import annotations
 
 import pytest
-from tests.permissions.fresh import BatchCache, batches, params  # noqa: F401 - fixture
+
 from tests.sandbox.helpers import needs_bwrap
+from tests.settings.permission_rules.fresh import BatchCache, batches, params  # noqa: F401 - fixture
 
 pytestmark = [needs_bwrap]
 

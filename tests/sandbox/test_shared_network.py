@@ -10,14 +10,14 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-from tests.sandbox.helpers import BWRAP, config_for, needs_bwrap
-from tests.sandbox.net_helpers import HttpServer, http_server
 
 from hookline.core.tool import ToolError
 from hookline.sandbox.launcher import Sandbox
 from hookline.sandbox.network import DomainPolicy, NetworkProxy
 from hookline.tools.bash import create_bash_tool
 from hookline.tools.leftovers import ToolLeftovers
+from tests.sandbox.helpers import BWRAP, config_for, needs_bwrap
+from tests.sandbox.net_helpers import HttpServer, http_server
 
 pytestmark = needs_bwrap
 

@@ -11,7 +11,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.sandbox.helpers import needs_bwrap, write_settings
 
 from hookline.agent.setup import AgentBundle, AgentOptions, build_agent
 from hookline.core.messages import content_text
@@ -24,15 +23,9 @@ from hookline.sandbox.state import (
 )
 from hookline.settings import load_settings
 from hookline.settings.local_settings import LocalSettingsError
+from tests.sandbox.helpers import needs_bwrap, write_settings
 
 LOCAL = Path(".claude") / "settings.local.json"
-
-
-@pytest.fixture
-def project(tmp_path: Path) -> Path:
-    root = tmp_path / "project"
-    root.mkdir()
-    return root
 
 
 def local(project: Path) -> Any:

@@ -15,10 +15,10 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
-from tests.sandbox.helpers import Box, config_for, needs_bwrap
 
 from hookline.sandbox.mounts import Planner
 from hookline.sandbox.tree import TreeIndex, _Watches
+from tests.sandbox.helpers import Box, config_for, needs_bwrap
 
 pytestmark = needs_bwrap
 

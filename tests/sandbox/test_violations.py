@@ -18,7 +18,6 @@ from opentelemetry.sdk.metrics.export import InMemoryMetricReader
 from opentelemetry.sdk.trace import TracerProvider
 from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
-from tests.sandbox.helpers import BWRAP, config_for, needs_bwrap
 
 import hookline.sandbox.launcher
 from hookline.agent.setup import sandbox_violation_event
@@ -27,6 +26,7 @@ from hookline.telemetry.audit import AuditLog
 from hookline.telemetry.otel import OtelRecorder
 from hookline.tools.bash import create_bash_tool
 from hookline.tools.leftovers import ToolLeftovers
+from tests.sandbox.helpers import BWRAP, config_for, needs_bwrap
 
 
 @dataclass(frozen=True)

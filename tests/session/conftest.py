@@ -11,13 +11,6 @@ from hookline.session import SessionManager
 
 
 @pytest.fixture
-def project(tmp_path: Path) -> Path:
-    folder = tmp_path / "proj"
-    folder.mkdir()
-    return folder
-
-
-@pytest.fixture
 def session(project: Path) -> Iterator[SessionManager]:
     manager = SessionManager.create(project)
     yield manager

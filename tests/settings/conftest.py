@@ -13,14 +13,6 @@ WriteJson = Callable[[Path, Any], Path]
 
 
 @pytest.fixture
-def project(tmp_path: Path) -> Path:
-    """An empty project directory (outside the isolated home)."""
-    root = tmp_path / "project"
-    root.mkdir()
-    return root
-
-
-@pytest.fixture
 def managed_dir(tmp_path: Path) -> Path:
     """Stands in for /etc: tests pass ``managed_paths`` under it."""
     root = tmp_path / "etc"

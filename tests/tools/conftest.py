@@ -14,14 +14,6 @@ MakeRunner = Callable[..., HookRunner]
 
 
 @pytest.fixture
-def project(tmp_path: Path) -> Path:
-    """An empty working directory for the tools (apart from HOME)."""
-    root = tmp_path / "project"
-    root.mkdir()
-    return root
-
-
-@pytest.fixture
 def make_runner(project: Path) -> MakeRunner:
     """``make_runner(setup, ...)``: one hook per ``setup(api)``, loaded in order."""
 

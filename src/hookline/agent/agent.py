@@ -56,6 +56,7 @@ from hookline.core.messages import (
     tool_calls,
     user_message,
 )
+from hookline.core.pipeline import Denial, ToolPipeline
 from hookline.core.process import run_process
 from hookline.core.runner import HookRunner
 from hookline.core.tool import Tool, ToolInfo, ToolResult
@@ -63,7 +64,6 @@ from hookline.core.tool_params import tool_json_schema
 from hookline.session import ReadonlySession, SessionManager, estimate_tokens
 from hookline.tools.bash import bash_timeouts
 from hookline.tools.leftovers import ToolLeftovers
-from hookline.tools.pipeline import Denial, ToolPipeline
 from hookline.tools.wrapper import resolve_tools
 
 DEFAULT_SYSTEM_PROMPT = (

@@ -40,9 +40,9 @@ from hookline.core.messages import (
     content_text,
     text,
 )
+from hookline.core.pipeline import Denial, SubagentRef, ToolPipeline
 from hookline.core.runner import HookRunner
 from hookline.core.tool import Tool, ToolResult
-from hookline.tools.pipeline import Denial, SubagentRef, ToolPipeline
 
 Emit = Callable[[Event], Awaitable[Any]]
 Publish = Callable[[dict[str, Any]], None]

@@ -35,8 +35,8 @@ from hookline.core.messages import (
     tool_calls,
     user_message,
 )
+from hookline.core.pipeline import Denial, SubagentRef
 from hookline.core.tool import Tool, ToolError, ToolResult, ToolUpdate
-from hookline.tools.pipeline import Denial, SubagentRef
 
 TASK_TOOL_NAME = "task"
 MAX_STOP_CONTINUATIONS = 5

@@ -1,7 +1,7 @@
 """Tool wrapping for embedders: the ``ToolPipeline`` around each tool, as a plain ``Tool``.
 
 A wrapped tool runs ``tool_call`` hooks, the tool and ``tool_result`` hooks
-(see ``hookline.tools.pipeline``); with no permission stage. Its contract is
+(see ``hookline.core.pipeline``); with no permission stage. Its contract is
 the exception one an embedding agent expects:
 
 - a block raises ``ToolBlockedError`` with the reason; the tool never runs;
@@ -20,9 +20,9 @@ from collections.abc import Iterable
 from dataclasses import replace
 from typing import Any
 
+from hookline.core.pipeline import ToolPipeline, error_text
 from hookline.core.runner import HookRunner
 from hookline.core.tool import Tool, ToolBlockedError, ToolResult, ToolUpdate, ToolWrapperExecute
-from hookline.tools.pipeline import ToolPipeline, error_text
 
 __all__ = ["error_text", "resolve_tools", "wrap_tool", "wrap_tools"]
 

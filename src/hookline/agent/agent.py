@@ -61,10 +61,10 @@ from hookline.core.process import run_process
 from hookline.core.runner import HookRunner
 from hookline.core.tool import Tool, ToolInfo, ToolResult
 from hookline.core.tool_params import tool_json_schema
+from hookline.core.wrapping import resolve_tools
 from hookline.session import ReadonlySession, SessionManager, estimate_tokens
 from hookline.tools.bash import bash_timeouts
 from hookline.tools.leftovers import ToolLeftovers
-from hookline.tools.wrapper import resolve_tools
 
 DEFAULT_SYSTEM_PROMPT = (
     "You are hookline's reference coding agent. Use the tools to read, search and change "

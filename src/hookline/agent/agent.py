@@ -2,8 +2,9 @@
 
 One ``Agent`` owns a session, a model, the tools and the hook runner, and is
 the ``AgentHost`` hooks talk to. It is composed of objects with one idea
-each: ``ModelStep`` (a model call), ``ToolStep`` around the ``ToolPipeline``
-(a tool call: hooks, permission stage, tool, result hooks),
+each: ``ModelStep`` (a model call), the ``ToolPipeline`` (a tool call: hooks,
+permission stage, tool, result hooks) with ``ToolExecution`` around it (the
+reply's tool-call block in, execution events out, the result message back),
 ``PermissionGate`` (the permission stage) and ``SessionLifecycle`` (switch,
 branch, fork, tree, compaction).
 """
@@ -22,7 +23,7 @@ from hookline.agent.memory import MemoryFile
 from hookline.agent.prompt import compose_system_prompt
 from hookline.agent.provider import Provider
 from hookline.agent.session_ops import CompactionPolicy, SessionLifecycle
-from hookline.agent.steps import ModelStep, RetryPolicy, ToolStep
+from hookline.agent.steps import ModelStep, RetryPolicy, ToolExecution
 from hookline.agent.stream import StreamShaper
 from hookline.agent.todos import TodoList
 from hookline.claude.timeouts import STOP_HOOK_BLOCK_CAP, stop_block_cap
@@ -187,7 +188,7 @@ class Agent:
         self.model_step = ModelStep(
             runner, self.emit, self.publish, self._listening, self.retry, self.stream
         )
-        self.tool_step = ToolStep(
+        self.tool_execution = ToolExecution(
             runner,
             self.pipeline,
             self.emit,
@@ -725,7 +726,7 @@ class Agent:
                 if steered:
                     result = self._skipped(call)
                 else:
-                    result, denial = await self.tool_step.run(
+                    result, denial = await self.tool_execution.run(
                         call, self.active_tools(), self._abort
                     )
                     if denial is not None:

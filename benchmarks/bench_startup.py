@@ -40,7 +40,7 @@ LAYERS = (
     ("hookline.core messages + events (dataclasses)", ("hookline.core.events._types",)),
     ("hookline.core runner, api", ("hookline.core.runner",)),
     ("hookline.settings", ("hookline.settings.loader", "hookline.settings.trust")),
-    ("hookline.tools", ("hookline.tools.builtin", "hookline.tools.pipeline")),
+    ("hookline.tools + core pipeline", ("hookline.tools.builtin", "hookline.core.pipeline")),
     ("hookline.session", ("hookline.session.manager",)),
     ("hookline.discovery", ("hookline.discovery.sources", "hookline.discovery.loader")),
     ("hookline.agent", ("hookline.agent.setup", "hookline.agent.providers.scripted")),

@@ -19,7 +19,8 @@ from hookline.core.api import HookAPI, LoadedHook
 from hookline.core.messages import text
 from hookline.core.runner import HookRunner
 from hookline.core.tool import Tool, ToolResult
-from hookline.tools import GrepParams, create_read_tool, wrap_tool
+from hookline.core.wrapping import wrap_tool
+from hookline.tools import GrepParams, create_read_tool
 
 ROUNDS = 200
 

@@ -17,6 +17,7 @@ LAYERS = [
     "telemetry",
     "agent",
     "session",
+    "mcp",
     "tools",
     "sandbox",
     "claude",

@@ -75,6 +75,7 @@ LAZY_PACKAGES = (
     "hookline.claude",
     "hookline.core.events",
     "hookline.discovery",
+    "hookline.mcp",
     "hookline.session",
     "hookline.settings",
     "hookline.tools",

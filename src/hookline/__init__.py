@@ -159,6 +159,7 @@ if TYPE_CHECKING:
     )
     from hookline.core.tool_params import parse_arguments, tool_json_schema
     from hookline.core.ui import HookUI, NoUI, StatusLine
+    from hookline.core.wrapping import resolve_tools, wrap_tool, wrap_tools
     from hookline.discovery import (
         ENTRY_POINT_GROUP,
         Discovery,
@@ -232,9 +233,6 @@ if TYPE_CHECKING:
         is_ls_tool_result,
         is_read_tool_result,
         is_write_tool_result,
-        resolve_tools,
-        wrap_tool,
-        wrap_tools,
     )
     from hookline.tools.leftovers import ToolLeftovers, cleanup_leftovers
 
@@ -677,12 +675,12 @@ _EXPORTS = {
     "load_settings": "hookline.settings",
     "parse_command": "hookline.shell",
     "prepare_compaction": "hookline.session",
-    "resolve_tools": "hookline.tools",
+    "resolve_tools": "hookline.core.wrapping",
     "run_process": "hookline.core.process",
     "settings_json_schema": "hookline.settings",
     "should_compact": "hookline.session",
-    "wrap_tool": "hookline.tools",
-    "wrap_tools": "hookline.tools",
+    "wrap_tool": "hookline.core.wrapping",
+    "wrap_tools": "hookline.core.wrapping",
 }
 
 __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)

@@ -402,7 +402,7 @@ async def test_settings_feedback_never_undoes_a_module_redaction(
 ) -> None:
     """A module hook redacts, a settings hook adds context: the model gets both."""
     from hookline.core.tool import Tool, ToolResult
-    from hookline.tools import wrap_tool
+    from hookline.core.wrapping import wrap_tool
 
     redactor = LoadedHook("redactor.py")
     HookAPI(redactor).on(
@@ -430,7 +430,7 @@ async def test_failure_feedback_is_noted_on_the_reraised_error(
     tmp_path: Path, script: ScriptFactory
 ) -> None:
     from hookline.core.tool import Tool, ToolError, ToolResult
-    from hookline.tools import wrap_tool
+    from hookline.core.wrapping import wrap_tool
 
     _, runner = setup(
         tmp_path, source("PostToolUseFailure", script("echo 'try --force' >&2; exit 2"))

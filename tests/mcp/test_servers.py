@@ -16,7 +16,7 @@ import pytest
 
 from hookline.core.messages import content_text
 from hookline.core.tool import ToolError
-from hookline.tools.mcp import McpServerConfig, McpServers, load_servers, parse_server
+from hookline.mcp import McpServerConfig, McpServers, load_servers, parse_server
 
 SERVER = str(Path(__file__).with_name("mcp_server.py"))
 
@@ -220,7 +220,7 @@ def test_project_servers_load_only_when_the_project_is_trusted(tmp_path: Path) -
     ],
 )
 def test_a_bad_entry_names_its_file_and_key(entry: object, message: str) -> None:
-    from hookline.tools.mcp import parse_servers
+    from hookline.mcp import parse_servers
 
     servers, problems = parse_servers({"s": entry, "ok": {"command": "x"}}, "a/.mcp.json", {})
     assert [s.name for s in servers] == ["ok"]  # the good one still loads
@@ -228,7 +228,7 @@ def test_a_bad_entry_names_its_file_and_key(entry: object, message: str) -> None
 
 
 def test_names_are_sanitised_and_overlong_ones_left_out() -> None:
-    from hookline.tools.mcp import tool_name
+    from hookline.mcp import tool_name
 
     server = parse_server("my server.v2", {"command": "x"}, "t")
     assert tool_name(server, "get") == "mcp__my_server_v2__get"

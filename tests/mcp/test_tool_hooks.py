@@ -19,9 +19,9 @@ import pytest
 from hookline.claude import ClaudeHooks, HookSource
 from hookline.claude.mcp_hook import substitute
 from hookline.claude.timeouts import default_timeout
+from hookline.mcp import McpServers, parse_server
 from hookline.settings.models import MatcherConfig, McpToolHookConfig
 from hookline.settings.validate import check_hooks
-from hookline.tools.mcp import McpServers, parse_server
 
 SERVER = str(Path(__file__).with_name("mcp_server.py"))
 BASH = {"tool_name": "Bash", "tool_input": {"command": "ls -la"}, "tool_use_id": "t1"}

@@ -13,6 +13,7 @@ from hookline.core.api import HookAPI, LoadedHook
 from hookline.core.context import HookContext
 from hookline.core.events import ToolResultEvent
 from hookline.core.runner import HookRunner
+from hookline.core.wrapping import wrap_tool
 from hookline.tools import (
     create_bash_tool,
     is_bash_tool_result,
@@ -22,7 +23,6 @@ from hookline.tools import (
     is_ls_tool_result,
     is_read_tool_result,
     is_write_tool_result,
-    wrap_tool,
 )
 
 GUARDS: dict[str, Callable[[ToolResultEvent], bool]] = {

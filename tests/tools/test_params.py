@@ -23,7 +23,8 @@ from hookline import parse_arguments, tool_json_schema
 from hookline.core.runner import HookRunner
 from hookline.core.tool import Tool, ToolError, ToolResult, ToolUpdate
 from hookline.core.tool_params import parameters_model
-from hookline.tools import BUILTIN_PARAMS, builtin_tools, wrap_tool
+from hookline.core.wrapping import wrap_tool
+from hookline.tools import BUILTIN_PARAMS, builtin_tools
 from hookline.tools.params import BashParams, EditParams, GrepParams, ReadParams
 
 _PATH = {"type": "string", "description": "Path to the file (relative or absolute)"}

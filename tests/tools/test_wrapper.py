@@ -15,15 +15,13 @@ from hookline.core.events import ToolCallEvent, ToolResultEvent
 from hookline.core.messages import content_text, text
 from hookline.core.runner import HookRunner
 from hookline.core.tool import Tool, ToolBlockedError, ToolError, ToolResult, ToolUpdate
+from hookline.core.wrapping import resolve_tools, wrap_tool, wrap_tools
 from hookline.tools import (
     BashSpawnContext,
     builtin_tools,
     create_bash_tool,
     create_write_tool,
     hooked_tools,
-    resolve_tools,
-    wrap_tool,
-    wrap_tools,
 )
 
 MakeRunner = Callable[..., HookRunner]

@@ -2,8 +2,9 @@
 
 One ``Agent`` owns a session, a model, the tools and the hook runner, and is
 the ``AgentHost`` hooks talk to. It is composed of objects with one idea
-each: ``ModelStep`` (a model call), ``ToolStep`` around the ``ToolPipeline``
-(a tool call: hooks, permission stage, tool, result hooks),
+each: ``ModelStep`` (a model call), the ``ToolPipeline`` (a tool call: hooks,
+permission stage, tool, result hooks) with ``ToolExecution`` around it (the
+reply's tool-call block in, execution events out, the result message back),
 ``PermissionGate`` (the permission stage) and ``SessionLifecycle`` (switch,
 branch, fork, tree, compaction).
 """
@@ -22,7 +23,7 @@ from hookline.agent.memory import MemoryFile
 from hookline.agent.prompt import compose_system_prompt
 from hookline.agent.provider import Provider
 from hookline.agent.session_ops import CompactionPolicy, SessionLifecycle
-from hookline.agent.steps import ModelStep, RetryPolicy, ToolStep
+from hookline.agent.steps import ModelStep, RetryPolicy, ToolExecution
 from hookline.agent.stream import StreamShaper
 from hookline.agent.todos import TodoList
 from hookline.claude.timeouts import STOP_HOOK_BLOCK_CAP, stop_block_cap
@@ -56,15 +57,15 @@ from hookline.core.messages import (
     tool_calls,
     user_message,
 )
+from hookline.core.pipeline import Denial, ToolPipeline
 from hookline.core.process import run_process
 from hookline.core.runner import HookRunner
 from hookline.core.tool import Tool, ToolInfo, ToolResult
 from hookline.core.tool_params import tool_json_schema
+from hookline.core.wrapping import resolve_tools
 from hookline.session import ReadonlySession, SessionManager, estimate_tokens
 from hookline.tools.bash import bash_timeouts
 from hookline.tools.leftovers import ToolLeftovers
-from hookline.tools.pipeline import Denial, ToolPipeline
-from hookline.tools.wrapper import resolve_tools
 
 DEFAULT_SYSTEM_PROMPT = (
     "You are hookline's reference coding agent. Use the tools to read, search and change "
@@ -187,7 +188,7 @@ class Agent:
         self.model_step = ModelStep(
             runner, self.emit, self.publish, self._listening, self.retry, self.stream
         )
-        self.tool_step = ToolStep(
+        self.tool_execution = ToolExecution(
             runner,
             self.pipeline,
             self.emit,
@@ -725,7 +726,7 @@ class Agent:
                 if steered:
                     result = self._skipped(call)
                 else:
-                    result, denial = await self.tool_step.run(
+                    result, denial = await self.tool_execution.run(
                         call, self.active_tools(), self._abort
                     )
                     if denial is not None:

@@ -25,8 +25,8 @@ from hookline.agent.permissions import (
     check_permission,
 )
 from hookline.core.events import Event, NotificationEvent, PermissionRequestEvent
+from hookline.core.pipeline import Authorization, Denial, DenialSource
 from hookline.core.runner import HookRunner
-from hookline.tools.pipeline import Authorization, Denial, DenialSource
 
 if TYPE_CHECKING:
     from hookline.core.results import HookResult, PermissionRequestResult, ToolCallResult

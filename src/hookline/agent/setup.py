@@ -45,6 +45,7 @@ from hookline.discovery import (
     load_hooks_async,
     load_into_runner,
 )
+from hookline.mcp.config import load_servers
 from hookline.session import SessionError, SessionManager
 from hookline.settings import (
     LoadedSettings,
@@ -58,7 +59,6 @@ from hookline.settings import (
 )
 from hookline.settings.trust import project_has_hooks as _project_has_hooks
 from hookline.tools import BashSpawnContext, ToolLeftovers, builtin_tools
-from hookline.tools.mcp.config import load_servers
 
 if TYPE_CHECKING:
     from hookline.claude.adapter import ClaudeHooks
@@ -730,7 +730,7 @@ async def _start_mcp_servers(
     if not configs:
         return
 
-    from hookline.tools.mcp.servers import McpServers  # the client side: only with servers
+    from hookline.mcp.servers import McpServers  # the client side: only with servers
 
     async def notified(server: str, method: str, params: dict[str, Any] | None) -> None:
         await agent.emit(McpNotificationEvent(server=server, method=method, params=params))

@@ -1,9 +1,11 @@
-"""The two steps of a turn, each an object the ``Agent`` owns: a model call and a tool call.
+"""The two steps of a turn, each an object the ``Agent`` owns: ``ModelStep`` (a model
+call) and ``ToolExecution`` (one tool-call block of the reply, run and reported).
 
-Each step gets what varies per call (provider, prompt, messages, tools, the
-abort signal) as arguments, and what is fixed for the agent's life (the
-runner, the event sink) at construction; the loop in ``Agent`` reads as the
-lifecycle diagram.
+The tool call itself is ``hookline.core.pipeline.ToolPipeline``; ``ToolExecution``
+is what the agent loop adds around it. Each step gets what varies per call
+(provider, prompt, messages, tools, the abort signal) as arguments, and what is
+fixed for the agent's life (the runner, the event sink) at construction; the
+loop in ``Agent`` reads as the lifecycle diagram.
 """
 
 from __future__ import annotations
@@ -40,9 +42,9 @@ from hookline.core.messages import (
     content_text,
     text,
 )
+from hookline.core.pipeline import Denial, SubagentRef, ToolPipeline
 from hookline.core.runner import HookRunner
 from hookline.core.tool import Tool, ToolResult
-from hookline.tools.pipeline import Denial, SubagentRef, ToolPipeline
 
 Emit = Callable[[Event], Awaitable[Any]]
 Publish = Callable[[dict[str, Any]], None]
@@ -340,8 +342,15 @@ OnDenied = Callable[[Denial, dict[str, Any]], Awaitable[bool]]
 RETRY_NOTE = "A PermissionDenied hook says you may retry this tool call."
 
 
-class ToolStep:
-    """One tool call with its execution events around the pipeline."""
+class ToolExecution:
+    """The agent's answer to one tool-call block of a reply, reported while it runs.
+
+    The call itself is the ``ToolPipeline`` (hooks, permission stage, tool, result
+    hooks). Around it, this adds what only the agent loop needs: the tool looked up
+    by name (an unknown name is an error result), the ``tool_execution_start`` /
+    ``_update`` / ``_end`` events, the PermissionDenied hooks' retry note, and the
+    ``ToolResultMessage`` the model reads next.
+    """
 
     def __init__(
         self,

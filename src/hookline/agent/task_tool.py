@@ -5,7 +5,7 @@ The model passes ``description``, ``prompt`` and an optional ``subagent_type``
 its own conversation, its type's system prompt and tools, and the agent's
 model unless its type names another. It cannot start sub-agents itself.
 
-Every tool call it makes goes through the agent's own ``ToolStep`` — the same
+Every tool call it makes goes through the agent's own ``ToolExecution`` — the same
 pipeline as the main agent's calls: module ``tool_call`` hooks, settings
 PreToolUse hooks, the permission gate (rules, mode, asking), the tool, the
 result hooks. Nothing is bypassed; the events carry ``agent_id`` and
@@ -24,7 +24,7 @@ from typing import Any, Protocol
 
 from hookline.agent.provider import ModelRequest, Provider, ProviderError, ToolSpec
 from hookline.agent.providers.retry import complete_with_retry
-from hookline.agent.steps import ToolStep
+from hookline.agent.steps import ToolExecution
 from hookline.agent.subagents import GENERAL_PURPOSE, AgentDefinition, AgentTypes
 from hookline.core.events import Event, SubagentStartEvent, SubagentStopEvent
 from hookline.core.messages import (
@@ -35,8 +35,8 @@ from hookline.core.messages import (
     tool_calls,
     user_message,
 )
+from hookline.core.pipeline import Denial, SubagentRef
 from hookline.core.tool import Tool, ToolError, ToolResult, ToolUpdate
-from hookline.tools.pipeline import Denial, SubagentRef
 
 TASK_TOOL_NAME = "task"
 MAX_STOP_CONTINUATIONS = 5
@@ -47,7 +47,7 @@ class SubagentHost(Protocol):
 
     provider: Provider
     tools: dict[str, Tool]
-    tool_step: ToolStep
+    tool_execution: ToolExecution
     base_system_prompt: str
     denials: list[Denial]
 
@@ -169,7 +169,7 @@ class _Subagent:
                 for call in calls:
                     if self.signal.is_set():
                         break
-                    result, denial = await self.agent.tool_step.run(
+                    result, denial = await self.agent.tool_execution.run(
                         call, self.tools, self.signal, self.ref
                     )
                     if denial is not None:  # the run's summary lists a sub-agent's too

@@ -26,6 +26,7 @@ from hookline.core.api import Handler, HookAPI, LoadedHook
 from hookline.core.events import Event
 from hookline.core.host import DetachedHost
 from hookline.core.messages import Content, CustomMessage, Message
+from hookline.core.pipeline import Authorize, ToolOutcome, ToolPipeline
 from hookline.core.results import (
     HookResult,
     InputResult,
@@ -37,7 +38,6 @@ from hookline.core.results import (
 from hookline.core.runner import DEFAULT_HOOK_TIMEOUT, HookError, HookRunner
 from hookline.core.tool import Tool, ToolResult
 from hookline.discovery import LoadError, load_hook_file
-from hookline.tools.pipeline import Authorize, ToolOutcome, ToolPipeline
 
 
 class HookLoadFailed(Exception):

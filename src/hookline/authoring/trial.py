@@ -10,7 +10,7 @@ from typing import Any
 from hookline.authoring.harness import Emitted, HookHarness, short
 from hookline.authoring.project import ProjectHooks
 from hookline.core.messages import content_text
-from hookline.tools.pipeline import Authorize
+from hookline.core.pipeline import Authorize
 
 #: ``hooks test`` exit codes: the event's action allowed, refused, or a hook or input error.
 EXIT_ALLOWED, EXIT_BLOCKED, EXIT_ERROR = 0, 1, 2

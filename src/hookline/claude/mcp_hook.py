@@ -70,7 +70,7 @@ class McpToolUnavailable(Exception):
 
 
 class McpToolCaller(Protocol):
-    """Calls a tool of one of the session's MCP servers (``tools.mcp.McpServers``)."""
+    """Calls a tool of one of the session's MCP servers (``hookline.mcp.McpServers``)."""
 
     async def call_hook_tool(
         self, server: str, tool: str, arguments: dict[str, Any]

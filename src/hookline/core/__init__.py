@@ -1,4 +1,5 @@
-"""The engine core: events, results, the hook API, context, UI protocol and runner.
+"""The engine core: events, results, the hook API, context, UI protocol, runner and
+the tool-call pipeline.
 
 Nothing here imports from another hookline layer.
 """

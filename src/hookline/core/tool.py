@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Awaitable, Callable
-from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeAlias
 
@@ -14,10 +13,6 @@ if TYPE_CHECKING:
     import asyncio
 
     from pydantic import BaseModel
-
-#: The ``tool_call`` hooks' permission decision for the call being executed ("allow",
-#: "ask" or None); set by the tool wrapper around ``execute``, read by permission gates.
-TOOL_CALL_PERMISSION: ContextVar[str | None] = ContextVar("TOOL_CALL_PERMISSION", default=None)
 
 #: Called by a running tool with a partial result (streamed output).
 ToolUpdate = Callable[["ToolResult"], None]

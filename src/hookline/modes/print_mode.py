@@ -15,8 +15,8 @@ from typing import Any, TextIO
 
 from hookline.agent.agent import Agent
 from hookline.core.messages import content_text
+from hookline.core.pipeline import Denial
 from hookline.core.ui import NotifyType, NoUI
-from hookline.tools.pipeline import Denial
 
 
 class StderrUI(NoUI):

@@ -1,9 +1,11 @@
-"""Built-in tools (bash, read, write, edit, ls, find, grep), their parameter models
-(``ReadParams``, ...), truncation and tool wrapping.
+"""The built-in tools (read, bash, edit, write, grep, find, ls), their parameter
+models (``ReadParams``, ...), their typed result details and truncation.
 
-Imports only ``hookline.core``. The agent calls ``hooked_tools(cwd, runner)``;
-an embedding agent may compose ``builtin_tools``, ``resolve_tools`` and
-``wrap_tools`` itself.
+``builtin_tools(cwd)`` makes the set, unwrapped; ``hooked_tools(cwd, runner)``
+is that set with hook tools applied and each wrapped in the tool-call pipeline
+(``hookline.core.wrapping``), for an embedding agent. The reference agent runs
+the built-ins through ``hookline.core.pipeline`` itself. Imports only
+``hookline.core`` (and ``hookline.sandbox`` for bash's sandbox).
 """
 
 from typing import TYPE_CHECKING
@@ -62,7 +64,6 @@ if TYPE_CHECKING:
         truncate_line,
         truncate_tail,
     )
-    from hookline.tools.wrapper import error_text, resolve_tools, wrap_tool, wrap_tools
 
 __all__ = [
     "BUILTIN_PARAMS",
@@ -109,7 +110,6 @@ __all__ = [
     "create_read_tool",
     "create_write_tool",
     "default_leftovers",
-    "error_text",
     "hooked_tools",
     "is_bash_tool_result",
     "is_edit_tool_result",
@@ -118,12 +118,9 @@ __all__ = [
     "is_ls_tool_result",
     "is_read_tool_result",
     "is_write_tool_result",
-    "resolve_tools",
     "truncate_head",
     "truncate_line",
     "truncate_tail",
-    "wrap_tool",
-    "wrap_tools",
 ]
 
 #: Public name → the module that defines it, imported when the name is first read.
@@ -183,10 +180,6 @@ _EXPORTS = {
     "truncate_head": "hookline.tools.truncation",
     "truncate_line": "hookline.tools.truncation",
     "truncate_tail": "hookline.tools.truncation",
-    "error_text": "hookline.tools.wrapper",
-    "resolve_tools": "hookline.tools.wrapper",
-    "wrap_tool": "hookline.tools.wrapper",
-    "wrap_tools": "hookline.tools.wrapper",
 }
 
 __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)

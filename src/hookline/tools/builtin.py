@@ -6,12 +6,12 @@ from typing import TYPE_CHECKING
 
 from hookline.core.runner import HookRunner
 from hookline.core.tool import Tool
+from hookline.core.wrapping import resolve_tools, wrap_tools
 from hookline.tools.bash import BashSpawnHook, create_bash_tool
 from hookline.tools.edit import create_edit_tool, create_write_tool
 from hookline.tools.leftovers import ToolLeftovers
 from hookline.tools.read import create_read_tool
 from hookline.tools.search import HidePath, create_find_tool, create_grep_tool, create_ls_tool
-from hookline.tools.wrapper import resolve_tools, wrap_tools
 
 if TYPE_CHECKING:
     from hookline.sandbox.launcher import Sandbox

@@ -62,7 +62,7 @@ if TYPE_CHECKING:
 
     from hookline.agent.agent import Agent
     from hookline.agent.setup import AgentBundle
-    from hookline.tools.pipeline import Denial
+    from hookline.core.pipeline import Denial
 
 #: Events after which the footer's message and token counts are measured again.
 _SESSION_CHANGES = frozenset(

@@ -37,7 +37,7 @@ from typing import Any, TextIO
 from hookline.claude.mcp_hook import McpToolReply, McpToolUnavailable
 from hookline.core.messages import Content, text
 from hookline.core.tool import Tool, ToolError, ToolResult, ToolUpdate
-from hookline.tools.mcp.config import McpServerConfig, tool_name
+from hookline.mcp.config import McpServerConfig, tool_name
 from hookline.tools.truncation import truncate_head
 
 #: Seconds to wait for a server to start and list its tools (``MCP_TIMEOUT``, in ms).

@@ -1,7 +1,10 @@
-"""Tool wrapping for embedders: the ``ToolPipeline`` around each tool, as a plain ``Tool``.
+"""Tools as hooks make them: hook tools over a base set, and the pipeline as a ``Tool``.
 
-A wrapped tool runs ``tool_call`` hooks, the tool and ``tool_result`` hooks
-(see ``hookline.tools.pipeline``); with no permission stage. Its contract is
+``resolve_tools`` applies what hooks registered (``api.register_tool``,
+``api.wrap_tool``) over a base set, e.g. the built-ins. ``wrap_tool`` is for
+embedders: the ``ToolPipeline`` around one tool, as a plain ``Tool``. A
+wrapped tool runs ``tool_call`` hooks, the tool and ``tool_result`` hooks
+(see ``hookline.core.pipeline``); with no permission stage. Its contract is
 the exception one an embedding agent expects:
 
 - a block raises ``ToolBlockedError`` with the reason; the tool never runs;
@@ -20,11 +23,11 @@ from collections.abc import Iterable
 from dataclasses import replace
 from typing import Any
 
+from hookline.core.pipeline import ToolPipeline
 from hookline.core.runner import HookRunner
 from hookline.core.tool import Tool, ToolBlockedError, ToolResult, ToolUpdate, ToolWrapperExecute
-from hookline.tools.pipeline import ToolPipeline, error_text
 
-__all__ = ["error_text", "resolve_tools", "wrap_tool", "wrap_tools"]
+__all__ = ["resolve_tools", "wrap_tool", "wrap_tools"]
 
 
 def wrap_tool(tool: Tool, runner: HookRunner) -> Tool:

@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 
 from fakes.llm_servers import FakeOpenAIServer, FakeReply
-from hookline.modes.tui.app import LIVE_TEXT_LINES
+from hookline.modes.tui.live_area import LIVE_TEXT_LINES
 
 from .pane import Pane
 

@@ -36,7 +36,7 @@ class SettingsBlock:
     """A settings hook (``.claude/settings.json``) that blocked, as its outcome told it."""
 
     event: str
-    hook_id: Any
+    hook_id: str
     hook_type: str
     origin: str
     reason: str
@@ -54,7 +54,7 @@ class SettingsBlock:
             return None
         return cls(
             event=str(payload.get("event")),
-            hook_id=payload.get("hook_id"),
+            hook_id=str(payload.get("hook_id")),
             hook_type=str(payload.get("hook_type")),
             origin=str(payload.get("origin") or ""),
             reason=str(payload.get("reason") or payload.get("permission_decision_reason") or ""),

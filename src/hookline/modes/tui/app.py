@@ -247,7 +247,7 @@ class TuiApp:
     def busy(self) -> bool:
         if self._agent is None or not self.loaded.is_set():
             return True  # loading
-        return self._agent.is_streaming or bool(self.tasks)
+        return self._agent.is_streaming or self.tasks.running()
 
     def submit(self) -> None:
         text = self.editor.text

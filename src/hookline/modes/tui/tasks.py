@@ -29,7 +29,7 @@ class Tasks:
         self._tasks: set[asyncio.Task[Any]] = set()
         self._commands: set[asyncio.Task[Any]] = set()
 
-    def __bool__(self) -> bool:
+    def running(self) -> bool:
         return bool(self._tasks)
 
     def spawn(self, coro: Coroutine[Any, Any, Any], *, command: bool = False) -> asyncio.Task[Any]:

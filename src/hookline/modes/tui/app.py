@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from prompt_toolkit.application import Application
@@ -23,14 +22,12 @@ from prompt_toolkit.history import FileHistory
 from prompt_toolkit.key_binding import (
     DynamicKeyBindings,
     KeyBindings,
-    KeyPressEvent,
     merge_key_bindings,
 )
 from prompt_toolkit.key_binding.defaults import load_key_bindings
 from prompt_toolkit.layout import BufferControl, Dimension, Layout, Window
 from prompt_toolkit.patch_stdout import patch_stdout
 
-from hookline.core.keys import prompt_toolkit_keys
 from hookline.core.paths import hookline_home
 from hookline.core.ui import StatusLine, WidgetContent
 from hookline.modes.tui import render
@@ -38,6 +35,7 @@ from hookline.modes.tui.activity import Activity, Update
 from hookline.modes.tui.commands import SlashCompleter
 from hookline.modes.tui.dialogs import STYLE, Dialog, DialogHost
 from hookline.modes.tui.footer import Usage, footer_line, loading_line, measure
+from hookline.modes.tui.keys import editor_keys, shortcut_keys
 from hookline.modes.tui.layout import Rows, Widgets, prompt_prefix
 from hookline.modes.tui.live_area import LiveArea, spinner_frame
 from hookline.modes.tui.scrollback import Scrollback, terminal_width
@@ -111,7 +109,7 @@ class TuiApp:
             key_bindings=merge_key_bindings(
                 [
                     load_key_bindings(),
-                    self._bindings(),
+                    editor_keys(self.editor, self._in_editor(), self),
                     DynamicKeyBindings(lambda: self._hook_keys),
                 ]
             ),
@@ -184,60 +182,8 @@ class TuiApp:
 
     # -- keys --------------------------------------------------------------------
 
-    def _bindings(self) -> KeyBindings:
-        kb = KeyBindings()
-        in_editor = self._in_editor()
-        empty = Condition(lambda: not self.editor.text)
-
-        @kb.add("enter", filter=in_editor)
-        def _enter(event: KeyPressEvent) -> None:
-            state = self.editor.complete_state
-            if state is not None and state.current_completion is not None:
-                self.editor.complete_state = None  # accept the completion, do not send
-                return
-            self.submit()
-
-        @kb.add("escape", "enter", filter=in_editor)
-        @kb.add("c-j", filter=in_editor)
-        def _newline(event: KeyPressEvent) -> None:
-            self.editor.newline(copy_margin=False)
-
-        @kb.add("c-c", filter=in_editor)
-        def _interrupt(event: KeyPressEvent) -> None:
-            self.interrupt()
-
-        @kb.add("c-d", filter=in_editor & empty)
-        def _eof(event: KeyPressEvent) -> None:
-            self.exit()
-
-        @kb.add("escape", filter=in_editor)
-        def _escape(event: KeyPressEvent) -> None:
-            if self.editor.complete_state is not None:
-                self.editor.cancel_completion()
-            elif self.busy() and self.loaded.is_set():
-                self.stop_turn()
-
-        @kb.add("c-o", filter=in_editor)
-        def _expand(event: KeyPressEvent) -> None:
-            self.transcript.expand_last()
-
-        return kb
-
     def _in_editor(self) -> Filter:
         return has_focus(self.editor) & Condition(lambda: self.dialogs.current is None)
-
-    def _bind_shortcuts(self, agent: Agent) -> None:
-        """The hooks' ``register_shortcut`` keys, bound once they are loaded."""
-        kb = KeyBindings()
-        for key in agent.runner.get_registered_shortcuts():
-            kb.add(*prompt_toolkit_keys(key), filter=self._in_editor())(self._shortcut(key))
-        self._hook_keys = kb
-
-    def _shortcut(self, key: str) -> Callable[[KeyPressEvent], None]:
-        def run(event: KeyPressEvent) -> None:
-            self.tasks.spawn(self.agent.runner.run_shortcut(key))
-
-        return run
 
     def _disarm(self) -> None:
         self._exit_armed = False
@@ -274,6 +220,14 @@ class TuiApp:
         else:
             self._exit_armed = True
             self.notice("press ctrl+c again to exit (or ctrl+d)")
+
+    def stop(self) -> None:
+        """Esc: stop the turn, if one runs (not while the agent loads)."""
+        if self.busy() and self.loaded.is_set():
+            self.stop_turn()
+
+    def expand_last(self) -> None:
+        self.transcript.expand_last()
 
     def stop_turn(self) -> None:
         self.agent.abort()
@@ -392,7 +346,7 @@ class TuiApp:
         try:
             self._agent, self._bundle = agent, bundle
             agent.runner.set_ui(self.ui, True)
-            self._bind_shortcuts(agent)
+            self._hook_keys = shortcut_keys(agent.runner, self._in_editor(), self.tasks.spawn)
             self._refresh_usage()
             warm_up = asyncio.ensure_future(asyncio.to_thread(_warm_up))
             await agent.start()

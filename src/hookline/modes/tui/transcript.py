@@ -120,7 +120,7 @@ class Transcript:
             return None
         return str(text) if text is not None else None
 
-    def short_path(self, path: str) -> str:
+    def _short_path(self, path: str) -> str:
         """``path`` relative to the project when inside it, else with ``~`` for home."""
         return short_path(path, self._loaded.agent.cwd)
 
@@ -165,7 +165,7 @@ class Transcript:
             return "by " + ", ".join(self._settings_label(b) for b in tool.blockers)
         if denial.hook and denial.hook != SETTINGS_HOOK_PATH:
             kind = "permission_request hook" if denial.source == "permission_request" else "hook"
-            return f"by {kind} {self.short_path(denial.hook)}"
+            return f"by {kind} {self._short_path(denial.hook)}"
         return _BLOCKED_BY.get(denial.source, denial.source)
 
     def _settings_label(self, block: SettingsBlock) -> str:
@@ -174,7 +174,7 @@ class Transcript:
         definitions = table.by_event.get(block.event, []) if table is not None else []
         found = next((d for d in definitions if d.id == block.hook_id), None)
         what = found.describe() if found is not None else block.hook_type
-        where = self.short_path(block.origin) if block.origin.startswith("/") else block.origin
+        where = self._short_path(block.origin) if block.origin.startswith("/") else block.origin
         return f"{block.event} hook `{one_line_text(what)}` in {where}"
 
     def _tool_meta(self, name: str, key: str) -> Any:

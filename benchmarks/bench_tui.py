@@ -285,8 +285,9 @@ def _frames(env: dict[str, str], root: Path) -> None:
     from prompt_toolkit.output.vt100 import Vt100_Output
 
     from hookline.modes.tui import render
-    from hookline.modes.tui.app import LIVE_TEXT_LINES, TuiApp, _live_answer
+    from hookline.modes.tui.app import TuiApp
     from hookline.modes.tui.live import LiveAnswer
+    from hookline.modes.tui.live_area import LIVE_TEXT_LINES, live_answer
 
     words = "Some *words* and `code` in a paragraph of the answer, long enough to wrap. "
     answer = "\n\n".join(f"Paragraph {i}. {words * 3}" for i in range(400))
@@ -301,7 +302,7 @@ def _frames(env: dict[str, str], root: Path) -> None:
         with create_pipe_input() as pipe, create_app_session(input=pipe, output=output):
             app = TuiApp(str(root), "bench")
             tails = [
-                _live_answer(LiveAnswer(LIVE_TEXT_LINES), answer[:k], width)
+                live_answer(LiveAnswer(LIVE_TEXT_LINES), answer[:k], width)
                 for k in range(9000, 11000, 50)
             ]
 
@@ -311,8 +312,9 @@ def _frames(env: dict[str, str], root: Path) -> None:
                 screen.truncate()
 
             def set_tail(i: int) -> None:
-                app._live_text = answer[: 9000 + 50 * i]
-                app._live_cache = (len(app._live_text), width, tails[i % len(tails)])
+                app.activity.answer = text = answer[: 9000 + 50 * i]
+                number = app.activity.answer_number
+                app.live.cache = (number, len(text), width, tails[i % len(tails)])
 
             counter = iter(range(10**9))
 
@@ -321,12 +323,12 @@ def _frames(env: dict[str, str], root: Path) -> None:
                 frame()
 
             with set_app(app.app):
-                app._live_rendered_at = time.monotonic() + 3600  # no render jobs: tails given
+                app.live.rendered_at = time.monotonic() + 3600  # no render jobs: tails given
                 for round_ in range(2):
                     order = ["idle", "tail unchanged", "tail new each frame"]
                     for name in order if round_ == 0 else reversed(order):
                         if name == "idle":
-                            app._live_text = ""
+                            app.activity.answer = ""
                             seconds = _timed(frame, n)
                         elif name == "tail unchanged":
                             set_tail(0)
@@ -350,7 +352,7 @@ def _frames(env: dict[str, str], root: Path) -> None:
         list(ANSI(tail).__pt_formatted_text__())
 
     def blocks() -> None:
-        _live_answer(live, answer[: 20000 + 13 * next(cut)], width)
+        live_answer(live, answer[: 20000 + 13 * next(cut)], width)
 
     renders = {"whole tail (before)": _timed(whole, 60), "a block at a time": _timed(blocks, 60)}
     renders["whole tail (before)"] = min(renders["whole tail (before)"], _timed(whole, 60))

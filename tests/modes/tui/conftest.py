@@ -1,4 +1,5 @@
-"""Every test here drives the real app in a tmux pane (skipped when tmux is missing)."""
+"""The tests here drive the real app in a tmux pane (skipped when tmux is missing), but
+for the activity's, which need no terminal."""
 
 from __future__ import annotations
 
@@ -6,8 +7,12 @@ import pytest
 
 from .pane import needs_tmux
 
+#: Test modules here that drive no pane.
+_NO_PANE = frozenset({"test_activity.py"})
+
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
-        if "tests/modes/tui/" in str(item.path).replace("\\", "/"):
+        path = str(item.path).replace("\\", "/")
+        if "tests/modes/tui/" in path and item.path.name not in _NO_PANE:
             item.add_marker(needs_tmux)

@@ -158,11 +158,11 @@ def test_the_live_area_builds_its_lines_once_per_change(tmp_path: Path) -> None:
     from prompt_toolkit.input import create_pipe_input
     from prompt_toolkit.output import DummyOutput
 
-    from hookline.modes.tui.app import _StableText
+    from hookline.modes.tui.live_area import StableText
 
     shown: list[tuple[str, str]] = [("", "first line\nsecond")]
     with create_pipe_input() as pipe, create_app_session(input=pipe, output=DummyOutput()):
-        control = _StableText(lambda: shown)
+        control = StableText(lambda: shown)
         content = control.create_content(40, None)
         assert content.line_count == 2
         assert control.create_content(40, None) is content

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from hookline.modes.tui.app import LIVE_TEXT_LINES
+from hookline.modes.tui.live_area import LIVE_TEXT_LINES
 from tests.fakes.llm_servers import FakeOpenAIServer, FakeReply
 
 from .pane import Pane

@@ -1,4 +1,11 @@
-"""The terminal app (prompt_toolkit + rich); imported only by interactive mode on a terminal."""
+"""The terminal app (prompt_toolkit + rich); imported only by interactive mode on a terminal.
+
+Start reading at ``app`` (``TuiApp`` wires the parts and owns the keys), then
+``activity`` (agent events in, screen state out), ``transcript`` and
+``live_area`` (how that state is drawn). ``ui`` and ``commands`` talk to the
+app through the protocols in ``host``; ``launch`` draws the app before the
+agent exists.
+"""
 
 from __future__ import annotations
 

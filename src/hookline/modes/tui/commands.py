@@ -1,6 +1,7 @@
 """Slash commands: the built-ins, hook commands, and completion for both.
 
-Built-ins are plain async functions over the app (``CommandHost``); hook
+Built-ins are plain async functions over what they need of the app
+(``host.CommandHost``); hook
 commands run through the runner with a command context. The completer offers
 names with descriptions, then arguments (``get_argument_completions``).
 """
@@ -19,19 +20,20 @@ from hookline.core.messages import content_text
 from hookline.modes.tui import render
 
 if TYPE_CHECKING:
+    from hookline.agent.agent import Agent
     from hookline.core.runner import HookRunner
-    from hookline.modes.tui.app import TuiApp
+    from hookline.modes.tui.host import CommandHost
 
 
 @dataclass(frozen=True, slots=True)
 class Builtin:
     name: str
     description: str
-    run: Callable[[TuiApp, str], Awaitable[None]]
+    run: Callable[[CommandHost, str], Awaitable[None]]
     usage: str = ""
 
 
-async def _help(app: TuiApp, args: str) -> None:
+async def _help(app: CommandHost, args: str) -> None:
     rows = [(f"/{b.name} {b.usage}".rstrip(), b.description) for b in BUILTINS.values()]
     rows += [(f"/{c.name}", c.description) for c in hook_commands(app.agent.runner)]
     rows += [
@@ -52,14 +54,14 @@ async def _help(app: TuiApp, args: str) -> None:
     app.print(render.listing("Keys", keys))
 
 
-async def _new(app: TuiApp, args: str) -> None:
+async def _new(app: CommandHost, args: str) -> None:
     if await app.agent.new_session():
         app.notice("new session started")
     else:
         app.notice("a hook cancelled the new session", "warning")
 
 
-async def _resume(app: TuiApp, args: str) -> None:
+async def _resume(app: CommandHost, args: str) -> None:
     from hookline.session import SessionManager
 
     infos = SessionManager.list_sessions(app.agent.cwd)
@@ -98,7 +100,7 @@ def _entry_label(entry: Any) -> str | None:
     return f"{who}: {text[:70] or '(tool calls)'}"
 
 
-async def _pick_entry(app: TuiApp, title: str, entries: Iterable[Any]) -> str | None:
+async def _pick_entry(app: CommandHost, title: str, entries: Iterable[Any]) -> str | None:
     marks = app.agent.session.get_labels()  # bookmarks (``set_label``) shown with their entry
     pairs = [
         (f"{label}  [{marks[e['id']]}]" if e["id"] in marks else label, e["id"])
@@ -113,13 +115,13 @@ async def _pick_entry(app: TuiApp, title: str, entries: Iterable[Any]) -> str | 
     return None if choice is None else pairs[labels.index(choice)][1]
 
 
-async def _tree(app: TuiApp, args: str) -> None:
+async def _tree(app: CommandHost, args: str) -> None:
     entry_id = await _pick_entry(app, "Go to which entry?", app.agent.session.get_entries())
     if entry_id is not None and await app.agent.navigate_tree(entry_id):
         app.notice("moved in the session tree")
 
 
-async def _branch(app: TuiApp, args: str) -> None:
+async def _branch(app: CommandHost, args: str) -> None:
     entries = [
         e
         for e in app.agent.session.get_branch()
@@ -134,22 +136,22 @@ async def _branch(app: TuiApp, args: str) -> None:
         app.notice("branched: the conversation continues from before that message")
 
 
-async def _fork(app: TuiApp, args: str) -> None:
+async def _fork(app: CommandHost, args: str) -> None:
     if await app.agent.fork():
         app.notice(f"forked into {app.agent.session.get_session_file() or 'a new session'}")
 
 
-async def _compact(app: TuiApp, args: str) -> None:
+async def _compact(app: CommandHost, args: str) -> None:
     if await app.agent.compact(args.strip() or None):
         app.notice("compacted the conversation")
     else:
         app.notice("nothing to compact")
 
 
-async def _model(app: TuiApp, args: str) -> None:
+async def _model(app: CommandHost, args: str) -> None:
     spec = args.strip()
     if not spec:
-        known = app.known_models()
+        known = known_models(app.agent)
         choice = await app.ui.select("Model", [*known, "other…"])
         if choice is None:
             return
@@ -172,7 +174,7 @@ async def _model(app: TuiApp, args: str) -> None:
     app.notice(f"model: {provider.model_id}")
 
 
-async def _permissions(app: TuiApp, args: str) -> None:
+async def _permissions(app: CommandHost, args: str) -> None:
     gate = app.agent.gate
     rules = gate.rules
     rows = [("mode", gate.mode)]
@@ -185,7 +187,7 @@ async def _permissions(app: TuiApp, args: str) -> None:
     app.print(render.listing("Permissions", rows))
 
 
-async def _sandbox(app: TuiApp, args: str) -> None:
+async def _sandbox(app: CommandHost, args: str) -> None:
     """What ``hookline sandbox check`` shows, then a choice of mode (Claude Code's panel)."""
     from hookline.sandbox.availability import probe
     from hookline.sandbox.check import check_sections
@@ -235,7 +237,7 @@ _MODE_HELP = {
 }
 
 
-async def _hooks(app: TuiApp, args: str) -> None:
+async def _hooks(app: CommandHost, args: str) -> None:
     result = app.bundle.load_result
     rows: list[tuple[str, str]] = []
     for hook, source in zip(result.hooks, result.sources, strict=False):
@@ -257,7 +259,7 @@ async def _hooks(app: TuiApp, args: str) -> None:
     app.print(render.listing("Hooks", rows or [("none", "no hooks loaded")]))
 
 
-async def _quit(app: TuiApp, args: str) -> None:
+async def _quit(app: CommandHost, args: str) -> None:
     app.exit()
 
 
@@ -281,6 +283,18 @@ BUILTINS: dict[str, Builtin] = {
 }
 
 
+def known_models(agent: Agent) -> list[str]:
+    """The model in use, then the others this session switched between, as they came."""
+    current = agent.provider.model_id
+    seen = [current]
+    for entry in agent.session.get_entries():
+        if entry.get("type") == "model_change":
+            for spec in (entry.get("model"), entry.get("previous")):
+                if isinstance(spec, str) and spec and spec not in seen:
+                    seen.append(spec)
+    return seen
+
+
 def hook_commands(runner: HookRunner) -> list[Any]:
     """Hook commands, first loaded wins a name; built-in names cannot be taken."""
     seen: dict[str, Any] = {}
@@ -293,7 +307,7 @@ def hook_commands(runner: HookRunner) -> list[Any]:
 class SlashCompleter(Completer):
     """``/na`` → command names with descriptions; ``/name ar`` → its argument values."""
 
-    def __init__(self, app: TuiApp) -> None:
+    def __init__(self, app: CommandHost) -> None:
         self.app = app
 
     def get_completions(
@@ -323,7 +337,7 @@ class SlashCompleter(Completer):
         if not self.app.loaded.is_set():
             return
         if name == "model":
-            values = list(self.app.known_models())
+            values = list(known_models(self.app.agent))
         else:
             command = self.app.agent.runner.get_command(name)
             complete = getattr(command, "get_argument_completions", None)

@@ -13,13 +13,13 @@ from hookline.modes.tui.dialogs import CustomDialog, InputDialog, SelectDialog
 HEADER_KEY, FOOTER_KEY = "\0header", "\0footer"
 
 if TYPE_CHECKING:
-    from hookline.modes.tui.app import TuiApp
+    from hookline.modes.tui.host import UIHost
 
 
 class TuiUI:
     """The HookUI of the terminal app; dialogs wait their turn, one on screen at a time."""
 
-    def __init__(self, app: TuiApp) -> None:
+    def __init__(self, app: UIHost) -> None:
         self._app = app
 
     async def select(
@@ -112,8 +112,7 @@ class TuiUI:
         self._app.set_widget(key, content, placement)
 
     def set_working_message(self, text: str | None) -> None:
-        self._app.working_message = strip_terminal_controls(text).strip() if text else None
-        self._app.invalidate()
+        self._app.set_working_message(strip_terminal_controls(text).strip() if text else None)
 
     def set_header(self, content: WidgetContent | None) -> None:
         """Lines (or a component factory) at the top of the app; ``None`` removes them."""
@@ -125,7 +124,7 @@ class TuiUI:
 
     def set_title(self, title: str) -> None:
         clean = " ".join(strip_terminal_controls(title).split())
-        self._app.app.output.set_title(clean)
+        self._app.set_title(clean)
 
     @property
     def theme(self) -> dict[str, Any]:

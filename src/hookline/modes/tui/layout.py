@@ -1,0 +1,201 @@
+"""The app's rows, top to bottom, and the hooks' widgets among them.
+
+Hook header, live area, working line, widgets above the editor, a rule, the
+editor or a dialog, completions, widgets below, the footer (or the one a hook
+replaced it with), the hooks' status line; a hook's overlay dialog floats
+centred over them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from prompt_toolkit.filters import Condition, has_completions
+from prompt_toolkit.formatted_text import StyleAndTextTuples
+from prompt_toolkit.layout import (
+    AnyContainer,
+    ConditionalContainer,
+    Container,
+    Dimension,
+    DynamicContainer,
+    Float,
+    FloatContainer,
+    FormattedTextControl,
+    HSplit,
+    Window,
+)
+from prompt_toolkit.layout.menus import CompletionsMenu
+
+from hookline.core.ui import StatusLine, WidgetContent, strip_terminal_controls
+from hookline.modes.tui.dialogs import CustomDialog, DialogHost
+from hookline.modes.tui.live_area import LiveArea
+
+
+class Widgets:
+    """Hook widgets by key: where each goes ("above"/"below" the editor, or the
+    "header"/"footer" a hook replaced) and the container shown."""
+
+    def __init__(self) -> None:
+        self._shown: dict[str, tuple[str, AnyContainer]] = {}
+
+    def set(self, key: str, content: WidgetContent | None, placement: str) -> None:
+        """Lines (cleaned) or a component factory's container; ``None`` removes it."""
+        if content is None:
+            self._shown.pop(key, None)
+        elif callable(content):
+            self._shown[key] = (placement, content())
+        else:
+            lines = [strip_terminal_controls(str(line)) for line in content]
+            self._shown[key] = (
+                placement,
+                Window(
+                    FormattedTextControl([("class:widget", "\n".join(lines))]),
+                    dont_extend_height=True,
+                    wrap_lines=True,
+                ),
+            )
+
+    def at(self, placement: str) -> list[AnyContainer]:
+        return [c for p, c in self._shown.values() if p == placement]
+
+    def box(self, placement: str) -> AnyContainer:
+        items = self.at(placement)
+        return HSplit(items) if items else Window(height=0)
+
+
+class Rows:
+    """Builds the app's container from its parts; what each row shows is read at each frame."""
+
+    def __init__(
+        self,
+        *,
+        dialogs: DialogHost,
+        widgets: Widgets,
+        live: LiveArea,
+        editor: Window,
+        working: Callable[[], StyleAndTextTuples],
+        busy: Callable[[], bool],
+        footer: Callable[[], StyleAndTextTuples],
+        status: StatusLine,
+        width: Callable[[], int],
+    ) -> None:
+        self._dialogs = dialogs
+        self._widgets = widgets
+        self._live = live
+        self._editor = editor
+        self._working = working
+        self._busy = busy
+        self._footer_text = footer
+        self._status = status
+        self._width = width
+
+    def root(self) -> AnyContainer:
+        """The app, with a float for a hook's overlay component over it.
+
+        The app draws only its own rows (not full screen): while an overlay is up,
+        blank rows below the footer make room when the app is shorter than it.
+        """
+        app = self._rows()
+        overlay = ConditionalContainer(
+            DynamicContainer(self._overlay_container), filter=Condition(self._overlay_shown)
+        )
+
+        def room() -> Dimension:
+            if not self._overlay_shown():
+                return Dimension.exact(0)
+            width = self._width()
+            needed = overlay.preferred_height(width, 1000).preferred
+            return Dimension.exact(max(needed - app.preferred_height(width, 1000).preferred, 0))
+
+        return FloatContainer(
+            HSplit([app, Window(height=room)]),
+            floats=[_CenteredOver(overlay, app, self._width, self._overlay_shown)],
+        )
+
+    def _overlay(self) -> CustomDialog | None:
+        dialog = self._dialogs.current
+        return dialog if isinstance(dialog, CustomDialog) and dialog.overlay else None
+
+    def _overlay_shown(self) -> bool:
+        return self._overlay() is not None
+
+    def _overlay_container(self) -> AnyContainer:
+        dialog = self._overlay()
+        return dialog.container if dialog is not None else Window(height=0)
+
+    def _rows(self) -> HSplit:
+        no_dialog = Condition(lambda: self._dialogs.current is None)
+        return HSplit(
+            [
+                DynamicContainer(lambda: self._widgets.box("header")),
+                ConditionalContainer(self._live.window(), filter=Condition(self._live.shown)),
+                ConditionalContainer(
+                    Window(FormattedTextControl(self._working), height=1),
+                    filter=Condition(self._busy),
+                ),
+                DynamicContainer(lambda: self._widgets.box("above")),
+                Window(height=1, char="─", style="class:rule"),
+                DynamicContainer(self._center),
+                ConditionalContainer(
+                    CompletionsMenu(max_height=8, scroll_offset=1),
+                    filter=no_dialog & has_completions,
+                ),
+                DynamicContainer(lambda: self._widgets.box("below")),
+                DynamicContainer(self._footer),
+                ConditionalContainer(
+                    Window(FormattedTextControl(self._status_fragments), height=1),
+                    filter=Condition(lambda: bool(self._status.items())),
+                ),
+            ]
+        )
+
+    def _center(self) -> AnyContainer:
+        dialog = self._dialogs.current
+        if dialog is not None and self._overlay() is None:
+            return dialog.container
+        return self._editor
+
+    def _footer(self) -> AnyContainer:
+        replaced = self._widgets.at("footer")
+        if replaced:
+            return replaced[0]
+        return Window(FormattedTextControl(self._footer_text), height=1, style="class:footer")
+
+    def _status_fragments(self) -> StyleAndTextTuples:
+        return [("class:status", self._status.render(self._width()))]
+
+
+class _CenteredOver(Float):
+    """A float centred on the rows the app draws, not on the terminal.
+
+    The app is not full screen: its drawing area reaches the terminal's bottom
+    while its rows may end higher, so ``top`` is measured again at each frame.
+    """
+
+    def __init__(
+        self,
+        content: Container,
+        over: Container,
+        width: Callable[[], int],
+        shown: Callable[[], bool],
+    ) -> None:
+        super().__init__(content, z_index=10)
+        self._content, self._over, self._width, self._shown = content, over, width, shown
+
+    @property  # type: ignore[override]
+    def top(self) -> int:
+        if not self._shown():
+            return 0  # nothing floats: measuring the app here cost a third of each frame
+        width = self._width()
+        rows = self._over.preferred_height(width, 1000).preferred
+        height = self._content.preferred_height(width, 1000).preferred
+        return max((rows - height) // 2, 0)
+
+    @top.setter
+    def top(self, value: int | None) -> None:
+        """Set by ``Float.__init__``; the position is always computed."""
+
+
+def prompt_prefix(line: int, wrapped: int) -> StyleAndTextTuples:
+    """``› `` before the editor's first line, two spaces before the others."""
+    return [("class:prompt", "› " if line == 0 and wrapped == 0 else "  ")]

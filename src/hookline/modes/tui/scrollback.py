@@ -1,0 +1,80 @@
+"""Finished blocks printed into the terminal's scrollback, above the app's live rows.
+
+A block is printed once and never redrawn: a burst of them is rendered in one
+batch, off the loop (rich takes most of a second over a 5 000-line output),
+and written where the live rows were, which are drawn again below it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import TYPE_CHECKING
+
+from prompt_toolkit.application import Application
+
+from hookline.modes.tui import render
+
+if TYPE_CHECKING:
+    from rich.console import RenderableType
+
+
+def terminal_width(app: Application[None]) -> int:
+    """The terminal's width in columns (at least 20; 80 when there is no terminal)."""
+    try:
+        return max(app.output.get_size().columns, 20)
+    except OSError:
+        return 80
+
+
+class Scrollback:
+    """Prints blocks above ``app``, in order, each batch in one redraw."""
+
+    def __init__(self, app: Application[None]) -> None:
+        self._app = app
+        self._pending: list[RenderableType] = []
+        self._printer: asyncio.Task[None] | None = None
+
+    def print(self, renderable: RenderableType) -> None:
+        """Print a finished block above the app (batched into one redraw)."""
+        self._pending.append(renderable)
+        if self._printer is None or self._printer.done():
+            self._printer = asyncio.ensure_future(self._flush())
+
+    def notice(self, text: str, kind: str = "info") -> None:
+        self.print(render.notice(text, kind))
+
+    async def drain(self) -> None:
+        """Wait until everything printed so far is on the screen."""
+        while self._printer is not None and not self._printer.done():
+            await self._printer
+
+    async def _flush(self) -> None:
+        await asyncio.sleep(0)  # let a burst of events land in one batch
+        while self._pending:
+            batch, self._pending = self._pending, []
+            width = terminal_width(self._app)
+            # Rendered off the loop: an expanded 5 000-line output takes rich most of a
+            # second, and keys go on being read meanwhile. Batches stay in order.
+            self.write_above(await asyncio.to_thread(_render_batch, batch, width))
+
+    def write_above(self, text: str) -> None:
+        """Erase the live part, write ``text`` where it was, and draw the live part below.
+
+        Unlike ``run_in_terminal`` the input stays attached and in raw mode: a key
+        typed while output streams is never cooked (Ctrl+C a SIGINT, Ctrl+D lost).
+        """
+        app = self._app
+        output = app.output
+        running = app.is_running and not app.is_done
+        if running:
+            app.renderer.erase()
+        output.write_raw(text.replace("\n", "\r\n"))
+        output.flush()
+        if running:
+            app.renderer.reset()
+            app.renderer.request_absolute_cursor_position()
+            app.invalidate()
+
+
+def _render_batch(batch: list[RenderableType], width: int) -> str:
+    return "".join(render.to_ansi(r, width) for r in batch)

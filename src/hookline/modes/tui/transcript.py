@@ -1,0 +1,246 @@
+"""The transcript: what the activity finished, as the blocks printed into the scrollback.
+
+A tool's block says who blocked the call, if anyone did (a hook, a settings
+hook, a rule, you); a tool or a hook may draw its own call line, result or
+custom message (``meta["render_call"]``, ``meta["render_result"]``,
+``register_message_renderer``), and a failing renderer falls back to the
+default. The last collapsed output is kept for Ctrl+O.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from hookline.core.messages import content_text
+from hookline.modes.tui import render
+from hookline.modes.tui.activity import (
+    AnswerEnded,
+    CustomShown,
+    Notice,
+    RunningTool,
+    SettingsBlock,
+    SettingsBlocked,
+    Shown,
+    ToolEnded,
+    UserText,
+)
+
+if TYPE_CHECKING:
+    from rich.console import RenderableType
+
+    from hookline.modes.tui.host import LoadedAgent
+    from hookline.modes.tui.scrollback import Scrollback
+    from hookline.core.pipeline import Denial
+
+#: Who stopped a call, by the pipeline's denial source.
+_BLOCKED_BY = {
+    "hook": "by a hook",
+    "rule": "by a permission rule",
+    "mode": "by the permission mode",
+    "permission_request": "by a permission_request hook",
+    "user": "by you",
+    "no_ui": "with no one to ask",
+}
+
+#: A collapsed tool output, to print expanded: name, args, text, is_error, blocked.
+_Collapsed = tuple[str, Any, str, bool, bool]
+
+
+class Transcript:
+    """Prints finished blocks; knows how each kind looks and who may draw it."""
+
+    def __init__(
+        self, scrollback: Scrollback, width: Callable[[], int], loaded: LoadedAgent
+    ) -> None:
+        self._scrollback = scrollback
+        self._width = width
+        self._loaded = loaded
+        self._last_collapsed: _Collapsed | None = None
+
+    def show(self, shown: Shown) -> None:
+        """Print what the activity finished."""
+        if isinstance(shown, UserText):
+            self._scrollback.print(render.styled())  # a blank line before each of your messages
+            self._scrollback.print(render.user_block(shown.text))
+        elif isinstance(shown, AnswerEnded):
+            if shown.text and shown.stop_reason != "error":
+                self._scrollback.print(render.markdown(shown.text))
+            if shown.stop_reason == "aborted":
+                self._scrollback.print(render.dim("(interrupted)"))
+            # stop_reason "error": the agent already notified the error
+        elif isinstance(shown, ToolEnded):
+            self._tool_ended(shown)
+        elif isinstance(shown, CustomShown):
+            self._scrollback.print(self._custom(shown.message))
+        elif isinstance(shown, Notice):
+            self._scrollback.notice(shown.text, shown.kind)
+        elif isinstance(shown, SettingsBlocked):
+            block = shown.block
+            reason = f": {block.reason}" if block.reason else ""
+            self._scrollback.notice(f"{self._settings_label(block)} blocked{reason}", "warning")
+
+    def bash_output(self, command: str, output: str, failed: bool) -> None:
+        """What a ``!cmd`` or ``!!cmd`` you ran printed."""
+        args = {"command": command}
+        block, collapsed = render.tool_block(
+            "$", args, output, is_error=failed, blocked=False, width=self._width()
+        )
+        if collapsed:
+            self._last_collapsed = ("$", args, output, failed, False)
+        self._scrollback.print(block)
+
+    def expand_last(self) -> None:
+        """Ctrl+O: the last collapsed tool output, printed whole."""
+        if self._last_collapsed is None:
+            self._scrollback.notice("nothing to expand")
+            return
+        name, args, result, is_error, blocked = self._last_collapsed
+        block, _ = render.tool_block(
+            name,
+            args,
+            result,
+            is_error=is_error,
+            blocked=blocked,
+            width=self._width(),
+            expanded=True,
+        )
+        self._scrollback.print(block)
+
+    def call_text(self, tool: RunningTool) -> str | None:
+        """A tool's own ``meta["render_call"](args)`` text; errors fall back to the default."""
+        fn = self._tool_meta(tool.name, "render_call")
+        if fn is None:
+            return None
+        try:
+            text = fn(tool.args if isinstance(tool.args, dict) else {})
+        except hook_failures() as exc:
+            self._loaded.agent.runner.report("", f"render_call:{tool.name}", exc)
+            return None
+        return str(text) if text is not None else None
+
+    def _short_path(self, path: str) -> str:
+        """``path`` relative to the project when inside it, else with ``~`` for home."""
+        return short_path(path, self._loaded.agent.cwd)
+
+    def _tool_ended(self, ended: ToolEnded) -> None:
+        """A tool result landed: the call's block, with who blocked it and why if it was."""
+        tool, text = ended.tool, ended.text
+        denials = self._loaded.agent.denials
+        denial = next((d for d in reversed(denials) if d.tool_call_id == ended.call_id), None)
+        blocked = denial is not None
+        if denial is not None:
+            text = f"{self._blocked_by(denial, tool)}: {denial.reason}"
+            if denial.hint:
+                text += f"\n{denial.hint}"
+        width = self._width()
+        call = self.call_text(tool)
+        own = None if blocked else self._result(tool, text, ended.is_error)
+        if own is not None:
+            mark, style = render.tool_mark(ended.is_error, False)
+            self._scrollback.print(
+                render.tool_header(tool.name, tool.args, mark, style, width, call)
+            )
+            self._scrollback.print(render.indented(own, 4))
+            return
+        block, collapsed = render.tool_block(
+            tool.name,
+            tool.args,
+            text,
+            is_error=ended.is_error,
+            blocked=blocked,
+            width=width,
+            call=call,
+        )
+        if collapsed:
+            self._last_collapsed = (tool.name, tool.args, text, ended.is_error, blocked)
+        self._scrollback.print(block)
+
+    def _blocked_by(self, denial: Denial, tool: RunningTool) -> str:
+        """Who stopped a call: the hook file, the settings hooks (command and file), ..."""
+        from hookline.claude.adapter import SETTINGS_HOOK_PATH
+
+        if denial.hook == SETTINGS_HOOK_PATH and tool.blockers:
+            return "by " + ", ".join(self._settings_label(b) for b in tool.blockers)
+        if denial.hook and denial.hook != SETTINGS_HOOK_PATH:
+            kind = "permission_request hook" if denial.source == "permission_request" else "hook"
+            return f"by {kind} {self._short_path(denial.hook)}"
+        return _BLOCKED_BY.get(denial.source, denial.source)
+
+    def _settings_label(self, block: SettingsBlock) -> str:
+        """``PreToolUse hook `./guard.sh` in .claude/settings.json``: what ran, from where."""
+        table = getattr(self._loaded.bundle.claude, "table", None)
+        definitions = table.by_event.get(block.event, []) if table is not None else []
+        found = next((d for d in definitions if d.id == block.hook_id), None)
+        what = found.describe() if found is not None else block.hook_type
+        where = self._short_path(block.origin) if block.origin.startswith("/") else block.origin
+        return f"{block.event} hook `{one_line_text(what)}` in {where}"
+
+    def _tool_meta(self, name: str, key: str) -> Any:
+        tool = self._loaded.agent.tools.get(name)
+        fn = tool.meta.get(key) if tool is not None else None
+        return fn if callable(fn) else None
+
+    def _result(self, tool: RunningTool, text: str, is_error: bool) -> Any:
+        """A tool's own ``meta["render_result"](text, options)``: a string or rich renderable."""
+        fn = self._tool_meta(tool.name, "render_result")
+        if fn is None:
+            return None
+        options = {"expanded": False, "is_error": is_error, "width": self._width()}
+        try:
+            shown = fn(text, options)
+        except hook_failures() as exc:
+            self._loaded.agent.runner.report("", f"render_result:{tool.name}", exc)
+            return None
+        if isinstance(shown, str):
+            return render.styled(render.clean(shown))
+        if hasattr(shown, "__rich_console__") or hasattr(shown, "__rich__"):
+            return shown
+        return None
+
+    def _custom(self, message: dict[str, Any]) -> RenderableType:
+        custom_type = str(message.get("custom_type", ""))
+        content = message.get("content", "")
+        text = content if isinstance(content, str) else content_text(content)
+        runner = self._loaded.agent.runner
+        renderer = runner.get_message_renderer(custom_type)
+        if renderer is not None:
+            try:
+                shown = renderer(message, {"expanded": False, "width": self._width()})
+            except hook_failures() as exc:
+                runner.report("", f"renderer:{custom_type}", exc)
+                shown = None
+            if isinstance(shown, str):
+                return render.styled(render.clean(shown))
+            if shown is not None and (
+                hasattr(shown, "__rich_console__") or hasattr(shown, "__rich__")
+            ):
+                return shown  # type: ignore[no-any-return]
+        return render.custom_message(custom_type, text)
+
+
+def hook_failures() -> tuple[type[BaseException], ...]:
+    """What a hook's renderer or command may raise without ending the app (the runner's
+    ``HOOK_FAILURES``, imported when one is raised: it is not needed for the first frame)."""
+    from hookline.core.calling import HOOK_FAILURES
+
+    return HOOK_FAILURES
+
+
+def short_path(path: str, cwd: str) -> str:
+    """``path`` relative to ``cwd`` when inside it, else with ``~`` for the home folder."""
+    try:
+        return str(Path(path).relative_to(cwd))
+    except ValueError:
+        pass
+    home = str(Path.home())
+    if path == home or path.startswith(home.rstrip("/") + "/"):
+        return "~" + path[len(home.rstrip("/")) :]
+    return path
+
+
+def one_line_text(text: str) -> str:
+    """A command as one line, cut at 60 characters."""
+    flat = " ".join(text.split())
+    return flat if len(flat) <= 60 else flat[:59] + "…"

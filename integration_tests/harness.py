@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from fakes import FakeAnthropicServer, FakeReply, FakeToolCall
+
 from hookline.claude.names import from_claude_input, from_claude_tool_name
 
 ROOT = Path(__file__).resolve().parent.parent

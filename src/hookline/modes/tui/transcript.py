@@ -30,9 +30,9 @@ from hookline.modes.tui.activity import (
 if TYPE_CHECKING:
     from rich.console import RenderableType
 
+    from hookline.core.pipeline import Denial
     from hookline.modes.tui.host import LoadedAgent
     from hookline.modes.tui.scrollback import Scrollback
-    from hookline.core.pipeline import Denial
 
 #: Who stopped a call, by the pipeline's denial source.
 _BLOCKED_BY = {

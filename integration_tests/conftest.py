@@ -9,7 +9,7 @@ import pytest
 
 # The loopback model servers live with the unit tests. This folder is a package (the pi
 # suite's relative imports need it), so its own modules (harness, cases) are put on the path.
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from harness import claude_binary

@@ -1,7 +1,7 @@
 """Run one scripted conversation under the real Claude Code or under hookline.
 
 Both agents talk to a loopback server speaking the Anthropic Messages API
-(``fakes.FakeAnthropicServer``) that answers from the same scripted turns, so
+(``tests.fakes.FakeAnthropicServer``) that answers from the same scripted turns, so
 a case compares what each agent did with the same model, the same
 ``.claude/settings.json`` and the same hook scripts: whether the tool ran,
 what the model received next, and what each hook read on stdin.
@@ -23,9 +23,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from fakes import FakeAnthropicServer, FakeReply, FakeToolCall
-
 from hookline.claude.names import from_claude_input, from_claude_tool_name
+from tests.fakes import FakeAnthropicServer, FakeReply, FakeToolCall
 
 ROOT = Path(__file__).resolve().parent.parent
 #: Where `make test-integrations` installs the npm package (see the Makefile).

@@ -89,7 +89,7 @@ def _system(request: dict[str, Any]) -> str:
 
 
 def _tool_call(command: str) -> Any:
-    from fakes.llm_servers import FakeReply, FakeToolCall
+    from tests.fakes.llm_servers import FakeReply, FakeToolCall
 
     return FakeReply(text="", tool_calls=[FakeToolCall("bash", {"command": command}, id="t1")])
 

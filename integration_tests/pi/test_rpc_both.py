@@ -25,7 +25,7 @@ def _client(agent: str, fake: FakeOpenAIServer, tmp_path: Path, case: str, **kw:
 
 
 def _tool_call(command: str) -> Any:
-    from fakes.llm_servers import FakeReply, FakeToolCall
+    from tests.fakes.llm_servers import FakeReply, FakeToolCall
 
     return FakeReply(text="Looking.", tool_calls=[FakeToolCall("bash", {"command": command})])
 
@@ -172,7 +172,7 @@ def _blocks(updates: list[dict[str, Any]]) -> list[list[str]]:
 async def test_thinking_and_tool_call_deltas_stream_in_the_same_shape(
     agent: str, tmp_path: Path
 ) -> None:
-    from fakes.llm_servers import FakeReply, FakeToolCall
+    from tests.fakes.llm_servers import FakeReply, FakeToolCall
 
     with FakeOpenAIServer() as fake:
         call = FakeToolCall("bash", {"command": "echo hi"})

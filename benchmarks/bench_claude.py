@@ -131,7 +131,7 @@ def _raw_spawn(
     return spawn
 
 
-async def _bench(project: str) -> list[tuple[str, float, str, float]]:
+async def _bench(project: str) -> list[tuple[str, Pair, str]]:
     one = _hooks(project, "true")
     ten = _hooks(project, *(f"sleep 0.2; echo {i}" for i in range(10)))
 

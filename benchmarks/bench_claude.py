@@ -1,12 +1,17 @@
 """Claude settings hooks: what a command hook costs over the process it spawns.
 
-Rows (best of ``ROUNDS``; the ratio is hookline over the floor in the same run;
-the two sides alternate which runs first in every round, GC off for both):
+Warm, in this process, as a running agent pays them: each side is run
+``SPAWNS`` times per round for ``ROUNDS`` rounds, the two sides alternating
+which goes first, the GC left on for both (as in the agent) and collected
+before each side. A row shows the median of the rounds' means and the range of
+the per-round ratios (hookline over the floor in the same round):
 
 - one PreToolUse command hook running ``true`` (selection, env, stdin JSON,
   its own process group, bounded output, outcome reading) vs the same
-  ``bash -c true`` hookline starts, spawned raw with asyncio and the same JSON
-  written to its stdin: what hookline adds, not what the shell costs;
+  ``bash -c true`` spawned raw: the same event loop, the same environment,
+  working directory and new session, the same JSON written to its stdin, both
+  pipes read to the end through a bare protocol — what hookline adds, not
+  what the shell or the spawn costs;
 - 10 matched hooks of ``sleep 0.2`` run in parallel vs one 200 ms sleep;
 - the exec form (``"command": "true", "args": []``, no shell) vs the shell form
   (``bash -c true``): the same hook without the shell it no longer needs.
@@ -19,6 +24,9 @@ from __future__ import annotations
 import asyncio
 import gc
 import json
+import os
+import statistics
+import subprocess
 import tempfile
 import time
 from collections.abc import Awaitable, Callable
@@ -28,7 +36,7 @@ from hookline.claude import ClaudeHooks, HookSource
 from hookline.claude.command import default_shell
 from hookline.settings.models import CommandHookConfig, HookConfig, MatcherConfig
 
-ROUNDS = 5
+ROUNDS = 7
 SPAWNS = 50
 CALL = {"tool_name": "Bash", "tool_input": {"command": "ls"}, "tool_use_id": "t"}
 
@@ -44,50 +52,86 @@ def _hooks(project: str, *commands: str, exec_form: bool = False) -> ClaudeHooks
     )
 
 
-async def _best(fn: Callable[[], Awaitable[None]], repeat: int) -> float:
-    """Best-of-ROUNDS mean seconds per call of ``fn``."""
-    return (await _best_pair(fn, fn, repeat))[0]
+class Pair:
+    """Two sides' per-round means (seconds per call): medians and the per-round ratio range."""
+
+    def __init__(self, ours: list[float], floor: list[float]) -> None:
+        self.ours = statistics.median(ours)
+        self.floor = statistics.median(floor)
+        ratios = [o / f for o, f in zip(ours, floor, strict=True)]
+        self.low, self.high = min(ratios), max(ratios)
 
 
-async def _best_pair(
+async def _pair(
     ours: Callable[[], Awaitable[None]], floor: Callable[[], Awaitable[None]], repeat: int
-) -> tuple[float, float]:
-    """Best-of-ROUNDS mean seconds per call of each side, alternating which goes first."""
-    best = [float("inf"), float("inf")]
+) -> Pair:
+    """Per-round mean seconds per call of each side, alternating which goes first."""
+    rounds: tuple[list[float], list[float]] = ([], [])
     sides = [ours, floor]
     await ours()  # warm both: first spawns pay for imports and the child watcher
     await floor()
-    gc.disable()
-    try:
-        for round_ in range(ROUNDS):
-            order = (0, 1) if round_ % 2 else (1, 0)
-            for side in order:
-                gc.collect()  # the same clean heap before each side's timing
-                start = time.perf_counter()
-                for _ in range(repeat):
-                    await sides[side]()
-                best[side] = min(best[side], (time.perf_counter() - start) / repeat)
-    finally:
-        gc.enable()
-    return best[0], best[1]
+    for round_ in range(ROUNDS):
+        for side in (0, 1) if round_ % 2 else (1, 0):
+            gc.collect()  # the same clean heap before each side's timing
+            start = time.perf_counter()
+            for _ in range(repeat):
+                await sides[side]()
+            rounds[side].append((time.perf_counter() - start) / repeat)
+    return Pair(*rounds)
 
 
-def _raw_spawn(argv: list[str], stdin: bytes) -> Callable[[], Awaitable[None]]:
-    """The floor: spawn ``argv`` with asyncio, write ``stdin``, read both pipes to the end."""
+class _Drain(asyncio.SubprocessProtocol):
+    """Reads both pipes to the end; done once the process exited and both pipes closed."""
+
+    def __init__(self) -> None:
+        self.done = asyncio.get_running_loop().create_future()
+        self.chunks: list[bytes] = []
+        self._open = 3  # stdout, stderr, the exit
+
+    def pipe_data_received(self, fd: int, data: bytes) -> None:
+        self.chunks.append(data)
+
+    def pipe_connection_lost(self, fd: int, exc: Exception | None) -> None:
+        if fd != 0:
+            self._closed()
+
+    def process_exited(self) -> None:
+        self._closed()
+
+    def _closed(self) -> None:
+        self._open -= 1
+        if not self._open:
+            self.done.set_result(None)
+
+
+def _raw_spawn(
+    argv: list[str], stdin: bytes, env: dict[str, str], cwd: str
+) -> Callable[[], Awaitable[None]]:
+    """The floor: the spawn hookline makes (new session, env, cwd), done bare."""
 
     async def spawn() -> None:
-        proc = await asyncio.create_subprocess_exec(
+        loop = asyncio.get_running_loop()
+        transport, proto = await loop.subprocess_exec(
+            _Drain,
             *argv,
-            stdin=asyncio.subprocess.PIPE,
-            stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.PIPE,
+            cwd=cwd,
+            env=env,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            start_new_session=True,
         )
-        await proc.communicate(stdin)
+        pipe = transport.get_pipe_transport(0)
+        assert isinstance(pipe, asyncio.WriteTransport)
+        pipe.write(stdin)
+        pipe.close()
+        await proto.done
+        transport.close()
 
     return spawn
 
 
-async def _bench(project: str) -> list[tuple[str, float, str, float]]:
+async def _bench(project: str) -> list[tuple[str, Pair, str]]:
     one = _hooks(project, "true")
     ten = _hooks(project, *(f"sleep 0.2; echo {i}" for i in range(10)))
 
@@ -102,36 +146,35 @@ async def _bench(project: str) -> list[tuple[str, float, str, float]]:
 
     # What the hook writes to the shell's stdin is about this size: the same bytes raw.
     payload = json.dumps({**CALL, "hook_event_name": "PreToolUse", "cwd": project}).encode()
-    raw = _raw_spawn([default_shell(), "-c", "true"], payload)
-    ours, floor = await _best_pair(hook_true, raw, SPAWNS)
+    env = {**os.environ, "CLAUDE_PROJECT_DIR": project, "HOOKLINE_PROJECT_DIR": project}
+    raw = _raw_spawn([default_shell(), "-c", "true"], payload, env, project)
+    one_hook = await _pair(hook_true, raw, SPAWNS)
 
     exec_one = _hooks(project, "true", exec_form=True)
 
     async def exec_true() -> None:
         await exec_one.run("PreToolUse", dict(CALL))
 
-    exec_time, shell_time = await _best_pair(exec_true, hook_true, SPAWNS)
-
     return [
-        ("1 command hook `true`", ours, "raw `bash -c true`", floor),
-        (
-            "10 parallel 200 ms hooks",
-            await _best(ten_hooks, 1),
-            "one 200 ms sleep",
-            await _best(sleep_200, 1),
-        ),
-        ("exec form `true` (no shell)", exec_time, "shell form `true`", shell_time),
+        ("1 command hook `true`", one_hook, "raw `bash -c true`"),
+        ("10 parallel 200 ms hooks", await _pair(ten_hooks, sleep_200, 1), "one 200 ms sleep"),
+        ("exec form `true` (no shell)", await _pair(exec_true, hook_true, SPAWNS), "shell form"),
     ]
 
 
 def main() -> None:
     with tempfile.TemporaryDirectory() as project:
         rows = asyncio.run(_bench(project))
-    print(f"{'case':<28}{'hookline':>12}  {'floor':<20}{'floor time':>12}{'ratio':>8}")
-    for name, ours, floor_name, floor in rows:
+    print(
+        f"warm, in one process; medians of {ROUNDS} rounds of {SPAWNS} calls; "
+        f"load average {os.getloadavg()[0]:.1f}"
+    )
+    print(f"{'case':<28}{'hookline':>12}  {'floor':<20}{'floor time':>12}{'ratio':>8}  per round")
+    for name, pair, floor_name in rows:
         print(
-            f"{name:<28}{ours * 1000:>10.2f}ms  {floor_name:<20}"
-            f"{floor * 1000:>10.2f}ms{ours / floor:>8.2f}x"
+            f"{name:<28}{pair.ours * 1000:>10.2f}ms  {floor_name:<20}"
+            f"{pair.floor * 1000:>10.2f}ms{pair.ours / pair.floor:>8.2f}x"
+            f"  {pair.low:.2f}–{pair.high:.2f}x"
         )
 
 

@@ -1,23 +1,27 @@
 """Sessions: resume, later model calls, a million entries, appends — each beside its floor.
 
-- resume 100 000 entries to the first model call (``open`` + the context) vs
-  reading the file and ``json.loads`` of every line, the GC treated the same
-  way (paused while parsing, the result frozen);
+- resume 100 000 and 1 000 000 entries to the first model call (``open`` + the
+  context), cold: every measurement is a fresh process, as a user's
+  ``--resume`` is. Beside it, the floor: a fresh process that reads the file
+  and ``json.loads`` every line, importing nothing of hookline, the GC treated
+  the same way (paused while parsing, the result frozen). Two figures each:
+  the load timed inside the process (after its imports) and the whole
+  process (interpreter start, imports, load, exit), plus peak RSS. Medians
+  of ``COLD_RUNS`` alternated pairs, with the range of the per-pair ratios;
 - a later model call (one append + the context) vs copying a list of the
-  context's size;
-- a million entries, each side in a fresh process (time and peak RSS);
+  context's size: warm, in this process, as a running agent pays it;
 - an append as the event loop pays it vs a raw ``os.write`` of the same line
-  (and, for reference, the write + fsync an append used to make).
+  (and, for reference, the write + fsync an append used to make): warm.
 
-Sides alternate their order run by run; the best run of each is shown.
+The warm sides alternate their order run by run; the best run of each is shown.
 """
 
 from __future__ import annotations
 
 import asyncio
 import gc
-import json
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -33,6 +37,8 @@ from hookline.session.storage import encode_line
 ENTRIES = 100_000
 BIG = 1_000_000
 RUNS = 3
+#: Fresh-process pairs per cold resume row (100k, then 1M).
+COLD_RUNS = (7, 3)
 APPENDS = 2_000
 
 
@@ -97,21 +103,31 @@ def write_session(path: Path, count: int) -> None:
 
 # -- the sides --------------------------------------------------------------------
 
+#: The floor, run as ``python -c``: nothing of hookline imported. Prints seconds and peak KiB.
+_FLOOR = """
+import gc, json, resource, sys, time
+t = time.perf_counter()
+gc.disable()
+with open(sys.argv[1], "rb") as f:
+    parsed = [json.loads(line) for line in f]
+gc.freeze()
+gc.enable()
+print(time.perf_counter() - t, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+"""
 
-def floor_load(path: str) -> int:
-    """``json.loads`` of every line, GC paused while parsing and the result frozen."""
-    gc.disable()
-    try:
-        with open(path, "rb") as f:
-            parsed = [json.loads(line) for line in f]
-        gc.freeze()
-    finally:
-        gc.enable()
-    return len(parsed)
+#: hookline's side, run as ``python -c``: resume for writing, build the first context.
+_HOOKLINE = """
+import resource, sys, time
+from hookline.session import SessionManager
+t = time.perf_counter()
+with SessionManager.open(sys.argv[1]) as session:
+    session.build_context_messages()
+print(time.perf_counter() - t, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+"""
 
 
 def hookline_resume(path: str) -> int:
-    """Resume for writing and build the first model call's context."""
+    """Resume for writing and build the first model call's context (in this process)."""
     with SessionManager.open(path) as session:
         return len(session.build_context_messages())
 
@@ -141,21 +157,35 @@ def _copy(items: list[Any]) -> Callable[[], object]:
     return lambda: list(items)
 
 
-def _child(side: str, path: Path) -> tuple[float, float]:
-    """(seconds, peak RSS in MiB) of one side loading ``path`` in a fresh process."""
-    code = (
-        "import sys, time, resource; sys.path.insert(0, sys.argv[3]); import bench_session as b; "
-        "t = time.perf_counter(); getattr(b, sys.argv[1])(sys.argv[2]); "
-        "print(time.perf_counter() - t, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)"
-    )
+def _child(code: str, path: Path) -> tuple[float, float, float]:
+    """(load seconds timed inside, whole-process seconds, peak RSS MiB) of a fresh process."""
+    start = time.perf_counter()
     done = subprocess.run(
-        [sys.executable, "-c", code, side, str(path), str(Path(__file__).parent)],
-        capture_output=True,
-        text=True,
-        check=True,
+        [sys.executable, "-c", code, str(path)], capture_output=True, text=True, check=True
     )
-    seconds, peak_kb = done.stdout.split()
-    return float(seconds), int(peak_kb) / 1024
+    whole = time.perf_counter() - start
+    load, peak_kb = done.stdout.split()
+    return float(load), whole, int(peak_kb) / 1024
+
+
+class Cold:
+    """A cold resume row: medians over fresh-process pairs, and the per-pair ratio range."""
+
+    def __init__(self, path: Path, runs: int) -> None:
+        ours: list[tuple[float, float, float]] = []
+        floor: list[tuple[float, float, float]] = []
+        for run in range(runs):
+            sides = [(_HOOKLINE, ours), (_FLOOR, floor)]
+            for code, into in sides if run % 2 == 0 else reversed(sides):
+                into.append(_child(code, path))
+        self.load = statistics.median(o[0] for o in ours)
+        self.floor_load = statistics.median(f[0] for f in floor)
+        self.whole = statistics.median(o[1] for o in ours)
+        self.floor_whole = statistics.median(f[1] for f in floor)
+        self.load_ratios = [o[0] / f[0] for o, f in zip(ours, floor, strict=True)]
+        self.whole_ratios = [o[1] / f[1] for o, f in zip(ours, floor, strict=True)]
+        self.peak = statistics.median(o[2] for o in ours)
+        self.floor_peak = statistics.median(f[2] for f in floor)
 
 
 def _appends(folder: Path) -> tuple[float, float, float, float, int]:
@@ -229,6 +259,17 @@ def _row(what: str, mine: float, floor: float, unit: str, goal: str) -> None:
     )
 
 
+def _cold_rows(label: str, row: Cold, goal: str) -> None:
+    def spread(ratios: list[float]) -> str:
+        return f"per pair {min(ratios):.2f}–{max(ratios):.2f}×"
+
+    _row(f"{label}: load, cold", row.load, row.floor_load, "s", goal)
+    print(f"{'':<46}{spread(row.load_ratios)}")
+    _row(f"{label}: whole process, cold", row.whole, row.floor_whole, "s", "")
+    print(f"{'':<46}{spread(row.whole_ratios)}")
+    _row(f"{label}: peak RSS (MiB)", row.peak, row.floor_peak, "", "")
+
+
 def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
@@ -236,9 +277,7 @@ def main() -> None:
         write_session(path, ENTRIES)
         small_mb = path.stat().st_size / 1e6
         assert hookline_resume(str(path)) == ENTRIES
-        resume, floor = _alternate(
-            [lambda: hookline_resume(str(path)), lambda: floor_load(str(path))], RUNS
-        )
+        small = Cold(path, COLD_RUNS[0])
         with SessionManager.open(path) as session:
             context = session.build_context_messages()
             later, copy = _alternate([_later_call(session), _copy(context)], RUNS * 5)
@@ -246,18 +285,22 @@ def main() -> None:
         big = folder / "1m.jsonl"
         write_session(big, BIG)
         size_mb = big.stat().st_size / 1e6
-        big_floor, floor_mb = _child("floor_load", big)
-        big_mine, mine_mb = _child("hookline_resume", big)
+        large = Cold(big, COLD_RUNS[1])
 
         per_floor, per_append, per_fsync, per_ack, syncs = _appends(folder)
 
-    print(f"100k: {small_mb:.0f} MB file, 1M: {size_mb:.0f} MB; best of {RUNS} alternating runs")
+    load = os.getloadavg()
+    print(f"100k: {small_mb:.0f} MB file, 1M: {size_mb:.0f} MB; load average {load[0]:.1f}")
+    print(
+        f"cold: medians of {COLD_RUNS[0]} (100k) and {COLD_RUNS[1]} (1M) alternated pairs of "
+        "fresh processes; floor: json.loads per line, nothing of hookline imported"
+    )
+    print(f"warm: best of {RUNS * 5} alternating runs in this process")
     print(f"{'what':<46}{'hookline':>10}{'floor':>10} {'':<3}{'ratio':>8}  goal")
-    _row("resume 100k: open + first context", resume, floor, "s", "≤ 0.6 s")
-    _row("later model call: append + context (100k)", later, copy, "ms", "≤ 2 ms")
-    _row("resume 1M: open + first context", big_mine, big_floor, "s", "≤ 4 s")
-    _row("resume 1M: peak RSS (MiB)", mine_mb, floor_mb, "", "≤ 1.2 GB (1144 MiB)")
-    _row("append, time on the caller", per_append, per_floor, "µs", "never blocks the loop")
+    _cold_rows("resume 100k", small, "≤ 0.6 s")
+    _row("later model call: append + context (100k), warm", later, copy, "ms", "≤ 2 ms")
+    _cold_rows("resume 1M", large, "≤ 4 s, ≤ 1.2 GB (1144 MiB)")
+    _row("append, time on the caller, warm", per_append, per_floor, "µs", "never blocks the loop")
     print(f"{'  for reference: write + fsync per append':<46}{per_fsync * 1e6:>10.2f} µs")
     print(
         f"{'  append + await flushed() (acknowledged)':<46}{per_ack * 1e6:>10.2f} µs"

@@ -1,9 +1,10 @@
-"""The docs hold the reference tables; the README's copies must say the same, cell for cell.
+"""The docs hold the reference tables; a table the README keeps must say the same, cell for cell.
 
-The docs are the reference a hook author reads (they stand alone); the README
-repeats some of their tables. Each pair below is compared, so neither copy
-can drift. The combination-rule table is also checked against the rules the
-runner really has.
+The README is a front page and ``docs/`` the manual (its pages stand alone);
+the README repeats the tables a newcomer needs first. Each pair below is
+compared, so neither copy can drift, and a README section listed here that
+loses its table fails too. The combination-rule table is also checked against
+the rules the runner really has.
 """
 
 from __future__ import annotations
@@ -20,24 +21,7 @@ DOCS = ROOT / "docs"
 
 #: README section → the docs page and section holding the same tables, in the same order.
 SHARED: dict[str, tuple[str, str]] = {
-    "### Compatibility: events": ("settings-hooks.md", "## Compatibility: events"),
-    "### Compatibility: input fields": ("settings-hooks.md", "## Compatibility: input fields"),
-    "### Compatibility: output": ("settings-hooks.md", "## Compatibility: output"),
-    "### Compatibility: hook types and fields": (
-        "settings-hooks.md",
-        "## Compatibility: hook types and fields",
-    ),
-    "### The extension API (pi's names, in snake_case)": (
-        "writing-hooks.md",
-        "## The extension API (pi's names, in snake_case)",
-    ),
-    "## Permissions": ("permissions.md", "# Permissions"),
-    "### Trust": ("security.md", "## Trust"),
-    "### What holds what: the rules, the sandbox, neither": (
-        "security.md",
-        "## What holds what: the rules, the sandbox, neither",
-    ),
-    "### Performance": ("performance.md", "# Performance"),
+    "## Architecture": ("architecture.md", "# Architecture"),
 }
 
 
@@ -72,13 +56,45 @@ def section_tables(text: str, heading: str) -> list[list[str]]:
     return [*tables, current] if current else tables
 
 
-@pytest.mark.parametrize("readme_heading", SHARED)
-def test_the_readme_table_is_the_docs_table(readme_heading: str) -> None:
-    page, docs_heading = SHARED[readme_heading]
-    readme = section_tables((ROOT / "README.md").read_text(encoding="utf-8"), readme_heading)
-    docs = section_tables((DOCS / page).read_text(encoding="utf-8"), docs_heading)
-    assert readme, f"README {readme_heading!r} has no table"
-    assert readme == docs, f"README {readme_heading!r} and docs/{page} {docs_heading!r} differ"
+def _tables_before_subsections(text: str, heading: str) -> list[list[str]]:
+    """The tables of ``heading``'s section up to the next heading of any level: a docs
+    page's top section (``# Title``) would otherwise run to the end of the page."""
+    lines = _unfenced(text)
+    assert heading in lines, f"no heading {heading!r}"
+    start = lines.index(heading) + 1
+    end = next((i for i in range(start, len(lines)) if re.match(r"^#+\s", lines[i])), len(lines))
+    return section_tables("\n".join([heading, *lines[start:end]]), heading)
+
+
+def shared_table_problems(readme: str, docs: dict[str, str]) -> list[str]:
+    """What differs between the README's shared tables and the docs' copies."""
+    problems = []
+    for readme_heading, (page, docs_heading) in SHARED.items():
+        ours = section_tables(readme, readme_heading)
+        theirs = _tables_before_subsections(docs[page], docs_heading)
+        if not ours:
+            problems.append(f"README {readme_heading!r} has no table")
+        elif ours != theirs:
+            problems.append(f"README {readme_heading!r} and docs/{page} {docs_heading!r} differ")
+    return problems
+
+
+def test_the_readme_tables_are_the_docs_tables() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    docs = {page: (DOCS / page).read_text(encoding="utf-8") for page, _ in SHARED.values()}
+    assert shared_table_problems(readme, docs) == []
+
+
+def test_the_readme_check_sees_a_changed_cell_and_a_lost_table() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    docs = {page: (DOCS / page).read_text(encoding="utf-8") for page, _ in SHARED.values()}
+    [table] = section_tables(readme, "## Architecture")
+    changed = readme.replace(table[-1], table[-1].replace("|", "| x", 2), 1)
+    assert shared_table_problems(changed, docs) == [
+        "README '## Architecture' and docs/architecture.md '# Architecture' differ"
+    ]
+    lost = readme.replace("\n".join(table), "", 1)
+    assert shared_table_problems(lost, docs) == ["README '## Architecture' has no table"]
 
 
 def test_the_comparison_sees_a_changed_cell_and_ignores_code_blocks() -> None:

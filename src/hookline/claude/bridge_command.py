@@ -1,6 +1,6 @@
 """A settings hook that runs ``hookline claude-hook``, seen from hookline's own agent.
 
-The README's "same hook in Claude Code" set-up puts a module in
+The manual's "same hook in Claude Code" set-up puts a module in
 ``.hookline/hooks/`` and ``hookline claude-hook`` in ``.claude/settings.json``.
 hookline's agent reads both: it loads the module itself and would run it a
 second time through the settings hook. ``skip_bridge_duplicates`` recognises

@@ -1,4 +1,4 @@
-"""Where hook modules come from, in priority order (see the README, "Where hooks come from").
+"""Where hook modules come from, in priority order (the manual: "Where hooks come from").
 
 Discovery never imports anything: it only lists files and entry points, so
 it is safe to run on an untrusted project. The loader imports what it returns.

@@ -23,6 +23,7 @@ LAYERS = [
     "settings",
     "discovery",
     "core",
+    "shell",
 ]
 
 

@@ -471,3 +471,12 @@ def test_the_package_imports_only_the_standard_library_and_tree_sitter() -> None
 def test_the_module_documentation_examples_hold() -> None:
     failed, tried = doctest.testmod(hookline.shell)
     assert tried >= 3 and failed == 0
+
+
+def test_a_program_is_registered_once() -> None:
+    """Two functions for one program would hide one of them: the registry refuses."""
+    from hookline.shell.wrappers import PROGRAMS, program
+
+    assert "sudo" in PROGRAMS
+    with pytest.raises(ValueError, match="'sudo' is registered twice"):
+        program("sudo")(lambda words: None)

@@ -57,10 +57,21 @@ def program(*names: str) -> Callable[[Unwrap], Unwrap]:
 
     def register(unwrap: Unwrap) -> Unwrap:
         for name in names:
-            PROGRAMS[name] = unwrap
+            _register(name, unwrap)
         return unwrap
 
     return register
+
+
+def _register(name: str, unwrap: Unwrap) -> None:
+    if name in PROGRAMS:
+        raise ValueError(f"the program {name!r} is registered twice")
+    PROGRAMS[name] = unwrap
+
+
+def _register_all(table: dict[str, Unwrap]) -> None:
+    for name, unwrap in table.items():
+        _register(name, unwrap)
 
 
 def _is_assignment(word: Word) -> bool:
@@ -902,152 +913,155 @@ def _trap(words: list[Word]) -> Unwrapped | None:
 
 
 #: Programs read through their options alone, made by the builders above.
-_DESCRIBED: dict[str, Unwrap] = {
-    "doas": _simple("doas", "uC", stops="Cs"),
-    "builtin": _simple("builtin"),
-    "exec": _simple("exec", "a"),
-    "nice": _simple("nice", "n", frozenset({"--adjustment"})),
-    "nohup": _simple("nohup"),
-    "time": _simple("time", "fo", frozenset({"--format", "--output"})),
-    "stdbuf": _simple("stdbuf", "ioe", frozenset({"--input", "--output", "--error"})),
-    "setsid": _simple("setsid"),
-    "unbuffer": _simple("unbuffer"),
-    "fakeroot": _simple("fakeroot", "lsi", shell=True),
-    "strace": _simple("strace", "abeEIoOpPsSuX", stops="p"),
-    "ltrace": _simple("ltrace", "aADeFlnopsuwxX", stops="p"),
-    "valgrind": _simple("valgrind"),
-    "newgrp": _simple("newgrp", skip=1, shell=True),
-    "pkexec": _simple("pkexec", "", frozenset({"--user"})),
-    "setpriv": _simple(
-        "setpriv",
-        "",
-        frozenset(
-            {
-                *("--ruid", "--euid", "--reuid", "--rgid", "--egid", "--regid", "--groups"),
-                *("--inh-caps", "--ambient-caps", "--bounding-set", "--securebits"),
-                *("--pdeathsig", "--selinux-label", "--apparmor-profile", "--landlock-access"),
-                *("--landlock-rule", "--seccomp-filter"),
-            }
+_register_all(
+    {
+        "doas": _simple("doas", "uC", stops="Cs"),
+        "builtin": _simple("builtin"),
+        "exec": _simple("exec", "a"),
+        "nice": _simple("nice", "n", frozenset({"--adjustment"})),
+        "nohup": _simple("nohup"),
+        "time": _simple("time", "fo", frozenset({"--format", "--output"})),
+        "stdbuf": _simple("stdbuf", "ioe", frozenset({"--input", "--output", "--error"})),
+        "setsid": _simple("setsid"),
+        "unbuffer": _simple("unbuffer"),
+        "fakeroot": _simple("fakeroot", "lsi", shell=True),
+        "strace": _simple("strace", "abeEIoOpPsSuX", stops="p"),
+        "ltrace": _simple("ltrace", "aADeFlnopsuwxX", stops="p"),
+        "valgrind": _simple("valgrind"),
+        "newgrp": _simple("newgrp", skip=1, shell=True),
+        "pkexec": _simple("pkexec", "", frozenset({"--user"})),
+        "setpriv": _simple(
+            "setpriv",
+            "",
+            frozenset(
+                {
+                    *("--ruid", "--euid", "--reuid", "--rgid", "--egid", "--regid", "--groups"),
+                    *("--inh-caps", "--ambient-caps", "--bounding-set", "--securebits"),
+                    *("--pdeathsig", "--selinux-label", "--apparmor-profile", "--landlock-access"),
+                    *("--landlock-rule", "--seccomp-filter"),
+                }
+            ),
         ),
-    ),
-    "unshare": _simple(
-        "unshare",
-        "SGRw",
-        frozenset(
-            {
-                *("--propagation", "--setgroups", "--map-user", "--map-group", "--map-users"),
-                *("--map-groups", "--setuid", "--setgid", "--root", "--wd", "--load-interp"),
-                *("--monotonic", "--boottime"),
-            }
+        "unshare": _simple(
+            "unshare",
+            "SGRw",
+            frozenset(
+                {
+                    *("--propagation", "--setgroups", "--map-user", "--map-group", "--map-users"),
+                    *("--map-groups", "--setuid", "--setgid", "--root", "--wd", "--load-interp"),
+                    *("--monotonic", "--boottime"),
+                }
+            ),
+            shell=True,
         ),
-        shell=True,
-    ),
-    "nsenter": _simple(
-        "nsenter", "tSGW", frozenset({"--target", "--setuid", "--setgid", "--env"}), shell=True
-    ),
-    "systemd-run": _simple(
-        "systemd-run",
-        "pEuHM",
-        frozenset(
-            {
-                *("--property", "--unit", "--setenv", "--host", "--machine", "--uid", "--gid"),
-                *("--nice", "--working-directory", "--slice", "--description", "--on-active"),
-                *("--on-boot", "--on-startup", "--on-unit-active", "--on-unit-inactive"),
-                *("--on-calendar", "--on-clock-change", "--on-timezone-change"),
-                *("--timer-property", "--path-property", "--socket-property", "--service-type"),
-                *("--background", "--expand-environment", "--shell-prompt-prefix"),
-            }
+        "nsenter": _simple(
+            "nsenter", "tSGW", frozenset({"--target", "--setuid", "--setgid", "--env"}), shell=True
         ),
-    ),
-    "flatpak-spawn": _simple("flatpak-spawn"),
-    "firejail": _simple("firejail", shell=True),
-    "proot": _opaque("proot", "rbmwkqi"),
-    "faketime": _opaque("faketime", "p", frozenset({"--date-prog"})),
-    "torify": _simple("torify"),
-    "torsocks": _simple("torsocks", "upaP", shell=True),
-    "proxychains": _simple("proxychains", "f"),
-    "proxychains4": _simple("proxychains4", "f"),
-    "xvfb-run": _simple(
-        "xvfb-run",
-        "efnpsw",
-        frozenset(
-            {"--error-file", "--auth-file", "--server-num", "--xauth-protocol", "--server-args"}
+        "systemd-run": _simple(
+            "systemd-run",
+            "pEuHM",
+            frozenset(
+                {
+                    *("--property", "--unit", "--setenv", "--host", "--machine", "--uid", "--gid"),
+                    *("--nice", "--working-directory", "--slice", "--description", "--on-active"),
+                    *("--on-boot", "--on-startup", "--on-unit-active", "--on-unit-inactive"),
+                    *("--on-calendar", "--on-clock-change", "--on-timezone-change"),
+                    *("--timer-property", "--path-property", "--socket-property", "--service-type"),
+                    *("--background", "--expand-environment", "--shell-prompt-prefix"),
+                }
+            ),
         ),
-    ),
-    "dbus-run-session": _simple(
-        "dbus-run-session", "", frozenset({"--config-file", "--dbus-daemon"})
-    ),
-    "dbus-launch": _simple("dbus-launch"),
-    "catchsegv": _simple("catchsegv"),
-    "numactl": _opaque("numactl", "CmNpPiw"),
-    "cgexec": _simple("cgexec", "g"),
-    **{arch: _simple(arch, "B", stops="h") for arch in _ARCH_ALIASES},
-    "prlimit": _simple("prlimit", "p", stops="p"),
-    "eatmydata": _simple("eatmydata"),
-    "nocache": _simple("nocache"),
-    "chronic": _simple("chronic"),
-    "ifne": _simple("ifne"),
-    "systemd-inhibit": _simple(
-        "systemd-inhibit", "", frozenset({"--what", "--who", "--why", "--mode"}), stops="l"
-    ),
-    "systemd-cat": _simple("systemd-cat", "tp", frozenset({"--identifier", "--priority"})),
-    "cpulimit": _opaque("cpulimit", "lpe", frozenset({"--limit", "--pid", "--exe"})),
-    "trickle": _simple("trickle", "udwtlna"),
-    "runcon": _opaque("runcon", "turl"),
-    "chpst": _opaque("chpst", "uUbeg/nlLmdosrpfc"),
-    "setuidgid": _simple("setuidgid", skip=1),
-    "envuidgid": _simple("envuidgid", skip=1),
-    "envdir": _simple("envdir", skip=1),
-    "softlimit": _simple("softlimit", "mdsloparfct"),
-    "setlock": _simple("setlock", skip=1),
-    "lckdo": _simple("lckdo", "w", skip=1),
-    "timelimit": _simple("timelimit", "tTsSp"),
-    "daemonize": _opaque("daemonize", "acepPlouEv"),
-    # Programs with a command language of their own that can run a shell command
-    # (``tmux new 'cmd'``, ``capsh -- -c``, ``perf stat cmd``, sqlite3's ``.shell``, ed's
-    # ``!cmd``, ``split --filter``, ``history -w FILE``): never read as safe.
-    **{
-        name: _opaque(name)
-        for name in ("tmux", "screen", "capsh", "perf", "sqlite3", "ed", "red", "split")
-    },
-    "history": _opaque("history"),
-    "start-stop-daemon": _opaque("start-stop-daemon"),
-    "mpirun": _opaque("mpirun"),
-    "mpiexec": _opaque("mpiexec"),
-    "sem": _opaque("sem"),
-    "parallel": _opaque("parallel", "jSaEd"),
-    "expect": _interpreter("expect", "ci"),
-    "python": _interpreter("python", "ci", short_value="WX"),
-    "python3": _interpreter("python3", "ci", short_value="WX"),
-    "python2": _interpreter("python2", "ci", short_value="WX"),
-    "pypy3": _interpreter("pypy3", "ci", short_value="WX"),
-    "perl": _interpreter("perl", "eE", short_value="IM"),
-    "ruby": _interpreter("ruby", "e", short_value="Ir"),
-    "node": _interpreter("node", "ep", frozenset({"--eval", "--print"}), "r"),
-    "nodejs": _interpreter("nodejs", "ep", frozenset({"--eval", "--print"}), "r"),
-    "php": _interpreter("php", "rBRE", short_value="cd"),
-    "lua": _interpreter("lua", "e", short_value="l"),
-    "Rscript": _interpreter("Rscript", "e"),
-    "tclsh": _interpreter("tclsh", ""),
-    "tar": _runs_option(
-        "tar",
-        "IF",
-        (
-            *("--to-command", "--checkpoint-action", "--use-compress-program"),
-            *("--info-script", "--new-volume-script", "--rsh-command", "--rmt-command"),
+        "flatpak-spawn": _simple("flatpak-spawn"),
+        "firejail": _simple("firejail", shell=True),
+        "proot": _opaque("proot", "rbmwkqi"),
+        "faketime": _opaque("faketime", "p", frozenset({"--date-prog"})),
+        "torify": _simple("torify"),
+        "torsocks": _simple("torsocks", "upaP", shell=True),
+        "proxychains": _simple("proxychains", "f"),
+        "proxychains4": _simple("proxychains4", "f"),
+        "xvfb-run": _simple(
+            "xvfb-run",
+            "efnpsw",
+            frozenset(
+                {"--error-file", "--auth-file", "--server-num", "--xauth-protocol", "--server-args"}
+            ),
         ),
-    ),
-    "zip": _runs_option("zip", "", ("--unzip-command", "-TT")),
-    "rsync": _runs_option("rsync", "e", ("--rsh", "--rsync-path")),
-    "man": _runs_option("man", "PH", ("--pager", "--html")),
-    **{
-        editor: _runs_option(editor, "cS", ("--cmd", "--eval", "--load", "--funcall"), plus=True)
-        for editor in ("vi", "vim", "nvim", "ex", "view", "vimdiff", "emacs")
-    },
-    "at": _later("at"),
-    "batch": _later("batch"),
-}
-PROGRAMS.update(_DESCRIBED)
+        "dbus-run-session": _simple(
+            "dbus-run-session", "", frozenset({"--config-file", "--dbus-daemon"})
+        ),
+        "dbus-launch": _simple("dbus-launch"),
+        "catchsegv": _simple("catchsegv"),
+        "numactl": _opaque("numactl", "CmNpPiw"),
+        "cgexec": _simple("cgexec", "g"),
+        **{arch: _simple(arch, "B", stops="h") for arch in _ARCH_ALIASES},
+        "prlimit": _simple("prlimit", "p", stops="p"),
+        "eatmydata": _simple("eatmydata"),
+        "nocache": _simple("nocache"),
+        "chronic": _simple("chronic"),
+        "ifne": _simple("ifne"),
+        "systemd-inhibit": _simple(
+            "systemd-inhibit", "", frozenset({"--what", "--who", "--why", "--mode"}), stops="l"
+        ),
+        "systemd-cat": _simple("systemd-cat", "tp", frozenset({"--identifier", "--priority"})),
+        "cpulimit": _opaque("cpulimit", "lpe", frozenset({"--limit", "--pid", "--exe"})),
+        "trickle": _simple("trickle", "udwtlna"),
+        "runcon": _opaque("runcon", "turl"),
+        "chpst": _opaque("chpst", "uUbeg/nlLmdosrpfc"),
+        "setuidgid": _simple("setuidgid", skip=1),
+        "envuidgid": _simple("envuidgid", skip=1),
+        "envdir": _simple("envdir", skip=1),
+        "softlimit": _simple("softlimit", "mdsloparfct"),
+        "setlock": _simple("setlock", skip=1),
+        "lckdo": _simple("lckdo", "w", skip=1),
+        "timelimit": _simple("timelimit", "tTsSp"),
+        "daemonize": _opaque("daemonize", "acepPlouEv"),
+        # Programs with a command language of their own that can run a shell command
+        # (``tmux new 'cmd'``, ``capsh -- -c``, ``perf stat cmd``, sqlite3's ``.shell``, ed's
+        # ``!cmd``, ``split --filter``, ``history -w FILE``): never read as safe.
+        **{
+            name: _opaque(name)
+            for name in ("tmux", "screen", "capsh", "perf", "sqlite3", "ed", "red", "split")
+        },
+        "history": _opaque("history"),
+        "start-stop-daemon": _opaque("start-stop-daemon"),
+        "mpirun": _opaque("mpirun"),
+        "mpiexec": _opaque("mpiexec"),
+        "sem": _opaque("sem"),
+        "parallel": _opaque("parallel", "jSaEd"),
+        "expect": _interpreter("expect", "ci"),
+        "python": _interpreter("python", "ci", short_value="WX"),
+        "python3": _interpreter("python3", "ci", short_value="WX"),
+        "python2": _interpreter("python2", "ci", short_value="WX"),
+        "pypy3": _interpreter("pypy3", "ci", short_value="WX"),
+        "perl": _interpreter("perl", "eE", short_value="IM"),
+        "ruby": _interpreter("ruby", "e", short_value="Ir"),
+        "node": _interpreter("node", "ep", frozenset({"--eval", "--print"}), "r"),
+        "nodejs": _interpreter("nodejs", "ep", frozenset({"--eval", "--print"}), "r"),
+        "php": _interpreter("php", "rBRE", short_value="cd"),
+        "lua": _interpreter("lua", "e", short_value="l"),
+        "Rscript": _interpreter("Rscript", "e"),
+        "tclsh": _interpreter("tclsh", ""),
+        "tar": _runs_option(
+            "tar",
+            "IF",
+            (
+                *("--to-command", "--checkpoint-action", "--use-compress-program"),
+                *("--info-script", "--new-volume-script", "--rsh-command", "--rmt-command"),
+            ),
+        ),
+        "zip": _runs_option("zip", "", ("--unzip-command", "-TT")),
+        "rsync": _runs_option("rsync", "e", ("--rsh", "--rsync-path")),
+        "man": _runs_option("man", "PH", ("--pager", "--html")),
+        **{
+            editor: _runs_option(
+                editor, "cS", ("--cmd", "--eval", "--load", "--funcall"), plus=True
+            )
+            for editor in ("vi", "vim", "nvim", "ex", "view", "vimdiff", "emacs")
+        },
+        "at": _later("at"),
+        "batch": _later("batch"),
+    }
+)
 
 
 #: Programs that run a script file, which may be their stdin (``echo 'rm x' | bash s``).

@@ -27,7 +27,7 @@ from hookline.shell.words import Word, WordReader, has_live_substitution, snippe
 #: How deep the syntax tree may nest (``$( $( $( …``) before the text is unparsable.
 _MAX_TREE_DEPTH = 120
 _SUBSTITUTIONS = frozenset({"command_substitution", "process_substitution"})
-#: Nodes :meth:`Walker.runtime_code` looks at.
+#: Nodes :meth:`Walker._runtime_code` looks at.
 _RUNTIME_NODES = frozenset(
     {
         "expansion",
@@ -89,7 +89,7 @@ class Walker:
         self.analysis = analysis
         self.data = data
         self.reader = WordReader(text, data, analysis.problems)
-        self.text = self.reader.text
+        self._text = self.reader.text
         self.redirections = RedirectionReader(self.reader, analysis.stdin)
         self.commands = CommandReporter(analysis, self.reader, self.redirections, self._walk_script)
         #: ids of the pipeline elements that read a pipe (``b`` of ``a | b``)
@@ -98,7 +98,7 @@ class Walker:
     def _walk_script(self, text: str, ctx: Context, tree_depth: int) -> None:
         walk_script(self.analysis, text, ctx, tree_depth)
 
-    def may_nest(self, node: Node) -> bool:
+    def _may_nest(self, node: Node) -> bool:
         """Whether a command's text can hold another command (a substitution or a heredoc)."""
         chunk = self.data[node.start_byte : node.end_byte]
         return (
@@ -119,25 +119,25 @@ class Walker:
             return
         kind = node.type
         if kind == "command":
-            self.command(node, ctx, depth)
+            self._command(node, ctx, depth)
         elif kind == "redirected_statement":
-            self.redirected(node, ctx, depth)
+            self._redirected(node, ctx, depth)
         elif kind in ("declaration_command", "unset_command"):
-            self.declaration(node, ctx, depth)
+            self._declaration(node, ctx, depth)
         else:
             if kind in ARITHMETIC_NODES:
                 shown = variable_arithmetic(node, self.reader)
                 if shown is not None:
                     self.analysis.arithmetic_problem(shown)
             if kind in _RUNTIME_NODES:
-                self.runtime_code(node, ctx)
+                self._runtime_code(node, ctx)
             elif kind == "pipeline":
-                self.note_pipeline(node)
+                self._note_pipeline(node)
             if kind in _SUBSTITUTIONS:
                 if ctx.inherited:
                     ctx = Context(ctx.wrappers, (), ctx.span, ctx.depth)
                 if kind == "command_substitution":
-                    self.nested_backticks(node, ctx, depth)
+                    self._nested_backticks(node, ctx, depth)
                 if node.named_child_count == 1 and node.named_children[0].type == "file_redirect":
                     # ``$(<file)`` reads the file like ``$(cat file)``
                     bare = self.redirections.read(node.named_children[0], [])
@@ -146,17 +146,17 @@ class Walker:
                 if child.child_count:
                     self.walk(child, ctx, depth + 1)
                 elif kind == "expansion" and child.type == "word":
-                    self.hidden_substitution(child, ctx, depth)
+                    self._hidden_substitution(child, ctx, depth)
             if kind == "heredoc_redirect":
-                self.heredoc_backticks(node, ctx, depth)
+                self._heredoc_backticks(node, ctx, depth)
 
-    def runtime_code(self, node: Node, ctx: Context) -> None:
+    def _runtime_code(self, node: Node, ctx: Context) -> None:
         """Syntax that runs code held in a variable, or sets a variable bash runs as code:
         ``${x@P}``, ``${!x}``, ``for PS4 in …``, ``[[ -v 'a[$(…)]' ]]``, a bare
         ``BASH_ENV=…``; and a function definition's redirection, a write of that file."""
         kind = node.type
         if kind == "expansion":
-            text = self.text(node)
+            text = self._text(node)
             problem = expansion_problem(text)
             if problem is not None:
                 self.analysis.problem(f"{problem}: {snippet(text)}")
@@ -165,7 +165,7 @@ class Walker:
             if parent is not None and parent.type in ("command", "declaration_command"):
                 return  # seen with its command
             name_node = node.child_by_field_name("name")
-            if name_node is None or not may_run_code(self.text(name_node)):
+            if name_node is None or not may_run_code(self._text(name_node)):
                 return
             name, value = self.reader.assignment(node)
             self.commands.assigned(
@@ -174,12 +174,12 @@ class Walker:
         elif kind in ("for_statement", "select_statement"):
             variable = node.child_by_field_name("variable")
             if variable is not None:
-                word = Word(self.text(variable), False, False, 0, 0)
-                self.check_names([word], kind[:-10], "always")
+                word = Word(self._text(variable), False, False, 0, 0)
+                self._check_names([word], kind[:-10], "always")
         elif kind == "unary_expression":
             operator, *operands = node.children
-            if self.text(operator) in ("-v", "-R") and operands:
-                self.check_names([self.reader.word(operands[0])], "[[ -v ]]", "never")
+            if self._text(operator) in ("-v", "-R") and operands:
+                self._check_names([self.reader.word(operands[0])], "[[ -v ]]", "never")
         elif kind == "function_definition":
             redirs: list[Redirection] = []
             for child in node.children:
@@ -188,10 +188,10 @@ class Walker:
             if redirs:  # ``f() { …; } > .env`` writes ``.env`` each time ``f`` runs
                 self.commands.bare(redirs, node.start_byte, node.end_byte, ctx)
 
-    def note_pipeline(self, node: Node) -> None:
+    def _note_pipeline(self, node: Node) -> None:
         self.piped_ids.update(child.id for child in node.named_children[1:])
 
-    def reads_pipe(self, node: Node) -> bool:
+    def _reads_pipe(self, node: Node) -> bool:
         parent = node.parent
         return node.id in self.piped_ids or (
             parent is not None
@@ -199,7 +199,7 @@ class Walker:
             and parent.id in self.piped_ids
         )
 
-    def check_names(
+    def _check_names(
         self,
         words: Sequence[Word],
         where: str,
@@ -208,11 +208,11 @@ class Walker:
         for problem in name_problems(words, where, assigns):
             self.analysis.problem(problem)
 
-    def nested_backticks(self, node: Node, ctx: Context, depth: int) -> None:
+    def _nested_backticks(self, node: Node, ctx: Context, depth: int) -> None:
         """tree-sitter keeps ``\\``` inside backticks as written; bash unescapes it first,
         so ``echo `echo \\`rm x\\``` runs ``rm x``. Such text is unparsable, and its
         unescaped body is parsed so that deny rules still see what it runs."""
-        raw = self.text(node)
+        raw = self._text(node)
         if not raw.startswith("`") or "\\`" not in raw:
             return
         self.analysis.problems.append(f"nested backticks the parser cannot read: {snippet(raw)}")
@@ -220,7 +220,7 @@ class Walker:
         span = self.analysis.span(node.start_byte, node.end_byte, ctx)
         self._walk_script(body, Context(ctx.wrappers, (), span, ctx.depth + 1), depth + 1)
 
-    def heredoc_backticks(self, node: Node, ctx: Context, depth: int) -> None:
+    def _heredoc_backticks(self, node: Node, ctx: Context, depth: int) -> None:
         """tree-sitter misses backticks in a heredoc body, and ``$(…)`` after a tab in a
         ``<<-`` body; bash runs both (unless the delimiter is quoted)."""
         start = body = None
@@ -231,17 +231,17 @@ class Walker:
                 body = child
         if start is None or body is None:
             return
-        delimiter = self.text(start)
+        delimiter = self._text(start)
         if any(c in delimiter for c in "'\"\\"):
             return
         parts = [c for c in body.children if c.type == "heredoc_content"] or [body]
         for part in parts:
-            raw = self.text(part)
+            raw = self._text(part)
             if has_live_substitution(raw):
-                self.hidden_substitution(part, ctx, depth, raw)
+                self._hidden_substitution(part, ctx, depth, raw)
                 return
 
-    def hidden_substitution(
+    def _hidden_substitution(
         self, node: Node, ctx: Context, depth: int, raw: str | None = None
     ) -> None:
         """tree-sitter reads ``${x:=`rm y`}`` as a plain word: the shell runs ``rm y``.
@@ -249,7 +249,7 @@ class Walker:
         Such a word is reported unparsable, and its text is parsed as a double-quoted
         string so that deny rules still see what it runs."""
         if raw is None:
-            raw = self.text(node)
+            raw = self._text(node)
             if not has_live_substitution(raw):
                 return
         self.analysis.problems.append(
@@ -260,12 +260,12 @@ class Walker:
         quoted = ': "' + raw.replace("\\", "\\\\").replace('"', '\\"') + '"'
         self._walk_script(quoted, Context(ctx.wrappers, (), span, ctx.depth + 1), depth + 1)
 
-    def walk_children(self, node: Node, ctx: Context, depth: int) -> None:
+    def _walk_children(self, node: Node, ctx: Context, depth: int) -> None:
         for child in node.children:
             if child.child_count:
                 self.walk(child, ctx, depth + 1)
 
-    def redirected(self, node: Node, ctx: Context, depth: int) -> None:
+    def _redirected(self, node: Node, ctx: Context, depth: int) -> None:
         body = node.child_by_field_name("body")
         redirs: list[Redirection] = []
         # tree-sitter reads ``cmd > f x y`` as a redirect to ``f x y``; bash, as the
@@ -294,7 +294,7 @@ class Walker:
             target = body
             while target.type in ("list", "pipeline") and target.named_child_count:
                 if target.type == "pipeline":
-                    self.note_pipeline(target)
+                    self._note_pipeline(target)
                 last = target.named_children[-1]
                 for child in target.children:
                     if child.child_count and child.id != last.id:
@@ -302,7 +302,7 @@ class Walker:
                 target = last
             if target.type == "command":
                 span_node = node if target.id == body.id else None
-                self.command(target, ctx, depth + 1, redirs, span_node, extra)
+                self._command(target, ctx, depth + 1, redirs, span_node, extra)
             else:
                 if extra:
                     shown = snippet(self.reader.between(extra[0].start, extra[-1].end))
@@ -321,7 +321,7 @@ class Walker:
             if child.type in REDIRECT_TYPES:
                 self.walk(child, ctx, depth + 1)
 
-    def declaration(self, node: Node, ctx: Context, depth: int) -> None:
+    def _declaration(self, node: Node, ctx: Context, depth: int) -> None:
         """``export``/``declare``/``local``/``readonly``/``typeset``/``unset`` as commands."""
         words: list[Word] = []
         for child in node.children:
@@ -350,9 +350,9 @@ class Walker:
             depth=depth,
             piped=False,
         )
-        self.walk_children(node, ctx, depth)
+        self._walk_children(node, ctx, depth)
 
-    def command(
+    def _command(
         self,
         node: Node,
         ctx: Context,
@@ -389,7 +389,7 @@ class Walker:
             where.end_byte,
             ctx,
             depth=depth,
-            piped=bool(self.piped_ids) and self.reads_pipe(node),
+            piped=bool(self.piped_ids) and self._reads_pipe(node),
         )
-        if self.may_nest(node):
-            self.walk_children(node, ctx, depth)
+        if self._may_nest(node):
+            self._walk_children(node, ctx, depth)

@@ -152,9 +152,10 @@ _CHECKS: dict[str, Callable[[list[Word]], list[str]]] = {
 }
 
 
+#: The builtins :func:`builtin_problems` checks.
+CHECKED_BUILTINS = _CHECKS.keys()
+
+
 def builtin_problems(words: list[Word]) -> list[str]:
-    """Why a command's arguments make the line unparsable, if it is such a builtin."""
-    check = _CHECKS.get(words[0].value)
-    if check is None:
-        return []
-    return [*check(words), *_hidden_options(words)]
+    """Why the arguments of a builtin in :data:`CHECKED_BUILTINS` make the line unparsable."""
+    return [*_CHECKS[words[0].value](words), *_hidden_options(words)]

@@ -11,9 +11,9 @@ from collections.abc import Callable
 
 from hookline.shell.analysis import Analysis, Context, Wrap
 from hookline.shell.arithmetic import arithmetic_on_a_variable
-from hookline.shell.bash_builtins import builtin_problems
+from hookline.shell.bash_builtins import CHECKED_BUILTINS, builtin_problems
 from hookline.shell.model import Redirection, SimpleCommand
-from hookline.shell.redirections import RedirectionReader, feeds_stdin
+from hookline.shell.redirections import feeds_stdin, stdin_script
 from hookline.shell.variables import COMMAND_VARIABLES, search_path_problem, variable_problem
 from hookline.shell.words import Word, WordReader, snippet
 from hookline.shell.wrappers import PROGRAMS, SCRIPT_FILE_RUNNERS
@@ -21,45 +21,25 @@ from hookline.shell.wrappers import PROGRAMS, SCRIPT_FILE_RUNNERS
 #: How many wrappers one command may sit in (``sudo nice timeout 5 …``).
 _MAX_WRAPPERS = 32
 
-#: Parses and walks a script: its text, where it sits, the tree depth of the text holding it.
-ScriptWalk = Callable[[str, Context, int], None]
+#: Parses and walks a script for an analysis: its text, where it sits, the tree depth
+#: of the text holding it.
+ScriptWalk = Callable[[Analysis, str, Context, int], None]
 
 
 class CommandReporter:
     """Reports the commands of one parsed script to the analysis."""
 
+    __slots__ = ("analysis", "reader", "walk_script")
+
     def __init__(
         self,
         analysis: Analysis,
         reader: WordReader,
-        redirections: RedirectionReader,
         walk_script: ScriptWalk,
     ) -> None:
         self.analysis = analysis
         self.reader = reader
-        self.redirections = redirections
         self.walk_script = walk_script
-        #: tree depth of the command being reported, where a wrapper's script is nested
-        self.depth = 0
-        #: whether the command being reported reads a pipe
-        self.piped = False
-
-    def report(
-        self,
-        words: list[Word],
-        assignments: dict[str, str],
-        redirs: list[Redirection],
-        start: int,
-        end: int,
-        ctx: Context,
-        *,
-        depth: int,
-        piped: bool,
-    ) -> None:
-        """Report ``words``, found at tree ``depth``, as a command or what its wrappers run."""
-        self.depth = depth
-        self.piped = piped
-        self._run(words, assignments, redirs, start, end, ctx, ctx.wrappers, False, 0)
 
     def bare(self, redirs: list[Redirection], start: int, end: int, ctx: Context) -> None:
         """``> f`` or a compound with nothing inside to carry its redirections."""
@@ -83,17 +63,18 @@ class CommandReporter:
         start: int,
         end: int,
         ctx: Context,
+        depth: int,
         wrappers: tuple[Wrap, ...] | None = None,
     ) -> None:
-        """``NAME=value`` for a variable a shell or a program runs as code: a command
-        (``GIT_PAGER``, ``EDITOR``…) is parsed as a script; any other (``BASH_ENV``,
-        ``PS4``, ``BASH_FUNC_f%%``…) makes the line unparsable."""
+        """``NAME=value``, found at tree ``depth``, for a variable a shell or a program
+        runs as code: a command (``GIT_PAGER``, ``EDITOR``…) is parsed as a script; any
+        other (``BASH_ENV``, ``PS4``, ``BASH_FUNC_f%%``…) makes the line unparsable."""
         base = name.partition("[")[0].rstrip("+")
         if base in COMMAND_VARIABLES and not dynamic:
             label = (f"{base}=", (f"{base}={value}",))
             outer = ctx.wrappers if wrappers is None else wrappers
             inner = Context((*outer, label), (), self.analysis.span(start, end, ctx), ctx.depth + 1)
-            self.walk_script(value, inner, self.depth + 1)
+            self.walk_script(self.analysis, value, inner, depth + 1)
             return
         problem = variable_problem(base) or search_path_problem(base, value)
         if problem is not None:
@@ -105,12 +86,14 @@ class CommandReporter:
         start: int,
         end: int,
         ctx: Context,
+        depth: int,
         wrappers: tuple[Wrap, ...],
     ) -> None:
         for name, value in assignments.items():
-            self.assigned(name, value, "$" in value or "`" in value, start, end, ctx, wrappers)
+            dynamic = "$" in value or "`" in value
+            self.assigned(name, value, dynamic, start, end, ctx, depth, wrappers)
 
-    def _run(
+    def report(
         self,
         words: list[Word],
         assignments: dict[str, str],
@@ -118,11 +101,17 @@ class CommandReporter:
         start: int,
         end: int,
         ctx: Context,
-        wrappers: tuple[Wrap, ...],
-        runtime_args: bool,
-        level: int,
+        depth: int,
+        piped: bool,
+        wrappers: tuple[Wrap, ...] | None = None,
+        runtime_args: bool = False,
+        level: int = 0,
     ) -> None:
-        """Report ``words`` as a command, or look through it if it is a wrapper."""
+        """Report ``words``, found at tree ``depth`` (``piped``: reading a pipe), as a
+        command, or look through it if it is a wrapper. An inner command is reported
+        with its ``wrappers``, whether they add ``runtime_args``, and how many (``level``)."""
+        if wrappers is None:
+            wrappers = ctx.wrappers
         if not words:
             if redirs:
                 span = self.analysis.span(start, end, ctx)
@@ -132,7 +121,7 @@ class CommandReporter:
                 )
             return
         if level == 0 and assignments:
-            self._assigned_all(assignments, start, end, ctx, wrappers)
+            self._assigned_all(assignments, start, end, ctx, depth, wrappers)
         head = words[0]
         handler = None if head.dynamic_at(0) else PROGRAMS.get(head.value.rpartition("/")[2])
         unwrapped = handler(words) if handler is not None and level < _MAX_WRAPPERS else None
@@ -141,7 +130,7 @@ class CommandReporter:
             for problem in unwrapped.problems:
                 self.analysis.problem(problem)
             if unwrapped.stdin:
-                script = self.redirections.stdin_script(redirs)
+                script = stdin_script(redirs, self.analysis.stdin)
                 if script is not None:
                     unwrapped.scripts.append(script)
                 else:
@@ -151,11 +140,7 @@ class CommandReporter:
                         f"{unwrapped.label} script is known only when it runs "
                         "(read from a pipe, a file or the terminal)"
                     )
-        if (
-            unwrapped is None
-            and handler in SCRIPT_FILE_RUNNERS
-            and (self.piped or feeds_stdin(redirs))
-        ):
+        if unwrapped is None and handler in SCRIPT_FILE_RUNNERS and (piped or feeds_stdin(redirs)):
             # ``ln -s /dev/stdin s; echo 'rm x' | bash s``: a script file may be stdin
             self.analysis.problem(
                 f"{head.value} runs a script file while its stdin is a pipe or a redirection, "
@@ -168,16 +153,18 @@ class CommandReporter:
             self._emit(words, assignments, redirs, start, end, ctx, wrappers, runtime_args)
         inner_wrappers = (*wrappers, (unwrapped.label, tuple([w.value for w in words])))
         if unwrapped.assignments:
-            self._assigned_all(unwrapped.assignments, start, end, ctx, inner_wrappers)
+            self._assigned_all(unwrapped.assignments, start, end, ctx, depth, inner_wrappers)
         inner_assignments = {**assignments, **unwrapped.assignments}
         for inner in unwrapped.commands:
-            self._run(
+            self.report(
                 inner,
                 inner_assignments,
                 redirs,
                 inner[0].start,
                 end,
                 ctx,
+                depth,
+                piped,
                 inner_wrappers,
                 runtime_args or unwrapped.runtime_args,
                 level + 1,
@@ -198,7 +185,7 @@ class CommandReporter:
                 self.analysis.span(script_start, script_end, ctx),
                 ctx.depth + 1,
             )
-            self.walk_script(script.text, inner_ctx, self.depth + 1)
+            self.walk_script(self.analysis, script.text, inner_ctx, depth + 1)
             if not unwrapped.keep_self and len(self.analysis.commands) == mark:
                 self._emit(words, assignments, redirs, start, end, ctx, wrappers, runtime_args)
 
@@ -224,7 +211,7 @@ class CommandReporter:
         if words[0].value in ("{", "}") and not flags[0]:
             # bash never runs a command named ``{`` or ``}``: the grammar misread a group
             self.analysis.problems.append(f"a group the parser cannot read: {words[0].value}")
-        if not flags[0]:
+        if not flags[0] and words[0].value in CHECKED_BUILTINS:
             for problem in builtin_problems(words):
                 self.analysis.problem(problem)
         self.analysis.commands.append(

@@ -20,7 +20,7 @@ from hookline.shell.analysis import Analysis, Context
 from hookline.shell.arithmetic import ARITHMETIC_NODES, variable_arithmetic
 from hookline.shell.commands import CommandReporter
 from hookline.shell.model import MAX_SCRIPT_DEPTH, Redirection
-from hookline.shell.redirections import REDIRECT_TYPES, RedirectionReader
+from hookline.shell.redirections import REDIRECT_TYPES, read_redirections
 from hookline.shell.variables import expansion_problem, may_run_code, name_problems
 from hookline.shell.words import Word, WordReader, has_live_substitution, snippet
 
@@ -85,18 +85,21 @@ def _error_reason(root: Node, data: bytes, ctx: Context) -> str:
 class Walker:
     """Walks one parsed script and reports its commands to the analysis."""
 
+    __slots__ = ("_depth", "_piped", "analysis", "commands", "data", "piped_ids", "reader")
+
     def __init__(self, analysis: Analysis, text: str, data: bytes) -> None:
         self.analysis = analysis
         self.data = data
         self.reader = WordReader(text, data, analysis.problems)
-        self._text = self.reader.text
-        self.redirections = RedirectionReader(self.reader, analysis.stdin)
-        self.commands = CommandReporter(analysis, self.reader, self.redirections, self._walk_script)
+        self.commands = CommandReporter(analysis, self.reader, walk_script)
         #: ids of the pipeline elements that read a pipe (``b`` of ``a | b``)
         self.piped_ids: set[int] = set()
+        #: the tree depth of the last command reported, and whether it read a pipe
+        self._depth = 0
+        self._piped = False
 
-    def _walk_script(self, text: str, ctx: Context, tree_depth: int) -> None:
-        walk_script(self.analysis, text, ctx, tree_depth)
+    def _redirections(self, node: Node, extra: list[Word]) -> list[Redirection]:
+        return read_redirections(node, self.reader, self.analysis.stdin, extra)
 
     def _may_nest(self, node: Node) -> bool:
         """Whether a command's text can hold another command (a substitution or a heredoc)."""
@@ -140,7 +143,7 @@ class Walker:
                     self._nested_backticks(node, ctx, depth)
                 if node.named_child_count == 1 and node.named_children[0].type == "file_redirect":
                     # ``$(<file)`` reads the file like ``$(cat file)``
-                    bare = self.redirections.read(node.named_children[0], [])
+                    bare = self._redirections(node.named_children[0], [])
                     self.commands.bare(bare, node.start_byte, node.end_byte, ctx)
             for child in node.children:
                 if child.child_count:
@@ -156,7 +159,7 @@ class Walker:
         ``BASH_ENV=…``; and a function definition's redirection, a write of that file."""
         kind = node.type
         if kind == "expansion":
-            text = self._text(node)
+            text = self.reader.text(node)
             problem = expansion_problem(text)
             if problem is not None:
                 self.analysis.problem(f"{problem}: {snippet(text)}")
@@ -165,26 +168,26 @@ class Walker:
             if parent is not None and parent.type in ("command", "declaration_command"):
                 return  # seen with its command
             name_node = node.child_by_field_name("name")
-            if name_node is None or not may_run_code(self._text(name_node)):
+            if name_node is None or not may_run_code(self.reader.text(name_node)):
                 return
             name, value = self.reader.assignment(node)
             self.commands.assigned(
-                name, value.value, value.expands, node.start_byte, node.end_byte, ctx
+                name, value.value, value.expands, node.start_byte, node.end_byte, ctx, self._depth
             )
         elif kind in ("for_statement", "select_statement"):
             variable = node.child_by_field_name("variable")
             if variable is not None:
-                word = Word(self._text(variable), False, False, 0, 0)
+                word = Word(self.reader.text(variable), False, False, 0, 0)
                 self._check_names([word], kind[:-10], "always")
         elif kind == "unary_expression":
             operator, *operands = node.children
-            if self._text(operator) in ("-v", "-R") and operands:
+            if self.reader.text(operator) in ("-v", "-R") and operands:
                 self._check_names([self.reader.word(operands[0])], "[[ -v ]]", "never")
         elif kind == "function_definition":
             redirs: list[Redirection] = []
             for child in node.children:
                 if child.type in REDIRECT_TYPES:
-                    redirs.extend(self.redirections.read(child, []))
+                    redirs.extend(self._redirections(child, []))
             if redirs:  # ``f() { …; } > .env`` writes ``.env`` each time ``f`` runs
                 self.commands.bare(redirs, node.start_byte, node.end_byte, ctx)
 
@@ -212,13 +215,13 @@ class Walker:
         """tree-sitter keeps ``\\``` inside backticks as written; bash unescapes it first,
         so ``echo `echo \\`rm x\\``` runs ``rm x``. Such text is unparsable, and its
         unescaped body is parsed so that deny rules still see what it runs."""
-        raw = self._text(node)
+        raw = self.reader.text(node)
         if not raw.startswith("`") or "\\`" not in raw:
             return
         self.analysis.problems.append(f"nested backticks the parser cannot read: {snippet(raw)}")
         body = re.sub(r"\\([\\`$])", r"\1", raw[1:-1] if raw.endswith("`") else raw[1:])
         span = self.analysis.span(node.start_byte, node.end_byte, ctx)
-        self._walk_script(body, Context(ctx.wrappers, (), span, ctx.depth + 1), depth + 1)
+        walk_script(self.analysis, body, Context(ctx.wrappers, (), span, ctx.depth + 1), depth + 1)
 
     def _heredoc_backticks(self, node: Node, ctx: Context, depth: int) -> None:
         """tree-sitter misses backticks in a heredoc body, and ``$(…)`` after a tab in a
@@ -231,12 +234,12 @@ class Walker:
                 body = child
         if start is None or body is None:
             return
-        delimiter = self._text(start)
+        delimiter = self.reader.text(start)
         if any(c in delimiter for c in "'\"\\"):
             return
         parts = [c for c in body.children if c.type == "heredoc_content"] or [body]
         for part in parts:
-            raw = self._text(part)
+            raw = self.reader.text(part)
             if has_live_substitution(raw):
                 self._hidden_substitution(part, ctx, depth, raw)
                 return
@@ -249,7 +252,7 @@ class Walker:
         Such a word is reported unparsable, and its text is parsed as a double-quoted
         string so that deny rules still see what it runs."""
         if raw is None:
-            raw = self._text(node)
+            raw = self.reader.text(node)
             if not has_live_substitution(raw):
                 return
         self.analysis.problems.append(
@@ -258,7 +261,9 @@ class Walker:
         span = self.analysis.span(node.start_byte, node.end_byte, ctx)
         # read as the double-quoted text it behaves like; ``:`` is the no-op builtin
         quoted = ': "' + raw.replace("\\", "\\\\").replace('"', '\\"') + '"'
-        self._walk_script(quoted, Context(ctx.wrappers, (), span, ctx.depth + 1), depth + 1)
+        walk_script(
+            self.analysis, quoted, Context(ctx.wrappers, (), span, ctx.depth + 1), depth + 1
+        )
 
     def _walk_children(self, node: Node, ctx: Context, depth: int) -> None:
         for child in node.children:
@@ -273,9 +278,10 @@ class Walker:
         extra: list[Word] = []
         for child in node.children:
             if child.type in REDIRECT_TYPES:
-                redirs.extend(self.redirections.read(child, extra))
+                redirs.extend(self._redirections(child, extra))
         if body is None:
             if extra:  # ``> f cmd args``
+                self._depth = depth  # ``_piped`` stays as the command before it
                 self.commands.report(
                     extra,
                     {},
@@ -283,8 +289,8 @@ class Walker:
                     node.start_byte,
                     node.end_byte,
                     ctx,
-                    depth=depth,
-                    piped=self.commands.piped,  # as the command before it
+                    depth,
+                    self._piped,
                 )
             else:
                 self.commands.bare(redirs, node.start_byte, node.end_byte, ctx)
@@ -340,15 +346,10 @@ class Walker:
                 )
             elif child.type not in REDIRECT_TYPES:
                 words.append(self.reader.word(child))
+        self._depth = depth
+        self._piped = False
         self.commands.report(
-            words,
-            {},
-            list(ctx.inherited),
-            node.start_byte,
-            node.end_byte,
-            ctx,
-            depth=depth,
-            piped=False,
+            words, {}, list(ctx.inherited), node.start_byte, node.end_byte, ctx, depth, False
         )
         self._walk_children(node, ctx, depth)
 
@@ -371,7 +372,7 @@ class Walker:
                 name, value = self.reader.assignment(child)
                 assignments[name] = value.value
             elif kind in REDIRECT_TYPES:
-                redirs.extend(self.redirections.read(child, own_extra))
+                redirs.extend(self._redirections(child, own_extra))
             elif kind == "command_name":
                 word_nodes.extend(child.children)
             elif kind != "comment":
@@ -381,6 +382,8 @@ class Walker:
         if extra or own_extra:
             words = sorted([*words, *own_extra, *extra], key=lambda word: word.start)
         where = span_node if span_node is not None else node
+        self._depth = depth
+        self._piped = bool(self.piped_ids) and self._reads_pipe(node)
         self.commands.report(
             words,
             assignments,
@@ -388,8 +391,8 @@ class Walker:
             where.start_byte,
             where.end_byte,
             ctx,
-            depth=depth,
-            piped=bool(self.piped_ids) and self._reads_pipe(node),
+            depth,
+            self._piped,
         )
         if self._may_nest(node):
             self._walk_children(node, ctx, depth)

@@ -64,6 +64,8 @@ def decode(data: bytes) -> str:
 class WordReader:
     """Reads the words of one parsed script from its syntax tree."""
 
+    __slots__ = ("ascii", "data", "problems")
+
     def __init__(self, text: str, data: bytes, problems: list[str]) -> None:
         self.data = data
         #: for ASCII text byte offsets are character offsets: slice the str, skip decoding

@@ -24,6 +24,7 @@ LAYERS = [
     "settings",
     "discovery",
     "core",
+    "shell",
 ]
 
 

@@ -449,17 +449,21 @@ def test_each_thread_gets_its_own_parser() -> None:
     assert len(seen) == 800 and all(len(argv) == 2 for argv in seen)
 
 
-def test_the_module_imports_only_the_standard_library_and_tree_sitter() -> None:
-    """``hookline.shell`` sits beside ``core``: hooks can use it without the agent."""
-    tree = ast.parse(Path(hookline.shell.__file__).read_text(encoding="utf-8"))
+def test_the_package_imports_only_the_standard_library_and_tree_sitter() -> None:
+    """``hookline.shell`` is the bottom layer: hooks can use it without the agent."""
     imported = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            imported.update(alias.name.split(".")[0] for alias in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.module:
-            imported.add(node.module.split(".")[0])
+    for path in Path(hookline.shell.__file__).parent.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                imported.update(alias.name for alias in node.names)
+            elif isinstance(node, ast.ImportFrom) and node.module:
+                imported.add(node.module)
     outside = {
-        name for name in imported if name not in sys.stdlib_module_names and name != "__future__"
+        name.split(".")[0]
+        for name in imported
+        if name.split(".")[0] not in sys.stdlib_module_names
+        and name != "__future__"
+        and not name.startswith("hookline.shell.")
     }
     assert outside == {"tree_sitter", "tree_sitter_bash"}
 
@@ -467,3 +471,12 @@ def test_the_module_imports_only_the_standard_library_and_tree_sitter() -> None:
 def test_the_module_documentation_examples_hold() -> None:
     failed, tried = doctest.testmod(hookline.shell)
     assert tried >= 3 and failed == 0
+
+
+def test_a_program_is_registered_once() -> None:
+    """Two functions for one program would hide one of them: the registry refuses."""
+    from hookline.shell.wrappers import PROGRAMS, program
+
+    assert "sudo" in PROGRAMS
+    with pytest.raises(ValueError, match="'sudo' is registered twice"):
+        program("sudo")(lambda words: None)

@@ -73,6 +73,7 @@ from hookline.claude.config import (
 from hookline.claude.context_cap import cap_context
 from hookline.claude.engine import EventRun, HookEngine
 from hookline.claude.http_hook import HttpHookPolicy
+from hookline.claude.kinds import kind_of
 from hookline.claude.names import (
     from_claude_input,
     restore_paths,
@@ -326,7 +327,7 @@ class ClaudeHooks(HookEngine):
             return
         ctx = self._runner.context
         contexts = [outcome.system_message or "", outcome.additional_context or ""]
-        if getattr(task.hook.spec, "async_rewake", False) and outcome.kind == "blocking":
+        if kind_of(task.hook.spec).async_rewake and outcome.kind == "blocking":
             wake = f"Background {task.hook.event} hook ({task.hook.describe()}): {outcome.reason}"
             _send_context(ctx, [*contexts, wake], trigger_turn=True)
         else:

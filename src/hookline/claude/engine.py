@@ -19,8 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from hookline.claude.async_hooks import AsyncHookRegistry, AsyncHookTask, AsyncListener
-from hookline.claude.callbacks import run_callback_hook
-from hookline.claude.command import DEFAULT_MAX_OUTPUT, default_shell, run_command_hook
+from hookline.claude.command import DEFAULT_MAX_OUTPUT, default_shell
 from hookline.claude.conditions import CallConditions
 from hookline.claude.config import (
     CallbackFn,
@@ -32,22 +31,17 @@ from hookline.claude.config import (
 )
 from hookline.claude.env_file import ENV_FILE_EVENTS, new_env_file, source_env_file
 from hookline.claude.environment import subprocess_env
-from hookline.claude.http_hook import HttpHookPolicy, run_http_hook
+from hookline.claude.http_hook import HttpHookPolicy
+from hookline.claude.kinds import HookKind, HookRuntime, kind_of
 from hookline.claude.matchers import LITERAL_MATCHER_EVENTS, compile_matcher, match_query
-from hookline.claude.mcp_hook import McpToolCaller, run_mcp_tool_hook
-from hookline.claude.model_hooks import ModelRunner, run_model_hook
+from hookline.claude.mcp_hook import McpToolCaller
+from hookline.claude.model_hooks import ModelRunner
 from hookline.claude.names import never_fires
 from hookline.claude.outcome import Outcome, new_outcome
 from hookline.claude.payloads import BaseFields, build_payload
 from hookline.claude.selection import Selection, Skipped, select_hooks
-from hookline.claude.timeouts import hook_timeout
 from hookline.claude.verdict import Verdict, aggregate
-from hookline.settings.models import (
-    CLAUDE_EVENTS,
-    CommandHookConfig,
-    HttpHookConfig,
-    McpToolHookConfig,
-)
+from hookline.settings.models import CLAUDE_EVENTS
 from hookline.settings.policy import HookPolicy
 
 log = logging.getLogger("hookline.claude")
@@ -250,7 +244,7 @@ class HookEngine:
             conditions = CallConditions(event, payload, self.project_dir)
             kept: list[HookDefinition] = []
             for d in definitions:
-                condition = getattr(d.spec, "if_", None)
+                condition = kind_of(d.spec).condition
                 if condition and d.denied is None and not conditions.holds(condition):
                     unmet.append(Skipped(d, f"if {condition!r} does not match this input"))
                     continue
@@ -295,15 +289,24 @@ class HookEngine:
         if event in ENV_FILE_EVENTS:
             env_file = new_env_file()
             env["CLAUDE_ENV_FILE"] = str(env_file)
-        messages = [m for h in selection.hooks if (m := getattr(h.spec, "status_message", None))]
+        messages = [m for h in selection.hooks if (m := kind_of(h.spec).status_message)]
         if status is not None and messages:
             status(" · ".join(dict.fromkeys(messages)))
         finished = False
         try:
+            runtime = HookRuntime(
+                self.project_dir,
+                env,
+                signal,
+                self.max_output,
+                self.shell,
+                self.registry,
+                self.http_policy,
+                self.mcp_tools,
+                self.model_runner,
+            )
             run.outcomes = list(
-                await asyncio.gather(
-                    *(self._run_one(h, payload, env, signal) for h in selection.hooks)
-                )
+                await asyncio.gather(*(self._run_one(h, payload, runtime) for h in selection.hooks))
             )
             finished = True
         finally:
@@ -331,67 +334,20 @@ class HookEngine:
         return run
 
     async def _run_one(
-        self,
-        hook: HookDefinition,
-        payload: dict[str, Any],
-        env: dict[str, str],
-        signal: asyncio.Event | None,
+        self, hook: HookDefinition, payload: dict[str, Any], runtime: HookRuntime
     ) -> Outcome:
+        kind = kind_of(hook.spec)
         try:
-            outcome = await self._dispatch(hook, payload, env, signal)
+            outcome = await kind.run(hook, payload, runtime)
         except Exception as exc:  # a bug here must not become a crash of the agent
             log.exception("hook %s crashed", hook.id)
             outcome = new_outcome(hook, "non_blocking_error", f"internal error: {exc}")
-        return _on_failure(hook, outcome)
-
-    async def _dispatch(
-        self,
-        hook: HookDefinition,
-        payload: dict[str, Any],
-        env: dict[str, str],
-        signal: asyncio.Event | None,
-    ) -> Outcome:
-        spec = hook.spec
-        if isinstance(spec, CommandHookConfig):
-            return await run_command_hook(
-                hook,
-                payload,
-                project_dir=self.project_dir,
-                cwd=payload.get("cwd"),
-                env=env,
-                signal=signal,
-                max_output=self.max_output,
-                registry=self.registry,
-                shell=self.shell,
-                timeout=hook_timeout(spec, hook.event, env),
-            )
-        if isinstance(spec, HttpHookConfig):
-            return await run_http_hook(
-                hook,
-                payload,
-                timeout=hook_timeout(spec, hook.event, env),
-                env=env,
-                policy=self.http_policy,
-                signal=signal,
-                max_output=self.max_output,
-            )
-        if isinstance(spec, McpToolHookConfig):
-            return await run_mcp_tool_hook(
-                hook,
-                payload,
-                caller=self.mcp_tools,
-                timeout=hook_timeout(spec, hook.event, env),
-                signal=signal,
-                max_output=self.max_output,
-            )
-        if isinstance(spec, CallbackHookConfig):
-            return await run_callback_hook(hook, payload, payload.get("tool_use_id"), signal)
-        return await run_model_hook(hook, payload, self.model_runner)
+        return _on_failure(kind, hook, outcome)
 
 
-def _on_failure(hook: HookDefinition, outcome: Outcome) -> Outcome:
+def _on_failure(kind: HookKind, hook: HookDefinition, outcome: Outcome) -> Outcome:
     """``onFailure: "block"``: a hook that could not give an answer blocks instead of passing."""
-    if getattr(hook.spec, "on_failure", None) != "block":
+    if kind.on_failure != "block":
         return outcome
     if outcome.kind in ("non_blocking_error", "cancelled"):
         outcome.notes.append(f"onFailure is block: {outcome.kind} turned into a block")
@@ -401,4 +357,4 @@ def _on_failure(hook: HookDefinition, outcome: Outcome) -> Outcome:
 
 
 def _is_once(hook: HookDefinition) -> bool:
-    return bool(getattr(hook.spec, "once", False))
+    return kind_of(hook.spec).once

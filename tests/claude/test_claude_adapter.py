@@ -269,7 +269,7 @@ async def test_session_start_context_and_env(tmp_path: Path, script: ScriptFacto
             "display": False,
         }
     ]
-    assert hooks.session_env == {"PROJECT_MODE": "dev"}
+    assert hooks.engine.session_env == {"PROJECT_MODE": "dev"}
     await runner.emit(SessionStartEvent(source="resume"))  # the matcher is startup only
     assert len(host.sent) == 1
 

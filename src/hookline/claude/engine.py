@@ -1,7 +1,7 @@
 """Running one Claude event: select the hooks, run them in parallel, collect outcomes.
 
-This is the bus-independent half of ``ClaudeHooks``: ``run("PreToolUse",
-fields)`` works without a ``HookRunner`` (``hookline claude-hook``, tests,
+``ClaudeHooks`` has one and runs it from the bus; ``run("PreToolUse", fields)``
+works without a ``HookRunner`` too (``hookline hooks explain``, tests,
 embedders). Each hook has its own timeout; a caller that is cancelled
 cancels them all, and every command hook's process group is killed.
 """
@@ -9,7 +9,6 @@ cancels them all, and every command hook's process group is killed.
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import logging
 import os
 import uuid
@@ -31,6 +30,7 @@ from hookline.claude.config import (
 )
 from hookline.claude.env_file import ENV_FILE_EVENTS, new_env_file, source_env_file
 from hookline.claude.environment import subprocess_env
+from hookline.claude.facts import SessionFacts
 from hookline.claude.http_hook import HttpHookPolicy
 from hookline.claude.kinds import HookKind, HookRuntime, kind_of
 from hookline.claude.matchers import LITERAL_MATCHER_EVENTS, compile_matcher, match_query
@@ -38,7 +38,7 @@ from hookline.claude.mcp_hook import McpToolCaller
 from hookline.claude.model_hooks import ModelRunner
 from hookline.claude.names import never_fires
 from hookline.claude.outcome import Outcome, new_outcome
-from hookline.claude.payloads import BaseFields, build_payload
+from hookline.claude.payloads import build_payload
 from hookline.claude.selection import Selection, Skipped, select_hooks
 from hookline.claude.verdict import Verdict, aggregate
 from hookline.settings.models import CLAUDE_EVENTS
@@ -65,7 +65,7 @@ class EventRun:
 
 
 class HookEngine:
-    """Holds the hook table, callbacks and session facts; runs events."""
+    """Holds the hook table and callbacks; runs events with the session facts it is given."""
 
     def __init__(
         self,
@@ -99,15 +99,8 @@ class HookEngine:
         self.max_output = max_output
         self.shell = shell
         self.registry = AsyncHookRegistry()
+        #: The session id of runs no agent describes (``facts()``).
         self.session_id: str = str(uuid.uuid4())
-        self.transcript_path: str | None = None
-        self.previous_session: tuple[str, str] | None = None
-        #: The reasoning effort the model runs with (``low``/``medium``/``high``/``max``).
-        self.effort: str | None = None
-        self.permission_mode: str | None = None
-        self.model: str | None = None
-        #: The current user prompt's id (a new one per prompt), sent as ``prompt_id``.
-        self.prompt_id: str | None = None
         #: Variables hooks exported through ``CLAUDE_ENV_FILE`` (SessionStart and the like).
         self.session_env: dict[str, str] = {}
         self._once_ran: set[str] = set()
@@ -140,30 +133,6 @@ class HookEngine:
         d = HookDefinition(event, matcher, spec, "callback", name, self._callbacks, 0, denied)
         self.table.add(d)
         return d
-
-    def set_session(
-        self,
-        *,
-        session_id: str | None = None,
-        transcript_path: str | None = None,
-        permission_mode: str | None = None,
-        model: str | None = None,
-        effort: str | None = None,
-    ) -> None:
-        """The facts every hook input starts with; ``None`` leaves a value unchanged
-        (``effort=""`` clears it: no reasoning effort is set)."""
-        if effort is not None:
-            self.effort = effort or None
-        if model is not None:
-            self.model = model
-        if session_id is not None and session_id != self.session_id:
-            #: The session before the current one: its SessionEnd runs after the switch.
-            self.previous_session = (self.session_id, self.transcript_path or "")
-            self.session_id = session_id
-        if transcript_path is not None:
-            self.transcript_path = transcript_path
-        if permission_mode is not None:
-            self.permission_mode = permission_mode
 
     def has_hooks(self, event: str) -> bool:
         return bool(self.table.by_event.get(event))
@@ -213,17 +182,10 @@ class HookEngine:
 
     # -- running ------------------------------------------------------------------
 
-    def base_fields(self, cwd: str | None = None, session_file: str | None = None) -> BaseFields:
-        transcript = self.transcript_path or session_file or ""
-        session_id = self.session_id
-        return BaseFields(
-            session_id,
-            transcript,
-            cwd or self.project_dir,
-            self.permission_mode,
-            prompt_id=self.prompt_id,
-            effort=self.effort,
-        )
+    def facts(self, cwd: str | None = None) -> SessionFacts:
+        """The facts of a run no agent describes: this engine's session id, no transcript,
+        the project folder (or ``cwd``)."""
+        return SessionFacts(self.session_id, "", cwd or self.project_dir)
 
     def subprocess_env(self, base: Mapping[str, str] | None = None) -> dict[str, str]:
         """The environment of hook and bash subprocesses (see ``claude.environment``)."""
@@ -263,23 +225,17 @@ class HookEngine:
         event: str,
         fields: dict[str, Any],
         *,
-        cwd: str | None = None,
-        session_file: str | None = None,
+        facts: SessionFacts | None = None,
         signal: asyncio.Event | None = None,
         status: Callable[[str | None], None] | None = None,
-        session: tuple[str, str] | None = None,
     ) -> EventRun:
         """Build the input, select, run every hook in parallel; outcomes in selection order.
 
-        ``status`` is told the selected hooks' ``statusMessage`` lines while they run
-        (and ``None`` when they are done). ``session`` is ``(session_id,
-        transcript_path)`` when the input is about another session than the current
-        one (SessionEnd of a session just left).
+        The input starts with ``facts`` (default: ``facts()``). ``status`` is told the
+        selected hooks' ``statusMessage`` lines while they run (and ``None`` when they
+        are done).
         """
-        base = self.base_fields(cwd, session_file)
-        if session is not None:
-            base = dataclasses.replace(base, session_id=session[0], transcript_path=session[1])
-        payload = build_payload(event, base, fields)
+        payload = build_payload(event, facts or self.facts(), fields)
         selection = self.select(event, match_query(event, payload), payload)
         run = EventRun(event, payload, selection)
         if not selection.hooks:

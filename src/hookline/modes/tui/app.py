@@ -860,7 +860,8 @@ class TuiApp:
         """``PreToolUse hook `./guard.sh` in .claude/settings.json``: what ran, from where."""
         event = str(payload.get("event"))
         hook_id = payload.get("hook_id")
-        table = getattr(self.bundle.claude, "table", None)
+        claude = self.bundle.claude
+        table = claude.engine.table if claude is not None else None
         definitions = table.by_event.get(event, []) if table is not None else []
         found = next((d for d in definitions if d.id == hook_id), None)
         what = found.describe() if found is not None else str(payload.get("hook_type"))

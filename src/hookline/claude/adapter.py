@@ -32,6 +32,8 @@ turn_start             ConfigChange (a settings file changed since the last
                        check) and FileChanged (a file a FileChanged matcher
                        names, in the project folder): polled between turns
 tool_execution_start   (no event: starts the clock of ``duration_ms``)
+session_before_switch  (no event: notes the session the SessionEnd after the
+                       switch is about)
 =====================  =====================================================
 
 ``input`` is wired whenever any hook is configured: each prompt gets a fresh

@@ -10,6 +10,7 @@ that have none.
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
@@ -54,7 +55,7 @@ class HookRuntime:
     model_runner: ModelRunner | None
 
 
-class HookKind:
+class HookKind(ABC):
     """One hook's kind: ``run`` is its own, the optional settings default to "not set"."""
 
     __slots__ = ()
@@ -82,11 +83,11 @@ class HookKind:
         """Runs in the background, and its exit 2 wakes the model."""
         return False
 
+    @abstractmethod
     async def run(
         self, hook: HookDefinition, payload: dict[str, Any], runtime: HookRuntime
     ) -> Outcome:
         """Run ``hook`` on ``payload``; an Outcome whatever happens."""
-        raise NotImplementedError
 
 
 class _Written(Protocol):

@@ -32,7 +32,7 @@ import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
-from hookline.claude import ClaudeHooks, HookSource
+from hookline.claude import HookEngine, HookSource
 from hookline.claude.command import default_shell
 from hookline.settings.models import CommandHookConfig, HookConfig, MatcherConfig
 
@@ -41,13 +41,13 @@ SPAWNS = 50
 CALL = {"tool_name": "Bash", "tool_input": {"command": "ls"}, "tool_use_id": "t"}
 
 
-def _hooks(project: str, *commands: str, exec_form: bool = False) -> ClaudeHooks:
+def _hooks(project: str, *commands: str, exec_form: bool = False) -> HookEngine:
     args: list[str] | None = [] if exec_form else None
     specs: list[HookConfig] = [
         CommandHookConfig(type="command", command=c, args=args) for c in commands
     ]
     group = MatcherConfig(matcher="Bash", hooks=specs)
-    return ClaudeHooks(
+    return HookEngine(
         [HookSource("user", Path("/bench.json"), {"PreToolUse": [group]})], project_dir=project
     )
 

@@ -22,10 +22,13 @@ from hookline._version import __version__
 from hookline.core.vocabulary import PERMISSION_MODES
 
 if TYPE_CHECKING:
+    from hookline.core.host import RunMode
     from hookline.modes.tui.launch import Launch
 
 EXIT_USAGE = 2
 VERSION = f"hookline {__version__}"
+#: ``--mode`` (or ``serve``) → how the agent runs, as hooks read it in ``ctx.mode``.
+_RUN_MODES: dict[str, RunMode] = {"text": "print", "json": "json", "rpc": "rpc", "serve": "serve"}
 
 
 class _Parser(argparse.ArgumentParser):
@@ -416,7 +419,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             interactive=interactive,
             verbose=level <= logging.DEBUG,
             verbose_context=args.verbose_context,
-            mode="interactive" if interactive else {"text": "print"}.get(mode, mode),
+            mode="interactive" if interactive else _RUN_MODES[mode],
             hook_flags=hook_flags,
             discover=discover,
             hook_paths_must_load=not serve,  # serve denies tool calls instead (its answer)

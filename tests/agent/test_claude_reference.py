@@ -138,7 +138,7 @@ async def test_the_reference_examples_work_end_to_end(make_agent: MakeAgent, pro
     assert "Setup" not in h.stderr.getvalue()  # accepted: no "unknown event" warning
     claude = h.agent.claude
     assert claude is not None
-    assert sorted(claude.dormant_events()) == ["Setup", "TeammateIdle", "WorktreeCreate"]
+    assert sorted(claude.engine.dormant_events()) == ["Setup", "TeammateIdle", "WorktreeCreate"]
 
     await h.agent.prompt("ship it")
     await h.agent.shutdown()

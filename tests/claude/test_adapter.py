@@ -6,7 +6,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from hookline.claude import SETTINGS_HOOK_PATH, ClaudeHooks, HookSource
+from hookline.claude import BUS_EVENTS, SETTINGS_HOOK_PATH, ClaudeHooks, HookSource
+from hookline.claude.adapter import HANDLERS
 from hookline.core.api import HookAPI, LoadedHook
 from hookline.core.events import (
     InputEvent,
@@ -76,6 +77,12 @@ async def test_only_events_with_hooks_are_wired(tmp_path: Path) -> None:
     assert runner.has_handlers("tool_result") and not runner.has_handlers("tool_call")
     # input: a fresh prompt_id per prompt; tool_execution_start: the duration_ms clock
     assert hooks.bus_events() == ["tool_result", "input", "tool_execution_start"]
+
+
+def test_every_event_that_can_be_wired_has_a_handler(tmp_path: Path) -> None:
+    every = [source(claude, "true") for claudes in BUS_EVENTS.values() for claude in claudes]
+    wired = ClaudeHooks(every, project_dir=tmp_path).bus_events()
+    assert set(wired) == set(HANDLERS) and set(BUS_EVENTS) <= set(wired)
 
 
 async def test_pre_tool_use_exit_2_blocks_with_reason(
@@ -269,7 +276,7 @@ async def test_session_start_context_and_env(tmp_path: Path, script: ScriptFacto
             "display": False,
         }
     ]
-    assert hooks.session_env == {"PROJECT_MODE": "dev"}
+    assert hooks.engine.session_env == {"PROJECT_MODE": "dev"}
     await runner.emit(SessionStartEvent(source="resume"))  # the matcher is startup only
     assert len(host.sent) == 1
 

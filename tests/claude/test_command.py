@@ -20,7 +20,7 @@ BASH_CALL = {"tool_name": "Bash", "tool_input": {"command": "ls"}, "tool_use_id"
 async def run_one(tmp_path: Path, cmd: str, event: str = "PreToolUse", **kw: Any) -> Outcome:
     hooks = hooks_for(tmp_path, source(event, command(cmd, **kw)))
     fields = BASH_CALL if event == "PreToolUse" else {"prompt": "hi"}
-    (outcome,) = (await hooks.run(event, dict(fields))).outcomes
+    (outcome,) = (await hooks.engine.run(event, dict(fields))).outcomes
     return outcome
 
 
@@ -114,7 +114,9 @@ async def test_permission_request_decision(tmp_path: Path, script: ScriptFactory
     path = tmp_path / "pr.json"
     path.write_text(json.dumps({"hookSpecificOutput": spec}))
     hooks = hooks_for(tmp_path, source("PermissionRequest", f"cat {path}"))
-    (o,) = (await hooks.run("PermissionRequest", {"tool_name": "Bash", "tool_input": {}})).outcomes
+    (o,) = (
+        await hooks.engine.run("PermissionRequest", {"tool_name": "Bash", "tool_input": {}})
+    ).outcomes
     assert (o.kind, o.permission_behavior, o.reason) == ("blocking", "deny", "nope")
 
 
@@ -255,7 +257,7 @@ async def test_shell_prefix(
 async def test_hooks_run_in_parallel(tmp_path: Path) -> None:
     hooks = hooks_for(tmp_path, source("PreToolUse", *(f"sleep 0.5; echo {i}" for i in range(10))))
     started = time.monotonic()
-    run = await hooks.run("PreToolUse", dict(BASH_CALL))
+    run = await hooks.engine.run("PreToolUse", dict(BASH_CALL))
     elapsed = time.monotonic() - started
     assert [o.kind for o in run.outcomes] == ["success"] * 10
     assert elapsed < 3.0, elapsed  # serially it would take 5 s
@@ -268,7 +270,7 @@ async def test_abort_signal_cancels(tmp_path: Path) -> None:
     signal = asyncio.Event()
     asyncio.get_running_loop().call_later(0.2, signal.set)
     started = time.monotonic()
-    (o,) = (await hooks.run("PreToolUse", dict(BASH_CALL), signal=signal)).outcomes
+    (o,) = (await hooks.engine.run("PreToolUse", dict(BASH_CALL), signal=signal)).outcomes
     assert (o.kind, o.reason) == ("cancelled", "hook aborted")
     assert time.monotonic() - started < 5
 
@@ -276,9 +278,9 @@ async def test_abort_signal_cancels(tmp_path: Path) -> None:
 async def test_outcome_listener_gets_every_run(tmp_path: Path) -> None:
     hooks: ClaudeHooks = hooks_for(tmp_path, source("PreToolUse", "exit 0", "exit 1"))
     seen: list[str] = []
-    hooks.on_outcome(lambda o: seen.append(o.kind))
+    hooks.engine.on_outcome(lambda o: seen.append(o.kind))
     runs: list[int] = []
-    hooks.on_run(lambda r: runs.append(len(r.outcomes)))
-    await hooks.run("PreToolUse", dict(BASH_CALL))
+    hooks.engine.on_run(lambda r: runs.append(len(r.outcomes)))
+    await hooks.engine.run("PreToolUse", dict(BASH_CALL))
     assert seen == ["success", "non_blocking_error"] and runs == [2]
-    assert json.dumps(hooks.select("PreToolUse", "Bash").to_dict())
+    assert json.dumps(hooks.engine.select("PreToolUse", "Bash").to_dict())

@@ -50,9 +50,9 @@ def test_sources_from_settings_keep_scope_and_origin(tmp_path: Path) -> None:
         ("user", "/home/u/.claude/settings.json")
     ]
     hooks = ClaudeHooks.from_settings(loaded, policy=HookPolicy())  # type: ignore[arg-type]
-    (d,) = hooks.select("PreToolUse", "Bash").hooks
+    (d,) = hooks.engine.select("PreToolUse", "Bash").hooks
     assert d.id == "user:/home/u/.claude/settings.json#PreToolUse[0].hooks[0]"
-    assert hooks.project_dir == str(tmp_path.resolve())
+    assert hooks.engine.project_dir == str(tmp_path.resolve())
 
 
 def test_from_settings_uses_the_settings_policy_managed_only(tmp_path: Path) -> None:
@@ -66,7 +66,7 @@ def test_from_settings_uses_the_settings_policy_managed_only(tmp_path: Path) -> 
     policy = hook_policy(loaded)
     assert policy.managed_only and not policy.disable_all
     hooks = ClaudeHooks.from_settings(loaded)
-    sel = hooks.select("PreToolUse", "Bash")
+    sel = hooks.engine.select("PreToolUse", "Bash")
     assert [h.scope for h in sel.hooks] == ["managed"]
     assert sel.deduped == [] and [s.hook.scope for s in sel.skipped] == ["user"]
 
@@ -79,7 +79,7 @@ def test_from_settings_user_disable_all_keeps_managed_hooks(tmp_path: Path) -> N
     user_hooks = {"PreToolUse": [{"hooks": [{"type": "command", "command": "echo user"}]}]}
     user.write_text(json.dumps({"disableAllHooks": True, "hooks": user_hooks}))
     hooks = ClaudeHooks.from_settings(load_settings(tmp_path, managed_paths=[managed]))
-    sel = hooks.select("PreToolUse", "Bash")
+    sel = hooks.engine.select("PreToolUse", "Bash")
     assert [h.scope for h in sel.hooks] == ["managed"]
     assert [s.reason for s in sel.skipped] == [
         "hooks are disabled (disableAllHooks); only managed hooks run"
@@ -164,5 +164,5 @@ def test_plugin_root_env_is_set(tmp_path: Path) -> None:
     )
     sources, _ = plugin_sources([plugin])
     hooks = ClaudeHooks(sources, project_dir=tmp_path)
-    asyncio.run(hooks.run("Stop", {"stop_hook_active": False}))
+    asyncio.run(hooks.engine.run("Stop", {"stop_hook_active": False}))
     assert out.read_text().strip() == str(tmp_path / "plug")

@@ -48,14 +48,14 @@ async def test_session_start_env_file_exports_reach_session_env(
     a = script('echo "export NODE_ENV=production" >> "$CLAUDE_ENV_FILE"')
     b = script('echo "export GREETING=\'hello world\'" >> "$CLAUDE_ENV_FILE"')
     hooks = hooks_for(tmp_path, source("SessionStart", a, b))
-    await hooks.run("SessionStart", {"source": "startup"})
-    assert hooks.session_env == {"NODE_ENV": "production", "GREETING": "hello world"}
+    await hooks.engine.run("SessionStart", {"source": "startup"})
+    assert hooks.engine.session_env == {"NODE_ENV": "production", "GREETING": "hello world"}
 
 
 async def test_env_file_only_for_session_start(tmp_path: Path) -> None:
     out = tmp_path / "v.txt"
     hooks = hooks_for(tmp_path, source("Stop", f'echo "[${{CLAUDE_ENV_FILE:-}}]" > {out}'))
-    await hooks.run("Stop", {"stop_hook_active": False})
+    await hooks.engine.run("Stop", {"stop_hook_active": False})
     assert out.read_text().strip() == "[]"
 
 
@@ -71,10 +71,10 @@ async def test_async_hook_runs_in_background_and_reports(
     )
     hooks = hooks_for(tmp_path, source("PreToolUse", script(body)))
     results: list[tuple[AsyncHookTask, Outcome]] = []
-    hooks.on_async_result(lambda t, o: results.append((t, o)))
-    (o,) = (await hooks.run("PreToolUse", dict(CALL))).outcomes
+    hooks.engine.on_async_result(lambda t, o: results.append((t, o)))
+    (o,) = (await hooks.engine.run("PreToolUse", dict(CALL))).outcomes
     assert o.kind == "success" and o.async_task_id
-    task = hooks.async_tasks[o.async_task_id]
+    task = hooks.engine.async_tasks[o.async_task_id]
     assert task.budget == 5.0 and not task.done
     go.touch()
     final = await asyncio.wait_for(task.wait(), 30)
@@ -92,8 +92,8 @@ async def test_async_hook_json_after_first_line(tmp_path: Path, script: ScriptFa
     hooks.install(runner)
     host = DetachedHost()
     runner.bind_host(host)
-    (o,) = (await hooks.run("PostToolUse", {**CALL, "tool_response": {}})).outcomes
-    final = await hooks.async_tasks[o.async_task_id or ""].wait()
+    (o,) = (await hooks.engine.run("PostToolUse", {**CALL, "tool_response": {}})).outcomes
+    final = await hooks.engine.async_tasks[o.async_task_id or ""].wait()
     assert (final.kind, final.additional_context) == ("success", "tests pass")
     # The context reaches the host as a hidden message for the model's next call.
     ((kind, (message, trigger)),) = host.pending
@@ -110,8 +110,8 @@ async def test_async_cancel_kills_the_group(tmp_path: Path, script: ScriptFactor
     pidfile = tmp_path / "pid"
     body = f"echo '{{\"async\": true}}'\nsleep 30 &\necho $! > {pidfile}\nwait"
     hooks = hooks_for(tmp_path, source("PreToolUse", script(body)))
-    (o,) = (await hooks.run("PreToolUse", dict(CALL))).outcomes
-    task = hooks.async_tasks[o.async_task_id or ""]
+    (o,) = (await hooks.engine.run("PreToolUse", dict(CALL))).outcomes
+    task = hooks.engine.async_tasks[o.async_task_id or ""]
     await until(lambda: pidfile.exists() and bool(pidfile.read_text().strip()))
     child = int(pidfile.read_text())
     task.cancel()
@@ -123,24 +123,24 @@ async def test_async_cancel_kills_the_group(tmp_path: Path, script: ScriptFactor
 async def test_async_budget_is_milliseconds(tmp_path: Path, script: ScriptFactory) -> None:
     body = 'echo \'{"async": true, "asyncTimeout": 200}\'\nsleep 20'
     hooks = hooks_for(tmp_path, source("PreToolUse", script(body)))
-    (o,) = (await hooks.run("PreToolUse", dict(CALL))).outcomes
-    final = await asyncio.wait_for(hooks.async_tasks[o.async_task_id or ""].wait(), 30)
+    (o,) = (await hooks.engine.run("PreToolUse", dict(CALL))).outcomes
+    final = await asyncio.wait_for(hooks.engine.async_tasks[o.async_task_id or ""].wait(), 30)
     assert (final.kind, final.reason) == ("cancelled", "async hook timed out after 0.2s")
 
 
 async def test_configured_async_and_shutdown(tmp_path: Path) -> None:
     hooks = hooks_for(tmp_path, source("PreToolUse", command("sleep 20", **{"async": True})))
-    (o,) = (await hooks.run("PreToolUse", dict(CALL))).outcomes
+    (o,) = (await hooks.engine.run("PreToolUse", dict(CALL))).outcomes
     assert o.async_task_id
-    await asyncio.wait_for(hooks.shutdown(), 5)
-    outcome = hooks.async_tasks[o.async_task_id].outcome
+    await asyncio.wait_for(hooks.engine.shutdown(), 5)
+    outcome = hooks.engine.async_tasks[o.async_task_id].outcome
     assert outcome is not None and outcome.kind == "cancelled"
 
 
 async def test_once_hooks_run_once(tmp_path: Path) -> None:
     hooks = hooks_for(tmp_path, source("SessionStart", command("echo hi", once=True)))
-    assert len((await hooks.run("SessionStart", {"source": "startup"})).outcomes) == 1
-    run = await hooks.run("SessionStart", {"source": "startup"})
+    assert len((await hooks.engine.run("SessionStart", {"source": "startup"})).outcomes) == 1
+    run = await hooks.engine.run("SessionStart", {"source": "startup"})
     assert run.outcomes == [] and run.selection.skipped[0].reason.startswith("once")
 
 
@@ -148,7 +148,7 @@ async def test_cancelled_caller_kills_hook_groups(tmp_path: Path, script: Script
     pidfile = tmp_path / "pid"
     body = f"sleep 30 &\necho $! > {pidfile}\nwait"
     hooks = hooks_for(tmp_path, source("PreToolUse", script(body)))
-    task = asyncio.ensure_future(hooks.run("PreToolUse", dict(CALL)))
+    task = asyncio.ensure_future(hooks.engine.run("PreToolUse", dict(CALL)))
     await until(lambda: pidfile.exists() and bool(pidfile.read_text().strip()))
     task.cancel()
     with contextlib.suppress(asyncio.CancelledError):
@@ -179,8 +179,8 @@ async def test_an_async_hooks_system_message_reaches_the_model_too(
     hooks.install(runner)
     host = DetachedHost()
     runner.bind_host(host)
-    (o,) = (await hooks.run("PostToolUse", {**CALL, "tool_response": {}})).outcomes
-    await hooks.async_tasks[o.async_task_id or ""].wait()
+    (o,) = (await hooks.engine.run("PostToolUse", {**CALL, "tool_response": {}})).outcomes
+    await hooks.engine.async_tasks[o.async_task_id or ""].wait()
 
     ((kind, (message, trigger)),) = host.pending
     assert message["content"] == "lint found 2 issues\n\nsee lint.log"

@@ -93,10 +93,13 @@ async def test_session_start_exports_reach_later_hooks(
     )
     later = script(f'echo "[$TOOLCHAIN]" > {out}')
     hooks = hooks_for(tmp_path, source("SessionStart", start), source("Stop", later))
-    await hooks.run("SessionStart", {"source": "startup"})
-    await hooks.run("Stop", {})
+    await hooks.engine.run("SessionStart", {"source": "startup"})
+    await hooks.engine.run("Stop", {})
     assert out.read_text().strip() == "[stable]"
-    assert hooks.session_env == {"TOOLCHAIN": "stable", "TOOLS": f"{hooks.project_dir}/bin"}
+    assert hooks.engine.session_env == {
+        "TOOLCHAIN": "stable",
+        "TOOLS": f"{hooks.engine.project_dir}/bin",
+    }
 
 
 def test_env_file_events_are_the_documented_ones() -> None:
@@ -134,7 +137,7 @@ async def test_session_end_default_timeout_applies_to_a_run(
 ) -> None:
     monkeypatch.setenv("CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS", "300")
     hooks = hooks_for(tmp_path, source("SessionEnd", command("sleep 30")))
-    (o,) = (await hooks.run("SessionEnd", {"reason": "exit"})).outcomes
+    (o,) = (await hooks.engine.run("SessionEnd", {"reason": "exit"})).outcomes
     assert o.kind == "cancelled" and "timed out after 0.3s" in (o.reason or "")
 
 
@@ -151,7 +154,7 @@ async def test_a_cancelled_run_sources_nothing(tmp_path: Path, script: ScriptFac
         f'echo "export LATE=1" >> "$CLAUDE_ENV_FILE"; echo "$CLAUDE_ENV_FILE" > {where}; sleep 30'
     )
     hooks = hooks_for(tmp_path, source("SessionStart", script(body)))
-    task = asyncio.ensure_future(hooks.run("SessionStart", {"source": "startup"}))
+    task = asyncio.ensure_future(hooks.engine.run("SessionStart", {"source": "startup"}))
     deadline = asyncio.get_running_loop().time() + 30
     while not (where.exists() and where.read_text().strip()):
         assert asyncio.get_running_loop().time() < deadline, "the hook never started"
@@ -159,5 +162,5 @@ async def test_a_cancelled_run_sources_nothing(tmp_path: Path, script: ScriptFac
     task.cancel()
     with contextlib.suppress(asyncio.CancelledError):
         await task
-    assert hooks.session_env == {}
+    assert hooks.engine.session_env == {}
     assert not Path(where.read_text().strip()).exists()

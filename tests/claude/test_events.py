@@ -81,8 +81,8 @@ def test_a_settings_file_with_every_event_loads_without_a_warning(
     assert loaded.errors == [] and loaded.warnings == []
     hooks = ClaudeHooks.from_settings(loaded)
     for event in REFERENCE_EVENTS:
-        assert hooks.has_hooks(event), event
-    assert hooks.errors == []
+        assert hooks.engine.has_hooks(event), event
+    assert hooks.engine.errors == []
 
 
 async def test_the_guard_beside_a_setup_key_still_blocks(
@@ -100,7 +100,9 @@ async def test_the_guard_beside_a_setup_key_still_blocks(
     (project / ".claude" / "settings.json").write_text(json.dumps(data))
     hooks = ClaudeHooks.from_settings(load_settings(project, managed_paths=[]))
 
-    run = await hooks.run("PreToolUse", {"tool_name": "Bash", "tool_input": {"command": "rm"}})
+    run = await hooks.engine.run(
+        "PreToolUse", {"tool_name": "Bash", "tool_input": {"command": "rm"}}
+    )
 
     assert run.verdict.blocked and run.verdict.reason == "no rm"
 
@@ -111,13 +113,13 @@ def test_events_without_a_moment_are_marked_in_the_diagnostics(tmp_path: Path) -
         source("PreToolUse", "true"),
     )  # fmt: skip
 
-    sel = hooks.select("WorktreeCreate", None)
+    sel = hooks.engine.select("WorktreeCreate", None)
 
     assert sel.never_fires is not None and sel.never_fires.startswith("never fires in hookline")
     assert sel.to_dict()["never_fires"] == sel.never_fires
-    assert hooks.select("PreToolUse", "Bash").never_fires is None
-    assert "never_fires" not in hooks.select("PreToolUse", "Bash").to_dict()
-    assert sorted(hooks.dormant_events()) == ["TeammateIdle", "WorktreeCreate"]
+    assert hooks.engine.select("PreToolUse", "Bash").never_fires is None
+    assert "never_fires" not in hooks.engine.select("PreToolUse", "Bash").to_dict()
+    assert sorted(hooks.engine.dormant_events()) == ["TeammateIdle", "WorktreeCreate"]
 
 
 # -- matchers --------------------------------------------------------------------------
@@ -198,7 +200,7 @@ async def test_subagent_hooks_select_by_agent_type(tmp_path: Path, script: Scrip
                matcher="code-reviewer,security-reviewer", origin="/b.json"),
     )  # fmt: skip
 
-    await hooks.run("SubagentStart", {"agent_id": "a1", "agent_type": "security-reviewer"})
+    await hooks.engine.run("SubagentStart", {"agent_id": "a1", "agent_type": "security-reviewer"})
 
     assert log.read_text().split() == ["review"]
 
@@ -213,9 +215,13 @@ async def test_file_changed_matches_the_watched_file_name(
                matcher=".envrc|.env"),
     )  # fmt: skip
 
-    await hooks.run("FileChanged", {"file_path": str(tmp_path / "x.env.bak"), "event": "change"})
+    await hooks.engine.run(
+        "FileChanged", {"file_path": str(tmp_path / "x.env.bak"), "event": "change"}
+    )
     assert not log.exists()
-    await hooks.run("FileChanged", {"file_path": str(tmp_path / ".envrc"), "event": "change"})
+    await hooks.engine.run(
+        "FileChanged", {"file_path": str(tmp_path / ".envrc"), "event": "change"}
+    )
     assert log.read_text().split() == ["env"]
 
 
@@ -231,9 +237,9 @@ async def test_instructions_loaded_payload_and_load_reason_matcher(
     fields = payloads.instructions_loaded(
         "/p/docs/style.md", "Project", "include", parent_file_path="/p/CLAUDE.md"
     )
-    await hooks.run("InstructionsLoaded", {**fields, "load_reason": "session_start"})
+    await hooks.engine.run("InstructionsLoaded", {**fields, "load_reason": "session_start"})
     assert not captured.exists()
-    await hooks.run("InstructionsLoaded", fields)
+    await hooks.engine.run("InstructionsLoaded", fields)
 
     data = json.loads(captured.read_text())
     assert data["hook_event_name"] == "InstructionsLoaded"

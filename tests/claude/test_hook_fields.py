@@ -37,7 +37,7 @@ async def test_exec_form_passes_args_without_a_shell(tmp_path: Path) -> None:
     py = "import json,sys; json.dump(sys.argv[1:], open(sys.argv[1], 'w'))"
     args = ["-c", py, str(out), "a b", "$HOME; rm -rf x", "`id`"]
     hook = command("python3", args=args)
-    (o,) = (await hooks_for(tmp_path, source("Stop", hook)).run("Stop", {})).outcomes
+    (o,) = (await hooks_for(tmp_path, source("Stop", hook)).engine.run("Stop", {})).outcomes
     assert o.kind == "success", o.reason
     # Each argument arrives as written: no word splitting, no expansion, no command.
     assert json.loads(out.read_text()) == [str(out), "a b", "$HOME; rm -rf x", "`id`"]
@@ -50,7 +50,7 @@ async def test_exec_form_reads_stdin_and_blocks_with_exit_2(tmp_path: Path) -> N
     )
     hook = command("python3", args=["-c", py])
     hooks = hooks_for(tmp_path, source("PreToolUse", hook))
-    (o,) = (await hooks.run("PreToolUse", bash_call("make"))).outcomes
+    (o,) = (await hooks.engine.run("PreToolUse", bash_call("make"))).outcomes
     assert (o.kind, o.reason) == ("blocking", "no make")
 
 
@@ -64,14 +64,14 @@ async def test_exec_form_fills_project_dir_placeholders(
     tool.chmod(0o755)
     out = tmp_path / "out"
     hook = command("${CLAUDE_PROJECT_DIR}/bin/tool.sh", args=["$CLAUDE_PROJECT_DIR", str(out)])
-    (o,) = (await hooks_for(tmp_path, source("Stop", hook)).run("Stop", {})).outcomes
+    (o,) = (await hooks_for(tmp_path, source("Stop", hook)).engine.run("Stop", {})).outcomes
     assert o.kind == "success", o.reason
     assert out.read_text().strip() == str(project.resolve())
 
 
 async def test_exec_form_missing_program_is_a_clear_error(tmp_path: Path) -> None:
     hook = command("no-such-program-hookline", args=[])
-    (o,) = (await hooks_for(tmp_path, source("Stop", hook)).run("Stop", {})).outcomes
+    (o,) = (await hooks_for(tmp_path, source("Stop", hook)).engine.run("Stop", {})).outcomes
     assert o.kind == "non_blocking_error"
     assert "no-such-program-hookline" in (o.reason or "") and "PATH" in (o.reason or "")
 
@@ -79,7 +79,7 @@ async def test_exec_form_missing_program_is_a_clear_error(tmp_path: Path) -> Non
 async def test_exec_form_and_shell_form_are_different_hooks(tmp_path: Path) -> None:
     a = command("echo", args=["x; echo y"])
     b = command("echo x; echo y")
-    sel = hooks_for(tmp_path, source("Stop", a, b)).select("Stop", None)
+    sel = hooks_for(tmp_path, source("Stop", a, b)).engine.select("Stop", None)
     assert len(sel.hooks) == 2 and not sel.deduped
 
 
@@ -91,7 +91,7 @@ async def test_shell_sh_runs_posix_sh(tmp_path: Path) -> None:
     # $BASH_VERSION is set by bash only.
     hook = command(f'echo "[${{BASH_VERSION:-}}]" > {out}', shell="sh")
     bash = command(f'echo "[${{BASH_VERSION:-}}]" > {out}.bash', shell="bash")
-    await hooks_for(tmp_path, source("Stop", hook, bash)).run("Stop", {})
+    await hooks_for(tmp_path, source("Stop", hook, bash)).engine.run("Stop", {})
     assert out.read_text().strip() == "[]"
     if shutil.which("bash"):
         assert Path(f"{out}.bash").read_text().strip() != "[]"
@@ -102,7 +102,7 @@ async def test_powershell_without_pwsh_is_a_clear_error(
 ) -> None:
     monkeypatch.setenv("PATH", str(tmp_path / "empty"))
     hook = command("Write-Output hi", shell="powershell")
-    (o,) = (await hooks_for(tmp_path, source("Stop", hook)).run("Stop", {})).outcomes
+    (o,) = (await hooks_for(tmp_path, source("Stop", hook)).engine.run("Stop", {})).outcomes
     assert o.kind == "non_blocking_error" and "pwsh" in (o.reason or "")
 
 
@@ -113,13 +113,13 @@ async def test_if_runs_the_hook_only_for_matching_calls(tmp_path: Path) -> None:
     log = tmp_path / "log"
     hook = command(recorder(log), if_="Bash(git *)")
     hooks = hooks_for(tmp_path, source("PreToolUse", hook, matcher="Bash"))
-    await hooks.run("PreToolUse", bash_call("ls -la"))
+    await hooks.engine.run("PreToolUse", bash_call("ls -la"))
     assert not log.exists()
-    run = await hooks.run("PreToolUse", bash_call("ls -la"))
+    run = await hooks.engine.run("PreToolUse", bash_call("ls -la"))
     assert [s.reason for s in run.selection.skipped] == [
         "if 'Bash(git *)' does not match this input"
     ]
-    await hooks.run("PreToolUse", bash_call("git status"))
+    await hooks.engine.run("PreToolUse", bash_call("git status"))
     assert log.read_text().split() == ["ran"]
 
 
@@ -141,7 +141,7 @@ async def test_a_guard_hook_behind_if_still_sees_hidden_commands(tmp_path: Path,
     """A PreToolUse deny hook guarded by ``if`` must run when any part of the line matches."""
     deny = command("echo 'no rm' >&2; exit 2", if_="Bash(rm *)")
     hooks = hooks_for(tmp_path, source("PreToolUse", deny, matcher="Bash"))
-    (o,) = (await hooks.run("PreToolUse", bash_call(line))).outcomes
+    (o,) = (await hooks.engine.run("PreToolUse", bash_call(line))).outcomes
     assert o.kind == "blocking"
 
 
@@ -151,7 +151,7 @@ async def test_if_matches_subcommands_not_the_harmless_prefix(tmp_path: Path) ->
     hooks = hooks_for(
         tmp_path, source("PreToolUse", command(recorder(log), if_="Bash(git *)"), matcher="Bash")
     )
-    await hooks.run("PreToolUse", bash_call("echo hi; git push --force"))
+    await hooks.engine.run("PreToolUse", bash_call("echo hi; git push --force"))
     assert log.exists()
 
 
@@ -159,12 +159,12 @@ async def test_if_on_file_tools_uses_the_path_rule(tmp_path: Path) -> None:
     log = tmp_path / "log"
     hook = command(recorder(log), if_="Edit(/src/**)")
     hooks = hooks_for(tmp_path, source("PreToolUse", hook))
-    project = hooks.project_dir
+    project = hooks.engine.project_dir
     write = {"tool_name": "Write", "tool_input": {"file_path": f"{project}/docs/a.md"}}
-    await hooks.run("PreToolUse", write)
+    await hooks.engine.run("PreToolUse", write)
     assert not log.exists()
     write["tool_input"] = {"file_path": f"{project}/src/a.py"}
-    await hooks.run("PreToolUse", write)
+    await hooks.engine.run("PreToolUse", write)
     assert log.exists()
 
 
@@ -172,16 +172,16 @@ async def test_if_edit_rule_sees_a_bash_redirection(tmp_path: Path) -> None:
     """A bash line that writes a guarded file touches ``Edit(/src/**)`` too."""
     deny = command("echo 'src is read-only' >&2; exit 2", if_="Edit(/src/**)")
     hooks = hooks_for(tmp_path, source("PreToolUse", deny))
-    (o,) = (await hooks.run("PreToolUse", bash_call("echo x > src/main.py"))).outcomes
+    (o,) = (await hooks.engine.run("PreToolUse", bash_call("echo x > src/main.py"))).outcomes
     assert o.kind == "blocking"
-    run = await hooks.run("PreToolUse", bash_call("echo x > docs/readme.md"))
+    run = await hooks.engine.run("PreToolUse", bash_call("echo x > docs/readme.md"))
     assert run.outcomes == []
 
 
 async def test_if_on_a_non_tool_event_never_runs(tmp_path: Path) -> None:
     log = tmp_path / "log"
     hooks = hooks_for(tmp_path, source("Stop", command(recorder(log), if_="Bash(git *)")))
-    run = await hooks.run("Stop", {})
+    run = await hooks.engine.run("Stop", {})
     assert not run.outcomes and not log.exists()
 
 
@@ -202,7 +202,7 @@ async def test_guarded_copy_does_not_hide_an_unguarded_one(tmp_path: Path) -> No
     guarded = command(recorder(log), if_="Bash(git *)")
     plain = command(recorder(log))
     hooks = hooks_for(tmp_path, source("PreToolUse", guarded, plain))
-    run = await hooks.run("PreToolUse", bash_call("ls"))
+    run = await hooks.engine.run("PreToolUse", bash_call("ls"))
     assert len(run.outcomes) == 1 and log.read_text().split() == ["ran"]
 
 
@@ -224,11 +224,11 @@ async def test_on_failure_block_turns_failures_into_blocks(
     guard = command(body, timeout=timeout, on_failure="block")
     loose = command(body + " # same, no onFailure", timeout=timeout)
     hooks = hooks_for(tmp_path, source("PreToolUse", guard, loose))
-    blocked, passed = (await hooks.run("PreToolUse", bash_call("ls"))).outcomes
+    blocked, passed = (await hooks.engine.run("PreToolUse", bash_call("ls"))).outcomes
     assert blocked.kind == "blocking" and why in (blocked.reason or "")
     assert "onFailure: block" in (blocked.reason or "")
     assert passed.kind in ("non_blocking_error", "cancelled")
-    v = (await hooks.run("PreToolUse", bash_call("ls"))).verdict
+    v = (await hooks.engine.run("PreToolUse", bash_call("ls"))).verdict
     assert v.blocked
 
 
@@ -240,7 +240,7 @@ async def test_on_failure_block_keeps_success_and_real_answers(tmp_path: Path) -
         on_failure="block",
     )
     hooks = hooks_for(tmp_path, source("PreToolUse", ok, allow))
-    run = await hooks.run("PreToolUse", bash_call("ls"))
+    run = await hooks.engine.run("PreToolUse", bash_call("ls"))
     assert [o.kind for o in run.outcomes] == ["success", "success"]
     assert not run.verdict.blocked
 
@@ -258,10 +258,10 @@ async def test_status_message_is_shown_while_the_hooks_run(tmp_path: Path) -> No
     hook = command(f"echo running > {seen}", status_message="Checking the command…")
     other = command("true")
     hooks = hooks_for(tmp_path, source("PreToolUse", hook, other))
-    await hooks.run("PreToolUse", bash_call("ls"), status=status)
+    await hooks.engine.run("PreToolUse", bash_call("ls"), status=status)
     assert shown == ["Checking the command…", None]
     shown.clear()
-    await hooks_for(tmp_path, source("PreToolUse", other)).run(
+    await hooks_for(tmp_path, source("PreToolUse", other)).engine.run(
         "PreToolUse", bash_call("ls"), status=status
     )
     assert shown == []  # no message configured: nothing shown
@@ -295,8 +295,10 @@ async def test_async_system_message_reaches_the_model_next_turn(tmp_path: Path) 
     body = """echo '{"systemMessage": "build finished: 3 warnings"}'"""
     hooks = hooks_for(tmp_path, source("PostToolUse", command(body, run_async=True)))
     host = _installed(hooks, tmp_path)
-    (o,) = (await hooks.run("PostToolUse", {**bash_call("ls"), "tool_response": {}})).outcomes
-    await hooks.async_tasks[o.async_task_id or ""].wait()
+    (o,) = (
+        await hooks.engine.run("PostToolUse", {**bash_call("ls"), "tool_response": {}})
+    ).outcomes
+    await hooks.engine.async_tasks[o.async_task_id or ""].wait()
     ((kind, (message, trigger)),) = host.pending
     assert kind == "send_message" and not trigger
     assert message["content"] == "build finished: 3 warnings" and message["display"] is False
@@ -307,9 +309,11 @@ async def test_async_rewake_exit_2_wakes_the_model(tmp_path: Path) -> None:
     assert isinstance(hook, CommandHookConfig) and hook.background
     hooks = hooks_for(tmp_path, source("PostToolUse", hook))
     host = _installed(hooks, tmp_path)
-    (o,) = (await hooks.run("PostToolUse", {**bash_call("ls"), "tool_response": {}})).outcomes
+    (o,) = (
+        await hooks.engine.run("PostToolUse", {**bash_call("ls"), "tool_response": {}})
+    ).outcomes
     assert o.kind == "success" and o.async_task_id  # the event did not wait for it
-    final = await hooks.async_tasks[o.async_task_id].wait()
+    final = await hooks.engine.async_tasks[o.async_task_id].wait()
     assert final.kind == "blocking"
     ((kind, (message, trigger)),) = host.pending
     assert kind == "send_message" and trigger is True
@@ -319,16 +323,20 @@ async def test_async_rewake_exit_2_wakes_the_model(tmp_path: Path) -> None:
 async def test_async_rewake_success_does_not_wake(tmp_path: Path) -> None:
     hooks = hooks_for(tmp_path, source("PostToolUse", command("exit 0", async_rewake=True)))
     host = _installed(hooks, tmp_path)
-    (o,) = (await hooks.run("PostToolUse", {**bash_call("ls"), "tool_response": {}})).outcomes
-    await hooks.async_tasks[o.async_task_id or ""].wait()
+    (o,) = (
+        await hooks.engine.run("PostToolUse", {**bash_call("ls"), "tool_response": {}})
+    ).outcomes
+    await hooks.engine.async_tasks[o.async_task_id or ""].wait()
     assert host.pending == []
 
 
 async def test_plain_async_exit_2_does_not_wake(tmp_path: Path) -> None:
     hooks = hooks_for(tmp_path, source("PostToolUse", command("exit 2", run_async=True)))
     host = _installed(hooks, tmp_path)
-    (o,) = (await hooks.run("PostToolUse", {**bash_call("ls"), "tool_response": {}})).outcomes
-    await hooks.async_tasks[o.async_task_id or ""].wait()
+    (o,) = (
+        await hooks.engine.run("PostToolUse", {**bash_call("ls"), "tool_response": {}})
+    ).outcomes
+    await hooks.engine.async_tasks[o.async_task_id or ""].wait()
     assert all(trigger is False for _, (_, trigger) in host.pending)
 
 
@@ -345,7 +353,7 @@ async def test_once_applies_to_every_hook_type(tmp_path: Path) -> None:
     log = tmp_path / "log"
     hook = command(recorder(log), once=True)
     hooks = hooks_for(tmp_path, source("Stop", hook))
-    await hooks.run("Stop", {})
-    second = await hooks.run("Stop", {})
+    await hooks.engine.run("Stop", {})
+    second = await hooks.engine.run("Stop", {})
     assert log.read_text().split() == ["ran"]
     assert [s.reason for s in second.selection.skipped] == ["once: already ran this session"]

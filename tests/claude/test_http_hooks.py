@@ -97,7 +97,7 @@ async def test_posts_the_input_json_and_reads_a_decision(tmp_path: Path, server:
     }
     server.replies["/guard"] = Reply(body=json.dumps(deny).encode())
     hooks = hooks_for(tmp_path, src("PreToolUse", http(f"{server.url}/guard")))
-    run = await hooks.run("PreToolUse", dict(CALL))
+    run = await hooks.engine.run("PreToolUse", dict(CALL))
     (o,) = run.outcomes
     assert (o.kind, o.reason) == ("blocking", "not on fridays")
     assert run.verdict.permission == "deny"
@@ -109,14 +109,14 @@ async def test_posts_the_input_json_and_reads_a_decision(tmp_path: Path, server:
 async def test_plain_text_body_is_context_like_stdout(tmp_path: Path, server: Server) -> None:
     server.replies["/ctx"] = Reply(body=b"the build is red")
     hooks = hooks_for(tmp_path, src("UserPromptSubmit", http(f"{server.url}/ctx")))
-    (o,) = (await hooks.run("UserPromptSubmit", {"prompt": "hi"})).outcomes
+    (o,) = (await hooks.engine.run("UserPromptSubmit", {"prompt": "hi"})).outcomes
     assert (o.kind, o.additional_context) == ("success", "the build is red")
 
 
 async def test_empty_2xx_is_success(tmp_path: Path, server: Server) -> None:
     server.replies["/ok"] = Reply(status=204)
     hooks = hooks_for(tmp_path, src("Stop", http(f"{server.url}/ok")))
-    (o,) = (await hooks.run("Stop", {})).outcomes
+    (o,) = (await hooks.engine.run("Stop", {})).outcomes
     assert o.kind == "success"
 
 
@@ -134,7 +134,7 @@ async def test_headers_interpolate_only_allowed_variables(
         },
         allowed_env_vars=["HOOK_TOKEN"],
     )
-    await hooks_for(tmp_path, src("Stop", hook)).run("Stop", {})
+    await hooks_for(tmp_path, src("Stop", hook)).engine.run("Stop", {})
     (req,) = server.requests
     assert req["headers"]["Authorization"] == "Bearer s3cret"
     assert req["headers"]["X-Braced"] == "s3cret-x"
@@ -152,7 +152,7 @@ async def test_settings_cut_allowed_env_vars(
         allowed_env_vars=["HOOK_TOKEN", "EXTRA"],
     )
     policy = HttpHookPolicy(allowed_env_vars=frozenset({"HOOK_TOKEN"}))
-    await hooks_for(tmp_path, src("Stop", hook), http_policy=policy).run("Stop", {})
+    await hooks_for(tmp_path, src("Stop", hook), http_policy=policy).engine.run("Stop", {})
     (req,) = server.requests
     assert (req["headers"]["A"], req["headers"]["B"]) == ("s3cret", "")
 
@@ -164,7 +164,7 @@ async def test_allowed_urls_are_enforced(tmp_path: Path, server: Server) -> None
         src("Stop", http(f"{server.url}/hooks/a"), http(f"{server.url}/other")),
         http_policy=allowed,
     )
-    ok, refused = (await hooks.run("Stop", {})).outcomes
+    ok, refused = (await hooks.engine.run("Stop", {})).outcomes
     assert ok.kind == "success"
     assert refused.kind == "non_blocking_error"
     assert "allowedHttpHookUrls" in (refused.reason or "")
@@ -175,7 +175,7 @@ async def test_empty_allowlist_allows_no_url(tmp_path: Path, server: Server) -> 
     hooks = hooks_for(
         tmp_path, src("Stop", http(f"{server.url}/a")), http_policy=HttpHookPolicy(allowed_urls=())
     )
-    (o,) = (await hooks.run("Stop", {})).outcomes
+    (o,) = (await hooks.engine.run("Stop", {})).outcomes
     assert o.kind == "non_blocking_error" and server.requests == []
 
 
@@ -202,7 +202,7 @@ async def test_on_failure_block_with_allowlist_refusal_blocks(tmp_path: Path) ->
     hook = http("http://127.0.0.1:9/x", on_failure="block")
     policy = HttpHookPolicy(allowed_urls=())
     (o,) = (
-        await hooks_for(tmp_path, src("PreToolUse", hook), http_policy=policy).run(
+        await hooks_for(tmp_path, src("PreToolUse", hook), http_policy=policy).engine.run(
             "PreToolUse", dict(CALL)
         )
     ).outcomes
@@ -213,14 +213,14 @@ async def test_on_failure_block_with_allowlist_refusal_blocks(tmp_path: Path) ->
 async def test_non_2xx_is_a_non_blocking_error(tmp_path: Path, server: Server, status: int) -> None:
     server.replies["/x"] = Reply(status=status, body=b'{"decision": "block", "reason": "x"}')
     hooks = hooks_for(tmp_path, src("PreToolUse", http(f"{server.url}/x")))
-    (o,) = (await hooks.run("PreToolUse", dict(CALL))).outcomes
+    (o,) = (await hooks.engine.run("PreToolUse", dict(CALL))).outcomes
     assert o.kind == "non_blocking_error" and str(status) in (o.reason or "")
 
 
 async def test_redirects_are_not_followed(tmp_path: Path, server: Server) -> None:
     server.replies["/r"] = Reply(status=307, headers={"Location": f"{server.url}/target"})
     hooks = hooks_for(tmp_path, src("Stop", http(f"{server.url}/r")))
-    (o,) = (await hooks.run("Stop", {})).outcomes
+    (o,) = (await hooks.engine.run("Stop", {})).outcomes
     assert o.kind == "non_blocking_error" and "307" in (o.reason or "")
     assert [r["path"] for r in server.requests] == ["/r"]
 
@@ -234,7 +234,7 @@ def _closed_port() -> int:
 async def test_connection_failure_is_non_blocking_or_blocking_on_failure(tmp_path: Path) -> None:
     url = f"http://127.0.0.1:{_closed_port()}/x"
     hooks = hooks_for(tmp_path, src("PreToolUse", http(url), http(url + "?b", on_failure="block")))
-    loose, strict = (await hooks.run("PreToolUse", dict(CALL))).outcomes
+    loose, strict = (await hooks.engine.run("PreToolUse", dict(CALL))).outcomes
     assert loose.kind == "non_blocking_error" and "failed" in (loose.reason or "")
     assert strict.kind == "blocking"
 
@@ -253,7 +253,7 @@ async def test_timeout_is_non_blocking_or_blocking_on_failure(
             http(f"{server.url}/slow2", timeout=0.3, on_failure="block"),
         ),
     )
-    loose, strict = (await hooks.run("PreToolUse", dict(CALL))).outcomes
+    loose, strict = (await hooks.engine.run("PreToolUse", dict(CALL))).outcomes
     hold.set()
     assert loose.kind == "non_blocking_error" and "timed out" in (loose.reason or "")
     assert strict.kind == "blocking"
@@ -264,7 +264,7 @@ async def test_header_injection_through_a_variable_fails_cleanly(
 ) -> None:
     monkeypatch.setenv("TOKEN", "x\r\nX-Injected: yes")
     hook = http(f"{server.url}/h", headers={"A": "$TOKEN"}, allowed_env_vars=["TOKEN"])
-    (o,) = (await hooks_for(tmp_path, src("Stop", hook)).run("Stop", {})).outcomes
+    (o,) = (await hooks_for(tmp_path, src("Stop", hook)).engine.run("Stop", {})).outcomes
     assert o.kind == "non_blocking_error"
     assert all("X-Injected" not in r["headers"] for r in server.requests)
 
@@ -272,13 +272,13 @@ async def test_header_injection_through_a_variable_fails_cleanly(
 async def test_large_body_is_cut(tmp_path: Path, server: Server) -> None:
     server.replies["/big"] = Reply(body=b"x" * 5000)
     hooks = hooks_for(tmp_path, src("Stop", http(f"{server.url}/big")), max_output=100)
-    (o,) = (await hooks.run("Stop", {})).outcomes
+    (o,) = (await hooks.engine.run("Stop", {})).outcomes
     assert o.stdout_truncated and len(o.stdout) == 100 and o.stdout_bytes == 5000
 
 
 async def test_same_url_twice_is_deduped(tmp_path: Path, server: Server) -> None:
     hooks = hooks_for(tmp_path, src("Stop", http(f"{server.url}/a"), http(f"{server.url}/a")))
-    run = await hooks.run("Stop", {})
+    run = await hooks.engine.run("Stop", {})
     assert len(run.outcomes) == 1 and len(server.requests) == 1
 
 

@@ -30,7 +30,7 @@ AGENT = AgentHookConfig(type="agent", prompt="Check the change")
 async def test_model_hooks_unsupported_outside_the_agent(tmp_path: Path) -> None:
     blocking = PromptHookConfig(type="prompt", prompt="other", blocking=True)
     hooks = ClaudeHooks([model_source(PROMPT, AGENT, blocking)], project_dir=tmp_path)
-    run = await hooks.run("PreToolUse", dict(CALL))
+    run = await hooks.engine.run("PreToolUse", dict(CALL))
     assert [(o.kind, o.reason) for o in run.outcomes] == [
         ("non_blocking_error", "prompt hooks are unsupported outside the agent"),
         ("non_blocking_error", "agent hooks are unsupported outside the agent"),
@@ -46,7 +46,7 @@ async def test_model_runner_seam(tmp_path: Path) -> None:
         return {"ok": False, "reason": "looks risky"} if req.hook.type == "prompt" else {"ok": True}
 
     hooks = ClaudeHooks([model_source(PROMPT, AGENT)], project_dir=tmp_path, model_runner=runner)
-    run = await hooks.run("PreToolUse", dict(CALL))
+    run = await hooks.engine.run("PreToolUse", dict(CALL))
     assert [(o.kind, o.reason) for o in run.outcomes] == [
         ("blocking", "looks risky"),
         ("success", None),
@@ -63,7 +63,7 @@ async def test_invalid_model_output(tmp_path: Path, blocking: bool, kind: str) -
 
     spec = PromptHookConfig(type="prompt", prompt="p", blocking=blocking)
     hooks = ClaudeHooks([model_source(spec)], project_dir=tmp_path, model_runner=runner)
-    (o,) = (await hooks.run("PreToolUse", dict(CALL))).outcomes
+    (o,) = (await hooks.engine.run("PreToolUse", dict(CALL))).outcomes
     assert o.kind == kind and o.reason is not None and "invalid output" in o.reason
 
 
@@ -76,7 +76,7 @@ async def test_model_runner_cancel_and_timeout(tmp_path: Path) -> None:
 
     fast = PromptHookConfig(type="prompt", prompt="p", timeout=0.1)
     hooks = ClaudeHooks([model_source(fast, AGENT)], project_dir=tmp_path, model_runner=runner)
-    run = await hooks.run("PreToolUse", dict(CALL))
+    run = await hooks.engine.run("PreToolUse", dict(CALL))
     assert [(o.kind, o.reason) for o in run.outcomes] == [
         ("cancelled", "prompt hook timed out after 0.1s"),
         ("cancelled", "agent hook exceeded 50 turns"),
@@ -104,7 +104,7 @@ async def test_callbacks_sdk_style(tmp_path: Path) -> None:
     hooks.add_callback("PreToolUse", deny_rm, matcher="Bash")
     hooks.add_callback("PreToolUse", sync_none)
     hooks.add_callback("PreToolUse", deny_rm, matcher="Edit")
-    run = await hooks.run("PreToolUse", dict(CALL))
+    run = await hooks.engine.run("PreToolUse", dict(CALL))
     assert [(o.kind, o.reason) for o in run.outcomes] == [("blocking", "no"), ("success", None)]
     assert calls[0][1] == "toolu_9" and calls[0][0]["hook_event_name"] == "PreToolUse"
     assert run.outcomes[0].hook_id.startswith("callback:test_callbacks_sdk_style.<locals>.deny_rm")
@@ -125,7 +125,7 @@ async def test_callback_failures(tmp_path: Path) -> None:
     hooks.add_callback("Stop", boom)
     hooks.add_callback("Stop", slow, timeout=0.1)
     hooks.add_callback("Stop", wrong)
-    run = await hooks.run("Stop", {"stop_hook_active": False})
+    run = await hooks.engine.run("Stop", {"stop_hook_active": False})
     assert [(o.kind, o.reason) for o in run.outcomes] == [
         ("non_blocking_error", "callback raised RuntimeError: kaput"),
         ("cancelled", "callback timed out after 0.1s"),

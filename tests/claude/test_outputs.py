@@ -63,7 +63,7 @@ async def test_an_allow_printed_before_exit_1_is_not_an_allow(
     result = await runner.emit_tool_call(bash_call("deploy"))
 
     assert result is None  # no decision: the normal permission flow asks
-    run = await hooks.run("PreToolUse", {"tool_name": "Bash", "tool_input": {}})
+    run = await hooks.engine.run("PreToolUse", {"tool_name": "Bash", "tool_input": {}})
     assert run.outcomes[0].kind == "non_blocking_error"
 
 
@@ -74,7 +74,7 @@ async def test_a_block_or_stop_printed_before_a_crash_counts_too(
         tmp_path,
         source("Stop", printing(script, {"decision": "block", "reason": "tests fail"}, 3)),
     )
-    run = await hooks.run("Stop", {"stop_hook_active": False})
+    run = await hooks.engine.run("Stop", {"stop_hook_active": False})
     [o] = run.outcomes
     assert o.kind == "blocking" and o.reason == "tests fail"
     assert any("then failed" in n for n in o.notes)

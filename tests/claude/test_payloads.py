@@ -6,6 +6,7 @@ import json
 import os
 import uuid
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -25,6 +26,7 @@ from hookline.core.events import (
     ToolCallEvent,
     ToolResultEvent,
 )
+from hookline.core.host import DetachedHost
 from hookline.core.runner import HookRunner
 
 from .conftest import source
@@ -137,15 +139,33 @@ CASES: list[tuple[str, Event, dict[str, Any]]] = [
 ]
 
 
+class SessionHost(DetachedHost):
+    """An agent with a session and a permission mode, as hooks read them."""
+
+    def __init__(self, session_id: str, session_file: str, permission_mode: str) -> None:
+        super().__init__()
+        self.session = SimpleNamespace(get_session_id=lambda: session_id)
+        self.session_file = session_file
+        self.permission_mode = permission_mode
+
+    def get_session_file(self) -> str | None:
+        return self.session_file
+
+    def get_session_manager(self) -> Any:
+        return self.session
+
+    def get_permission_mode(self) -> str | None:
+        return self.permission_mode
+
+
 @pytest.mark.parametrize(("event", "internal", "fields"), CASES, ids=[c[0] for c in CASES])
 async def test_stdin_json_per_event(
     tmp_path: Path, event: str, internal: Event, fields: dict[str, Any]
 ) -> None:
     captured = tmp_path / "stdin.json"
     hooks = ClaudeHooks([source(event, f"cat > {captured}")], project_dir=tmp_path)
-    hooks.set_session(session_id="sess-1", permission_mode="acceptEdits")
-    runner = HookRunner(cwd=str(tmp_path))
-    runner.set_session_file(str(tmp_path / "sess-1.jsonl"))
+    host = SessionHost("sess-1", str(tmp_path / "sess-1.jsonl"), "acceptEdits")
+    runner = HookRunner(cwd=str(tmp_path), host=host)
     hooks.install(runner)
     await runner.emit(internal)
     data = json.loads(captured.read_text())
@@ -172,7 +192,7 @@ async def test_stdin_json_per_event(
 async def test_permission_mode_omitted_when_unknown(tmp_path: Path) -> None:
     captured = tmp_path / "stdin.json"
     hooks = ClaudeHooks([source("Stop", f"cat > {captured}")], project_dir=tmp_path)
-    await hooks.run("Stop", {"stop_hook_active": False})
+    await hooks.engine.run("Stop", {"stop_hook_active": False})
     data = json.loads(captured.read_text())
     assert "permission_mode" not in data
     assert data["session_id"] and data["transcript_path"] == ""

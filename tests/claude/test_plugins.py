@@ -128,7 +128,7 @@ def test_expansion_and_dedupe_identity(tmp_path: Path) -> None:
         assert messages == []
         sources += found
     hooks = ClaudeHooks(sources)
-    defs = hooks.table.by_event["Stop"]
+    defs = hooks.engine.table.by_event["Stop"]
     assert [d.spec.command for d in defs] == [  # type: ignore[union-attr]
         f'run "{tmp_path / "a"}/x" $CLAUDE_PLUGIN_ROOT',
         f'run "{tmp_path / "b"}/x" $CLAUDE_PLUGIN_ROOT',

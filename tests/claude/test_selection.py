@@ -71,7 +71,7 @@ def test_match_query_per_event(event: str, payload: dict[str, object], query: st
 
 def test_events_without_query_ignore_matchers(tmp_path: Path) -> None:
     hooks = ClaudeHooks([source("Stop", "echo a", matcher="Nothing")], project_dir=tmp_path)
-    assert [h.describe() for h in hooks.select("Stop", None).hooks] == ["echo a"]
+    assert [h.describe() for h in hooks.engine.select("Stop", None).hooks] == ["echo a"]
 
 
 def test_session_start_matches_source(tmp_path: Path) -> None:
@@ -82,7 +82,9 @@ def test_session_start_matches_source(tmp_path: Path) -> None:
         ],
         project_dir=tmp_path,
     )
-    assert [h.describe() for h in hooks.select("SessionStart", "compact").hooks] == ["echo resume"]
+    assert [h.describe() for h in hooks.engine.select("SessionStart", "compact").hooks] == [
+        "echo resume"
+    ]
 
 
 def test_invalid_regex_is_a_config_error_and_a_diagnostic(tmp_path: Path) -> None:
@@ -93,8 +95,8 @@ def test_invalid_regex_is_a_config_error_and_a_diagnostic(tmp_path: Path) -> Non
         ],
         project_dir=tmp_path,
     )
-    assert any("invalid matcher regex 'Bash('" in e for e in hooks.errors)
-    sel = hooks.select("PreToolUse", "Bash")
+    assert any("invalid matcher regex 'Bash('" in e for e in hooks.engine.errors)
+    sel = hooks.engine.select("PreToolUse", "Bash")
     assert [h.describe() for h in sel.hooks] == ["echo ok"]
     bad = [m for m in sel.matchers if m.kind == "invalid"]
     assert bad and not bad[0].matched and bad[0].error
@@ -110,7 +112,7 @@ def test_diagnostics_say_which_matchers_matched(tmp_path: Path) -> None:
         ],
         project_dir=tmp_path,
     )
-    sel = hooks.select("PreToolUse", "Bash")
+    sel = hooks.engine.select("PreToolUse", "Bash")
     assert [(m.matcher, m.matched) for m in sel.matchers] == [("Edit|Write", False), ("Bash", True)]
 
 
@@ -143,7 +145,7 @@ def test_dedupe_command_prompt_agent_and_callbacks_appended(tmp_path: Path) -> N
 
     hooks.add_callback("PreToolUse", cb)
     hooks.add_callback("PreToolUse", cb)
-    sel = hooks.select("PreToolUse", "Bash")
+    sel = hooks.engine.select("PreToolUse", "Bash")
     assert [h.type for h in sel.hooks] == ["command", "prompt", "agent", "callback", "callback"]
     assert len(sel.deduped) == 4
     kinds = sorted(d.key[0] for d in sel.deduped)
@@ -167,7 +169,7 @@ def test_untrusted_project_hooks_are_skipped_with_reason(tmp_path: Path) -> None
         project_dir=tmp_path,
         project_trusted=False,
     )
-    sel = hooks.select("PreToolUse", "Bash")
+    sel = hooks.engine.select("PreToolUse", "Bash")
     assert [h.describe() for h in sel.hooks] == ["echo user"]
     assert len(sel.skipped) == 2
     assert all("not trusted" in s.reason for s in sel.skipped)
@@ -184,7 +186,7 @@ def test_disable_all_hooks_skips_everything(tmp_path: Path) -> None:
         policy=HookPolicy(disable_all=True),
     )
     hooks.add_callback("PreToolUse", lambda d, t, c: None)
-    sel = hooks.select("PreToolUse", "Bash")
+    sel = hooks.engine.select("PreToolUse", "Bash")
     assert sel.hooks == []
     assert [s.reason for s in sel.skipped] == [
         "all hooks are disabled (disableAllHooks in the managed settings)"
@@ -202,7 +204,7 @@ def test_managed_only_keeps_managed_and_callbacks(tmp_path: Path) -> None:
         policy=HookPolicy(managed_only=True),
     )
     hooks.add_callback("PreToolUse", lambda d, t, c: None)
-    sel = hooks.select("PreToolUse", "Bash")
+    sel = hooks.engine.select("PreToolUse", "Bash")
     assert [h.type + ":" + h.scope for h in sel.hooks] == ["command:managed", "callback:callback"]
     assert {s.hook.scope for s in sel.skipped} == {"user", "plugin"}
     assert all("allowManagedHooksOnly" in s.reason for s in sel.skipped)

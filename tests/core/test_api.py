@@ -21,6 +21,7 @@ from hookline.core.events import (
     ToolResultEvent,
     TurnStartEvent,
 )
+from hookline.core.host import DetachedHost, ModelInfo
 from hookline.core.messages import Content, CustomMessage, text
 from hookline.core.results import (
     InputResult,
@@ -483,3 +484,31 @@ def test_every_event_class_round_trips_to_dict() -> None:
         d = event.to_dict()
         assert d["type"] == name
         assert set(d) == {"type", *cls.__dataclass_fields__}
+
+
+def test_ctx_reads_the_session_from_its_host_at_each_read() -> None:
+    class Agent(DetachedHost):
+        file: str | None = "/s/one.jsonl"
+
+        def get_session_file(self) -> str | None:
+            return self.file
+
+        def get_model_info(self) -> ModelInfo | None:
+            return ModelInfo("scripted", "a", 1000)
+
+    agent = Agent()
+    ctx = HookRunner(host=agent).context
+    assert (ctx.session_file, ctx.model, ctx.mode) == ("/s/one.jsonl", "scripted:a", "print")
+    agent.file = "/s/two.jsonl"  # nothing to tell: the next read asks again
+    assert ctx.session_file == "/s/two.jsonl"
+    with pytest.raises(AttributeError):
+        ctx.session_file = "/s/x.jsonl"  # type: ignore[misc]
+
+
+def test_a_lent_host_answers_for_the_block_only() -> None:
+    own, lent = DetachedHost(), DetachedHost()
+    ctx = HookContext(".", own)
+    with pytest.raises(RuntimeError), ctx.lend(lent):
+        assert ctx.host is lent
+        raise RuntimeError("the event failed")
+    assert ctx.host is own

@@ -89,7 +89,7 @@ class _Session:
 
 async def test_handoff_opens_a_child_session_seeded_with_a_message(example: Example) -> None:
     harness = example("handoff")
-    harness.runner.context.session_manager = _Session()
+    harness.host.session_manager = _Session()
     assert await harness.command("handoff") == []
     [(parent, setup)] = harness.host.new_sessions
     assert parent == "/sessions/current.jsonl"

@@ -69,12 +69,14 @@ def notes(tmp_path: Path) -> list[dict[str, str]]:
 async def test_the_tools_json_text_is_the_decision(tmp_path: Path, servers: McpServers) -> None:
     hook = mcp_tool("gate", input={"command": "${tool_input.command}"})
     hooks = engine(tmp_path, "PreToolUse", hook, caller=servers)
-    denied = await hooks.run("PreToolUse", {**BASH, "tool_input": {"command": "rm -rf /tmp/x"}})
+    denied = await hooks.engine.run(
+        "PreToolUse", {**BASH, "tool_input": {"command": "rm -rf /tmp/x"}}
+    )
     (o,) = denied.outcomes
     assert (o.kind, o.hook_type) == ("blocking", "mcp_tool")
     assert denied.verdict.permission == "deny"
     assert denied.verdict.permission_reason == "gate says no to 'rm -rf /tmp/x'"
-    allowed = await hooks.run("PreToolUse", dict(BASH))
+    allowed = await hooks.engine.run("PreToolUse", dict(BASH))
     assert allowed.outcomes[0].kind == "success"
     assert allowed.verdict.permission == "allow" and not allowed.verdict.blocked
 
@@ -84,13 +86,13 @@ async def test_plain_text_is_context_where_command_stdout_is(
 ) -> None:
     hook = mcp_tool("echo", input={"message": "remember the ${prompt}"})
     hooks = engine(tmp_path, "UserPromptSubmit", hook, caller=servers)
-    run = await hooks.run("UserPromptSubmit", {"prompt": "milk"})
+    run = await hooks.engine.run("UserPromptSubmit", {"prompt": "milk"})
     assert run.verdict.contexts == ["remember the milk"]
 
 
 async def test_a_tool_error_is_a_non_blocking_error(tmp_path: Path, servers: McpServers) -> None:
     hooks = engine(tmp_path, "PreToolUse", mcp_tool("boom"), caller=servers)
-    run = await hooks.run("PreToolUse", dict(BASH))
+    run = await hooks.engine.run("PreToolUse", dict(BASH))
     (o,) = run.outcomes
     assert (o.kind, o.reason) == (
         "non_blocking_error",
@@ -98,12 +100,12 @@ async def test_a_tool_error_is_a_non_blocking_error(tmp_path: Path, servers: Mcp
     )
     assert not run.verdict.blocked  # as Claude Code: a failing hook does not decide
     strict = engine(tmp_path, "PreToolUse", mcp_tool("boom", onFailure="block"), caller=servers)
-    assert (await strict.run("PreToolUse", dict(BASH))).verdict.blocked
+    assert (await strict.engine.run("PreToolUse", dict(BASH))).verdict.blocked
 
 
 async def test_a_deny_in_an_error_still_blocks(tmp_path: Path, servers: McpServers) -> None:
     hooks = engine(tmp_path, "PreToolUse", mcp_tool("deny_then_fail"), caller=servers)
-    run = await hooks.run("PreToolUse", dict(BASH))
+    run = await hooks.engine.run("PreToolUse", dict(BASH))
     assert run.outcomes[0].kind == "blocking"
     assert (run.verdict.permission, run.verdict.permission_reason) == ("deny", "denied, then broke")
 
@@ -113,12 +115,12 @@ async def test_a_timeout_is_a_non_blocking_error_and_the_server_goes_on(
 ) -> None:
     hook = mcp_tool("slow", input={"seconds": 30}, timeout=0.5)
     hooks = engine(tmp_path, "PostToolUse", hook, caller=servers)
-    (o,) = (await hooks.run("PostToolUse", {**BASH, "tool_response": {}})).outcomes
+    (o,) = (await hooks.engine.run("PostToolUse", {**BASH, "tool_response": {}})).outcomes
     assert (o.kind, o.reason) == ("non_blocking_error", "mcp_tool demo/slow timed out after 0.5s")
     echo = engine(
         tmp_path, "PostToolUse", mcp_tool("echo", input={"message": "ok"}), caller=servers
     )
-    (after,) = (await echo.run("PostToolUse", {**BASH, "tool_response": {}})).outcomes
+    (after,) = (await echo.engine.run("PostToolUse", {**BASH, "tool_response": {}})).outcomes
     assert (after.kind, after.stdout) == ("success", "ok")
 
 
@@ -135,12 +137,14 @@ async def test_a_timeout_is_a_non_blocking_error_and_the_server_goes_on(
 async def test_an_unreachable_tool_blocks_pre_tool_use_and_only_warns_elsewhere(
     tmp_path: Path, servers: McpServers, hook: McpToolHookConfig, why: str
 ) -> None:
-    pre = await engine(tmp_path, "PreToolUse", hook, caller=servers).run("PreToolUse", dict(BASH))
+    pre = await engine(tmp_path, "PreToolUse", hook, caller=servers).engine.run(
+        "PreToolUse", dict(BASH)
+    )
     (o,) = pre.outcomes
     assert o.kind == "blocking" and why in (o.reason or "") and "fails closed" in (o.reason or "")
     assert pre.verdict.blocked
     post = engine(tmp_path, "PostToolUse", hook, caller=servers)
-    (p,) = (await post.run("PostToolUse", {**BASH, "tool_response": {}})).outcomes
+    (p,) = (await post.engine.run("PostToolUse", {**BASH, "tool_response": {}})).outcomes
     assert p.kind == "non_blocking_error" and why in (p.reason or "")
 
 
@@ -148,29 +152,29 @@ async def test_a_gate_whose_server_dies_answering_blocks(
     tmp_path: Path, servers: McpServers
 ) -> None:
     hooks = engine(tmp_path, "PreToolUse", mcp_tool("die"), caller=servers)
-    run = await hooks.run("PreToolUse", dict(BASH))
+    run = await hooks.engine.run("PreToolUse", dict(BASH))
     assert run.verdict.blocked
     assert "MCP server 'demo' went away during the call" in (run.verdict.reason or "")
-    again = await hooks.run("PreToolUse", dict(BASH))  # and stays closed afterwards
+    again = await hooks.engine.run("PreToolUse", dict(BASH))  # and stays closed afterwards
     assert again.verdict.blocked and "is not connected" in (again.verdict.reason or "")
 
 
 async def test_a_server_name_must_match_exactly(tmp_path: Path, servers: McpServers) -> None:
     hooks = engine(tmp_path, "PreToolUse", mcp_tool("gate", server="Demo"), caller=servers)
-    run = await hooks.run("PreToolUse", dict(BASH))
+    run = await hooks.engine.run("PreToolUse", dict(BASH))
     assert run.verdict.blocked and "'Demo' is not configured" in (run.verdict.reason or "")
 
 
 async def test_without_servers_a_gate_fails_closed(tmp_path: Path) -> None:
     hooks = engine(tmp_path, "PreToolUse", mcp_tool("gate"), caller=None)
-    run = await hooks.run("PreToolUse", dict(BASH))
+    run = await hooks.engine.run("PreToolUse", dict(BASH))
     assert run.verdict.blocked and "no MCP servers are connected" in (run.verdict.reason or "")
 
 
 async def test_a_stopped_server_is_not_connected(tmp_path: Path, servers: McpServers) -> None:
     await servers.close()
     hooks = engine(tmp_path, "PreToolUse", mcp_tool("gate"), caller=servers)
-    run = await hooks.run("PreToolUse", dict(BASH))
+    run = await hooks.engine.run("PreToolUse", dict(BASH))
     assert run.verdict.blocked and "MCP server 'demo' is not connected" in (
         run.verdict.reason or ""
     )
@@ -183,10 +187,10 @@ async def test_an_untrusted_projects_mcp_tool_hook_never_calls(
     hooks = engine(
         tmp_path, "PostToolUse", hook, caller=servers, scope="project", project_trusted=False
     )
-    run = await hooks.run("PostToolUse", {**BASH, "tool_response": {}})
+    run = await hooks.engine.run("PostToolUse", {**BASH, "tool_response": {}})
     assert run.outcomes == [] and notes(tmp_path) == []
     trusted = engine(tmp_path, "PostToolUse", hook, caller=servers, scope="project")
-    await trusted.run("PostToolUse", {**BASH, "tool_response": {}})
+    await trusted.engine.run("PostToolUse", {**BASH, "tool_response": {}})
     assert notes(tmp_path) == [{"text": "ran", "extra": ""}]
 
 
@@ -199,7 +203,7 @@ async def test_input_is_filled_from_the_hook_input(tmp_path: Path, servers: McpS
         input={"text": "${tool_name}: ${tool_input.command}", "extra": "[${tool_input.nope}]"},
     )
     hooks = engine(tmp_path, "PreToolUse", hook, caller=servers)
-    await hooks.run("PreToolUse", {**BASH, "tool_input": {"command": "echo ${session_id}"}})
+    await hooks.engine.run("PreToolUse", {**BASH, "tool_input": {"command": "echo ${session_id}"}})
     # a missing field is '', and substituted text is not expanded again
     assert notes(tmp_path) == [{"text": "Bash: echo ${session_id}", "extra": "[]"}]
 
@@ -246,7 +250,7 @@ def test_the_same_call_in_two_files_runs_once_and_lists_as_server_tool(tmp_path:
         HookSource("project", Path("/p.json"), {"PreToolUse": groups}),  # type: ignore[dict-item]
     ]
     hooks = ClaudeHooks(sources, project_dir=tmp_path)
-    selection = hooks.select("PreToolUse", "Bash")
+    selection = hooks.engine.select("PreToolUse", "Bash")
     assert [h.describe() for h in selection.hooks] == ["mcp_tool: demo/gate"] * 2
     assert [h.spec for h in selection.hooks] == [same, other]
     assert len(selection.deduped) == 2

@@ -71,7 +71,7 @@ async def test_user_disable_all_hooks_keeps_managed_settings_hooks(
     _write(isolated_home / ".claude" / "settings.json", {"disableAllHooks": True, "hooks": hooks})
     bundle = await build_agent(_options(project, managed_paths), stderr=io.StringIO())
     try:
-        sel = bundle.claude.select("UserPromptSubmit", None)
+        sel = bundle.claude.engine.select("UserPromptSubmit", None)
         assert [h.scope for h in sel.hooks] == ["managed"]
         assert [s.hook.scope for s in sel.skipped] == ["user"]
     finally:

@@ -45,7 +45,7 @@ from hookline.core.events import (
     TurnStartEvent,
     UserBashEvent,
 )
-from hookline.core.host import ContextUsage, ModelInfo
+from hookline.core.host import ContextUsage, ModelInfo, RunMode
 from hookline.core.messages import (
     AssistantMessage,
     Content,
@@ -91,10 +91,6 @@ if TYPE_CHECKING:
     from hookline.claude.adapter import ClaudeHooks
 
 
-#: Thinking level → Claude Code's ``effort`` in hook input (``off``: none is sent).
-_EFFORT = {"minimal": "low", "low": "low", "medium": "medium", "high": "high", "xhigh": "max"}
-
-
 #: Seconds a normal exit waits for a compaction a hook asked for.
 _COMPACTION_GRACE = 30.0
 
@@ -118,8 +114,11 @@ class Agent:
         auto_compact: bool = True,
         compact_threshold: float = 0.8,
         leftovers: ToolLeftovers | None = None,
+        mode: RunMode = "print",
     ) -> None:
         self.provider = provider
+        #: How the agent runs (``ctx.mode``): the mode that drives it says.
+        self.mode: RunMode = mode
         self.runner = runner
         self.cwd = cwd
         self.base_system_prompt = system_prompt
@@ -135,7 +134,7 @@ class Agent:
         #: What the tools' bash calls left running or on disk; ended at shutdown.
         self.leftovers = leftovers
         self.compaction = CompactionPolicy(context_window, auto_compact, compact_threshold)
-        self.sessions = SessionLifecycle(session, cwd, self.emit, self._attached, self.compaction)
+        self.sessions = SessionLifecycle(session, cwd, self.emit, self.compaction)
         self.turn_index = 0
         self.extra_env: dict[str, str] = {}
         self.claude: ClaudeHooks | None = None
@@ -198,9 +197,6 @@ class Agent:
         )
         self.rebuild_tools()
         runner.bind_host(self)
-        runner.set_session_file(session.get_session_file())
-        runner.context.session_manager = ReadonlySession(session)
-        runner.context.model = provider.model_id
 
     # -- wiring ----------------------------------------------------------------
 
@@ -300,11 +296,6 @@ class Agent:
     def context_window(self, value: int) -> None:
         self.compaction.context_window = value
 
-    def _attached(self, session: SessionManager) -> None:
-        self.runner.set_session_file(session.get_session_file())
-        self.runner.context.session_manager = ReadonlySession(session)
-        self.sync_claude()
-
     async def start(self, source: str | None = None) -> None:
         """Announce the session (``session_start``); the default source is ``resume`` for a
         session opened with entries (``--continue``/``--resume``/``--session``), else
@@ -381,7 +372,7 @@ class Agent:
             await self.sessions.shutdown(reason)
         finally:
             if first and self.claude is not None:
-                await self.claude.shutdown()
+                await self.claude.engine.shutdown()
             if first and self.leftovers is not None:
                 self.leftovers.close()
             if first:
@@ -536,11 +527,22 @@ class Agent:
     def get_thinking_level(self) -> str:
         return self.thinking_level
 
+    def get_session_file(self) -> str | None:
+        return self.session.get_session_file()
+
+    def get_session_manager(self) -> ReadonlySession:
+        return ReadonlySession(self.session)
+
+    def get_mode(self) -> RunMode:
+        return self.mode
+
+    def get_permission_mode(self) -> str:
+        return self.gate.mode
+
     def set_thinking_level(self, level: str) -> None:
         if level not in THINKING_LEVELS:
             raise ValueError(f"thinking level {level!r}: use one of {', '.join(THINKING_LEVELS)}")
         self.thinking_level = level
-        self.sync_claude()  # command hooks see it as ``effort``
 
     async def reload(self) -> None:
         """``session_shutdown``, re-discover and reload the hooks, ``session_start`` with
@@ -673,9 +675,8 @@ class Agent:
         return added
 
     def bind_claude(self, claude: ClaudeHooks) -> None:
-        """Give settings hooks the session facts and let them feed context to runs."""
+        """Let settings hooks feed context to runs and answer for denied calls."""
         self.claude = claude
-        self.sync_claude()
 
     async def _permission_denied(self, denial: Denial, input: dict[str, Any]) -> bool:
         """Settings PermissionDenied hooks for a denied call; True: the model may retry."""
@@ -688,17 +689,6 @@ class Agent:
     def set_permission_mode(self, mode: str) -> None:
         """Change the mode for later tool calls; command hooks see it as ``permission_mode``."""
         self.gate.mode = mode
-        self.sync_claude()
-
-    def sync_claude(self) -> None:
-        if self.claude is not None:
-            self.claude.set_session(
-                session_id=self.session.get_session_id(),
-                transcript_path=self.session.get_session_file() or "",
-                permission_mode=self.gate.mode,
-                model=self.provider.model_id,
-                effort=_EFFORT.get(self.thinking_level, ""),
-            )
 
     async def _append(self, msg: Message) -> Message:
         """Persist ``msg``; listeners hear of it once it is on disk (the fsync runs off-loop)."""
@@ -854,7 +844,7 @@ class Agent:
 
     def _hook_env(self) -> dict[str, str]:
         """The environment with the settings ``env`` and session exports (scrubbed if asked)."""
-        return self.claude.subprocess_env() if self.claude is not None else dict(os.environ)
+        return self.claude.engine.subprocess_env() if self.claude is not None else dict(os.environ)
 
     async def run_user_bash(
         self, command: str, *, signal: asyncio.Event | None = None
@@ -896,8 +886,6 @@ class Agent:
     async def set_model(self, provider: Provider, source: str = "set") -> None:
         previous = self.provider.model_id
         self.provider = provider
-        self.runner.context.model = provider.model_id
-        self.sync_claude()
         self.session.append_model_change(provider.model_id, previous)
         await self.emit(
             ModelSelectEvent(model=provider.model_id, previous_model=previous, source=source)

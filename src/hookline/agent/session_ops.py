@@ -2,7 +2,7 @@
 
 Each ``before`` event may cancel; the operation then does nothing and
 returns False. ``SessionLifecycle`` is an object the ``Agent`` owns: it holds
-the current session and tells the agent (``on_attach``) when it changes.
+the current session, which the agent answers hooks with when they ask.
 """
 
 from __future__ import annotations
@@ -52,13 +52,11 @@ class SessionLifecycle:
         session: SessionManager,
         cwd: str,
         emit: Callable[[Event], Awaitable[Any]],
-        on_attach: Callable[[SessionManager], None],
         compaction: CompactionPolicy,
     ) -> None:
         self.session = session
         self.cwd = cwd
         self.emit = emit
-        self.on_attach = on_attach
         self.compaction = compaction
         #: The leaf before each turn of this process (``branch(turn_index=...)``).
         self.turn_leaves: dict[int, str | None] = {}
@@ -74,10 +72,6 @@ class SessionLifecycle:
     @property
     def shut_down(self) -> bool:
         return self._shut_down
-
-    def _attach(self, session: SessionManager) -> None:
-        self.session = session
-        self.on_attach(session)
 
     async def start(self, source: str | None = None) -> None:
         """Announce the session (``session_start``): startup, resume, clear, compact or fork.
@@ -113,7 +107,7 @@ class SessionLifecycle:
             value = setup(fresh)
             if value is not None:
                 await value
-        self._attach(fresh)
+        self.session = fresh
         self.turn_leaves.clear()
         await self.emit(
             SessionSwitchEvent(
@@ -132,7 +126,7 @@ class SessionLifecycle:
         previous = self.session.get_session_file()
         opened = SessionManager.open(path)
         self.session.close()
-        self._attach(opened)
+        self.session = opened
         self.turn_leaves.clear()
         await self.emit(
             SessionSwitchEvent(reason="switch", previous_session_file=previous, session_file=path)
@@ -177,7 +171,7 @@ class SessionLifecycle:
         previous = self.session.get_session_file()
         forked = self.session.fork(entry_id or self.session.get_leaf_id())
         self.session.close()
-        self._attach(forked)
+        self.session = forked
         await self.emit(
             SessionForkEvent(previous_session_file=previous, session_file=forked.get_session_file())
         )

@@ -33,6 +33,7 @@ from hookline.claude.environment import scrub_requested
 from hookline.claude.plugins import Plugin, PluginSet, enabled_state, find_plugins
 from hookline.core.api import RegisteredFlag, StreamRule
 from hookline.core.events import McpNotificationEvent
+from hookline.core.host import RunMode
 from hookline.core.paths import expand_path
 from hookline.core.runner import HookError, HookRunner
 from hookline.core.tracebacks import hook_location, hook_traceback
@@ -111,8 +112,9 @@ class AgentOptions:
     required_hooks: list[str] = field(default_factory=list)
     #: ``--plugin-dir``: Claude Code plugin folders loaded for this run.
     plugin_dirs: list[str] = field(default_factory=list)
-    #: ``interactive`` | ``rpc`` | ``json`` | ``print``: what hooks read as ``ctx.mode``.
-    mode: str = "print"
+    #: ``interactive`` | ``rpc`` | ``json`` | ``print`` | ``serve``: what hooks read as
+    #: ``ctx.mode``.
+    mode: RunMode = "print"
     #: Command-line words left for hook flags (``--plan``, ``--name=value``), parsed once the
     #: hooks are loaded; one no hook registered is an error.
     hook_flags: list[str] = field(default_factory=list)
@@ -399,7 +401,6 @@ async def build_agent(
     result.flag_values.update(_hook_flags(result, options.hook_flags))
     result.events.on_error = lambda channel, exc: runner.report(f"events:{channel}", "events", exc)
     load_into_runner(result, runner)
-    runner.context.mode = options.mode
 
     plugins = [] if policy.managed_only else _plugins(settings, options, cwd, trusted, err)
     claude: ClaudeHooks | None = None
@@ -422,14 +423,14 @@ async def build_agent(
             ),
         )
         claude.install(runner)
-        for problem in claude.errors:
+        for problem in claude.engine.errors:
             _say(err, f"settings hooks: {problem}")
 
     def spawn_hook(ctx: BashSpawnContext) -> BashSpawnContext:
         # settings ``env``, CLAUDE_ENV_FILE exports, the credential scrub when asked
         if claude is None:
             return ctx
-        return dataclasses.replace(ctx, env=claude.subprocess_env(ctx.env))
+        return dataclasses.replace(ctx, env=claude.engine.subprocess_env(ctx.env))
 
     try:
         mode, mode_warnings = resolve_permission_mode(settings, options.permission_mode)
@@ -489,6 +490,7 @@ async def build_agent(
         ),
         gate=gate,
         leftovers=leftovers,
+        mode=options.mode,
     )
     agent.memory_files = memory.files
     agent_ref.append(agent)
@@ -517,7 +519,9 @@ async def build_agent(
     agent.settings_stream_rules = _settings_stream_rules(settings)
     if claude is not None:
         agent.bind_claude(claude)
-        claude.on_outcome(lambda o: agent.publish({"type": "settings_hook_outcome", **o.to_dict()}))
+        claude.engine.on_outcome(
+            lambda o: agent.publish({"type": "settings_hook_outcome", **o.to_dict()})
+        )
     if options.verbose:
         _verbose_transcript(agent, err)
     return AgentBundle(
@@ -745,7 +749,7 @@ async def _start_mcp_servers(
     agent.add_tool_source(servers.tools)
     agent.on_shutdown(servers.close)
     if claude is not None:  # only settings hooks (``mcp_tool``) call servers directly
-        claude.mcp_tools = servers
+        claude.engine.mcp_tools = servers
 
 
 def _needs_claude_hooks(settings: LoadedSettings, plugins: list[Plugin]) -> bool:

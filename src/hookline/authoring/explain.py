@@ -97,10 +97,10 @@ def explain(project: ProjectHooks, event: Event) -> Explanation:
         assert build is not None
         fields = build(event)
     payload = claude_payloads.build_payload(
-        claude_event, project.claude.base_fields(project.cwd), fields
+        claude_event, project.claude.engine.facts(project.cwd), fields
     )
     query = match_query(claude_event, payload)
-    selection = project.claude.select(claude_event, query)
+    selection = project.claude.engine.select(claude_event, query)
     return Explanation(event, claude_event, query, modules, selection)
 
 

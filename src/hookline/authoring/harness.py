@@ -60,6 +60,15 @@ class RecordingHost(DetachedHost):
         #: ``(parent_session, setup)`` of each ``ctx.new_session`` a command asked for.
         self.new_sessions: list[tuple[str | None, Any]] = []
         self.system_prompt = ""
+        #: What hooks read as ``ctx.session_manager`` and ``ctx.session_file`` (a test's own).
+        self.session_manager: Any = None
+        self.session_file: str | None = None
+
+    def get_session_manager(self) -> Any:
+        return self.session_manager
+
+    def get_session_file(self) -> str | None:
+        return self.session_file
 
     def send_message(self, message: CustomMessage, trigger_turn: bool) -> None:
         self.messages.append(message)
@@ -241,7 +250,7 @@ class HookHarness:
             if path is None:
                 raise TypeError("use_settings needs a settings file or a ClaudeHooks")
             claude = ClaudeHooks(_settings_sources(Path(self.cwd, path)), project_dir=self.cwd)
-        claude.on_outcome(self.outcomes.append)
+        claude.engine.on_outcome(self.outcomes.append)
         claude.install(self.runner)
         self.claude = claude
         return self

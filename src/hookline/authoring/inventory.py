@@ -67,7 +67,7 @@ def _settings(project: ProjectHooks) -> list[HookEntry]:
     rows: list[HookEntry] = []
     kept: dict[tuple[str, tuple[str, ...]], HookDefinition] = {}
     order = 0
-    for event, definitions in project.claude.table.by_event.items():
+    for event, definitions in project.claude.engine.table.by_event.items():
         for d in definitions:
             status: Status = "loaded"
             detail = None

@@ -85,7 +85,7 @@ def load_project_hooks(
         project_dir=folder,
         skip=skip_bridge_duplicates([s.key for s in modules.sources], folder, settings.merged.env),
     )
-    notes.extend(f"settings hooks: {problem}" for problem in claude.errors)
+    notes.extend(f"settings hooks: {problem}" for problem in claude.engine.errors)
     return ProjectHooks(folder, trusted, settings, plan, modules, claude, notes)
 
 

@@ -8,6 +8,7 @@ keeps one for its lifetime, so hooks keep their state between events.
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -28,7 +29,7 @@ from hookline.core.bus import EventBus
 from hookline.core.calling import HookError, describe, run_inline, run_to_end
 from hookline.core.context import HookContext
 from hookline.core.events import Event
-from hookline.core.host import DetachedHost
+from hookline.core.host import DetachedHost, RunMode
 from hookline.core.messages import CustomMessage
 from hookline.core.runner import DEFAULT_HOOK_TIMEOUT, HookRunner
 from hookline.discovery.loader import LoadResult, build_runner, load_hooks
@@ -39,17 +40,17 @@ class EventHost(DetachedHost):
     """The agent as hooks see it inside another agent, for the length of one event.
 
     ``pi.send_message`` becomes context for the model (Claude's
-    ``additionalContext``); whatever else hooks send is dropped at the next
-    event, as no agent here can take it.
+    ``additionalContext``); whatever else hooks send is dropped with the host
+    at the end of the event, as no agent here can take it.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, mode: RunMode = "print") -> None:
         super().__init__()
         self.context: list[str] = []
+        self._mode: RunMode = mode
 
-    def reset(self) -> None:
-        self.pending.clear()
-        self.context.clear()
+    def get_mode(self) -> RunMode:
+        return self._mode
 
     def send_message(self, message: CustomMessage, trigger_turn: bool) -> None:
         content = message.get("content")
@@ -74,12 +75,13 @@ class BridgeHooks:
     """
 
     runner: HookRunner
-    host: EventHost = field(default_factory=EventHost)
     load_errors: list[str] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)
+    #: What hooks read as ``ctx.mode`` (``share_bridge``: the mode of the agent sharing).
+    mode: RunMode = "print"
     #: The contexts the hooks' ``pi`` objects are bound to when another runner loaded them
-    #: (``share_bridge``): each event here lends them ``host``, so ``pi.send_message``
-    #: reaches this event's answer as ``ctx`` does.
+    #: (``share_bridge``): each event lends them its host, so ``pi.send_message`` reaches
+    #: this event's answer as ``ctx`` does.
     lent: list[HookContext] = field(default_factory=list)
     #: The hooks' ``pi.events`` bus: a subscriber may be ``async``, so while any hook
     #: listens there, events run in a loop (``answer_once``).
@@ -159,19 +161,14 @@ class BridgeHooks:
         if isinstance(cwd, str) and os.path.isabs(cwd):
             self.runner.context.cwd = cwd  # `ctx.cwd` is the agent's folder at this event
         errors: list[HookError] = []
-        unsubscribe = self.runner.on_error(errors.append)
-        self.host.reset()
-        owners = [context.host for context in self.lent]
-        for context in self.lent:
-            context.host = self.host
-        try:
+        host = EventHost(self.mode)  # this event's: what hooks send ends with it
+        with contextlib.ExitStack() as lending:
+            lending.callback(self.runner.on_error(errors.append))
+            for context in (self.runner.context, *self.lent):
+                lending.enter_context(context.lend(host))
             result = await self.runner.emit(event)
-        finally:
-            unsubscribe()
-            for context, owner in zip(self.lent, owners, strict=True):
-                context.host = owner
         answer = to_answer(claude_event, payload, event, result)
-        answer = with_context(claude_event, answer, self.host.context)
+        answer = with_context(claude_event, answer, host.context)
         try:
             answer.stdout  # noqa: B018 - Claude reads JSON: an answer it cannot carry is none
         except (TypeError, ValueError) as exc:  # serve would fail to send it: the call would run
@@ -239,11 +236,9 @@ def load_bridge(
         packages=discover,
     )
     result = load_hooks(found, cwd=cwd)
-    host = EventHost()
-    runner = build_runner(result, cwd=cwd, host=host, timeout=timeout)
+    runner = build_runner(result, cwd=cwd, host=EventHost(), timeout=timeout)
     return BridgeHooks(
         runner,
-        host,
         [str(e) for e in result.errors],
         [f"{s.source.path}: {s.reason}" for s in result.skipped],
         events=result.events,
@@ -261,16 +256,14 @@ def share_bridge(loaded: LoadResult, owner: HookRunner, allow_skip: bool = False
     ``cwd``). Events here and ``owner``'s must not overlap: ``serve --stdio``
     answers one line at a time.
     """
-    host = EventHost()
-    runner = HookRunner(cwd=owner.context.cwd, timeout=owner.timeout, host=host)
+    runner = HookRunner(cwd=owner.context.cwd, timeout=owner.timeout, host=EventHost())
     for hook in loaded.hooks:
         runner.add_hook(hook)  # their ``pi`` stays bound to ``owner``; lent per event
-    runner.context.mode = owner.context.mode
     return BridgeHooks(
         runner,
-        host,
         [str(e) for e in loaded.errors],
         [f"{s.source.path}: {s.reason}" for s in loaded.skipped],
+        mode=owner.context.mode,
         lent=[owner.context],
         events=loaded.events,
         allow_skip=allow_skip,

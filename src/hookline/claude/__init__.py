@@ -2,12 +2,13 @@
 
 ``ClaudeHooks`` is the entry point (see ``adapter.py``); the other modules are
 its parts: names (Claude's tool vocabulary), config (sources → definitions),
-matchers and selection, conditions (a hook's ``if``), payloads (stdin JSON),
-command (one process), http_hook (one POST), mcp_hook (one MCP tool call),
-outcome (exit code and output → ``Outcome``), verdict, async_hooks,
-model_hooks, callbacks, timeouts, env_file (``CLAUDE_ENV_FILE``), environment
-(settings ``env``, the credential scrub), engine (one event, hooks in
-parallel) and plugins (Claude Code's installed plugins).
+matchers and selection, conditions (a hook's ``if``), facts (what every input
+starts with), payloads (stdin JSON), kinds (how each hook type runs), command
+(one process), http_hook (one POST), mcp_hook (one MCP tool call), outcome
+(exit code and output → ``Outcome``), verdict, async_hooks, model_hooks,
+callbacks, timeouts, env_file (``CLAUDE_ENV_FILE``), environment (settings
+``env``, the credential scrub), engine (one event, hooks in parallel) and
+plugins (Claude Code's installed plugins).
 """
 
 from typing import TYPE_CHECKING
@@ -29,6 +30,7 @@ if TYPE_CHECKING:
     from hookline.claude.engine import EventRun, HookEngine
     from hookline.claude.env_file import parse_env_exports, source_env_file
     from hookline.claude.environment import subprocess_env
+    from hookline.claude.facts import SessionFacts
     from hookline.claude.http_hook import HttpHookPolicy
     from hookline.claude.matchers import Matcher, compile_matcher, match_query
     from hookline.claude.mcp_hook import McpToolCaller, McpToolReply, McpToolUnavailable
@@ -43,7 +45,7 @@ if TYPE_CHECKING:
         to_claude_tool_name,
     )
     from hookline.claude.outcome import Outcome, OutcomeKind
-    from hookline.claude.payloads import BaseFields, build_payload
+    from hookline.claude.payloads import build_payload
     from hookline.claude.plugins import (
         Plugin,
         PluginSet,
@@ -62,7 +64,6 @@ __all__ = [
     "UNBOUND_EVENTS",
     "AsyncHookRegistry",
     "AsyncHookTask",
-    "BaseFields",
     "CallbackContext",
     "CallbackHookConfig",
     "ClaudeHooks",
@@ -85,6 +86,7 @@ __all__ = [
     "Plugin",
     "PluginSet",
     "Selection",
+    "SessionFacts",
     "Skipped",
     "Verdict",
     "aggregate",
@@ -118,7 +120,6 @@ _EXPORTS = {
     "UNBOUND_EVENTS": "hookline.claude.adapter",
     "AsyncHookRegistry": "hookline.claude.async_hooks",
     "AsyncHookTask": "hookline.claude.async_hooks",
-    "BaseFields": "hookline.claude.payloads",
     "CallbackContext": "hookline.claude.callbacks",
     "CallbackHookConfig": "hookline.claude.config",
     "ClaudeHooks": "hookline.claude.adapter",
@@ -139,6 +140,7 @@ _EXPORTS = {
     "Outcome": "hookline.claude.outcome",
     "OutcomeKind": "hookline.claude.outcome",
     "Selection": "hookline.claude.selection",
+    "SessionFacts": "hookline.claude.facts",
     "Skipped": "hookline.claude.selection",
     "Verdict": "hookline.claude.verdict",
     "aggregate": "hookline.claude.verdict",

@@ -32,6 +32,8 @@ turn_start             ConfigChange (a settings file changed since the last
                        check) and FileChanged (a file a FileChanged matcher
                        names, in the project folder): polled between turns
 tool_execution_start   (no event: starts the clock of ``duration_ms``)
+session_before_switch  (no event: notes the session the SessionEnd after the
+                       switch is about)
 =====================  =====================================================
 
 ``input`` is wired whenever any hook is configured: each prompt gets a fresh
@@ -53,11 +55,13 @@ blocked. Results are the typed results module hooks return.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import time
 import uuid
-from collections.abc import Iterable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -72,7 +76,9 @@ from hookline.claude.config import (
 )
 from hookline.claude.context_cap import cap_context
 from hookline.claude.engine import EventRun, HookEngine
+from hookline.claude.facts import SessionFacts
 from hookline.claude.http_hook import HttpHookPolicy
+from hookline.claude.kinds import kind_of
 from hookline.claude.names import (
     from_claude_input,
     restore_paths,
@@ -89,6 +95,7 @@ from hookline.core.events import (
     NotificationEvent,
     PermissionRequestEvent,
     SessionBeforeCompactEvent,
+    SessionBeforeSwitchEvent,
     SessionCompactEvent,
     SessionShutdownEvent,
     SessionStartEvent,
@@ -151,23 +158,31 @@ for _bus, _claudes in BUS_EVENTS.items():
         _BUS_OF.setdefault(_claude, _bus)
 
 
-class ClaudeHooks(HookEngine):
+class ClaudeHooks:
     """Claude Code settings hooks (and SDK-style callbacks) as one hookline hook.
 
+    ``engine`` holds the hooks and runs Claude events; this object turns bus
+    events into them, with the session facts read from each event's ``ctx``.
     See the module docstring for the event mapping and the ordering rule.
-    ``model_runner`` is the seam through which the agent evaluates ``prompt``
-    and ``agent`` hooks; without it they are reported as unsupported.
+    ``model_runner`` (an engine keyword) is the seam through which the agent
+    evaluates ``prompt`` and ``agent`` hooks; without it they are reported as
+    unsupported.
     """
 
     def __init__(self, sources: Sequence[HookSource] = (), **kwargs: Any) -> None:
-        super().__init__(sources, **kwargs)
+        #: Runs the Claude events (``HookEngine``'s keywords are taken here).
+        self.engine = HookEngine(sources, **kwargs)
+        #: The current user prompt's id (a new one per prompt), sent as ``prompt_id``.
+        self.prompt_id: str | None = None
         self._runner: HookRunner | None = None
         self._started: dict[str, float] = {}  # tool_call_id → monotonic start
+        #: The session a ``session_before_switch`` is leaving: its SessionEnd follows.
+        self._leaving: SessionFacts | None = None
         self._config = FileWatch()
         self._config_source: dict[str, str] = {}
         self._files = FileWatch(self._watched_files())
         self._wired: set[str] = set()
-        self.registry.on_result(self._async_done)
+        self.engine.registry.on_result(self._async_done)
 
     @classmethod
     def from_settings(
@@ -218,11 +233,11 @@ class ClaudeHooks(HookEngine):
         "every file" to poll.
         """
         out: list[str] = []
-        for d in self.table.by_event.get("FileChanged", ()):
+        for d in self.engine.table.by_event.get("FileChanged", ()):
             for name in (d.matcher or "").split("|"):
                 name = name.strip()
                 if name and name != "*":
-                    out.append(os.path.join(self.project_dir, name))
+                    out.append(os.path.join(self.engine.project_dir, name))
         return out
 
     # -- wiring -----------------------------------------------------------------
@@ -230,20 +245,25 @@ class ClaudeHooks(HookEngine):
     def bus_events(self) -> list[str]:
         """The internal events that have at least one Claude hook to run.
 
-        Plus ``input`` when any hook exists (it starts a new ``prompt_id``) and
-        ``tool_execution_start`` when PostToolUse(Failure) hooks exist (``duration_ms``).
+        Plus ``input`` when any hook exists (it starts a new ``prompt_id``),
+        ``tool_execution_start`` when PostToolUse(Failure) hooks exist
+        (``duration_ms``) and ``session_before_switch`` when SessionEnd hooks do
+        (the session being left, whose SessionEnd follows the switch).
         """
-        out = [bus for bus, claudes in BUS_EVENTS.items() if any(map(self.has_hooks, claudes))]
+        has = self.engine.has_hooks
+        out = [bus for bus, claudes in BUS_EVENTS.items() if any(map(has, claudes))]
         if out and "input" not in out:
             out.append("input")
-        if self.has_hooks("PostToolUse") or self.has_hooks("PostToolUseFailure"):
+        if has("PostToolUse") or has("PostToolUseFailure"):
             out.append("tool_execution_start")
+        if has("SessionEnd"):
+            out.append("session_before_switch")
         return out
 
     def loaded_hook(self, events: Iterable[str] | None = None) -> LoadedHook:
         """A ``LoadedHook`` with handlers for ``events`` (default: those with hooks)."""
         wanted = list(self.bus_events() if events is None else events)
-        handlers: dict[str, list[Handler]] = {e: [self._handler(e)] for e in wanted}
+        handlers: dict[str, list[Handler]] = {e: [partial(HANDLERS[e], self)] for e in wanted}
         self._wired.update(wanted)
         return LoadedHook(path=SETTINGS_HOOK_PATH, handlers=handlers, own_deadlines=True)
 
@@ -267,7 +287,7 @@ class ClaudeHooks(HookEngine):
         After ``install``, a callback on an event not wired yet is wired by
         adding one more ``settings:claude`` hook at the end of the runner.
         """
-        d = super().add_callback(event, fn, matcher, timeout=timeout)
+        d = self.engine.add_callback(event, fn, matcher, timeout=timeout)
         bus = _BUS_OF.get(event)
         if self._runner is not None and bus is not None and bus not in self._wired:
             self._runner.add_hook(self.loaded_hook([bus]))
@@ -286,22 +306,28 @@ class ClaudeHooks(HookEngine):
         The agent calls it (no bus event carries denials); the model is told about
         ``retry`` in the denied call's result.
         """
-        if not self.has_hooks("PermissionDenied"):
+        if not self.engine.has_hooks("PermissionDenied"):
             return False
         fields = payloads.permission_denied(tool_name, tool_call_id, input, reason, ctx.cwd)
         return (await self._run("PermissionDenied", fields, ctx)).verdict.retry
 
-    def _handler(self, bus_event: str) -> Handler:
-        return getattr(self, f"_on_{bus_event}")  # type: ignore[no-any-return]
-
     # -- shared helpers ------------------------------------------------------------
 
-    async def _run(self, event: str, fields: dict[str, Any], ctx: HookContext) -> EventRun:
-        run = await self.run(
+    def facts(self, ctx: HookContext) -> SessionFacts:
+        """The session as ``ctx``'s host has it now, and the current prompt's id."""
+        return SessionFacts.of(ctx, session_id=self.engine.session_id, prompt_id=self.prompt_id)
+
+    async def _run(
+        self,
+        event: str,
+        fields: dict[str, Any],
+        ctx: HookContext,
+        facts: SessionFacts | None = None,
+    ) -> EventRun:
+        run = await self.engine.run(
             event,
             fields,
-            cwd=ctx.cwd,
-            session_file=ctx.session_file,
+            facts=facts or self.facts(ctx),
             status=lambda text: ctx.ui.set_status(STATUS_KEY, text),
         )
         for o in run.outcomes:
@@ -326,7 +352,7 @@ class ClaudeHooks(HookEngine):
             return
         ctx = self._runner.context
         contexts = [outcome.system_message or "", outcome.additional_context or ""]
-        if getattr(task.hook.spec, "async_rewake", False) and outcome.kind == "blocking":
+        if kind_of(task.hook.spec).async_rewake and outcome.kind == "blocking":
             wake = f"Background {task.hook.event} hook ({task.hook.describe()}): {outcome.reason}"
             _send_context(ctx, [*contexts, wake], trigger_turn=True)
         else:
@@ -340,7 +366,7 @@ class ClaudeHooks(HookEngine):
     # -- handlers -----------------------------------------------------------------
 
     async def _on_tool_call(self, ev: ToolCallEvent, ctx: HookContext) -> ToolCallResult | None:
-        if not self.has_hooks("PreToolUse"):
+        if not self.engine.has_hooks("PreToolUse"):
             return None
         v = (await self._run("PreToolUse", payloads.pre_tool_use(ev, ctx.cwd), ctx)).verdict
         if v.stop:
@@ -370,7 +396,7 @@ class ClaudeHooks(HookEngine):
     ) -> ToolResultResult | None:
         event = "PostToolUseFailure" if ev.is_error else "PostToolUse"
         started = self._started.pop(ev.tool_call_id, None)
-        if not self.has_hooks(event):
+        if not self.engine.has_hooks(event):
             return None
         ms = None if started is None else round((time.monotonic() - started) * 1000)
         build = payloads.post_tool_use_failure if ev.is_error else payloads.post_tool_use
@@ -389,7 +415,7 @@ class ClaudeHooks(HookEngine):
 
     async def _on_input(self, ev: InputEvent, ctx: HookContext) -> InputResult | None:
         self.prompt_id = str(uuid.uuid4())
-        if not self.has_hooks("UserPromptSubmit"):
+        if not self.engine.has_hooks("UserPromptSubmit"):
             return None
         v = (await self._run("UserPromptSubmit", payloads.user_prompt_submit(ev.text), ctx)).verdict
         if v.stop or v.blocked:
@@ -401,36 +427,46 @@ class ClaudeHooks(HookEngine):
         return None
 
     async def _on_session_start(self, ev: SessionStartEvent, ctx: HookContext) -> None:
-        if self.has_hooks("SessionStart"):
-            fields = payloads.session_start(ev, self.model)
-            v = (await self._run("SessionStart", fields, ctx)).verdict
+        if self.engine.has_hooks("SessionStart"):
+            facts = self.facts(ctx)
+            fields = payloads.session_start(ev, facts.model)
+            v = (await self._run("SessionStart", fields, ctx, facts)).verdict
             _send_context(ctx, v.contexts)
+
+    async def _on_session_before_switch(
+        self, ev: SessionBeforeSwitchEvent, ctx: HookContext
+    ) -> None:
+        """Note the session about to be left: its SessionEnd follows the switch."""
+        self._leaving = self.facts(ctx)
 
     async def _on_session_switch(self, ev: SessionSwitchEvent, ctx: HookContext) -> None:
         """The session being left ends before the next one's SessionStart: SessionEnd with
         reason ``clear`` (a new session: /new, /clear) or ``resume`` (another one opened)."""
-        if not self.has_hooks("SessionEnd"):
+        leaving, self._leaving = self._leaving, None
+        if not self.engine.has_hooks("SessionEnd"):
             return
         reason = _SWITCH_END_REASONS.get(ev.reason)
         if reason is None:  # a fork keeps the session it came from going
             return
-        await self.run(
+        now = self.facts(ctx)
+        session_id = leaving.session_id if leaving is not None else now.session_id
+        transcript = leaving.transcript_path if leaving is not None else ""
+        transcript = transcript or ev.previous_session_file or ""
+        await self.engine.run(
             "SessionEnd",
             {"reason": reason},
-            cwd=ctx.cwd,
-            session_file=ev.previous_session_file,
+            facts=dataclasses.replace(now, session_id=session_id, transcript_path=transcript),
             status=lambda text: ctx.ui.set_status(STATUS_KEY, text),
-            session=self.previous_session,
         )
 
     async def _on_session_shutdown(self, ev: SessionShutdownEvent, ctx: HookContext) -> None:
-        if self.has_hooks("SessionEnd"):
+        if self.engine.has_hooks("SessionEnd"):
             await self._run("SessionEnd", payloads.session_end(ev), ctx)
 
     async def _on_session_before_compact(
         self, ev: SessionBeforeCompactEvent, ctx: HookContext
     ) -> SessionBeforeCompactResult | None:
-        if not self.has_hooks("PreCompact"):
+        if not self.engine.has_hooks("PreCompact"):
             return None
         v = (await self._run("PreCompact", payloads.pre_compact(ev), ctx)).verdict
         if v.blocked or v.stop:
@@ -439,30 +475,30 @@ class ClaudeHooks(HookEngine):
         return None
 
     async def _on_turn_start(self, ev: TurnStartEvent, ctx: HookContext) -> None:
-        if self.has_hooks("ConfigChange"):
+        if self.engine.has_hooks("ConfigChange"):
             for change in self._config.changes():
                 source = self._config_source.get(change.path, "user_settings")
                 fields = {"source": source, "file_path": change.path}
                 v = (await self._run("ConfigChange", fields, ctx)).verdict
                 if v.blocked:  # hookline keeps the settings it started with either way
                     ctx.ui.notify(f"ConfigChange hook: {v.reason}", "warning")
-        if self.has_hooks("FileChanged"):
+        if self.engine.has_hooks("FileChanged"):
             for change in self._files.changes():
                 fields = {"file_path": change.path, "event": change.kind}
                 v = (await self._run("FileChanged", fields, ctx)).verdict
                 _send_context(ctx, v.contexts)
 
     async def _on_session_compact(self, ev: SessionCompactEvent, ctx: HookContext) -> None:
-        if self.has_hooks("PostCompact"):
+        if self.engine.has_hooks("PostCompact"):
             await self._run("PostCompact", payloads.post_compact(ev), ctx)
 
     async def _on_turn_end(self, ev: TurnEndEvent, ctx: HookContext) -> None:
         message = ev.message
         if message is not None and message.get("stop_reason") == "error":
-            if self.has_hooks("StopFailure"):  # its output is ignored, as in Claude Code
+            if self.engine.has_hooks("StopFailure"):  # its output is ignored, as in Claude Code
                 await self._run("StopFailure", payloads.stop_failure(message), ctx)
             return
-        if not ev.tool_results or not self.has_hooks("PostToolBatch"):
+        if not ev.tool_results or not self.engine.has_hooks("PostToolBatch"):
             return
         fields = payloads.post_tool_batch(message, ev.tool_results, ctx.cwd)
         v = (await self._run("PostToolBatch", fields, ctx)).verdict
@@ -481,22 +517,22 @@ class ClaudeHooks(HookEngine):
         return None
 
     async def _on_stop(self, ev: StopEvent, ctx: HookContext) -> StopResult | None:
-        if not self.has_hooks("Stop"):
+        if not self.engine.has_hooks("Stop"):
             return None
         return await self._stop_like("Stop", payloads.stop(ev), ctx)
 
     async def _on_subagent_stop(self, ev: SubagentStopEvent, ctx: HookContext) -> StopResult | None:
-        if not self.has_hooks("SubagentStop"):
+        if not self.engine.has_hooks("SubagentStop"):
             return None
         return await self._stop_like("SubagentStop", payloads.subagent_stop(ev), ctx)
 
     async def _on_subagent_start(self, ev: SubagentStartEvent, ctx: HookContext) -> None:
-        if self.has_hooks("SubagentStart"):
+        if self.engine.has_hooks("SubagentStart"):
             v = (await self._run("SubagentStart", payloads.subagent_start(ev), ctx)).verdict
             _send_context(ctx, v.contexts)
 
     async def _on_instructions_loaded(self, ev: InstructionsLoadedEvent, ctx: HookContext) -> None:
-        if self.has_hooks("InstructionsLoaded"):
+        if self.engine.has_hooks("InstructionsLoaded"):
             fields = payloads.instructions_loaded(
                 ev.file_path,
                 ev.memory_type,
@@ -508,14 +544,14 @@ class ClaudeHooks(HookEngine):
             await self._run("InstructionsLoaded", fields, ctx)
 
     async def _on_notification(self, ev: NotificationEvent, ctx: HookContext) -> None:
-        if self.has_hooks("Notification"):
+        if self.engine.has_hooks("Notification"):
             v = (await self._run("Notification", payloads.notification(ev), ctx)).verdict
             _send_context(ctx, v.contexts)
 
     async def _on_permission_request(
         self, ev: PermissionRequestEvent, ctx: HookContext
     ) -> PermissionRequestResult | None:
-        if not self.has_hooks("PermissionRequest"):
+        if not self.engine.has_hooks("PermissionRequest"):
             return None
         fields = payloads.permission_request(ev, ctx.cwd)
         v = (await self._run("PermissionRequest", fields, ctx)).verdict
@@ -529,6 +565,32 @@ class ClaudeHooks(HookEngine):
             return out
         return None
 
+
+#: A handler of ``ClaudeHooks``, called with the hooks, the event and ``ctx``.
+_Handler = Callable[[ClaudeHooks, Any, HookContext], Awaitable[Any]]
+
+#: Internal event → its handler: one per ``BUS_EVENTS`` entry, plus the events that fire
+#: no Claude event but note something for a later one (``bus_events`` says when).
+HANDLERS: dict[str, _Handler] = {
+    "tool_call": ClaudeHooks._on_tool_call,
+    "tool_result": ClaudeHooks._on_tool_result,
+    "input": ClaudeHooks._on_input,
+    "session_start": ClaudeHooks._on_session_start,
+    "session_shutdown": ClaudeHooks._on_session_shutdown,
+    "session_switch": ClaudeHooks._on_session_switch,
+    "session_before_compact": ClaudeHooks._on_session_before_compact,
+    "stop": ClaudeHooks._on_stop,
+    "subagent_stop": ClaudeHooks._on_subagent_stop,
+    "subagent_start": ClaudeHooks._on_subagent_start,
+    "notification": ClaudeHooks._on_notification,
+    "permission_request": ClaudeHooks._on_permission_request,
+    "instructions_loaded": ClaudeHooks._on_instructions_loaded,
+    "turn_end": ClaudeHooks._on_turn_end,
+    "turn_start": ClaudeHooks._on_turn_start,
+    "session_compact": ClaudeHooks._on_session_compact,
+    "tool_execution_start": ClaudeHooks._on_tool_execution_start,
+    "session_before_switch": ClaudeHooks._on_session_before_switch,
+}
 
 #: Settings scopes in ConfigChange's ``source`` vocabulary.
 _CONFIG_SOURCES = {

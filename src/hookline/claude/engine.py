@@ -1,7 +1,7 @@
 """Running one Claude event: select the hooks, run them in parallel, collect outcomes.
 
-This is the bus-independent half of ``ClaudeHooks``: ``run("PreToolUse",
-fields)`` works without a ``HookRunner`` (``hookline claude-hook``, tests,
+``ClaudeHooks`` has one and runs it from the bus; ``run("PreToolUse", fields)``
+works without a ``HookRunner`` too (``hookline hooks explain``, tests,
 embedders). Each hook has its own timeout; a caller that is cancelled
 cancels them all, and every command hook's process group is killed.
 """
@@ -9,7 +9,6 @@ cancels them all, and every command hook's process group is killed.
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import logging
 import os
 import uuid
@@ -19,8 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from hookline.claude.async_hooks import AsyncHookRegistry, AsyncHookTask, AsyncListener
-from hookline.claude.callbacks import run_callback_hook
-from hookline.claude.command import DEFAULT_MAX_OUTPUT, default_shell, run_command_hook
+from hookline.claude.command import DEFAULT_MAX_OUTPUT, default_shell
 from hookline.claude.conditions import CallConditions
 from hookline.claude.config import (
     CallbackFn,
@@ -32,22 +30,18 @@ from hookline.claude.config import (
 )
 from hookline.claude.env_file import ENV_FILE_EVENTS, new_env_file, source_env_file
 from hookline.claude.environment import subprocess_env
-from hookline.claude.http_hook import HttpHookPolicy, run_http_hook
+from hookline.claude.facts import SessionFacts
+from hookline.claude.http_hook import HttpHookPolicy
+from hookline.claude.kinds import HookKind, HookRuntime, kind_of
 from hookline.claude.matchers import LITERAL_MATCHER_EVENTS, compile_matcher, match_query
-from hookline.claude.mcp_hook import McpToolCaller, run_mcp_tool_hook
-from hookline.claude.model_hooks import ModelRunner, run_model_hook
+from hookline.claude.mcp_hook import McpToolCaller
+from hookline.claude.model_hooks import ModelRunner
 from hookline.claude.names import never_fires
 from hookline.claude.outcome import Outcome, new_outcome
-from hookline.claude.payloads import BaseFields, build_payload
+from hookline.claude.payloads import build_payload
 from hookline.claude.selection import Selection, Skipped, select_hooks
-from hookline.claude.timeouts import hook_timeout
 from hookline.claude.verdict import Verdict, aggregate
-from hookline.settings.models import (
-    CLAUDE_EVENTS,
-    CommandHookConfig,
-    HttpHookConfig,
-    McpToolHookConfig,
-)
+from hookline.settings.models import CLAUDE_EVENTS
 from hookline.settings.policy import HookPolicy
 
 log = logging.getLogger("hookline.claude")
@@ -71,7 +65,7 @@ class EventRun:
 
 
 class HookEngine:
-    """Holds the hook table, callbacks and session facts; runs events."""
+    """Holds the hook table and callbacks; runs events with the session facts it is given."""
 
     def __init__(
         self,
@@ -105,15 +99,8 @@ class HookEngine:
         self.max_output = max_output
         self.shell = shell
         self.registry = AsyncHookRegistry()
+        #: The session id of runs no agent describes (``facts()``).
         self.session_id: str = str(uuid.uuid4())
-        self.transcript_path: str | None = None
-        self.previous_session: tuple[str, str] | None = None
-        #: The reasoning effort the model runs with (``low``/``medium``/``high``/``max``).
-        self.effort: str | None = None
-        self.permission_mode: str | None = None
-        self.model: str | None = None
-        #: The current user prompt's id (a new one per prompt), sent as ``prompt_id``.
-        self.prompt_id: str | None = None
         #: Variables hooks exported through ``CLAUDE_ENV_FILE`` (SessionStart and the like).
         self.session_env: dict[str, str] = {}
         self._once_ran: set[str] = set()
@@ -146,30 +133,6 @@ class HookEngine:
         d = HookDefinition(event, matcher, spec, "callback", name, self._callbacks, 0, denied)
         self.table.add(d)
         return d
-
-    def set_session(
-        self,
-        *,
-        session_id: str | None = None,
-        transcript_path: str | None = None,
-        permission_mode: str | None = None,
-        model: str | None = None,
-        effort: str | None = None,
-    ) -> None:
-        """The facts every hook input starts with; ``None`` leaves a value unchanged
-        (``effort=""`` clears it: no reasoning effort is set)."""
-        if effort is not None:
-            self.effort = effort or None
-        if model is not None:
-            self.model = model
-        if session_id is not None and session_id != self.session_id:
-            #: The session before the current one: its SessionEnd runs after the switch.
-            self.previous_session = (self.session_id, self.transcript_path or "")
-            self.session_id = session_id
-        if transcript_path is not None:
-            self.transcript_path = transcript_path
-        if permission_mode is not None:
-            self.permission_mode = permission_mode
 
     def has_hooks(self, event: str) -> bool:
         return bool(self.table.by_event.get(event))
@@ -219,17 +182,10 @@ class HookEngine:
 
     # -- running ------------------------------------------------------------------
 
-    def base_fields(self, cwd: str | None = None, session_file: str | None = None) -> BaseFields:
-        transcript = self.transcript_path or session_file or ""
-        session_id = self.session_id
-        return BaseFields(
-            session_id,
-            transcript,
-            cwd or self.project_dir,
-            self.permission_mode,
-            prompt_id=self.prompt_id,
-            effort=self.effort,
-        )
+    def facts(self, cwd: str | None = None) -> SessionFacts:
+        """The facts of a run no agent describes: this engine's session id, no transcript,
+        the project folder (or ``cwd``)."""
+        return SessionFacts(self.session_id, "", cwd or self.project_dir)
 
     def subprocess_env(self, base: Mapping[str, str] | None = None) -> dict[str, str]:
         """The environment of hook and bash subprocesses (see ``claude.environment``)."""
@@ -250,7 +206,7 @@ class HookEngine:
             conditions = CallConditions(event, payload, self.project_dir)
             kept: list[HookDefinition] = []
             for d in definitions:
-                condition = getattr(d.spec, "if_", None)
+                condition = kind_of(d.spec).condition
                 if condition and d.denied is None and not conditions.holds(condition):
                     unmet.append(Skipped(d, f"if {condition!r} does not match this input"))
                     continue
@@ -269,23 +225,17 @@ class HookEngine:
         event: str,
         fields: dict[str, Any],
         *,
-        cwd: str | None = None,
-        session_file: str | None = None,
+        facts: SessionFacts | None = None,
         signal: asyncio.Event | None = None,
         status: Callable[[str | None], None] | None = None,
-        session: tuple[str, str] | None = None,
     ) -> EventRun:
         """Build the input, select, run every hook in parallel; outcomes in selection order.
 
-        ``status`` is told the selected hooks' ``statusMessage`` lines while they run
-        (and ``None`` when they are done). ``session`` is ``(session_id,
-        transcript_path)`` when the input is about another session than the current
-        one (SessionEnd of a session just left).
+        The input starts with ``facts`` (default: ``facts()``). ``status`` is told the
+        selected hooks' ``statusMessage`` lines while they run (and ``None`` when they
+        are done).
         """
-        base = self.base_fields(cwd, session_file)
-        if session is not None:
-            base = dataclasses.replace(base, session_id=session[0], transcript_path=session[1])
-        payload = build_payload(event, base, fields)
+        payload = build_payload(event, facts or self.facts(), fields)
         selection = self.select(event, match_query(event, payload), payload)
         run = EventRun(event, payload, selection)
         if not selection.hooks:
@@ -295,15 +245,24 @@ class HookEngine:
         if event in ENV_FILE_EVENTS:
             env_file = new_env_file()
             env["CLAUDE_ENV_FILE"] = str(env_file)
-        messages = [m for h in selection.hooks if (m := getattr(h.spec, "status_message", None))]
+        messages = [m for h in selection.hooks if (m := kind_of(h.spec).status_message)]
         if status is not None and messages:
             status(" · ".join(dict.fromkeys(messages)))
         finished = False
         try:
+            runtime = HookRuntime(
+                self.project_dir,
+                env,
+                signal,
+                self.max_output,
+                self.shell,
+                self.registry,
+                self.http_policy,
+                self.mcp_tools,
+                self.model_runner,
+            )
             run.outcomes = list(
-                await asyncio.gather(
-                    *(self._run_one(h, payload, env, signal) for h in selection.hooks)
-                )
+                await asyncio.gather(*(self._run_one(h, payload, runtime) for h in selection.hooks))
             )
             finished = True
         finally:
@@ -331,67 +290,20 @@ class HookEngine:
         return run
 
     async def _run_one(
-        self,
-        hook: HookDefinition,
-        payload: dict[str, Any],
-        env: dict[str, str],
-        signal: asyncio.Event | None,
+        self, hook: HookDefinition, payload: dict[str, Any], runtime: HookRuntime
     ) -> Outcome:
+        kind = kind_of(hook.spec)
         try:
-            outcome = await self._dispatch(hook, payload, env, signal)
+            outcome = await kind.run(hook, payload, runtime)
         except Exception as exc:  # a bug here must not become a crash of the agent
             log.exception("hook %s crashed", hook.id)
             outcome = new_outcome(hook, "non_blocking_error", f"internal error: {exc}")
-        return _on_failure(hook, outcome)
-
-    async def _dispatch(
-        self,
-        hook: HookDefinition,
-        payload: dict[str, Any],
-        env: dict[str, str],
-        signal: asyncio.Event | None,
-    ) -> Outcome:
-        spec = hook.spec
-        if isinstance(spec, CommandHookConfig):
-            return await run_command_hook(
-                hook,
-                payload,
-                project_dir=self.project_dir,
-                cwd=payload.get("cwd"),
-                env=env,
-                signal=signal,
-                max_output=self.max_output,
-                registry=self.registry,
-                shell=self.shell,
-                timeout=hook_timeout(spec, hook.event, env),
-            )
-        if isinstance(spec, HttpHookConfig):
-            return await run_http_hook(
-                hook,
-                payload,
-                timeout=hook_timeout(spec, hook.event, env),
-                env=env,
-                policy=self.http_policy,
-                signal=signal,
-                max_output=self.max_output,
-            )
-        if isinstance(spec, McpToolHookConfig):
-            return await run_mcp_tool_hook(
-                hook,
-                payload,
-                caller=self.mcp_tools,
-                timeout=hook_timeout(spec, hook.event, env),
-                signal=signal,
-                max_output=self.max_output,
-            )
-        if isinstance(spec, CallbackHookConfig):
-            return await run_callback_hook(hook, payload, payload.get("tool_use_id"), signal)
-        return await run_model_hook(hook, payload, self.model_runner)
+        return _on_failure(kind, hook, outcome)
 
 
-def _on_failure(hook: HookDefinition, outcome: Outcome) -> Outcome:
+def _on_failure(kind: HookKind, hook: HookDefinition, outcome: Outcome) -> Outcome:
     """``onFailure: "block"``: a hook that could not give an answer blocks instead of passing."""
-    if getattr(hook.spec, "on_failure", None) != "block":
+    if kind.on_failure != "block":
         return outcome
     if outcome.kind in ("non_blocking_error", "cancelled"):
         outcome.notes.append(f"onFailure is block: {outcome.kind} turned into a block")
@@ -401,4 +313,4 @@ def _on_failure(hook: HookDefinition, outcome: Outcome) -> Outcome:
 
 
 def _is_once(hook: HookDefinition) -> bool:
-    return bool(getattr(hook.spec, "once", False))
+    return kind_of(hook.spec).once

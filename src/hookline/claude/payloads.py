@@ -8,9 +8,9 @@ in Claude's vocabulary (``names.py``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
+from hookline.claude.facts import SessionFacts
 from hookline.claude.names import to_claude_input, to_claude_tool_name
 from hookline.claude.responses import shape_response
 from hookline.core.events import (
@@ -29,19 +29,7 @@ from hookline.core.events import (
 from hookline.core.messages import AssistantMessage, Content, ToolResultMessage, tool_calls
 
 
-@dataclass(frozen=True, slots=True)
-class BaseFields:
-    """What every hook input starts with (optional ones omitted when unknown)."""
-
-    session_id: str
-    transcript_path: str
-    cwd: str
-    permission_mode: str | None = None
-    prompt_id: str | None = None  # the user prompt this event belongs to
-    effort: str | None = None
-
-
-def build_payload(event: str, base: BaseFields, fields: dict[str, Any]) -> dict[str, Any]:
+def build_payload(event: str, base: SessionFacts, fields: dict[str, Any]) -> dict[str, Any]:
     """``base`` + ``hook_event_name`` + the event's own fields, in that order."""
     out: dict[str, Any] = {
         "session_id": base.session_id,

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Sequence
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
-from hookline.core.host import AgentHost, ContextUsage, DetachedHost, ModelInfo
+from hookline.core.host import AgentHost, ContextUsage, DetachedHost, ModelInfo, RunMode
 from hookline.core.ui import HookUI, NoUI
 
 if TYPE_CHECKING:
@@ -15,24 +16,61 @@ if TYPE_CHECKING:
 
 
 class HookContext:
-    """One object per runner, kept current by the agent (UI, session file, model).
+    """One object per runner; what it says of the session it asks the host at each read.
 
-    Handlers must not keep it past their call expecting the same values: the
-    agent updates it as the session moves.
+    ``session_file``, ``session_manager``, ``model`` and ``mode`` are the host's
+    answers at the moment they are read, so a handler that keeps ``ctx`` sees the
+    session as it is, not as it was.
     """
 
     def __init__(self, cwd: str, host: AgentHost | None = None) -> None:
         self.cwd = cwd
         self.ui: HookUI = NoUI()
         self.has_ui = False
-        self.session_file: str | None = None
-        #: A read-only view of the session (``ReadonlySession``): hooks read, the agent writes.
-        self.session_manager: Any = None
-        #: The model spec (``provider:name``); ``model_info`` is the object.
-        self.model: str | None = None
-        #: ``interactive`` | ``rpc`` | ``json`` | ``print`` (set by the mode).
-        self.mode: str = "print"
-        self.host: AgentHost = host if host is not None else DetachedHost()
+        self._host: AgentHost = host if host is not None else DetachedHost()
+
+    @property
+    def host(self) -> AgentHost:
+        """The agent hooks talk to (``HookRunner.bind_host``), or the one lent for an event."""
+        return self._host
+
+    def attach(self, host: AgentHost) -> AgentHost:
+        """Make ``host`` the one answering from now on; returns the one it replaces."""
+        previous, self._host = self._host, host
+        return previous
+
+    @contextmanager
+    def lend(self, host: AgentHost) -> Iterator[None]:
+        """Answer through ``host`` inside the ``with`` block only: one event of another
+        agent's (``hookline serve``), after which the context's own host answers again."""
+        owner = self.attach(host)
+        try:
+            yield
+        finally:
+            self._host = owner
+
+    # -- the session, as the host has it now ------------------------------------------
+
+    @property
+    def session_file(self) -> str | None:
+        """The session's file; None for a session kept in memory."""
+        return self.host.get_session_file()
+
+    @property
+    def session_manager(self) -> Any:
+        """A read-only view of the session (``ReadonlySession``): hooks read, the agent writes."""
+        return self.host.get_session_manager()
+
+    @property
+    def model(self) -> str | None:
+        """The model spec (``provider:name``); ``model_info`` is the object."""
+        info = self.host.get_model_info()
+        return info.spec if info is not None else None
+
+    @property
+    def mode(self) -> RunMode:
+        """How the agent runs: ``interactive``, ``rpc``, ``json``, ``print`` or ``serve``."""
+        return self.host.get_mode()
 
     # -- control flow --------------------------------------------------------
 

@@ -4,13 +4,18 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from hookline.core.messages import Content, CustomMessage, Message
 from hookline.core.tool import ToolInfo
 
 if TYPE_CHECKING:
     import asyncio
+
+
+#: How the agent runs, as hooks read it in ``ctx.mode`` (``--mode``; ``serve`` answers
+#: another agent's events).
+RunMode = Literal["interactive", "rpc", "json", "print", "serve"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,6 +78,11 @@ class AgentHost(Protocol):
     async def select_model(self, spec: str) -> bool: ...
     def get_thinking_level(self) -> str: ...
     def set_thinking_level(self, level: str) -> None: ...
+    # -- session facts (``ctx.session_file`` ...: asked at each read, never copied) --
+    def get_session_file(self) -> str | None: ...
+    def get_session_manager(self) -> Any: ...
+    def get_mode(self) -> RunMode: ...
+    def get_permission_mode(self) -> str | None: ...
     # -- command context --
     async def fork(self, entry_id: str | None) -> bool: ...
     async def navigate_tree(
@@ -180,6 +190,18 @@ class DetachedHost:
 
     def set_thinking_level(self, level: str) -> None:
         self.pending.append(("set_thinking_level", (level,)))
+
+    def get_session_file(self) -> str | None:
+        return None
+
+    def get_session_manager(self) -> Any:
+        return None
+
+    def get_mode(self) -> RunMode:
+        return "print"
+
+    def get_permission_mode(self) -> str | None:
+        return None
 
     async def fork(self, entry_id: str | None) -> bool:
         raise RuntimeError("fork() needs an agent: bind one with HookRunner.bind_host()")

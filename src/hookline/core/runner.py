@@ -150,8 +150,7 @@ class HookRunner:
 
     def bind_host(self, host: AgentHost) -> None:
         """Attach the agent; what hooks sent before is replayed into it in order."""
-        previous = self.context.host
-        self.context.host = host
+        previous = self.context.attach(host)
         if isinstance(previous, DetachedHost):
             host.set_system_prompt(previous.system_prompt or host.get_system_prompt())
             previous.replay_into(host)
@@ -160,9 +159,6 @@ class HookRunner:
         """Give handlers ``ui``; while one of its dialogs is open, hook deadlines stand still."""
         self.context.ui = cast(HookUI, DialogPausingUI(ui, self._calls.clock))
         self.context.has_ui = has_ui
-
-    def set_session_file(self, path: str | None) -> None:
-        self.context.session_file = path
 
     def on_error(self, listener: ErrorListener) -> Callable[[], None]:
         """Subscribe to hook errors; returns the unsubscribe function."""

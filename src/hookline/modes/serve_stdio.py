@@ -36,7 +36,7 @@ from hookline.core.events import (
     ToolCallEvent,
     ToolResultEvent,
 )
-from hookline.core.host import DetachedHost
+from hookline.core.host import DetachedHost, ModelInfo, RunMode
 from hookline.core.messages import Content
 from hookline.core.results import (
     BeforeAgentStartResult,
@@ -201,12 +201,29 @@ class ServeHost(DetachedHost):
     its model and its tools beside the host. What hooks send is dropped after
     each event, with a line on stderr; what needs an agent (``ctx.compact()``,
     ``new_session``) fails as it does without one. The system prompt a hook
-    sets is the one ``before_agent_start`` answers with.
+    sets is the one ``before_agent_start`` answers with. The session, the model and
+    the modes hooks read are the agent's.
     """
 
-    def __init__(self, warn: Callable[[str], None]) -> None:
+    def __init__(self, warn: Callable[[str], None], agent: Agent) -> None:
         super().__init__()
         self._warn = warn
+        self._agent = agent
+
+    def get_session_file(self) -> str | None:
+        return self._agent.get_session_file()
+
+    def get_session_manager(self) -> Any:
+        return self._agent.get_session_manager()
+
+    def get_model_info(self) -> ModelInfo:
+        return self._agent.get_model_info()
+
+    def get_mode(self) -> RunMode:
+        return self._agent.get_mode()
+
+    def get_permission_mode(self) -> str | None:
+        return self._agent.get_permission_mode()
 
     def settle(self, event: str) -> None:
         """Drop what the hooks sent during ``event``, saying so."""
@@ -236,7 +253,9 @@ async def serve_stdio(
     the agent: it runs no turns here.
     """
     write = LineWriter(out)
-    host = ServeHost(lambda text: print(f"hookline serve: {text}", file=sys.stderr, flush=True))
+    host = ServeHost(
+        lambda text: print(f"hookline serve: {text}", file=sys.stderr, flush=True), agent
+    )
     agent.runner.bind_host(host)
     async for line in read_lines(await open_stdin()):
         if isinstance(line, LineTooLong):  # refused in both shapes: either host fails closed

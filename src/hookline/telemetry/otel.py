@@ -160,9 +160,9 @@ class OtelRecorder:
         kind = payload.get("type")
         if kind != "tool_denied":
             self._end_tool()
-        handler = getattr(self, f"_on_{kind}", None)
+        handler = _HANDLERS.get(kind) if isinstance(kind, str) else None
         if handler is not None:
-            handler(payload)
+            handler(self, payload)
 
     def _on_agent_start(self, payload: dict[str, Any]) -> None:
         self._run = self._start("hookline.run", None, **{"gen_ai.request.model": self._model_id})
@@ -304,3 +304,19 @@ class OtelRecorder:
         current = next(reversed(self._tools.values()), None) or self._turn or self._run
         if current is not None:
             current.add_event("hookline.hook_error", attributes)
+
+
+#: Agent stream event ``type`` → what the recorder does with it (the rest it ignores).
+_HANDLERS: dict[str, Callable[[OtelRecorder, dict[str, Any]], None]] = {
+    "agent_start": OtelRecorder._on_agent_start,
+    "agent_end": OtelRecorder._on_agent_end,
+    "turn_start": OtelRecorder._on_turn_start,
+    "turn_end": OtelRecorder._on_turn_end,
+    "context": OtelRecorder._on_context,
+    "message": OtelRecorder._on_message,
+    "tool_execution_start": OtelRecorder._on_tool_execution_start,
+    "tool_denied": OtelRecorder._on_tool_denied,
+    "tool_execution_end": OtelRecorder._on_tool_execution_end,
+    "settings_hook_outcome": OtelRecorder._on_settings_hook_outcome,
+    "sandbox_violation": OtelRecorder._on_sandbox_violation,
+}

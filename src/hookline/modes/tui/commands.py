@@ -252,7 +252,7 @@ async def _hooks(app: CommandHost, args: str) -> None:
     for skipped in result.skipped:
         rows.append((str(skipped.source.path), f"skipped: {skipped.reason}"))
     claude = app.bundle.claude
-    for problem in getattr(claude, "errors", []):
+    for problem in claude.engine.errors if claude is not None else []:
         rows.append(("settings hooks", str(problem)))
     if not app.bundle.trusted:
         rows.append(("project", "not trusted: its hooks and settings hooks are skipped"))

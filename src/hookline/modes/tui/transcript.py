@@ -170,7 +170,8 @@ class Transcript:
 
     def _settings_label(self, block: SettingsBlock) -> str:
         """``PreToolUse hook `./guard.sh` in .claude/settings.json``: what ran, from where."""
-        table = getattr(self._loaded.bundle.claude, "table", None)
+        claude = self._loaded.bundle.claude
+        table = claude.engine.table if claude is not None else None
         definitions = table.by_event.get(block.event, []) if table is not None else []
         found = next((d for d in definitions if d.id == block.hook_id), None)
         what = found.describe() if found is not None else block.hook_type

@@ -39,7 +39,7 @@ from collections.abc import Awaitable, Callable, Coroutine, Iterator
 from dataclasses import dataclass, field
 from operator import length_hint
 from types import CoroutineType
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, cast, final
 
 from hookline.core.api import Handler
 from hookline.core.context import HookContext
@@ -306,6 +306,7 @@ RuleRun = Callable[[HandlerCalls, Event, Iterator[Entry], Late], Coroutine[Any, 
 RuleAbandoned = Callable[[HandlerCalls, Event, list[Entry], int, str], Awaitable[Any]]
 
 
+@final
 @dataclass(frozen=True, slots=True)
 class DirectRule:
     """A rule that awaits its handlers inline, and what it answers when one is abandoned."""

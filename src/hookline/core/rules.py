@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Awaitable, Callable, Iterator
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 from hookline.core import events
 from hookline.core.calling import (
@@ -95,7 +95,7 @@ async def run_tool_call(
     calls: HandlerCalls, event: Event, handlers: Iterator[Entry], late: Late
 ) -> HookResult | None:
     """First block wins; a failing or late handler blocks; input rewrites chain."""
-    current = cast("ToolCallEvent", event)
+    current: ToolCallEvent = event  # type: ignore[assignment]  # no ``cast`` call: hot
     last: ToolCallResult | None = None
     permission: str | None = None
     ctx = calls.context
@@ -165,7 +165,7 @@ async def _tool_result(
     So a later handler cannot undo an earlier redaction by accident: it sees the
     redacted content, not the original.
     """
-    current = cast("ToolResultEvent", event)
+    current: ToolResultEvent = event  # type: ignore[assignment]  # no ``cast`` call: hot
     changed: set[str] = set()
     appended: list[Any] = []
     ctx = calls.context
@@ -481,3 +481,7 @@ RULES: dict[str, Rule] = {
     "subagent_stop": first_block,
     "permission_request": first_decision,
 }
+
+#: Every event's rule, found with one lookup per emit; an event in neither table above is
+#: a notification (``NOTIFY``).
+RULE_OF: dict[str, Rule | DirectRule] = {**RULES, **DIRECT}

@@ -24,6 +24,7 @@ from hookline.core.api import (
     StreamRule,
 )
 from hookline.core.calling import (
+    DirectRule,
     Entry,
     HandlerCalls,
     HookError,
@@ -40,9 +41,8 @@ from hookline.core.events import Event
 from hookline.core.host import AgentHost, DetachedHost
 from hookline.core.messages import Message
 from hookline.core.rules import (
-    DIRECT,
     NOTIFY,
-    RULES,
+    RULE_OF,
     TOOL_CALL,
     TOOL_RESULT,
     run_tool_call,
@@ -294,19 +294,18 @@ class HookRunner:
         entries = self._handlers.get(name)
         if not entries:
             return None
-        rule = RULES.get(name)
-        if rule is not None:
+        rule = RULE_OF.get(name, NOTIFY)
+        if type(rule) is not DirectRule:
             return await rule(self._calls, event, entries)
-        direct = DIRECT.get(name, NOTIFY)
         late = Late()
         handlers = iter(entries)
-        coro = direct.run(self._calls, event, handlers, late)
+        coro = rule.run(self._calls, event, handlers, late)
         try:
             first = coro.send(None)
         except StopIteration as stop:
             result: HookResult | None = stop.value  # typed without a ``cast`` call
             return result
-        driver = supervised(self._calls, direct, event, entries, handlers, late, coro, first)
+        driver = supervised(self._calls, rule, event, entries, handlers, late, coro, first)
         return cast("HookResult | None", await driver)
 
     async def emit_tool_call(self, event: ToolCallEvent) -> ToolCallResult | None:

@@ -27,7 +27,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Awaitable, Coroutine, Generator
 from types import CoroutineType
-from typing import TYPE_CHECKING, Any, Protocol, cast
+from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
     import asyncio
@@ -135,7 +135,7 @@ class Resume:
 
     def __await__(self) -> Generator[Any, Any, Any]:
         coro, yielded, watch, within = self._coro, self._first, self._watch, self._within
-        rule = cast("CoroutineType[Any, Any, Any]", coro)  # read only with a watch or within
+        rule: CoroutineType[Any, Any, Any] = coro  # type: ignore[assignment]  # a rule's, if watched
         inner: object = None
         try:
             while True:

@@ -283,3 +283,63 @@ async def test_tool_result_middleware_carries_a_patch_across_a_suspending_handle
     assert isinstance(result, ToolResultResult)
     assert result.content == [text("token=[redacted]")] and result.is_error is False
     assert result.append == [text("checked")]
+
+
+async def test_the_driver_knows_the_handler_by_what_the_rule_took_not_by_a_name() -> None:
+    """A direct rule may name its loop variable anything: the handler it waits in is the
+    one it took last from ``handlers``. Here the second of three suspends past its
+    deadline and swallows the cancellation: its own hook is named, and it is the one
+    the rule's ``abandoned`` continuation hears of."""
+    from hookline.core.calling import DirectRule, HandlerCalls, Late, start_direct
+    from hookline.core.driver import Resume
+
+    async def quick(event: Any, ctx: HookContext) -> None:
+        return None
+
+    release = asyncio.Event()
+
+    async def stubborn(event: Any, ctx: HookContext) -> None:
+        while not release.is_set():
+            with contextlib.suppress(asyncio.CancelledError):
+                await release.wait()
+
+    async def run(calls: HandlerCalls, event: Any, handlers: Any, late: Late) -> str:
+        for taken in handlers:  # not called ``entry``
+            try:
+                await taken[1](event, calls.context)
+                if late:
+                    raise late.timeout()
+            except BaseException:
+                if late.abandoned:
+                    return "quiet"
+                raise
+        return "ended"
+
+    heard: list[tuple[int, str]] = []
+
+    async def abandoned(calls: Any, event: Any, entries: Any, index: int, text: str) -> str:
+        heard.append((index, entries[index][0]))
+        return text
+
+    errors: list[HookError] = []
+    calls = HandlerCalls(HookContext(cwd="."), 0.05, errors.append, grace=0.05)
+    calls.own_deadlines.add("/x/a.py")  # the first would never time out: not the one named
+    entries = [("/x/a.py", quick), ("/x/b.py", stubborn), ("/x/c.py", quick)]
+    driver = start_direct(calls, DirectRule(run, abandoned), call(), entries)
+    assert type(driver) is Resume
+    text = await driver
+    assert heard == [(1, "/x/b.py")]
+    assert text == calls.ignored("timed out after 0.05 s")
+    assert len(calls.orphans) == 1
+    release.set()
+    await asyncio.wait(list(calls.orphans))
+
+
+def test_no_code_reads_a_frames_locals() -> None:
+    from pathlib import Path
+
+    import hookline
+
+    src = Path(hookline.__file__).parent
+    readers = [str(p.relative_to(src)) for p in src.rglob("*.py") if "f_locals" in p.read_text()]
+    assert readers == []

@@ -1,4 +1,4 @@
-"""Emits stepped without an event loop (``calling.run_inline``), as ``hookline claude-hook``
+"""Emits stepped without an event loop (``loopless.run_inline``), as ``hookline claude-hook``
 runs an event whose handlers are all plain functions.
 
 These tests are plain (not ``async``) functions: no loop runs while they step the
@@ -13,8 +13,10 @@ import asyncio
 from typing import Any
 
 from hookline.core.api import HookAPI, LoadedHook
-from hookline.core.calling import NO_LOOP_HINT, loop_running, run_inline
+from hookline.core.calling import NO_LOOP_HINT
+from hookline.core.driver import loop_running
 from hookline.core.events import ToolCallEvent
+from hookline.core.loopless import run_inline
 from hookline.core.results import ToolCallResult
 from hookline.core.runner import HookError, HookRunner
 

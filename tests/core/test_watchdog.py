@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import asyncio
 import os
+import sys
 import time
 from typing import Any
 
 from hookline.core.api import HookAPI, LoadedHook
 from hookline.core.events import TurnStartEvent
 from hookline.core.runner import HookError, HookRunner
-from hookline.core.watchdog import LoopWatchdog
+from hookline.core.watchdog import LoopWatchdog, _event_of
 
 
 def blocking_handler(event: Any, ctx: Any) -> None:
@@ -69,3 +70,21 @@ async def test_a_loop_that_keeps_turning_is_never_reported() -> None:
     errors, said = await _run_with_watchdog(quick_handler)
     assert errors == []
     assert said == b""
+
+
+def test_the_event_is_known_by_the_handlers_code() -> None:
+    """No frame's locals are read: a helper's frame is named by the handler that called it,
+    and a function that handles two events is named for both."""
+    registered: dict[Any, list[str]] = {}
+
+    def helper() -> str:
+        return _event_of(sys._getframe(), registered)
+
+    def handler(event: Any, ctx: Any) -> str:
+        return helper()
+
+    assert handler(None, None) == "sync code"
+    registered[handler.__code__] = ["tool_call"]
+    assert handler(None, None) == "tool_call"
+    registered[handler.__code__] = ["tool_call", "tool_result"]
+    assert handler(None, None) == "tool_call or tool_result"

@@ -26,10 +26,11 @@ from hookline.bridge.mapping import (
     with_context,
 )
 from hookline.core.bus import EventBus
-from hookline.core.calling import HookError, describe, run_inline, run_to_end
+from hookline.core.calling import HookError, describe
 from hookline.core.context import HookContext
 from hookline.core.events import Event
 from hookline.core.host import DetachedHost, RunMode
+from hookline.core.loopless import run_inline, run_to_end
 from hookline.core.messages import CustomMessage
 from hookline.core.runner import DEFAULT_HOOK_TIMEOUT, HookRunner
 from hookline.discovery.loader import LoadResult, build_runner, load_hooks

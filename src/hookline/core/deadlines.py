@@ -28,7 +28,7 @@ class TaskDeadline:
     """Cancels ``task`` when ``when`` (loop time) passes: an ``asyncio.Timeout`` without
     the ``async with``, for a driver that sees the cancellation arrive (``take``).
 
-    Cheaper than a scope and not tied to a block: ``calling.Supervised`` keeps
+    Cheaper than a scope and not tied to a block: ``calling.RuleDeadlines`` keeps
     one per suspended handler and takes the cancellation back itself.
     """
 

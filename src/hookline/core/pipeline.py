@@ -29,7 +29,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
-from hookline.core.calling import ABANDON_GRACE, HandlerAbandoned, Resume, caller_cancelled
+from hookline.core.driver import ABANDON_GRACE, HandlerAbandoned, Resume, caller_cancelled
 from hookline.core.events import Event, ToolCallEvent, ToolResultEvent
 from hookline.core.messages import text
 from hookline.core.runner import HookRunner

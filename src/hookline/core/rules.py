@@ -7,25 +7,47 @@ their results into one. Two rules fail closed: a failing or late
 ``tool_call`` handler blocks the call, and a failing or late ``tool_result``
 handler withholds the tool's output (the chain stops there, so no later
 handler sees or passes on the unredacted output).
+
+Most rules call each handler through ``calls.guarded`` (or ``outcome``), which
+puts one that suspends under its deadline. The three *direct* rules of the hot
+events (``tool_call``, ``tool_result``, notifications) ``await`` each handler
+themselves and are driven by ``driver.Resume``, which gives each handler they
+wait in its deadline. A direct rule keeps one contract with that driver::
+
+    for entry in handlers:          # take the handlers one at a time, in order,
+        try:
+            value = await entry[1](event, ctx)   # await the one just taken, and
+            if late:                             # nothing else, then ask ``late``
+                raise late.timeout()
+            ...
+        except BaseException as exc:
+            if late.abandoned:                   # given up on: end without a word
+                return None
+            ...late.failure(exc)...              # what ``exc`` means: report it
+
+The driver knows which handler the rule waits in by how many it has taken from
+``handlers``; ``late`` (``calling.Late``) is the driver's word on the handler
+just awaited: its deadline cancelled it, or the run was abandoned past the
+grace (the rule's ``abandoned`` continuation then answers instead).
 """
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any, cast
+from collections.abc import Awaitable, Callable, Iterator
+from typing import TYPE_CHECKING, Any
 
 from hookline.core import events
 from hookline.core.calling import (
-    Chain,
     DirectRule,
     Entry,
     HandlerCalls,
-    Supervised,
+    Late,
     coerce,
     describe,
     start_direct,
 )
+from hookline.core.driver import Resume
 from hookline.core.events import Event
 from hookline.core.messages import text
 
@@ -42,19 +64,19 @@ BLOCKED = "the call is blocked"
 WITHHELD = "the tool's output was withheld"
 
 
-async def _notify(calls: HandlerCalls, event: Event, entries: list[Entry], chain: Chain) -> None:
+async def _notify(calls: HandlerCalls, event: Event, handlers: Iterator[Entry], late: Late) -> None:
     """Notifications: every handler runs; failures are reported and the chain goes on."""
-    # The hottest non-tool path: each handler is awaited inline (see ``calling.Supervised``).
+    # The hottest non-tool path: each handler is awaited inline (see ``calling.RuleDeadlines``).
     ctx = calls.context
-    for entry in entries:
+    for entry in handlers:
         try:
             await entry[1](event, ctx)
-            if chain:
-                raise chain.expired()
+            if late:
+                raise late.timeout()
         except BaseException as exc:
-            if chain.abandoned:
+            if late.abandoned:
                 return
-            calls.failure(entry[0], event.type, chain.failure(exc))
+            calls.failure(entry[0], event.type, late.failure(exc))
 
 
 async def _notify_rest(
@@ -62,7 +84,7 @@ async def _notify_rest(
 ) -> None:
     calls.failed(entries[index][0], event.type, text, None)
     rest = start_direct(calls, NOTIFY, event, entries[index + 1 :])
-    if type(rest) is Supervised:
+    if type(rest) is Resume:
         await rest
 
 
@@ -70,28 +92,28 @@ NOTIFY = DirectRule(_notify, _notify_rest)
 
 
 async def run_tool_call(
-    calls: HandlerCalls, event: Event, entries: list[Entry], chain: Chain
+    calls: HandlerCalls, event: Event, handlers: Iterator[Entry], late: Late
 ) -> HookResult | None:
     """First block wins; a failing or late handler blocks; input rewrites chain."""
-    current = cast("ToolCallEvent", event)
+    current: ToolCallEvent = event  # type: ignore[assignment]  # no ``cast`` call: hot
     last: ToolCallResult | None = None
     permission: str | None = None
     ctx = calls.context
-    for entry in entries:
+    for entry in handlers:
         # The hottest path: a no-op ``async def`` guard costs one call and one ``await``
         # (handlers are ``async`` here, ``calling.as_async``); only a handler that
-        # suspends meets a deadline (``calling.Supervised``).
+        # suspends meets a deadline (``calling.RuleDeadlines``).
         try:
             value = await entry[1](current, ctx)
-            if chain:
-                raise chain.expired()
+            if late:
+                raise late.timeout()
             if value is None:
                 continue
             result = coerce("tool_call", value)
         except BaseException as exc:
-            if chain.abandoned:
+            if late.abandoned:
                 return None
-            return _blocked(calls, entry[0], chain.failure(exc))
+            return _blocked(calls, entry[0], late.failure(exc))
         if result is None:
             continue
         from hookline.core.results import ToolCallResult
@@ -135,7 +157,7 @@ TOOL_CALL = DirectRule(run_tool_call, _tool_call_abandoned)
 
 
 async def _tool_result(
-    calls: HandlerCalls, event: Event, entries: list[Entry], chain: Chain
+    calls: HandlerCalls, event: Event, handlers: Iterator[Entry], late: Late
 ) -> HookResult | None:
     """Middleware: each handler sees the previous handler's patch (fields it omits keep
     their value), appends accumulate; a failing or late handler withholds the output.
@@ -143,20 +165,20 @@ async def _tool_result(
     So a later handler cannot undo an earlier redaction by accident: it sees the
     redacted content, not the original.
     """
-    current = cast("ToolResultEvent", event)
+    current: ToolResultEvent = event  # type: ignore[assignment]  # no ``cast`` call: hot
     changed: set[str] = set()
     appended: list[Any] = []
     ctx = calls.context
-    for entry in entries:
+    for entry in handlers:
         try:
             value = await entry[1](current, ctx)
-            if chain:
-                raise chain.expired()
+            if late:
+                raise late.timeout()
             result = None if value is None else coerce("tool_result", value)
         except BaseException as exc:
-            if chain.abandoned:
+            if late.abandoned:
                 return None
-            failed = calls.failure(entry[0], "tool_result", chain.failure(exc), WITHHELD)
+            failed = calls.failure(entry[0], "tool_result", late.failure(exc), WITHHELD)
             return withheld(f"tool_result hook {entry[0]} {failed.text}; {WITHHELD}")
         if result is None:
             continue
@@ -459,3 +481,7 @@ RULES: dict[str, Rule] = {
     "subagent_stop": first_block,
     "permission_request": first_decision,
 }
+
+#: Every event's rule, found with one lookup per emit; an event in neither table above is
+#: a notification (``NOTIFY``).
+RULE_OF: dict[str, Rule | DirectRule] = {**RULES, **DIRECT}

@@ -24,27 +24,25 @@ from hookline.core.api import (
     StreamRule,
 )
 from hookline.core.calling import (
-    ABANDON_GRACE,
-    Chain,
+    DirectRule,
     Entry,
     HandlerCalls,
     HookError,
-    Supervised,
+    Late,
     as_async,
-    caller_cancelled,
     describe,
-    is_cancellation,
     start_direct,
+    supervised,
 )
 from hookline.core.context import CommandContext, HookContext
 from hookline.core.deadlines import DialogPausingUI
+from hookline.core.driver import ABANDON_GRACE, Resume, caller_cancelled, is_cancellation
 from hookline.core.events import Event
 from hookline.core.host import AgentHost, DetachedHost
 from hookline.core.messages import Message
 from hookline.core.rules import (
-    DIRECT,
     NOTIFY,
-    RULES,
+    RULE_OF,
     TOOL_CALL,
     TOOL_RESULT,
     run_tool_call,
@@ -173,7 +171,7 @@ class HookRunner:
 
     def runs_inline(self, event: str) -> bool:
         """True when every handler of ``event`` is a plain function: its ``emit`` can be
-        stepped without an event loop (``calling.run_inline``)."""
+        stepped without an event loop (``loopless.run_inline``)."""
         return event not in self._async_events
 
     def get_command(self, name: str) -> RegisteredCommand | None:
@@ -292,21 +290,19 @@ class HookRunner:
         entries = self._handlers.get(name)
         if not entries:
             return None
-        rule = RULES.get(name)
-        if rule is not None:
+        rule = RULE_OF.get(name, NOTIFY)
+        if type(rule) is not DirectRule:
             return await rule(self._calls, event, entries)
-        direct = DIRECT.get(name, NOTIFY)
-        chain = Chain()
-        coro = direct.run(self._calls, event, entries, chain)
+        late = Late()
+        handlers = iter(entries)
+        coro = rule.run(self._calls, event, handlers, late)
         try:
             first = coro.send(None)
         except StopIteration as stop:
             result: HookResult | None = stop.value  # typed without a ``cast`` call
             return result
-        return cast(
-            "HookResult | None",
-            await Supervised(self._calls, direct, event, entries, chain, coro, first),
-        )
+        driver = supervised(self._calls, rule, event, entries, handlers, late, coro, first)
+        return cast("HookResult | None", await driver)
 
     async def emit_tool_call(self, event: ToolCallEvent) -> ToolCallResult | None:
         """``tool_call``: first block wins, a failing or late handler blocks, rewrites chain.
@@ -317,17 +313,16 @@ class HookRunner:
         if not entries:
             return None
         # ``start_direct`` inlined: this is the call every wrapped tool makes.
-        chain = Chain()
-        coro = run_tool_call(self._calls, event, entries, chain)
+        late = Late()
+        handlers = iter(entries)
+        coro = run_tool_call(self._calls, event, handlers, late)
         try:
             first = coro.send(None)
         except StopIteration as stop:
             answer: ToolCallResult | None = stop.value  # typed without a ``cast`` call
             return answer
-        return cast(
-            "ToolCallResult | None",
-            await Supervised(self._calls, TOOL_CALL, event, entries, chain, coro, first),
-        )
+        driver = supervised(self._calls, TOOL_CALL, event, entries, handlers, late, coro, first)
+        return cast("ToolCallResult | None", await driver)
 
     async def emit_tool_result(self, event: ToolResultEvent) -> ToolResultResult | None:
         """``tool_result``: the override to apply. A failing or late handler withholds the
@@ -336,7 +331,7 @@ class HookRunner:
         if not entries:
             return None
         value = start_direct(self._calls, TOOL_RESULT, event, entries)
-        if type(value) is Supervised:
+        if type(value) is Resume:
             value = await value
         return value  # type: ignore[no-any-return]
 

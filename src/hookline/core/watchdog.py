@@ -19,7 +19,7 @@ import os
 import sys
 import threading
 import time
-from types import FrameType
+from types import CodeType, FrameType
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -96,36 +96,41 @@ class LoopWatchdog:
     def _hook_on_stack(self) -> tuple[str, str, str] | None:
         """(hook path, event, "sync code in NAME, line N") of the innermost hook frame."""
         frame: FrameType | None = sys._current_frames().get(self._loop_thread)
-        files = self._hook_files()
+        files, handlers = self._hook_code()
         while frame is not None:
             path = files.get(frame.f_code.co_filename)
             if path is not None:
                 where = f"sync code in {frame.f_code.co_name}, line {frame.f_lineno}"
-                return path, _event_of(frame), where
+                return path, _event_of(frame, handlers), where
             frame = frame.f_back
         return None
 
-    def _hook_files(self) -> dict[str, str]:
-        """Source file -> hook path, for every loaded hook's module and handlers."""
+    def _hook_code(self) -> tuple[dict[str, str], dict[CodeType, list[str]]]:
+        """Source file -> hook path, for every loaded hook's module and handlers; and each
+        handler's code -> the events it was registered for."""
         files: dict[str, str] = {}
+        handlers: dict[CodeType, list[str]] = {}
         for hook in self.runner.hooks:
             files[hook.path] = hook.path
-            for handlers in hook.handlers.values():
-                for fn in handlers:
+            for event, registered in hook.handlers.items():
+                for fn in registered:
                     code = getattr(fn, "__code__", None)
-                    if code is not None:
-                        files.setdefault(code.co_filename, hook.path)
-        return files
+                    if code is None:
+                        continue
+                    files.setdefault(code.co_filename, hook.path)
+                    events = handlers.setdefault(code, [])
+                    if event not in events:
+                        events.append(event)
+        return files, handlers
 
 
-def _event_of(frame: FrameType | None) -> str:
-    """The event a handler frame was called with (its first argument), if it shows."""
+def _event_of(frame: FrameType | None, handlers: dict[CodeType, list[str]]) -> str:
+    """The event of the handler that is ``frame`` or one of its callers, known by its code
+    (no frame's locals are read): the event it was registered for, or each of them when
+    one function handles several."""
     while frame is not None:
-        code = frame.f_code
-        if code.co_argcount >= 1:
-            value = frame.f_locals.get(code.co_varnames[0])
-            kind = getattr(value, "type", None)
-            if isinstance(kind, str):
-                return kind
+        events = handlers.get(frame.f_code)
+        if events:
+            return " or ".join(events)
         frame = frame.f_back
     return "sync code"

@@ -22,7 +22,7 @@ from typing import Any
 
 from hookline.core.api import HookAPI, LoadedHook, UnknownEventError
 from hookline.core.bus import EventBus
-from hookline.core.calling import is_cancellation
+from hookline.core.driver import is_cancellation
 from hookline.core.host import AgentHost
 from hookline.core.runner import DEFAULT_HOOK_TIMEOUT, HookRunner
 from hookline.discovery.sources import Discovery, HookSource, ShadowedSource, SkippedSource

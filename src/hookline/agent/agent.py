@@ -20,7 +20,10 @@ from typing import TYPE_CHECKING, Any
 from hookline.agent.gate import PermissionGate
 from hookline.agent.memory import MemoryFile
 from hookline.agent.prompt import compose_system_prompt
-from hookline.agent.provider import Provider
+from hookline.agent.provider import THINKING_LEVELS as THINKING_LEVELS  # read here by modes
+from hookline.agent.provider import Provider, ThinkingLevel
+from hookline.agent.queues import QUEUE_MODES as QUEUE_MODES  # read here by modes
+from hookline.agent.queues import MessageQueues, QueueMode
 from hookline.agent.session_ops import CompactionPolicy, SessionLifecycle
 from hookline.agent.steps import ModelStep, RetryPolicy, ToolStep
 from hookline.agent.stream import StreamShaper
@@ -79,10 +82,6 @@ MAX_TODO_REMINDERS = 1
 SKIPPED_BY_STEER = "Skipped: the user sent a message that interrupts the remaining tool calls."
 #: The ``custom_type`` of the system reminder a stream rule injects.
 TTSR_CUSTOM_TYPE = "ttsr_reminder"
-THINKING_LEVELS = ("off", "minimal", "low", "medium", "high", "xhigh")
-#: How queued steering / follow-up messages are delivered: all at the next point, or one
-#: per point (pi's ``set_steering_mode`` / ``set_follow_up_mode``).
-QUEUE_MODES = ("all", "one-at-a-time")
 
 Listener = Callable[[dict[str, Any]], None]
 
@@ -155,21 +154,12 @@ class Agent:
         self._active: set[str] | None = None
         self._known_tools: set[str] = set()
         self._listeners: list[Listener] = []
-        #: Messages that arrived while streaming, with whether each asks for a turn.
-        self._queue: list[tuple[Message, bool]] = []
-        #: ``deliver_as`` queues: after the current tool call, after the run, with the next
-        #: user prompt.
-        self._steer: list[Message] = []
-        self._follow_up: list[Message] = []
-        self._next_turn: list[Message] = []
-        #: ``QUEUE_MODES``: how many steering messages land at a turn's end, and how many
-        #: follow-ups when the agent would stop.
-        self.steering_mode = "all"
-        self.follow_up_mode = "all"
+        #: Messages sent while a run streams, and ``deliver_as`` messages, until they land.
+        self.queues = MessageQueues()
         #: ``ctx.shutdown()``: set once the graceful shutdown is done (modes may exit).
         self.shutdown_requested = asyncio.Event()
         self._shutdown_wanted = False
-        self.thinking_level = "off"
+        self.thinking_level: ThinkingLevel = "off"
         #: Builds a provider from a ``provider:name`` spec (``ctx.set_model``).
         self.make_provider: Callable[[str], Provider] | None = None
         #: Re-discovers and reloads the hooks into ``runner`` (``ctx.reload``).
@@ -395,7 +385,7 @@ class Agent:
         never lands between a tool call and its result."""
         msg: CustomMessage = {**message, "timestamp": time.time()}  # type: ignore[typeddict-item]
         if self.is_streaming:
-            self._queue.append((msg, trigger_turn))
+            self.queues.hold(msg, trigger_turn)
             return
         self.session.append_message(msg)
         self._spawn(self._acknowledge(msg, trigger_turn))
@@ -409,7 +399,7 @@ class Agent:
     def send(self, text: str, attachments: list[Content] | None) -> None:
         content: list[Content] = [{"type": "text", "text": text}, *(attachments or [])]
         if self.is_streaming:
-            self._queue.append((user_message(content, time.time()), True))
+            self.queues.hold(user_message(content, time.time()), True)
         else:
             self._spawn(self.prompt(text, images=list(attachments or []), source="extension"))
 
@@ -424,9 +414,9 @@ class Agent:
         """
         msg: Message = {**message, "timestamp": time.time()}  # type: ignore[assignment]
         if deliver_as == "next_turn":
-            self._next_turn.append(msg)
+            self.queues.next_turn(msg)
         elif self.is_streaming:
-            (self._steer if deliver_as == "steer" else self._follow_up).append(msg)
+            (self.queues.steer if deliver_as == "steer" else self.queues.follow_up)(msg)
         elif trigger_turn:
             self._spawn(self._run([msg]))
         else:
@@ -446,43 +436,23 @@ class Agent:
         return not self.is_streaming
 
     def has_pending_messages(self) -> bool:
-        return bool(self._queue or self._steer or self._follow_up)
+        return self.queues.pending_count() > 0
 
     def pending_message_count(self) -> int:
         """Messages waiting for delivery (steering, follow-ups, hook messages)."""
-        return len(self._queue) + len(self._steer) + len(self._follow_up)
+        return self.queues.pending_count()
+
+    @property
+    def steering_mode(self) -> QueueMode:
+        return self.queues.steering_mode
+
+    @property
+    def follow_up_mode(self) -> QueueMode:
+        return self.queues.follow_up_mode
 
     def set_queue_modes(self, steering: str | None = None, follow_up: str | None = None) -> None:
         """``all`` or ``one-at-a-time`` for steering and/or follow-up delivery."""
-        for mode in (steering, follow_up):
-            if mode is not None and mode not in QUEUE_MODES:
-                raise ValueError(f"queue mode {mode!r}: use one of {', '.join(QUEUE_MODES)}")
-        self.steering_mode = steering or self.steering_mode
-        self.follow_up_mode = follow_up or self.follow_up_mode
-
-    def _take_steering(self) -> tuple[list[Message], bool]:
-        """What lands at a turn's end, and whether it asks for another turn.
-
-        Hook messages that ask for no turn all land; of the steering messages
-        (``steer``, a prompt sent while streaming) all or one (``steering_mode``).
-        """
-        notes = [m for m, trigger in self._queue if not trigger]
-        steering = [m for m, trigger in self._queue if trigger] + self._steer
-        if self.steering_mode == "one-at-a-time" and steering:
-            first = steering[0]
-            self._queue = [(m, True) for m, trigger in self._queue if trigger and m is not first]
-            self._steer = [m for m in self._steer if m is not first]
-            return [*notes, first], True
-        self._queue, self._steer = [], []
-        return [*notes, *steering], bool(steering)
-
-    def _take_follow_up(self) -> list[Message]:
-        """The follow-ups that land when the agent would stop: all, or the first."""
-        if self.follow_up_mode == "one-at-a-time":
-            taken, self._follow_up = self._follow_up[:1], self._follow_up[1:]
-        else:
-            taken, self._follow_up = self._follow_up, []
-        return taken
+        self.queues.set_modes(steering, follow_up)
 
     def request_shutdown(self) -> None:
         """Shut down gracefully once the current run is over (at once when idle)."""
@@ -592,9 +562,9 @@ class Agent:
                 text = result.text if result.text is not None else text
                 images = result.images if result.images is not None else images
         if self.is_streaming:
-            self._queue.append((user_message([{"type": "text", "text": text}, *images]), True))
+            self.queues.hold(user_message([{"type": "text", "text": text}, *images]), True)
             return []
-        pending, self._next_turn = self._next_turn, []
+        pending = self.queues.take_next_turn()
         return await self._run(
             [*pending, user_message([{"type": "text", "text": text}, *images])], text, images
         )
@@ -620,9 +590,9 @@ class Agent:
             await self.maybe_auto_compact()
             # Sent after the run's last turn ended: another run (follow-ups last).
             while not self._abort.is_set():
-                queued, turn = self._take_steering()
-                if not turn and self._follow_up:
-                    queued, turn = [*queued, *self._take_follow_up()], True
+                queued, turn = self.queues.take_steering()
+                if not turn and self.queues.has_follow_ups:
+                    queued, turn = [*queued, *self.queues.take_follow_up()], True
                 if not turn:
                     for message in queued:
                         await self._append(message)
@@ -732,7 +702,7 @@ class Agent:
                         self.denials.append(denial)
                         if self._listeners:  # for audit logs and telemetry; not a hook event
                             self.publish({"type": "tool_denied", **denial.to_dict()})
-                    steered = bool(self._steer)
+                    steered = self.queues.steered
                 results.append(result)
                 added.append(await self._append(result))
             await self.emit(TurnEndEvent(turn_index=index, message=assistant, tool_results=results))
@@ -741,7 +711,7 @@ class Agent:
             if assistant.get("stop_reason") in ("error", "aborted") or self._abort.is_set():
                 return
             # Sent while streaming: persisted now, seen by the model at its next call.
-            steering, turn = self._take_steering()
+            steering, turn = self.queues.take_steering()
             for m in steering:
                 added.append(await self._append(m))
             if results or turn:
@@ -755,8 +725,8 @@ class Agent:
                     )
                 )
                 continue
-            if self._follow_up:
-                for m in self._take_follow_up():
+            if self.queues.has_follow_ups:
+                for m in self.queues.take_follow_up():
                     added.append(await self._append(m))
                 continue
             reminders += 1

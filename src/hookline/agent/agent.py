@@ -63,6 +63,7 @@ from hookline.core.process import run_process
 from hookline.core.runner import HookRunner
 from hookline.core.tool import Tool, ToolInfo, ToolResult
 from hookline.core.tool_params import tool_json_schema
+from hookline.core.vocabulary import PermissionMode
 from hookline.session import ReadonlySession, SessionManager, estimate_tokens
 from hookline.tools.bash import bash_timeouts
 from hookline.tools.leftovers import ToolLeftovers
@@ -654,7 +655,7 @@ class Agent:
             denial.tool_name, denial.tool_call_id, input, denial.reason, self.runner.context
         )
 
-    def set_permission_mode(self, mode: str) -> None:
+    def set_permission_mode(self, mode: PermissionMode) -> None:
         """Change the mode for later tool calls; command hooks see it as ``permission_mode``."""
         self.gate.mode = mode
         self.sync_claude()

@@ -36,6 +36,7 @@ from hookline.core.events import McpNotificationEvent
 from hookline.core.paths import expand_path
 from hookline.core.runner import HookError, HookRunner
 from hookline.core.tracebacks import hook_location, hook_traceback
+from hookline.core.vocabulary import PermissionMode
 from hookline.discovery import (
     Discovery,
     LoadError,
@@ -98,7 +99,7 @@ class AgentOptions:
     no_session: bool = False
     session_file: str | None = None
     resume: bool = False
-    permission_mode: str | None = None
+    permission_mode: PermissionMode | None = None
     trust_project: bool = False
     system_prompt: str | None = None
     interactive: bool = False

@@ -14,7 +14,7 @@ import asyncio
 import contextlib
 import os
 import time
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from typing import TYPE_CHECKING, Any
 
 from hookline.agent.gate import PermissionGate
@@ -27,6 +27,8 @@ from hookline.agent.queues import MessageQueues, QueueMode
 from hookline.agent.session_ops import CompactionPolicy, SessionLifecycle
 from hookline.agent.steps import ModelStep, RetryPolicy, ToolStep
 from hookline.agent.stream import StreamShaper
+from hookline.agent.subagents import AgentTypes
+from hookline.agent.task_tool import task_tool
 from hookline.agent.todos import TodoList
 from hookline.claude.timeouts import STOP_HOOK_BLOCK_CAP, stop_block_cap
 from hookline.core.api import StreamRule
@@ -117,7 +119,17 @@ class Agent:
         auto_compact: bool = True,
         compact_threshold: float = 0.8,
         leftovers: ToolLeftovers | None = None,
+        claude: ClaudeHooks | None = None,
+        subagents: AgentTypes | None = None,
+        make_provider: Callable[[str], Provider] | None = None,
+        reloader: Callable[[], Awaitable[None]] | None = None,
+        memory_files: Sequence[MemoryFile] = (),
+        settings_stream_rules: Sequence[StreamRule] = (),
+        verbose_context: bool = False,
     ) -> None:
+        """``claude``: the settings hooks, told the session facts; ``subagents``: the types
+        the ``task`` tool offers (no task tool without). The rest is described where it
+        is kept, below."""
         self.provider = provider
         self.runner = runner
         self.cwd = cwd
@@ -139,9 +151,10 @@ class Agent:
         self.extra_env: dict[str, str] = {}
         self.claude: ClaudeHooks | None = None
         #: The memory files in the system prompt, announced by ``start``.
-        self.memory_files: list[MemoryFile] = []
+        self.memory_files = list(memory_files)
         self.todos = TodoList()
-        self._raw_tools = [*tools, self.todos.tool()]
+        own = [task_tool(self, subagents)] if subagents is not None else []
+        self._raw_tools = [*tools, *own, self.todos.tool()]
         #: Tools from elsewhere (MCP servers), asked at every rebuild: a server that died
         #: takes its tools with it before the next model call.
         self._tool_sources: list[Callable[[], list[Tool]]] = []
@@ -161,12 +174,13 @@ class Agent:
         self.shutdown_requested = asyncio.Event()
         self._shutdown_wanted = False
         self.thinking_level: ThinkingLevel = "off"
-        #: Builds a provider from a ``provider:name`` spec (``ctx.set_model``).
-        self.make_provider: Callable[[str], Provider] | None = None
+        #: Builds a provider from a ``provider:name`` spec (``ctx.set_model``, a sub-agent
+        #: type's ``model``).
+        self.make_provider = make_provider
         #: Re-discovers and reloads the hooks into ``runner`` (``ctx.reload``).
-        self.reloader: Callable[[], Awaitable[None]] | None = None
+        self.reloader = reloader
         #: Stream rules from the settings (``ttsrRules``), after the hooks' own.
-        self.settings_stream_rules: list[StreamRule] = []
+        self.settings_stream_rules = list(settings_stream_rules)
         #: The last model call's context (``ctx.get_context_usage`` counts its tokens).
         self._last_context: list[Message] | None = None
         self._idle = asyncio.Event()
@@ -174,7 +188,7 @@ class Agent:
         self._abort = asyncio.Event()
         self._background: set[asyncio.Task[Any]] = set()
         #: The JSON/RPC stream's shape (``verbose_context``: the full context on every call).
-        self.stream = StreamShaper()
+        self.stream = StreamShaper(verbose_context)
         self.model_step = ModelStep(
             runner, self.emit, self.publish, self._listening, self.retry, self.stream
         )
@@ -191,6 +205,8 @@ class Agent:
         runner.set_session_file(session.get_session_file())
         runner.context.session_manager = ReadonlySession(session)
         runner.context.model = provider.model_id
+        if claude is not None:
+            self.bind_claude(claude)
 
     # -- wiring ----------------------------------------------------------------
 

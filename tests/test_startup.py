@@ -65,7 +65,7 @@ SETTINGS_VALIDATION = (
 )
 #: A scripted ``-p`` turn with no settings file and no hook (108 when this was pinned: the
 #: event classes are seven small modules, one per family, loaded on first use).
-MAX_TURN_HOOKLINE_MODULES = 112  # + agent.queues
+MAX_TURN_HOOKLINE_MODULES = 113  # + agent.queues, agent.sandbox_side
 #: ``claude-hook --no-discovery`` with one hook (37 when this was pinned; +1: the watchdog).
 MAX_BRIDGE_HOOKLINE_MODULES = 41
 LAZY_PACKAGES = (

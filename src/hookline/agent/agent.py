@@ -127,9 +127,9 @@ class Agent:
         settings_stream_rules: Sequence[StreamRule] = (),
         verbose_context: bool = False,
     ) -> None:
-        """``claude``: the settings hooks, told the session facts; ``subagents``: the types
-        the ``task`` tool offers (no task tool without). The rest is described where it
-        is kept, below."""
+        """``claude``: the Claude settings hooks installed in ``runner`` (``bind_claude``);
+        ``subagents``: the types the ``task`` tool offers (no task tool without them).
+        The rest is described where it is kept, below."""
         self.provider = provider
         self.runner = runner
         self.cwd = cwd

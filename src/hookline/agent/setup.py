@@ -28,6 +28,7 @@ from hookline.agent.permissions import PermissionRules
 from hookline.agent.provider import Provider, ProviderError
 from hookline.agent.providers.registry import ProviderSpecError, create_provider
 from hookline.agent.providers.scripted import ScriptError
+from hookline.agent.sandbox_side import SandboxSide
 from hookline.agent.subagents import AgentTypes, load_agent_types
 from hookline.claude.environment import scrub_requested
 from hookline.claude.plugins import Plugin, PluginSet, enabled_state, find_plugins
@@ -64,9 +65,6 @@ from hookline.tools.mcp.config import load_servers
 
 if TYPE_CHECKING:
     from hookline.claude.adapter import ClaudeHooks
-    from hookline.sandbox.config import SandboxConfig
-    from hookline.sandbox.network import NetworkProxy
-    from hookline.sandbox.start import SandboxStart
     from hookline.sandbox.state import SandboxState
 
 DEFAULT_MODEL = "scripted:" + str(Path(__file__).with_name("default_script.yaml"))
@@ -574,10 +572,9 @@ class AgentBuilder:
         switches it on. Its refusals are reported once the agent is bound."""
         from hookline.sandbox.state import SandboxState
 
-        side = _SandboxSide()
+        side = SandboxSide(self.cwd, runner)
         self._awaiting_agent.append(side)
-        start = functools.partial(_start_sandbox, cwd=self.cwd, runner=runner, side=side)
-        state = SandboxState(rules=rules, cwd=self.cwd, load=read_settings, start=start)
+        state = SandboxState(rules=rules, cwd=self.cwd, load=read_settings, start=side.start)
         if settings.empty or settings.merged.sandbox is None:
             return state  # nothing started for a run without sandbox settings
         from hookline.sandbox.start import SandboxUnavailable
@@ -696,37 +693,6 @@ class _AwaitsAgent(Protocol):
     def bind(self, agent: Agent) -> None: ...
 
 
-class _SandboxSide:
-    """What the sandbox, started before the agent exists, asks of it: refusals become
-    ``sandbox_violation`` events on its stream (audit logs and OTel record them), and in
-    bypassPermissions the network proxy lets unlisted hosts through. Before ``bind`` a
-    refusal is not reported and no host is let through."""
-
-    def __init__(self) -> None:
-        self._agent: Agent | None = None
-
-    def bind(self, agent: Agent) -> None:
-        self._agent = agent
-
-    def violation(self, decision: Any) -> None:
-        if self._agent is not None:
-            self._agent.publish(sandbox_violation_event(decision))
-
-    def bypass(self) -> bool:
-        # the mode is read where it lives, when a host is asked about
-        return self._agent is not None and self._agent.gate.mode == "bypassPermissions"
-
-
-def _start_sandbox(
-    config: SandboxConfig, *, cwd: str, runner: HookRunner, side: _SandboxSide
-) -> SandboxStart:
-    """``SandboxState``'s way to start a sandbox: its network proxy, its reports."""
-    from hookline.sandbox.start import start_sandbox
-
-    proxy = _network_proxy(config, cwd, runner, side.bypass)
-    return start_sandbox(config, proxy=proxy, on_violation=side.violation)
-
-
 async def hook_flags_help(options: AgentOptions) -> list[str]:
     """``hookline --help`` lines for the flags the hooks that would load register."""
     err = open(os.devnull, "w")  # noqa: SIM115 - start-up notices are not help text
@@ -769,35 +735,6 @@ def _settings_stream_rules(settings: LoadedSettings) -> list[StreamRule]:
                 ) from None
             rules.append(StreamRule(rule.name, pattern, rule.text, str(file.path)))
     return rules
-
-
-def _network_proxy(
-    config: SandboxConfig, cwd: str, runner: HookRunner, bypass: Callable[[], bool]
-) -> NetworkProxy:
-    """The sandbox's way out: allowed domains pass, denied ones never, the rest are asked
-    about in the session's UI (refused without one) or let through in bypassPermissions;
-    an "always" answer is saved as Claude Code saves it."""
-    from hookline.agent.network_ask import make_host_asker, make_host_rememberer
-    from hookline.sandbox.network import DomainPolicy, NetworkProxy
-
-    return NetworkProxy(
-        DomainPolicy(allowed=config.allowed_domains, denied=config.denied_domains),
-        ask=make_host_asker(runner),
-        bypass=bypass,
-        remember=make_host_rememberer(cwd),
-    )
-
-
-def sandbox_violation_event(decision: Any) -> dict[str, Any]:
-    """The ``sandbox_violation`` event for one refusal: a connection (``NetworkDecision``)
-    or a write (``WriteRefused``)."""
-    from hookline.sandbox.launcher import violation_fields
-
-    return {
-        "type": "sandbox_violation",
-        **violation_fields(decision),
-        "outcome": getattr(decision, "outcome", "refused"),
-    }
 
 
 def _permission_rules(

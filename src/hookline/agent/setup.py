@@ -451,8 +451,10 @@ class AgentBuilder:
         return settings
 
     def runner(self, settings: LoadedSettings) -> HookRunner:
-        """The hook runner; a failing hook is said at once (its traceback under --verbose)."""
+        """The hook runner; a failing hook is said at once (its traceback under --verbose).
+        Hooks read the mode (``interactive``, ``rpc``, ...) as ``ctx.mode``."""
         runner = HookRunner(cwd=self.cwd, timeout=settings.hook_timeout_seconds)
+        runner.context.mode = self.options.mode
         err, verbose = self.err, self.options.verbose
         runner.on_error(lambda e: _report_hook_error(err, e, verbose))
         return runner
@@ -504,7 +506,6 @@ class AgentBuilder:
             f"events:{channel}", "events", exc
         )
         load_into_runner(result, runner)
-        runner.context.mode = options.mode
         return result
 
     def plugins(self, settings: LoadedSettings, trusted: bool) -> list[Plugin]:

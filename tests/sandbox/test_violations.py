@@ -20,7 +20,7 @@ from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 
 import hookline.sandbox.launcher
-from hookline.agent.setup import sandbox_violation_event
+from hookline.agent.sandbox_side import sandbox_violation_event
 from hookline.sandbox.launcher import Sandbox
 from hookline.telemetry.audit import AuditLog
 from hookline.telemetry.otel import OtelRecorder

@@ -15,16 +15,21 @@ import asyncio
 import contextlib
 import os
 import time
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from typing import TYPE_CHECKING, Any
 
 from hookline.agent.gate import PermissionGate
 from hookline.agent.memory import MemoryFile
 from hookline.agent.prompt import compose_system_prompt
-from hookline.agent.provider import Provider
+from hookline.agent.provider import THINKING_LEVELS as THINKING_LEVELS  # read here by modes
+from hookline.agent.provider import Provider, ThinkingLevel
+from hookline.agent.queues import QUEUE_MODES as QUEUE_MODES  # read here by modes
+from hookline.agent.queues import MessageQueues, QueueMode
 from hookline.agent.session_ops import CompactionPolicy, SessionLifecycle
 from hookline.agent.steps import ModelStep, RetryPolicy, ToolExecution
 from hookline.agent.stream import StreamShaper
+from hookline.agent.subagents import AgentTypes
+from hookline.agent.task_tool import task_tool
 from hookline.agent.todos import TodoList
 from hookline.claude.timeouts import STOP_HOOK_BLOCK_CAP, stop_block_cap
 from hookline.core.api import StreamRule
@@ -62,6 +67,7 @@ from hookline.core.process import run_process
 from hookline.core.runner import HookRunner
 from hookline.core.tool import Tool, ToolInfo, ToolResult
 from hookline.core.tool_params import tool_json_schema
+from hookline.core.vocabulary import PermissionMode
 from hookline.core.wrapping import resolve_tools
 from hookline.session import ReadonlySession, SessionManager, estimate_tokens
 from hookline.tools.bash import bash_timeouts
@@ -80,10 +86,6 @@ MAX_TODO_REMINDERS = 1
 SKIPPED_BY_STEER = "Skipped: the user sent a message that interrupts the remaining tool calls."
 #: The ``custom_type`` of the system reminder a stream rule injects.
 TTSR_CUSTOM_TYPE = "ttsr_reminder"
-THINKING_LEVELS = ("off", "minimal", "low", "medium", "high", "xhigh")
-#: How queued steering / follow-up messages are delivered: all at the next point, or one
-#: per point (pi's ``set_steering_mode`` / ``set_follow_up_mode``).
-QUEUE_MODES = ("all", "one-at-a-time")
 
 Listener = Callable[[dict[str, Any]], None]
 
@@ -115,7 +117,17 @@ class Agent:
         compact_threshold: float = 0.8,
         leftovers: ToolLeftovers | None = None,
         mode: RunMode = "print",
+        claude: ClaudeHooks | None = None,
+        subagents: AgentTypes | None = None,
+        make_provider: Callable[[str], Provider] | None = None,
+        reloader: Callable[[], Awaitable[None]] | None = None,
+        memory_files: Sequence[MemoryFile] = (),
+        settings_stream_rules: Sequence[StreamRule] = (),
+        verbose_context: bool = False,
     ) -> None:
+        """``claude``: the Claude settings hooks installed in ``runner``;
+        ``subagents``: the types the ``task`` tool offers (no task tool without them).
+        The rest is described where it is kept, below."""
         self.provider = provider
         #: How the agent runs (``ctx.mode``): the mode that drives it says.
         self.mode: RunMode = mode
@@ -137,11 +149,13 @@ class Agent:
         self.sessions = SessionLifecycle(session, cwd, self.emit, self.compaction)
         self.turn_index = 0
         self.extra_env: dict[str, str] = {}
-        self.claude: ClaudeHooks | None = None
+        #: Settings hooks feed context to runs and answer for denied calls.
+        self.claude = claude
         #: The memory files in the system prompt, announced by ``start``.
-        self.memory_files: list[MemoryFile] = []
+        self.memory_files = list(memory_files)
         self.todos = TodoList()
-        self._raw_tools = [*tools, self.todos.tool()]
+        own = [task_tool(self, subagents)] if subagents is not None else []
+        self._raw_tools = [*tools, *own, self.todos.tool()]
         #: Tools from elsewhere (MCP servers), asked at every rebuild: a server that died
         #: takes its tools with it before the next model call.
         self._tool_sources: list[Callable[[], list[Tool]]] = []
@@ -155,27 +169,19 @@ class Agent:
         self._active: set[str] | None = None
         self._known_tools: set[str] = set()
         self._listeners: list[Listener] = []
-        #: Messages that arrived while streaming, with whether each asks for a turn.
-        self._queue: list[tuple[Message, bool]] = []
-        #: ``deliver_as`` queues: after the current tool call, after the run, with the next
-        #: user prompt.
-        self._steer: list[Message] = []
-        self._follow_up: list[Message] = []
-        self._next_turn: list[Message] = []
-        #: ``QUEUE_MODES``: how many steering messages land at a turn's end, and how many
-        #: follow-ups when the agent would stop.
-        self.steering_mode = "all"
-        self.follow_up_mode = "all"
+        #: Messages sent while a run streams, and ``deliver_as`` messages, until they land.
+        self.queues = MessageQueues()
         #: ``ctx.shutdown()``: set once the graceful shutdown is done (modes may exit).
         self.shutdown_requested = asyncio.Event()
         self._shutdown_wanted = False
-        self.thinking_level = "off"
-        #: Builds a provider from a ``provider:name`` spec (``ctx.set_model``).
-        self.make_provider: Callable[[str], Provider] | None = None
+        self.thinking_level: ThinkingLevel = "off"
+        #: Builds a provider from a ``provider:name`` spec (``ctx.set_model``, a sub-agent
+        #: type's ``model``).
+        self.make_provider = make_provider
         #: Re-discovers and reloads the hooks into ``runner`` (``ctx.reload``).
-        self.reloader: Callable[[], Awaitable[None]] | None = None
+        self.reloader = reloader
         #: Stream rules from the settings (``ttsrRules``), after the hooks' own.
-        self.settings_stream_rules: list[StreamRule] = []
+        self.settings_stream_rules = list(settings_stream_rules)
         #: The last model call's context (``ctx.get_context_usage`` counts its tokens).
         self._last_context: list[Message] | None = None
         self._idle = asyncio.Event()
@@ -183,7 +189,7 @@ class Agent:
         self._abort = asyncio.Event()
         self._background: set[asyncio.Task[Any]] = set()
         #: The JSON/RPC stream's shape (``verbose_context``: the full context on every call).
-        self.stream = StreamShaper()
+        self.stream = StreamShaper(verbose_context)
         self.model_step = ModelStep(
             runner, self.emit, self.publish, self._listening, self.retry, self.stream
         )
@@ -387,7 +393,7 @@ class Agent:
         never lands between a tool call and its result."""
         msg: CustomMessage = {**message, "timestamp": time.time()}  # type: ignore[typeddict-item]
         if self.is_streaming:
-            self._queue.append((msg, trigger_turn))
+            self.queues.hold(msg, trigger_turn)
             return
         self.session.append_message(msg)
         self._spawn(self._acknowledge(msg, trigger_turn))
@@ -401,7 +407,7 @@ class Agent:
     def send(self, text: str, attachments: list[Content] | None) -> None:
         content: list[Content] = [{"type": "text", "text": text}, *(attachments or [])]
         if self.is_streaming:
-            self._queue.append((user_message(content, time.time()), True))
+            self.queues.hold(user_message(content, time.time()), True)
         else:
             self._spawn(self.prompt(text, images=list(attachments or []), source="extension"))
 
@@ -416,9 +422,9 @@ class Agent:
         """
         msg: Message = {**message, "timestamp": time.time()}  # type: ignore[assignment]
         if deliver_as == "next_turn":
-            self._next_turn.append(msg)
+            self.queues.next_turn(msg)
         elif self.is_streaming:
-            (self._steer if deliver_as == "steer" else self._follow_up).append(msg)
+            (self.queues.steer if deliver_as == "steer" else self.queues.follow_up)(msg)
         elif trigger_turn:
             self._spawn(self._run([msg]))
         else:
@@ -438,43 +444,23 @@ class Agent:
         return not self.is_streaming
 
     def has_pending_messages(self) -> bool:
-        return bool(self._queue or self._steer or self._follow_up)
+        return self.queues.pending_count() > 0
 
     def pending_message_count(self) -> int:
         """Messages waiting for delivery (steering, follow-ups, hook messages)."""
-        return len(self._queue) + len(self._steer) + len(self._follow_up)
+        return self.queues.pending_count()
+
+    @property
+    def steering_mode(self) -> QueueMode:
+        return self.queues.steering_mode
+
+    @property
+    def follow_up_mode(self) -> QueueMode:
+        return self.queues.follow_up_mode
 
     def set_queue_modes(self, steering: str | None = None, follow_up: str | None = None) -> None:
         """``all`` or ``one-at-a-time`` for steering and/or follow-up delivery."""
-        for mode in (steering, follow_up):
-            if mode is not None and mode not in QUEUE_MODES:
-                raise ValueError(f"queue mode {mode!r}: use one of {', '.join(QUEUE_MODES)}")
-        self.steering_mode = steering or self.steering_mode
-        self.follow_up_mode = follow_up or self.follow_up_mode
-
-    def _take_steering(self) -> tuple[list[Message], bool]:
-        """What lands at a turn's end, and whether it asks for another turn.
-
-        Hook messages that ask for no turn all land; of the steering messages
-        (``steer``, a prompt sent while streaming) all or one (``steering_mode``).
-        """
-        notes = [m for m, trigger in self._queue if not trigger]
-        steering = [m for m, trigger in self._queue if trigger] + self._steer
-        if self.steering_mode == "one-at-a-time" and steering:
-            first = steering[0]
-            self._queue = [(m, True) for m, trigger in self._queue if trigger and m is not first]
-            self._steer = [m for m in self._steer if m is not first]
-            return [*notes, first], True
-        self._queue, self._steer = [], []
-        return [*notes, *steering], bool(steering)
-
-    def _take_follow_up(self) -> list[Message]:
-        """The follow-ups that land when the agent would stop: all, or the first."""
-        if self.follow_up_mode == "one-at-a-time":
-            taken, self._follow_up = self._follow_up[:1], self._follow_up[1:]
-        else:
-            taken, self._follow_up = self._follow_up, []
-        return taken
+        self.queues.set_modes(steering, follow_up)
 
     def request_shutdown(self) -> None:
         """Shut down gracefully once the current run is over (at once when idle)."""
@@ -595,9 +581,9 @@ class Agent:
                 text = result.text if result.text is not None else text
                 images = result.images if result.images is not None else images
         if self.is_streaming:
-            self._queue.append((user_message([{"type": "text", "text": text}, *images]), True))
+            self.queues.hold(user_message([{"type": "text", "text": text}, *images]), True)
             return []
-        pending, self._next_turn = self._next_turn, []
+        pending = self.queues.take_next_turn()
         return await self._run(
             [*pending, user_message([{"type": "text", "text": text}, *images])], text, images
         )
@@ -623,9 +609,9 @@ class Agent:
             await self.maybe_auto_compact()
             # Sent after the run's last turn ended: another run (follow-ups last).
             while not self._abort.is_set():
-                queued, turn = self._take_steering()
-                if not turn and self._follow_up:
-                    queued, turn = [*queued, *self._take_follow_up()], True
+                queued, turn = self.queues.take_steering()
+                if not turn and self.queues.has_follow_ups:
+                    queued, turn = [*queued, *self.queues.take_follow_up()], True
                 if not turn:
                     for message in queued:
                         await self._append(message)
@@ -674,10 +660,6 @@ class Agent:
         await self.emit(AgentEndEvent(messages=added, denials=[d.to_dict() for d in self.denials]))
         return added
 
-    def bind_claude(self, claude: ClaudeHooks) -> None:
-        """Let settings hooks feed context to runs and answer for denied calls."""
-        self.claude = claude
-
     async def _permission_denied(self, denial: Denial, input: dict[str, Any]) -> bool:
         """Settings PermissionDenied hooks for a denied call; True: the model may retry."""
         if self.claude is None:
@@ -686,7 +668,7 @@ class Agent:
             denial.tool_name, denial.tool_call_id, input, denial.reason, self.runner.context
         )
 
-    def set_permission_mode(self, mode: str) -> None:
+    def set_permission_mode(self, mode: PermissionMode) -> None:
         """Change the mode for later tool calls; command hooks see it as ``permission_mode``."""
         self.gate.mode = mode
 
@@ -723,7 +705,7 @@ class Agent:
                         self.denials.append(denial)
                         if self._listeners:  # for audit logs and telemetry; not a hook event
                             self.publish({"type": "tool_denied", **denial.to_dict()})
-                    steered = bool(self._steer)
+                    steered = self.queues.steered
                 results.append(result)
                 added.append(await self._append(result))
             await self.emit(TurnEndEvent(turn_index=index, message=assistant, tool_results=results))
@@ -732,7 +714,7 @@ class Agent:
             if assistant.get("stop_reason") in ("error", "aborted") or self._abort.is_set():
                 return
             # Sent while streaming: persisted now, seen by the model at its next call.
-            steering, turn = self._take_steering()
+            steering, turn = self.queues.take_steering()
             for m in steering:
                 added.append(await self._append(m))
             if results or turn:
@@ -746,8 +728,8 @@ class Agent:
                     )
                 )
                 continue
-            if self._follow_up:
-                for m in self._take_follow_up():
+            if self.queues.has_follow_ups:
+                for m in self.queues.take_follow_up():
                     added.append(await self._append(m))
                 continue
             reminders += 1

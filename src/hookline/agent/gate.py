@@ -27,6 +27,7 @@ from hookline.agent.permissions import (
 from hookline.core.events import Event, NotificationEvent, PermissionRequestEvent
 from hookline.core.pipeline import Authorization, Denial, DenialSource
 from hookline.core.runner import HookRunner
+from hookline.core.vocabulary import PermissionMode
 
 if TYPE_CHECKING:
     from hookline.core.results import HookResult, PermissionRequestResult, ToolCallResult
@@ -40,7 +41,7 @@ class PermissionGate:
         self,
         runner: HookRunner,
         *,
-        mode: str = "default",
+        mode: PermissionMode = "default",
         rules: PermissionRules | None = None,
         cwd: str = ".",
         emit: Callable[[Event], Awaitable[Any]] | None = None,
@@ -50,7 +51,8 @@ class PermissionGate:
         #: the session's sandbox, read at each call: the bash calls it runs and vets are
         #: allowed without asking (``autoAllowBashIfSandboxed``)
         self.sandbox = sandbox
-        self.mode = mode
+        #: read at each call: a change (``Agent.set_permission_mode``) holds from the next
+        self.mode: PermissionMode = mode
         self.rules = rules or PermissionRules()
         self.cwd = cwd
         #: How events are sent; the agent passes its own emit so listeners see them.

@@ -16,13 +16,14 @@ from pathlib import Path
 from typing import Any
 
 from hookline.agent.model_choice import MODEL_ENV, normalize_spec
+from hookline.agent.provider import THINKING_LEVELS, ThinkingLevel
 from hookline.agent.providers.registry import ProviderSpecError, parse_spec
 
 #: The embedded scripted model (what runs with nothing configured).
 SCRIPTED_DEFAULT = "scripted:" + str(Path(__file__).with_name("default_script.yaml"))
 #: Thinking levels in order (``xhigh`` only for the models that take it).
-LEVELS = ("off", "minimal", "low", "medium", "high")
-LEVELS_WITH_XHIGH = (*LEVELS, "xhigh")
+LEVELS_WITH_XHIGH = THINKING_LEVELS
+LEVELS = tuple(level for level in THINKING_LEVELS if level != "xhigh")
 
 _APIS = {
     "anthropic": ("anthropic-messages", "https://api.anthropic.com"),
@@ -62,7 +63,7 @@ class ModelEntry:
         """What ``--model`` takes (``anthropic:claude-sonnet-4-5``)."""
         return f"{self.provider}:{self.id}"
 
-    def thinking_levels(self) -> tuple[str, ...]:
+    def thinking_levels(self) -> tuple[ThinkingLevel, ...]:
         """The levels this model takes; ``off`` only when it does not reason."""
         if not self.reasoning:
             return ("off",)

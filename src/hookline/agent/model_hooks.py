@@ -13,7 +13,7 @@ import json
 import re
 import uuid
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, Protocol
 
 from hookline.agent.provider import ModelRequest, Provider, ToolSpec
 from hookline.claude.model_hooks import ModelHookCancelled, ModelHookRequest
@@ -59,23 +59,36 @@ def _parse_json_object(text: str) -> dict[str, Any]:
     return value
 
 
-def make_model_runner(
-    provider: Callable[[], Provider],
-    cwd: str,
-    emit: Callable[[Event], Awaitable[Any]],
-) -> Callable[[ModelHookRequest], Awaitable[dict[str, Any]]]:
-    """A ``ModelRunner`` for ``ClaudeHooks`` bound to the agent's current model."""
+class ModelHookHost(Protocol):
+    """What prompt and agent hooks need of the agent: its model now, its event stream."""
 
-    async def run(request: ModelHookRequest) -> dict[str, Any]:
-        model = provider()
+    provider: Provider
+
+    def emit(self, event: Event) -> Awaitable[Any]: ...
+
+
+class ModelHookRunner:
+    """``ClaudeHooks``' ``ModelRunner``: runs prompt and agent hooks on the agent's current
+    model. The Claude layer is built before the agent, so the agent is given by ``bind``;
+    no hook runs before then."""
+
+    def __init__(self, cwd: str) -> None:
+        self.cwd = cwd
+        self._host: ModelHookHost | None = None
+
+    def bind(self, host: ModelHookHost) -> None:
+        self._host = host
+
+    async def __call__(self, request: ModelHookRequest) -> dict[str, Any]:
+        if self._host is None:
+            raise RuntimeError("a model hook ran before the agent was built")
+        model = self._host.provider
         if request.max_turns is None:
             reply = await model.complete(
                 ModelRequest(PROMPT_SYSTEM, [user_message(request.prompt)], [])
             )
             return _parse_json_object(content_text(reply["content"]))
-        return await _run_agent(model, request, cwd, emit)
-
-    return run
+        return await _run_agent(model, request, self.cwd, self._host.emit)
 
 
 async def _run_agent(

@@ -69,7 +69,7 @@ class PermissionCheck:
 
 
 def check_permission(
-    mode: str,
+    mode: PermissionMode,
     rules: PermissionRules,
     tool_name: str,
     input: dict[str, Any],
@@ -150,7 +150,7 @@ def check_permission(
 
 
 def _bash(
-    mode: str, rules: PermissionRules, call: ToolCall, dirs: Sequence[str]
+    mode: PermissionMode, rules: PermissionRules, call: ToolCall, dirs: Sequence[str]
 ) -> PermissionCheck:
     """A bash line is allowed only when each command and each file it writes is."""
     granted: list[PermissionRule] = []
@@ -191,7 +191,7 @@ def _guard(
     return next((r for r in rules if r.tool in tools and r.specifier is not None), None)
 
 
-def _ask(mode: str, reason: str, rule: PermissionRule | None = None) -> PermissionCheck:
+def _ask(mode: PermissionMode, reason: str, rule: PermissionRule | None = None) -> PermissionCheck:
     if mode == "dontAsk":
         return PermissionCheck("deny", f"{reason}, and dontAsk mode does not ask", rule)
     return PermissionCheck("ask", reason, rule)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol
 
 from hookline.agent.blocks import StreamBlocks
 from hookline.core.messages import AssistantMessage, Message
@@ -31,6 +31,11 @@ class ToolSpec:
         return tool_json_schema(self.parameters)
 
 
+#: How hard a model reasons before it answers (pi's thinking levels; ``off``: not at all).
+ThinkingLevel = Literal["off", "minimal", "low", "medium", "high", "xhigh"]
+#: The levels in order, least first.
+THINKING_LEVELS: tuple[ThinkingLevel, ...] = ("off", "minimal", "low", "medium", "high", "xhigh")
+
 PayloadHook = Callable[[dict[str, Any], str], Awaitable[dict[str, Any]]]
 ResponseHook = Callable[[int | None, dict[str, str], str | None, str], Awaitable[None]]
 
@@ -44,9 +49,9 @@ class ModelRequest:
     tools: list[ToolSpec] = field(default_factory=list)
     max_tokens: int = 8192
     signal: asyncio.Event | None = None
-    #: ``off`` | ``minimal`` | ``low`` | ``medium`` | ``high`` | ``xhigh``: each provider maps
-    #: it to its reasoning setting (``reasoning_effort``, a thinking budget).
-    thinking: str = "off"
+    #: Each provider maps it to its reasoning setting (``reasoning_effort``, a thinking
+    #: budget).
+    thinking: ThinkingLevel = "off"
     #: ``before_provider_request``: given the payload and the provider name, returns the
     #: payload to send.
     on_payload: PayloadHook | None = None

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import atexit
 import dataclasses
+import functools
 import logging
 import os
 import re
@@ -16,19 +17,19 @@ import sys
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import TYPE_CHECKING, Any, Protocol, TextIO
 
 from hookline.agent.agent import DEFAULT_SYSTEM_PROMPT, Agent
 from hookline.agent.flags import describe_hook_flags, parse_hook_flags
 from hookline.agent.gate import PermissionGate
-from hookline.agent.memory import load_memory, system_prompt_with_memory
+from hookline.agent.memory import Memory, load_memory, system_prompt_with_memory
 from hookline.agent.model_choice import choose_model, normalize_spec
 from hookline.agent.permissions import PermissionRules
 from hookline.agent.provider import Provider, ProviderError
 from hookline.agent.providers.registry import ProviderSpecError, create_provider
 from hookline.agent.providers.scripted import ScriptError
-from hookline.agent.subagents import load_agent_types
-from hookline.agent.task_tool import task_tool
+from hookline.agent.sandbox_side import SandboxSide
+from hookline.agent.subagents import AgentTypes, load_agent_types
 from hookline.claude.environment import scrub_requested
 from hookline.claude.plugins import Plugin, PluginSet, enabled_state, find_plugins
 from hookline.core.api import RegisteredFlag, StreamRule
@@ -36,7 +37,9 @@ from hookline.core.events import McpNotificationEvent
 from hookline.core.host import RunMode
 from hookline.core.paths import expand_path
 from hookline.core.runner import HookError, HookRunner
+from hookline.core.tool import Tool
 from hookline.core.tracebacks import hook_location, hook_traceback
+from hookline.core.vocabulary import PermissionMode
 from hookline.discovery import (
     Discovery,
     LoadError,
@@ -59,13 +62,10 @@ from hookline.settings import (
     resolve_permission_mode,
 )
 from hookline.settings.trust import project_has_hooks as _project_has_hooks
-from hookline.tools import BashSpawnContext, ToolLeftovers, builtin_tools
+from hookline.tools import BashSpawnContext, BashSpawnHook, ToolLeftovers, builtin_tools
 
 if TYPE_CHECKING:
     from hookline.claude.adapter import ClaudeHooks
-    from hookline.sandbox.config import SandboxConfig
-    from hookline.sandbox.network import NetworkProxy
-    from hookline.sandbox.start import SandboxStart
     from hookline.sandbox.state import SandboxState
 
 DEFAULT_MODEL = "scripted:" + str(Path(__file__).with_name("default_script.yaml"))
@@ -99,7 +99,7 @@ class AgentOptions:
     no_session: bool = False
     session_file: str | None = None
     resume: bool = False
-    permission_mode: str | None = None
+    permission_mode: PermissionMode | None = None
     trust_project: bool = False
     system_prompt: str | None = None
     interactive: bool = False
@@ -157,9 +157,10 @@ def _say(
         print(f"hookline: {text}", file=stream, flush=True)
 
 
-def _provider(spec: str, base_url: str | None, cwd: str) -> Provider:
+def _provider(spec: str, *, base_url: str | None, cwd: str) -> Provider:
+    """The provider for a ``provider:name`` spec (``set_model``, a sub-agent type's model)."""
     try:
-        return create_provider(spec, base_url=base_url, cwd=cwd)
+        return create_provider(normalize_spec(spec), base_url=base_url, cwd=cwd)
     except (ProviderSpecError, ScriptError, ProviderError) as exc:
         raise SetupError(str(exc)) from None
 
@@ -323,217 +324,375 @@ async def build_agent(
     stderr: TextIO | None = None,
     ask_trust: Callable[[str], Awaitable[bool]] | None = None,
 ) -> AgentBundle:
-    """Everything the modes need, built in the order trust requires.
+    """Everything the modes need, built in the order trust requires (``AgentBuilder``).
 
     ``ask_trust(cwd)`` asks the user whether to trust an untrusted project
     (interactive mode); without it the question is a line on stdin.
     """
-    err = stderr
-    cwd = os.path.abspath(options.cwd)
-    if not os.path.isdir(cwd):
-        raise SetupError(f"--cwd {cwd} is not a directory")
-    trusted = await _decide_trust(options, cwd, err, ask_trust)
-    settings = load_settings(
-        Path(cwd),
-        cli_settings=Path(options.settings_file) if options.settings_file else None,
-        managed_paths=options.managed_paths,
-        project_trusted=trusted,
-    )
-    if settings.errors:
-        raise SetupError(
-            "settings cannot be used, so nothing was started (its deny rules cannot be "
-            "known); fix or remove the file:\n" + "\n".join(settings.errors)
-        )
-    for warning in settings.warnings:
-        _say(err, f"settings: {warning}")
-    _log.debug("project %s: %s", cwd, "trusted" if trusted else "not trusted")
-    for file in settings.files:
-        if file.exists:
-            _log.debug("settings file %s (%s)", file.path, file.scope)
-    ignored = settings.ignored_summary()
-    if not trusted and (ignored is not None or _project_has_hooks(cwd)):
-        _say(
-            err,
-            f"project {cwd} is not trusted: its hooks and settings hooks are skipped"
-            + (f"; {ignored}" if ignored else "")
-            + f" (run `hookline trust {cwd}` or pass --trust-project)",
-        )
-    rules = _permission_rules(settings, options, cwd, err)  # before any hook code runs
-    provider = _chosen_provider(options, settings, cwd, err)
+    return await AgentBuilder(options, stderr=stderr, ask_trust=ask_trust).build()
 
-    policy = hook_policy(settings)
-    runner = HookRunner(cwd=cwd, timeout=settings.hook_timeout_seconds)
-    runner.on_error(lambda e: _report_hook_error(err, e, options.verbose))
-    required = _required_hooks(options, settings, cwd)
 
-    def plan_hooks() -> ModuleHookPlan:
-        """What may load: at start-up, and again on a reload (files added since)."""
-        return plan_module_hooks(
+class AgentBuilder:
+    """Builds an agent from options, one step per method, in the order trust requires.
+
+    Nothing from the project runs before it is trusted, and no hook code runs
+    before the settings' deny rules are known. ``build`` reads as the list of
+    steps: each takes what the steps before it built and returns what it
+    builds. What is built before the agent and reaches it later (prompt and
+    agent hooks, the sandbox's reports) is given the agent in ``bind``.
+    """
+
+    def __init__(
+        self,
+        options: AgentOptions,
+        *,
+        stderr: TextIO | None = None,
+        ask_trust: Callable[[str], Awaitable[bool]] | None = None,
+    ) -> None:
+        self.options = options
+        #: where notices go (None: the log)
+        self.err = stderr
+        self.cwd = os.path.abspath(options.cwd)
+        self._ask_trust = ask_trust
+        #: What a step built before the agent that reaches it later; ``bind`` gives it.
+        self._awaiting_agent: list[_AwaitsAgent] = []
+
+    async def build(self) -> AgentBundle:
+        if not os.path.isdir(self.cwd):
+            raise SetupError(f"--cwd {self.cwd} is not a directory")
+        trusted = await _decide_trust(self.options, self.cwd, self.err, self._ask_trust)
+        read_settings = self.settings_reader(trusted)
+        settings = self.settings(read_settings, trusted)
+        rules = _permission_rules(settings, self.options, self.cwd, self.err)  # before any hook
+        provider = _chosen_provider(self.options, settings, self.cwd, self.err)
+        runner = self.runner(settings)
+        plan = self.hook_plan(settings, trusted)
+        loaded = await self.module_hooks(plan(), runner, settings)
+        plugins = self.plugins(settings, trusted)
+        claude = self.claude_hooks(settings, trusted, plugins, loaded, runner)
+        mode = self.permission_mode(settings)
+        sandbox = self.sandbox(settings, rules, runner, read_settings)
+        gate = PermissionGate(runner, mode=mode, rules=rules, cwd=self.cwd, sandbox=sandbox)
+        memory = self.memory(trusted)
+        session = _open_session(self.options, self.cwd)
+        leftovers = self.leftovers()
+        subagents = self.subagents(trusted, plugins)
+        make_provider = self.provider_factory()
+        agent = Agent(
+            provider=provider,
+            runner=runner,
+            session=session,
+            tools=self.tools(rules, claude, leftovers, sandbox),
+            cwd=self.cwd,
+            system_prompt=system_prompt_with_memory(
+                self.options.system_prompt or DEFAULT_SYSTEM_PROMPT, memory
+            ),
+            gate=gate,
+            leftovers=leftovers,
+            claude=claude,
+            subagents=subagents,
+            make_provider=make_provider,
+            reloader=ModuleHookReload(plan, runner, loaded, self.cwd, self.err),
+            memory_files=memory.files,
+            settings_stream_rules=_settings_stream_rules(settings),
+            verbose_context=self.options.verbose_context,
+            mode=self.options.mode,
+        )
+        self.bind(agent, claude)
+        agent.on_shutdown(sandbox.aclose)
+        await _start_mcp_servers(agent, claude, settings, self.cwd, trusted, self.err)
+        if self.options.verbose:
+            _verbose_transcript(agent, self.err)
+        return AgentBundle(
+            agent=agent,
+            runner=runner,
+            settings=settings,
+            load_result=loaded,
+            claude=claude,
+            make_provider=make_provider,
+            trusted=trusted,
+            sandbox=sandbox,
+        )
+
+    # -- the steps, in order ---------------------------------------------------------
+
+    def settings_reader(self, trusted: bool) -> Callable[[], LoadedSettings]:
+        """How this session reads its settings (its trust, ``--settings``, managed): at
+        start-up, and again when the ``/sandbox`` panel has written one."""
+        return functools.partial(
+            load_settings,
+            Path(self.cwd),
+            cli_settings=Path(self.options.settings_file) if self.options.settings_file else None,
+            managed_paths=self.options.managed_paths,
+            project_trusted=trusted,
+        )
+
+    def settings(self, read: Callable[[], LoadedSettings], trusted: bool) -> LoadedSettings:
+        """The settings; unusable ones stop the start, warnings and what an untrusted
+        project's files lost are said."""
+        err, cwd = self.err, self.cwd
+        settings = read()
+        if settings.errors:
+            raise SetupError(
+                "settings cannot be used, so nothing was started (its deny rules cannot be "
+                "known); fix or remove the file:\n" + "\n".join(settings.errors)
+            )
+        for warning in settings.warnings:
+            _say(err, f"settings: {warning}")
+        _log.debug("project %s: %s", cwd, "trusted" if trusted else "not trusted")
+        for file in settings.files:
+            if file.exists:
+                _log.debug("settings file %s (%s)", file.path, file.scope)
+        ignored = settings.ignored_summary()
+        if not trusted and (ignored is not None or _project_has_hooks(cwd)):
+            _say(
+                err,
+                f"project {cwd} is not trusted: its hooks and settings hooks are skipped"
+                + (f"; {ignored}" if ignored else "")
+                + f" (run `hookline trust {cwd}` or pass --trust-project)",
+            )
+        return settings
+
+    def runner(self, settings: LoadedSettings) -> HookRunner:
+        """The hook runner; a failing hook is said at once (its traceback under --verbose)."""
+        runner = HookRunner(cwd=self.cwd, timeout=settings.hook_timeout_seconds)
+        err, verbose = self.err, self.options.verbose
+        runner.on_error(lambda e: _report_hook_error(err, e, verbose))
+        return runner
+
+    def hook_plan(self, settings: LoadedSettings, trusted: bool) -> Callable[[], ModuleHookPlan]:
+        """What hook modules may load, asked at start-up and again on a reload (files
+        added since count)."""
+        options = self.options
+        return functools.partial(
+            plan_module_hooks,
             settings,
             trusted,
-            cwd,
+            self.cwd,
             [*options.hook_paths, *options.required_hooks],
             discover=options.discover,
         )
 
-    plan = plan_hooks()
-    if plan.note is not None:
-        _say(err, plan.note)
-    result = (
-        LoadResult() if plan.discovery is None else await load_hooks_async(plan.discovery, cwd=cwd)
-    )
-    for error in result.errors:
-        if error.origin == "cli" and options.hook_paths_must_load:
-            continue  # said once, as the reason nothing starts (below)
-        _say(err, _load_error_text(error, options.verbose), logging.ERROR)
-    if options.verbose:
-        for shadowed in result.shadowed:
-            _say(err, f"hook {shadowed.source.path} shadowed: {shadowed.reason}", logging.INFO)
-        for skipped in result.skipped:
-            _say(err, f"hook {skipped.source.path} skipped: {skipped.reason}", logging.INFO)
-    if options.verbose:
-        for hook, source in zip(result.hooks, result.sources, strict=True):
-            events = ", ".join(hook.handlers) or "no events"
-            _say(err, f"hook {hook.path} ({source.origin}) loaded: {events}", logging.INFO)
-    _check_required(required, result, plan.limit)
-    if options.hook_paths_must_load:
-        _check_named(result, options.verbose)
-    result.flag_values.update(_hook_flags(result, options.hook_flags))
-    result.events.on_error = lambda channel, exc: runner.report(f"events:{channel}", "events", exc)
-    load_into_runner(result, runner)
+    async def module_hooks(
+        self, plan: ModuleHookPlan, runner: HookRunner, settings: LoadedSettings
+    ) -> LoadResult:
+        """Load the planned hook modules into ``runner``; a required or named hook that did
+        not load stops the start, the hooks' command-line flags are parsed."""
+        options, err, cwd = self.options, self.err, self.cwd
+        required = _required_hooks(options, settings, cwd)
+        if plan.note is not None:
+            _say(err, plan.note)
+        result = (
+            LoadResult()
+            if plan.discovery is None
+            else await load_hooks_async(plan.discovery, cwd=cwd)
+        )
+        for error in result.errors:
+            if error.origin == "cli" and options.hook_paths_must_load:
+                continue  # said once, as the reason nothing starts (below)
+            _say(err, _load_error_text(error, options.verbose), logging.ERROR)
+        if options.verbose:
+            for shadowed in result.shadowed:
+                _say(err, f"hook {shadowed.source.path} shadowed: {shadowed.reason}", logging.INFO)
+            for skipped in result.skipped:
+                _say(err, f"hook {skipped.source.path} skipped: {skipped.reason}", logging.INFO)
+            for hook, source in zip(result.hooks, result.sources, strict=True):
+                events = ", ".join(hook.handlers) or "no events"
+                _say(err, f"hook {hook.path} ({source.origin}) loaded: {events}", logging.INFO)
+        _check_required(required, result, plan.limit)
+        if options.hook_paths_must_load:
+            _check_named(result, options.verbose)
+        result.flag_values.update(_hook_flags(result, options.hook_flags))
+        result.events.on_error = lambda channel, exc: runner.report(
+            f"events:{channel}", "events", exc
+        )
+        load_into_runner(result, runner)
+        return result
 
-    plugins = [] if policy.managed_only else _plugins(settings, options, cwd, trusted, err)
-    claude: ClaudeHooks | None = None
-    if _needs_claude_hooks(settings, plugins):
-        from hookline.agent.model_hooks import make_model_runner
+    def plugins(self, settings: LoadedSettings, trusted: bool) -> list[Plugin]:
+        """The Claude Code plugins that load: none when only managed hooks may run."""
+        if hook_policy(settings).managed_only:
+            return []
+        return _plugins(settings, self.options, self.cwd, trusted, self.err)
+
+    def claude_hooks(
+        self,
+        settings: LoadedSettings,
+        trusted: bool,
+        plugins: list[Plugin],
+        loaded: LoadResult,
+        runner: HookRunner,
+    ) -> ClaudeHooks | None:
+        """The settings hooks and plugins' hooks, installed in ``runner``; None (the Claude
+        layer not imported) when there is nothing for them to do. Their prompt and agent
+        hooks run on the agent's model once it is bound."""
+        if not _needs_claude_hooks(settings, plugins):
+            return None
+        from hookline.agent.model_hooks import ModelHookRunner
         from hookline.claude.adapter import ClaudeHooks
         from hookline.claude.bridge_command import skip_bridge_duplicates
 
-        loaded_keys, hook_env = [s.key for s in result.sources], settings.merged.env
+        model_hooks = ModelHookRunner(self.cwd)
+        self._awaiting_agent.append(model_hooks)
+
+        loaded_keys, hook_env = [s.key for s in loaded.sources], settings.merged.env
         claude = ClaudeHooks.from_settings(
             settings,
             plugins=plugins,
-            policy=policy,
+            policy=hook_policy(settings),
             project_trusted=trusted,
-            project_dir=cwd,
+            project_dir=self.cwd,
             # `hookline claude-hook` for modules loaded here would run them twice
-            skip=skip_bridge_duplicates(loaded_keys, cwd, hook_env),
-            model_runner=make_model_runner(
-                lambda: agent_ref[0].provider, cwd, lambda event: agent_ref[0].emit(event)
-            ),
+            skip=skip_bridge_duplicates(loaded_keys, self.cwd, hook_env),
+            model_runner=model_hooks,
         )
         claude.install(runner)
         for problem in claude.engine.errors:
-            _say(err, f"settings hooks: {problem}")
+            _say(self.err, f"settings hooks: {problem}")
+        return claude
 
-    def spawn_hook(ctx: BashSpawnContext) -> BashSpawnContext:
-        # settings ``env``, CLAUDE_ENV_FILE exports, the credential scrub when asked
-        if claude is None:
-            return ctx
+    def permission_mode(self, settings: LoadedSettings) -> PermissionMode:
+        """``--permission-mode``, else the settings' ``defaultMode``, as policy allows."""
+        try:
+            mode, warnings = resolve_permission_mode(settings, self.options.permission_mode)
+        except PermissionModeError as exc:
+            raise SetupError(str(exc)) from None
+        for warning in warnings:
+            _say(self.err, f"settings: {warning}")
+        return mode
+
+    def sandbox(
+        self,
+        settings: LoadedSettings,
+        rules: PermissionRules,
+        runner: HookRunner,
+        read_settings: Callable[[], LoadedSettings],
+    ) -> SandboxState:
+        """The session's sandbox state, started when the settings have a ``sandbox``
+        section; refuse to start when it is required and cannot run, warn once when it
+        is wanted and cannot. Without the section nothing runs until ``/sandbox``
+        switches it on. Its refusals are reported once the agent is bound."""
+        from hookline.sandbox.state import SandboxState
+
+        side = SandboxSide(self.cwd, runner)
+        self._awaiting_agent.append(side)
+        state = SandboxState(rules=rules, cwd=self.cwd, load=read_settings, start=side.start)
+        if settings.empty or settings.merged.sandbox is None:
+            return state  # nothing started for a run without sandbox settings
+        from hookline.sandbox.start import SandboxUnavailable
+
+        try:
+            begun = state.begin(settings)
+        except SandboxUnavailable as exc:
+            raise SetupError(str(exc), exit_code=1) from None
+        if begun.warning is not None:
+            _say(self.err, begun.warning, logging.WARNING)
+        return state
+
+    def memory(self, trusted: bool) -> Memory:
+        """CLAUDE.md and its kin, for the system prompt."""
+        memory = load_memory(self.cwd, project_trusted=trusted)
+        for warning in memory.warnings:
+            _say(self.err, warning)
+        return memory
+
+    def leftovers(self) -> ToolLeftovers:
+        """What bash calls leave (background jobs, spill files): it ends with the session;
+        atexit covers an exit that skips the shutdown."""
+        leftovers = ToolLeftovers()
+        atexit.register(leftovers.close)
+        return leftovers
+
+    def subagents(self, trusted: bool, plugins: list[Plugin]) -> AgentTypes:
+        """The sub-agent types the ``task`` tool offers: built-in, the project's, the
+        user's and the plugins'."""
+        types = load_agent_types(
+            self.cwd,
+            project_trusted=trusted,
+            plugins=[(p.id.rpartition("@")[0] or p.id, p.root) for p in plugins],
+        )
+        for warning in types.warnings:
+            _say(self.err, warning)
+        return types
+
+    def provider_factory(self) -> Callable[[str], Provider]:
+        """How a model is switched to by name: ``set_model``, a sub-agent type's model."""
+        return functools.partial(_provider, base_url=self.options.base_url, cwd=self.cwd)
+
+    def tools(
+        self,
+        rules: PermissionRules,
+        claude: ClaudeHooks | None,
+        leftovers: ToolLeftovers,
+        sandbox: SandboxState,
+    ) -> list[Tool]:
+        """The built-in tools; bash spawns with the settings hooks' environment."""
+        return builtin_tools(
+            self.cwd,
+            spawn_hook=_spawn_hook(claude),
+            hide=rules.hide_predicate(self.cwd),
+            leftovers=leftovers,
+            sandbox=sandbox,
+        )
+
+    def bind(self, agent: Agent, claude: ClaudeHooks | None) -> None:
+        """Give the agent to what was built before it and reaches it; the settings hooks'
+        outcomes go on its event stream."""
+        for waiting in self._awaiting_agent:
+            waiting.bind(agent)
+        if claude is not None:
+            claude.engine.on_outcome(
+                lambda o: agent.publish({"type": "settings_hook_outcome", **o.to_dict()})
+            )
+
+
+class ModuleHookReload:
+    """``ctx.reload()``: discover and load the hook modules again; the settings hooks stay,
+    the command line's flag values and the event bus's error report carry over."""
+
+    def __init__(
+        self,
+        plan: Callable[[], ModuleHookPlan],
+        runner: HookRunner,
+        loaded: LoadResult,
+        cwd: str,
+        err: TextIO | None,
+    ) -> None:
+        self._plan = plan
+        self._runner = runner
+        self._loaded = loaded
+        self._cwd = cwd
+        self._err = err
+
+    async def __call__(self) -> None:
+        fresh = LoadResult()
+        plan = self._plan()  # a fresh plan: discovery finds files added since start-up
+        if plan.discovery is not None:
+            fresh = await load_hooks_async(plan.discovery, cwd=self._cwd)
+        for error in fresh.errors:
+            _say(self._err, f"hook {error.path} failed to load: {error.reason}", logging.ERROR)
+        fresh.flag_values.update(self._loaded.flag_values)
+        fresh.events.on_error = self._loaded.events.on_error
+        self._runner.replace_hooks(self._loaded.hooks, fresh.pairs())
+        self._loaded = fresh
+
+
+def _spawn_hook(claude: ClaudeHooks | None) -> BashSpawnHook | None:
+    """Bash spawns with the settings ``env``, CLAUDE_ENV_FILE exports and the credential
+    scrub when asked; without settings hooks, as it is."""
+    if claude is None:
+        return None
+
+    def spawn(ctx: BashSpawnContext) -> BashSpawnContext:
         return dataclasses.replace(ctx, env=claude.engine.subprocess_env(ctx.env))
 
-    try:
-        mode, mode_warnings = resolve_permission_mode(settings, options.permission_mode)
-    except PermissionModeError as exc:
-        raise SetupError(str(exc)) from None
-    for warning in mode_warnings:
-        _say(err, f"settings: {warning}")
-    agent_ref: list[Agent] = []
+    return spawn
 
-    def reload_settings() -> LoadedSettings:
-        """The settings as this session read them (its trust, ``--settings``, managed)."""
-        return load_settings(
-            Path(cwd),
-            cli_settings=Path(options.settings_file) if options.settings_file else None,
-            managed_paths=options.managed_paths,
-            project_trusted=trusted,
-        )
 
-    sandbox = _sandbox(settings, rules, cwd, runner, err, agent_ref, reload_settings)
-    gate = PermissionGate(runner, mode=mode, rules=rules, cwd=cwd, sandbox=sandbox)
-    memory = load_memory(cwd, project_trusted=trusted)
-    for warning in memory.warnings:
-        _say(err, warning)
-    session = _open_session(options, cwd)
-    # What bash calls leave (background jobs, spill files) ends with the session;
-    # atexit covers an exit that skips the shutdown.
-    leftovers = ToolLeftovers()
-    atexit.register(leftovers.close)
-    agent_types = load_agent_types(
-        cwd,
-        project_trusted=trusted,
-        plugins=[(p.id.rpartition("@")[0] or p.id, p.root) for p in plugins],
-    )
-    for warning in agent_types.warnings:
-        _say(err, warning)
+class _AwaitsAgent(Protocol):
+    """Built before the agent, reaching it later (``AgentBuilder.bind``)."""
 
-    def make_provider(spec: str) -> Provider:
-        return _provider(normalize_spec(spec), options.base_url, cwd)
-
-    agent = Agent(
-        provider=provider,
-        runner=runner,
-        session=session,
-        tools=[
-            *builtin_tools(
-                cwd,
-                spawn_hook=spawn_hook,
-                hide=rules.hide_predicate(cwd),
-                leftovers=leftovers,
-                sandbox=sandbox,
-            ),
-            task_tool(lambda: agent_ref[0], agent_types, make_provider),
-        ],
-        cwd=cwd,
-        system_prompt=system_prompt_with_memory(
-            options.system_prompt or DEFAULT_SYSTEM_PROMPT, memory
-        ),
-        gate=gate,
-        leftovers=leftovers,
-        mode=options.mode,
-    )
-    agent.memory_files = memory.files
-    agent_ref.append(agent)
-    agent.on_shutdown(sandbox.aclose)
-    await _start_mcp_servers(agent, claude, settings, cwd, trusted, err)
-    agent.stream.verbose_context = options.verbose_context
-    agent.make_provider = make_provider
-    loaded = [result]
-
-    async def reload() -> None:
-        """Re-discover and load the hook modules; the settings hooks stay."""
-        fresh = LoadResult()
-        if plan.discovery is not None:
-            # A fresh plan: discovery finds files added since start-up.
-            again = plan_hooks()
-            if again.discovery is not None:
-                fresh = await load_hooks_async(again.discovery, cwd=cwd)
-        for error in fresh.errors:
-            _say(err, f"hook {error.path} failed to load: {error.reason}", logging.ERROR)
-        fresh.flag_values.update(loaded[0].flag_values)
-        fresh.events.on_error = loaded[0].events.on_error
-        runner.replace_hooks(loaded[0].hooks, fresh.pairs())
-        loaded[0] = fresh
-
-    agent.reloader = reload
-    agent.settings_stream_rules = _settings_stream_rules(settings)
-    if claude is not None:
-        agent.bind_claude(claude)
-        claude.engine.on_outcome(
-            lambda o: agent.publish({"type": "settings_hook_outcome", **o.to_dict()})
-        )
-    if options.verbose:
-        _verbose_transcript(agent, err)
-    return AgentBundle(
-        agent=agent,
-        runner=runner,
-        settings=settings,
-        load_result=result,
-        claude=claude,
-        make_provider=make_provider,
-        trusted=trusted,
-        sandbox=sandbox,
-    )
+    def bind(self, agent: Agent) -> None: ...
 
 
 async def hook_flags_help(options: AgentOptions) -> list[str]:
@@ -578,77 +737,6 @@ def _settings_stream_rules(settings: LoadedSettings) -> list[StreamRule]:
                 ) from None
             rules.append(StreamRule(rule.name, pattern, rule.text, str(file.path)))
     return rules
-
-
-def _sandbox(
-    settings: LoadedSettings,
-    rules: PermissionRules,
-    cwd: str,
-    runner: HookRunner,
-    err: TextIO | None,
-    agent_ref: list[Agent],
-    reload: Callable[[], LoadedSettings],
-) -> SandboxState:
-    """The session's sandbox state, started when the settings have a ``sandbox`` section;
-    refuse to start when it is required and cannot run, warn once when it is wanted and
-    cannot. Without the section nothing runs until ``/sandbox`` switches it on."""
-    from hookline.sandbox.state import SandboxState
-
-    def start(config: SandboxConfig) -> SandboxStart:
-        from hookline.sandbox.start import start_sandbox
-
-        def violation(decision: Any) -> None:
-            # each refused connection is an event the audit log and OTel record
-            if agent_ref:
-                agent_ref[0].publish(sandbox_violation_event(decision))
-
-        proxy = _network_proxy(config, cwd, runner, agent_ref)
-        return start_sandbox(config, proxy=proxy, on_violation=violation)
-
-    state = SandboxState(rules=rules, cwd=cwd, load=reload, start=start)
-    if settings.empty or settings.merged.sandbox is None:
-        return state  # nothing started for a run without sandbox settings
-    from hookline.sandbox.start import SandboxUnavailable
-
-    try:
-        begun = state.begin(settings)
-    except SandboxUnavailable as exc:
-        raise SetupError(str(exc), exit_code=1) from None
-    if begun.warning is not None:
-        _say(err, begun.warning, logging.WARNING)
-    return state
-
-
-def _network_proxy(
-    config: SandboxConfig, cwd: str, runner: HookRunner, agent_ref: list[Agent]
-) -> NetworkProxy:
-    """The sandbox's way out: allowed domains pass, denied ones never, the rest are asked
-    about in the session's UI (refused without one) or let through in bypassPermissions;
-    an "always" answer is saved as Claude Code saves it."""
-    from hookline.agent.network_ask import make_host_asker, make_host_rememberer
-    from hookline.sandbox.network import DomainPolicy, NetworkProxy
-
-    def bypass() -> bool:  # the mode is read where it lives, when a host is asked about
-        return bool(agent_ref) and agent_ref[0].gate.mode == "bypassPermissions"
-
-    return NetworkProxy(
-        DomainPolicy(allowed=config.allowed_domains, denied=config.denied_domains),
-        ask=make_host_asker(runner),
-        bypass=bypass,
-        remember=make_host_rememberer(cwd),
-    )
-
-
-def sandbox_violation_event(decision: Any) -> dict[str, Any]:
-    """The ``sandbox_violation`` event for one refusal: a connection (``NetworkDecision``)
-    or a write (``WriteRefused``)."""
-    from hookline.sandbox.launcher import violation_fields
-
-    return {
-        "type": "sandbox_violation",
-        **violation_fields(decision),
-        "outcome": getattr(decision, "outcome", "refused"),
-    }
 
 
 def _permission_rules(

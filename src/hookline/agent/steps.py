@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from hookline.agent.blocks import StreamBlocks, block_kind
-from hookline.agent.provider import ModelRequest, Provider, ProviderError, ToolSpec
+from hookline.agent.provider import ModelRequest, Provider, ProviderError, ThinkingLevel, ToolSpec
 from hookline.agent.providers.retry import complete_with_retry
 from hookline.agent.stream import StreamShaper
 from hookline.core.api import StreamRule
@@ -134,7 +134,7 @@ class ModelStep:
         signal: asyncio.Event,
         *,
         rules: Sequence[StreamRule] = (),
-        thinking: str = "off",
+        thinking: ThinkingLevel = "off",
     ) -> ModelReply:
         """The assistant's reply; a provider failure becomes an error message, never a raise.
 

@@ -50,17 +50,15 @@ class SubagentHost(Protocol):
     tool_execution: ToolExecution
     base_system_prompt: str
     denials: list[Denial]
+    #: builds the model a sub-agent type names (None: no type may name one)
+    make_provider: Callable[[str], Provider] | None
 
     def emit(self, event: Event) -> Awaitable[Any]: ...
 
 
-def task_tool(
-    host: Callable[[], SubagentHost],
-    types: AgentTypes,
-    make_provider: Callable[[str], Provider],
-) -> Tool:
-    """The ``task`` tool bound to an agent (``host()`` is read at each call)."""
-    runner = _TaskRunner(host, types.by_name, make_provider)
+def task_tool(host: SubagentHost, types: AgentTypes) -> Tool:
+    """The ``task`` tool of the agent ``host``: sub-agents of the given types."""
+    runner = _TaskRunner(host, types.by_name)
     listing = "\n".join(f"- {d.name}: {d.description}" for d in types.by_name.values())
     return Tool(
         name=TASK_TOOL_NAME,
@@ -86,15 +84,9 @@ def task_tool(
 
 
 class _TaskRunner:
-    def __init__(
-        self,
-        host: Callable[[], SubagentHost],
-        types: Mapping[str, AgentDefinition],
-        make_provider: Callable[[str], Provider],
-    ) -> None:
+    def __init__(self, host: SubagentHost, types: Mapping[str, AgentDefinition]) -> None:
         self.host = host
         self.types = types
-        self.make_provider = make_provider
 
     async def execute(
         self,
@@ -111,11 +103,13 @@ class _TaskRunner:
         if definition is None:
             known = ", ".join(sorted(self.types))
             raise ToolError(f"unknown subagent_type {kind!r}; available: {known}")
-        agent = self.host()
+        agent = self.host
         provider = agent.provider
         if definition.model is not None:
             try:
-                provider = self.make_provider(definition.model)
+                if agent.make_provider is None:
+                    raise RuntimeError("this agent has no provider factory")
+                provider = agent.make_provider(definition.model)
             except Exception as exc:  # a bad model in the type file: the model should know
                 raise ToolError(f"sub-agent {definition.name}: model: {exc}") from None
         ref = SubagentRef(f"agent-{uuid.uuid4().hex[:12]}", definition.name)

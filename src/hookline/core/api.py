@@ -300,7 +300,9 @@ class HookAPI:
 
     # -- actions -----------------------------------------------------------
 
-    def _bind(self, context: HookContext) -> None:
+    def bind_context(self, context: HookContext) -> None:
+        """Called by ``HookRunner.add_hook``: the context the hook's calls go to from now on;
+        the calls kept until then are replayed into its host, in order."""
         self._context = context
         kept, self._kept = self._kept, []
         for name, args in kept:

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from hookline.core import events
 from hookline.core.api import (
+    HookAPI,
     LoadedHook,
     MessageRenderer,
     RegisteredCommand,
@@ -115,8 +116,8 @@ class HookRunner:
 
     # -- set-up ------------------------------------------------------------
 
-    def add_hook(self, hook: LoadedHook, api: Any = None) -> None:
-        """Append a hook after those already loaded; ``api`` (its HookAPI) gets bound."""
+    def add_hook(self, hook: LoadedHook, api: HookAPI | None = None) -> None:
+        """Append a hook after those already loaded; its ``api`` gets the runner's context."""
         self.hooks.append(hook)
         for event, fns in hook.handlers.items():
             entries = self._handlers.setdefault(event, [])
@@ -128,10 +129,10 @@ class HookRunner:
         if hook.own_deadlines:
             self._calls.own_deadlines.add(hook.path)
         if api is not None:
-            api._bind(self.context)
+            api.bind_context(self.context)
 
     def replace_hooks(
-        self, old: Iterable[LoadedHook], new: Iterable[tuple[LoadedHook, Any]]
+        self, old: Iterable[LoadedHook], new: Iterable[tuple[LoadedHook, HookAPI]]
     ) -> None:
         """Swap the hooks ``old`` for ``new`` (a reload): the new ones come first, in their
         order, before the hooks that stay (settings hooks); their APIs get bound."""

@@ -21,6 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from hookline.core.vocabulary import PermissionMode
 from hookline.settings.loader import PROJECT_SCOPES, LoadedSettings
 
 #: Where a hook comes from: the settings scopes, ``plugin`` (plugin ``hooks/hooks.json``)
@@ -86,7 +87,9 @@ def allows(scope: str, policy: HookPolicy, project_trusted: bool) -> tuple[bool,
     return True, f"{scope} hook allowed"
 
 
-def resolve_permission_mode(loaded: LoadedSettings, cli_mode: str | None) -> tuple[str, list[str]]:
+def resolve_permission_mode(
+    loaded: LoadedSettings, cli_mode: PermissionMode | None
+) -> tuple[PermissionMode, list[str]]:
     """The mode to run in, and warnings to show.
 
     A ``bypassPermissions`` that ``disableBypassPermissionsMode: "disable"``

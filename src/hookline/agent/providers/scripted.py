@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from hookline.agent.blocks import StreamBlocks
-from hookline.agent.provider import ModelRequest, ProviderError, TextDelta
+from hookline.agent.provider import THINKING_LEVELS, ModelRequest, ProviderError, TextDelta
 from hookline.agent.providers._common import PartialReply, run_abortable
 from hookline.agent.providers.script_file import (
     SCRIPT_KEYS,
@@ -199,12 +199,14 @@ async def _replayed_payload(request: ModelRequest) -> ModelRequest:
         return request
     kept = {t.name for t in request.tools}
     names = {t.get("name") for t in sent.get("tools", []) if isinstance(t, dict)}
+    level = str(sent.get("thinking", request.thinking))
     return dataclasses.replace(
         request,
         system_prompt=str(sent.get("system", request.system_prompt)),
         messages=list(sent.get("messages", request.messages)),
         tools=[t for t in request.tools if t.name in names & kept],
-        thinking=str(sent.get("thinking", request.thinking)),
+        # a level no model takes is not one this model was asked for
+        thinking=level if level in THINKING_LEVELS else request.thinking,
     )
 
 

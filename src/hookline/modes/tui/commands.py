@@ -177,7 +177,7 @@ async def _model(app: CommandHost, args: str) -> None:
 async def _permissions(app: CommandHost, args: str) -> None:
     gate = app.agent.gate
     rules = gate.rules
-    rows = [("mode", gate.mode)]
+    rows: list[tuple[str, str]] = [("mode", gate.mode)]
     for kind in ("deny", "ask", "allow"):
         for rule in getattr(rules, kind):
             spec = f"({rule.specifier})" if rule.specifier else ""

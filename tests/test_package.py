@@ -1,8 +1,10 @@
-"""Package-level contracts: the public API resolves, and layers import downward only."""
+"""Package-level contracts: the public API resolves, layers import downward only, and no
+modules import each other in a circle."""
 
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterator
 from pathlib import Path
 
 import hookline
@@ -71,3 +73,93 @@ def test_the_layer_check_sees_a_violation(tmp_path: Path) -> None:
     bad.write_text("from hookline.agent.agent import Agent\n")
     assert _layer(_imports(bad)[0]) == "agent"
     assert LAYERS.index("agent") < LAYERS.index("core")
+
+
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(SRC.parent).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _load_time_imports(tree: ast.Module, known: set[str]) -> set[str]:
+    """The modules a module imports while it loads: not under ``TYPE_CHECKING``, not inside
+    a function (a lazy import runs later). ``from pkg import mod`` imports ``pkg.mod``."""
+    found: set[str] = set()
+
+    def visit(nodes: list[ast.stmt]) -> None:
+        for node in nodes:
+            if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+                visit(node.orelse)
+            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                continue
+            elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                subs = {f"{node.module}.{a.name}" for a in node.names} & known
+                found.update(subs or {node.module})
+            elif isinstance(node, ast.Import):
+                found.update(a.name for a in node.names)
+            else:
+                for child in ("body", "orelse", "finalbody"):
+                    visit(getattr(node, child, []))
+                for handler in getattr(node, "handlers", []):
+                    visit(handler.body)
+
+    visit(tree.body)
+    return found & known
+
+
+def _circles(graph: dict[str, set[str]]) -> Iterator[list[str]]:
+    """Tarjan's strongly connected components with more than one module."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+
+    def visit(module: str) -> Iterator[list[str]]:
+        index[module] = low[module] = len(index)
+        stack.append(module)
+        on_stack.add(module)
+        for target in sorted(graph[module]):
+            if target not in index:
+                yield from visit(target)
+                low[module] = min(low[module], low[target])
+            elif target in on_stack:
+                low[module] = min(low[module], index[target])
+        if low[module] == index[module]:
+            component = []
+            while True:
+                top = stack.pop()
+                on_stack.discard(top)
+                component.append(top)
+                if top == module:
+                    break
+            if len(component) > 1:
+                yield sorted(component)
+
+    for module in sorted(graph):
+        if module not in index:
+            yield from visit(module)
+
+
+def _graph(root: Path) -> dict[str, set[str]]:
+    paths = {_module_name(path): path for path in root.rglob("*.py")}
+    known = set(paths)
+    return {
+        name: _load_time_imports(ast.parse(path.read_text(encoding="utf-8")), known) - {name}
+        for name, path in paths.items()
+    }
+
+
+def test_no_modules_import_each_other_in_a_circle() -> None:
+    assert list(_circles(_graph(SRC))) == []
+
+
+def test_the_circle_check_sees_a_circle() -> None:
+    """Not vacuous: two modules that import each other at load time are one circle."""
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
+    assert list(_circles(graph)) == [["a", "b", "c"]]
+    tree = ast.parse(
+        "from typing import TYPE_CHECKING\n"
+        "from x import y\n"
+        "if TYPE_CHECKING:\n    import z\n"
+        "def f():\n    import w\n"
+    )
+    assert _load_time_imports(tree, {"x", "x.y", "z", "w"}) == {"x.y"}

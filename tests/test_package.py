@@ -10,7 +10,9 @@ from pathlib import Path
 import hookline
 
 SRC = Path(hookline.__file__).resolve().parent
-#: The README's layers, top to bottom; a module may import only its own layer and those below.
+README = Path(__file__).resolve().parents[1] / "README.md"
+#: The layers, top to bottom (the README's Architecture table lists them in this order); a
+#: module may import only its own layer and those below.
 LAYERS = [
     "cli",
     "authoring",
@@ -65,6 +67,25 @@ def test_layers_import_downward_only() -> None:
             if target is not None and LAYERS.index(target) < LAYERS.index(own):
                 violations.append(f"{rel} imports {module}")
     assert violations == []
+
+
+def test_the_readme_lists_the_layers_in_their_order() -> None:
+    """The Architecture table's first column is LAYERS, top to bottom."""
+    section = README.read_text(encoding="utf-8").split("## Architecture", 1)[1]
+    table = section.split("\n|---|---|\n", 1)[1].split("\n\n", 1)[0]
+    rows = [line for line in table.splitlines() if line.startswith("| `")]
+    assert [row.split("`")[1] for row in rows] == LAYERS
+
+
+def test_every_part_of_the_package_is_a_layer() -> None:
+    """A new package must be placed in LAYERS, or the layer check would not see it."""
+    parts = {
+        path.name.removesuffix(".py")
+        for path in SRC.iterdir()
+        if not path.name.startswith("_")
+        and (path.suffix == ".py" or (path / "__init__.py").exists())
+    }
+    assert parts == set(LAYERS)
 
 
 def test_the_layer_check_sees_a_violation(tmp_path: Path) -> None:

@@ -215,6 +215,8 @@ def test_the_wheel_runs_from_a_fresh_venv(installed_wheel: Path, tmp_path: Path)
     where = _run(installed_wheel, "-c", "import hookline; print(hookline.__file__)", cwd=tmp_path)
     assert where.returncode == 0, where.stderr
     assert where.stdout.startswith(str(installed_wheel.parents[1])), where.stdout  # not ./src
+    typed = Path(where.stdout.strip()).parent
+    assert (typed / "py.typed").is_file() and (typed / "__init__.pyi").is_file()  # the API's types
 
     hookline_bin = installed_wheel.parent / "hookline"
     version = subprocess.run(

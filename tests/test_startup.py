@@ -22,6 +22,7 @@ import pytest
 
 import hookline
 from hookline import cli
+from hookline._stub import render_stub
 from hookline.discovery import ENTRY_POINT_GROUP
 from hookline.discovery.sources import _may_declare
 from hookline.settings.loader import load_settings
@@ -502,17 +503,36 @@ def test_every_public_name_resolves_to_its_module(package: str) -> None:
 
 @pytest.mark.parametrize("package", LAZY_PACKAGES)
 def test_type_checkers_see_the_same_names(package: str) -> None:
-    """The ``if TYPE_CHECKING:`` imports name exactly the runtime table, module for module."""
+    """What type checkers read names exactly the runtime table, module for module: the
+    package's ``__init__.pyi`` where it has one, else its ``if TYPE_CHECKING:`` imports."""
     module = importlib.import_module(package)
-    tree = ast.parse(Path(module.__file__ or "").read_text(encoding="utf-8"))
+    source = Path(module.__file__ or "")
+    stub = source.with_suffix(".pyi")
+    tree = ast.parse((stub if stub.exists() else source).read_text(encoding="utf-8"))
     seen: dict[str, str] = {}
     for node in tree.body:
         if isinstance(node, ast.If) and ast.unparse(node.test) == "TYPE_CHECKING":
-            for stmt in node.body:
-                assert isinstance(stmt, ast.ImportFrom) and stmt.module
-                seen.update({alias.name: stmt.module for alias in stmt.names})
+            imports = node.body
+        elif stub.exists() and isinstance(node, ast.ImportFrom):
+            imports = [node]
+        else:
+            continue
+        for stmt in imports:
+            assert isinstance(stmt, ast.ImportFrom) and stmt.module
+            seen.update({alias.name: stmt.module for alias in stmt.names})
 
     assert seen == module._EXPORTS
+
+
+def test_the_public_api_is_written_once() -> None:
+    """``hookline/__init__.py`` lists each public name once, in ``_API``; ``__init__.pyi``
+    is exactly what ``python -m hookline._stub`` makes of that table."""
+    stub = Path(hookline.__file__ or "").with_suffix(".pyi")
+
+    assert stub.read_text(encoding="utf-8") == render_stub("hookline", hookline._API), (
+        "hookline/__init__.pyi is out of date: run `python -m hookline._stub`"
+    )
+    assert hookline.__all__ == [name for names in hookline._API.values() for name in names]
 
 
 def test_star_import_gives_every_public_name() -> None:

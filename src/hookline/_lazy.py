@@ -1,16 +1,20 @@
 """Lazy re-exports for package ``__init__`` modules (PEP 562 module ``__getattr__``).
 
-A package lists its public names in a static table, name → defining module;
-the module is imported the first time one of its names is read, so
-``import hookline`` and ``hookline --version`` pay only for what they touch.
-Each package keeps ``if TYPE_CHECKING:`` imports of the same names so type
-checkers and IDEs see the real types.
+A package lists its public names in a static table; the module that defines
+a name is imported the first time the name is read, so ``import hookline``
+and ``hookline --version`` pay only for what they touch.
+
+Type checkers and IDEs cannot run that lookup. The subpackages keep
+``if TYPE_CHECKING:`` imports of the same names; the top-level package, whose
+table is the public API, writes each name once, in ``{module: names}`` form
+(``public_names``), and its ``__init__.pyi`` is generated from that table
+(``python -m hookline._stub``).
 """
 
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 
@@ -38,3 +42,8 @@ def lazy_exports(
         return sorted({*vars(sys.modules[package]), *exports})
 
     return __getattr__, __dir__
+
+
+def public_names(table: Mapping[str, Sequence[str]]) -> dict[str, str]:
+    """A ``{module: names}`` table as ``{name: module}``, the lookup ``lazy_exports`` takes."""
+    return {name: module for module, names in table.items() for name in names}

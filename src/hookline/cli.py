@@ -613,7 +613,7 @@ async def _run(
     try:
         if mode == "rpc":
             from hookline.agent.model_catalog import ModelCatalog
-            from hookline.modes.rpc_mode import run_rpc
+            from hookline.modes.rpc.server import run_rpc
 
             catalog = ModelCatalog(os.environ, bundle.settings.merged.model, options.base_url)
             code = await _until_shutdown(agent, run_rpc(agent, bundle.make_provider, out, catalog))

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from hookline import AgentOptions, build_agent
+from hookline.agent.setup import AgentOptions, build_agent
 from hookline.core.ui import HookUI
 from hookline.discovery.loader import unload_modules
 

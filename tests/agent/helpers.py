@@ -19,15 +19,9 @@ from typing import Any, TypeVar
 
 import pytest
 
-from hookline import (
-    Agent,
-    AgentBundle,
-    Event,
-    HookError,
-    HookRunner,
-    NoUI,
-    ScriptedProvider,
-)
+from hookline import Agent, Event, HookError, HookRunner, NoUI
+from hookline.agent.providers.scripted import ScriptedProvider
+from hookline.agent.setup import AgentBundle
 from hookline.core.messages import Message, content_text
 from hookline.discovery.loader import module_name_for
 

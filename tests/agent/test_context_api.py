@@ -259,7 +259,7 @@ def register(pi):
     def ping(args, ctx):
         pi.events.emit("ping", args)
 """
-    from hookline import AgentOptions, build_agent
+    from hookline.agent.setup import AgentOptions, build_agent
 
     script = tmp_path / "s.json"
     script.write_text('{"turns": []}')

@@ -19,10 +19,9 @@ from hookline import (
     PermissionRequestEvent,
     SubagentStartEvent,
     SubagentStopEvent,
-    check_permission,
 )
 from hookline.agent.model_hooks import AGENT_SYSTEM
-from hookline.agent.permissions import PermissionRules
+from hookline.agent.permissions import PermissionRules, check_permission
 
 from .conftest import MakeAgent
 from .helpers import ScriptedUI, covers

@@ -18,7 +18,6 @@ from hookline import (
     EmptyReplyNudgeEvent,
     InputEvent,
     ModelSelectEvent,
-    ScriptedProvider,
     StopEvent,
     TodoReminderEvent,
     ToolCallEvent,
@@ -30,6 +29,7 @@ from hookline import (
     TurnStartEvent,
     UserBashEvent,
 )
+from hookline.agent.providers.scripted import ScriptedProvider
 from hookline.core.messages import ImageContent, content_text
 
 from .conftest import MakeAgent

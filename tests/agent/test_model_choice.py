@@ -13,9 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from hookline import AgentOptions, build_agent
 from hookline.agent.model_choice import normalize_spec
-from hookline.agent.setup import DEFAULT_MODEL, SetupError
+from hookline.agent.setup import DEFAULT_MODEL, AgentOptions, SetupError, build_agent
 
 
 def _script(path: Path, text: str) -> str:

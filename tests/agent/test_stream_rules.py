@@ -88,7 +88,7 @@ async def test_settings_rules_apply_and_a_bad_pattern_stops_start_up(
     settings.write_text(
         json.dumps({"ttsrRules": [{"name": "bad", "pattern": "(unclosed", "text": "x"}]})
     )
-    from hookline import SetupError
+    from hookline.agent.setup import SetupError
 
     try:
         await make_agent([])

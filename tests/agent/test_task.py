@@ -281,7 +281,7 @@ async def test_script_turns_can_check_which_agent_they_answer(
 async def test_project_agent_types_make_interactive_mode_ask_for_trust(project: Path) -> None:
     import io
 
-    from hookline import AgentOptions, build_agent
+    from hookline.agent.setup import AgentOptions, build_agent
 
     agent_file(project / ".claude" / "agents", "helper", "description: Helps\n", "H")
     asked: list[str] = []

@@ -12,7 +12,8 @@ from typing import Any
 
 import pytest
 
-from hookline.modes.rpc_protocol import LineTooLong, parse_command, read_lines, ui_answer
+from hookline.modes.rpc.protocol import ui_answer
+from hookline.modes.rpc.wire import LineTooLong, parse_command, read_lines
 
 from .helpers import CLI, TIMEOUT, json_lines
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from hookline.modes.rpc_wire import PiWire, camel, wire_message, wire_payload
+from hookline.modes.rpc.events import PiWire, camel, wire_message, wire_payload
 
 
 def test_camel_case_names() -> None:

@@ -39,13 +39,14 @@ the agent running.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, cast
 
 from hookline.claude.names import from_claude_input, from_claude_tool_name, to_claude_input
 from hookline.core import events
 from hookline.core.events import Event
+from hookline.core.vocabulary import HOOKLINE_EVENT_NAMES
 
 if TYPE_CHECKING:
     from hookline.core.events import (
@@ -55,22 +56,6 @@ if TYPE_CHECKING:
         ToolResultEvent,
     )
 from hookline.core.messages import Content
-
-#: Claude Code event name → the hookline event its hooks run as.
-EVENT_MAP: dict[str, str] = {
-    "PreToolUse": "tool_call",
-    "PermissionRequest": "permission_request",
-    "PostToolUse": "tool_result",
-    "PostToolUseFailure": "tool_result",
-    "UserPromptSubmit": "input",
-    "Stop": "stop",
-    "SubagentStop": "subagent_stop",
-    "SubagentStart": "subagent_start",
-    "SessionStart": "session_start",
-    "SessionEnd": "session_shutdown",
-    "Notification": "notification",
-    "PreCompact": "session_before_compact",
-}
 
 #: Events where a failure of the bridge itself denies (fail closed).
 FAIL_CLOSED = frozenset({"PreToolUse", "PermissionRequest"})
@@ -236,71 +221,109 @@ def _text(text: str) -> list[Content]:
     return [{"type": "text", "text": text}]
 
 
-def to_event(claude_event: str, payload: Mapping[str, Any]) -> Event | None:
-    """The hookline event for one hook input; ``None`` for events without a moment here.
+def _tool_call_event(claude_event: str, payload: Mapping[str, Any]) -> Event:
+    name, call_id, data = _tool(payload)
+    return events.ToolCallEvent(tool_name=name, tool_call_id=call_id, input=data)
 
-    Classes are read from the ``events`` package when built: families load on first use,
-    so a process that answers one ``PreToolUse`` builds only the tool events.
-    """
+
+def _permission_request_event(claude_event: str, payload: Mapping[str, Any]) -> Event:
+    name, call_id, data = _tool(payload)
+    suggestions = payload.get("permission_suggestions")
+    return events.PermissionRequestEvent(
+        tool_name=name,
+        tool_call_id=call_id,
+        input=data,
+        permission_suggestions=suggestions if isinstance(suggestions, list) else [],
+    )
+
+
+def _tool_result_event(claude_event: str, payload: Mapping[str, Any]) -> Event:
+    name, call_id, data = _tool(payload)
+    failed = claude_event == "PostToolUseFailure"
+    response = payload.get("tool_response")
+    text = _str(payload, "error") if failed else response_text(name, response)
+    return events.ToolResultEvent(
+        tool_name=name, tool_call_id=call_id, input=data, content=_text(text), is_error=failed
+    )
+
+
+def _input_event(claude_event: str, payload: Mapping[str, Any]) -> Event:
+    return events.InputEvent(text=_str(payload, "prompt"), source="claude")
+
+
+def _stop_event(claude_event: str, payload: Mapping[str, Any]) -> Event:
+    return events.StopEvent(stop_hook_active=bool(payload.get("stop_hook_active")))
+
+
+def _subagent_stop_event(claude_event: str, payload: Mapping[str, Any]) -> Event:
+    return events.SubagentStopEvent(
+        agent_id=_str(payload, "agent_id"),
+        agent_transcript_path=_str(payload, "agent_transcript_path") or None,
+        stop_hook_active=bool(payload.get("stop_hook_active")),
+    )
+
+
+def _subagent_start_event(claude_event: str, payload: Mapping[str, Any]) -> Event:
+    return events.SubagentStartEvent(
+        agent_id=_str(payload, "agent_id"), agent_type=_str(payload, "agent_type")
+    )
+
+
+def _session_start_event(claude_event: str, payload: Mapping[str, Any]) -> Event:
+    return events.SessionStartEvent(
+        source=_str(payload, "source", "startup"),
+        session_file=_str(payload, "transcript_path") or None,
+    )
+
+
+def _session_shutdown_event(claude_event: str, payload: Mapping[str, Any]) -> Event:
+    reason = _str(payload, "reason", "other")
+    return events.SessionShutdownEvent(reason=_END_REASONS.get(reason, "other"))
+
+
+def _notification_event(claude_event: str, payload: Mapping[str, Any]) -> Event:
+    return events.NotificationEvent(
+        message=_str(payload, "message"),
+        title=_str(payload, "title"),
+        notification_type=_str(payload, "notification_type", "info"),
+    )
+
+
+def _session_before_compact_event(claude_event: str, payload: Mapping[str, Any]) -> Event:
+    trigger: Literal["manual", "auto"] = "auto" if payload.get("trigger") == "auto" else "manual"
+    return events.SessionBeforeCompactEvent(
+        trigger=trigger, custom_instructions=_str(payload, "custom_instructions") or None
+    )
+
+
+#: hookline event → how the bridge builds it from a Claude Code hook input. Classes are
+#: read from the ``events`` package when built: families load on first use, so a process
+#: that answers one ``PreToolUse`` builds only the tool events.
+_BUILDERS: dict[str, Callable[[str, Mapping[str, Any]], Event]] = {
+    "tool_call": _tool_call_event,
+    "permission_request": _permission_request_event,
+    "tool_result": _tool_result_event,
+    "input": _input_event,
+    "stop": _stop_event,
+    "subagent_stop": _subagent_stop_event,
+    "subagent_start": _subagent_start_event,
+    "session_start": _session_start_event,
+    "session_shutdown": _session_shutdown_event,
+    "notification": _notification_event,
+    "session_before_compact": _session_before_compact_event,
+}
+
+#: Claude Code event name → the hookline event its hooks run as: the vocabulary's map
+#: (``HOOKLINE_EVENT_NAMES``), for the events the bridge can build.
+EVENT_MAP: dict[str, str] = {
+    claude: ours for claude, ours in HOOKLINE_EVENT_NAMES.items() if ours in _BUILDERS
+}
+
+
+def to_event(claude_event: str, payload: Mapping[str, Any]) -> Event | None:
+    """The hookline event for one hook input; ``None`` for events without a moment here."""
     kind = EVENT_MAP.get(claude_event)
-    if kind == "tool_call":
-        name, call_id, data = _tool(payload)
-        return events.ToolCallEvent(tool_name=name, tool_call_id=call_id, input=data)
-    if kind == "permission_request":
-        name, call_id, data = _tool(payload)
-        suggestions = payload.get("permission_suggestions")
-        return events.PermissionRequestEvent(
-            tool_name=name,
-            tool_call_id=call_id,
-            input=data,
-            permission_suggestions=suggestions if isinstance(suggestions, list) else [],
-        )
-    if kind == "tool_result":
-        name, call_id, data = _tool(payload)
-        failed = claude_event == "PostToolUseFailure"
-        if failed:
-            text = _str(payload, "error")
-        else:
-            text = response_text(name, payload.get("tool_response"))
-        return events.ToolResultEvent(
-            tool_name=name, tool_call_id=call_id, input=data, content=_text(text), is_error=failed
-        )
-    if kind == "input":
-        return events.InputEvent(text=_str(payload, "prompt"), source="claude")
-    if kind == "stop":
-        return events.StopEvent(stop_hook_active=bool(payload.get("stop_hook_active")))
-    if kind == "subagent_stop":
-        return events.SubagentStopEvent(
-            agent_id=_str(payload, "agent_id"),
-            agent_transcript_path=_str(payload, "agent_transcript_path") or None,
-            stop_hook_active=bool(payload.get("stop_hook_active")),
-        )
-    if kind == "subagent_start":
-        return events.SubagentStartEvent(
-            agent_id=_str(payload, "agent_id"), agent_type=_str(payload, "agent_type")
-        )
-    if kind == "session_start":
-        return events.SessionStartEvent(
-            source=_str(payload, "source", "startup"),
-            session_file=_str(payload, "transcript_path") or None,
-        )
-    if kind == "session_shutdown":
-        reason = _str(payload, "reason", "other")
-        return events.SessionShutdownEvent(reason=_END_REASONS.get(reason, "other"))
-    if kind == "notification":
-        return events.NotificationEvent(
-            message=_str(payload, "message"),
-            title=_str(payload, "title"),
-            notification_type=_str(payload, "notification_type", "info"),
-        )
-    if kind == "session_before_compact":
-        trigger: Literal["manual", "auto"] = (
-            "auto" if payload.get("trigger") == "auto" else "manual"
-        )
-        return events.SessionBeforeCompactEvent(
-            trigger=trigger, custom_instructions=_str(payload, "custom_instructions") or None
-        )
-    return None
+    return None if kind is None else _BUILDERS[kind](claude_event, payload)
 
 
 # -- result → answer ------------------------------------------------------------------

@@ -43,7 +43,7 @@ from hookline.bridge.mapping import (
 )
 from hookline.bridge.worker import AnswerWorker
 from hookline.core.runner import DEFAULT_HOOK_TIMEOUT
-from hookline.modes.rpc_protocol import LineTooLong
+from hookline.modes.rpc.wire import LineTooLong
 
 #: The environment variable a token may come from (keeps it out of ``ps``).
 TOKEN_ENV = "HOOKLINE_SERVE_TOKEN"

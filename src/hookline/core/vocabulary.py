@@ -1,7 +1,8 @@
-"""The words hookline shares with Claude Code: tool names and permission modes.
+"""The words hookline shares with Claude Code: tool names, permission modes, event names.
 
 One list of each for the whole code base: the permission rules, the settings
-schema, the CLI and the settings hooks' payloads all read them from here.
+schema, the CLI, the settings hooks' payloads and the bridge's event map all
+read them from here.
 """
 
 from __future__ import annotations

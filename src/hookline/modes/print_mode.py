@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, TextIO
 
 from hookline.agent.agent import Agent
@@ -91,7 +91,7 @@ def _json_default(value: Any) -> Any:
     return repr(value)
 
 
-def dumps(payload: dict[str, Any]) -> str:
+def dumps(payload: Mapping[str, Any]) -> str:
     """One JSON line; objects that are not JSON are shown, never fatal."""
     return json.dumps(payload, default=_json_default, ensure_ascii=False)
 

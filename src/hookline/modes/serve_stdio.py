@@ -46,8 +46,8 @@ from hookline.core.results import (
 )
 from hookline.core.runner import HookRunner
 from hookline.modes.print_mode import LineWriter, dumps
-from hookline.modes.rpc_protocol import LineTooLong, open_stdin, parse_command, read_lines
-from hookline.modes.rpc_wire import wire_message
+from hookline.modes.rpc.events import wire_message
+from hookline.modes.rpc.wire import LineTooLong, open_stdin, parse_command, read_lines
 
 
 def _content_in(raw: Any) -> list[Content]:

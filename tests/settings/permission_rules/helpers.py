@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from hookline import AgentOptions, build_agent
 from hookline.agent.permissions import PermissionCheck, PermissionRules, check_permission
+from hookline.agent.setup import AgentOptions, build_agent
 from hookline.core.messages import content_text
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from hookline import AgentOptions, SetupError, build_agent
+from hookline.agent.setup import AgentOptions, SetupError, build_agent
 from hookline.cli import main
 from hookline.settings import load_settings
 from hookline.settings.permission_rules import (

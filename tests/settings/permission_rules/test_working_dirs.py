@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from hookline import AgentOptions
+from hookline.agent.setup import AgentOptions
 from hookline.cli import _main_parser
 
 from .helpers import decide, run_agent, write_settings

@@ -1,8 +1,8 @@
-"""The RPC wire rules a host can rely on: how lines are cut and how UI answers are read.
+"""JSON lines on the wire: how stdin is read, cut into lines and each line decoded.
 
 Kept apart from the server so each rule is one small function with its own
-tests: no line length or nesting depth can kill the server, and no malformed
-dialog answer can count as a yes.
+tests: no line length, nesting depth or kind of stdin can kill the server.
+``serve --stdio`` and ``serve --http`` read their lines with the same rules.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import os
 import stat
 import sys
 import threading
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -125,46 +125,3 @@ def parse_command(text: str) -> dict[str, Any]:
         message.pop("id")  # never echo it back: it may be as deep as the parser allows
         raise ValueError('"id" must be a string or an integer')
     return message
-
-
-def ui_answer(method: str, options: Sequence[str], message: dict[str, Any]) -> dict[str, Any]:
-    """A host's ``extension_ui_response`` checked against the dialog it answers.
-
-    Returns what the dialog resolves to: ``{"cancelled": True}``,
-    ``{"confirmed": bool}`` or ``{"value": str}``. Anything else raises
-    ``ValueError``: ``"false"``, ``1`` or a missing field is never a yes.
-    """
-    cancelled = message.get("cancelled", False)
-    if not isinstance(cancelled, bool):
-        raise ValueError(f'"cancelled" must be true or false, not {_kind(cancelled)}')
-    if cancelled:
-        return {"cancelled": True}
-    if method == "confirm":
-        if "confirmed" not in message:
-            raise ValueError(
-                'a confirm answer needs "confirmed": true or false (or "cancelled": true)'
-            )
-        confirmed = message["confirmed"]
-        if not isinstance(confirmed, bool):
-            raise ValueError(f'"confirmed" must be true or false, not {_kind(confirmed)}')
-        return {"confirmed": confirmed}
-    if "value" not in message:
-        raise ValueError(f'a {method} answer needs a string "value" (or "cancelled": true)')
-    value = message["value"]
-    if not isinstance(value, str):
-        raise ValueError(f'"value" must be a string, not {_kind(value)}')
-    if method == "select" and value not in options:
-        shown = ", ".join(json.dumps(o) for o in options[:20])
-        raise ValueError(f'"value" must be one of the options: {shown}')
-    return {"value": value}
-
-
-def _kind(value: Any) -> str:
-    """``"false"`` → ``the string "false"``: what the host sent, in words."""
-    if isinstance(value, str):
-        return f"the string {json.dumps(value[:40])}"
-    if isinstance(value, list):
-        return "an array"
-    if isinstance(value, dict):
-        return "an object"
-    return json.dumps(value)  # null, a bool or a number

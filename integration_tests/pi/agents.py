@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from tests.fakes.llm_servers import FakeOpenAIServer  # noqa: E402
-from tests.modes.pi_rpc_client import DialogAnswer, PiRpcClient  # noqa: E402
+from tests.modes.rpc.pi_rpc_client import DialogAnswer, PiRpcClient  # noqa: E402
 
 BRIDGE = ROOT / "integrations/pi/hookline.ts"
 PI_CLI = ROOT / ".integrations/pi/node_modules/@mariozechner/pi-coding-agent/dist/cli.js"

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from .helpers import (
+from ..helpers import (
     TIMEOUT,
     Line,
     RpcClient,

@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from .helpers import CLI, write_hook, write_script
+from ..helpers import CLI, write_hook, write_script
 from .pi_rpc_client import Line, PiRpcClient
 
 PI_HOOK = """
@@ -201,7 +201,7 @@ def test_the_client_is_not_hookline_specific() -> None:
 async def test_session_names_are_the_agents_whether_a_hook_or_the_client_gives_them(
     tmp_path: Path,
 ) -> None:
-    hook = Path(__file__).resolve().parents[2] / "examples" / "hooks" / "session_name.py"
+    hook = Path(__file__).resolve().parents[3] / "examples" / "hooks" / "session_name.py"
     model = write_script(tmp_path / "script.json", ["one"])
     async with _client(tmp_path, model, "--hook", str(hook)) as pi:
         await pi.run("fix the parser\nplease")

@@ -18,7 +18,7 @@ import pytest
 
 from tests.fakes import FakeAnthropicServer, FakeOpenAIServer, FakeReply, FakeToolCall
 
-from .helpers import CLI, write_hook, write_script
+from ..helpers import CLI, write_hook, write_script
 from .pi_rpc_client import Line, PiRpcClient
 
 
@@ -354,7 +354,7 @@ async def test_without_keys_only_the_models_named_here_are_offered(tmp_path: Pat
 
 async def test_with_one_model_cycle_model_answers_null(tmp_path: Path) -> None:
     default = (
-        Path(__file__).resolve().parents[2] / "src" / "hookline" / "agent" / "default_script.yaml"
+        Path(__file__).resolve().parents[3] / "src" / "hookline" / "agent" / "default_script.yaml"
     )
     async with _client(tmp_path, f"scripted:{default}", "--no-session") as pi:
         assert len((await pi.ok("get_available_models"))["models"]) == 1

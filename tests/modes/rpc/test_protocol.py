@@ -15,7 +15,7 @@ import pytest
 from hookline.modes.rpc.protocol import ui_answer
 from hookline.modes.rpc.wire import LineTooLong, parse_command, read_lines
 
-from .helpers import CLI, TIMEOUT, json_lines
+from ..helpers import CLI, TIMEOUT, json_lines
 
 
 async def _lines(pieces: Sequence[bytes], limit: int) -> list[bytes | LineTooLong]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from .helpers import RpcClient, write_hook, write_script
+from ..helpers import RpcClient, write_hook, write_script
 
 HOOK = """
 import json

@@ -120,6 +120,7 @@ from hookline.core.results import (
 )
 from hookline.core.runner import HookRunner
 from hookline.core.ui import NotifyType
+from hookline.core.vocabulary import HOOKLINE_EVENT_NAMES
 from hookline.settings.loader import LoadedSettings
 from hookline.settings.policy import HookPolicy, hook_policy
 
@@ -129,25 +130,24 @@ _SWITCH_END_REASONS = {"new": "clear", "clear": "clear", "switch": "resume"}
 #: The ``ui.set_status`` key of running hooks' ``statusMessage``.
 STATUS_KEY = "claude-hooks"
 
-#: internal event → the Claude events it fires.
-BUS_EVENTS: dict[str, tuple[str, ...]] = {
-    "tool_call": ("PreToolUse",),
-    "tool_result": ("PostToolUse", "PostToolUseFailure"),
-    "input": ("UserPromptSubmit",),
-    "session_start": ("SessionStart",),
-    "session_shutdown": ("SessionEnd",),
+#: Claude events this adapter also fires from internal events that have no Claude
+#: counterpart of their own (the rest of the map is the vocabulary's, inverted).
+_ALSO_FIRED: dict[str, tuple[str, ...]] = {
     "session_switch": ("SessionEnd",),
-    "session_before_compact": ("PreCompact",),
-    "stop": ("Stop",),
-    "subagent_stop": ("SubagentStop",),
-    "subagent_start": ("SubagentStart",),
-    "notification": ("Notification",),
-    "permission_request": ("PermissionRequest",),
-    "instructions_loaded": ("InstructionsLoaded",),
     "turn_end": ("PostToolBatch", "StopFailure"),
     "turn_start": ("ConfigChange", "FileChanged"),
-    "session_compact": ("PostCompact",),
 }
+
+
+def _bus_events() -> dict[str, tuple[str, ...]]:
+    fired: dict[str, tuple[str, ...]] = {}
+    for claude, ours in HOOKLINE_EVENT_NAMES.items():
+        fired[ours] = (*fired.get(ours, ()), claude)
+    return fired | _ALSO_FIRED
+
+
+#: internal event → the Claude events it fires.
+BUS_EVENTS: dict[str, tuple[str, ...]] = _bus_events()
 #: Claude events with no internal event; run them with ``ClaudeHooks.run``.
 UNBOUND_EVENTS: tuple[str, ...] = ("StatusLine", "FileSuggestion")
 

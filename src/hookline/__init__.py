@@ -133,6 +133,8 @@ _API: dict[str, tuple[str, ...]] = {
         "ContextUsage",
         "DetachedHost",
         "ModelInfo",
+        "RunMode",
+        "SessionView",
     ),
     "hookline.core.keys": ("KeySpecError",),
     "hookline.core.messages": (

@@ -103,6 +103,8 @@ from hookline.core.host import AgentHost as AgentHost
 from hookline.core.host import ContextUsage as ContextUsage
 from hookline.core.host import DetachedHost as DetachedHost
 from hookline.core.host import ModelInfo as ModelInfo
+from hookline.core.host import RunMode as RunMode
+from hookline.core.host import SessionView as SessionView
 from hookline.core.keys import KeySpecError as KeySpecError
 from hookline.core.messages import AssistantMessage as AssistantMessage
 from hookline.core.messages import Content as Content

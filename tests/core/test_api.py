@@ -512,3 +512,18 @@ def test_a_lent_host_answers_for_the_block_only() -> None:
         assert ctx.host is lent
         raise RuntimeError("the event failed")
     assert ctx.host is own
+
+
+def test_with_no_agent_the_session_is_empty_not_none() -> None:
+    """A hook reads ``ctx.session_manager`` the same way with or without an agent."""
+    from hookline import SessionView
+
+    ctx = HookContext(".", DetachedHost())
+    session: SessionView = ctx.session_manager
+    assert session.get_entries() == () and session.get_branch() == ()
+    assert (session.get_session_file(), session.get_leaf_id(), session.get_entry("x")) == (
+        None,
+        None,
+        None,
+    )
+    assert session.build_context_messages() == () and session.get_labels() == {}

@@ -24,7 +24,7 @@ from hookline.claude.config import HookSource as SettingsSource
 from hookline.claude.config import load_plugin_hooks
 from hookline.core.api import Handler, HookAPI, LoadedHook
 from hookline.core.events import Event
-from hookline.core.host import DetachedHost
+from hookline.core.host import EMPTY_SESSION, DetachedHost, SessionView
 from hookline.core.messages import Content, CustomMessage, Message
 from hookline.core.pipeline import Authorize, ToolOutcome, ToolPipeline
 from hookline.core.results import (
@@ -61,11 +61,11 @@ class RecordingHost(DetachedHost):
         self.new_sessions: list[tuple[str | None, Any]] = []
         self.system_prompt = ""
         #: What hooks read as ``ctx.session_manager`` and ``ctx.session_file`` (a test's own).
-        self.session_manager: Any = None
+        self.session_manager: SessionView | None = None
         self.session_file: str | None = None
 
-    def get_session_manager(self) -> Any:
-        return self.session_manager
+    def get_session_manager(self) -> SessionView:
+        return self.session_manager or EMPTY_SESSION
 
     def get_session_file(self) -> str | None:
         return self.session_file

@@ -6,7 +6,14 @@ from collections.abc import Awaitable, Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
-from hookline.core.host import AgentHost, ContextUsage, DetachedHost, ModelInfo, RunMode
+from hookline.core.host import (
+    AgentHost,
+    ContextUsage,
+    DetachedHost,
+    ModelInfo,
+    RunMode,
+    SessionView,
+)
 from hookline.core.ui import HookUI, NoUI
 
 if TYPE_CHECKING:
@@ -57,8 +64,9 @@ class HookContext:
         return self.host.get_session_file()
 
     @property
-    def session_manager(self) -> Any:
-        """A read-only view of the session (``ReadonlySession``): hooks read, the agent writes."""
+    def session_manager(self) -> SessionView:
+        """A read-only view of the session (``ReadonlySession``): hooks read, the agent writes.
+        With no agent it is an empty session, never ``None``."""
         return self.host.get_session_manager()
 
     @property

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
@@ -16,6 +16,73 @@ if TYPE_CHECKING:
 #: How the agent runs, as hooks read it in ``ctx.mode`` (``--mode``; ``serve`` answers
 #: another agent's events).
 RunMode = Literal["interactive", "rpc", "json", "print", "serve"]
+
+
+class SessionView(Protocol):
+    """``ctx.session_manager``: the session's read methods, and nothing that writes.
+
+    The agent's is ``hookline.session.ReadonlySession``; entries are the session
+    file's JSON objects (``hookline.session.SessionEntry`` spells out their keys).
+    """
+
+    def get_session_file(self) -> str | None: ...
+    def get_session_id(self) -> str: ...
+    def get_cwd(self) -> str: ...
+    def get_header(self) -> Mapping[str, Any]: ...
+    def get_entries(self) -> Sequence[Mapping[str, Any]]: ...
+    def get_entry(self, entry_id: str) -> Mapping[str, Any] | None: ...
+    def get_leaf_id(self) -> str | None: ...
+    def get_branch(self, leaf: str | None = None) -> Sequence[Mapping[str, Any]]: ...
+    def get_tree(self) -> Mapping[str | None, Sequence[str]]: ...
+    def get_session_name(self) -> str | None: ...
+    def get_labels(self) -> Mapping[str, str]: ...
+    def build_context_messages(self) -> Sequence[Message]: ...
+
+
+class EmptySession:
+    """The session a hook sees with no agent (or before one has a session): nothing in it."""
+
+    __slots__ = ()
+
+    def get_session_file(self) -> str | None:
+        return None
+
+    def get_session_id(self) -> str:
+        return ""
+
+    def get_cwd(self) -> str:
+        return ""
+
+    def get_header(self) -> Mapping[str, Any]:
+        return {}
+
+    def get_entries(self) -> Sequence[Mapping[str, Any]]:
+        return ()
+
+    def get_entry(self, entry_id: str) -> Mapping[str, Any] | None:
+        return None
+
+    def get_leaf_id(self) -> str | None:
+        return None
+
+    def get_branch(self, leaf: str | None = None) -> Sequence[Mapping[str, Any]]:
+        return ()
+
+    def get_tree(self) -> Mapping[str | None, Sequence[str]]:
+        return {}
+
+    def get_session_name(self) -> str | None:
+        return None
+
+    def get_labels(self) -> Mapping[str, str]:
+        return {}
+
+    def build_context_messages(self) -> Sequence[Message]:
+        return ()
+
+
+#: The one empty session (it holds nothing, so one serves every host).
+EMPTY_SESSION = EmptySession()
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,7 +147,7 @@ class AgentHost(Protocol):
     def set_thinking_level(self, level: str) -> None: ...
     # -- session facts (``ctx.session_file`` ...: asked at each read, never copied) --
     def get_session_file(self) -> str | None: ...
-    def get_session_manager(self) -> Any: ...
+    def get_session_manager(self) -> SessionView: ...
     def get_mode(self) -> RunMode: ...
     def get_permission_mode(self) -> str | None: ...
     # -- command context --
@@ -194,8 +261,8 @@ class DetachedHost:
     def get_session_file(self) -> str | None:
         return None
 
-    def get_session_manager(self) -> Any:
-        return None
+    def get_session_manager(self) -> SessionView:
+        return EMPTY_SESSION
 
     def get_mode(self) -> RunMode:
         return "print"

@@ -36,7 +36,7 @@ from hookline.core.events import (
     ToolCallEvent,
     ToolResultEvent,
 )
-from hookline.core.host import DetachedHost, ModelInfo, RunMode
+from hookline.core.host import DetachedHost, ModelInfo, RunMode, SessionView
 from hookline.core.messages import Content
 from hookline.core.results import (
     BeforeAgentStartResult,
@@ -213,7 +213,7 @@ class ServeHost(DetachedHost):
     def get_session_file(self) -> str | None:
         return self._agent.get_session_file()
 
-    def get_session_manager(self) -> Any:
+    def get_session_manager(self) -> SessionView:
         return self._agent.get_session_manager()
 
     def get_model_info(self) -> ModelInfo:

@@ -12,8 +12,6 @@ the one implementation.
 from __future__ import annotations
 
 import functools
-import json
-import shlex
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -50,6 +48,18 @@ class CallbackHookConfig:
     fn: CallbackFn
     timeout: float | None = None
     type: Literal["callback"] = "callback"
+
+    @property
+    def name(self) -> str:
+        """The callable's name: where the hook comes from."""
+        return getattr(self.fn, "__qualname__", None) or repr(self.fn)
+
+    def label(self) -> str:
+        return f"callback {self.name}"
+
+    def identity(self, plugin_root: Path | None) -> None:
+        """Callbacks are never deduped: two registrations are two hooks."""
+        return None
 
 
 HookSpec = (
@@ -99,42 +109,12 @@ class HookDefinition:
 
     @property
     def dedupe_key(self) -> tuple[str, ...] | None:
-        """Claude Code's dedupe identity; ``None`` for callbacks (never deduped).
-
-        A plugin's command is a template run in its own root: the same text in
-        two plugins is two hooks, so the root is part of the identity.
-        """
-        spec = self.spec
-        if isinstance(spec, CommandHookConfig):
-            key: tuple[str, ...] = ("command", spec.command)
-            if spec.args is not None:  # exec form: the program and its arguments
-                key = ("command", json.dumps([spec.command, *spec.args]))
-            if self.plugin_root is not None:
-                key = (*key, str(self.plugin_root))
-            return key
-        if isinstance(spec, HttpHookConfig):
-            return ("http", spec.url)
-        if isinstance(spec, McpToolHookConfig):
-            return ("mcp_tool", spec.server, spec.tool, json.dumps(spec.input, sort_keys=True))
-        if isinstance(spec, PromptHookConfig):
-            return ("prompt", spec.prompt)
-        if isinstance(spec, AgentHookConfig):
-            # agent prompts are templates; stringified with empty arguments they are the text
-            return ("agent", spec.prompt.replace("$ARGUMENTS", ""))
-        return None
+        """Claude Code's dedupe identity; ``None`` for callbacks (never deduped)."""
+        return self.spec.identity(self.plugin_root)
 
     def describe(self) -> str:
         """A short human label: the command, the prompt, or the callable."""
-        spec = self.spec
-        if isinstance(spec, CommandHookConfig):
-            return spec.command if spec.args is None else shlex.join([spec.command, *spec.args])
-        if isinstance(spec, HttpHookConfig):
-            return f"http: {spec.url}"
-        if isinstance(spec, McpToolHookConfig):
-            return f"mcp_tool: {spec.server}/{spec.tool}"
-        if isinstance(spec, PromptHookConfig | AgentHookConfig):
-            return f"{spec.type}: {spec.prompt[:60]}"
-        return f"callback {self.origin}"
+        return self.spec.label()
 
 
 def policy_verdict(scope: str, policy: HookPolicy | None, project_trusted: bool) -> str | None:

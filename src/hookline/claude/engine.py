@@ -127,10 +127,9 @@ class HookEngine:
         m = compile_matcher(matcher, event in LITERAL_MATCHER_EVENTS) if denied is None else None
         if m is not None and m.error:
             self.errors.append(f"callback {event}: {m.error}")
-        name = getattr(fn, "__qualname__", None) or repr(fn)
         self._callbacks += 1
         spec = CallbackHookConfig(fn, timeout)
-        d = HookDefinition(event, matcher, spec, "callback", name, self._callbacks, 0, denied)
+        d = HookDefinition(event, matcher, spec, "callback", spec.name, self._callbacks, 0, denied)
         self.table.add(d)
         return d
 

@@ -24,11 +24,8 @@ from typing import Any
 
 from hookline.claude.config import HookDefinition
 from hookline.claude.outcome import Outcome, new_outcome
-from hookline.claude.timeouts import AGENT_TIMEOUT, PROMPT_TIMEOUT
+from hookline.claude.timeouts import hook_timeout
 from hookline.settings.models import AgentHookConfig, PromptHookConfig
-
-DEFAULT_PROMPT_TIMEOUT = PROMPT_TIMEOUT
-DEFAULT_AGENT_TIMEOUT = AGENT_TIMEOUT
 
 
 class ModelHookCancelled(Exception):
@@ -46,6 +43,8 @@ class ModelHookRequest:
     model: str | None
     max_turns: int | None  # agent hooks only
     timeout: float
+    #: Output that is not ``{ok, reason}`` blocks instead of being reported.
+    blocking: bool = False
 
 
 ModelRunner = Callable[[ModelHookRequest], Awaitable[dict[str, Any]]]
@@ -60,8 +59,6 @@ def build_request(hook: HookDefinition, payload: dict[str, Any]) -> ModelHookReq
         if "$ARGUMENTS" in spec.prompt
         else (f"{spec.prompt}\n\n{args}")
     )
-    is_agent = isinstance(spec, AgentHookConfig)
-    default = DEFAULT_AGENT_TIMEOUT if is_agent else DEFAULT_PROMPT_TIMEOUT
     return ModelHookRequest(
         hook,
         hook.event,
@@ -69,7 +66,8 @@ def build_request(hook: HookDefinition, payload: dict[str, Any]) -> ModelHookReq
         payload,
         spec.model,
         spec.max_turns if isinstance(spec, AgentHookConfig) else None,
-        spec.timeout or default,
+        hook_timeout(spec, hook.event, {}),  # prompt and agent: not the event's default
+        spec.blocking,
     )
 
 
@@ -103,7 +101,7 @@ async def _evaluate(
     ok = value.get("ok") if isinstance(value, dict) else None
     raw_reason = value.get("reason") if isinstance(value, dict) else None
     if not isinstance(ok, bool) or (raw_reason is not None and not isinstance(raw_reason, str)):
-        blocking = getattr(hook.spec, "blocking", False)
+        blocking = request.blocking
         why = f"{hook.type} hook returned invalid output {value!r}, expected {{ok, reason?}}"
         return new_outcome(hook, "blocking" if blocking else "non_blocking_error", why)
     reason: str | None = raw_reason

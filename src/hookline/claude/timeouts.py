@@ -12,6 +12,7 @@ A hook's own ``timeout`` always wins.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Protocol
 
 COMMAND_TIMEOUT = 600.0
 HTTP_TIMEOUT = 600.0
@@ -41,29 +42,37 @@ def _positive(text: str | None) -> float | None:
     return value if value is not None and value > 0 else None
 
 
-def default_timeout(spec: object, event: str, env: Mapping[str, str]) -> float:
-    """The timeout (seconds) of a hook of ``spec``'s type on ``event`` with no ``timeout``."""
-    # Here, not at import: the agent reads the Stop cap below without any settings hook.
-    from hookline.settings.models import AgentHookConfig, McpToolHookConfig, PromptHookConfig
+class _Timed(Protocol):
+    """A hook's settings, as far as its timeout goes."""
 
-    if isinstance(spec, AgentHookConfig):
-        return AGENT_TIMEOUT
-    if isinstance(spec, PromptHookConfig):
-        return PROMPT_TIMEOUT
+    @property
+    def type(self) -> str: ...
+    @property
+    def timeout(self) -> float | None: ...
+
+
+#: Hook types with a default of their own, whatever the event.
+_TYPE_DEFAULTS: dict[str, float] = {"prompt": PROMPT_TIMEOUT, "agent": AGENT_TIMEOUT}
+#: Hook types whose event default is capped.
+_TYPE_CAPS: dict[str, float] = {"mcp_tool": MCP_TOOL_TIMEOUT}
+
+
+def default_timeout(spec: _Timed, event: str, env: Mapping[str, str]) -> float:
+    """The timeout (seconds) of a hook of ``spec``'s type on ``event`` with no ``timeout``."""
+    own = _TYPE_DEFAULTS.get(spec.type)
+    if own is not None:
+        return own
     by_event = EVENT_TIMEOUTS.get(event, COMMAND_TIMEOUT)
     if event == "SessionEnd":
         ms = _positive(env.get(SESSION_END_ENV))
         if ms is not None:
             by_event = ms / 1000.0
-    if isinstance(spec, McpToolHookConfig):
-        return min(by_event, MCP_TOOL_TIMEOUT)
-    return by_event
+    return min(by_event, _TYPE_CAPS.get(spec.type, by_event))
 
 
-def hook_timeout(spec: object, event: str, env: Mapping[str, str]) -> float:
+def hook_timeout(spec: _Timed, event: str, env: Mapping[str, str]) -> float:
     """The hook's own ``timeout`` when set, else :func:`default_timeout`."""
-    own = getattr(spec, "timeout", None)
-    return float(own) if own else default_timeout(spec, event, env)
+    return float(spec.timeout) if spec.timeout else default_timeout(spec, event, env)
 
 
 def stop_block_cap(env: Mapping[str, str]) -> int:

@@ -9,6 +9,9 @@ path instead of invalidating the whole file.
 
 from __future__ import annotations
 
+import json
+import shlex
+from pathlib import Path
 from typing import Annotated, Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag
@@ -119,6 +122,18 @@ class CommandHookConfig(_Strict):
         """Runs in the background from the start (``async`` or ``asyncRewake``)."""
         return self.run_async or self.async_rewake
 
+    def label(self) -> str:
+        """The command as a person would type it."""
+        return self.command if self.args is None else shlex.join([self.command, *self.args])
+
+    def identity(self, plugin_root: Path | None) -> tuple[str, ...]:
+        """Claude Code's dedupe identity. A plugin's command is a template run in its own
+        root: the same text in two plugins is two hooks, so the root is part of it."""
+        key: tuple[str, ...] = ("command", self.command)
+        if self.args is not None:  # exec form: the program and its arguments
+            key = ("command", json.dumps([self.command, *self.args]))
+        return key if plugin_root is None else (*key, str(plugin_root))
+
 
 class HttpHookConfig(_Strict):
     """``{"type": "http", "url": "...", "headers": {...}}``: POST the input JSON to ``url``."""
@@ -142,6 +157,12 @@ class HttpHookConfig(_Strict):
     )
     once: bool = Field(default=False, description=_ONCE_DESCRIPTION)
 
+    def label(self) -> str:
+        return f"http: {self.url}"
+
+    def identity(self, plugin_root: Path | None) -> tuple[str, ...]:
+        return ("http", self.url)
+
 
 class PromptHookConfig(_Strict):
     """A hook that asks the model for ``{ok, reason}``."""
@@ -154,6 +175,12 @@ class PromptHookConfig(_Strict):
     if_: str | None = Field(default=None, alias="if", min_length=1, description=_IF_DESCRIPTION)
     status_message: str | None = Field(default=None, alias="statusMessage")
     once: bool = Field(default=False, description=_ONCE_DESCRIPTION)
+
+    def label(self) -> str:
+        return f"prompt: {self.prompt[:60]}"
+
+    def identity(self, plugin_root: Path | None) -> tuple[str, ...]:
+        return ("prompt", self.prompt)
 
 
 class AgentHookConfig(_Strict):
@@ -168,6 +195,13 @@ class AgentHookConfig(_Strict):
     if_: str | None = Field(default=None, alias="if", min_length=1, description=_IF_DESCRIPTION)
     status_message: str | None = Field(default=None, alias="statusMessage")
     once: bool = Field(default=False, description=_ONCE_DESCRIPTION)
+
+    def label(self) -> str:
+        return f"agent: {self.prompt[:60]}"
+
+    def identity(self, plugin_root: Path | None) -> tuple[str, ...]:
+        # agent prompts are templates; stringified with empty arguments they are the text
+        return ("agent", self.prompt.replace("$ARGUMENTS", ""))
 
 
 class McpToolHookConfig(_Strict):
@@ -195,6 +229,12 @@ class McpToolHookConfig(_Strict):
         default=None, alias="onFailure", description=_ON_FAILURE_DESCRIPTION
     )
     once: bool = Field(default=False, description=_ONCE_DESCRIPTION)
+
+    def label(self) -> str:
+        return f"mcp_tool: {self.server}/{self.tool}"
+
+    def identity(self, plugin_root: Path | None) -> tuple[str, ...]:
+        return ("mcp_tool", self.server, self.tool, json.dumps(self.input, sort_keys=True))
 
 
 HookConfig = Annotated[

@@ -16,7 +16,7 @@ import os
 import signal
 import sys
 from collections.abc import Callable, Coroutine, Sequence
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 
 from hookline._version import __version__
 from hookline.core.vocabulary import PERMISSION_MODES
@@ -24,6 +24,7 @@ from hookline.core.vocabulary import PERMISSION_MODES
 if TYPE_CHECKING:
     from hookline.core.host import RunMode
     from hookline.modes.tui.launch import Launch
+    from hookline.session.manager import SessionManager
 
 EXIT_USAGE = 2
 VERSION = f"hookline {__version__}"
@@ -133,11 +134,20 @@ def _main_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--session", default=None, metavar="FILE", help="resume this session file")
     p.add_argument(
-        "--resume",
+        "-c",
         "--continue",
-        dest="resume",
+        dest="continue_recent",
         action="store_true",
         help="resume the most recent session of this project",
+    )
+    p.add_argument(
+        "--resume",
+        nargs="?",
+        const="",
+        default=None,
+        metavar="ID",
+        help="resume a session: its id, a unique start of the id, or its file "
+        "(no ID: the most recent, as --continue)",
     )
     p.add_argument(
         "--permission-mode",
@@ -384,8 +394,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     # --hook and scripted: paths are resolved against --cwd downstream; these two alike.
     settings_file = _under(cwd, args.settings)
     session_file = _under(cwd, args.session)
+    if args.resume and session_file is not None:
+        parser.error("--resume ID and --session FILE each name a session: give one")
     if session_file is not None and not os.path.isfile(session_file):
         parser.error(f"--session {session_file}: no such file")
+    if args.resume:
+        from hookline.session.lookup import SessionNotFoundError, find_session
+
+        try:
+            session_file = find_session(cwd, args.resume)
+        except SessionNotFoundError as exc:
+            print(f"hookline: error: --resume: {exc}", file=sys.stderr)
+            return EXIT_USAGE
     import asyncio
 
     launch = None
@@ -409,7 +429,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             # serve answers another agent's events: no hookline session unless one is named.
             no_session=args.no_session or (serve and session_file is None),
             session_file=session_file,
-            resume=args.resume,
+            resume=args.continue_recent or args.resume == "",
             permission_mode=args.permission_mode,
             add_dirs=args.add_dirs,
             trust_project=args.trust_project,
@@ -650,6 +670,8 @@ async def _run(
         stop_observers()
         watchdog.stop()
         signals.restore()
+    if mode == "text":
+        _resume_hint(agent.session, sys.stdout if interactive else sys.stderr)
     if agent.runner.orphans:
         # Hooks abandoned after their deadline still run; asyncio.run would wait for them
         # forever at exit. Flush what was printed and leave without them.
@@ -659,6 +681,12 @@ async def _run(
                     stream.flush()
         os._exit(code)
     return code
+
+
+def _resume_hint(session: SessionManager, stream: TextIO) -> None:
+    """On exit, how to come back to this conversation (``/resume`` may have switched it)."""
+    if session.is_persistent and session.get_entries():
+        print(f"Resume with: hookline --resume {session.get_session_id()}", file=stream)
 
 
 async def _until_shutdown(agent: Any, mode: Coroutine[Any, Any, int]) -> int:

@@ -218,6 +218,15 @@ class Activity:
             shown = (CustomShown(message),)
         return Update(shown=shown, usage=True)
 
+    def replayed(self, message: dict[str, Any]) -> Update:
+        """A message of a resumed conversation: as ``message``, its tool calls remembered
+        so each result shows the call it answers (no execution events come for them)."""
+        if message.get("role") == "assistant":
+            for call in message.get("content") or []:
+                if call.get("type") == "tool_call":
+                    self.ended[str(call["id"])] = RunningTool(call["name"], call["arguments"])
+        return self.message(message)
+
     def _tool_ended(self, message: dict[str, Any]) -> ToolEnded:
         call_id = str(message.get("tool_call_id"))
         tool = (

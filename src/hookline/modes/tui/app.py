@@ -51,6 +51,9 @@ if TYPE_CHECKING:
     from hookline.agent.agent import Agent
     from hookline.agent.setup import AgentBundle
 
+#: Messages of a resumed conversation redrawn (the rest stays in the session file).
+_REPLAYED = 30
+
 
 def history_path(cwd: str) -> str:
     """The editor history file of one project, under ``$HOOKLINE_HOME/history``."""
@@ -296,11 +299,12 @@ class TuiApp:
         self._draw(self.activity.apply(payload))
 
     def replay_session(self) -> None:
-        """After ``/resume``: the last messages of the resumed conversation."""
-        messages = self.agent.session.build_context_messages()[-10:]
+        """At start-up and after ``/resume``: the end of the resumed conversation, its tool
+        calls collapsed as they show once done."""
+        messages = self.agent.session.build_context_messages()[-_REPLAYED:]
         for message in messages:
-            if message["role"] in ("user", "assistant", "custom"):
-                self._draw(self.activity.message(dict(message)))
+            if message["role"] in ("user", "assistant", "tool", "custom"):
+                self._draw(self.activity.replayed(dict(message)))
 
     def _draw(self, update: Update) -> None:
         for shown in update.shown:
@@ -350,6 +354,7 @@ class TuiApp:
             self._refresh_usage()
             warm_up = asyncio.ensure_future(asyncio.to_thread(_warm_up))
             await agent.start()
+            self.replay_session()  # a resumed session: its conversation before the prompt
             self.loaded.set()
             if self.app.is_running:
                 self.submissions.send_queued()

@@ -17,6 +17,7 @@ DOCUMENTED_FLAGS = (
     "--no-session",
     "--session",
     "--resume",
+    "--continue",
     "--permission-mode",
     "--trust-project",
     "--cwd",

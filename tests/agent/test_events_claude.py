@@ -35,10 +35,13 @@ def touch_then_answer(expect: str) -> list[dict[str, object]]:
 
 
 @covers("permission_request", "notification")
-async def test_a_call_that_needs_approval_with_no_ui_is_denied_after_the_events(
+async def test_a_call_that_needs_approval_is_announced_before_the_prompt(
     make_agent: MakeAgent, project: Path
 ) -> None:
-    h = await make_agent(touch_then_answer("there is no UI to ask"), permission_mode="default")
+    ui = ScriptedUI(confirm=False)
+    h = await make_agent(
+        touch_then_answer("Permission denied by the user"), permission_mode="default", ui=ui
+    )
     await h.agent.prompt("make a file")
 
     request = h.event(PermissionRequestEvent)
@@ -54,6 +57,19 @@ async def test_a_call_that_needs_approval_with_no_ui_is_denied_after_the_events(
     types = h.types()
     assert types.index("tool_call") < types.index("permission_request")
     assert types.index("permission_request") < types.index("notification")
+    assert not (project / "made").exists()
+    assert h.provider.remaining == 0
+
+
+async def test_with_no_ui_the_call_is_denied_and_nothing_is_announced(
+    make_agent: MakeAgent, project: Path
+) -> None:
+    """No prompt is shown, so no ``permission_prompt`` (Claude Code's ``-p`` sends none)."""
+    h = await make_agent(touch_then_answer("there is no UI to ask"), permission_mode="default")
+    await h.agent.prompt("make a file")
+
+    assert h.event(PermissionRequestEvent).tool_name == "bash"
+    assert h.events(NotificationEvent) == []
     assert not (project / "made").exists()
     assert h.provider.remaining == 0
 
@@ -127,8 +143,9 @@ async def test_a_settings_notification_hook_gets_the_claude_payload(
     log = tmp_path / "notification.json"
     script = executable(tmp_path / "notify.sh", f"cat > {log}")
     h = await make_agent(
-        touch_then_answer("no UI to ask"),
+        touch_then_answer("Permission denied by the user"),
         permission_mode="default",
+        ui=ScriptedUI(confirm=False),
         claude_settings={
             "hooks": {
                 "Notification": [

@@ -50,7 +50,7 @@ from hookline.core.events import (
     TurnStartEvent,
     UserBashEvent,
 )
-from hookline.core.host import ContextUsage, ModelInfo, RunMode
+from hookline.core.host import ContextUsage, ModelInfo, RunMode, agent_env
 from hookline.core.messages import (
     AssistantMessage,
     Content,
@@ -825,8 +825,11 @@ class Agent:
     # -- the user's own shell command and the model switch ----------------------------
 
     def _hook_env(self) -> dict[str, str]:
-        """The environment with the settings ``env`` and session exports (scrubbed if asked)."""
-        return self.claude.engine.subprocess_env() if self.claude is not None else dict(os.environ)
+        """The environment of hooks and bash: marked as the agent's (``agent_env``), with the
+        settings ``env`` and session exports (scrubbed if asked)."""
+        if self.claude is not None:
+            return self.claude.engine.subprocess_env()
+        return agent_env(self.mode, os.environ)
 
     async def run_user_bash(
         self, command: str, *, signal: asyncio.Event | None = None

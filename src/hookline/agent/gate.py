@@ -8,8 +8,10 @@ Order, as in Claude Code (and stricter where noted):
 3. rules and mode for the rest (ask rules, a sandboxed bash call the sandbox vets —
    ``autoAllowBashIfSandboxed`` —, allow rules, read-only tools, acceptEdits);
 4. an ``ask`` goes to ``permission_request`` hooks (an input they rewrite is
-   checked against the rules again), then to the user through the UI; with no
-   UI it is denied, with a hint saying which rule or flag would allow it.
+   checked against the rules again), then to the user through the UI, announced
+   by a ``permission_prompt`` notification; with no UI it is denied, with a hint
+   saying which rule or flag would allow it, and nothing is announced (no prompt
+   is shown: Claude Code's ``-p`` sends no Notification either).
 """
 
 from __future__ import annotations
@@ -122,6 +124,9 @@ class PermissionGate:
                     )
                 return Authorization(result.input)
         ctx = self.runner.context
+        if not ctx.has_ui:  # no prompt is shown, so none is announced (as Claude Code's -p)
+            reason = f"Permission denied: {check.reason} and there is no UI to ask"
+            return self._deny(tool_name, tool_call_id, input, reason, "no_ui")
         summary = _summary(tool_name, input)
         if self.runner.has_handlers("notification") or self.emit != self.runner.emit:
             await self.emit(
@@ -131,9 +136,6 @@ class PermissionGate:
                     notification_type="permission_prompt",
                 )
             )
-        if not ctx.has_ui:
-            reason = f"Permission denied: {check.reason} and there is no UI to ask"
-            return self._deny(tool_name, tool_call_id, input, reason, "no_ui")
         if await ctx.ui.confirm("Allow tool call?", f"{check.reason}: {summary}"):
             return Authorization(input)
         return self._deny(tool_name, tool_call_id, input, "Permission denied by the user", "user")

@@ -34,7 +34,7 @@ from hookline.claude.environment import scrub_requested
 from hookline.claude.plugins import Plugin, PluginSet, enabled_state, find_plugins
 from hookline.core.api import RegisteredFlag, StreamRule
 from hookline.core.events import McpNotificationEvent
-from hookline.core.host import RunMode
+from hookline.core.host import RunMode, agent_env
 from hookline.core.paths import expand_path
 from hookline.core.runner import HookError, HookRunner
 from hookline.core.tool import Tool
@@ -545,6 +545,7 @@ class AgentBuilder:
             # `hookline claude-hook` for modules loaded here would run them twice
             skip=skip_bridge_duplicates(loaded_keys, self.cwd, hook_env),
             model_runner=model_hooks,
+            mode=self.options.mode,
         )
         claude.install(runner)
         for problem in claude.engine.errors:
@@ -629,7 +630,7 @@ class AgentBuilder:
         """The built-in tools; bash spawns with the settings hooks' environment."""
         return builtin_tools(
             self.cwd,
-            spawn_hook=_spawn_hook(claude),
+            spawn_hook=_spawn_hook(claude, self.options.mode),
             hide=rules.hide_predicate(self.cwd),
             leftovers=leftovers,
             sandbox=sandbox,
@@ -677,14 +678,13 @@ class ModuleHookReload:
         self._loaded = fresh
 
 
-def _spawn_hook(claude: ClaudeHooks | None) -> BashSpawnHook | None:
-    """Bash spawns with the settings ``env``, CLAUDE_ENV_FILE exports and the credential
-    scrub when asked; without settings hooks, as it is."""
-    if claude is None:
-        return None
+def _spawn_hook(claude: ClaudeHooks | None, mode: RunMode) -> BashSpawnHook:
+    """Bash spawns marked as the agent's (``agent_env``), with the settings ``env``,
+    CLAUDE_ENV_FILE exports and the credential scrub when there are settings hooks."""
 
     def spawn(ctx: BashSpawnContext) -> BashSpawnContext:
-        return dataclasses.replace(ctx, env=claude.engine.subprocess_env(ctx.env))
+        env = agent_env(mode, ctx.env) if claude is None else claude.engine.subprocess_env(ctx.env)
+        return dataclasses.replace(ctx, env=env)
 
     return spawn
 

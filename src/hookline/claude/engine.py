@@ -41,6 +41,7 @@ from hookline.claude.outcome import Outcome, new_outcome
 from hookline.claude.payloads import build_payload
 from hookline.claude.selection import Selection, Skipped, select_hooks
 from hookline.claude.verdict import Verdict, aggregate
+from hookline.core.host import RunMode, agent_env
 from hookline.settings.models import CLAUDE_EVENTS
 from hookline.settings.policy import HookPolicy
 
@@ -83,6 +84,7 @@ class HookEngine:
         http_policy: HttpHookPolicy | None = None,
         mcp_tools: McpToolCaller | None = None,
         skip: Callable[[HookDefinition], str | None] | None = None,
+        mode: RunMode | None = None,
     ) -> None:
         self.project_dir = str(Path(project_dir).resolve())
         self.policy = policy
@@ -90,6 +92,9 @@ class HookEngine:
         self.table = build_table(sources, policy, project_trusted, skip)
         self.errors: list[str] = [*errors, *self.table.errors]
         self.env = env  # None: the process env at each run
+        #: The hosting agent's run mode, which marks what hooks and bash get (``agent_env``);
+        #: None inside Claude Code (``claude-hook``, ``serve``), which marked it already.
+        self.mode = mode
         #: The settings ``env`` block (trusted files only), for hooks and tools.
         self.settings_env: dict[str, str] = dict(settings_env or {})
         self.http_policy = http_policy or HttpHookPolicy()
@@ -189,6 +194,8 @@ class HookEngine:
     def subprocess_env(self, base: Mapping[str, str] | None = None) -> dict[str, str]:
         """The environment of hook and bash subprocesses (see ``claude.environment``)."""
         root = dict(base if base is not None else self.env if self.env is not None else os.environ)
+        if self.mode is not None:
+            root = agent_env(self.mode, root)
         return subprocess_env(root, self.settings_env, self.session_env)
 
     def select(

@@ -18,6 +18,16 @@ if TYPE_CHECKING:
 RunMode = Literal["interactive", "rpc", "json", "print", "serve"]
 
 
+def agent_env(mode: RunMode, environ: Mapping[str, str]) -> dict[str, str]:
+    """``environ`` as the agent's hooks and bash commands get it, marked as Claude Code marks
+    its own: ``CLAUDECODE=1`` and ``CLAUDE_CODE_ENTRYPOINT``, ``cli`` in the terminal app and
+    ``sdk-cli`` in every mode a program drives (print, json, rpc, serve), so a guard written
+    for Claude Code tells hookline's runs apart the same way. An entrypoint already set (by
+    an SDK that started this process) is kept, as Claude Code keeps it."""
+    entrypoint = "cli" if mode == "interactive" else "sdk-cli"
+    return {"CLAUDE_CODE_ENTRYPOINT": entrypoint, **environ, "CLAUDECODE": "1"}
+
+
 class SessionView(Protocol):
     """``ctx.session_manager``: the session's read methods, and nothing that writes.
 

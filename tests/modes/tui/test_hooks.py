@@ -6,9 +6,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from tests.modes.helpers import write_hook, write_script
 
-from .helpers import app
+from .helpers import app, bash
 from .pane import Pane
 
 COMMANDS = """
@@ -310,3 +312,17 @@ def test_a_missing_named_hook_closes_the_app_with_exit_1(tmp_path: Path) -> None
             "the agent does not start without a hook it was given\n"
         )
     assert not mark.exists()
+
+
+def test_bash_in_the_terminal_app_is_marked_as_claude_code_marks_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``CLAUDE_CODE_ENTRYPOINT=cli`` here, where ``-p`` says ``sdk-cli``."""
+    monkeypatch.delenv("CLAUDECODE", raising=False)  # the pane inherits this environment
+    monkeypatch.delenv("CLAUDE_CODE_ENTRYPOINT", raising=False)
+    turns = [bash('echo "marks [$CLAUDECODE|$CLAUDE_CODE_ENTRYPOINT]"'), "marked"]
+    with app(tmp_path, turns, None, "--permission-mode", "bypassPermissions") as pane:
+        pane.ready()
+        pane.type("go")
+        pane.keys("Enter")
+        pane.wait_all(["marks [1|cli]", "marked"])

@@ -93,7 +93,8 @@ class NotificationEvent(Event):
     """The agent tells the user something (a permission prompt, idle, a warning).
 
     Payload: ``message``, ``title``, ``notification_type`` (e.g.
-    ``permission_prompt``, ``idle_prompt``).
+    ``permission_prompt``, ``idle_prompt``). ``permission_prompt`` comes only
+    where the prompt is shown: with no UI (``-p``, json) the call is denied unannounced.
 
     Result: none (a notification). Claude's name: ``Notification``.
 

@@ -72,9 +72,12 @@ class _RawFormatter(argparse.RawDescriptionHelpFormatter):
 def _main_parser() -> argparse.ArgumentParser:
     p = _Parser(
         prog="hookline",
+        usage="%(prog)s [options] [PROMPT]",
         description=(
             "hookline's reference coding agent. Every step emits hook events to Python hook "
-            "modules and Claude Code settings hooks.\n\nOther commands: `hookline trust [DIR]`, "
+            "modules and Claude Code settings hooks.\n\n`hookline PROMPT` starts the terminal "
+            "app with PROMPT sent first; `hookline -p PROMPT` prints one answer and exits."
+            "\n\nOther commands: `hookline trust [DIR]`, "
             "`hookline trust --list`, `hookline untrust [DIR]`, `hookline settings schema`, "
             "`hookline sandbox check` (the bash sandbox: available? what it holds), "
             "`hookline hooks list|explain|test|replay|new` (see `hookline hooks --help`), "
@@ -363,11 +366,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         allow_skip = "--allow-untrusted-skip" in args_list
         args_list = [w for w in args_list if w not in ("--no-discovery", "--allow-untrusted-skip")]
     parser = _main_parser()
+    args_list, after_dashes = _before_dashes(args_list)
     if "-h" in args_list or "--help" in args_list:
         return _help(parser, args_list)
     # Words argparse does not know are hook flags (``register_flag``): checked once the
-    # hooks are loaded, where an unknown one is an error.
-    args, hook_flags = parser.parse_known_args(args_list)
+    # hooks are loaded, where an unknown one is an error. The other words are the prompt.
+    args, unknown = parser.parse_known_args(args_list)
+    hook_flags, prompt_words = _split_prompt(unknown)
+    if prompt_words and not serve and after_dashes is None and args_list[0] == prompt_words[0]:
+        _refuse_mistyped_command(parser, prompt_words)
+    prompt_words += after_dashes or []
+    if prompt_words and (serve or args.prompt is not None or args.mode not in (None, "text")):
+        parser.error(
+            f"unexpected argument {prompt_words[0]!r}: a prompt without -p starts the "
+            "terminal app; -p PROMPT runs it once"
+        )
+    first_prompt = " ".join(prompt_words) or None
     mode = "serve" if serve else args.mode or "text"
     if mode == "json" and args.prompt is None:
         parser.error("--mode json needs a prompt: -p PROMPT")
@@ -421,6 +435,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             verbose_context=args.verbose_context,
             mode="interactive" if interactive else _RUN_MODES[mode],
             hook_flags=hook_flags,
+            known_flags=tuple(parser._option_string_actions),
             discover=discover,
             hook_paths_must_load=not serve,  # serve denies tool calls instead (its answer)
         )
@@ -438,7 +453,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     run = _run(
         make_options,
         mode,
-        args.prompt,
+        first_prompt if interactive else args.prompt,
         interactive,
         args.audit_log,
         launch=launch,
@@ -453,10 +468,51 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         if not isinstance(exc, SetupError):
             raise
-        print(f"hookline: error: {exc}", file=sys.stderr)
+        from hookline.agent.setup import HookFlagError
+
+        hint = f" (see `{parser.prog} --help`)" if isinstance(exc, HookFlagError) else ""
+        print(f"hookline: error: {exc}{hint}", file=sys.stderr)
         return exc.exit_code
     finally:
         unconfigure()
+
+
+#: The subcommands, for "did you mean" when the first word is one of them mistyped.
+_SUBCOMMANDS = ("trust", "untrust", "settings", "sandbox", "hooks", "claude-hook", "serve")
+
+
+def _before_dashes(argv: list[str]) -> tuple[list[str], list[str] | None]:
+    """The words before ``--``, and those after it (all prompt), None without ``--``."""
+    if "--" not in argv:
+        return argv, None
+    at = argv.index("--")
+    return argv[:at], argv[at + 1 :]
+
+
+def _split_prompt(words: list[str]) -> tuple[list[str], list[str]]:
+    """The words argparse left: hook flags, and the prompt.
+
+    A word right after a hook flag ``--name`` (without ``=``) is left to it: a string
+    flag takes its value so (``--preset fast``); which flags take one is known only
+    once the hooks are loaded.
+    """
+    flags: list[str] = []
+    prompt: list[str] = []
+    for i, word in enumerate(words):
+        before = words[i - 1] if i else ""
+        value = before.startswith("--") and "=" not in before and flags[-1:] == [before]
+        (flags if word.startswith("-") or value else prompt).append(word)
+    return flags, prompt
+
+
+def _refuse_mistyped_command(parser: argparse.ArgumentParser, prompt_words: list[str]) -> None:
+    """``hookline hoks``: one word like a subcommand is a typo, not a prompt."""
+    from hookline.agent.flags import did_you_mean
+
+    word = prompt_words[0]
+    guess = did_you_mean(word, _SUBCOMMANDS) if len(prompt_words) == 1 else ""
+    if guess:
+        parser.error(f"unknown command {word!r}{guess} (a one-word prompt: `hookline -- {word}`)")
 
 
 def _logged(run: Callable[[], int]) -> int:
@@ -556,6 +612,7 @@ async def _run(
 ) -> int:
     """One run of the agent in ``mode``; with ``launch`` (the terminal app) the app is
     drawn first and the agent is imported (off the loop: keys are read) and built after.
+    ``prompt``: print mode's, or the interactive session's first (``hookline "..."``).
     ``allow_skip``: ``serve --stdio --allow-untrusted-skip``."""
     import asyncio
     import contextlib
@@ -631,7 +688,7 @@ async def _run(
         elif interactive:
             from hookline.modes.interactive import run_interactive
 
-            code = await _until_shutdown(agent, run_interactive(agent, bundle, launch))
+            code = await _until_shutdown(agent, run_interactive(agent, bundle, launch, prompt))
         else:
             agent.runner.set_ui(StderrUI(), False)
             assert prompt is not None

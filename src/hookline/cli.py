@@ -507,10 +507,12 @@ def _split_prompt(words: list[str]) -> tuple[list[str], list[str]]:
 
 def _refuse_mistyped_command(parser: argparse.ArgumentParser, prompt_words: list[str]) -> None:
     """``hookline hoks``: one word like a subcommand is a typo, not a prompt."""
-    from hookline.agent.flags import did_you_mean
+    if len(prompt_words) > 1:
+        return
+    from hookline._typos import did_you_mean
 
     word = prompt_words[0]
-    guess = did_you_mean(word, _SUBCOMMANDS) if len(prompt_words) == 1 else ""
+    guess = did_you_mean(word, _SUBCOMMANDS)
     if guess:
         parser.error(f"unknown command {word!r}{guess} (a one-word prompt: `hookline -- {word}`)")
 

@@ -35,6 +35,8 @@ def parse_hook_flags(
         name, eq, given = word[2:].partition("=")
         flag = flags.get(name)
         if flag is None:
+            from hookline._typos import did_you_mean
+
             guess = did_you_mean(f"--{name}", [*known, *(f"--{n}" for n in flags)])
             raise ValueError(
                 f"unknown option --{name}: no loaded hook registers it{guess}{_known(flags)}"
@@ -54,23 +56,6 @@ def parse_hook_flags(
             i += 1
         values[name] = given
     return values
-
-
-def did_you_mean(word: str, choices: Collection[str]) -> str:
-    """``"; did you mean --mode or --model?"`` when ``word`` looks like a mistyped choice,
-    else ``""``: the closest, and any nearly as close (a typo may fit two)."""
-    import difflib
-
-    scored = sorted(
-        ((difflib.SequenceMatcher(None, word, c).ratio(), c) for c in choices), reverse=True
-    )
-    close = [c for score, c in scored if score >= max(_CUTOFF, scored[0][0] - _NEAR)][:3]
-    return f"; did you mean {' or '.join(close)}?" if close else ""
-
-
-#: A guess is at least this alike (``difflib``'s ratio), and within ``_NEAR`` of the best.
-_CUTOFF = 0.75
-_NEAR = 0.1
 
 
 def _known(flags: Mapping[str, RegisteredFlag]) -> str:

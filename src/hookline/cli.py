@@ -73,9 +73,12 @@ class _RawFormatter(argparse.RawDescriptionHelpFormatter):
 def _main_parser() -> argparse.ArgumentParser:
     p = _Parser(
         prog="hookline",
+        usage="%(prog)s [options] [PROMPT]",
         description=(
             "hookline's reference coding agent. Every step emits hook events to Python hook "
-            "modules and Claude Code settings hooks.\n\nOther commands: `hookline trust [DIR]`, "
+            "modules and Claude Code settings hooks.\n\n`hookline PROMPT` starts the terminal "
+            "app with PROMPT sent first; `hookline -p PROMPT` prints one answer and exits."
+            "\n\nOther commands: `hookline trust [DIR]`, "
             "`hookline trust --list`, `hookline untrust [DIR]`, `hookline settings schema`, "
             "`hookline sandbox check` (the bash sandbox: available? what it holds), "
             "`hookline hooks list|explain|test|replay|new` (see `hookline hooks --help`), "
@@ -335,20 +338,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
     if args_list == ["--version"]:
         return _version()
-    if args_list and args_list[0] in ("trust", "untrust"):
-        return _logged(lambda: _trust(args_list[1:], args_list[0] == "trust"))
-    if args_list and args_list[0] == "settings":
-        return _settings(args_list[1:])
-    if args_list and args_list[0] == "sandbox":
-        return _logged(lambda: _sandbox(args_list[1:]))
-    if args_list and args_list[0] == "hooks":
-        from hookline.authoring.command import main as hooks_main
-
-        return _logged(lambda: hooks_main(args_list[1:]))
-    if args_list and args_list[0] == "claude-hook":
-        from hookline.bridge.claude_hook import main as claude_hook
-
-        return claude_hook(args_list[1:])
+    command = _SUBCOMMANDS.get(args_list[0]) if args_list else None
+    if command is not None:
+        return command(args_list[1:])
     serve = bool(args_list) and args_list[0] == "serve"
     discover = True
     allow_skip = False
@@ -373,11 +365,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         allow_skip = "--allow-untrusted-skip" in args_list
         args_list = [w for w in args_list if w not in ("--no-discovery", "--allow-untrusted-skip")]
     parser = _main_parser()
+    args_list, after_dashes = _before_dashes(args_list)
     if "-h" in args_list or "--help" in args_list:
         return _help(parser, args_list)
     # Words argparse does not know are hook flags (``register_flag``): checked once the
-    # hooks are loaded, where an unknown one is an error.
-    args, hook_flags = parser.parse_known_args(args_list)
+    # hooks are loaded, where an unknown one is an error. The other words are the prompt.
+    args, unknown = parser.parse_known_args(args_list)
+    hook_flags, prompt_words = _split_prompt(unknown)
+    if prompt_words and not serve and after_dashes is None and args_list[0] == prompt_words[0]:
+        _refuse_mistyped_command(parser, prompt_words)
+    prompt_words += after_dashes or []
+    if prompt_words and (serve or args.prompt is not None or args.mode not in (None, "text")):
+        parser.error(
+            f"unexpected argument {prompt_words[0]!r}: a prompt without -p starts the "
+            "terminal app; -p PROMPT runs it once"
+        )
+    first_prompt = " ".join(prompt_words) or None
     mode = "serve" if serve else args.mode or "text"
     if mode == "json" and args.prompt is None:
         parser.error("--mode json needs a prompt: -p PROMPT")
@@ -441,6 +444,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             verbose_context=args.verbose_context,
             mode="interactive" if interactive else _RUN_MODES[mode],
             hook_flags=hook_flags,
+            known_flags=tuple(parser._option_string_actions),
             discover=discover,
             hook_paths_must_load=not serve,  # serve denies tool calls instead (its answer)
         )
@@ -458,7 +462,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     run = _run(
         make_options,
         mode,
-        args.prompt,
+        first_prompt if interactive else args.prompt,
         interactive,
         args.audit_log,
         launch=launch,
@@ -473,10 +477,73 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         if not isinstance(exc, SetupError):
             raise
-        print(f"hookline: error: {exc}", file=sys.stderr)
+        from hookline.agent.setup import HookFlagError
+
+        hint = f" (see `{parser.prog} --help`)" if isinstance(exc, HookFlagError) else ""
+        print(f"hookline: error: {exc}{hint}", file=sys.stderr)
         return exc.exit_code
     finally:
         unconfigure()
+
+
+def _hooks_command(argv: list[str]) -> int:
+    from hookline.authoring.command import main as hooks_main
+
+    return _logged(lambda: hooks_main(argv))
+
+
+def _claude_hook_command(argv: list[str]) -> int:
+    from hookline.bridge.claude_hook import main as claude_hook
+
+    return claude_hook(argv)
+
+
+#: The subcommands that are programs of their own (``serve`` runs an agent: main takes it);
+#: also what "did you mean" offers when the first word is one of them mistyped.
+_SUBCOMMANDS: dict[str, Callable[[list[str]], int]] = {
+    "trust": lambda argv: _logged(lambda: _trust(argv, True)),
+    "untrust": lambda argv: _logged(lambda: _trust(argv, False)),
+    "settings": _settings,
+    "sandbox": lambda argv: _logged(lambda: _sandbox(argv)),
+    "hooks": _hooks_command,
+    "claude-hook": _claude_hook_command,
+}
+
+
+def _before_dashes(argv: list[str]) -> tuple[list[str], list[str] | None]:
+    """The words before ``--``, and those after it (all prompt), None without ``--``."""
+    if "--" not in argv:
+        return argv, None
+    at = argv.index("--")
+    return argv[:at], argv[at + 1 :]
+
+
+def _split_prompt(words: list[str]) -> tuple[list[str], list[str]]:
+    """The words argparse left: hook flags, and the prompt.
+
+    A word right after a hook flag ``--name`` (without ``=``) is left to it: a string
+    flag takes its value so (``--preset fast``); which flags take one is known only
+    once the hooks are loaded.
+    """
+    flags: list[str] = []
+    prompt: list[str] = []
+    for i, word in enumerate(words):
+        before = words[i - 1] if i else ""
+        value = before.startswith("--") and "=" not in before and flags[-1:] == [before]
+        (flags if word.startswith("-") or value else prompt).append(word)
+    return flags, prompt
+
+
+def _refuse_mistyped_command(parser: argparse.ArgumentParser, prompt_words: list[str]) -> None:
+    """``hookline hoks``: one word like a subcommand is a typo, not a prompt."""
+    if len(prompt_words) > 1:
+        return
+    from hookline._typos import did_you_mean
+
+    word = prompt_words[0]
+    guess = did_you_mean(word, (*_SUBCOMMANDS, "serve"))
+    if guess:
+        parser.error(f"unknown command {word!r}{guess} (a one-word prompt: `hookline -- {word}`)")
 
 
 def _logged(run: Callable[[], int]) -> int:
@@ -576,6 +643,7 @@ async def _run(
 ) -> int:
     """One run of the agent in ``mode``; with ``launch`` (the terminal app) the app is
     drawn first and the agent is imported (off the loop: keys are read) and built after.
+    ``prompt``: print mode's, or the interactive session's first (``hookline "..."``).
     ``allow_skip``: ``serve --stdio --allow-untrusted-skip``."""
     import asyncio
     import contextlib
@@ -651,7 +719,7 @@ async def _run(
         elif interactive:
             from hookline.modes.interactive import run_interactive
 
-            code = await _until_shutdown(agent, run_interactive(agent, bundle, launch))
+            code = await _until_shutdown(agent, run_interactive(agent, bundle, launch, prompt))
         else:
             agent.runner.set_ui(StderrUI(), False)
             assert prompt is not None

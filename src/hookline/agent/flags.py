@@ -7,7 +7,7 @@ else start-up stops with a message naming the hook flags there are.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 
 from hookline.core.api import RegisteredFlag
 
@@ -16,12 +16,13 @@ _FALSE = ("0", "false", "no", "off")
 
 
 def parse_hook_flags(
-    words: list[str], flags: Mapping[str, RegisteredFlag]
+    words: list[str], flags: Mapping[str, RegisteredFlag], known: Collection[str] = ()
 ) -> dict[str, bool | str]:
     """The values given for ``flags``; raises ``ValueError`` on an unknown or bad word.
 
     ``--name`` sets a boolean flag, ``--name=false`` clears it; a string flag
-    takes ``--name VALUE`` or ``--name=VALUE``.
+    takes ``--name VALUE`` or ``--name=VALUE``. ``known``: the caller's own options
+    (``--model``…), offered with the hook flags when a name is mistyped.
     """
     values: dict[str, bool | str] = {}
     i = 0
@@ -29,11 +30,17 @@ def parse_hook_flags(
         word = words[i]
         i += 1
         if not word.startswith("--") or len(word) < 3:
-            raise ValueError(f"unexpected argument {word!r}{_known(flags)}")
+            hint = "" if word.startswith("-") else ": a prompt goes before hook flags, or after --"
+            raise ValueError(f"unexpected argument {word!r}{hint}{_known(flags)}")
         name, eq, given = word[2:].partition("=")
         flag = flags.get(name)
         if flag is None:
-            raise ValueError(f"unknown option --{name}: no loaded hook registers it{_known(flags)}")
+            from hookline._typos import did_you_mean
+
+            guess = did_you_mean(f"--{name}", [*known, *(f"--{n}" for n in flags)])
+            raise ValueError(
+                f"unknown option --{name}: no loaded hook registers it{guess}{_known(flags)}"
+            )
         if flag.type == "boolean":
             if not eq:
                 values[name] = True

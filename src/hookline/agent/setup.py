@@ -81,6 +81,10 @@ class SetupError(Exception):
         self.exit_code = exit_code
 
 
+class HookFlagError(SetupError):
+    """A command-line word no loaded hook's flag takes: a usage error (exit 2)."""
+
+
 class NamedHookError(SetupError):
     """A hook named on the command line (``--hook``/``--extension``) did not load: running
     without it would be running without a guard the user asked for (exit 1, as pi)."""
@@ -118,6 +122,8 @@ class AgentOptions:
     #: Command-line words left for hook flags (``--plan``, ``--name=value``), parsed once the
     #: hooks are loaded; one no hook registered is an error.
     hook_flags: list[str] = field(default_factory=list)
+    #: The caller's own options (``--model``…): suggested when a hook flag is mistyped.
+    known_flags: tuple[str, ...] = ()
     #: False (``serve --no-discovery``): module hooks only from the paths given and the
     #: settings' lists, not the project's, the user's or installed packages'.
     discover: bool = True
@@ -502,7 +508,7 @@ class AgentBuilder:
         _check_required(required, result, plan.limit)
         if options.hook_paths_must_load:
             _check_named(result, options.verbose)
-        result.flag_values.update(_hook_flags(result, options.hook_flags))
+        result.flag_values.update(_hook_flags(result, options.hook_flags, options.known_flags))
         result.events.on_error = lambda channel, exc: runner.report(
             f"events:{channel}", "events", exc
         )
@@ -714,11 +720,13 @@ def _registered_flags(result: LoadResult) -> dict[str, RegisteredFlag]:
     return flags
 
 
-def _hook_flags(result: LoadResult, words: list[str]) -> dict[str, bool | str]:
+def _hook_flags(
+    result: LoadResult, words: list[str], known: tuple[str, ...]
+) -> dict[str, bool | str]:
     try:
-        return parse_hook_flags(words, _registered_flags(result))
+        return parse_hook_flags(words, _registered_flags(result), known)
     except ValueError as exc:
-        raise SetupError(str(exc)) from None
+        raise HookFlagError(str(exc)) from None
 
 
 def _settings_stream_rules(settings: LoadedSettings) -> list[StreamRule]:

@@ -103,26 +103,28 @@ class TerminalUI(NoUI):
         return self._editor
 
 
-async def run_interactive(agent: Agent, bundle: Any, launch: Launch | None = None) -> int:
-    """The terminal app on a terminal, else the line mode.
+async def run_interactive(
+    agent: Agent, bundle: Any, launch: Launch | None = None, prompt: str | None = None
+) -> int:
+    """The terminal app on a terminal, else the line mode; ``prompt`` is sent first.
 
     With ``launch`` the app is already on the screen (drawn while the agent loaded).
     """
     if launch is not None:
-        code = await launch.serve(agent, bundle)
+        code = await launch.serve(agent, bundle, prompt)
         await agent.shutdown("exit")
         return code
     if on_terminal():
         from hookline.modes.tui import run_tui
 
-        code = await run_tui(agent, bundle)
+        code = await run_tui(agent, bundle, prompt)
         await agent.shutdown("exit")
         return code
-    return await run_lines(agent)
+    return await run_lines(agent, prompt)
 
 
-async def run_lines(agent: Agent) -> int:
-    """One prompt per stdin line until EOF or ``/quit``."""
+async def run_lines(agent: Agent, prompt: str | None = None) -> int:
+    """``prompt``, then one prompt per stdin line until EOF or ``/quit``."""
     ui = TerminalUI()
     agent.runner.set_ui(ui, True)
     agent.subscribe(
@@ -131,7 +133,8 @@ async def run_lines(agent: Agent) -> int:
     await agent.start()
     print("hookline — type a prompt; /quit to leave, /help for commands")
     while True:
-        line = await _read("\n> ")
+        line = prompt if prompt is not None else await _read("\n> ")
+        prompt = None
         if line is None or line.strip() in ("/quit", "/exit"):
             break
         line = line.strip()

@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from hookline.agent.setup import AgentBundle
 
 
-async def run_tui(agent: Agent, bundle: AgentBundle) -> int:
+async def run_tui(agent: Agent, bundle: AgentBundle, prompt: str | None = None) -> int:
     """Run the app for a built agent until the user exits; the caller shuts the agent down.
 
     (The command line draws the app first and builds the agent meanwhile: ``launch``.)
@@ -26,4 +26,4 @@ async def run_tui(agent: Agent, bundle: AgentBundle) -> int:
 
     app = TuiApp(agent.cwd, model_label(agent.provider.model_id))
     await app.start()
-    return await app.serve(agent, bundle)
+    return await app.serve(agent, bundle, prompt)

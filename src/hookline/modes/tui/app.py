@@ -340,9 +340,10 @@ class TuiApp:
         await asyncio.sleep(0)  # the first frame is on the screen
         self._tick()
 
-    async def serve(self, agent: Agent, bundle: AgentBundle) -> int:
+    async def serve(self, agent: Agent, bundle: AgentBundle, prompt: str | None = None) -> int:
         """Hand the loaded agent over and run until the user exits (at once if they already
-        did while it loaded); the caller shuts the agent down."""
+        did while it loaded); the caller shuts the agent down. ``prompt`` (the command
+        line's) is sent first, before what was typed while loading."""
         assert self._app_task is not None, "start() draws the app first"
         app_task = self._app_task
         unsubscribe = agent.subscribe(self.on_event)
@@ -355,6 +356,8 @@ class TuiApp:
             warm_up = asyncio.ensure_future(asyncio.to_thread(_warm_up))
             await agent.start()
             self.replay_session()  # a resumed session: its conversation before the prompt
+            if prompt is not None:
+                self.submissions.queued.insert(0, prompt)
             self.loaded.set()
             if self.app.is_running:
                 self.submissions.send_queued()

@@ -60,10 +60,12 @@ class Launch:
         """
         return cwd == self.cwd and self._answer is True
 
-    async def serve(self, agent: Agent, bundle: AgentBundle) -> int:
-        """Run the app with the loaded agent until the user exits; the caller shuts it down."""
+    async def serve(self, agent: Agent, bundle: AgentBundle, prompt: str | None = None) -> int:
+        """Run the app with the loaded agent until the user exits; the caller shuts it down.
+
+        ``prompt`` (``hookline "..."``) is sent first."""
         assert self._app is not None, "open() first"
-        return await self._app.serve(agent, bundle)
+        return await self._app.serve(agent, bundle, prompt)
 
     async def close(self) -> None:
         """End the app when no agent comes (setup failed): the terminal is restored."""

@@ -12,36 +12,39 @@ import pytest
 
 from tests.fakes import FakeAnthropicServer, FakeOpenAIServer
 
-#: Builds the provider ``argv[1]`` names against ``argv[2]``, notes what is loaded right after,
-#: then imports the SDK in the main thread too (what start-up may do meanwhile) and makes the
-#: first request at once.
+#: Builds the provider ``argv[1]`` names against ``argv[2]`` (``argv[3]`` times), notes what is
+#: loaded right after, then (built once) imports the SDK in the main thread too (what start-up
+#: may do meanwhile) and makes the first request at once.
 _RUN = """
 import asyncio, json, sys, threading
 from hookline.agent.provider import ModelRequest
 from hookline.core.messages import user_message
 
-kind, base_url = sys.argv[1], sys.argv[2]
+kind, base_url, builds = sys.argv[1], sys.argv[2], int(sys.argv[3])
 assert kind not in sys.modules
 if kind == "anthropic":
     from hookline.agent.providers.anthropic_provider import AnthropicProvider as Provider
-    provider = Provider("claude-test", api_key="k", base_url=base_url)
 else:
     from hookline.agent.providers.openai_provider import OpenAIProvider as Provider
-    provider = Provider("gpt-test", api_key="k", base_url=base_url)
+for n in range(builds):  # the last one is asked; the others' imports may still be running
+    provider = Provider("model-test", api_key="k", base_url=base_url)
+    while n < builds - 1 and kind not in sys.modules:  # its body has begun running
+        pass
 seen = {
     "threads": [t.name for t in threading.enumerate()],
     "loaded": kind in sys.modules,
 }
-__import__(kind)
+if builds == 1:
+    __import__(kind)
 reply = asyncio.run(provider.complete(ModelRequest("s", [user_message("q")])))
 seen["reply"] = [b["text"] for b in reply["content"] if b["type"] == "text"]
 print(json.dumps(seen))
 """
 
 
-def _run(kind: str, base_url: str, **env: str) -> dict[str, object]:
+def _run(kind: str, base_url: str, builds: int = 1, **env: str) -> dict[str, object]:
     done = subprocess.run(
-        [sys.executable, "-c", _RUN, kind, base_url],
+        [sys.executable, "-c", _RUN, kind, base_url, str(builds)],
         capture_output=True,
         text=True,
         env={**os.environ, **env},
@@ -77,6 +80,14 @@ def test_a_first_request_racing_the_import_neither_deadlocks_nor_fails(
     """The main thread imports the SDK and requests while the thread is still importing."""
     anthropic_server.add_text(f"ok {attempt}")
     assert _run("anthropic", anthropic_server.base_url)["reply"] == [f"ok {attempt}"]
+
+
+def test_a_provider_built_while_another_imports_waits_for_the_whole_sdk(
+    anthropic_server: FakeAnthropicServer,
+) -> None:
+    """The SDK is in ``sys.modules`` half imported: the second provider must not take it."""
+    anthropic_server.add_text("ok")
+    assert _run("anthropic", anthropic_server.base_url, builds=2)["reply"] == ["ok"]
 
 
 def test_the_switch_imports_where_the_provider_is_built(

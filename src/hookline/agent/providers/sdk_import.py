@@ -14,7 +14,6 @@ import asyncio
 import importlib
 import importlib.util
 import os
-import sys
 import threading
 from types import ModuleType
 
@@ -51,11 +50,11 @@ class SdkImport:
 
     def __init__(self, module: str) -> None:
         self.name = module
-        self._module: ModuleType | None = sys.modules.get(module)
+        self._module: ModuleType | None = None
         self._error: BaseException | None = None
         self._thread: threading.Thread | None = None
-        if self._module is not None:
-            return
+        # Always through ``import_module``, even when ``sys.modules`` has it: another
+        # provider's thread may still be running its body, and only the import waits for that.
         if importlib.util.find_spec(module) is None:
             raise _missing(module)
         if os.environ.get(PREFETCH_ENV) == "0":

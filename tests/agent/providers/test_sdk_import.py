@@ -1,5 +1,6 @@
-"""The provider SDK's import starts when the provider is built and is waited for at the first
-request; each case runs in a fresh interpreter, where the SDK is not imported yet."""
+"""With ``prefetch`` (the terminal app), the provider SDK's import starts in a thread when the
+provider is built and is waited for at the first request; without, it is imported at the
+build, as before. Each case runs in a fresh interpreter, where the SDK is not imported yet."""
 
 from __future__ import annotations
 
@@ -12,7 +13,8 @@ import pytest
 
 from tests.fakes import FakeAnthropicServer, FakeOpenAIServer
 
-#: Builds the provider ``argv[1]`` names against ``argv[2]`` (``argv[3]`` times), notes what is
+#: Builds the provider ``argv[1]`` names against ``argv[2]`` (``argv[3]`` times, prefetching
+#: if ``argv[4]`` is 1), notes what is
 #: loaded right after, then (built once) imports the SDK in the main thread too (what start-up
 #: may do meanwhile) and makes the first request at once.
 _RUN = """
@@ -20,14 +22,14 @@ import asyncio, json, sys, threading
 from hookline.agent.provider import ModelRequest
 from hookline.core.messages import user_message
 
-kind, base_url, builds = sys.argv[1], sys.argv[2], int(sys.argv[3])
+kind, base_url, builds, prefetch = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4] == "1"
 assert kind not in sys.modules
 if kind == "anthropic":
     from hookline.agent.providers.anthropic_provider import AnthropicProvider as Provider
 else:
     from hookline.agent.providers.openai_provider import OpenAIProvider as Provider
 for n in range(builds):  # the last one is asked; the others' imports may still be running
-    provider = Provider("model-test", api_key="k", base_url=base_url)
+    provider = Provider("model-test", api_key="k", base_url=base_url, prefetch=prefetch)
     while n < builds - 1 and kind not in sys.modules:  # its body has begun running
         pass
 seen = {
@@ -42,9 +44,11 @@ print(json.dumps(seen))
 """
 
 
-def _run(kind: str, base_url: str, builds: int = 1, **env: str) -> dict[str, object]:
+def _run(
+    kind: str, base_url: str, builds: int = 1, prefetch: bool = True, **env: str
+) -> dict[str, object]:
     done = subprocess.run(
-        [sys.executable, "-c", _RUN, kind, base_url, str(builds)],
+        [sys.executable, "-c", _RUN, kind, base_url, str(builds), str(int(prefetch))],
         capture_output=True,
         text=True,
         env={**os.environ, **env},
@@ -95,6 +99,16 @@ def test_the_switch_imports_where_the_provider_is_built(
 ) -> None:
     anthropic_server.add_text("ok")
     seen = _run("anthropic", anthropic_server.base_url, HOOKLINE_SDK_PREFETCH="0")
+    assert seen["loaded"] is True
+    assert "import anthropic" not in seen["threads"]
+    assert seen["reply"] == ["ok"]
+
+
+def test_without_prefetch_the_sdk_is_imported_where_the_provider_is_built(
+    anthropic_server: FakeAnthropicServer,
+) -> None:
+    anthropic_server.add_text("ok")
+    seen = _run("anthropic", anthropic_server.base_url, prefetch=False)
     assert seen["loaded"] is True
     assert "import anthropic" not in seen["threads"]
     assert seen["reply"] == ["ok"]

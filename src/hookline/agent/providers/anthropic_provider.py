@@ -61,13 +61,14 @@ class AnthropicProvider:
         base_url: str | None = None,
         max_retries: int = 0,
         client: Any = None,
+        prefetch: bool = False,
     ) -> None:
         self.model = model
         # The SDK client is typed Any: it is imported lazily and our params are plain dicts.
         self._client: Any = client
         if client is not None:
             return
-        self._sdk = SdkImport("anthropic")
+        self._sdk = SdkImport("anthropic", in_thread=prefetch)
         key = api_key or os.environ.get(API_KEY_ENV)
         if not key:
             raise ProviderError(

@@ -61,6 +61,7 @@ class OpenAIProvider:
         base_url: str | None = None,
         max_retries: int = 0,
         client: Any = None,
+        prefetch: bool = False,
     ) -> None:
         self.model = model
         self.base_url = base_url
@@ -68,7 +69,7 @@ class OpenAIProvider:
         self._client: Any = client
         if client is not None:
             return
-        self._sdk = SdkImport("openai")
+        self._sdk = SdkImport("openai", in_thread=prefetch)
         key = api_key or os.environ.get(API_KEY_ENV) or (PLACEHOLDER_KEY if base_url else None)
         if not key:
             raise ProviderError(

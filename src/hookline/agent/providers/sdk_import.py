@@ -1,11 +1,11 @@
 """A provider SDK imported in a background thread, off the path to the first request.
 
-Importing ``anthropic`` (or ``openai``) costs about a second; a provider starts
-it when it is built, as soon as the model is known, and waits for it at its
-first request, so hook loading, MCP servers and the first frame overlap with it.
+Importing ``anthropic`` (or ``openai``) costs about a second; in the terminal
+app a provider starts it when it is built, as soon as the model is known, and
+waits for it at its first request, so the app keeps taking keys meanwhile.
 CPython takes a lock per module while importing it, so the main thread importing
 the same modules meanwhile waits for them rather than seeing them half done.
-``HOOKLINE_SDK_PREFETCH=0`` imports in the caller instead (the benchmark's "before").
+``HOOKLINE_SDK_PREFETCH=0`` imports in the caller there too (the benchmark's "before").
 """
 
 from __future__ import annotations
@@ -44,11 +44,14 @@ def import_sdk(module: str) -> ModuleType:
 class SdkImport:
     """The SDK ``module`` being imported; ``await loaded()`` for it.
 
-    A missing SDK raises at once (a cheap ``find_spec``), as the import did, so a
-    run without it still fails before any hook runs.
+    ``in_thread``: import in a background thread (a run with time to fill: the terminal
+    app, which takes keys meanwhile); else now, in the caller (a ``-p`` run goes straight
+    to its request, and a CPU-bound import in a thread only slows the main thread's own
+    work under the GIL). A missing SDK raises at once (a cheap ``find_spec``) either way,
+    so a run without it still fails before any hook runs.
     """
 
-    def __init__(self, module: str) -> None:
+    def __init__(self, module: str, *, in_thread: bool) -> None:
         self.name = module
         self._module: ModuleType | None = None
         self._error: BaseException | None = None
@@ -57,7 +60,7 @@ class SdkImport:
         # provider's thread may still be running its body, and only the import waits for that.
         if importlib.util.find_spec(module) is None:
             raise _missing(module)
-        if os.environ.get(PREFETCH_ENV) == "0":
+        if not in_thread or os.environ.get(PREFETCH_ENV) == "0":
             self._module = import_sdk(module)
             return
         self._thread = threading.Thread(target=self._run, name=f"import {module}", daemon=True)

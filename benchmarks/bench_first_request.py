@@ -2,22 +2,24 @@
 
 What a user waits for before the model is even asked: from starting the process
 to the first ``POST /v1/messages`` reaching a loopback fake Anthropic server
-(``tests/fakes/llm_servers.py``), with an empty home and project. Print mode
-(``-p``), median of ``RUNS`` fresh processes, run in turn:
+(``tests/fakes/llm_servers.py``), with an empty home and project, median of
+``RUNS`` fresh processes, rows run in turn:
 
-- hookline, the SDK imported in a thread from the provider's build on (the default);
-- hookline with ``HOOKLINE_SDK_PREFETCH=0``: the SDK imported where the provider is
-  built, as before the prefetch;
+- hookline ``-p`` (print mode imports the SDK where the provider is built: the run
+  is CPU-bound from start to request, so under the GIL a thread has nothing to
+  hide the import behind);
 - the real Claude Code binary, where ``make test-integrations`` installed it
-  (``.integrations/``), against the same server with the same key.
+  (``.integrations/``), against the same server with the same key;
+- the terminal app (tmux; skipped without it), which imports the SDK in a thread
+  from the provider's build on, and the same with ``HOOKLINE_SDK_PREFETCH=0``
+  (imported on the event loop, as before): the prompt sent the moment the first
+  frame shows, and ``TYPING`` seconds later (a person typing; the pause is taken
+  off the time).
 
-Ratios are over Claude Code's row (goal: hookline ≤ 1.0×), else over the
-no-prefetch row. A print-mode run is CPU-bound from start to request, so under the
-GIL the thread has little to hide behind there. The interactive rows (tmux; skipped
-without it) type the prompt the moment the first frame shows, with and without the
-prefetch: there the import overlaps the frame, the agent's loading and the typing.
-They send it at once, and ``TYPING`` seconds later (a person typing; the pause is
-taken off the time).
+Ratios are over Claude Code's row (goal: hookline ≤ 1.0×), else over the ``-p``
+row. Last, what the thread is for: a key typed ``KEY_AT`` seconds after the first
+frame, while the agent is built, until it is echoed (the SDK imported on the
+event loop holds the keys until it is done).
 Nothing here asserts a time.
 """
 
@@ -40,6 +42,8 @@ RUNS = int(os.environ.get("BENCH_RUNS", "9"))
 #: A run must reach the server well inside this (seconds).
 TIMEOUT = 60
 PROMPT = "hi"
+#: When the echoed key is typed, after the first frame (the agent is being built then).
+KEY_AT = 0.5
 #: Seconds a person takes to type a short prompt once the app shows (the slower app rows).
 TYPING = 1.5
 
@@ -140,6 +144,23 @@ def _typed(argv: list[str], env: dict[str, str], cwd: Path, pause: float) -> flo
             pane.close()
 
 
+def _echo(argv: list[str], env: dict[str, str], cwd: Path) -> float:
+    """Seconds from a key typed ``KEY_AT`` after the app's first frame to its echo."""
+    from bench_tui import _Pane
+
+    full = [*argv, "--base-url", "http://127.0.0.1:9"]  # never asked: no prompt is sent
+    pane = _Pane(f"cd {shlex.quote(str(cwd))} && {shlex.join(full)}; sleep 30", env)
+    try:
+        pane.start()
+        pane.wait("─\n›")
+        time.sleep(KEY_AT)
+        typed = time.perf_counter()
+        pane.tmux("send-keys", "-l", "q")
+        return pane.wait("› q") - typed
+    finally:
+        pane.close()
+
+
 def main() -> None:
     hookline = [sys.executable, "-m", "hookline.cli"]
     hookline += ["-p", PROMPT, "--model", "anthropic:claude-test", "--no-session"]
@@ -149,10 +170,7 @@ def main() -> None:
         for name in ("home", "project"):
             (root / name).mkdir()
         env = _env(root / "home", "")
-        rows: list[tuple[str, list[str], dict[str, str]]] = [
-            ("hookline, SDK prefetched", hookline, env),
-            ("hookline, HOOKLINE_SDK_PREFETCH=0", hookline, {**env, "HOOKLINE_SDK_PREFETCH": "0"}),
-        ]
+        rows: list[tuple[str, list[str], dict[str, str]]] = [("hookline -p", hookline, env)]
         if claude is not None:
             argv = [str(claude), "-p", PROMPT, "--permission-mode", "bypassPermissions"]
             rows.append(("Claude Code", argv, env))
@@ -170,6 +188,13 @@ def main() -> None:
             ]
         for _, argv, row_env in rows:  # warm: bytecode caches, the OS page cache
             _once(argv, row_env, root / "project")
+        echoes: dict[str, list[float]] = {}
+        if shutil.which("tmux") is not None:
+            for i in range(RUNS):
+                for name, row_env in sorted(
+                    {"prefetched": tui, "=0": off}.items(), reverse=i % 2 == 1
+                ):
+                    echoes.setdefault(name, []).append(_echo(app, row_env, root / "project"))
         times: list[list[float]] = [[] for _ in rows]
         for i in range(RUNS):
             order = list(range(len(rows)))
@@ -189,7 +214,6 @@ def main() -> None:
         print(f"{name:<38}{median * 1e3:>8.1f}{median / base:>8.2f}", flush=True)
     named = dict(zip((row[0] for row in rows), medians, strict=True))
     for mode, on, off in (
-        ("print mode", "hookline, SDK prefetched", "hookline, HOOKLINE_SDK_PREFETCH=0"),
         (
             "app, sent at first frame",
             "app, sent at first frame, prefetched",
@@ -203,6 +227,11 @@ def main() -> None:
     ):
         if on in named:
             print(f"{mode}: prefetch over no prefetch {named[on] / named[off]:.2f}")
+    for name, runs in echoes.items():
+        echo = statistics.median(runs) * 1e3
+        print(
+            f"app, key typed {KEY_AT:g} s after the first frame, to its echo, {name}: {echo:.0f} ms"
+        )
 
 
 if __name__ == "__main__":

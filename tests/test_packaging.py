@@ -52,7 +52,7 @@ def _imported_top_modules() -> set[str]:
             elif (
                 isinstance(node, ast.Call)
                 and isinstance(node.func, ast.Name)
-                and node.func.id == "import_sdk"
+                and node.func.id == "SdkImport"
                 and node.args
                 and isinstance(node.args[0], ast.Constant)
             ):

@@ -106,3 +106,24 @@ async def test_no_key_no_model_is_the_scripted_default(project: Path) -> None:
     model, err = await _model(project)
     assert model == DEFAULT_MODEL
     assert "using" not in err
+
+
+@pytest.mark.parametrize(("interactive", "in_thread"), [(True, True), (False, False)])
+async def test_only_the_terminal_app_imports_the_sdk_in_a_thread(
+    project: Path, monkeypatch: pytest.MonkeyPatch, interactive: bool, in_thread: bool
+) -> None:
+    """The app has keys to read while the SDK loads; a ``-p`` run goes straight to its request."""
+    from hookline.agent.providers import anthropic_provider
+
+    asked: list[bool] = []
+
+    class Recording(anthropic_provider.SdkImport):
+        def __init__(self, module: str, *, in_thread: bool) -> None:
+            asked.append(in_thread)
+            super().__init__(module, in_thread=in_thread)
+
+    monkeypatch.setattr(anthropic_provider, "SdkImport", Recording)
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-test")
+    model, _ = await _model(project, model="anthropic:claude-test", interactive=interactive)
+    assert model == "anthropic:claude-test"
+    assert asked == [in_thread]

@@ -163,10 +163,10 @@ def _say(
         print(f"hookline: {text}", file=stream, flush=True)
 
 
-def _provider(spec: str, *, base_url: str | None, cwd: str) -> Provider:
+def _provider(spec: str, *, base_url: str | None, cwd: str, prefetch: bool) -> Provider:
     """The provider for a ``provider:name`` spec (``set_model``, a sub-agent type's model)."""
     try:
-        return create_provider(normalize_spec(spec), base_url=base_url, cwd=cwd)
+        return create_provider(normalize_spec(spec), base_url=base_url, cwd=cwd, prefetch=prefetch)
     except (ProviderSpecError, ScriptError, ProviderError) as exc:
         raise SetupError(str(exc)) from None
 
@@ -187,7 +187,9 @@ def _chosen_provider(
         _say(err, choice.note)
     _log.debug("model %s (from %s)", choice.spec, choice.source)
     try:
-        return create_provider(choice.spec, base_url=options.base_url, cwd=cwd)
+        # The terminal app has keys to read while an SDK imports; other runs go straight on.
+        prefetch = options.interactive
+        return create_provider(choice.spec, base_url=options.base_url, cwd=cwd, prefetch=prefetch)
     except (ProviderSpecError, ScriptError, ProviderError) as exc:
         where = "" if choice.source in ("--model", "default") else f"{choice.source}: "
         raise SetupError(f"{where}{exc}") from None
@@ -624,7 +626,12 @@ class AgentBuilder:
 
     def provider_factory(self) -> Callable[[str], Provider]:
         """How a model is switched to by name: ``set_model``, a sub-agent type's model."""
-        return functools.partial(_provider, base_url=self.options.base_url, cwd=self.cwd)
+        return functools.partial(
+            _provider,
+            base_url=self.options.base_url,
+            cwd=self.cwd,
+            prefetch=self.options.interactive,
+        )
 
     def tools(
         self,

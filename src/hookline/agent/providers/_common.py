@@ -7,13 +7,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import importlib
 from collections.abc import Coroutine
 from dataclasses import dataclass, field
-from types import ModuleType
 from typing import Any, TypeVar
 
-from hookline.agent.provider import ProviderError
 from hookline.core.messages import (
     AssistantContent,
     AssistantMessage,
@@ -30,21 +27,6 @@ MISSING_RESULT_TEXT = "(no result: the tool call was not run)"
 
 #: HTTP statuses worth retrying: timeouts, conflicts, rate limits and every 5xx.
 _TRANSIENT_STATUSES = frozenset({408, 409, 429})
-
-
-def import_sdk(module: str) -> ModuleType:
-    """The provider SDK ``module`` (``anthropic`` or ``openai``), or a ``ProviderError``
-    naming the extra that installs it: the SDKs are optional (``hookline[anthropic]``,
-    ``hookline[openai]``, ``hookline[all]``) so the scripted default stays small.
-    """
-    try:
-        return importlib.import_module(module)
-    except ImportError as exc:
-        raise ProviderError(
-            f"the {module} provider needs the {module} SDK, which is not installed: "
-            f"pip install 'hookline[{module}]' (or 'hookline[all]' for every provider)",
-            transient=False,
-        ) from exc
 
 
 def retry_after_seconds(headers: Any) -> float | None:

@@ -1,7 +1,8 @@
 """Anthropic Messages API through the official ``anthropic`` SDK (streaming).
 
-The SDK is imported inside the constructor and the error mapper, never at
-module import: it costs ~1.2 s and only a run that uses this model pays it.
+The SDK is never imported at module import: it costs ~1.2 s and only a run
+that uses this model pays it. The constructor starts importing it in a thread
+(``SdkImport``) and the first request waits for it, so start-up overlaps it.
 The conversion functions are pure and SDK-free.
 """
 
@@ -15,13 +16,13 @@ from hookline.agent.provider import ModelRequest, ProviderError, TextDelta, Tool
 from hookline.agent.providers._common import (
     PartialReply,
     custom_content,
-    import_sdk,
     is_transient_status,
     prepare_history,
     retry_after_seconds,
     run_abortable,
     usage_dict,
 )
+from hookline.agent.providers.sdk_import import SdkImport
 from hookline.core.messages import (
     AssistantContent,
     AssistantMessage,
@@ -60,22 +61,28 @@ class AnthropicProvider:
         base_url: str | None = None,
         max_retries: int = 0,
         client: Any = None,
+        prefetch: bool = False,
     ) -> None:
         self.model = model
-        if client is None:
-            anthropic = import_sdk("anthropic")
-            key = api_key or os.environ.get(API_KEY_ENV)
-            if not key:
-                raise ProviderError(
-                    f"anthropic:{model} needs an API key: "
-                    f"set the {API_KEY_ENV} environment variable",
-                    transient=False,
-                )
-            client = anthropic.AsyncAnthropic(
-                api_key=key, base_url=base_url, max_retries=max_retries
-            )
         # The SDK client is typed Any: it is imported lazily and our params are plain dicts.
         self._client: Any = client
+        if client is not None:
+            return
+        self._sdk = SdkImport("anthropic", in_thread=prefetch)
+        key = api_key or os.environ.get(API_KEY_ENV)
+        if not key:
+            raise ProviderError(
+                f"anthropic:{model} needs an API key: set the {API_KEY_ENV} environment variable",
+                transient=False,
+            )
+        self._client_args = {"api_key": key, "base_url": base_url, "max_retries": max_retries}
+
+    async def _sdk_client(self) -> Any:
+        """The SDK client, built at the first request once the SDK's import is done."""
+        if self._client is None:
+            anthropic = await self._sdk.loaded()
+            self._client = anthropic.AsyncAnthropic(**self._client_args)
+        return self._client
 
     @property
     def model_id(self) -> str:
@@ -83,7 +90,8 @@ class AnthropicProvider:
 
     async def aclose(self) -> None:
         """Close the SDK client's HTTP connections (optional; not part of ``Provider``)."""
-        await self._client.close()
+        if self._client is not None:
+            await self._client.close()
 
     async def complete(
         self, request: ModelRequest, on_text: TextDelta | None = None
@@ -113,7 +121,8 @@ class AnthropicProvider:
     ) -> AssistantMessage:
         if request.on_payload is not None:
             params = await request.on_payload(params, "anthropic")
-        async with self._client.messages.stream(**params) as stream:
+        client = await self._sdk_client()
+        async with client.messages.stream(**params) as stream:
             if request.on_response is not None:
                 headers = dict(stream.response.headers)
                 await request.on_response(

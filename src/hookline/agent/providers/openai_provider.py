@@ -2,7 +2,8 @@
 
 Chat Completions rather than the Responses API because every
 OpenAI-compatible server (vLLM, llama.cpp, Ollama, LM Studio …) speaks it;
-point ``base_url`` at one. The SDK is imported lazily (~0.5 s).
+point ``base_url`` at one. The SDK (~0.5 s) is imported in a thread from the
+constructor on (``SdkImport``); the first request waits for it.
 """
 
 from __future__ import annotations
@@ -17,13 +18,13 @@ from hookline.agent.provider import ModelRequest, ProviderError, TextDelta, Tool
 from hookline.agent.providers._common import (
     PartialReply,
     custom_content,
-    import_sdk,
     is_transient_status,
     prepare_history,
     retry_after_seconds,
     run_abortable,
     usage_dict,
 )
+from hookline.agent.providers.sdk_import import SdkImport
 from hookline.core.messages import (
     AssistantContent,
     AssistantMessage,
@@ -60,21 +61,30 @@ class OpenAIProvider:
         base_url: str | None = None,
         max_retries: int = 0,
         client: Any = None,
+        prefetch: bool = False,
     ) -> None:
         self.model = model
         self.base_url = base_url
-        if client is None:
-            openai = import_sdk("openai")
-            key = api_key or os.environ.get(API_KEY_ENV) or (PLACEHOLDER_KEY if base_url else None)
-            if not key:
-                raise ProviderError(
-                    f"openai:{model} needs an API key: set the {API_KEY_ENV} environment variable "
-                    "(or pass --base-url for a local OpenAI-compatible server)",
-                    transient=False,
-                )
-            client = openai.AsyncOpenAI(api_key=key, base_url=base_url, max_retries=max_retries)
         # The SDK client is typed Any: it is imported lazily and our params are plain dicts.
         self._client: Any = client
+        if client is not None:
+            return
+        self._sdk = SdkImport("openai", in_thread=prefetch)
+        key = api_key or os.environ.get(API_KEY_ENV) or (PLACEHOLDER_KEY if base_url else None)
+        if not key:
+            raise ProviderError(
+                f"openai:{model} needs an API key: set the {API_KEY_ENV} environment variable "
+                "(or pass --base-url for a local OpenAI-compatible server)",
+                transient=False,
+            )
+        self._client_args = {"api_key": key, "base_url": base_url, "max_retries": max_retries}
+
+    async def _sdk_client(self) -> Any:
+        """The SDK client, built at the first request once the SDK's import is done."""
+        if self._client is None:
+            openai = await self._sdk.loaded()
+            self._client = openai.AsyncOpenAI(**self._client_args)
+        return self._client
 
     @property
     def model_id(self) -> str:
@@ -82,7 +92,8 @@ class OpenAIProvider:
 
     async def aclose(self) -> None:
         """Close the SDK client's HTTP connections (optional; not part of ``Provider``)."""
-        await self._client.close()
+        if self._client is not None:
+            await self._client.close()
 
     async def complete(
         self, request: ModelRequest, on_text: TextDelta | None = None
@@ -112,7 +123,8 @@ class OpenAIProvider:
     ) -> AssistantMessage:
         if request.on_payload is not None:
             params = await request.on_payload(params, "openai")
-        raw = await self._client.chat.completions.with_raw_response.create(**params)
+        client = await self._sdk_client()
+        raw = await client.chat.completions.with_raw_response.create(**params)
         if request.on_response is not None:
             headers = dict(raw.headers)
             await request.on_response(

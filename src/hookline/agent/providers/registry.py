@@ -31,8 +31,11 @@ def parse_spec(spec: str) -> tuple[str, str]:
     return kind, name.strip()
 
 
-def create_provider(spec: str, *, base_url: str | None = None, cwd: str | Path = ".") -> Provider:
-    """The provider ``spec`` names; ``scripted:`` paths are relative to ``cwd``.
+def create_provider(
+    spec: str, *, base_url: str | None = None, cwd: str | Path = ".", prefetch: bool = False
+) -> Provider:
+    """The provider ``spec`` names; ``scripted:`` paths are relative to ``cwd``. ``prefetch``:
+    import an SDK in a background thread until the first request (``SdkImport``).
 
     Raises ``ProviderSpecError`` for a bad spec, ``ScriptError`` for a bad
     script and ``ProviderError`` when an API key is missing.
@@ -46,7 +49,7 @@ def create_provider(spec: str, *, base_url: str | None = None, cwd: str | Path =
     if kind == "anthropic":
         from hookline.agent.providers.anthropic_provider import AnthropicProvider
 
-        return AnthropicProvider(name, base_url=base_url)
+        return AnthropicProvider(name, base_url=base_url, prefetch=prefetch)
     from hookline.agent.providers.openai_provider import OpenAIProvider
 
-    return OpenAIProvider(name, base_url=base_url)
+    return OpenAIProvider(name, base_url=base_url, prefetch=prefetch)

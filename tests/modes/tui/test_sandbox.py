@@ -116,6 +116,11 @@ def test_a_sandbox_another_file_requires_is_not_offered_off(tmp_path: Path) -> N
     args = ("--model", model, "--no-session", "--trust-project", "--settings", str(forced))
     with Pane(tmp_path, *args, cwd=project) as pane:
         pane.ready()
+        # As the test above: a command answered first, so /sandbox runs in a loaded app
+        # (typed during loading it has shown its panel without the mode dialog, under load).
+        pane.type("/help")
+        pane.keys("Enter")
+        pane.wait_flat(["/sandbox the bash sandbox: what it holds, and its mode"])
         pane.type("/sandbox")
         pane.keys("Enter")
         screen = pane.wait_flat(

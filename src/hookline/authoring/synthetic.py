@@ -46,10 +46,9 @@ def event_name(name: str) -> str:
         return name
     if name in HOOKLINE_EVENT_NAMES:
         return HOOKLINE_EVENT_NAMES[name]
-    import difflib
+    from hookline._typos import closest_hint
 
-    close = difflib.get_close_matches(name, sorted(EVENT_NAMES), n=1)
-    hint = f" (did you mean {close[0]!r}?)" if close else ""
+    hint = closest_hint(name, EVENT_NAMES)
     raise EventInputError(f"unknown event {name!r}{hint}; events: {', '.join(sorted(EVENT_NAMES))}")
 
 

@@ -98,15 +98,10 @@ class LoadedHook:
 
 
 def _suggest(name: str) -> str:
-    import difflib
-
+    from hookline._typos import closest_hint
     from hookline.core.vocabulary import claude_event_hint
 
-    if hint := claude_event_hint(name):
-        return hint
-
-    close = difflib.get_close_matches(name, sorted(EVENT_NAMES), n=1)
-    return f" (did you mean {close[0]!r}?)" if close else ""
+    return claude_event_hint(name) or closest_hint(name, EVENT_NAMES)
 
 
 class HookAPI:

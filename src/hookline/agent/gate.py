@@ -171,7 +171,7 @@ def _hint(
     if source in ("hook", "permission_request", "user"):
         return None
     if gate.mode == "plan":
-        return "plan mode runs only read-only tools; use --permission-mode default"
+        return "plan mode runs only read-only tools and commands; use --permission-mode default"
     rules = " and ".join(repr(r) for r in suggested_rules(gate, tool_name, input))
     flag = "--permission-mode acceptEdits" if tool_name in ("write", "edit") else None
     flag = flag or "--permission-mode bypassPermissions"

@@ -13,12 +13,18 @@ so do ask rules (an ask in ``dontAsk`` mode is a denial). On top of Claude:
 - edits outside the working directory and ``additionalDirectories`` ask in
   every mode but ``bypassPermissions``, unless an ``Edit`` allow rule names them.
 
+As in Claude Code, a bash command that only reads (:mod:`hookline.shell.readonly`)
+runs unasked in every mode, plan mode included, and ``acceptEdits`` also runs its
+filesystem commands (``mkdir``, ``touch``, ``rm``, ``rmdir``, ``mv``, ``cp``,
+``sed -i``) when every path they touch is inside the working directories.
+
 The rule engine itself (syntax, globs, anchors) lives in
 :mod:`hookline.settings.permission_rules`.
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -95,8 +101,9 @@ def check_permission(
         return PermissionCheck("deny", f"denied by rule {rule.describe()}", rule)
     if tool_name in INTERNAL_TOOLS:
         return PermissionCheck("allow", f"the agent's own {tool_name} tool")
-    if mode == "plan" and tool_name not in READ_ONLY_TOOLS:
-        return PermissionCheck("deny", "plan mode: only read-only tools run")
+    read_only = call.read_only and not rules.watches_reads()
+    if mode == "plan" and tool_name not in READ_ONLY_TOOLS and not read_only:
+        return PermissionCheck("deny", "plan mode: only read-only tools and commands run")
     # What cannot be checked against a deny rule asks in that rule's name, before any ask
     # rule, so that neither a hook's allow nor a hook's rewrite can answer for it.
     # Text that cannot be read may also hide a redirect (``1<> f``): Edit rules watch it too.
@@ -152,10 +159,19 @@ def check_permission(
 def _bash(
     mode: PermissionMode, rules: PermissionRules, call: ToolCall, dirs: Sequence[str]
 ) -> PermissionCheck:
-    """A bash line is allowed only when each command and each file it writes is."""
+    """A bash line is allowed only when each command and each file it writes is: by an
+    allow rule, as a read-only command, or in ``acceptEdits`` as a filesystem command
+    whose every path is inside the working directories."""
     granted: list[PermissionRule] = []
+    by_mode: list[str] = []
     for command in call.commands:
         rule = next((r for r in rules.allow if r.allows_command(command)), None)
+        if rule is None and command.read_only and not rules.watches_reads():
+            by_mode.append("read-only command")
+            continue
+        if rule is None and mode == "acceptEdits" and _inside(command.touches, dirs):
+            by_mode.append("acceptEdits mode, a filesystem command inside the working directories")
+            continue
         if rule is None:
             if not any(r.tool in ("Bash", "*") for r in rules.allow):
                 return _ask(mode, "Bash needs approval")
@@ -169,10 +185,21 @@ def _bash(
             granted.append(rule)
         elif not (mode == "acceptEdits" and within(file, dirs)):
             return _ask(mode, f"Bash writes {file.path}, which needs approval as an edit")
-    if not granted:
+    if not granted and not by_mode:
         return _ask(mode, "Bash needs approval")
+    if not granted:
+        return PermissionCheck("allow", "; ".join(dict.fromkeys(by_mode)))
     shown = ", ".join(dict.fromkeys(r.describe() for r in granted))
     return PermissionCheck("allow", f"allowed by rule {shown}", granted[0])
+
+
+def _inside(files: Sequence[FilePath] | None, dirs: Sequence[str]) -> bool:
+    """Every file lies strictly inside a working directory (never one of them itself:
+    ``rm -rf .`` asks)."""
+    if not files:
+        return False
+    roots = {os.path.realpath(folder) for folder in dirs}
+    return all(within(file, dirs) and file.real not in roots for file in files)
 
 
 def _granting(rules: PermissionRules, file: FilePath, kind: str, cwd: str) -> PermissionRule | None:

@@ -29,6 +29,8 @@ class Analysis:
     def __init__(self, text: str) -> None:
         self.commands: list[SimpleCommand] = []
         self.problems: list[str] = []
+        #: variables set outside any command (``X=1;``, ``for X in …``)
+        self.assigned: list[str] = []
         #: the text a heredoc or herestring feeds to stdin, by ``id`` of its Redirection
         self.stdin: StdinTexts = {}
         self._top_text = text

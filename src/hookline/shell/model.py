@@ -100,6 +100,9 @@ class ParsedCommandLine:
     text: str
     commands: tuple[SimpleCommand, ...]
     problems: tuple[str, ...] = ()
+    #: Variables the line sets outside any command (``PATH=/x; ls``, ``for IFS in …``):
+    #: they change what later commands run or how their words split.
+    assigned: tuple[str, ...] = ()
 
     @property
     def unparsable(self) -> bool:

@@ -20,7 +20,12 @@ def parse_command(text: str, *, strict: bool = False) -> ParsedCommandLine:
             walk_script(analysis, text, Context())
         except RecursionError:  # a safety net: the depth limits should stop well before
             analysis.problems.append("command line nested too deeply to analyse")
-        result = ParsedCommandLine(text, tuple(analysis.commands), tuple(analysis.problems))
+        result = ParsedCommandLine(
+            text,
+            tuple(analysis.commands),
+            tuple(analysis.problems),
+            tuple(dict.fromkeys(analysis.assigned)),
+        )
     if strict and result.unparsable:
         raise ShellParseError(result.problems)
     return result

@@ -168,6 +168,8 @@ class Walker:
             if parent is not None and parent.type in ("command", "declaration_command"):
                 return  # seen with its command
             name_node = node.child_by_field_name("name")
+            if name_node is not None:
+                self.analysis.assigned.append(self.reader.text(name_node))
             if name_node is None or not may_run_code(self.reader.text(name_node)):
                 return
             name, value = self.reader.assignment(node)
@@ -177,6 +179,7 @@ class Walker:
         elif kind in ("for_statement", "select_statement"):
             variable = node.child_by_field_name("variable")
             if variable is not None:
+                self.analysis.assigned.append(self.reader.text(variable))
                 word = Word(self.reader.text(variable), False, False, 0, 0)
                 self._check_names([word], kind[:-10], "always")
         elif kind == "unary_expression":

@@ -12,7 +12,7 @@ recorded as such, so the decision can refuse to auto-allow it.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from hookline.core.vocabulary import CLAUDE_TOOL_NAMES
@@ -57,6 +57,11 @@ class ShellCommand:
     exact: tuple[str, ...]
     loose: tuple[str, ...]
     dynamic: bool
+    #: It only reads (:mod:`hookline.shell.readonly`): no mode asks for it.
+    read_only: bool = False
+    #: The paths it creates, changes or removes, when it is a filesystem command that
+    #: ``acceptEdits`` runs unasked inside the working directories; else None.
+    touches: tuple[FilePath, ...] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,6 +86,17 @@ class ToolCall:
     #: Every text a deny or ask Bash rule is compared with: each command's forms and the line.
     command_texts: frozenset[str] = frozenset()
 
+    @property
+    def read_only(self) -> bool:
+        """A bash line whose every command only reads and that writes no file."""
+        return (
+            bool(self.commands)
+            and all(c.read_only for c in self.commands)
+            and not self.edits
+            and not self.unknown_edits
+            and self.unverifiable is None
+        )
+
 
 def describe_call(tool_name: str, input: dict[str, Any], cwd: str) -> ToolCall:
     """The call of hookline tool ``tool_name`` with ``input`` in ``cwd``, as rules see it."""
@@ -101,8 +117,11 @@ def describe_call(tool_name: str, input: dict[str, Any], cwd: str) -> ToolCall:
 
 def _describe_bash(line: str, cwd: str) -> ToolCall:
     from hookline.shell import parse_command  # tree-sitter loads on the first bash call
+    from hookline.shell.readonly import read_only_commands, runs_as_written
 
     parsed = parse_command(line)
+    reading = read_only_commands(parsed)
+    trusted = runs_as_written(parsed)
     commands: list[ShellCommand] = []
     edits: dict[str, FilePath] = {}
     unknown: list[str] = []
@@ -115,9 +134,11 @@ def _describe_bash(line: str, cwd: str) -> ToolCall:
     renamed = not names.isdisjoint(_RENAMES)
     reads: dict[str, FilePath] = {}
     unknown_reads: list[str] = []
-    for cmd in parsed.commands:
+    for cmd, read_only in zip(parsed.commands, reading, strict=True):
         if cmd.argv:
-            commands.append(_command(line, cmd, cwd))
+            touches = _touches(cmd, cwd) if trusted and not moved else None
+            shown = _command(line, cmd, cwd)
+            commands.append(replace(shown, read_only=read_only, touches=touches))
             if cmd.program_dynamic and why is None:
                 why = f"the program of {commands[-1].loose[0]!r} is known only when it runs"
             if why is None and renamed and "/" in cmd.program:
@@ -149,6 +170,9 @@ def _describe_bash(line: str, cwd: str) -> ToolCall:
                 unknown.append(target)  # never auto-allowed; deny rules still see it below
             file = FilePath.of_shell(target, cwd)
             edits.setdefault(file.path, file)
+    if renamed and sum(c.touches is not None for c in commands) > 1:
+        # ``cp -a link x; rm -rf x/``: a path may name what an earlier command put there
+        commands = [replace(c, touches=None) for c in commands]
     whole = squeeze(line)
     texts = dict.fromkeys(t for c in commands for t in c.loose)
     texts[whole] = None
@@ -165,6 +189,17 @@ def _describe_bash(line: str, cwd: str) -> ToolCall:
         command_line=whole,
         command_texts=frozenset(texts),
     )
+
+
+def _touches(cmd: SimpleCommand, cwd: str) -> tuple[FilePath, ...] | None:
+    """The paths an ``acceptEdits`` filesystem command touches, resolved as the kernel
+    will (through symlinks), or None when it is not one."""
+    from hookline.shell.readonly import filesystem_operands
+
+    operands = filesystem_operands(cmd)
+    if operands is None:
+        return None
+    return tuple(FilePath.of_shell(path, cwd) for path in operands)
 
 
 def _linked_program(cmd: SimpleCommand, cwd: str) -> str | None:

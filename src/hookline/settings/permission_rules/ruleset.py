@@ -12,6 +12,7 @@ from hookline.settings.permission_rules.paths import FilePath
 from hookline.settings.permission_rules.rule import PermissionRule
 from hookline.settings.permission_rules.syntax import (
     READ_RULE_TOOLS,
+    SEARCH_RULE_TOOLS,
     PermissionRuleError,
     RuleBehavior,
     RuleOrigin,
@@ -109,6 +110,13 @@ class PermissionRules:
         if not any(r.path is not None for r in self._read_guards()):
             return None
         return lambda path: self.hides(path, cwd)
+
+    def watches_reads(self) -> bool:
+        """Whether a deny or ask rule watches what is read (``Read``, ``Grep``, ``Glob``,
+        ``LS``): a bash line's reads cannot be held to it (globs, recursive searches, git
+        objects), so no bash line counts as read-only then."""
+        tools = READ_RULE_TOOLS | SEARCH_RULE_TOOLS
+        return any(r.tool in tools for r in (*self.deny, *self.ask))
 
     def _read_guards(self) -> Iterable[PermissionRule]:
         return (r for r in (*self.deny, *self.ask) if r.tool in READ_RULE_TOOLS)

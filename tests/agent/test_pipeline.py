@@ -115,7 +115,7 @@ async def test_input_rewritten_by_a_permission_request_hook_is_checked_again(
     make_agent: MakeAgent, project: Path
 ) -> None:
     h = await make_agent(
-        bash_then_answer("echo hi", "denied by rule"),
+        bash_then_answer("mkdir out", "denied by rule"),  # asks: not read-only
         hooks={"rewrite": REWRITES_TO_CURL},
         claude_settings={"permissions": {"deny": ["Bash(touch:*)"]}},
         permission_mode="default",

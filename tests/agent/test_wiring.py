@@ -76,7 +76,7 @@ async def test_without_a_hook_decision_default_mode_still_needs_approval(
     make_agent: MakeAgent,
 ) -> None:
     h = await make_agent(
-        [{"tool_calls": [{"name": "bash", "arguments": {"command": "echo x"}}]}, "done"],
+        [{"tool_calls": [{"name": "bash", "arguments": {"command": "mkdir x"}}]}, "done"],
         permission_mode="default",
     )
     added = await h.agent.prompt("go")

@@ -94,8 +94,9 @@ The package, from the entry down: :mod:`.parse` (:func:`parse_command`) and
 :mod:`.wrappers`, one function per program that runs a command it is given
 (add a program there); :mod:`.bash_builtins`, :mod:`.variables` and
 :mod:`.arithmetic`, code known only at run time; :mod:`.redirections`,
-:mod:`.words` and :mod:`.options`, reading the text. Only the names below
-are public.
+:mod:`.words` and :mod:`.options`, reading the text. :mod:`.readonly` says which
+commands only read (the list the permission modes run unasked). Only the names
+below, and :mod:`.readonly`'s, are public.
 """
 
 from hookline.shell.model import (

@@ -70,7 +70,7 @@ class Args:
         return self.check is None or self.check(args)
 
 
-ANY = Args()
+_ANY = Args()
 
 
 def _operands(spec: Args, args: Sequence[str]) -> list[str] | None:
@@ -117,8 +117,8 @@ def _flags(*names: str) -> frozenset[str]:
 #: substitutes, with no ``w``/``e`` flag and no second command after ``;``.
 _SED_SCRIPT = re.compile(
     r"""(?:
-        (?:\d+|\$)(?:,(?:\d+|\$))?[pdq]?     # addresses, then print, delete or quit
-      | /[^/\\;]*/[pd]                        # a regex address, print or delete
+        (?:[0-9]+|\$)(?:,(?:[0-9]+|\$))?[pdq]?  # addresses, then print, delete or quit
+      | /[^/\\;\n]*/[pd]                       # a regex address, print or delete
       | s/[^/\\;\n]*/[^/\\;\n]*/[gpiI0-9]*   # a substitution without w or e
     )\Z""",
     re.VERBOSE,
@@ -189,34 +189,34 @@ _GIT_TAG = Args(
 
 #: git subcommands that only read the repository, with their argument checks.
 GIT_READ_ONLY: Mapping[str, Args] = {
-    "status": ANY,
+    "status": _ANY,
     "log": Args(forbidden=_GIT_DIFF_FORBIDDEN),
     "show": Args(forbidden=_GIT_DIFF_FORBIDDEN),
     "diff": Args(forbidden=_GIT_DIFF_FORBIDDEN),
     "whatchanged": Args(forbidden=_GIT_DIFF_FORBIDDEN),
     "shortlog": Args(forbidden=_GIT_DIFF_FORBIDDEN),
-    "blame": ANY,
+    "blame": _ANY,
     "branch": _GIT_BRANCH,
     "tag": _GIT_TAG,
     "remote": Args(allowed=_flags("-v", "--verbose"), operands=0),
-    "rev-parse": ANY,
-    "rev-list": ANY,
-    "ls-files": ANY,
-    "ls-tree": ANY,
-    "cat-file": ANY,
-    "describe": ANY,
-    "merge-base": ANY,
-    "show-ref": ANY,
-    "for-each-ref": ANY,
-    "name-rev": ANY,
-    "count-objects": ANY,
-    "check-ignore": ANY,
-    "check-attr": ANY,
+    "rev-parse": _ANY,
+    "rev-list": _ANY,
+    "ls-files": _ANY,
+    "ls-tree": _ANY,
+    "cat-file": _ANY,
+    "describe": _ANY,
+    "merge-base": _ANY,
+    "show-ref": _ANY,
+    "for-each-ref": _ANY,
+    "name-rev": _ANY,
+    "count-objects": _ANY,
+    "check-ignore": _ANY,
+    "check-attr": _ANY,
     "grep": Args(forbidden=("-O", "--open-files-in-pager")),
     "reflog": Args(check=_first_is("show")),
     "stash": Args(check=lambda args: bool(args) and args[0] in ("list", "show")),
     "worktree": Args(check=lambda args: bool(args) and args[0] == "list"),
-    "version": ANY,
+    "version": _ANY,
 }
 
 
@@ -232,8 +232,7 @@ def _git(args: Sequence[str]) -> bool:
 
 def _date_format(args: Sequence[str]) -> bool:
     """``date +%F``: an operand is a format; ``date 0101…`` sets the clock."""
-    spec = _DATE_FLAGS
-    operands = _operands(spec, args)
+    operands = _operands(_DATE_FLAGS, args)
     return operands is not None and all(op.startswith("+") for op in operands)
 
 
@@ -261,12 +260,12 @@ READ_ONLY_PROGRAMS: Mapping[str, Args] = {
             *("sha512sum", "b2sum", "cksum", "getconf", "locale", "printenv", "tsort"),
             *("grep", "egrep", "fgrep", "cd", "jq", "ps", "free", "uptime"),
         ),
-        ANY,
+        _ANY,
     ),
     "printf": Args(forbidden=("-v",)),  # ``printf -v PATH …`` sets a variable
     "sort": Args(forbidden=("-o", "--output", "--compress-program")),
     "uniq": Args(operands=1),  # a second operand is the file it writes
-    "tree": Args(forbidden=("-o", "-R")),
+    "tree": Args(forbidden=("-o", "--output", "-R")),
     "file": Args(forbidden=("-C", "--compile")),
     "rg": Args(forbidden=("--pre", "--hostname-bin")),
     "find": Args(
@@ -293,10 +292,10 @@ READ_ONLY_PROGRAMS: Mapping[str, Args] = {
 #: (GNU ``time -o`` writes a file).
 SAFE_WRAPPERS: Mapping[str, Args] = {
     "time": Args(forbidden=("-o", "--output", "-a", "--append")),
-    "nice": ANY,
-    "timeout": ANY,
-    "stdbuf": ANY,
-    "command": ANY,
+    "nice": _ANY,
+    "timeout": _ANY,
+    "stdbuf": _ANY,
+    "command": _ANY,
 }
 
 #: Variables a read-only command may be given (``LC_ALL=C sort``): locale and display.

@@ -219,3 +219,36 @@ def test_no_rule_is_suggested_for_a_read_only_command(layout: tuple[Path, Path])
 
     gate = PermissionGate(HookRunner(), cwd=str(project))
     assert suggested_rules(gate, "bash", {"command": "git status && npm test"}) == ["Bash(npm *)"]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "cat ../outside/keep",
+        "cat escape/keep",
+        "ls escape",
+        "cat esc*/keep",
+        "cat /etc/hostname",
+        "cat ~/.bashrc",
+        "grep -r key /etc",
+        "grep --file=/etc/hostname x",
+        "git diff --no-index /etc/hostname a.txt",
+        "cd /etc && cat hostname",
+        "cd sub && cat x",
+        "cat ~-/x",
+        "head -n 1 *",
+    ],
+)
+def test_a_read_outside_the_working_directories_asks(layout: tuple[Path, Path], line: str) -> None:
+    project, outside = layout
+    (outside / "keep").write_text("k\n")
+    (project / "link").symlink_to(outside / "keep")  # ``*`` matches a link out
+    assert decide("default", line, project) == "ask"
+
+
+def test_a_read_inside_an_added_directory_runs(layout: tuple[Path, Path]) -> None:
+    project, outside = layout
+    line = f"cat {outside}/keep escape/keep"
+    assert decide("default", line, project) == "ask"
+    assert decide("default", line, project, add_dirs=(str(outside),)) == "allow"
+    assert decide("plan", "ls sub && head -n 1 *.txt", project) == "allow"

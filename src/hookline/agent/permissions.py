@@ -14,7 +14,7 @@ so do ask rules (an ask in ``dontAsk`` mode is a denial). On top of Claude:
   every mode but ``bypassPermissions``, unless an ``Edit`` allow rule names them.
 
 As in Claude Code, a bash command that only reads (:mod:`hookline.shell.readonly`)
-runs unasked in every mode, plan mode included, and ``acceptEdits`` also runs its
+inside the working directories runs unasked in every mode, plan mode included, and ``acceptEdits`` also runs its
 filesystem commands (``mkdir``, ``touch``, ``rm``, ``rmdir``, ``mv``, ``cp``,
 ``sed -i``) when every path they touch is inside the working directories.
 
@@ -35,6 +35,7 @@ from hookline.settings.permission_rules import (
     PermissionRule,
     PermissionRuleError,
     PermissionRules,
+    ShellCommand,
     ToolCall,
     describe_call,
     within,
@@ -101,7 +102,7 @@ def check_permission(
         return PermissionCheck("deny", f"denied by rule {rule.describe()}", rule)
     if tool_name in INTERNAL_TOOLS:
         return PermissionCheck("allow", f"the agent's own {tool_name} tool")
-    read_only = call.read_only and not rules.watches_reads()
+    read_only = call.read_only and all(_reads_unasked(c, rules, dirs) for c in call.commands)
     if mode == "plan" and tool_name not in READ_ONLY_TOOLS and not read_only:
         return PermissionCheck("deny", "plan mode: only read-only tools and commands run")
     # What cannot be checked against a deny rule asks in that rule's name, before any ask
@@ -166,7 +167,7 @@ def _bash(
     by_mode: list[str] = []
     for command in call.commands:
         rule = next((r for r in rules.allow if r.allows_command(command)), None)
-        if rule is None and command.read_only and not rules.watches_reads():
+        if rule is None and _reads_unasked(command, rules, dirs):
             by_mode.append("read-only command")
             continue
         if rule is None and mode == "acceptEdits" and _inside(command.touches, dirs):
@@ -191,6 +192,18 @@ def _bash(
         return PermissionCheck("allow", "; ".join(dict.fromkeys(by_mode)))
     shown = ", ".join(dict.fromkeys(r.describe() for r in granted))
     return PermissionCheck("allow", f"allowed by rule {shown}", granted[0])
+
+
+def _reads_unasked(command: ShellCommand, rules: PermissionRules, dirs: Sequence[str]) -> bool:
+    """A read-only command that reads only inside the working directories, with no rule
+    watching reads (bash reads in too many ways to hold it to one)."""
+    files = command.looks_at
+    return (
+        command.read_only
+        and files is not None
+        and all(within(file, dirs) for file in files)
+        and not rules.watches_reads()
+    )
 
 
 def _inside(files: Sequence[FilePath] | None, dirs: Sequence[str]) -> bool:

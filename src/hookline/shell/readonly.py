@@ -29,11 +29,13 @@ from hookline.shell.model import ParsedCommandLine, SimpleCommand
 __all__ = [
     "FILESYSTEM_PROGRAMS",
     "GIT_READ_ONLY",
+    "NO_PATHS",
     "READ_ONLY_PROGRAMS",
     "SAFE_VARIABLES",
     "SAFE_WRAPPERS",
     "Args",
     "filesystem_operands",
+    "path_words",
     "read_only",
     "read_only_commands",
     "read_only_line",
@@ -287,6 +289,35 @@ READ_ONLY_PROGRAMS: Mapping[str, Args] = {
     "env": Args(allowed=_flags("-0", "--null"), operands=0),  # with a command it is a wrapper
     "command": Args(allowed=_flags("-v", "-V")),  # ``command -v ls``: a lookup
 }
+
+#: Read-only programs none of whose words name a file they read (a path given to
+#: ``echo`` is only printed): every word of the others may be a path, which the
+#: caller holds to the working directories as Claude Code does.
+NO_PATHS = frozenset(
+    {
+        *("echo", "printf", "seq", "expr", "test", "[", "true", "false", "sleep", "date"),
+        *("uname", "whoami", "id", "groups", "nproc", "hostname", "type", "which"),
+        *("command", "env", "printenv", "locale", "getconf", "pwd", "ps", "free", "uptime"),
+        *("basename", "dirname"),
+    }
+)
+
+
+def path_words(command: SimpleCommand) -> tuple[str, ...]:
+    """The words of a read-only command that may name a file it reads: every argument
+    but options, and the value of ``--opt=value`` (none for :data:`NO_PATHS`)."""
+    if command.name in NO_PATHS:
+        return ()
+    words: list[str] = []
+    for arg in command.args:
+        if arg.startswith("-"):
+            value = arg.partition("=")[2]
+            if value:
+                words.append(value)
+        else:
+            words.append(arg)
+    return tuple(words)
+
 
 #: Wrappers a read-only command may sit in, with what their own options may hold
 #: (GNU ``time -o`` writes a file).

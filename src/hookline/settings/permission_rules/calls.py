@@ -11,6 +11,7 @@ recorded as such, so the decision can refuse to auto-allow it.
 
 from __future__ import annotations
 
+import glob
 import os
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
@@ -62,6 +63,9 @@ class ShellCommand:
     #: The paths it creates, changes or removes, when it is a filesystem command that
     #: ``acceptEdits`` runs unasked inside the working directories; else None.
     touches: tuple[FilePath, ...] | None = None
+    #: The files a read-only command may read (globs expanded now), or None when they
+    #: are not known before it runs (a relative path after ``cd``, ``~-``).
+    looks_at: tuple[FilePath, ...] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,8 +141,9 @@ def _describe_bash(line: str, cwd: str) -> ToolCall:
     for cmd, read_only in zip(parsed.commands, reading, strict=True):
         if cmd.argv:
             touches = _touches(cmd, cwd) if trusted and not moved else None
+            looks_at = _looks_at(cmd, cwd, moved) if read_only else None
             shown = _command(line, cmd, cwd)
-            commands.append(replace(shown, read_only=read_only, touches=touches))
+            commands.append(replace(shown, read_only=read_only, touches=touches, looks_at=looks_at))
             if cmd.program_dynamic and why is None:
                 why = f"the program of {commands[-1].loose[0]!r} is known only when it runs"
             if why is None and renamed and "/" in cmd.program:
@@ -200,6 +205,23 @@ def _touches(cmd: SimpleCommand, cwd: str) -> tuple[FilePath, ...] | None:
     if operands is None:
         return None
     return tuple(FilePath.of_shell(path, cwd) for path in operands)
+
+
+def _looks_at(cmd: SimpleCommand, cwd: str, moved: bool) -> tuple[FilePath, ...] | None:
+    """The files a read-only command may read, a glob as it matches now; None when a
+    word's place is not known before the line runs."""
+    from hookline.shell.readonly import path_words
+
+    files: list[FilePath] = []
+    for word in path_words(cmd):
+        relative = not word.startswith(("/", "~"))
+        if (moved and relative) or (word.startswith("~") and word != "~" and word[1] != "/"):
+            return None  # ``cd x && cat y``; ``~-`` is the shell's $OLDPWD
+        matches = glob.glob(word, root_dir=cwd) if glob.has_magic(word) and relative else []
+        if glob.has_magic(word) and not relative:
+            matches = glob.glob(os.path.expanduser(word))
+        files.extend(FilePath.of_shell(path, cwd) for path in matches or [word])
+    return tuple(files)
 
 
 def _linked_program(cmd: SimpleCommand, cwd: str) -> str | None:

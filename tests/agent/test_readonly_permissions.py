@@ -252,3 +252,9 @@ def test_a_read_inside_an_added_directory_runs(layout: tuple[Path, Path]) -> Non
     assert decide("default", line, project) == "ask"
     assert decide("default", line, project, add_dirs=(str(outside),)) == "allow"
     assert decide("plan", "ls sub && head -n 1 *.txt", project) == "allow"
+
+
+@pytest.mark.parametrize("line", ["cd && ls", "cd - && ls", "cd; ls", "cd ~ && ls"])
+def test_a_cd_out_of_the_project_asks(layout: tuple[Path, Path], line: str) -> None:
+    project, _ = layout
+    assert decide("default", line, project) == "ask"

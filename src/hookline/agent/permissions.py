@@ -14,9 +14,10 @@ so do ask rules (an ask in ``dontAsk`` mode is a denial). On top of Claude:
   every mode but ``bypassPermissions``, unless an ``Edit`` allow rule names them.
 
 As in Claude Code, a bash command that only reads (:mod:`hookline.shell.readonly`)
-inside the working directories runs unasked in every mode, plan mode included, and ``acceptEdits`` also runs its
-filesystem commands (``mkdir``, ``touch``, ``rm``, ``rmdir``, ``mv``, ``cp``,
-``sed -i``) when every path they touch is inside the working directories.
+inside the working directories runs unasked in every mode, plan mode included,
+and ``acceptEdits`` also runs its filesystem commands (``mkdir``, ``touch``,
+``rm``, ``rmdir``, ``mv``, ``cp``, ``sed -i``) when every path they touch is
+inside the working directories.
 
 The rule engine itself (syntax, globs, anchors) lives in
 :mod:`hookline.settings.permission_rules`.

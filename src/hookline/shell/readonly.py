@@ -260,10 +260,12 @@ READ_ONLY_PROGRAMS: Mapping[str, Args] = {
             *("realpath", "readlink", "true", "false", "echo", "test", "["),
             *("seq", "which", "type", "expr", "sleep", "md5sum", "sha1sum", "sha256sum"),
             *("sha512sum", "b2sum", "cksum", "getconf", "locale", "printenv", "tsort"),
-            *("grep", "egrep", "fgrep", "cd", "jq", "ps", "free", "uptime"),
+            *("grep", "egrep", "fgrep", "jq", "ps", "free", "uptime"),
         ),
         _ANY,
     ),
+    # one folder: a bare ``cd`` goes to $HOME, ``cd -`` to $OLDPWD
+    "cd": Args(check=lambda args: len(args) == 1 and not args[0].startswith("-")),
     "printf": Args(forbidden=("-v",)),  # ``printf -v PATH …`` sets a variable
     "sort": Args(forbidden=("-o", "--output", "--compress-program")),
     "uniq": Args(operands=1),  # a second operand is the file it writes

@@ -1,9 +1,11 @@
 """Which simple commands only read: the programs and subcommands a mode may run unasked.
 
-A bash line runs unasked in the default and plan modes only when every simple
+A bash line runs unasked, in every permission mode, only when every simple
 command :func:`~hookline.shell.parse_command` sees in it, through wrappers, is
-read-only (:func:`read_only_line`). A command is read-only when its program is a
-bare name (or in ``/bin``, ``/usr/bin``) listed in :data:`READ_ONLY_PROGRAMS`,
+read-only (:func:`read_only_line`) and the files it names (:func:`path_words`)
+lie inside the working directories, which the caller checks. A command is
+read-only when its program is a bare name (or in ``/bin``, ``/usr/bin``) listed
+in :data:`READ_ONLY_PROGRAMS`,
 its arguments pass that program's check (no ``sort -o``, ``find -exec``, ``sed
 w``, ``git -c``…), it is inside no wrapper but :data:`SAFE_WRAPPERS`, sets no
 variable but :data:`SAFE_VARIABLES`, holds no word known only at run time, and

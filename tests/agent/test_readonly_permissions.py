@@ -3,6 +3,7 @@ the working directories; a deny or ask rule still wins."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import cast
 
@@ -258,3 +259,10 @@ def test_a_read_inside_an_added_directory_runs(layout: tuple[Path, Path]) -> Non
 def test_a_cd_out_of_the_project_asks(layout: tuple[Path, Path], line: str) -> None:
     project, _ = layout
     assert decide("default", line, project) == "ask"
+
+
+def test_a_relative_search_path_turns_the_list_off(monkeypatch: pytest.MonkeyPatch) -> None:
+    # with ``.`` in PATH, ``ls`` may be a file of the project
+    monkeypatch.setenv("PATH", f".:{os.environ['PATH']}")
+    assert not read_only_line(parse_command("ls"))
+    assert read_only_line(parse_command("/bin/ls"))

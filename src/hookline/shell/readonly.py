@@ -21,12 +21,14 @@ caller to test against the working directories, in a line that
 
 from __future__ import annotations
 
+import os
 import posixpath
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from hookline.shell.model import ParsedCommandLine, SimpleCommand
+from hookline.shell.variables import search_path_problem
 
 __all__ = [
     "FILESYSTEM_PROGRAMS",
@@ -346,9 +348,13 @@ _SYSTEM_DIRS = frozenset({"/bin", "/usr/bin"})
 
 
 def _known_program(command: SimpleCommand) -> bool:
+    """Named by a bare name looked up in a search path of absolute folders (the bash tool
+    runs with this process's environment), or by a path in a system folder."""
     if command.program_dynamic:
         return False
-    return "/" not in command.program or posixpath.dirname(command.program) in _SYSTEM_DIRS
+    if "/" in command.program:
+        return posixpath.dirname(command.program) in _SYSTEM_DIRS
+    return search_path_problem("PATH", os.environ.get("PATH", "")) is None
 
 
 def _wrapped_safely(command: SimpleCommand) -> bool:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from hookline.agent.permissions import (
@@ -34,6 +35,7 @@ from hookline.core.vocabulary import PermissionMode
 if TYPE_CHECKING:
     from hookline.core.results import HookResult, PermissionRequestResult, ToolCallResult
     from hookline.sandbox.state import SandboxState
+    from hookline.settings.permission_rules.syntax import RuleBehavior
 
 
 class PermissionGate:
@@ -59,6 +61,32 @@ class PermissionGate:
         self.cwd = cwd
         #: How events are sent; the agent passes its own emit so listeners see them.
         self.emit: Callable[[Event], Awaitable[Any]] = emit or runner.emit
+
+    def remember(self, rule: str, behavior: RuleBehavior = "allow") -> Path:
+        """Write ``rule`` to the project's ``.claude/settings.local.json`` and put it in force
+        from the next call ("don't ask again", ``/permissions``). A bad rule raises
+        ``PermissionRuleError``, a file that cannot be written ``LocalSettingsError``; either
+        way nothing changes."""
+        from hookline.settings.local_settings import add_permission_rule, local_settings_path
+
+        path = local_settings_path(self.cwd)
+        # compiled first: a rule that does not parse is never written
+        self.rules.add(behavior, rule, file=str(path), scope="local", root=self.cwd)
+        try:
+            return add_permission_rule(self.cwd, behavior, rule)
+        except BaseException:
+            self.rules.remove(behavior, rule, file=str(path))
+            raise
+
+    def forget(self, rule: str, behavior: RuleBehavior = "allow") -> bool:
+        """Take a rule out of ``.claude/settings.local.json`` and out of force; False when
+        the local file did not hold it (rules of other files are not touched: edit those by
+        hand)."""
+        from hookline.settings.local_settings import local_settings_path, remove_permission_rule
+
+        removed = remove_permission_rule(self.cwd, behavior, rule)
+        self.rules.remove(behavior, rule, file=str(local_settings_path(self.cwd)))
+        return removed
 
     def check(self, tool_name: str, input: dict[str, Any]) -> PermissionCheck:
         """What the mode and rules alone say about one call."""

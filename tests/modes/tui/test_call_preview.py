@@ -3,11 +3,13 @@ arguments for a tool without one, and the fallback when a renderer fails."""
 
 from __future__ import annotations
 
+import asyncio
 import re
 from types import SimpleNamespace
 from typing import Any
 
 from hookline.core.tool import Tool
+from hookline.modes.tui import render
 from hookline.modes.tui.activity import Activity, Approval
 from hookline.modes.tui.preview import MIN_ROWS, RESERVED_ROWS, ApprovalPreview, call_preview
 
@@ -24,9 +26,10 @@ def _loaded(**meta: Any) -> Any:
     return SimpleNamespace(agent=SimpleNamespace(tools={"t": tool}, runner=runner), reports=reports)
 
 
-def _plain(lines: list[str] | None) -> str:
-    assert lines is not None
-    return re.sub(r"\x1b\[[0-9;]*m", "", "\n".join(lines))
+def _plain(shown: Any) -> str:
+    assert shown is not None
+    text = shown if isinstance(shown, str) else render.to_ansi(shown, 60)
+    return re.sub(r"\x1b\[[0-9;]*m", "", text)
 
 
 def test_a_tool_draws_its_own_preview_from_the_call_arguments() -> None:
@@ -61,24 +64,55 @@ def test_a_raising_renderer_falls_back_to_the_arguments_and_is_reported() -> Non
     assert event == "render_preview:t" and isinstance(exc, ZeroDivisionError)
 
 
-def test_a_preview_shows_with_a_dialog_only_and_scrolls_within_its_lines() -> None:
+class _Unprintable:
+    """A renderable whose drawing fails (a hook's bug shows only when rich draws it)."""
+
+    def __rich_console__(self, console: Any, options: Any) -> Any:
+        raise RuntimeError("cannot draw")
+
+
+async def _drawn(preview: ApprovalPreview, redraws: asyncio.Event) -> list[str]:
+    """The preview's lines once drawn off the loop (first a placeholder line)."""
+    first = preview.lines()
+    assert first is not None and "preparing the preview" in _plain("\n".join(first))
+    await asyncio.wait_for(redraws.wait(), 10)
+    redraws.clear()
+    lines = preview.lines()
+    assert lines is not None
+    return lines
+
+
+async def test_a_preview_is_drawn_with_a_dialog_only_and_scrolls_within_its_lines() -> None:
     long = "\n".join(f"row {n}" for n in range(1, 101))
-    activity, dialog = Activity(), [False]
+    activity, dialog, redraws = Activity(), [False], asyncio.Event()
     preview = ApprovalPreview(
         activity,
         _loaded(render_preview=lambda args, options: long),
         lambda: dialog[0],
         lambda: 80,
         lambda: 30,
+        redraws.set,
     )
     assert preview.lines() is None  # nothing pending
     activity.approval = Approval("c", "t", {})
     assert preview.lines() is None  # pending, but no dialog asks yet
     dialog[0] = True
+    assert len(await _drawn(preview, redraws)) == 100
     assert preview.shown() and preview.height() == max(30 - RESERVED_ROWS, MIN_ROWS)
     preview.scroll(-5)
     assert preview.top == 0
     preview.scroll(1000)
     assert preview.top == 100 - preview.height()
     activity.approval = Approval("c2", "t", {})  # the next call starts at its top
-    assert preview.lines() is not None and preview.top == 0
+    await _drawn(preview, redraws)
+    assert preview.top == 0
+
+
+async def test_a_preview_that_fails_to_draw_falls_back_to_the_arguments() -> None:
+    activity, redraws = Activity(), asyncio.Event()
+    loaded = _loaded(render_preview=lambda args, options: _Unprintable())
+    preview = ApprovalPreview(activity, loaded, lambda: True, lambda: 80, lambda: 30, redraws.set)
+    activity.approval = Approval("c", "t", {"target": "venus"})
+    assert '"target": "venus"' in _plain("\n".join(await _drawn(preview, redraws)))
+    ((_, event, exc),) = loaded.reports
+    assert event == "render_preview:t" and isinstance(exc, RuntimeError)

@@ -133,7 +133,12 @@ class TuiApp:
         self.transcript = Transcript(self.scrollback, self.width, self)
         self.live = LiveArea(self.activity, self.width, self.invalidate, self.transcript.call_text)
         self.preview = ApprovalPreview(
-            self.activity, self, self._inline_dialog, self.width, lambda: terminal_height(self.app)
+            self.activity,
+            self,
+            self._inline_dialog,
+            self.width,
+            lambda: terminal_height(self.app),
+            self.invalidate,
         )
         self.tasks = Tasks(self.notice, self._tick, self.invalidate)
         self.submissions = Submissions(self, self.tasks, self.transcript, self._refresh_usage)

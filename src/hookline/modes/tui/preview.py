@@ -8,11 +8,14 @@ it is gone. The preview is the tool's own ``meta["render_preview"](args,
 options)`` (a string or a rich renderable: the built-in write, edit and bash
 tools have one, and so may a hook's tool); a tool without one shows its
 arguments, and a renderer that raises falls back to that and is reported.
-A preview taller than the room it has scrolls (PgUp/PgDn, Shift+↑/↓).
+It is drawn off the loop (highlighting a long file takes a while; a line
+says so meanwhile), and a preview taller than the room it has scrolls
+(PgUp/PgDn, Shift+↑/↓).
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -43,19 +46,19 @@ RESERVED_ROWS = 14
 MIN_ROWS = 3
 
 
-def call_preview(loaded: LoadedAgent, approval: Approval, width: int) -> list[str] | None:
-    """The preview of ``approval``'s call as ANSI lines ``width`` wide, or ``None`` for a
-    call with nothing to show (no renderer of its own and no arguments)."""
+def call_preview(loaded: LoadedAgent, approval: Approval, width: int) -> RenderableType | None:
+    """What ``approval``'s call will do: the tool's own preview, else its arguments;
+    ``None`` for a call with nothing to show. A renderer that raises is reported."""
     fn = tool_renderer(loaded, approval.tool_name, "render_preview")
     if fn is not None:
         try:
             drawn = render.drawn(fn(approval.args, {"width": width}))
-            if drawn is not None:
-                return _lines(drawn, width)
         except hook_failures() as exc:
             loaded.agent.runner.report("", f"render_preview:{approval.tool_name}", exc)
-    default = arguments_preview(approval.args)
-    return _lines(default, width) if default is not None else None
+            drawn = None
+        if drawn is not None:
+            return drawn
+    return arguments_preview(approval.args)
 
 
 def arguments_preview(args: dict[str, Any]) -> RenderableType | None:
@@ -68,7 +71,9 @@ def arguments_preview(args: dict[str, Any]) -> RenderableType | None:
     return Syntax(render.clean(text), "json", theme="monokai", word_wrap=True)
 
 
-def _lines(renderable: RenderableType, width: int) -> list[str]:
+def _lines(renderable: RenderableType | None, width: int) -> list[str] | None:
+    if renderable is None:
+        return None
     return render.to_ansi(renderable, width).rstrip("\n").split("\n")
 
 
@@ -83,14 +88,17 @@ class ApprovalPreview:
         dialog_up: Callable[[], bool],
         width: Callable[[], int],
         rows: Callable[[], int],
+        redraw: Callable[[], None],
     ) -> None:
         self._activity = activity
         self._loaded = loaded
         self._dialog_up = dialog_up
         self._width = width
         self._rows = rows
+        self._redraw = redraw
         #: The lines drawn, for which approval and width; the first line in view.
         self._drawn: tuple[Approval | None, int, list[str] | None] = (None, 0, None)
+        self._job: asyncio.Future[None] | None = None
         self.top = 0
         self._view: list[AnyContainer] = [
             Window(FormattedTextControl(self._text), height=self.height, dont_extend_height=True),
@@ -110,8 +118,29 @@ class ApprovalPreview:
         if self._drawn[0] is not approval or self._drawn[1] != width:
             if self._drawn[0] is not approval:
                 self.top = 0
-            self._drawn = (approval, width, call_preview(self._loaded, approval, width))
+            self._drawn = (
+                approval,
+                width,
+                [render.dim_ansi("preparing the preview…", width).rstrip("\n")],
+            )
+            if self._job is not None:
+                self._job.cancel()
+            self._job = asyncio.ensure_future(self._draw(approval, width))
         return self._drawn[2]
+
+    async def _draw(self, approval: Approval, width: int) -> None:
+        """Draw the preview off the loop (highlighting a long file takes a while): the
+        renderer is the tool's code and runs on the loop, only drawing its result does not;
+        a result that fails to draw falls back to the arguments, reported."""
+        shown = call_preview(self._loaded, approval, width)
+        try:
+            lines = await asyncio.to_thread(_lines, shown, width)
+        except hook_failures() as exc:
+            self._loaded.agent.runner.report("", f"render_preview:{approval.tool_name}", exc)
+            lines = await asyncio.to_thread(_lines, arguments_preview(approval.args), width)
+        if self._drawn[0] is approval and self._drawn[1] == width:  # still the one asked
+            self._drawn = (approval, width, lines)
+            self._redraw()
 
     def shown(self) -> bool:
         return bool(self.lines())

@@ -63,6 +63,8 @@ from hookline.tools.truncation import (
 )
 
 if TYPE_CHECKING:
+    from rich.console import RenderableType
+
     from hookline.sandbox.launcher import Launch, Sandbox
     from hookline.sandbox.state import SandboxState
 
@@ -473,7 +475,24 @@ def create_bash_tool(
     description = _description(os.environ)
     if state is not None and state.sandbox is not None:  # what the model is told at start
         description += _sandbox_description(state.sandbox)
-    return Tool("bash", description, ModelRef(_PARAMS, "BashParams"), execute, label="bash")
+    return Tool(
+        "bash",
+        description,
+        ModelRef(_PARAMS, "BashParams"),
+        execute,
+        label="bash",
+        meta={"render_preview": _preview_call},
+    )
+
+
+def _preview_call(args: dict[str, Any], options: dict[str, Any]) -> RenderableType:
+    """The whole command line and the simple commands the permission rules saw in it
+    (``hookline.shell.parse_command``, as they read it)."""
+    from hookline.shell import parse_command  # tree-sitter: loaded for the rules already
+    from hookline.tools._preview import command_preview
+
+    command = str(args.get("command", ""))
+    return command_preview(command, parse_command(command))
 
 
 def _state(sandbox: SandboxState | Sandbox | None) -> SandboxState | None:

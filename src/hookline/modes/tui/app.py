@@ -33,12 +33,13 @@ from hookline.core.ui import StatusLine, WidgetContent
 from hookline.modes.tui import render
 from hookline.modes.tui.activity import Activity, Update
 from hookline.modes.tui.commands import SlashCompleter
-from hookline.modes.tui.dialogs import STYLE, Dialog, DialogHost
+from hookline.modes.tui.dialogs import STYLE, CustomDialog, Dialog, DialogHost
 from hookline.modes.tui.footer import Usage, footer_line, loading_line, measure
 from hookline.modes.tui.keys import editor_keys, shortcut_keys
 from hookline.modes.tui.layout import Rows, Widgets, prompt_prefix
 from hookline.modes.tui.live_area import LiveArea, spinner_frame
-from hookline.modes.tui.scrollback import Scrollback, terminal_width
+from hookline.modes.tui.preview import ApprovalPreview
+from hookline.modes.tui.scrollback import Scrollback, terminal_height, terminal_width
 from hookline.modes.tui.submissions import Submissions
 from hookline.modes.tui.tasks import Tasks
 from hookline.modes.tui.transcript import Transcript
@@ -69,6 +70,9 @@ class TuiApp:
     while the agent and its hooks load, and what is submitted meanwhile waits
     in order until ``serve`` hands the agent over.
     """
+
+    #: The preview of the call a dialog asks about (made once the app exists).
+    preview: ApprovalPreview
 
     def __init__(self, cwd: str, model: str = "") -> None:
         self.cwd = cwd
@@ -114,6 +118,7 @@ class TuiApp:
                     load_key_bindings(),
                     editor_keys(self.editor, self._in_editor(), self),
                     DynamicKeyBindings(lambda: self._hook_keys),
+                    DynamicKeyBindings(lambda: self.preview.keys),
                 ]
             ),
             style=STYLE,
@@ -127,10 +132,19 @@ class TuiApp:
         self.scrollback = Scrollback(self.app)
         self.transcript = Transcript(self.scrollback, self.width, self)
         self.live = LiveArea(self.activity, self.width, self.invalidate, self.transcript.call_text)
+        self.preview = ApprovalPreview(
+            self.activity,
+            self,
+            self._inline_dialog,
+            self.width,
+            lambda: terminal_height(self.app),
+            self.invalidate,
+        )
         self.tasks = Tasks(self.notice, self._tick, self.invalidate)
         self.submissions = Submissions(self, self.tasks, self.transcript, self._refresh_usage)
         rows = Rows(
             dialogs=self.dialogs,
+            preview=self.preview,
             widgets=self.widgets,
             live=self.live,
             editor=self._editor_window,
@@ -187,6 +201,11 @@ class TuiApp:
 
     def _in_editor(self) -> Filter:
         return has_focus(self.editor) & Condition(lambda: self.dialogs.current is None)
+
+    def _inline_dialog(self) -> bool:
+        """A dialog is up in the editor's place (not a hook's overlay)."""
+        dialog = self.dialogs.current
+        return dialog is not None and not (isinstance(dialog, CustomDialog) and dialog.overlay)
 
     def _disarm(self) -> None:
         self._exit_armed = False

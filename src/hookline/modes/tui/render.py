@@ -88,6 +88,16 @@ def styled(content: str = "", style: str = "") -> Text:
     return Text(content, style=style)
 
 
+def drawn(shown: Any) -> RenderableType | None:
+    """What a tool's or hook's renderer returned, as something to draw: a string (cleaned)
+    or a rich renderable; anything else (``None`` included) is ``None``, the default."""
+    if isinstance(shown, str):
+        return styled(clean(shown))
+    if hasattr(shown, "__rich_console__") or hasattr(shown, "__rich__"):
+        return shown  # type: ignore[no-any-return]
+    return None
+
+
 def indented(renderable: RenderableType, left: int) -> RenderableType:
     """``renderable`` shifted ``left`` columns right."""
     from rich.padding import Padding

@@ -26,6 +26,14 @@ def terminal_width(app: Application[None]) -> int:
         return 80
 
 
+def terminal_height(app: Application[None]) -> int:
+    """The terminal's height in rows (24 when there is no terminal)."""
+    try:
+        return max(app.output.get_size().rows, 1)
+    except OSError:
+        return 24
+
+
 class Scrollback:
     """Prints blocks above ``app``, in order, each batch in one redraw."""
 

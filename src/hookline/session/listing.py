@@ -29,6 +29,12 @@ class SessionInfo:
     #: The session's name (``set_session_name``), the last one given.
     name: str | None = None
 
+    def matches(self, query: str) -> bool:
+        """``query`` (any case) is part of the first prompt, the name or the id."""
+        needle = query.strip().casefold()
+        texts = (self.first_message, self.name or "", self.id)
+        return any(needle in text.casefold() for text in texts)
+
 
 def _info(path: Path) -> SessionInfo | None:
     """Read one file cheaply; ``None`` when it is not a readable session."""

@@ -419,7 +419,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         if on_terminal():  # the app is drawn first; the agent is imported and built after
             from hookline.modes.tui.launch import Launch
 
-            launch = Launch(cwd, model=args.model, trust_project=args.trust_project)
+            launch = Launch(
+                cwd, model=args.model, trust_project=args.trust_project, settings_file=settings_file
+            )
     if args.resume == "":
         if launch is None:
             parser.error(
@@ -685,10 +687,12 @@ async def _run(
 
     ask_trust = None
     if launch is not None:
-        await launch.open()  # the trust question, then the first frame
+        await launch.open()  # invalid settings, the trust question, then the first frame
         ask_trust = launch.ask_trust
+        imported = asyncio.ensure_future(asyncio.to_thread(_agent_imports))
         try:
-            await asyncio.to_thread(_agent_imports)
+            await launch.settle_settings()  # in the app, when not asked before it
+            await imported
         except BaseException:
             await launch.close()
             raise
@@ -709,7 +713,8 @@ async def _run(
     out = None if interactive else claim_stdout()
     try:
         with gc_paused():
-            bundle = await build_agent(options, ask_trust=ask_trust)
+            set_aside = launch.set_aside if launch is not None else ()
+            bundle = await build_agent(options, ask_trust=ask_trust, set_aside=set_aside)
     except BaseException:
         if launch is not None:
             await launch.close()  # the terminal restored before the error is printed

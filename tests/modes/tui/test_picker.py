@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from hookline.session.storage import sessions_dir
 from tests.modes.helpers import run_cli, write_script
 
 from .pane import Pane
@@ -20,7 +21,8 @@ def _sessions(tmp_path: Path, project: Path, prompts: list[str]) -> str:
 
 def test_the_picker_lists_filters_and_resumes(tmp_path: Path, project: Path) -> None:
     model = _sessions(tmp_path, project, ["remember the apple", "remember the banana"])
-    (project / "junk.jsonl").write_text("not a session\n")  # elsewhere: never listed
+    folder = sessions_dir(project, None)
+    (folder / "junk.jsonl").write_bytes(b"\x00not a session\n{")  # skipped, never a crash
     with Pane(tmp_path, "--model", model, "-r", cwd=project) as pane:
         screen = pane.wait_all(["Resume a session of", "remember the banana", "remember the apple"])
         assert "just now · 2 msgs" in screen
@@ -45,6 +47,20 @@ def test_arrows_choose_and_enter_resumes_that_one(tmp_path: Path, project: Path)
         pane.keys("Enter")
         pane.ready()
         pane.wait_all(["first task", "noted"])
+
+
+def test_a_named_session_shows_its_name_and_is_found_by_it(tmp_path: Path, project: Path) -> None:
+    from hookline.session import SessionManager
+
+    model = _sessions(tmp_path, project, ["first task", "second task"])
+    oldest = SessionManager.list_sessions(project)[-1]
+    session = SessionManager.open(oldest.path)
+    session.append_session_info("fruit basket")
+    session.close()
+    with Pane(tmp_path, "--model", model, "-r", cwd=project) as pane:
+        pane.wait_for("fruit basket · first task")
+        pane.type("basket")
+        pane.wait_for(lambda s: "❯ fruit basket" in s and "second task" not in s)
 
 
 def test_esc_leaves_without_starting_anything(tmp_path: Path, project: Path) -> None:

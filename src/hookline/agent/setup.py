@@ -14,7 +14,7 @@ import logging
 import os
 import re
 import sys
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, TextIO
@@ -331,13 +331,25 @@ async def build_agent(
     *,
     stderr: TextIO | None = None,
     ask_trust: Callable[[str], Awaitable[bool]] | None = None,
+    set_aside: Collection[Path] = (),
 ) -> AgentBundle:
     """Everything the modes need, built in the order trust requires (``AgentBuilder``).
 
     ``ask_trust(cwd)`` asks the user whether to trust an untrusted project
     (interactive mode); without it the question is a line on stdin.
+    ``set_aside``: invalid settings files the user chose to go on without
+    (``load_settings``); any other invalid file stops the start.
     """
-    return await AgentBuilder(options, stderr=stderr, ask_trust=ask_trust).build()
+    builder = AgentBuilder(options, stderr=stderr, ask_trust=ask_trust, set_aside=set_aside)
+    return await builder.build()
+
+
+def unusable_settings(errors: Sequence[str]) -> SetupError:
+    """The error that stops a start on settings that cannot be used."""
+    return SetupError(
+        "settings cannot be used, so nothing was started (its deny rules cannot be "
+        "known); fix or remove the file:\n" + "\n".join(errors)
+    )
 
 
 class AgentBuilder:
@@ -356,12 +368,14 @@ class AgentBuilder:
         *,
         stderr: TextIO | None = None,
         ask_trust: Callable[[str], Awaitable[bool]] | None = None,
+        set_aside: Collection[Path] = (),
     ) -> None:
         self.options = options
         #: where notices go (None: the log)
         self.err = stderr
         self.cwd = os.path.abspath(options.cwd)
         self._ask_trust = ask_trust
+        self._set_aside = frozenset(set_aside)
         #: What a step built before the agent that reaches it later; ``bind`` gives it.
         self._awaiting_agent: list[_AwaitsAgent] = []
 
@@ -433,6 +447,7 @@ class AgentBuilder:
             cli_settings=Path(self.options.settings_file) if self.options.settings_file else None,
             managed_paths=self.options.managed_paths,
             project_trusted=trusted,
+            set_aside=self._set_aside,
         )
 
     def settings(self, read: Callable[[], LoadedSettings], trusted: bool) -> LoadedSettings:
@@ -441,10 +456,7 @@ class AgentBuilder:
         err, cwd = self.err, self.cwd
         settings = read()
         if settings.errors:
-            raise SetupError(
-                "settings cannot be used, so nothing was started (its deny rules cannot be "
-                "known); fix or remove the file:\n" + "\n".join(settings.errors)
-            )
+            raise unusable_settings(settings.errors)
         for warning in settings.warnings:
             _say(err, f"settings: {warning}")
         _log.debug("project %s: %s", cwd, "trusted" if trusted else "not trusted")

@@ -62,6 +62,7 @@ async def _new(app: CommandHost, args: str) -> None:
 
 
 async def _resume(app: CommandHost, args: str) -> None:
+    from hookline.modes.tui.picker import SessionPicker
     from hookline.session import SessionManager
 
     infos = SessionManager.list_sessions(app.agent.cwd)
@@ -70,20 +71,10 @@ async def _resume(app: CommandHost, args: str) -> None:
     if not infos:
         app.notice("no other session of this project to resume")
         return
-    labels = [
-        f"{i.created[:16]}  {i.name or i.first_message or '(empty)'}"[:80] for i in infos[:30]
-    ]
-    described = {
-        label: f"{i.message_count} messages" for label, i in zip(labels, infos, strict=False)
-    }
-    path = await app.ui.select(
-        "Resume which session?",
-        labels,
-        descriptions=described,
-    )
+    path = await app.ask(SessionPicker(app.agent.cwd, infos))
     if path is None:
         return
-    chosen = infos[labels.index(path)]
+    chosen = next(i for i in infos if i.path == path)
     if await app.agent.switch_session(chosen.path):
         app.notice(f"resumed {chosen.path} ({chosen.message_count} messages)")
         app.replay_session()

@@ -172,7 +172,7 @@ class SelectDialog(Dialog):
     def _fragments(self) -> StyleAndTextTuples:
         out = self.title_fragments()
         width = max((len(o) for o in self.options), default=0)
-        first, last = _window(self.index, len(self.options), VISIBLE_OPTIONS)
+        first, last = scroll_window(self.index, len(self.options), VISIBLE_OPTIONS)
         if first > 0:
             out += [
                 ("", "\n"),
@@ -203,7 +203,7 @@ class SelectDialog(Dialog):
 VISIBLE_OPTIONS = 10
 
 
-def _window(index: int, total: int, size: int) -> tuple[int, int]:
+def scroll_window(index: int, total: int, size: int) -> tuple[int, int]:
     """The ``[first, last)`` slice of ``total`` options that keeps ``index`` in view."""
     if total <= size:
         return 0, total
@@ -269,7 +269,7 @@ class InputDialog(Dialog):
         self.container = HSplit(
             [
                 Window(FormattedTextControl(self.title_fragments), dont_extend_height=True),
-                _prefixed(self.focus),
+                prompted(self.focus),
                 Window(
                     FormattedTextControl(lambda: self.hint(keys + " · esc cancel")),
                     height=1,
@@ -278,7 +278,8 @@ class InputDialog(Dialog):
         )
 
 
-def _prefixed(window: Window) -> AnyContainer:
+def prompted(window: Window) -> AnyContainer:
+    """``window`` (a text field) after the dialog's ``│ ›`` prompt."""
     return VSplit(
         [Window(FormattedTextControl([("class:dialog.border", "│ › ")]), width=4), window]
     )
@@ -320,6 +321,25 @@ def _first_focusable(container: Any) -> Window | None:
         if isinstance(item, Window) and item.content.is_focusable():
             return item
     return None
+
+
+async def run_alone(dialog: Dialog) -> Any:
+    """``dialog`` as an app of its own, before the terminal app is drawn (the trust
+    question, the session picker); erased once answered. Its answer, or its default."""
+    from prompt_toolkit.application import Application
+    from prompt_toolkit.layout import Layout
+
+    app: Application[None] = Application(
+        layout=Layout(dialog.container, focused_element=dialog.focus),
+        full_screen=False,
+        erase_when_done=True,
+        style=STYLE,
+    )
+    app.ttimeoutlen = 0.05
+    # The answer ends the app in the same key press, so its last frame is erased cleanly.
+    dialog.future.add_done_callback(lambda _: app.exit() if app.is_running else None)
+    await app.run_async()
+    return dialog.future.result() if dialog.future.done() else dialog.default
 
 
 class DialogHost:

@@ -47,7 +47,11 @@ def _send(pane: Pane, text: str) -> None:
 def test_shift_tab_cycles_the_modes_and_accept_edits_writes_unasked(tmp_path: Path) -> None:
     turns = [_write("asked.txt"), "denied, fine", _write("free.txt"), "written"]
     project = tmp_path / "project"
-    with app(tmp_path, turns) as pane:
+    seen = tmp_path / "seen.jsonl"  # what a PreToolUse command hook was given
+    record = {"type": "command", "command": f"cat >> {seen}; echo >> {seen}"}
+    settings = tmp_path / "hooks.json"
+    settings.write_text(json.dumps({"hooks": {"PreToolUse": [{"hooks": [record]}]}}))
+    with app(tmp_path, turns, None, "--settings", str(settings)) as pane:
         pane.ready()
         assert "(shift+tab to cycle)" not in _footer(pane)  # default: no label
         _send(pane, "first")
@@ -61,6 +65,8 @@ def test_shift_tab_cycles_the_modes_and_accept_edits_writes_unasked(tmp_path: Pa
         pane.wait_for("written", whole=True)
         assert ASKED not in pane.scrollback()
         assert (project / "free.txt").read_text() == "x\n"
+        modes = [json.loads(line)["permission_mode"] for line in seen.read_text().splitlines()]
+        assert modes == ["default", "acceptEdits"]
 
         _cycle(pane, PLAN)
         _cycle(pane, "")  # bypassPermissions was not allowed: skipped, back to default

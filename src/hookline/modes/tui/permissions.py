@@ -44,7 +44,11 @@ _WHERE = {
     "cli": "--settings of this run; edit the file to change them",
     "code": "given in code by the program running the agent",
 }
-_ADD = {b: f"Add an {b} rule" if b != "deny" else "Add a deny rule" for b in _BEHAVIORS}
+_ADD: dict[RuleBehavior, str] = {
+    "allow": "Add an allow rule",
+    "ask": "Add an ask rule",
+    "deny": "Add a deny rule",
+}
 _REMOVE, _DONE = "Remove a local rule", "Done"
 _HINT = "Tool or Tool(specifier): Bash(npm test), Bash(npm run *), Edit(src/**), WebFetch"
 

@@ -62,6 +62,8 @@ class Source:
     rules: list[PermissionRule] = field(default_factory=list)
     #: rules of the file that could not be read (skipped, as the start said)
     unread: list[str] = field(default_factory=list)
+    #: key paths left out because the project is not trusted
+    ignored: list[str] = field(default_factory=list)
 
 
 def sources(gate: PermissionGate, settings: LoadedSettings) -> list[Source]:
@@ -73,7 +75,9 @@ def sources(gate: PermissionGate, settings: LoadedSettings) -> list[Source]:
     found: dict[str | None, Source] = {}
     for file in settings.files:
         if file.exists or str(file.path) == local:
-            found.setdefault(str(file.path), Source(file.scope, str(file.path)))
+            found.setdefault(
+                str(file.path), Source(file.scope, str(file.path), ignored=file.ignored)
+            )
     found.setdefault(local, Source("local", local))
     for behavior in _BEHAVIORS:
         for rule in getattr(gate.rules, behavior):
@@ -97,6 +101,8 @@ def listing(gate: PermissionGate, settings: LoadedSettings) -> Text:
         rows.append((source.scope, f"{name} — {_WHERE[source.scope]}"))
         rows += [(f"  {rule.behavior}", rule.text) for rule in source.rules]
         rows += [("  skipped", why) for why in source.unread]
+        if source.ignored:
+            rows.append(("  ignored", f"{', '.join(source.ignored)} (the project is not trusted)"))
         if not source.rules and not source.unread:
             rows.append(("  (no rules)", ""))
     return render.listing("Permissions", rows)

@@ -182,8 +182,14 @@ def test_permissions_takes_arguments_for_scripted_use(tmp_path: Path) -> None:
     (project / ".claude" / "settings.json").write_text(
         json.dumps({"permissions": {"allow": ["Bash(git status)"]}})
     )
-    with app(tmp_path, ["hi"], None, "--trust-project") as pane:
+    other = tmp_path / "other"
+    other.mkdir()
+    with app(tmp_path, ["hi"], None, "--trust-project", "--add-dir", str(other)) as pane:
         pane.ready()
+        _send(pane, "/permissions")
+        pane.wait_flat([f"workspace also edited in acceptEdits: {other}", "❯ Add an allow rule"])
+        pane.keys("Escape")
+        pane.wait_for(lambda s: "Add an allow rule" not in s)
         _send(pane, '/permissions allow "Bash(npm test)"')
         pane.wait_flat(["added allow rule Bash(npm test) to .claude/settings.local.json"])
         _send(pane, "/permissions deny Read(.env)")
@@ -197,6 +203,9 @@ def test_permissions_takes_arguments_for_scripted_use(tmp_path: Path) -> None:
         pane.wait_flat(
             ["Bash(git status) is not a local rule: it is in .claude/settings.json; edit that"]
         )
+        pane.type("/permissions remove B")  # local rules complete after remove
+        pane.wait_all(["remove Bash(npm test)", "a local allow rule"])
+        pane.keys("C-u")
         _send(pane, "/permissions remove Bash(npm test)")
         pane.wait_flat(["removed allow rule Bash(npm test)"])
         _send(pane, "/permissions frobnicate")

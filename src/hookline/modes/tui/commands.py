@@ -332,7 +332,7 @@ class SlashCompleter(Completer):
         if name == "model":
             values = list(known_models(self.app.agent))
         elif name == "permissions":
-            values = list(permissions.VERBS.items())
+            values = list(permissions.completions(self.app.agent.gate))
         else:
             command = self.app.agent.runner.get_command(name)
             complete = getattr(command, "get_argument_completions", None)

@@ -105,7 +105,16 @@ def listing(gate: PermissionGate, settings: LoadedSettings) -> Text:
             rows.append(("  ignored", f"{', '.join(source.ignored)} (the project is not trusted)"))
         if not source.rules and not source.unread:
             rows.append(("  (no rules)", ""))
+    folders = [short_path(d, gate.cwd) for d in gate.rules.additional_directories]
+    if folders:
+        rows.append(("workspace", f"also edited in acceptEdits: {', '.join(folders)}"))
     return render.listing("Permissions", rows)
+
+
+def completions(gate: PermissionGate) -> list[tuple[str, str]]:
+    """What ``/permissions `` completes: the verbs, and ``remove`` with each local rule."""
+    removals = [(f"remove {r.text}", f"a local {r.behavior} rule") for r in _local_rules(gate)]
+    return [*VERBS.items(), *removals]
 
 
 def _ring(gate: PermissionGate) -> str:

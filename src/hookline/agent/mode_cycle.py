@@ -13,9 +13,14 @@ from hookline.core.vocabulary import PermissionMode
 CYCLE: tuple[PermissionMode, ...] = ("default", "acceptEdits", "plan", "bypassPermissions")
 
 
+def ring(*, bypass_available: bool) -> list[PermissionMode]:
+    """The modes Shift+Tab steps through in a session, in order."""
+    return [m for m in CYCLE if m != "bypassPermissions" or bypass_available]
+
+
 def next_mode(current: PermissionMode, *, bypass_available: bool) -> PermissionMode:
     """The mode after ``current``; a mode off the ring (``dontAsk``) goes to ``default``."""
-    ring = [m for m in CYCLE if m != "bypassPermissions" or bypass_available]
-    if current not in ring:
+    modes = ring(bypass_available=bypass_available)
+    if current not in modes:
         return "default"
-    return ring[(ring.index(current) + 1) % len(ring)]
+    return modes[(modes.index(current) + 1) % len(modes)]

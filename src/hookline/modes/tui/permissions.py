@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 
 USAGE = "[allow|ask|deny RULE | remove RULE]"
 #: The arguments' first words, with what each does (completion).
-VERBS = {
+_VERBS = {
     "allow": "add an allow rule to .claude/settings.local.json",
     "ask": "add an ask rule there",
     "deny": "add a deny rule there",
@@ -54,7 +54,7 @@ _HINT = "Tool or Tool(specifier): Bash(npm test), Bash(npm run *), Edit(src/**),
 
 
 @dataclass
-class Source:
+class _Source:
     """One settings file (or the code) and its rules in force."""
 
     scope: str
@@ -66,37 +66,37 @@ class Source:
     ignored: list[str] = field(default_factory=list)
 
 
-def sources(gate: PermissionGate, settings: LoadedSettings) -> list[Source]:
+def _sources(gate: PermissionGate, settings: LoadedSettings) -> list[_Source]:
     """Every settings file that exists, the local one always, each with its rules in force,
     in ``_SCOPES`` order; rules given in code come last."""
     from hookline.settings.local_settings import local_settings_path
 
     local = str(local_settings_path(gate.cwd))
-    found: dict[str | None, Source] = {}
+    found: dict[str | None, _Source] = {}
     for file in settings.files:
         if file.exists or str(file.path) == local:
             found.setdefault(
-                str(file.path), Source(file.scope, str(file.path), ignored=file.ignored)
+                str(file.path), _Source(file.scope, str(file.path), ignored=file.ignored)
             )
-    found.setdefault(local, Source("local", local))
+    found.setdefault(local, _Source("local", local))
     for behavior in _BEHAVIORS:
         for rule in getattr(gate.rules, behavior):
             key = rule.origin.file
-            found.setdefault(key, Source(rule.origin.scope or "code", key)).rules.append(rule)
+            found.setdefault(key, _Source(rule.origin.scope or "code", key)).rules.append(rule)
     for error in gate.rules.errors:
         key = error.origin.file
-        found.setdefault(key, Source(error.origin.scope or "code", key)).unread.append(
+        found.setdefault(key, _Source(error.origin.scope or "code", key)).unread.append(
             f"{error.text!r}: {error.why}"
         )
     return sorted(found.values(), key=lambda s: _SCOPES.index(s.scope))
 
 
-def listing(gate: PermissionGate, settings: LoadedSettings) -> Text:
+def _listing(gate: PermissionGate, settings: LoadedSettings) -> Text:
     """The mode, then each source's rules under its file."""
     rows: list[tuple[str, str]] = [("mode", f"{gate.mode} · shift+tab cycles {_ring(gate)}")]
     if not gate.bypass_available:
         rows.append(("", "bypassPermissions: start with --allow-dangerously-skip-permissions"))
-    for source in sources(gate, settings):
+    for source in _sources(gate, settings):
         name = short_path(source.file, gate.cwd) if source.file else "(code)"
         rows.append((source.scope, f"{name} — {_WHERE[source.scope]}"))
         rows += [(f"  {rule.behavior}", rule.text) for rule in source.rules]
@@ -114,13 +114,13 @@ def listing(gate: PermissionGate, settings: LoadedSettings) -> Text:
 def completions(gate: PermissionGate) -> list[tuple[str, str]]:
     """What ``/permissions `` completes: the verbs, and ``remove`` with each local rule."""
     removals = [(f"remove {r.text}", f"a local {r.behavior} rule") for r in _local_rules(gate)]
-    return [*VERBS.items(), *removals]
+    return [*_VERBS.items(), *removals]
 
 
 def _ring(gate: PermissionGate) -> str:
-    from hookline.agent.mode_cycle import CYCLE
+    from hookline.agent.mode_cycle import ring
 
-    return " → ".join(m for m in CYCLE if m != "bypassPermissions" or gate.bypass_available)
+    return " → ".join(ring(bypass_available=gate.bypass_available))
 
 
 async def permissions(app: CommandHost, args: str) -> None:
@@ -128,19 +128,19 @@ async def permissions(app: CommandHost, args: str) -> None:
     verb, _, rest = args.strip().partition(" ")
     rule = _unquoted(rest.strip())
     if not verb:
-        app.print(listing(app.agent.gate, app.bundle.settings))
+        app.print(_listing(app.agent.gate, app.bundle.settings))
         await _edit(app)
     elif verb in _BEHAVIORS and rule:
-        add(app, verb, rule)
+        _add(app, verb, rule)
     elif verb == "remove" and rule:
-        remove(app, rule)
+        _remove(app, rule)
     else:
         app.print(render.listing("Usage", _USAGE_ROWS))
 
 
 _USAGE_ROWS = [
     ("/permissions", "the mode and the rules by file; add or remove local rules"),
-    *((f"/permissions {verb} RULE", what) for verb, what in VERBS.items()),
+    *((f"/permissions {verb} RULE", what) for verb, what in _VERBS.items()),
     ("RULE", _HINT),
 ]
 
@@ -161,15 +161,15 @@ async def _edit(app: CommandHost) -> None:
             picked = await app.ui.select("Remove which local rule?", labels)
             if picked is not None:
                 chosen = local[labels.index(picked)]
-                remove(app, chosen.text, chosen.behavior)
+                _remove(app, chosen.text, chosen.behavior)
             continue
         behavior = next(b for b, label in _ADD.items() if label == choice)
         text = await app.ui.input(f"New {behavior} rule", _HINT)
         if text is not None and text.strip():
-            add(app, behavior, text.strip())
+            _add(app, behavior, text.strip())
 
 
-def add(app: CommandHost, behavior: RuleBehavior, rule: str) -> None:
+def _add(app: CommandHost, behavior: RuleBehavior, rule: str) -> None:
     """Write ``rule`` to the local settings and put it in force; a bad rule, or a file
     that cannot be written, is reported and changes nothing."""
     from hookline.settings.local_settings import LocalSettingsError
@@ -187,7 +187,7 @@ def add(app: CommandHost, behavior: RuleBehavior, rule: str) -> None:
     app.notice(f"added {behavior} rule {rule} to {short_path(str(path), gate.cwd)}")
 
 
-def remove(app: CommandHost, rule: str, behavior: RuleBehavior | None = None) -> None:
+def _remove(app: CommandHost, rule: str, behavior: RuleBehavior | None = None) -> None:
     """Take ``rule`` out of the local settings (of one list, or of each that holds it);
     a rule of another file is not touched: the notice says which file holds it."""
     from hookline.settings.local_settings import LocalSettingsError

@@ -160,6 +160,16 @@ def _main_parser() -> argparse.ArgumentParser:
         help="default, acceptEdits, plan, bypassPermissions or dontAsk",
     )
     p.add_argument(
+        "--dangerously-skip-permissions",
+        action="store_true",
+        help="run in bypassPermissions (--permission-mode bypassPermissions)",
+    )
+    p.add_argument(
+        "--allow-dangerously-skip-permissions",
+        action="store_true",
+        help="let Shift+Tab switch to bypassPermissions later, without starting in it",
+    )
+    p.add_argument(
         "--add-dir",
         dest="add_dirs",
         action="append",
@@ -398,6 +408,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     # --hook and scripted: paths are resolved against --cwd downstream; these two alike.
     settings_file = _under(cwd, args.settings)
     session_file = _under(cwd, args.session)
+    permission_mode = args.permission_mode
+    if args.dangerously_skip_permissions:
+        if permission_mode not in (None, "bypassPermissions"):
+            parser.error(
+                f"--dangerously-skip-permissions and --permission-mode {permission_mode} "
+                "ask for two modes: give one"
+            )
+        permission_mode = "bypassPermissions"
     if args.resume is not None and session_file is not None:
         parser.error("--resume ID and --session FILE each name a session: give one")
     if session_file is not None and not os.path.isfile(session_file):
@@ -447,7 +465,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             no_session=args.no_session or (serve and session_file is None),
             session_file=session_file,
             resume=args.continue_recent,
-            permission_mode=args.permission_mode,
+            permission_mode=permission_mode,
+            allow_bypass_permissions=args.allow_dangerously_skip_permissions,
             add_dirs=args.add_dirs,
             trust_project=args.trust_project,
             required_hooks=args.required_hooks,

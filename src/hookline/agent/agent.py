@@ -669,8 +669,9 @@ class Agent:
         )
 
     def set_permission_mode(self, mode: PermissionMode) -> None:
-        """Change the mode for later tool calls; command hooks see it as ``permission_mode``."""
-        self.gate.mode = mode
+        """Change the mode for later tool calls; command hooks see it as ``permission_mode``.
+        ``bypassPermissions`` needs a session that may enter it (``ModeUnavailableError``)."""
+        self.gate.set_mode(mode)
 
     async def _append(self, msg: Message) -> Message:
         """Persist ``msg``; listeners hear of it once it is on disk (the fsync runs off-loop)."""

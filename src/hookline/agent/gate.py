@@ -38,6 +38,10 @@ if TYPE_CHECKING:
     from hookline.settings.permission_rules.syntax import RuleBehavior
 
 
+class ModeUnavailableError(ValueError):
+    """A switch to ``bypassPermissions`` the session was not started able to make."""
+
+
 class PermissionGate:
     """Holds the current mode and rules; ``authorize`` is the pipeline's permission stage."""
 
@@ -50,6 +54,7 @@ class PermissionGate:
         cwd: str = ".",
         emit: Callable[[Event], Awaitable[Any]] | None = None,
         sandbox: SandboxState | None = None,
+        bypass_available: bool = False,
     ) -> None:
         self.runner = runner
         #: the session's sandbox, read at each call: the bash calls it runs and vets are
@@ -57,10 +62,24 @@ class PermissionGate:
         self.sandbox = sandbox
         #: read at each call: a change (``Agent.set_permission_mode``) holds from the next
         self.mode: PermissionMode = mode
+        #: whether ``set_mode`` may enter bypassPermissions (``settings.bypass_available``);
+        #: a session started in it may always go back to it
+        self.bypass_available = bypass_available or mode == "bypassPermissions"
         self.rules = rules or PermissionRules()
         self.cwd = cwd
         #: How events are sent; the agent passes its own emit so listeners see them.
         self.emit: Callable[[Event], Awaitable[Any]] = emit or runner.emit
+
+    def set_mode(self, mode: PermissionMode) -> None:
+        """Switch the mode from the next call; ``bypassPermissions`` only when the session
+        may enter it (else ``ModeUnavailableError``, and the mode stays)."""
+        if mode == "bypassPermissions" and not self.bypass_available:
+            raise ModeUnavailableError(
+                "bypassPermissions is not available in this session: start it with "
+                "--allow-dangerously-skip-permissions (or --dangerously-skip-permissions), "
+                'and no settings file may set disableBypassPermissionsMode: "disable"'
+            )
+        self.mode = mode
 
     def remember(self, rule: str, behavior: RuleBehavior = "allow") -> Path:
         """Write ``rule`` to the project's ``.claude/settings.local.json`` and put it in force

@@ -57,6 +57,7 @@ from hookline.settings import (
     TrustError,
     TrustStore,
     allows,
+    bypass_available,
     hook_policy,
     load_settings,
     resolve_permission_mode,
@@ -104,6 +105,9 @@ class AgentOptions:
     session_file: str | None = None
     resume: bool = False
     permission_mode: PermissionMode | None = None
+    #: ``--allow-dangerously-skip-permissions``: bypassPermissions may be switched to later
+    #: (Shift+Tab) without starting in it, unless a settings file disables it.
+    allow_bypass_permissions: bool = False
     trust_project: bool = False
     system_prompt: str | None = None
     interactive: bool = False
@@ -394,7 +398,16 @@ class AgentBuilder:
         claude = self.claude_hooks(settings, trusted, plugins, loaded, runner)
         mode = self.permission_mode(settings)
         sandbox = self.sandbox(settings, rules, runner, read_settings)
-        gate = PermissionGate(runner, mode=mode, rules=rules, cwd=self.cwd, sandbox=sandbox)
+        gate = PermissionGate(
+            runner,
+            mode=mode,
+            rules=rules,
+            cwd=self.cwd,
+            sandbox=sandbox,
+            bypass_available=bypass_available(
+                settings, mode, self.options.allow_bypass_permissions
+            ),
+        )
         memory = self.memory(trusted)
         session = _open_session(self.options, self.cwd)
         leftovers = self.leftovers()

@@ -294,6 +294,8 @@ async def test_bad_lines_get_error_responses_and_the_process_stays_up(tmp_path: 
             {"type": "branch", "turnIndex": 99},
             {"type": "switch_session", "sessionPath": str(tmp_path / "missing.jsonl")},
             {"type": "set_permission_mode", "mode": "yolo"},
+            # not started in it nor with --allow-dangerously-skip-permissions
+            {"type": "set_permission_mode", "mode": "bypassPermissions"},
             {"type": "navigate_tree", "targetId": 3},
             {"type": "command", "name": "nope"},
             {"type": "bash", "command": ["ls"]},

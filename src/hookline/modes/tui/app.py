@@ -34,7 +34,7 @@ from hookline.modes.tui import render
 from hookline.modes.tui.activity import Activity, Update
 from hookline.modes.tui.commands import SlashCompleter
 from hookline.modes.tui.dialogs import STYLE, CustomDialog, Dialog, DialogHost
-from hookline.modes.tui.footer import Usage, footer_line, loading_line, measure
+from hookline.modes.tui.footer import Usage, footer_fragments, loading_line, measure
 from hookline.modes.tui.keys import editor_keys, shortcut_keys
 from hookline.modes.tui.layout import Rows, Widgets, prompt_prefix
 from hookline.modes.tui.live_area import LiveArea, spinner_frame
@@ -192,10 +192,8 @@ class TuiApp:
 
     def _footer_fragments(self) -> StyleAndTextTuples:
         if self._agent is None or not self.loaded.is_set():
-            line = loading_line(self.model, self.width())
-        else:
-            line = footer_line(self._agent, self.usage, self.width())
-        return [("class:footer", line)]
+            return [("class:footer", loading_line(self.model, self.width()))]
+        return footer_fragments(self._agent, self.usage, self.width())
 
     # -- keys --------------------------------------------------------------------
 
@@ -250,6 +248,18 @@ class TuiApp:
 
     def expand_last(self) -> None:
         self.transcript.expand_last()
+
+    def cycle_mode(self) -> None:
+        """Shift+Tab: the next permission mode, from the next tool call (not while loading)."""
+        if self._agent is None or not self.loaded.is_set():
+            return
+        from hookline.agent.mode_cycle import next_mode
+
+        gate = self._agent.gate
+        self._agent.set_permission_mode(
+            next_mode(gate.mode, bypass_available=gate.bypass_available)
+        )
+        self.invalidate()
 
     def stop_turn(self) -> None:
         self.agent.abort()

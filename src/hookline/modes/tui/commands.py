@@ -17,7 +17,7 @@ from prompt_toolkit.completion import CompleteEvent, Completer, Completion
 from prompt_toolkit.document import Document
 
 from hookline.core.messages import content_text
-from hookline.modes.tui import render
+from hookline.modes.tui import permissions, render
 
 if TYPE_CHECKING:
     from hookline.agent.agent import Agent
@@ -46,6 +46,7 @@ async def _help(app: CommandHost, args: str) -> None:
         ("ctrl+d", "exit (empty editor)"),
         ("esc", "cancel a dialog · stop the turn"),
         ("ctrl+o", "expand the last collapsed tool output"),
+        ("shift+tab", "next permission mode: default → acceptEdits → plan (shown in the footer)"),
         ("up/down", "history"),
     ]
     shortcuts = app.agent.runner.get_registered_shortcuts()
@@ -165,19 +166,6 @@ async def _model(app: CommandHost, args: str) -> None:
     app.notice(f"model: {provider.model_id}")
 
 
-async def _permissions(app: CommandHost, args: str) -> None:
-    gate = app.agent.gate
-    rules = gate.rules
-    rows: list[tuple[str, str]] = [("mode", gate.mode)]
-    for kind in ("deny", "ask", "allow"):
-        for rule in getattr(rules, kind):
-            spec = f"({rule.specifier})" if rule.specifier else ""
-            rows.append((kind, f"{rule.tool}{spec}"))
-    if len(rows) == 1:
-        rows.append(("rules", "none"))
-    app.print(render.listing("Permissions", rows))
-
-
 async def _sandbox(app: CommandHost, args: str) -> None:
     """What ``hookline sandbox check`` shows, then a choice of mode (Claude Code's panel)."""
     from hookline.sandbox.availability import probe
@@ -265,7 +253,12 @@ BUILTINS: dict[str, Builtin] = {
         Builtin("fork", "copy this conversation into a new session", _fork),
         Builtin("compact", "summarize older messages", _compact, "[instructions]"),
         Builtin("model", "switch the model", _model, "[spec]"),
-        Builtin("permissions", "the permission mode and rules in force", _permissions),
+        Builtin(
+            "permissions",
+            "the permission mode and rules by file; add or remove local rules",
+            permissions.permissions,
+            permissions.USAGE,
+        ),
         Builtin("sandbox", "the bash sandbox: what it holds, and its mode", _sandbox),
         Builtin("hooks", "loaded hooks, where from, errors, skipped", _hooks),
         Builtin("quit", "exit hookline", _quit),
@@ -329,6 +322,8 @@ class SlashCompleter(Completer):
             return
         if name == "model":
             values = list(known_models(self.app.agent))
+        elif name == "permissions":
+            values = list(permissions.completions(self.app.agent.gate))
         else:
             command = self.app.agent.runner.get_command(name)
             complete = getattr(command, "get_argument_completions", None)

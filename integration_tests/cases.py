@@ -331,6 +331,35 @@ CASES: list[Case] = [
         hook_fields={"pre": ["tool_input.command"]},
     ),
     Case(
+        "if_condition_names_its_own_tool",
+        _settings(
+            _on(
+                "PreToolUse",
+                {**_hook("guard", exit=2, stderr="IF-EDIT"), "if": "Edit(src/**)"},
+                _hook("all"),
+                matcher="Write|Edit|Bash",
+            )
+        ),
+        [
+            Turn(calls=[Call("Write", {"file_path": "src/a.txt", "content": "new\n"})]),
+            _bash("echo x > src/c.txt"),
+            Turn(calls=[Call("Read", {"file_path": "src/b.txt"})]),
+            Turn(
+                calls=[
+                    Call(
+                        "Edit",
+                        {"file_path": "src/b.txt", "old_string": "old", "new_string": "changed"},
+                    )
+                ]
+            ),
+            Turn("done"),
+        ],
+        files={"src/b.txt": "old\n"},
+        effect=lambda p: [_text_of(f"src/{n}.txt")(p) for n in "abc"],
+        result_contains=[[], [], [], ["IF-EDIT"]],
+        hook_fields={"guard": ["tool_name"], "all": ["tool_name"]},
+    ),
+    Case(
         "project_dir_and_relative_command",
         _settings(
             _on(

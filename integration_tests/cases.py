@@ -289,6 +289,25 @@ CASES: list[Case] = [
         hook_fields={"start": ["hook_event_name", "source", "cwd"]},
     ),
     Case(
+        "env_file_exports_reach_bash_not_later_hooks",
+        _settings(
+            _on(
+                "SessionStart",
+                {
+                    "type": "command",
+                    "command": "echo 'export FROM_ENV_FILE=yes' >> \"$CLAUDE_ENV_FILE\"",
+                },
+            ),
+            _on("UserPromptSubmit", _hook("prompt", env=["FROM_ENV_FILE"])),
+            _on("PreToolUse", _hook("pre", env=["FROM_ENV_FILE"]), matcher="Bash"),
+            _on("PostToolUse", _hook("post", env=["FROM_ENV_FILE"]), matcher="Bash"),
+            _on("Stop", _hook("stop", env=["FROM_ENV_FILE"])),
+        ),
+        [_bash('echo "v=$FROM_ENV_FILE" > env.txt'), Turn("done")],
+        effect=_text_of("env.txt"),
+        hook_fields={n: ["_env.FROM_ENV_FILE"] for n in ("prompt", "pre", "post", "stop")},
+    ),
+    Case(
         "matchers_regex_star_empty_and_not_matching",
         _settings(
             _on("PreToolUse", _hook("regex"), matcher="Ba.*"),

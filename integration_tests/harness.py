@@ -138,10 +138,19 @@ def _tool_result(block: Mapping[str, Any]) -> ToolResult:
 
 
 def hook_command(
-    name: str, *, exit: int = 0, stdout: Any = None, stderr: str = "", when_inactive: bool = False
+    name: str,
+    *,
+    exit: int = 0,
+    stdout: Any = None,
+    stderr: str = "",
+    when_inactive: bool = False,
+    env: Sequence[str] = (),
 ) -> str:
-    """A settings ``command`` running hook.py: records stdin under ``.rec/NAME.jsonl``."""
+    """A settings ``command`` running hook.py: records stdin under ``.rec/NAME.jsonl``
+    (and the variables ``env`` names under ``_env``)."""
     parts = ["python3", str(HOOK_SCRIPT), name, "--exit", str(exit)]
+    for var in env:
+        parts += ["--env", var]
     if when_inactive:
         parts.append("--when-inactive")
     if stdout is not None:

@@ -17,7 +17,7 @@ input                  UserPromptSubmit: block → ``handled`` + notify;
                        context / plain stdout appended to the prompt
 session_start          SessionStart: context sent to the host as a hidden
                        ``hook_context`` message; ``CLAUDE_ENV_FILE`` exports in
-                       ``session_env``
+                       ``session_env`` (for bash, not hooks)
 session_shutdown       SessionEnd
 session_before_compact PreCompact: block → ``cancel``
 stop / subagent_stop   Stop / SubagentStop: block → ``{block, reason}``

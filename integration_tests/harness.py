@@ -292,6 +292,35 @@ def run_hookline(
 
 
 @contextmanager
+def record_http() -> Iterator[tuple[str, list[dict[str, Any]]]]:
+    """A loopback endpoint for ``http`` hooks: yields its URL and the JSON bodies it got
+    (each answered with ``{}``)."""
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    got: list[dict[str, Any]] = []
+
+    class Recorder(BaseHTTPRequestHandler):
+        def do_POST(self) -> None:
+            body = self.rfile.read(int(self.headers.get("content-length") or 0))
+            got.append(json.loads(body or b"{}"))
+            self.send_response(200)
+            self.send_header("content-type", "application/json")
+            self.end_headers()
+            self.wfile.write(b"{}")
+
+        def log_message(self, *args: Any) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Recorder)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/hook", got
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@contextmanager
 def serve_http(tmp: Path, hook_source: str, *, token: str | None = None) -> Iterator[str]:
     """`hookline serve --http 127.0.0.1:0` with one hook module; yields its base URL."""
     hook = tmp / "served_hook.py"

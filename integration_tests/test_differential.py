@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 from cases import CASES, Case
-from harness import AgentRun, Call, Turn, run_claude, run_hookline, serve_http
+from harness import AgentRun, Call, Turn, record_http, run_claude, run_hookline, serve_http
 
 _MISSING = "<missing>"
 
@@ -151,3 +151,26 @@ def test_http_hook_to_hookline_serve_matches(claude: Path, tmp_path: Path) -> No
         ours = run_hookline(tmp_path, **kw)
     assert expected["effect"] == {"keep.txt": True, "ran.txt": True}
     assert _observe(case, ours) == expected, ours.describe()
+
+
+def test_http_hooks_skip_session_start_as_claude_code_does(claude: Path, tmp_path: Path) -> None:
+    """Claude Code runs no `http` hook on SessionStart (nor Setup): the endpoint hears from
+    UserPromptSubmit and Stop only; a command hook on SessionStart still runs."""
+    events: dict[str, list[str]] = {}
+    for agent in ("claude", "hookline"):
+        with record_http() as (url, got):
+            http = {"type": "http", "url": url}
+            groups = {e: [{"hooks": [http]}] for e in ("SessionStart", "UserPromptSubmit", "Stop")}
+            groups["SessionStart"][0]["hooks"].append(
+                {"type": "command", "command": "echo started > started.txt"}
+            )
+            kw: dict[str, Any] = dict(settings={"hooks": groups}, turns=[Turn("done")])
+            run = (
+                run_claude(claude, tmp_path, **kw)
+                if agent == "claude"
+                else run_hookline(tmp_path, **kw)
+            )
+            assert (run.project / "started.txt").exists(), run.describe()
+            events[agent] = [body.get("hook_event_name") for body in got]
+    assert events["claude"] == ["UserPromptSubmit", "Stop"]
+    assert events["hookline"] == events["claude"]

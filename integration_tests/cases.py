@@ -74,6 +74,11 @@ def _text_of(name: str) -> Callable[[Path], Any]:
     return lambda project: (project / name).read_text() if (project / name).exists() else None
 
 
+def _replacing(output: Any) -> dict[str, Any]:
+    """A PostToolUse answer replacing the tool's output with ``output``."""
+    return {"hookSpecificOutput": {"hookEventName": "PostToolUse", "updatedToolOutput": output}}
+
+
 PRE_FIELDS = [
     "hook_event_name",
     "tool_name",
@@ -210,6 +215,36 @@ CASES: list[Case] = [
         },
         pending="`tool_response` in the shape of Claude's tool results: Bash stdout without "
         "the trailing newline, stderr apart (issue 10)",
+    ),
+    Case(
+        "post_tool_use_plain_string_output_is_ignored_for_bash",
+        _settings(
+            _on(
+                "PostToolUse",
+                _hook("post", stdout=_replacing("REPLACED-TEXT")),
+                matcher="Bash",
+            )
+        ),
+        [_bash("echo ORIGINAL-OUT"), Turn("done")],
+        result_contains=[["ORIGINAL-OUT"]],
+        model_sees=["ORIGINAL-OUT"],
+    ),
+    Case(
+        "post_tool_use_bash_shaped_output_replaces",
+        _settings(
+            _on(
+                "PostToolUse",
+                _hook(
+                    "post",
+                    stdout=_replacing(
+                        {"stdout": "REPLACED-OUT", "stderr": "REPLACED-ERR", "interrupted": False}
+                    ),
+                ),
+                matcher="Bash",
+            )
+        ),
+        [_bash("echo ORIGINAL-OUT"), Turn("done")],
+        result_contains=[["REPLACED-OUT", "REPLACED-ERR"]],
     ),
     Case(
         "post_tool_use_decision_block",

@@ -110,6 +110,16 @@ class AgentRun:
             return []
         return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
 
+    def answer(self) -> str:
+        """What the run printed as its answer: Claude Code's ``result`` line, hookline's
+        stdout."""
+        if self.agent == "hookline":
+            return self.stdout.strip()
+        for line in reversed(self.stdout.splitlines()):
+            if line.startswith("{") and '"type":"result"' in line.replace(" ", ""):
+                return str(json.loads(line).get("result", "")).strip()
+        return ""
+
     def describe(self) -> str:
         out, err = self.stdout[-3000:], self.stderr[-3000:]
         return f"{self.agent} exit {self.returncode}\nstdout:\n{out}\nstderr:\n{err}"
@@ -181,10 +191,11 @@ def _replies(turns: Sequence[Turn], translate: bool) -> list[FakeReply]:
 
 
 def prepare_project(tmp: Path, settings: Mapping[str, Any], files: Mapping[str, str]) -> Path:
-    """A fresh project folder with ``.claude/settings.json`` and the case's files."""
+    """The project folder with ``.claude/settings.json`` and the case's files (a second run
+    in the same ``tmp`` reuses the folder, its records and the agent's home)."""
     project = tmp / "project"
-    (project / ".claude").mkdir(parents=True)
-    (project / ".rec").mkdir()
+    (project / ".claude").mkdir(parents=True, exist_ok=True)
+    (project / ".rec").mkdir(exist_ok=True)
     (project / ".claude" / "settings.json").write_text(json.dumps(settings, indent=2))
     for rel, text in files.items():
         path = project / rel
@@ -257,8 +268,10 @@ def run_hookline(
     files: Mapping[str, str] | None = None,
     extra_args: Sequence[str] = (),
     extra_env: Mapping[str, str] | None = None,
+    session: bool = False,
 ) -> AgentRun:
-    """hookline's reference agent in print mode against the same loopback model."""
+    """hookline's reference agent in print mode against the same loopback model; with
+    ``session`` it keeps a session file (Claude Code always does), for ``-c``."""
     project = prepare_project(tmp / "hookline", settings, files or {})
     with FakeAnthropicServer() as fake:
         for reply in _replies(turns, translate=True):
@@ -273,7 +286,7 @@ def run_hookline(
             "anthropic:claude-test",
             "--base-url",
             fake.url,
-            "--no-session",
+            *([] if session else ["--no-session"]),
             "--trust-project",
             *PERMISSION_ARGS,
         ]

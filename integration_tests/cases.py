@@ -343,6 +343,12 @@ CASES: list[Case] = [
         hook_fields={n: ["_env.FROM_ENV_FILE"] for n in ("prompt", "pre", "post", "stop")},
     ),
     Case(
+        "no_notification_under_print",
+        _settings(_on("Notification", _hook("note")), _on("Stop", _hook("stop"))),
+        [_bash("echo hi"), Turn("done")],
+        hook_fields={"note": ["notification_type"], "stop": ["hook_event_name"]},
+    ),
+    Case(
         "matchers_regex_star_empty_and_not_matching",
         _settings(
             _on("PreToolUse", _hook("regex"), matcher="Ba.*"),

@@ -463,4 +463,32 @@ CASES: list[Case] = [
         files={"keep.txt": "keep"},
         effect=_exists("keep.txt", "ran.txt"),
     ),
+    Case(
+        "permission_rule_denies_rm_inside_bash_c",
+        _settings(permissions={"deny": ["Bash(rm *)"]}),
+        [
+            _bash("bash -c 'rm keep.txt'"),
+            _bash("touch ran.txt"),
+            Turn("done"),
+        ],
+        files={"keep.txt": "keep"},
+        effect=_exists("keep.txt", "ran.txt"),
+    ),
+    Case(
+        "pre_tool_use_continue_false_stops",
+        _settings(
+            _on(
+                "PreToolUse",
+                _hook("pre", stdout={"continue": False, "stopReason": "STOP-NOW"}),
+                matcher="Bash",
+            )
+        ),
+        [_bash("touch ran.txt"), Turn("never asked")],
+        effect=_exists("ran.txt"),
+        hook_fields={"pre": ["tool_name"]},
+        differs={
+            "effect": "stricter on purpose: hookline does not run the call a PreToolUse "
+            "`continue: false` answered (Claude Code runs it, then stops)"
+        },
+    ),
 ]

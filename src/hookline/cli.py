@@ -782,7 +782,9 @@ async def _run(
         else:
             agent.runner.set_ui(StderrUI(), False)
             assert prompt is not None
-            code = await run_print(agent, prompt, json_mode=mode == "json", out=out)
+            code = await run_print(
+                agent, prompt, json_mode=mode == "json", out=out, make_provider=bundle.make_provider
+            )
     except asyncio.CancelledError:
         if signals.received is None or main_task is None:
             raise

@@ -721,7 +721,7 @@ def _spawn_hook(claude: ClaudeHooks | None, mode: RunMode) -> BashSpawnHook:
     CLAUDE_ENV_FILE exports and the credential scrub when there are settings hooks."""
 
     def spawn(ctx: BashSpawnContext) -> BashSpawnContext:
-        env = agent_env(mode, ctx.env) if claude is None else claude.engine.subprocess_env(ctx.env)
+        env = agent_env(mode, ctx.env) if claude is None else claude.engine.bash_env(ctx.env)
         return dataclasses.replace(ctx, env=env)
 
     return spawn

@@ -106,7 +106,8 @@ class HookEngine:
         self.registry = AsyncHookRegistry()
         #: The session id of runs no agent describes (``facts()``).
         self.session_id: str = str(uuid.uuid4())
-        #: Variables hooks exported through ``CLAUDE_ENV_FILE`` (SessionStart and the like).
+        #: Variables hooks exported through ``CLAUDE_ENV_FILE`` (SessionStart and the like),
+        #: for bash commands (``bash_env``), not for later hooks.
         self.session_env: dict[str, str] = {}
         self._once_ran: set[str] = set()
         self._outcome_listeners: list[OutcomeListener] = []
@@ -191,12 +192,18 @@ class HookEngine:
         the project folder (or ``cwd``)."""
         return SessionFacts(self.session_id, "", cwd or self.project_dir)
 
-    def subprocess_env(self, base: Mapping[str, str] | None = None) -> dict[str, str]:
-        """The environment of hook and bash subprocesses (see ``claude.environment``)."""
+    def hook_env(self) -> dict[str, str]:
+        """The environment of hook subprocesses: the agent's and the settings ``env``, but not
+        ``CLAUDE_ENV_FILE`` exports (in Claude Code those reach bash only)."""
+        return subprocess_env(self._root_env(None), self.settings_env)
+
+    def bash_env(self, base: Mapping[str, str] | None = None) -> dict[str, str]:
+        """The environment of bash commands: :meth:`hook_env` with ``CLAUDE_ENV_FILE`` exports."""
+        return subprocess_env(self._root_env(base), self.settings_env, self.session_env)
+
+    def _root_env(self, base: Mapping[str, str] | None) -> dict[str, str]:
         root = dict(base if base is not None else self.env if self.env is not None else os.environ)
-        if self.mode is not None:
-            root = agent_env(self.mode, root)
-        return subprocess_env(root, self.settings_env, self.session_env)
+        return agent_env(self.mode, root) if self.mode is not None else root
 
     def select(
         self, event: str, query: str | None, payload: dict[str, Any] | None = None
@@ -246,7 +253,7 @@ class HookEngine:
         run = EventRun(event, payload, selection)
         if not selection.hooks:
             return run
-        env = self.subprocess_env()
+        env = self.hook_env()
         env_file = None
         if event in ENV_FILE_EVENTS:
             env_file = new_env_file()

@@ -35,6 +35,7 @@ from hookline.modes.tui.activity import Activity, Update
 from hookline.modes.tui.commands import SlashCompleter
 from hookline.modes.tui.dialogs import STYLE, CustomDialog, Dialog, DialogHost
 from hookline.modes.tui.footer import Usage, footer_fragments, loading_line, measure
+from hookline.modes.tui.idle import IDLE_MESSAGE, IdleNotifier, idle_seconds
 from hookline.modes.tui.keys import editor_keys, shortcut_keys
 from hookline.modes.tui.layout import Rows, Widgets, prompt_prefix
 from hookline.modes.tui.live_area import LiveArea, spinner_frame
@@ -155,6 +156,8 @@ class TuiApp:
             width=self.width,
         )
         self.app.layout = Layout(rows.root(), focused_element=self._editor_window)
+        self.idle = IdleNotifier(idle_seconds(), self._waits_quietly, self._idle_notification)
+        self.app.key_processor.before_key_press += lambda _: self.idle.touched()
 
     @property
     def agent(self) -> Agent:
@@ -326,6 +329,19 @@ class TuiApp:
     def on_event(self, payload: dict[str, Any]) -> None:
         """One agent event: the activity moves on; what it finished is printed."""
         self._draw(self.activity.apply(payload))
+        if payload.get("type") == "agent_end":
+            self.idle.answered()
+
+    def _waits_quietly(self) -> bool:
+        """The prompt waits for the user alone: no dialog open, nothing running."""
+        return self.dialogs.current is None and not self.busy()
+
+    async def _idle_notification(self) -> None:
+        from hookline.core.events import NotificationEvent
+
+        await self.agent.emit(
+            NotificationEvent(message=IDLE_MESSAGE, notification_type="idle_prompt")
+        )
 
     def replay_session(self) -> None:
         """At start-up and after ``/resume``: the end of the resumed conversation, its tool
@@ -399,6 +415,7 @@ class TuiApp:
             await asyncio.gather(app_task, return_exceptions=True)
             raise
         finally:
+            self.idle.cancel()
             self.dialogs.cancel_all()
             if agent.is_streaming:
                 agent.abort()

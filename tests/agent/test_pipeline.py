@@ -85,7 +85,7 @@ async def test_a_module_allow_never_skips_an_ask_rule_and_the_user_is_asked(
     )
     await h.agent.prompt("make a file")
     assert not (project / "made.txt").exists()
-    assert [title for title, _ in ui.asked] == ["Allow tool call?"]
+    assert [title.splitlines()[0] for title, _ in ui.asked] == ["Allow tool call?"]
     assert h.agent.denials[0].source == "user"
 
 

@@ -17,6 +17,7 @@ Order, as in Claude Code (and stricter where noted):
 from __future__ import annotations
 
 import copy
+import os
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -34,6 +35,7 @@ from hookline.core.vocabulary import PermissionMode
 
 if TYPE_CHECKING:
     from hookline.core.results import HookResult, PermissionRequestResult, ToolCallResult
+    from hookline.core.ui import HookUI
     from hookline.sandbox.state import SandboxState
     from hookline.settings.permission_rules.syntax import RuleBehavior
 
@@ -88,15 +90,18 @@ class PermissionGate:
         self.rules.remove(behavior, rule, file=str(local_settings_path(self.cwd)))
         return removed
 
-    def check(self, tool_name: str, input: dict[str, Any]) -> PermissionCheck:
-        """What the mode and rules alone say about one call."""
+    def check(
+        self, tool_name: str, input: dict[str, Any], *, rules: PermissionRules | None = None
+    ) -> PermissionCheck:
+        """What the mode and rules alone say about one call (``rules``: others than the
+        ones in force, to see what a rule would change)."""
         sandboxed = (
             tool_name == "bash"
             and self.sandbox is not None
             and self.sandbox.auto_allows(input, self.cwd)
         )
         return check_permission(
-            self.mode, self.rules, tool_name, input, self.cwd, sandboxed=sandboxed
+            self.mode, rules or self.rules, tool_name, input, self.cwd, sandboxed=sandboxed
         )
 
     async def authorize(
@@ -118,10 +123,19 @@ class PermissionGate:
         elif hook_says == "allow" and check.rule is None:
             # A hook's allow answers the mode's question, never an ask rule's.
             return Authorization(input)
-        return await self._ask(tool_name, tool_call_id, input, check)
+        # no rule silences a hook that asks: "don't ask again" is then not offered
+        return await self._ask(
+            tool_name, tool_call_id, input, check, offer_rules=hook_says != "ask"
+        )
 
     async def _ask(
-        self, tool_name: str, tool_call_id: str, input: dict[str, Any], check: PermissionCheck
+        self,
+        tool_name: str,
+        tool_call_id: str,
+        input: dict[str, Any],
+        check: PermissionCheck,
+        *,
+        offer_rules: bool,
     ) -> Authorization:
         if self.runner.has_handlers("permission_request") or self.emit != self.runner.emit:
             result = _answer(
@@ -164,9 +178,37 @@ class PermissionGate:
                     notification_type="permission_prompt",
                 )
             )
-        if await ctx.ui.confirm("Allow tool call?", f"{check.reason}: {summary}"):
+        from hookline.agent.approval import ask_approval
+        from hookline.agent.rule_suggestions import rules_to_remember
+
+        rules = rules_to_remember(self, tool_name, input) if offer_rules else []
+        title = f"Allow tool call?\n{check.reason}: {summary}"
+        answer = await ask_approval(ctx.ui, title, rules)
+        if answer.choice == "always":
+            self._remember_all(rules, ctx.ui)
+        if answer.choice != "no":
             return Authorization(input)
-        return self._deny(tool_name, tool_call_id, input, "Permission denied by the user", "user")
+        return self._deny(tool_name, tool_call_id, input, answer.denial_reason, "user")
+
+    def _remember_all(self, rules: list[str], ui: HookUI) -> None:
+        """Write "don't ask again" rules and say which, and where; a rule that cannot be
+        written is reported and the call still runs, this once."""
+        from hookline.settings.local_settings import LocalSettingsError
+        from hookline.settings.permission_rules import PermissionRuleError
+
+        saved: list[str] = []
+        where: Path | None = None
+        for rule in rules:
+            try:
+                where = self.remember(rule)
+            except (PermissionRuleError, LocalSettingsError) as exc:
+                lost = ", ".join(r for r in rules if r not in saved)
+                ui.notify(f"Not saved: {lost} ({exc}); allowed this once", "warning")
+                break
+            saved.append(rule)
+        if saved and where is not None:
+            shown = os.path.relpath(where, self.cwd) if _inside(where, self.cwd) else str(where)
+            ui.notify(f"Allowed from now on: {', '.join(saved)} (written to {shown})")
 
     def _deny(
         self,
@@ -179,6 +221,10 @@ class PermissionGate:
     ) -> Authorization:
         hint = _hint(self, tool_name, input, source)
         return Authorization(input, Denial(tool_name, tool_call_id, reason, source, hint, hook))
+
+
+def _inside(path: Path, folder: str) -> bool:
+    return os.path.abspath(path).startswith(os.path.join(os.path.abspath(folder), ""))
 
 
 def _source(check: PermissionCheck) -> DenialSource:

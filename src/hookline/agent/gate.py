@@ -8,7 +8,8 @@ Order, as in Claude Code (and stricter where noted):
 3. rules and mode for the rest (ask rules, a sandboxed bash call the sandbox vets —
    ``autoAllowBashIfSandboxed`` —, allow rules, read-only tools, acceptEdits);
 4. an ``ask`` goes to ``permission_request`` hooks (an input they rewrite is
-   checked against the rules again), then to the user through the UI, announced
+   checked against the rules again), then to the user through the UI (the dialog of
+   ``approval``: yes; yes, and don't ask again; no, and tell the agent), announced
    by a ``permission_prompt`` notification; with no UI it is denied, with a hint
    saying which rule or flag would allow it, and nothing is announced (no prompt
    is shown: Claude Code's ``-p`` sends no Notification either).

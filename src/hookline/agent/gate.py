@@ -102,7 +102,12 @@ class PermissionGate:
             and self.sandbox.auto_allows(input, self.cwd)
         )
         return check_permission(
-            self.mode, rules or self.rules, tool_name, input, self.cwd, sandboxed=sandboxed
+            self.mode,
+            self.rules if rules is None else rules,
+            tool_name,
+            input,
+            self.cwd,
+            sandboxed=sandboxed,
         )
 
     async def authorize(
@@ -208,7 +213,7 @@ class PermissionGate:
                 break
             saved.append(rule)
         if saved and where is not None:
-            shown = os.path.relpath(where, self.cwd) if _inside(where, self.cwd) else str(where)
+            shown = os.path.relpath(where, self.cwd)  # the project's own file
             ui.notify(f"Allowed from now on: {', '.join(saved)} (written to {shown})")
 
     def _deny(
@@ -222,10 +227,6 @@ class PermissionGate:
     ) -> Authorization:
         hint = _hint(self, tool_name, input, source)
         return Authorization(input, Denial(tool_name, tool_call_id, reason, source, hint, hook))
-
-
-def _inside(path: Path, folder: str) -> bool:
-    return os.path.abspath(path).startswith(os.path.join(os.path.abspath(folder), ""))
 
 
 def _source(check: PermissionCheck) -> DenialSource:

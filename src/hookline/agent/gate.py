@@ -24,7 +24,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from hookline.agent.permissions import (
-    CLAUDE_TOOL_NAMES,
     PermissionCheck,
     PermissionRules,
     check_permission,
@@ -248,33 +247,15 @@ def _hint(
         return None
     if gate.mode == "plan":
         return "plan mode runs only read-only tools; use --permission-mode default"
-    rules = " and ".join(repr(r) for r in suggested_rules(gate, tool_name, input))
+    from hookline.agent.rule_suggestions import rules_to_remember
+
     flag = "--permission-mode acceptEdits" if tool_name in ("write", "edit") else None
     flag = flag or "--permission-mode bypassPermissions"
-    return f"add the allow rule {rules} to permissions.allow, or run with {flag}"
-
-
-def suggested_rules(gate: PermissionGate, tool_name: str, input: dict[str, Any]) -> list[str]:
-    """Narrow allow rules for this call in Claude's syntax: ``Bash(touch *)`` for each
-    command of a bash line that the rules do not already allow on its own."""
-    name = CLAUDE_TOOL_NAMES.get(tool_name, tool_name)
-    path = input.get("path")
-    if tool_name in ("write", "edit") and isinstance(path, str):
-        return [f"Edit({path})"]
-    if tool_name != "bash":
-        return [name]
-    from hookline.shell import parse_command  # tree-sitter loads on the first bash call
-
-    parsed = parse_command(str(input.get("command", "")))
-    out: list[str] = []
-    for command in parsed.commands:
-        if command.dynamic:
-            continue
-        alone = gate.check(tool_name, {"command": " ".join(command.argv)})
-        rule = f"{name}({command.program} *)"
-        if alone.decision != "allow" and rule not in out:
-            out.append(rule)
-    return out or [name]
+    rules = rules_to_remember(gate, tool_name, input)
+    if not rules:
+        return f"no allow rule lets it run unasked; run with {flag}"
+    shown = " and ".join(repr(r) for r in rules)
+    return f"add the allow rule {shown} to permissions.allow, or run with {flag}"
 
 
 def _answer(result: HookResult | None) -> PermissionRequestResult | None:

@@ -91,7 +91,7 @@ def test_the_panel_shows_the_check_and_each_mode_holds_from_the_next_call(
         pane.type("second")  # asked now; yes: it runs, sandboxed
         pane.keys("Enter")
         pane.wait_all(["› second", "Allow tool call?"])  # the dialog wraps the long path
-        pane.keys("y")
+        pane.keys("1")
         pane.wait_for(
             lambda s: flat(s).count("Command exited with code 1") == 2 and "reply 1" in s,
             whole=True,
@@ -103,7 +103,7 @@ def test_the_panel_shows_the_check_and_each_mode_holds_from_the_next_call(
         pane.type("third")  # asked; yes: it runs unsandboxed and the file is written
         pane.keys("Enter")
         pane.wait_all(["› third", "Allow tool call?"])  # a dialog leaves no trace once answered
-        pane.keys("y")
+        pane.keys("1")
         pane.wait_for("reply 2", whole=True)
     assert outside.read_text() == "pwned\n"
 

@@ -33,7 +33,7 @@ def test_a_write_approval_shows_the_content_highlighted(tmp_path: Path) -> None:
         assert "1 def greet(name):" in " ".join(screen.split())
         coloured = _ansi_screen(pane)
         assert "38;5;81mdef" in coloured, coloured  # a Python keyword's colour
-        pane.keys("y")
+        pane.keys("1")
         pane.wait_all(["✓ write", "written"])
         # answered: the preview is gone, the transcript shows the call as usual
         assert "def greet(name):" not in pane.screen()
@@ -75,7 +75,7 @@ def test_an_edit_approval_shows_the_diff(tmp_path: Path) -> None:
         screen = pane.wait_all(["Allow tool call?", "-bravo", "+BRAVO two"])
         assert " alpha" in screen and "@@ -1,3 +1,3 @@" in screen
         assert (project / "notes.txt").read_text() == "alpha\nbravo\ncharlie\n"  # not yet
-        pane.keys("y")
+        pane.keys("1")
         pane.wait_all(["✓ edit", "edited"])
     assert (project / "notes.txt").read_text() == "alpha\nBRAVO two\ncharlie\n"
 
@@ -132,7 +132,7 @@ def test_a_hook_tool_shows_its_own_preview(tmp_path: Path) -> None:
         pane.keys("Enter")
         screen = pane.wait_all(["Allow tool call?", "ROCKET TO MARS"])
         assert screen.index("ROCKET TO MARS") < screen.index("Allow tool call?")
-        pane.keys("y")
+        pane.keys("1")
         pane.wait_all(["✓ launch", "launched it"])
 
 
@@ -145,5 +145,5 @@ def test_a_raising_preview_falls_back_to_the_arguments_and_is_reported(tmp_path:
         pane.wait_all(["Allow tool call?", '"target": "venus"'])
         # the report is printed above the app in its own redraw: wait for it, too
         pane.wait_for(lambda s: "ZeroDivisionError" in s or "division by zero" in s, whole=True)
-        pane.keys("y")
+        pane.keys("1")
         pane.wait_all(["✓ broken", "still here"])

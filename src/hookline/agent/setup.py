@@ -23,6 +23,7 @@ from hookline.agent.agent import DEFAULT_SYSTEM_PROMPT, Agent
 from hookline.agent.flags import describe_hook_flags, parse_hook_flags
 from hookline.agent.gate import PermissionGate
 from hookline.agent.memory import Memory, load_memory, system_prompt_with_memory
+from hookline.agent.model_catalog import ModelCatalog
 from hookline.agent.model_choice import choose_model, normalize_spec
 from hookline.agent.permissions import PermissionRules
 from hookline.agent.provider import Provider, ProviderError
@@ -146,6 +147,8 @@ class AgentBundle:
     #: the session's sandbox, read by the bash tool and the gate at each call; the
     #: terminal app's ``/sandbox`` changes its mode (``SandboxState.set_mode``)
     sandbox: SandboxState
+    #: the models this session can switch to (``/model``, RPC ``get_available_models``)
+    catalog: ModelCatalog
 
 
 _log = logging.getLogger("hookline.agent")
@@ -420,6 +423,7 @@ class AgentBuilder:
             make_provider=make_provider,
             trusted=trusted,
             sandbox=sandbox,
+            catalog=ModelCatalog(os.environ, settings.merged.model, self.options.base_url),
         )
 
     # -- the steps, in order ---------------------------------------------------------

@@ -8,7 +8,7 @@ import pytest
 from .pane import needs_tmux
 
 #: Test modules here that drive no pane.
-_NO_PANE = frozenset({"test_activity.py"})
+_NO_PANE = frozenset({"test_activity.py", "test_pickers.py"})
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

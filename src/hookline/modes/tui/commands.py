@@ -151,16 +151,7 @@ async def _compact(app: CommandHost, args: str) -> None:
 async def _model(app: CommandHost, args: str) -> None:
     spec = args.strip()
     if not spec:
-        known = known_models(app.agent)
-        choice = await app.ui.select("Model", [*known, "other…"])
-        if choice is None:
-            return
-        if choice == "other…":
-            spec = (
-                await app.ui.input("Model spec", "anthropic:NAME, openai:NAME, scripted:FILE") or ""
-            ).strip()
-        else:
-            spec = choice
+        spec = await _pick_model(app) or ""
     if not spec:
         return
     from hookline.agent.setup import SetupError
@@ -172,6 +163,30 @@ async def _model(app: CommandHost, args: str) -> None:
         return
     await app.agent.set_model(provider, source="set")
     app.notice(f"model: {provider.model_id}")
+
+
+async def _pick_model(app: CommandHost) -> str | None:
+    """The catalog in a searchable list, the cursor on the model in use; ``other…``
+    asks for a spec."""
+    from hookline.modes.tui.dialogs import SelectDialog
+    from hookline.modes.tui.model_picker import TITLE, model_choices
+
+    current = app.agent.provider.model_id
+    choices = model_choices(app.bundle.catalog, current, known_models(app.agent))
+    dialog = SelectDialog(
+        TITLE,
+        choices.labels,
+        descriptions=choices.descriptions,
+        values=choices.specs,
+        default=False,
+        searchable=True,
+        index=choices.current,
+    )
+    choice = await app.ask(dialog)  # a spec; None: other…; False: cancelled
+    if choice is None:
+        hint = "anthropic:NAME, openai:NAME, scripted:FILE"
+        return await app.ui.input("Model spec (provider:model)", hint)
+    return choice if isinstance(choice, str) else None
 
 
 async def _permissions(app: CommandHost, args: str) -> None:
@@ -337,7 +352,9 @@ class SlashCompleter(Completer):
         if not self.app.loaded.is_set():
             return
         if name == "model":
-            values = list(known_models(self.app.agent))
+            agent = self.app.agent
+            listed = self.app.bundle.catalog.available(agent.provider.model_id)
+            values = list(dict.fromkeys([*(e.spec for e in listed), *known_models(agent)]))
         else:
             command = self.app.agent.runner.get_command(name)
             complete = getattr(command, "get_argument_completions", None)

@@ -702,7 +702,7 @@ async def _run(
         if mode == "rpc":
             from hookline.modes.rpc.server import run_rpc
 
-            rpc = run_rpc(agent, bundle.make_provider, out, bundle.catalog)
+            rpc = run_rpc(agent, bundle.make_provider, out, bundle.catalog())
             code = await _until_shutdown(agent, rpc)
         elif mode == "serve":
             from hookline.bridge.engine import share_bridge

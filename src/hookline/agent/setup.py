@@ -23,7 +23,6 @@ from hookline.agent.agent import DEFAULT_SYSTEM_PROMPT, Agent
 from hookline.agent.flags import describe_hook_flags, parse_hook_flags
 from hookline.agent.gate import PermissionGate
 from hookline.agent.memory import Memory, load_memory, system_prompt_with_memory
-from hookline.agent.model_catalog import ModelCatalog
 from hookline.agent.model_choice import choose_model, normalize_spec
 from hookline.agent.permissions import PermissionRules
 from hookline.agent.provider import Provider, ProviderError
@@ -66,6 +65,7 @@ from hookline.settings.trust import project_has_hooks as _project_has_hooks
 from hookline.tools import BashSpawnContext, BashSpawnHook, ToolLeftovers, builtin_tools
 
 if TYPE_CHECKING:
+    from hookline.agent.model_catalog import ModelCatalog
     from hookline.claude.adapter import ClaudeHooks
     from hookline.sandbox.state import SandboxState
 
@@ -147,8 +147,9 @@ class AgentBundle:
     #: the session's sandbox, read by the bash tool and the gate at each call; the
     #: terminal app's ``/sandbox`` changes its mode (``SandboxState.set_mode``)
     sandbox: SandboxState
-    #: the models this session can switch to (``/model``, RPC ``get_available_models``)
-    catalog: ModelCatalog
+    #: the models this session can switch to (``/model``, RPC ``get_available_models``),
+    #: made when asked: the catalog's module is not on the way to a first turn
+    catalog: Callable[[], ModelCatalog]
 
 
 _log = logging.getLogger("hookline.agent")
@@ -423,7 +424,7 @@ class AgentBuilder:
             make_provider=make_provider,
             trusted=trusted,
             sandbox=sandbox,
-            catalog=ModelCatalog(os.environ, settings.merged.model, self.options.base_url),
+            catalog=self.catalog(settings),
         )
 
     # -- the steps, in order ---------------------------------------------------------
@@ -628,6 +629,11 @@ class AgentBuilder:
             _say(self.err, warning)
         return types
 
+    def catalog(self, settings: LoadedSettings) -> Callable[[], ModelCatalog]:
+        """The models ``/model`` and RPC list: the usable providers', the named ones."""
+        named = None if settings.empty else settings.merged.model  # no settings: no models
+        return functools.partial(_catalog, named, self.options.base_url)
+
     def provider_factory(self) -> Callable[[str], Provider]:
         """How a model is switched to by name: ``set_model``, a sub-agent type's model."""
         return functools.partial(
@@ -662,6 +668,12 @@ class AgentBuilder:
             claude.engine.on_outcome(
                 lambda o: agent.publish({"type": "settings_hook_outcome", **o.to_dict()})
             )
+
+
+def _catalog(named: str | None, base_url: str | None) -> ModelCatalog:
+    from hookline.agent.model_catalog import ModelCatalog
+
+    return ModelCatalog(os.environ, named, base_url)
 
 
 class ModuleHookReload:

@@ -172,7 +172,7 @@ async def _pick_model(app: CommandHost) -> str | None:
     from hookline.modes.tui.model_picker import TITLE, model_choices
 
     current = app.agent.provider.model_id
-    choices = model_choices(app.bundle.catalog, current, known_models(app.agent))
+    choices = model_choices(app.bundle.catalog(), current, known_models(app.agent))
     dialog = SelectDialog(
         TITLE,
         choices.labels,
@@ -353,7 +353,7 @@ class SlashCompleter(Completer):
             return
         if name == "model":
             agent = self.app.agent
-            listed = self.app.bundle.catalog.available(agent.provider.model_id)
+            listed = self.app.bundle.catalog().available(agent.provider.model_id)
             values = list(dict.fromkeys([*(e.spec for e in listed), *known_models(agent)]))
         else:
             command = self.app.agent.runner.get_command(name)

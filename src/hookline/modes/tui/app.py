@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from prompt_toolkit.application import Application
 from prompt_toolkit.buffer import Buffer
+from prompt_toolkit.completion import ThreadedCompleter, merge_completers
 from prompt_toolkit.filters import Condition, Filter, has_focus
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.history import FileHistory
@@ -34,6 +35,7 @@ from hookline.modes.tui import render
 from hookline.modes.tui.activity import Activity, Update
 from hookline.modes.tui.commands import SlashCompleter
 from hookline.modes.tui.dialogs import STYLE, Dialog, DialogHost
+from hookline.modes.tui.files import FileCompleter, FileIndex, project_paths
 from hookline.modes.tui.footer import Usage, footer_line, loading_line, measure
 from hookline.modes.tui.keys import editor_keys, shortcut_keys
 from hookline.modes.tui.layout import Rows, Widgets, prompt_prefix
@@ -92,10 +94,15 @@ class TuiApp:
         self.working_message: str | None = None
         self.usage = Usage()
         self.activity = Activity()
+        #: The paths ``@`` completes; made once the agent (its Read-deny rules) is here.
+        self.files: FileIndex | None = None
         self.editor = Buffer(
             multiline=True,
             history=FileHistory(history_path(cwd)),
-            completer=SlashCompleter(self),
+            # paths are listed in a worker thread: a large tree never holds up the keys
+            completer=merge_completers(
+                [SlashCompleter(self), ThreadedCompleter(FileCompleter(lambda: self.files))]
+            ),
             complete_while_typing=True,
             on_text_changed=lambda _: self._disarm(),
         )
@@ -204,6 +211,8 @@ class TuiApp:
             return
         self.editor.append_to_history()
         self.editor.reset()
+        if self.files is not None:
+            self.files.forget()  # the next prompt's @ lists the files again
         self._exit_armed = False
         self.submissions.submit(text)
 
@@ -350,6 +359,8 @@ class TuiApp:
         warm_up: asyncio.Future[None] | None = None
         try:
             self._agent, self._bundle = agent, bundle
+            hide = agent.gate.rules.hide_predicate(agent.cwd)
+            self.files = FileIndex(agent.cwd, project_paths(hide))
             agent.runner.set_ui(self.ui, True)
             self._hook_keys = shortcut_keys(agent.runner, self._in_editor(), self.tasks.spawn)
             self._refresh_usage()

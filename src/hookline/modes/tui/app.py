@@ -307,6 +307,10 @@ class TuiApp:
         """One agent event: the activity moves on; what it finished is printed."""
         self._draw(self.activity.apply(payload))
 
+    def hooks_changed(self) -> None:
+        """Bind the loaded hooks' shortcuts (at start, and again after ``/reload``)."""
+        self._hook_keys = shortcut_keys(self.agent.runner, self._in_editor(), self.tasks.spawn)
+
     def replay_session(self) -> None:
         """At start-up and after ``/resume``: the end of the resumed conversation, its tool
         calls collapsed as they show once done."""
@@ -362,7 +366,7 @@ class TuiApp:
             hide = agent.gate.rules.hide_predicate(agent.cwd)
             self.files = FileIndex(agent.cwd, project_paths(hide))
             agent.runner.set_ui(self.ui, True)
-            self._hook_keys = shortcut_keys(agent.runner, self._in_editor(), self.tasks.spawn)
+            self.hooks_changed()
             self._refresh_usage()
             warm_up = asyncio.ensure_future(asyncio.to_thread(_warm_up))
             await agent.start()

@@ -274,6 +274,23 @@ async def _hooks(app: CommandHost, args: str) -> None:
     app.print(render.listing("Hooks", rows or [("none", "no hooks loaded")]))
 
 
+async def _reload(app: CommandHost, args: str) -> None:
+    """pi's ``/reload``: ``session_shutdown``, the hooks discovered and loaded again,
+    ``session_start`` with ``source="reload"``; what failed is said above."""
+    await app.agent.reload()
+    app.hooks_changed()
+    found = app.bundle.hooks.last
+    if found is None:
+        return
+    count = len(found.hooks.hooks)
+    text = f"hooks reloaded: {count} module{'' if count == 1 else 's'}"
+    if app.bundle.claude is not None:
+        text += " and the settings hooks"
+    if found.problems:
+        text += f"; {len(found.problems)} could not be loaded (said above)"
+    app.notice(text, "warning" if found.problems else "info")
+
+
 async def _quit(app: CommandHost, args: str) -> None:
     app.exit()
 
@@ -292,6 +309,7 @@ BUILTINS: dict[str, Builtin] = {
         Builtin("permissions", "the permission mode and rules in force", _permissions),
         Builtin("sandbox", "the bash sandbox: what it holds, and its mode", _sandbox),
         Builtin("hooks", "loaded hooks, where from, errors, skipped", _hooks),
+        Builtin("reload", "discover and load the hooks again", _reload),
         Builtin("quit", "exit hookline", _quit),
         Builtin("exit", "exit hookline", _quit),
     )

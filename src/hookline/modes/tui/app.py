@@ -27,7 +27,6 @@ from prompt_toolkit.key_binding import (
 )
 from prompt_toolkit.key_binding.defaults import load_key_bindings
 from prompt_toolkit.layout import BufferControl, Dimension, Layout, Window
-from prompt_toolkit.patch_stdout import patch_stdout
 
 from hookline.core.paths import hookline_home
 from hookline.core.ui import StatusLine, WidgetContent
@@ -40,7 +39,7 @@ from hookline.modes.tui.footer import Usage, footer_line, loading_line, measure
 from hookline.modes.tui.keys import editor_keys, shortcut_keys
 from hookline.modes.tui.layout import Rows, Widgets, prompt_prefix
 from hookline.modes.tui.live_area import LiveArea, spinner_frame
-from hookline.modes.tui.scrollback import Scrollback, terminal_width
+from hookline.modes.tui.scrollback import Scrollback, printed_above, terminal_width
 from hookline.modes.tui.submissions import Submissions
 from hookline.modes.tui.tasks import Tasks
 from hookline.modes.tui.transcript import Transcript
@@ -344,7 +343,7 @@ class TuiApp:
         Only prompt_toolkit is needed for it: the agent is imported and built
         meanwhile, and comes with ``serve``.
         """
-        self._closing.enter_context(patch_stdout(raw=False))
+        self._closing.enter_context(printed_above(self.scrollback))
         header = f"hookline · {self.cwd} · /help for commands, ctrl+d to exit"
         self.scrollback.write_above(render.dim_ansi(header, self.width()))
         drawn = asyncio.Event()

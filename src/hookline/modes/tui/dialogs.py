@@ -33,7 +33,7 @@ from prompt_toolkit.layout.processors import (
 )
 from prompt_toolkit.styles import Style
 
-from hookline.modes.tui.render import clean
+from hookline.modes.tui.render import clean, wrap_words
 
 #: The app's colours (dialogs, editor, footer).
 STYLE = Style.from_dict(
@@ -92,7 +92,10 @@ class Dialog:
         return self.future.done()
 
     def title_fragments(self) -> StyleAndTextTuples:
-        lines = self.title.splitlines() or [""]
+        """The title after ``╭─``/``│``, wrapped at words to the terminal's width."""
+        width = _columns() - 3
+        lines = [part for line in self.title.splitlines() for part in wrap_words(line, width)]
+        lines = lines or [""]
         out: StyleAndTextTuples = [("class:dialog.border", "╭─ "), ("class:dialog.title", lines[0])]
         for line in lines[1:]:
             out += [("", "\n"), ("class:dialog.border", "│  "), ("class:dialog.title", line)]
@@ -236,6 +239,17 @@ class SelectDialog(Dialog):
         keys = "type to filter · ↑↓ move" if self.searchable else "↑↓ move"
         out += [("", "\n"), *self.hint(f"{keys} · enter choose · esc cancel")]
         return out
+
+
+def _columns() -> int:
+    """The terminal's width now (80 when there is no app)."""
+    from prompt_toolkit.application import get_app_or_none
+
+    app = get_app_or_none()
+    try:
+        return app.output.get_size().columns if app is not None else 80
+    except OSError:
+        return 80
 
 
 #: Options a select shows at once; the list scrolls with the cursor.

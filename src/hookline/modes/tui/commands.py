@@ -151,7 +151,7 @@ async def _compact(app: CommandHost, args: str) -> None:
 async def _model(app: CommandHost, args: str) -> None:
     spec = args.strip()
     if not spec:
-        spec = await _pick_model(app) or ""
+        spec = (await _pick_model(app) or "").strip()
     if not spec:
         return
     from hookline.agent.setup import SetupError

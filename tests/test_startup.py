@@ -67,8 +67,9 @@ SETTINGS_VALIDATION = (
 #: A scripted ``-p`` turn with no settings file and no hook (108 when this was pinned: the
 #: event classes are seven small modules, one per family, loaded on first use; +1: the
 #: coroutine driver, ``core.driver``, in a module of its own; +2: the message queues,
-#: ``agent.queues``, and the sandbox's side of the agent, ``agent.sandbox_side``).
-MAX_TURN_HOOKLINE_MODULES = 114
+#: ``agent.queues``, and the sandbox's side of the agent, ``agent.sandbox_side``; +1: the
+#: hooks' reload, ``agent.reload``, out of ``agent.setup``).
+MAX_TURN_HOOKLINE_MODULES = 115
 #: ``claude-hook --no-discovery`` with one hook (37 when this was pinned; +1: the watchdog;
 #: +2: ``core.driver`` and the loop-free runners, ``core.loopless``).
 MAX_BRIDGE_HOOKLINE_MODULES = 43

@@ -759,11 +759,10 @@ async def _run(
     code = 0
     try:
         if mode == "rpc":
-            from hookline.agent.model_catalog import ModelCatalog
             from hookline.modes.rpc.server import run_rpc
 
-            catalog = ModelCatalog(os.environ, bundle.settings.merged.model, options.base_url)
-            code = await _until_shutdown(agent, run_rpc(agent, bundle.make_provider, out, catalog))
+            rpc = run_rpc(agent, bundle.make_provider, out, bundle.catalog())
+            code = await _until_shutdown(agent, rpc)
         elif mode == "serve":
             from hookline.bridge.engine import share_bridge
             from hookline.bridge.serve import claude_lines

@@ -120,7 +120,7 @@ class Agent:
         claude: ClaudeHooks | None = None,
         subagents: AgentTypes | None = None,
         make_provider: Callable[[str], Provider] | None = None,
-        reloader: Callable[[], Awaitable[None]] | None = None,
+        reloader: Callable[[], Awaitable[object]] | None = None,
         memory_files: Sequence[MemoryFile] = (),
         settings_stream_rules: Sequence[StreamRule] = (),
         verbose_context: bool = False,

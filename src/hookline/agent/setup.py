@@ -28,6 +28,7 @@ from hookline.agent.permissions import PermissionRules
 from hookline.agent.provider import Provider, ProviderError
 from hookline.agent.providers.registry import ProviderSpecError, create_provider
 from hookline.agent.providers.scripted import ScriptError
+from hookline.agent.reload import HookReload
 from hookline.agent.sandbox_side import SandboxSide
 from hookline.agent.subagents import AgentTypes, load_agent_types
 from hookline.claude.environment import scrub_requested
@@ -66,6 +67,7 @@ from hookline.settings.trust import project_has_hooks as _project_has_hooks
 from hookline.tools import BashSpawnContext, BashSpawnHook, ToolLeftovers, builtin_tools
 
 if TYPE_CHECKING:
+    from hookline.agent.model_catalog import ModelCatalog
     from hookline.claude.adapter import ClaudeHooks
     from hookline.sandbox.state import SandboxState
 
@@ -141,7 +143,8 @@ class AgentBundle:
     agent: Agent
     runner: HookRunner
     settings: LoadedSettings
-    load_result: LoadResult
+    #: reloads the hooks (``/reload``, ``ctx.reload()``) and holds the ones loaded now
+    hooks: HookReload
     #: None when nothing needs it: no settings hooks, no plugins, no settings ``env`` and no
     #: credential scrub asked for (``_needs_claude_hooks``); the Claude layer is not imported.
     claude: ClaudeHooks | None
@@ -150,6 +153,14 @@ class AgentBundle:
     #: the session's sandbox, read by the bash tool and the gate at each call; the
     #: terminal app's ``/sandbox`` changes its mode (``SandboxState.set_mode``)
     sandbox: SandboxState
+    #: the models this session can switch to (``/model``, RPC ``get_available_models``),
+    #: made when asked: the catalog's module is not on the way to a first turn
+    catalog: Callable[[], ModelCatalog]
+
+    @property
+    def load_result(self) -> LoadResult:
+        """The module hooks loaded now (at start-up, or by the last reload)."""
+        return self.hooks.loaded
 
 
 _log = logging.getLogger("hookline.agent")
@@ -396,6 +407,9 @@ class AgentBuilder:
         loaded = await self.module_hooks(plan(), runner, settings)
         plugins = self.plugins(settings, trusted)
         claude = self.claude_hooks(settings, trusted, plugins, loaded, runner)
+        reload = HookReload(
+            plan, runner, loaded, self.cwd, read_settings=read_settings, claude=claude, err=self.err
+        )
         mode = self.permission_mode(settings)
         sandbox = self.sandbox(settings, rules, runner, read_settings)
         gate = PermissionGate(
@@ -427,7 +441,7 @@ class AgentBuilder:
             claude=claude,
             subagents=subagents,
             make_provider=make_provider,
-            reloader=ModuleHookReload(plan, runner, loaded, self.cwd, self.err),
+            reloader=reload,
             memory_files=memory.files,
             settings_stream_rules=_settings_stream_rules(settings),
             verbose_context=self.options.verbose_context,
@@ -442,11 +456,12 @@ class AgentBuilder:
             agent=agent,
             runner=runner,
             settings=settings,
-            load_result=loaded,
+            hooks=reload,
             claude=claude,
             make_provider=make_provider,
             trusted=trusted,
             sandbox=sandbox,
+            catalog=self.catalog(settings),
         )
 
     # -- the steps, in order ---------------------------------------------------------
@@ -649,6 +664,11 @@ class AgentBuilder:
             _say(self.err, warning)
         return types
 
+    def catalog(self, settings: LoadedSettings) -> Callable[[], ModelCatalog]:
+        """The models ``/model`` and RPC list: the usable providers', the named ones."""
+        named = None if settings.empty else settings.merged.model  # no settings: no models
+        return functools.partial(_catalog, named, self.options.base_url)
+
     def provider_factory(self) -> Callable[[str], Provider]:
         """How a model is switched to by name: ``set_model``, a sub-agent type's model."""
         return functools.partial(
@@ -685,35 +705,10 @@ class AgentBuilder:
             )
 
 
-class ModuleHookReload:
-    """``ctx.reload()``: discover and load the hook modules again; the settings hooks stay,
-    the command line's flag values and the event bus's error report carry over."""
+def _catalog(named: str | None, base_url: str | None) -> ModelCatalog:
+    from hookline.agent.model_catalog import ModelCatalog
 
-    def __init__(
-        self,
-        plan: Callable[[], ModuleHookPlan],
-        runner: HookRunner,
-        loaded: LoadResult,
-        cwd: str,
-        err: TextIO | None,
-    ) -> None:
-        self._plan = plan
-        self._runner = runner
-        self._loaded = loaded
-        self._cwd = cwd
-        self._err = err
-
-    async def __call__(self) -> None:
-        fresh = LoadResult()
-        plan = self._plan()  # a fresh plan: discovery finds files added since start-up
-        if plan.discovery is not None:
-            fresh = await load_hooks_async(plan.discovery, cwd=self._cwd)
-        for error in fresh.errors:
-            _say(self._err, f"hook {error.path} failed to load: {error.reason}", logging.ERROR)
-        fresh.flag_values.update(self._loaded.flag_values)
-        fresh.events.on_error = self._loaded.events.on_error
-        self._runner.replace_hooks(self._loaded.hooks, fresh.pairs())
-        self._loaded = fresh
+    return ModelCatalog(os.environ, named, base_url)
 
 
 def _spawn_hook(claude: ClaudeHooks | None, mode: RunMode) -> BashSpawnHook:

@@ -187,6 +187,9 @@ class ClaudeHooks:
         self._files = FileWatch(self._watched_files())
         self._wired: set[str] = set()
         self.engine.registry.on_result(self._async_done)
+        #: The plugins' hooks and what their files said, kept when settings are re-read.
+        self.plugin_sources: list[HookSource] = []
+        self.plugin_errors: list[str] = []
 
     @classmethod
     def from_settings(
@@ -221,8 +224,24 @@ class ClaudeHooks:
             errors=[*errors],
             **kwargs,
         )
+        hooks.plugin_sources, hooks.plugin_errors = plugin_hooks, errors
         hooks.watch_settings((str(f.path), f.scope) for f in loaded.files)
         return hooks
+
+    def reload(self, loaded: LoadedSettings) -> LoadedHook:
+        """Take the hooks of re-read settings (``/reload``; the plugins' stay as loaded);
+        returns the bus hook that replaces this one's in the runner."""
+        merged = loaded.merged
+        self.engine.set_sources(
+            [*sources_from_settings(loaded), *self.plugin_sources],
+            hook_policy(loaded),
+            self.plugin_errors,
+        )
+        self.engine.settings_env = dict(getattr(merged, "env", None) or {})
+        self.engine.http_policy = HttpHookPolicy.from_settings(merged)
+        self._files = FileWatch(self._watched_files())
+        self._wired = set()
+        return self.loaded_hook()
 
     def watch_settings(self, files: Iterable[tuple[str, str]]) -> None:
         """Settings files (path, scope) whose changes fire ConfigChange; missing ones too."""

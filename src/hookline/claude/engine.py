@@ -89,6 +89,7 @@ class HookEngine:
         self.project_dir = str(Path(project_dir).resolve())
         self.policy = policy
         self.project_trusted = project_trusted
+        self._skip = skip
         self.table = build_table(sources, policy, project_trusted, skip)
         self.errors: list[str] = [*errors, *self.table.errors]
         self.env = env  # None: the process env at each run
@@ -138,6 +139,19 @@ class HookEngine:
         d = HookDefinition(event, matcher, spec, "callback", spec.name, self._callbacks, 0, denied)
         self.table.add(d)
         return d
+
+    def set_sources(
+        self, sources: Sequence[HookSource], policy: HookPolicy | None, errors: Sequence[str] = ()
+    ) -> None:
+        """The hooks of re-read settings (``/reload``): the table is built anew, trust and
+        the skip rule as at start; callbacks added since are kept."""
+        callbacks = [d for ds in self.table.by_event.values() for d in ds if d.scope == "callback"]
+        table = build_table(sources, policy, self.project_trusted, self._skip)
+        for definition in callbacks:
+            table.add(definition)
+        self.policy = policy
+        self.table = table
+        self.errors = [*errors, *table.errors]
 
     def has_hooks(self, event: str) -> bool:
         return bool(self.table.by_event.get(event))

@@ -139,6 +139,21 @@ def _find(
     return found
 
 
+def list_paths(
+    root: str,
+    limit: int,
+    *,
+    signal: asyncio.Event | None = None,
+    hide: HidePath | None = None,
+    ripgrep: bool = True,
+) -> list[str]:
+    """``find``'s walk of ``root``, every path: at most ``limit``, relative, folders ending
+    in ``/``, ``.gitignore`` respected (ripgrep's list when it runs, else the Python walk).
+    """
+    rg = _ripgrep.find_ripgrep() if ripgrep else None
+    return _find(root, "*", limit, signal, hide, rg)[:limit]
+
+
 def _kept(
     rg: str | None, root: str, signal: asyncio.Event | None
 ) -> tuple[set[str], set[str]] | None:

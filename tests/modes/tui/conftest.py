@@ -8,7 +8,9 @@ import pytest
 from .pane import needs_tmux
 
 #: Test modules here that drive no pane.
-_NO_PANE = frozenset({"test_activity.py", "test_call_preview.py", "test_idle.py"})
+_NO_PANE = frozenset(
+    {"test_activity.py", "test_call_preview.py", "test_idle.py", "test_pickers.py"}
+)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from prompt_toolkit.application import Application
 from prompt_toolkit.buffer import Buffer
+from prompt_toolkit.completion import ThreadedCompleter, merge_completers
 from prompt_toolkit.filters import Condition, Filter, has_focus
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.history import FileHistory
@@ -26,7 +27,6 @@ from prompt_toolkit.key_binding import (
 )
 from prompt_toolkit.key_binding.defaults import load_key_bindings
 from prompt_toolkit.layout import BufferControl, Dimension, Layout, Window
-from prompt_toolkit.patch_stdout import patch_stdout
 
 from hookline.core.paths import hookline_home
 from hookline.core.ui import StatusLine, WidgetContent
@@ -34,13 +34,19 @@ from hookline.modes.tui import render
 from hookline.modes.tui.activity import Activity, Update
 from hookline.modes.tui.commands import SlashCompleter
 from hookline.modes.tui.dialogs import STYLE, CustomDialog, Dialog, DialogHost
+from hookline.modes.tui.files import FileCompleter, FileIndex, project_paths
 from hookline.modes.tui.footer import Usage, footer_fragments, loading_line, measure
 from hookline.modes.tui.idle import IDLE_MESSAGE, IdleNotifier, idle_seconds
 from hookline.modes.tui.keys import editor_keys, shortcut_keys
 from hookline.modes.tui.layout import Rows, Widgets, prompt_prefix
 from hookline.modes.tui.live_area import LiveArea, spinner_frame
 from hookline.modes.tui.preview import ApprovalPreview
-from hookline.modes.tui.scrollback import Scrollback, terminal_height, terminal_width
+from hookline.modes.tui.scrollback import (
+    Scrollback,
+    printed_above,
+    terminal_height,
+    terminal_width,
+)
 from hookline.modes.tui.submissions import Submissions
 from hookline.modes.tui.tasks import Tasks
 from hookline.modes.tui.transcript import Transcript
@@ -97,10 +103,15 @@ class TuiApp:
         self.working_message: str | None = None
         self.usage = Usage()
         self.activity = Activity()
+        #: The paths ``@`` completes; made once the agent (its Read-deny rules) is here.
+        self.files: FileIndex | None = None
         self.editor = Buffer(
             multiline=True,
             history=FileHistory(history_path(cwd)),
-            completer=SlashCompleter(self),
+            # paths are listed in a worker thread: a large tree never holds up the keys
+            completer=merge_completers(
+                [SlashCompleter(self), ThreadedCompleter(FileCompleter(lambda: self.files))]
+            ),
             complete_while_typing=True,
             on_text_changed=lambda _: self._disarm(),
         )
@@ -224,6 +235,8 @@ class TuiApp:
             return
         self.editor.append_to_history()
         self.editor.reset()
+        if self.files is not None:
+            self.files.forget()  # the next prompt's @ lists the files again
         self._exit_armed = False
         self.submissions.submit(text)
 
@@ -343,6 +356,10 @@ class TuiApp:
             NotificationEvent(message=IDLE_MESSAGE, notification_type="idle_prompt")
         )
 
+    def hooks_changed(self) -> None:
+        """Bind the loaded hooks' shortcuts (at start, and again after ``/reload``)."""
+        self._hook_keys = shortcut_keys(self.agent.runner, self._in_editor(), self.tasks.spawn)
+
     def replay_session(self) -> None:
         """At start-up and after ``/resume``: the end of the resumed conversation, its tool
         calls collapsed as they show once done."""
@@ -376,7 +393,7 @@ class TuiApp:
         Only prompt_toolkit is needed for it: the agent is imported and built
         meanwhile, and comes with ``serve``.
         """
-        self._closing.enter_context(patch_stdout(raw=False))
+        self._closing.enter_context(printed_above(self.scrollback))
         header = f"hookline · {self.cwd} · /help for commands, ctrl+d to exit"
         self.scrollback.write_above(render.dim_ansi(header, self.width()))
         drawn = asyncio.Event()
@@ -395,8 +412,10 @@ class TuiApp:
         warm_up: asyncio.Future[None] | None = None
         try:
             self._agent, self._bundle = agent, bundle
+            hide = agent.gate.rules.hide_predicate(agent.cwd)
+            self.files = FileIndex(agent.cwd, project_paths(hide))
             agent.runner.set_ui(self.ui, True)
-            self._hook_keys = shortcut_keys(agent.runner, self._in_editor(), self.tasks.spawn)
+            self.hooks_changed()
             self._refresh_usage()
             warm_up = asyncio.ensure_future(asyncio.to_thread(_warm_up))
             await agent.start()

@@ -143,16 +143,7 @@ async def _compact(app: CommandHost, args: str) -> None:
 async def _model(app: CommandHost, args: str) -> None:
     spec = args.strip()
     if not spec:
-        known = known_models(app.agent)
-        choice = await app.ui.select("Model", [*known, "other…"])
-        if choice is None:
-            return
-        if choice == "other…":
-            spec = (
-                await app.ui.input("Model spec", "anthropic:NAME, openai:NAME, scripted:FILE") or ""
-            ).strip()
-        else:
-            spec = choice
+        spec = (await _pick_model(app) or "").strip()
     if not spec:
         return
     from hookline.agent.setup import SetupError
@@ -164,6 +155,30 @@ async def _model(app: CommandHost, args: str) -> None:
         return
     await app.agent.set_model(provider, source="set")
     app.notice(f"model: {provider.model_id}")
+
+
+async def _pick_model(app: CommandHost) -> str | None:
+    """The catalog in a searchable list, the cursor on the model in use; ``other…``
+    asks for a spec."""
+    from hookline.modes.tui.dialogs import SelectDialog
+    from hookline.modes.tui.model_picker import TITLE, model_choices
+
+    current = app.agent.provider.model_id
+    choices = model_choices(app.bundle.catalog(), current, known_models(app.agent))
+    dialog = SelectDialog(
+        TITLE,
+        choices.labels,
+        descriptions=choices.descriptions,
+        values=choices.specs,
+        default=False,
+        searchable=True,
+        index=choices.current,
+    )
+    choice = await app.ask(dialog)  # a spec; None: other…; False: cancelled
+    if choice is None:
+        hint = "anthropic:NAME, openai:NAME, scripted:FILE"
+        return await app.ui.input("Model spec (provider:model)", hint)
+    return choice if isinstance(choice, str) else None
 
 
 async def _sandbox(app: CommandHost, args: str) -> None:
@@ -238,6 +253,23 @@ async def _hooks(app: CommandHost, args: str) -> None:
     app.print(render.listing("Hooks", rows or [("none", "no hooks loaded")]))
 
 
+async def _reload(app: CommandHost, args: str) -> None:
+    """pi's ``/reload``: ``session_shutdown``, the hooks discovered and loaded again,
+    ``session_start`` with ``source="reload"``; what failed is said above."""
+    await app.agent.reload()
+    app.hooks_changed()
+    found = app.bundle.hooks.last
+    if found is None:
+        return
+    count = len(found.hooks.hooks)
+    text = f"hooks reloaded: {count} module{'' if count == 1 else 's'}"
+    if app.bundle.claude is not None:
+        text += " and the settings hooks"
+    if found.problems:
+        text += f"; {len(found.problems)} could not be loaded (said above)"
+    app.notice(text, "warning" if found.problems else "info")
+
+
 async def _quit(app: CommandHost, args: str) -> None:
     app.exit()
 
@@ -261,6 +293,7 @@ BUILTINS: dict[str, Builtin] = {
         ),
         Builtin("sandbox", "the bash sandbox: what it holds, and its mode", _sandbox),
         Builtin("hooks", "loaded hooks, where from, errors, skipped", _hooks),
+        Builtin("reload", "discover and load the hooks again", _reload),
         Builtin("quit", "exit hookline", _quit),
         Builtin("exit", "exit hookline", _quit),
     )
@@ -321,7 +354,9 @@ class SlashCompleter(Completer):
         if not self.app.loaded.is_set():
             return
         if name == "model":
-            values = list(known_models(self.app.agent))
+            agent = self.app.agent
+            listed = self.app.bundle.catalog().available(agent.provider.model_id)
+            values = list(dict.fromkeys([*(e.spec for e in listed), *known_models(agent)]))
         elif name == "permissions":
             values = list(permissions.completions(self.app.agent.gate))
         else:

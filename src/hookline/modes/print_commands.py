@@ -60,7 +60,19 @@ _Run = Callable[["Agent", str, "MakeProvider | None"], Awaitable[CommandAnswer]]
 RUN_WITHOUT_UI: dict[str, _Run] = {"compact": _compact, "model": _model, "new": _new}
 #: The terminal app's built-ins that need its UI (a picker, a dialog, the screen).
 NEED_UI: frozenset[str] = frozenset(
-    {"help", "resume", "tree", "branch", "fork", "permissions", "sandbox", "hooks", "quit", "exit"}
+    {
+        "help",
+        "resume",
+        "tree",
+        "branch",
+        "fork",
+        "permissions",
+        "sandbox",
+        "hooks",
+        "reload",  # a -p run loads its hooks once: there is nothing to reload
+        "quit",
+        "exit",
+    }
 )
 
 

@@ -45,6 +45,8 @@ class StreamedMessage:
     partial: PartialReply
     blocks: StreamBlocks
     content: dict[int, dict[str, Any]] = field(default_factory=dict)
+    #: A tool call's input JSON so far, by block index.
+    tool_json: dict[int, list[str]] = field(default_factory=dict)
     usage: dict[str, int] = field(default_factory=dict)
     stop_reason: str | None = None
     stopped: bool = False
@@ -69,7 +71,7 @@ class StreamedMessage:
 
     def _start(self, index: int, block: dict[str, Any]) -> None:
         if block.get("type") == "tool_use":
-            block["json"] = []
+            self.tool_json[index] = []
             self.blocks.tool_call(index, str(block.get("id", "")), str(block.get("name", "")))
         self.content[index] = block
 
@@ -90,9 +92,9 @@ class StreamedMessage:
             self.blocks.thinking(thinking)
         elif kind == "signature_delta" and block.get("type") == "thinking":
             block["signature"] = str(delta.get("signature", ""))
-        elif kind == "input_json_delta" and "json" in block:
+        elif kind == "input_json_delta" and index in self.tool_json:
             piece = str(delta.get("partial_json", ""))
-            block["json"].append(piece)
+            self.tool_json[index].append(piece)
             self.blocks.tool_arguments(index, piece)
 
     def _count(self, usage: object) -> None:
@@ -110,7 +112,11 @@ class StreamedMessage:
                 "anthropic connection error: the stream ended before message_stop",
                 transient=True,
             )
-        content = [b for b in map(_content, (self.content[i] for i in sorted(self.content))) if b]
+        content = [
+            block
+            for i in sorted(self.content)
+            if (block := _content(self.content[i], self.tool_json.get(i, []))) is not None
+        ]
         message: AssistantMessage = {
             "role": "assistant",
             "content": content,
@@ -127,8 +133,9 @@ class StreamedMessage:
         return message
 
 
-def _content(block: Mapping[str, Any]) -> AssistantContent | None:
-    """One finished block as hookline content (blocks of other types are not kept)."""
+def _content(block: Mapping[str, Any], tool_json: list[str]) -> AssistantContent | None:
+    """One finished block as hookline content (blocks of other types are not kept);
+    ``tool_json``: a tool call's input as it streamed in."""
     if block.get("type") == "text":
         return {"type": "text", "text": str(block.get("text", ""))}
     if block.get("type") == "thinking":
@@ -140,15 +147,11 @@ def _content(block: Mapping[str, Any]) -> AssistantContent | None:
         }
         return cast(ThinkingContent, thinking)
     if block.get("type") == "tool_use":
-        pieces = block["json"]
         start = block.get("input")
-        arguments = (
-            parse_tool_arguments("".join(pieces))
-            if pieces
-            else dict(start)
-            if isinstance(start, dict)
-            else {}
-        )
+        if tool_json:
+            arguments = parse_tool_arguments("".join(tool_json))
+        else:  # no delta: the input came whole with the block's start
+            arguments = dict(start) if isinstance(start, dict) else {}
         return {
             "type": "tool_call",
             "id": str(block.get("id", "")),

@@ -17,6 +17,7 @@ import os
 from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
+from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from hookline._version import __version__
@@ -103,11 +104,11 @@ class MessagesApi:
         self._http = http
         self._client: httpx2.AsyncClient | None = None
 
-    async def _connected(self) -> httpx2.AsyncClient:
+    def _pool(self, http: ModuleType) -> httpx2.AsyncClient:
+        """The client (``http`` is the ``httpx2`` module), built at the first request."""
         if self._client is None:
-            httpx2 = await self._http.loaded()
-            timeout = httpx2.Timeout(TIMEOUT, connect=CONNECT_TIMEOUT)
-            self._client = httpx2.AsyncClient(timeout=timeout)
+            timeout = http.Timeout(TIMEOUT, connect=CONNECT_TIMEOUT)
+            self._client = http.AsyncClient(timeout=timeout)
         return self._client
 
     async def aclose(self) -> None:
@@ -121,8 +122,8 @@ class MessagesApi:
         """The answer's ``EventStream`` once its status is in; an HTTP error, an in-stream
         ``error`` event or a broken connection (also while the events are read) is raised
         as the ``ProviderError`` it stands for."""
-        client = await self._connected()
         httpx2 = await self._http.loaded()
+        client = self._pool(httpx2)
         content = json.dumps(body).encode()
         try:
             async with client.stream("POST", self.url, content=content, headers=self._headers) as r:

@@ -360,3 +360,16 @@ def test_a_body_that_is_not_json_is_quoted_as_the_sdk_did() -> None:
     assert str(status_error(500, "", {})) == "anthropic error 500 : Error code: 500"
     odd = status_error(400, '{"detail": "x"}', {})
     assert str(odd) == "anthropic error 400 : Error code: 400 - {'detail': 'x'}"
+
+
+async def test_an_event_that_is_not_json_is_a_provider_error() -> None:
+    import httpx2
+
+    body = b'event: message_start\ndata: {"type": "message_start"\n\n'
+    headers = {"content-type": "text/event-stream"}
+    request = httpx2.Request("POST", "http://127.0.0.1:9/v1/messages")
+    response = httpx2.Response(200, headers=headers, content=body, request=request)
+    events = anthropic_http.EventStream(response)
+    with pytest.raises(ProviderError, match="an event that is not JSON") as err:
+        _ = [event async for event in events]
+    assert err.value.transient is False

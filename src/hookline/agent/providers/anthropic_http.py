@@ -161,7 +161,12 @@ class EventStream:
                 continue
             if sse.event == "error":
                 raise stream_error(sse.data, self.response.headers)
-            data = json.loads(sse.data)
+            try:
+                data = json.loads(sse.data)
+            except ValueError:
+                raise ProviderError(
+                    f"anthropic error: an event that is not JSON: {sse.data[:200]}"
+                ) from None
             if isinstance(data, dict):
                 yield data
 

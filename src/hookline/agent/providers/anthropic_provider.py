@@ -93,7 +93,8 @@ class AnthropicProvider:
 
 
 def build_params(model: str, request: ModelRequest) -> dict[str, Any]:
-    """The keyword arguments of ``client.messages.stream``."""
+    """The Messages API request body, what payload hooks see (``stream`` is added when it
+    is sent)."""
     params: dict[str, Any] = {
         "model": model,
         "max_tokens": request.max_tokens,

@@ -11,6 +11,7 @@ from __future__ import annotations
 import socket
 import threading
 from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 import pytest
@@ -372,4 +373,33 @@ async def test_an_event_that_is_not_json_is_a_provider_error() -> None:
     events = anthropic_http.EventStream(response)
     with pytest.raises(ProviderError, match="an event that is not JSON") as err:
         _ = [event async for event in events]
+    assert err.value.transient is False
+
+
+class _JsonAnswer(BaseHTTPRequestHandler):
+    """Answers every POST with a 200 that is JSON, not an event stream (a misrouted gateway)."""
+
+    def do_POST(self) -> None:
+        self.rfile.read(int(self.headers.get("content-length") or 0))
+        data = b'{"type": "message"}'
+        self.send_response(200)
+        self.send_header("content-type", "application/json")
+        self.send_header("content-length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def log_message(self, format: str, *args: Any) -> None:
+        """Quiet."""
+
+
+async def test_an_answer_that_is_not_an_event_stream_is_not_retried() -> None:
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _JsonAnswer)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        url = f"http://127.0.0.1:{server.server_address[1]}"
+        with pytest.raises(ProviderError, match="text/event-stream") as err:
+            await AnthropicProvider("m", api_key="k", base_url=url).complete(ask())
+    finally:
+        server.shutdown()
+        server.server_close()
     assert err.value.transient is False

@@ -133,6 +133,8 @@ class MessagesApi:
                 yield EventStream(r)
         except httpx2.TimeoutException as exc:
             raise connection_error(_TIMED_OUT) from exc
+        except httpx2.SSEError as exc:  # a 200 that is not an event stream: no retry mends it
+            raise ProviderError(f"anthropic error: {exc}") from exc
         except httpx2.TransportError as exc:
             raise connection_error("Connection error.", str(exc)) from exc
 

@@ -135,7 +135,7 @@ class MessagesApi:
             raise connection_error(_TIMED_OUT) from exc
         except httpx2.SSEError as exc:  # a 200 that is not an event stream: no retry mends it
             raise ProviderError(f"anthropic error: {exc}") from exc
-        except httpx2.TransportError as exc:
+        except httpx2.RequestError as exc:  # the connection, its transport or its decoding
             raise connection_error("Connection error.", str(exc)) from exc
 
 

@@ -403,3 +403,25 @@ async def test_an_answer_that_is_not_an_event_stream_is_not_retried() -> None:
         server.shutdown()
         server.server_close()
     assert err.value.transient is False
+
+
+@pytest.mark.parametrize(
+    ("url", "proxy", "tls"),
+    [
+        ("https://api.anthropic.com/v1/messages", None, True),
+        ("http://127.0.0.1:8080/v1/messages", None, False),  # the CA bundle is not loaded
+        ("HTTP://gateway.local/v1/messages", None, False),
+        ("http://127.0.0.1:8080/v1/messages", ("HTTPS_PROXY", "https://proxy:3128"), True),
+        ("http://127.0.0.1:8080/v1/messages", ("http_proxy", "http://proxy:3128"), True),
+        ("http://127.0.0.1:8080/v1/messages", ("ALL_PROXY", "socks5://proxy:1080"), True),
+    ],
+)
+def test_only_a_client_that_may_use_tls_loads_the_ca_bundle(
+    monkeypatch: pytest.MonkeyPatch, url: str, proxy: tuple[str, str] | None, tls: bool
+) -> None:
+    for name in ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY"):
+        monkeypatch.delenv(name, raising=False)
+        monkeypatch.delenv(name.lower(), raising=False)
+    if proxy is not None:
+        monkeypatch.setenv(*proxy)
+    assert anthropic_http.may_use_tls(url) is tls

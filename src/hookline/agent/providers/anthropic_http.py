@@ -105,10 +105,11 @@ class MessagesApi:
         self._client: httpx2.AsyncClient | None = None
 
     def _pool(self, http: ModuleType) -> httpx2.AsyncClient:
-        """The client (``http`` is the ``httpx2`` module), built at the first request."""
+        """The client (``http`` is the ``httpx2`` module), built at the first request; the
+        CA bundle is loaded only when a connection may need it (``may_use_tls``)."""
         if self._client is None:
             timeout = http.Timeout(TIMEOUT, connect=CONNECT_TIMEOUT)
-            self._client = http.AsyncClient(timeout=timeout)
+            self._client = http.AsyncClient(timeout=timeout, verify=may_use_tls(self.url))
         return self._client
 
     async def aclose(self) -> None:
@@ -137,6 +138,20 @@ class MessagesApi:
             raise ProviderError(f"anthropic error: {exc}") from exc
         except httpx2.RequestError as exc:  # the connection, its transport or its decoding
             raise connection_error("Connection error.", str(exc)) from exc
+
+
+def may_use_tls(url: str) -> bool:
+    """Whether a client that posts only to ``url`` (redirects are not followed) may open a
+    TLS connection: for an https URL, or through a proxy from the environment, which
+    httpx2 would route it through. A plain http:// URL without one (a local gateway)
+    never does: its client skips loading the CA bundle, the costliest step of the first
+    request after the imports."""
+    from urllib.request import getproxies
+
+    if not url.lower().startswith("http://"):
+        return True
+    proxies = getproxies()
+    return any(proxies.get(scheme) for scheme in ("http", "https", "all"))
 
 
 class EventStream:

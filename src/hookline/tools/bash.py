@@ -49,10 +49,11 @@ from typing import IO, TYPE_CHECKING, Any
 
 from hookline.core.messages import text
 from hookline.core.process import group_alive, run_process
-from hookline.core.tool import ModelRef, Tool, ToolError, ToolResult, ToolUpdate
+from hookline.core.tool import Tool, ToolError, ToolResult, ToolUpdate
 from hookline.core.tool_params import parse_arguments
 from hookline.tools.details import BashToolDetails
 from hookline.tools.leftovers import ToolLeftovers, default_leftovers
+from hookline.tools.schemas import params_ref
 from hookline.tools.terminal import clean_terminal_output
 from hookline.tools.truncation import (
     DEFAULT_MAX_BYTES,
@@ -69,7 +70,6 @@ if TYPE_CHECKING:
     from hookline.sandbox.state import SandboxState
 
 #: The parameter models' module, imported when a tool first runs or sends its schema.
-_PARAMS = "hookline.tools.params"
 
 DEFAULT_TIMEOUT_MS = 120_000
 MAX_TIMEOUT_MS = 600_000
@@ -478,7 +478,7 @@ def create_bash_tool(
     return Tool(
         "bash",
         description,
-        ModelRef(_PARAMS, "BashParams"),
+        params_ref("BashParams"),
         execute,
         label="bash",
         meta={"render_preview": _preview_call},

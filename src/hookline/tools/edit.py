@@ -20,17 +20,17 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from hookline.core.messages import text
-from hookline.core.tool import ModelRef, Tool, ToolError, ToolResult, ToolUpdate
+from hookline.core.tool import Tool, ToolError, ToolResult, ToolUpdate
 from hookline.core.tool_params import parse_arguments
 from hookline.tools._files import open_for_read, open_for_write, too_large
 from hookline.tools._params import display_path, is_binary, resolve_path
 from hookline.tools.details import EditToolDetails, WriteToolDetails
+from hookline.tools.schemas import params_ref
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
 
 #: The parameter models' module, imported when a tool first runs or sends its schema.
-_PARAMS = "hookline.tools.params"
 
 _BOM = "\ufeff"
 
@@ -116,7 +116,7 @@ def create_write_tool(cwd: str) -> Tool:
         "write",
         "Write content to a file. Creates the file if it does not exist, overwrites it if it "
         "does, and creates parent directories.",
-        ModelRef(_PARAMS, "WriteParams"),
+        params_ref("WriteParams"),
         execute,
         label="write",
         meta={"render_preview": _write_preview},
@@ -221,7 +221,7 @@ def create_edit_tool(cwd: str) -> Tool:
         "edit",
         "Edit a file by replacing exact text. oldText must match exactly one place in the "
         "file, including whitespace; use it for precise, surgical edits.",
-        ModelRef(_PARAMS, "EditParams"),
+        params_ref("EditParams"),
         execute,
         label="edit",
         meta={"render_preview": _edit_preview(cwd)},

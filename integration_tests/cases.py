@@ -74,6 +74,11 @@ def _text_of(name: str) -> Callable[[Path], Any]:
     return lambda project: (project / name).read_text() if (project / name).exists() else None
 
 
+def _replacing(output: Any) -> dict[str, Any]:
+    """A PostToolUse answer replacing the tool's output with ``output``."""
+    return {"hookSpecificOutput": {"hookEventName": "PostToolUse", "updatedToolOutput": output}}
+
+
 PRE_FIELDS = [
     "hook_event_name",
     "tool_name",
@@ -212,6 +217,36 @@ CASES: list[Case] = [
         "the trailing newline, stderr apart (issue 10)",
     ),
     Case(
+        "post_tool_use_plain_string_output_is_ignored_for_bash",
+        _settings(
+            _on(
+                "PostToolUse",
+                _hook("post", stdout=_replacing("REPLACED-TEXT")),
+                matcher="Bash",
+            )
+        ),
+        [_bash("echo ORIGINAL-OUT"), Turn("done")],
+        result_contains=[["ORIGINAL-OUT"]],
+        model_sees=["ORIGINAL-OUT"],
+    ),
+    Case(
+        "post_tool_use_bash_shaped_output_replaces",
+        _settings(
+            _on(
+                "PostToolUse",
+                _hook(
+                    "post",
+                    stdout=_replacing(
+                        {"stdout": "REPLACED-OUT", "stderr": "REPLACED-ERR", "interrupted": False}
+                    ),
+                ),
+                matcher="Bash",
+            )
+        ),
+        [_bash("echo ORIGINAL-OUT"), Turn("done")],
+        result_contains=[["REPLACED-OUT", "REPLACED-ERR"]],
+    ),
+    Case(
         "post_tool_use_decision_block",
         _settings(
             _on(
@@ -289,6 +324,31 @@ CASES: list[Case] = [
         hook_fields={"start": ["hook_event_name", "source", "cwd"]},
     ),
     Case(
+        "env_file_exports_reach_bash_not_later_hooks",
+        _settings(
+            _on(
+                "SessionStart",
+                {
+                    "type": "command",
+                    "command": "echo 'export FROM_ENV_FILE=yes' >> \"$CLAUDE_ENV_FILE\"",
+                },
+            ),
+            _on("UserPromptSubmit", _hook("prompt", env=["FROM_ENV_FILE"])),
+            _on("PreToolUse", _hook("pre", env=["FROM_ENV_FILE"]), matcher="Bash"),
+            _on("PostToolUse", _hook("post", env=["FROM_ENV_FILE"]), matcher="Bash"),
+            _on("Stop", _hook("stop", env=["FROM_ENV_FILE"])),
+        ),
+        [_bash('echo "v=$FROM_ENV_FILE" > env.txt'), Turn("done")],
+        effect=_text_of("env.txt"),
+        hook_fields={n: ["_env.FROM_ENV_FILE"] for n in ("prompt", "pre", "post", "stop")},
+    ),
+    Case(
+        "no_notification_under_print",
+        _settings(_on("Notification", _hook("note")), _on("Stop", _hook("stop"))),
+        [_bash("echo hi"), Turn("done")],
+        hook_fields={"note": ["notification_type"], "stop": ["hook_event_name"]},
+    ),
+    Case(
         "matchers_regex_star_empty_and_not_matching",
         _settings(
             _on("PreToolUse", _hook("regex"), matcher="Ba.*"),
@@ -329,6 +389,35 @@ CASES: list[Case] = [
         effect=_exists("keep.txt", "ran.txt"),
         result_contains=[["IF-RM"], []],
         hook_fields={"pre": ["tool_input.command"]},
+    ),
+    Case(
+        "if_condition_names_its_own_tool",
+        _settings(
+            _on(
+                "PreToolUse",
+                {**_hook("guard", exit=2, stderr="IF-EDIT"), "if": "Edit(src/**)"},
+                _hook("all"),
+                matcher="Write|Edit|Bash",
+            )
+        ),
+        [
+            Turn(calls=[Call("Write", {"file_path": "src/a.txt", "content": "new\n"})]),
+            _bash("echo x > src/c.txt"),
+            Turn(calls=[Call("Read", {"file_path": "src/b.txt"})]),
+            Turn(
+                calls=[
+                    Call(
+                        "Edit",
+                        {"file_path": "src/b.txt", "old_string": "old", "new_string": "changed"},
+                    )
+                ]
+            ),
+            Turn("done"),
+        ],
+        files={"src/b.txt": "old\n"},
+        effect=lambda p: [_text_of(f"src/{n}.txt")(p) for n in "abc"],
+        result_contains=[[], [], [], ["IF-EDIT"]],
+        hook_fields={"guard": ["tool_name"], "all": ["tool_name"]},
     ),
     Case(
         "project_dir_and_relative_command",
@@ -373,5 +462,33 @@ CASES: list[Case] = [
         ],
         files={"keep.txt": "keep"},
         effect=_exists("keep.txt", "ran.txt"),
+    ),
+    Case(
+        "permission_rule_denies_rm_inside_bash_c",
+        _settings(permissions={"deny": ["Bash(rm *)"]}),
+        [
+            _bash("bash -c 'rm keep.txt'"),
+            _bash("touch ran.txt"),
+            Turn("done"),
+        ],
+        files={"keep.txt": "keep"},
+        effect=_exists("keep.txt", "ran.txt"),
+    ),
+    Case(
+        "pre_tool_use_continue_false_stops",
+        _settings(
+            _on(
+                "PreToolUse",
+                _hook("pre", stdout={"continue": False, "stopReason": "STOP-NOW"}),
+                matcher="Bash",
+            )
+        ),
+        [_bash("touch ran.txt"), Turn("never asked")],
+        effect=_exists("ran.txt"),
+        hook_fields={"pre": ["tool_name"]},
+        differs={
+            "effect": "stricter on purpose: hookline does not run the call a PreToolUse "
+            "`continue: false` answered (Claude Code runs it, then stops)"
+        },
     ),
 ]

@@ -110,6 +110,16 @@ class AgentRun:
             return []
         return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
 
+    def answer(self) -> str:
+        """What the run printed as its answer: Claude Code's ``result`` line, hookline's
+        stdout."""
+        if self.agent == "hookline":
+            return self.stdout.strip()
+        for line in reversed(self.stdout.splitlines()):
+            if line.startswith("{") and '"type":"result"' in line.replace(" ", ""):
+                return str(json.loads(line).get("result", "")).strip()
+        return ""
+
     def describe(self) -> str:
         out, err = self.stdout[-3000:], self.stderr[-3000:]
         return f"{self.agent} exit {self.returncode}\nstdout:\n{out}\nstderr:\n{err}"
@@ -138,10 +148,19 @@ def _tool_result(block: Mapping[str, Any]) -> ToolResult:
 
 
 def hook_command(
-    name: str, *, exit: int = 0, stdout: Any = None, stderr: str = "", when_inactive: bool = False
+    name: str,
+    *,
+    exit: int = 0,
+    stdout: Any = None,
+    stderr: str = "",
+    when_inactive: bool = False,
+    env: Sequence[str] = (),
 ) -> str:
-    """A settings ``command`` running hook.py: records stdin under ``.rec/NAME.jsonl``."""
+    """A settings ``command`` running hook.py: records stdin under ``.rec/NAME.jsonl``
+    (and the variables ``env`` names under ``_env``)."""
     parts = ["python3", str(HOOK_SCRIPT), name, "--exit", str(exit)]
+    for var in env:
+        parts += ["--env", var]
     if when_inactive:
         parts.append("--when-inactive")
     if stdout is not None:
@@ -172,10 +191,11 @@ def _replies(turns: Sequence[Turn], translate: bool) -> list[FakeReply]:
 
 
 def prepare_project(tmp: Path, settings: Mapping[str, Any], files: Mapping[str, str]) -> Path:
-    """A fresh project folder with ``.claude/settings.json`` and the case's files."""
+    """The project folder with ``.claude/settings.json`` and the case's files (a second run
+    in the same ``tmp`` reuses the folder, its records and the agent's home)."""
     project = tmp / "project"
-    (project / ".claude").mkdir(parents=True)
-    (project / ".rec").mkdir()
+    (project / ".claude").mkdir(parents=True, exist_ok=True)
+    (project / ".rec").mkdir(exist_ok=True)
     (project / ".claude" / "settings.json").write_text(json.dumps(settings, indent=2))
     for rel, text in files.items():
         path = project / rel
@@ -248,8 +268,10 @@ def run_hookline(
     files: Mapping[str, str] | None = None,
     extra_args: Sequence[str] = (),
     extra_env: Mapping[str, str] | None = None,
+    session: bool = False,
 ) -> AgentRun:
-    """hookline's reference agent in print mode against the same loopback model."""
+    """hookline's reference agent in print mode against the same loopback model; with
+    ``session`` it keeps a session file (Claude Code always does), for ``-c``."""
     project = prepare_project(tmp / "hookline", settings, files or {})
     with FakeAnthropicServer() as fake:
         for reply in _replies(turns, translate=True):
@@ -264,7 +286,7 @@ def run_hookline(
             "anthropic:claude-test",
             "--base-url",
             fake.url,
-            "--no-session",
+            *([] if session else ["--no-session"]),
             "--trust-project",
             *PERMISSION_ARGS,
         ]
@@ -280,6 +302,35 @@ def run_hookline(
         return AgentRun(
             "hookline", proc.returncode, proc.stdout, proc.stderr, fake.requests, project
         )
+
+
+@contextmanager
+def record_http() -> Iterator[tuple[str, list[dict[str, Any]]]]:
+    """A loopback endpoint for ``http`` hooks: yields its URL and the JSON bodies it got
+    (each answered with ``{}``)."""
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    got: list[dict[str, Any]] = []
+
+    class Recorder(BaseHTTPRequestHandler):
+        def do_POST(self) -> None:
+            body = self.rfile.read(int(self.headers.get("content-length") or 0))
+            got.append(json.loads(body or b"{}"))
+            self.send_response(200)
+            self.send_header("content-type", "application/json")
+            self.end_headers()
+            self.wfile.write(b"{}")
+
+        def log_message(self, *args: Any) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Recorder)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/hook", got
+    finally:
+        server.shutdown()
+        server.server_close()
 
 
 @contextmanager

@@ -13,7 +13,16 @@ from typing import Any
 
 import pytest
 from cases import CASES, Case
-from harness import AgentRun, Call, Turn, run_claude, run_hookline, serve_http
+from harness import (
+    AgentRun,
+    Call,
+    Turn,
+    hook_command,
+    record_http,
+    run_claude,
+    run_hookline,
+    serve_http,
+)
 
 _MISSING = "<missing>"
 
@@ -151,3 +160,105 @@ def test_http_hook_to_hookline_serve_matches(claude: Path, tmp_path: Path) -> No
         ours = run_hookline(tmp_path, **kw)
     assert expected["effect"] == {"keep.txt": True, "ran.txt": True}
     assert _observe(case, ours) == expected, ours.describe()
+
+
+def test_http_hooks_skip_session_start_as_claude_code_does(claude: Path, tmp_path: Path) -> None:
+    """Claude Code runs no `http` hook on SessionStart (nor Setup): the endpoint hears from
+    UserPromptSubmit and Stop only; a command hook on SessionStart still runs."""
+    events: dict[str, list[str]] = {}
+    for agent in ("claude", "hookline"):
+        with record_http() as (url, got):
+            http = {"type": "http", "url": url}
+            groups = {e: [{"hooks": [http]}] for e in ("SessionStart", "UserPromptSubmit", "Stop")}
+            groups["SessionStart"][0]["hooks"].append(
+                {"type": "command", "command": "echo started > started.txt"}
+            )
+            kw: dict[str, Any] = dict(settings={"hooks": groups}, turns=[Turn("done")])
+            run = (
+                run_claude(claude, tmp_path, **kw)
+                if agent == "claude"
+                else run_hookline(tmp_path, **kw)
+            )
+            assert (run.project / "started.txt").exists(), run.describe()
+            events[agent] = [body.get("hook_event_name") for body in got]
+    assert events["claude"] == ["UserPromptSubmit", "Stop"]
+    assert events["hookline"] == events["claude"]
+
+
+def _run(agent: str, claude: Path, tmp: Path, **kw: Any) -> AgentRun:
+    """One print-mode run of ``agent``; hookline keeps its session, as Claude Code does."""
+    if agent == "claude":
+        return run_claude(claude, tmp, **kw)
+    return run_hookline(tmp, session=True, **kw)
+
+
+def test_print_compact_runs_as_a_command(claude: Path, tmp_path: Path) -> None:
+    """`-c -p "/compact …"` compacts the last session: PreCompact fires as manual with the
+    instructions, no UserPromptSubmit fires and the model never gets "/compact" as a prompt.
+    The first answer is long so that hookline's compaction (which keeps the last 20 000
+    tokens) has something to summarise too."""
+    hooks = {
+        event: [{"hooks": [{"type": "command", "command": hook_command(name)}]}]
+        for event, name in (("PreCompact", "precompact"), ("UserPromptSubmit", "prompt"))
+    }
+    settings = {"hooks": hooks}
+    seen: dict[str, Any] = {}
+    for agent in ("claude", "hookline"):
+        tmp = tmp_path / agent
+        first = _run(
+            agent, claude, tmp, settings=settings, turns=[Turn("FIRST " + "word " * 20_000)]
+        )
+        assert first.returncode == 0, first.describe()
+        run = _run(
+            agent,
+            claude,
+            tmp,
+            settings=settings,
+            turns=[Turn("SUMMARY"), Turn("SUMMARY")],
+            prompt="/compact keep the tests",
+            extra_args=["-c"],
+        )
+        assert run.returncode == 0, run.describe()
+        prompts = [
+            text
+            for body in run.requests
+            for m in body.get("messages", [])
+            if m.get("role") == "user"
+            for text in _plain_texts(m.get("content"))
+        ]
+        seen[agent] = {
+            "precompact": [
+                (i["trigger"], i["custom_instructions"]) for i in run.hook_inputs("precompact")
+            ],
+            "prompts": [i["prompt"] for i in run.hook_inputs("prompt")],
+            "model got /compact": any("/compact" in t for t in prompts),
+        }
+    assert seen["claude"] == {
+        "precompact": [("manual", "keep the tests")],
+        "prompts": ["go"],
+        "model got /compact": False,
+    }
+    assert seen["hookline"] == seen["claude"]
+
+
+def _plain_texts(content: Any) -> list[str]:
+    if isinstance(content, str):
+        return [content]
+    return [b.get("text", "") for b in content or [] if b.get("type") == "text"]
+
+
+@pytest.mark.parametrize("command", ["/help", "/permissions", "/hooks"])
+def test_print_ui_commands_say_they_are_not_available(
+    claude: Path, tmp_path: Path, command: str
+) -> None:
+    """A built-in that needs the terminal app answers so under `-p`, without the model."""
+    runs = {
+        agent: _run(
+            agent, claude, tmp_path / agent, settings={}, turns=[Turn("MODEL")], prompt=command
+        )
+        for agent in ("claude", "hookline")
+    }
+    for run in runs.values():
+        assert run.returncode == 0 and not run.requests, run.describe()
+    assert runs["claude"].answer() == f"{command} isn't available in this environment."
+    assert runs["hookline"].answer() == runs["claude"].answer()

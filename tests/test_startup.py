@@ -27,6 +27,7 @@ from hookline.discovery import ENTRY_POINT_GROUP
 from hookline.discovery.sources import _may_declare
 from hookline.settings.loader import load_settings
 from hookline.settings.models import Settings
+from tests.fakes import FakeAnthropicServer
 
 #: Never needed to print the version or the help.
 HEAVY = (
@@ -67,8 +68,10 @@ SETTINGS_VALIDATION = (
 #: A scripted ``-p`` turn with no settings file and no hook (108 when this was pinned: the
 #: event classes are seven small modules, one per family, loaded on first use; +1: the
 #: coroutine driver, ``core.driver``, in a module of its own; +2: the message queues,
-#: ``agent.queues``, and the sandbox's side of the agent, ``agent.sandbox_side``).
-MAX_TURN_HOOKLINE_MODULES = 114
+#: ``agent.queues``, and the sandbox's side of the agent, ``agent.sandbox_side``; +1: the
+#: hooks' reload, ``agent.reload``, out of ``agent.setup``; +1: the built-in tools' schemas
+#: written out, ``tools.schemas``, so no request imports pydantic).
+MAX_TURN_HOOKLINE_MODULES = 116
 #: ``claude-hook --no-discovery`` with one hook (37 when this was pinned; +1: the watchdog;
 #: +2: ``core.driver`` and the loop-free runners, ``core.loopless``).
 MAX_BRIDGE_HOOKLINE_MODULES = 43
@@ -248,6 +251,25 @@ def test_a_scripted_turn_loads_no_sdk_no_tui_no_yaml(tmp_path: Path) -> None:
     assert len(_hookline_modules(modules)) <= MAX_TURN_HOOKLINE_MODULES, len(
         _hookline_modules(modules)
     )
+
+
+def test_an_anthropic_turn_loads_no_sdk_and_no_pydantic(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The first request with ``anthropic:`` is spoken over httpx2 and sends the built-in
+    tools' written-out schemas: neither the SDK nor pydantic is on its path."""
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-test")
+    with FakeAnthropicServer() as fake:
+        fake.add_text("hello")
+        argv = ["-p", "hi", "--no-session", "--model", "anthropic:claude-test"]
+        modules, out = _cli(*argv, "--base-url", fake.url, cwd=tmp_path)
+
+    assert out == "hello\n"
+    assert fake.requests[0]["tools"], "the tools' schemas were sent"
+    assert "httpx2" in modules
+    assert _of(modules, ("anthropic", "openai", "pydantic", "pydantic_core", "rich")) == []
+    assert _of(modules, ("prompt_toolkit", "tree_sitter", "yaml")) == []
+    assert "hookline.tools.params" not in modules
 
 
 def test_a_turn_with_settings_hooks_loads_the_claude_layer(tmp_path: Path) -> None:

@@ -144,19 +144,30 @@ def _main_parser() -> argparse.ArgumentParser:
         help="resume the most recent session of this project",
     )
     p.add_argument(
+        "-r",
         "--resume",
         nargs="?",
         const="",
         default=None,
         metavar="ID",
         help="resume a session: its id, a unique start of the id, or its file "
-        "(no ID: the most recent, as --continue)",
+        "(no ID: pick one of this directory's sessions in the terminal app)",
     )
     p.add_argument(
         "--permission-mode",
         choices=PERMISSION_MODES,
         default=None,
         help="default, acceptEdits, plan, bypassPermissions or dontAsk",
+    )
+    p.add_argument(
+        "--dangerously-skip-permissions",
+        action="store_true",
+        help="run in bypassPermissions (--permission-mode bypassPermissions)",
+    )
+    p.add_argument(
+        "--allow-dangerously-skip-permissions",
+        action="store_true",
+        help="let Shift+Tab switch to bypassPermissions later, without starting in it",
     )
     p.add_argument(
         "--add-dir",
@@ -397,7 +408,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     # --hook and scripted: paths are resolved against --cwd downstream; these two alike.
     settings_file = _under(cwd, args.settings)
     session_file = _under(cwd, args.session)
-    if args.resume and session_file is not None:
+    permission_mode = args.permission_mode
+    if args.dangerously_skip_permissions:
+        if permission_mode not in (None, "bypassPermissions"):
+            parser.error(
+                f"--dangerously-skip-permissions and --permission-mode {permission_mode} "
+                "ask for two modes: give one"
+            )
+        permission_mode = "bypassPermissions"
+    if args.resume is not None and session_file is not None:
         parser.error("--resume ID and --session FILE each name a session: give one")
     if session_file is not None and not os.path.isfile(session_file):
         parser.error(f"--session {session_file}: no such file")
@@ -418,7 +437,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         if on_terminal():  # the app is drawn first; the agent is imported and built after
             from hookline.modes.tui.launch import Launch
 
-            launch = Launch(cwd, model=args.model, trust_project=args.trust_project)
+            launch = Launch(
+                cwd, model=args.model, trust_project=args.trust_project, settings_file=settings_file
+            )
+    if args.resume == "":
+        if launch is None:
+            parser.error(
+                "--resume without an ID opens a picker, which needs the terminal app; "
+                "here name the session: --resume ID (its id, a unique start of it, or its "
+                "file), or -c for this directory's most recent"
+            )
+        picked = _picked_session(cwd)
+        if isinstance(picked, int):
+            return picked
+        session_file = picked
 
     def make_options() -> object:
         from hookline.agent.setup import AgentOptions
@@ -432,8 +464,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             # serve answers another agent's events: no hookline session unless one is named.
             no_session=args.no_session or (serve and session_file is None),
             session_file=session_file,
-            resume=args.continue_recent or args.resume == "",
-            permission_mode=args.permission_mode,
+            resume=args.continue_recent,
+            permission_mode=permission_mode,
+            allow_bypass_permissions=args.allow_dangerously_skip_permissions,
             add_dirs=args.add_dirs,
             trust_project=args.trust_project,
             required_hooks=args.required_hooks,
@@ -484,6 +517,29 @@ def main(argv: Sequence[str] | None = None) -> int:
         return exc.exit_code
     finally:
         unconfigure()
+
+
+def _picked_session(cwd: str) -> str | int:
+    """``--resume`` with no ID: the file of the session picked, else the exit code (0: the
+    user left the picker; 1: this directory has no session to resume)."""
+    import asyncio
+
+    from hookline.session.manager import SessionManager
+
+    sessions = SessionManager.list_sessions(cwd)
+    if not sessions:
+        print(
+            f"hookline: no sessions here to resume ({cwd}); `hookline` starts a new one",
+            file=sys.stderr,
+        )
+        return 1
+    from hookline.modes.tui.picker import pick_session
+
+    picked = asyncio.run(pick_session(cwd, sessions))
+    if picked is None:
+        print("No session resumed.")
+        return 0
+    return picked
 
 
 def _hooks_command(argv: list[str]) -> int:
@@ -650,10 +706,12 @@ async def _run(
 
     ask_trust = None
     if launch is not None:
-        await launch.open()  # the trust question, then the first frame
+        await launch.open()  # invalid settings, the trust question, then the first frame
         ask_trust = launch.ask_trust
+        imported = asyncio.ensure_future(asyncio.to_thread(_agent_imports))
         try:
-            await asyncio.to_thread(_agent_imports)
+            await launch.settle_settings()  # in the app, when not asked before it
+            await imported
         except BaseException:
             await launch.close()
             raise
@@ -674,7 +732,8 @@ async def _run(
     out = None if interactive else claim_stdout()
     try:
         with gc_paused():
-            bundle = await build_agent(options, ask_trust=ask_trust)
+            set_aside = launch.set_aside if launch is not None else ()
+            bundle = await build_agent(options, ask_trust=ask_trust, set_aside=set_aside)
     except BaseException:
         if launch is not None:
             await launch.close()  # the terminal restored before the error is printed
@@ -700,11 +759,10 @@ async def _run(
     code = 0
     try:
         if mode == "rpc":
-            from hookline.agent.model_catalog import ModelCatalog
             from hookline.modes.rpc.server import run_rpc
 
-            catalog = ModelCatalog(os.environ, bundle.settings.merged.model, options.base_url)
-            code = await _until_shutdown(agent, run_rpc(agent, bundle.make_provider, out, catalog))
+            rpc = run_rpc(agent, bundle.make_provider, out, bundle.catalog())
+            code = await _until_shutdown(agent, rpc)
         elif mode == "serve":
             from hookline.bridge.engine import share_bridge
             from hookline.bridge.serve import claude_lines
@@ -723,7 +781,9 @@ async def _run(
         else:
             agent.runner.set_ui(StderrUI(), False)
             assert prompt is not None
-            code = await run_print(agent, prompt, json_mode=mode == "json", out=out)
+            code = await run_print(
+                agent, prompt, json_mode=mode == "json", out=out, make_provider=bundle.make_provider
+            )
     except asyncio.CancelledError:
         if signals.received is None or main_task is None:
             raise

@@ -69,21 +69,29 @@ def covered_names(folder: Path) -> set[str]:
 class ScriptedUI(NoUI):
     """A UI whose dialogs give fixed answers and remember what they were asked."""
 
-    def __init__(self, select: str | None = None, confirm: bool = False) -> None:
+    def __init__(
+        self, select: str | None = None, confirm: bool = False, input: str | None = None
+    ) -> None:
         super().__init__()
         self.select_answer = select
         self.confirm_answer = confirm
+        self.input_answer = input
         self.asked: list[tuple[str, Any]] = []
 
-    async def select(self, title: str, options: Sequence[str]) -> str | None:
+    async def select(self, title: str, options: Sequence[str], **_: Any) -> str | None:
+        """The first option starting with the scripted answer (None: Esc)."""
         self.asked.append((title, list(options)))
         if self.select_answer is None:
             return None
         return next((o for o in options if o.startswith(self.select_answer)), None)
 
-    async def confirm(self, title: str, message: str) -> bool:
+    async def confirm(self, title: str, message: str, **_: Any) -> bool:
         self.asked.append((title, message))
         return self.confirm_answer
+
+    async def input(self, title: str, placeholder: str | None = None, **_: Any) -> str | None:
+        self.asked.append((title, placeholder))
+        return self.input_answer
 
 
 @dataclass

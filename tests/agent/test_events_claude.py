@@ -109,15 +109,17 @@ async def test_a_permission_request_hook_decides(
 
 @pytest.mark.parametrize(
     ("answer", "expect", "made"),
-    [(True, "(no output)", True), (False, "Permission denied by the user", False)],
+    [("Yes", "(no output)", True), (None, "Permission denied by the user", False)],
 )
 async def test_with_a_ui_the_user_is_asked(
-    make_agent: MakeAgent, project: Path, answer: bool, expect: str, made: bool
+    make_agent: MakeAgent, project: Path, answer: str | None, expect: str, made: bool
 ) -> None:
-    ui = ScriptedUI(confirm=answer)
+    ui = ScriptedUI(select=answer)
     h = await make_agent(touch_then_answer(expect), permission_mode="default", ui=ui)
     await h.agent.prompt("make a file")
-    assert ui.asked == [("Allow tool call?", "Bash needs approval: bash touch made")]
+    ((title, options),) = ui.asked
+    assert title == "Allow tool call?\nBash needs approval: bash touch made"
+    assert options[0] == "Yes" and options[-1].startswith("No, and tell")
     assert (project / "made").exists() is made
     assert h.provider.remaining == 0
 

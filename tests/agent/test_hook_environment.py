@@ -86,7 +86,7 @@ async def test_scrub_removes_credentials_from_bash_and_hooks(
         assert (name in hook_env) is not scrub, name
 
 
-async def test_env_file_exports_reach_bash_and_later_hooks(
+async def test_env_file_exports_reach_bash_not_later_hooks(
     make_agent: MakeAgent, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-secret")
@@ -109,7 +109,8 @@ async def test_env_file_exports_reach_bash_and_later_hooks(
     added = await h.agent.prompt("go")
     assert "[exported] []" in tool_output(added)
     hook_env = json.loads(seen.read_text())
-    assert hook_env["FROM_ENV_FILE"] == "exported" and "ANTHROPIC_API_KEY" not in hook_env
+    # as in Claude Code, a later hook does not see the exports; the scrub still holds
+    assert "FROM_ENV_FILE" not in hook_env and "ANTHROPIC_API_KEY" not in hook_env
 
 
 ALWAYS_BLOCK = """echo '{"decision": "block", "reason": "keep going"}'"""

@@ -36,8 +36,10 @@ def test_a_provider_needs_its_key_and_its_sdk() -> None:
     assert specs[:2] == ["scripted:/s.json", SCRIPTED_DEFAULT]
     assert "anthropic:claude-haiku-4-5" in specs
     assert not [s for s in specs if s.startswith("openai:")]
-    missing_sdk = ModelCatalog({"ANTHROPIC_API_KEY": "k"}, installed=lambda module: False)
+    missing_sdk = ModelCatalog({"OPENAI_API_KEY": "k"}, installed=lambda module: False)
     assert _specs(missing_sdk) == ["scripted:/s.json", SCRIPTED_DEFAULT]
+    no_sdk_needed = ModelCatalog({"ANTHROPIC_API_KEY": "k"}, installed=lambda module: False)
+    assert "anthropic:claude-haiku-4-5" in _specs(no_sdk_needed)  # spoken to over httpx2
 
 
 def test_a_base_url_makes_openai_usable_without_a_key() -> None:

@@ -216,10 +216,11 @@ def test_accept_edits_counts_additional_directories(layout: tuple[Path, Path]) -
 
 def test_no_rule_is_suggested_for_a_read_only_command(layout: tuple[Path, Path]) -> None:
     project, _ = layout
-    from hookline.agent.gate import suggested_rules
+    from hookline.agent.rule_suggestions import rules_to_remember
 
     gate = PermissionGate(HookRunner(), cwd=str(project))
-    assert suggested_rules(gate, "bash", {"command": "git status && npm test"}) == ["Bash(npm *)"]
+    line = {"command": "git status && npm test"}
+    assert rules_to_remember(gate, "bash", line) == ["Bash(npm test)"]
 
 
 @pytest.mark.parametrize(

@@ -83,19 +83,24 @@ async def test_env_file_cannot_break_the_reader_with_python_variables(tmp_path: 
     assert found["OK"] == "1" and found["PYTHONHOME"] == "/nonexistent"
 
 
-async def test_session_start_exports_reach_later_hooks(
+async def test_session_start_exports_reach_bash_not_later_hooks(
     tmp_path: Path, script: ScriptFactory
 ) -> None:
+    """As in Claude Code: bash commands see the exports, the hooks that run later do not."""
     out = tmp_path / "seen"
     start = script(
         """echo 'declare -x TOOLCHAIN=stable' >> "$CLAUDE_ENV_FILE"
         echo 'export TOOLS="$CLAUDE_PROJECT_DIR/bin"' >> "$CLAUDE_ENV_FILE" """
     )
-    later = script(f'echo "[$TOOLCHAIN]" > {out}')
+    later = script(f'echo "[${{TOOLCHAIN:-}}]" > {out}')
     hooks = hooks_for(tmp_path, source("SessionStart", start), source("Stop", later))
     await hooks.engine.run("SessionStart", {"source": "startup"})
     await hooks.engine.run("Stop", {})
-    assert out.read_text().strip() == "[stable]"
+    assert out.read_text().strip() == "[]"
+    assert "TOOLCHAIN" not in hooks.engine.hook_env()
+    bash = hooks.engine.bash_env({"PATH": "/bin"})
+    assert bash["TOOLCHAIN"] == "stable"
+    assert bash["TOOLS"] == f"{hooks.engine.project_dir}/bin"
     assert hooks.engine.session_env == {
         "TOOLCHAIN": "stable",
         "TOOLS": f"{hooks.engine.project_dir}/bin",

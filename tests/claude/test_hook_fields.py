@@ -160,22 +160,35 @@ async def test_if_on_file_tools_uses_the_path_rule(tmp_path: Path) -> None:
     hook = command(recorder(log), if_="Edit(/src/**)")
     hooks = hooks_for(tmp_path, source("PreToolUse", hook))
     project = hooks.engine.project_dir
-    write = {"tool_name": "Write", "tool_input": {"file_path": f"{project}/docs/a.md"}}
-    await hooks.engine.run("PreToolUse", write)
+    edit = {"tool_name": "Edit", "tool_input": {"file_path": f"{project}/docs/a.md"}}
+    await hooks.engine.run("PreToolUse", edit)
     assert not log.exists()
-    write["tool_input"] = {"file_path": f"{project}/src/a.py"}
-    await hooks.engine.run("PreToolUse", write)
+    edit["tool_input"] = {"file_path": f"{project}/src/a.py"}
+    await hooks.engine.run("PreToolUse", edit)
     assert log.exists()
 
 
-async def test_if_edit_rule_sees_a_bash_redirection(tmp_path: Path) -> None:
-    """A bash line that writes a guarded file touches ``Edit(/src/**)`` too."""
-    deny = command("echo 'src is read-only' >&2; exit 2", if_="Edit(/src/**)")
-    hooks = hooks_for(tmp_path, source("PreToolUse", deny))
-    (o,) = (await hooks.engine.run("PreToolUse", bash_call("echo x > src/main.py"))).outcomes
-    assert o.kind == "blocking"
-    run = await hooks.engine.run("PreToolUse", bash_call("echo x > docs/readme.md"))
-    assert run.outcomes == []
+@pytest.mark.parametrize(
+    ("condition", "call"),
+    [
+        ("Edit(/src/**)", {"tool_name": "Write", "tool_input": {"file_path": "src/a.py"}}),
+        ("Write(/src/**)", {"tool_name": "Edit", "tool_input": {"file_path": "src/a.py"}}),
+        ("Edit(/src/**)", bash_call("echo x > src/main.py")),
+        ("Edit", {"tool_name": "Write", "tool_input": {"file_path": "src/a.py"}}),
+        ("Read(/src/**)", {"tool_name": "Grep", "tool_input": {"pattern": "x", "path": "src"}}),
+    ],
+)
+async def test_if_names_the_calls_own_tool(
+    tmp_path: Path, condition: str, call: dict[str, Any]
+) -> None:
+    """As in Claude Code, an ``if`` rule guards its own tool only: ``Edit(src/**)`` is not a
+    Write call's nor a bash line's, although a deny rule ``Edit(src/**)`` covers both."""
+    call = {**call, "cwd": str(tmp_path)}
+    assert not condition_holds(condition, "PreToolUse", call, str(tmp_path))
+    same = {**call, "tool_name": condition.partition("(")[0]}
+    if same["tool_name"] != "Bash" and "command" not in call["tool_input"]:
+        same["tool_input"] = {"file_path": "src/a.py"}
+        assert condition_holds(condition, "PreToolUse", same, str(tmp_path))
 
 
 async def test_if_on_a_non_tool_event_never_runs(tmp_path: Path) -> None:

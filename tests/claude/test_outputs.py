@@ -13,6 +13,8 @@ import re
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from hookline.claude import ClaudeHooks
 from hookline.claude.context_cap import MAX_CONTEXT_CHARS, cap_context
 from hookline.core.events import NotificationEvent, StopEvent, ToolCallEvent, ToolResultEvent
@@ -143,18 +145,26 @@ def bash_result() -> ToolResultEvent:
     )
 
 
+def read_result() -> ToolResultEvent:
+    return ToolResultEvent(
+        tool_name="read",
+        tool_call_id="r",
+        input={"path": ".env"},
+        content=[{"type": "text", "text": "API_KEY=secret"}],
+    )
+
+
+def replacing(value: Any) -> dict[str, Any]:
+    return {"hookSpecificOutput": {"hookEventName": "PostToolUse", "updatedToolOutput": value}}
+
+
 async def test_updated_tool_output_replaces_what_the_model_sees(
     tmp_path: Path, script: ScriptFactory
 ) -> None:
-    out = {
-        "hookSpecificOutput": {
-            "hookEventName": "PostToolUse",
-            "updatedToolOutput": "API_KEY=[redacted]",
-        }
-    }
-    _, runner, _ = install(tmp_path, source("PostToolUse", printing(script, out)))
+    hook = printing(script, replacing("API_KEY=[redacted]"))
+    _, runner, _ = install(tmp_path, source("PostToolUse", hook))
 
-    result = await runner.emit_tool_result(bash_result())
+    result = await runner.emit_tool_result(read_result())
 
     assert result is not None
     assert result.content == [{"type": "text", "text": "API_KEY=[redacted]"}]
@@ -163,12 +173,53 @@ async def test_updated_tool_output_replaces_what_the_model_sees(
 async def test_an_object_tool_output_reaches_the_model_as_json(
     tmp_path: Path, script: ScriptFactory
 ) -> None:
-    replaced = {"stdout": "clean", "stderr": ""}
-    out = {"hookSpecificOutput": {"hookEventName": "PostToolUse", "updatedToolOutput": replaced}}
-    _, runner, _ = install(tmp_path, source("PostToolUse", printing(script, out)))
-    result = await runner.emit_tool_result(bash_result())
+    replaced = {"type": "text", "file": {"content": "clean"}}
+    _, runner, _ = install(tmp_path, source("PostToolUse", printing(script, replacing(replaced))))
+    result = await runner.emit_tool_result(read_result())
     assert result is not None and result.content is not None
     assert json.loads(result.content[0]["text"]) == replaced  # type: ignore[typeddict-item]
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        "API_KEY=[redacted]",
+        {"stdout": "clean"},
+        {"stdout": "clean", "stderr": ""},
+        {"stdout": 5, "stderr": "", "interrupted": False},
+        ["clean"],
+    ],
+)
+async def test_bash_ignores_an_output_not_in_bashs_shape(
+    tmp_path: Path, script: ScriptFactory, value: Any
+) -> None:
+    """As in Claude Code: a plain string (or a partial object) does not replace Bash's output."""
+    _, runner, _ = install(tmp_path, source("PostToolUse", printing(script, replacing(value))))
+    result = await runner.emit_tool_result(bash_result())
+    assert result is None or result.content is None
+
+
+@pytest.mark.parametrize(
+    ("value", "text", "is_error"),
+    [
+        ({"stdout": "clean", "stderr": "", "interrupted": False}, "clean", None),
+        ({"stdout": "S", "stderr": "E", "interrupted": False, "isImage": False}, "S\nE", None),
+        (
+            {"stdout": "S", "stderr": "", "interrupted": True},
+            "S\n<error>Command was aborted before completion</error>",
+            True,
+        ),
+    ],
+)
+async def test_bash_takes_an_output_in_bashs_shape(
+    tmp_path: Path, script: ScriptFactory, value: Any, text: str, is_error: bool | None
+) -> None:
+    """stdout and stderr on their own lines; an interrupted command is an error (Claude Code)."""
+    _, runner, _ = install(tmp_path, source("PostToolUse", printing(script, replacing(value))))
+    result = await runner.emit_tool_result(bash_result())
+    assert result is not None
+    assert result.content == [{"type": "text", "text": text}]
+    assert result.is_error is is_error
 
 
 # -- additionalContext -----------------------------------------------------------------

@@ -9,7 +9,12 @@ import pytest
 from hookline.claude import ClaudeHooks, compile_matcher, match_query
 from hookline.claude.config import build_table
 from hookline.settings import HookPolicy
-from hookline.settings.models import AgentHookConfig, MatcherConfig, PromptHookConfig
+from hookline.settings.models import (
+    AgentHookConfig,
+    HttpHookConfig,
+    MatcherConfig,
+    PromptHookConfig,
+)
 
 from .conftest import command, source
 
@@ -85,6 +90,20 @@ def test_session_start_matches_source(tmp_path: Path) -> None:
     assert [h.describe() for h in hooks.engine.select("SessionStart", "compact").hooks] == [
         "echo resume"
     ]
+
+
+@pytest.mark.parametrize("event", ["SessionStart", "Setup"])
+def test_http_hooks_on_session_start_and_setup_are_skipped(tmp_path: Path, event: str) -> None:
+    """As in Claude Code: an http hook there is skipped, saying why; a command hook runs."""
+    http = HttpHookConfig(type="http", url="http://127.0.0.1:9/hook")
+    hooks = ClaudeHooks([source(event, "echo a", http)], project_dir=tmp_path)  # type: ignore[arg-type]
+    sel = hooks.engine.select(event, "startup")
+    assert [h.type for h in sel.hooks] == ["command"]
+    assert [(s.hook.type, s.reason) for s in sel.skipped] == [
+        ("http", f"HTTP hooks are not supported for {event}")
+    ]
+    other = ClaudeHooks([source("Stop", http)], project_dir=tmp_path)  # type: ignore[arg-type]
+    assert [h.type for h in other.engine.select("Stop", None).hooks] == ["http"]
 
 
 def test_invalid_regex_is_a_config_error_and_a_diagnostic(tmp_path: Path) -> None:

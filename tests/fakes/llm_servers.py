@@ -50,7 +50,8 @@ class FakeReply:
     by default it follows from whether there are tool calls. ``stream_error``
     sends the text and then an in-stream error (Anthropic ``event: error``,
     OpenAI ``data: {"error": ...}``) of that type. ``event_delay`` sleeps between
-    events so a client can abort mid-stream.
+    events so a client can abort mid-stream. ``cut`` ends the Anthropic stream after the
+    text, as a dropped connection does: no more blocks, no ``message_stop``.
     """
 
     text: str = ""
@@ -67,6 +68,7 @@ class FakeReply:
     event_delay: float = 0.0
     chunk_chars: int = 4
     headers: dict[str, str] = field(default_factory=dict)
+    cut: bool = False
 
 
 @dataclass
@@ -287,6 +289,8 @@ class FakeAnthropicServer(_FakeServer):
         if reply.stream_error:
             error = {"type": reply.stream_error, "message": f"fake {reply.stream_error}"}
             yield _sse("error", {"type": "error", "error": error})
+            return
+        if reply.cut:
             return
         if reply.text:
             yield _sse("content_block_stop", {"type": "content_block_stop", "index": index})

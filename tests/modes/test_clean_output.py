@@ -103,7 +103,7 @@ def test_print_mode_says_on_stderr_what_was_denied_and_how_to_allow_it(tmp_path:
     (line,) = [x for x in done.stderr.splitlines() if "denied" in x and x.startswith("hookline:")]
     assert line.startswith("hookline: 1 tool call denied: bash (b1):")
     assert "no UI to ask" in line
-    assert "Bash(rm *)" in line and "--permission-mode bypassPermissions" in line
+    assert "Bash(rm -rf build)" in line and "--permission-mode bypassPermissions" in line
 
 
 def test_json_mode_records_each_denial_in_its_final_event(tmp_path: Path) -> None:

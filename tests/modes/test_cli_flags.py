@@ -157,7 +157,7 @@ def _context_texts(stdout: str) -> list[str]:
     return [part.get("text", "") for m in context["messages_added"] for part in m["content"]]
 
 
-def test_session_resumes_a_file_and_resume_picks_the_newest(tmp_path: Path) -> None:
+def test_session_resumes_a_file_and_continue_picks_the_newest(tmp_path: Path) -> None:
     home = Path.home()
     model = write_script(tmp_path / "script.json", ["noted"])
     for word in ("alpha", "beta"):
@@ -169,7 +169,7 @@ def test_session_resumes_a_file_and_resume_picks_the_newest(tmp_path: Path) -> N
     beta = next(f for f in files if "remember beta" in f.read_text())
 
     newest = run_cli(
-        "--mode", "json", "-p", "and now?", "--model", model, "--resume", "--cwd", str(tmp_path)
+        "--mode", "json", "-p", "and now?", "--model", model, "-c", "--cwd", str(tmp_path)
     )  # fmt: skip
     assert newest.returncode == 0, newest.stderr
     assert _context_texts(newest.stdout) == ["remember beta", "noted", "and now?"]

@@ -72,13 +72,23 @@ def test_resume_finds_an_id_of_another_project(project: Path) -> None:
     assert _ask(project, model, "--resume", alpha[:8])[:2] == ["remember alpha", "noted"]
 
 
-def test_continue_and_bare_resume_take_the_most_recent(project: Path) -> None:
+def test_continue_takes_the_most_recent(project: Path) -> None:
     model = write_script(project / "script.json", ["noted"])
     _remember(project, model, "alpha")
     _remember(project, model, "beta")
 
-    for flags in (["-c"], ["--continue"], ["--resume"]):
+    for flags in (["-c"], ["--continue"]):
         assert _ask(project, model, *flags)[:2] == ["remember beta", "noted"], flags
+
+
+def test_resume_without_an_id_needs_the_terminal_app(project: Path) -> None:
+    """The picker is the terminal app's: without it, say what to pass instead."""
+    model = write_script(project / "script.json", ["noted"])
+    _remember(project, model, "alpha")
+    for flags in (["-p", "x", "--resume"], ["-r", "-p", "x"], ["--resume"]):
+        done = run_cli(*flags, "--model", model, "--cwd", str(project))
+        assert done.returncode == 2, flags
+        assert "--resume ID" in done.stderr and "-c" in done.stderr, done.stderr
 
 
 def test_an_ambiguous_prefix_lists_the_candidates(project: Path) -> None:

@@ -44,18 +44,18 @@ def test_continue_recent_never_picks_another_projects_session(tmp_path: Path) ->
         assert again.get_session_file() == other_file
 
 
-def test_resume_flag_in_a_twin_folder_starts_fresh(tmp_path: Path, isolated_home: Path) -> None:
+def test_continue_in_a_twin_folder_starts_fresh(tmp_path: Path, isolated_home: Path) -> None:
     nested, dashed = _twins(tmp_path)
     script = tmp_path / "script.json"
     script.write_text(json.dumps({"turns": ["noted", "hello"]}))
     model = f"scripted:{script}"
     first = run_hookline("-p", "the deploy key is hunter2", "--model", model, "--cwd", str(dashed))
     assert first.returncode == 0, first.stderr
-    second = run_hookline("-p", "hi", "--resume", "--model", model, "--cwd", str(nested))
+    second = run_hookline("-p", "hi", "--continue", "--model", model, "--cwd", str(nested))
     assert second.returncode == 0, second.stderr
 
     files = sorted((isolated_home / ".hookline" / "sessions").rglob("*.jsonl"))
-    assert len(files) == 2  # the --resume run did not append to the other project's file
+    assert len(files) == 2  # the --continue run did not append to the other project's file
     by_cwd = {jsonl_lines(f)[0]["cwd"]: jsonl_lines(f) for f in files}
     texts = {
         cwd: [content_text(e["message"]["content"]) for e in lines if e["type"] == "message"]
@@ -123,7 +123,7 @@ def test_a_fifo_or_device_among_the_sessions_is_skipped_never_read(
     tmp_path: Path, isolated_home: Path, kind: str
 ) -> None:
     """The newest "session" being a FIFO (blocks forever) or a link to /dev/zero (never
-    ends) must not hang ``--continue`` or ``--resume``."""
+    ends) must not hang ``--continue`` (nor the picker, which lists the same way)."""
     import os
 
     project = tmp_path / "project"
@@ -139,7 +139,7 @@ def test_a_fifo_or_device_among_the_sessions_is_skipped_never_read(
         os.mkfifo(trap)
     else:
         trap.symlink_to("/dev/zero")
-    for flag in ("--continue", "--resume"):
+    for flag in ("--continue", "-c"):
         again = run_hookline("-p", "again", flag, "--model", model, "--cwd", str(project))
         assert again.returncode == 0, again.stderr
         assert "Traceback" not in again.stderr

@@ -400,3 +400,35 @@ def test_trust_list_shows_what_is_trusted_and_covers_below(tmp_path: Path) -> No
     _write(clone / ".claude" / "settings.json", {"permissions": {"allow": ["Bash"]}})
     done = _run(clone, write_script(tmp_path / "s.json", ["answer"]))
     assert "is not trusted" not in done.stderr
+
+
+# -- the bypass flags ---------------------------------------------------------------------
+
+
+def test_dangerously_skip_permissions_runs_in_bypass_and_clashes_with_another_mode(
+    tmp_path: Path,
+) -> None:
+    project = tmp_path / "proj"
+    project.mkdir()
+    marker = tmp_path / "ran"
+    model = _bash_script(tmp_path, f"touch {marker}")
+
+    clash = _run(project, model, "--dangerously-skip-permissions", "--permission-mode", "plan")
+    assert clash.returncode == 2
+    assert "--dangerously-skip-permissions and --permission-mode plan" in clash.stderr
+    assert not marker.exists()
+
+    done = _run(project, model, "--dangerously-skip-permissions")
+    assert done.returncode == 0, done.stderr
+    assert marker.exists()
+
+
+def test_allow_dangerously_skip_permissions_does_not_start_in_bypass(tmp_path: Path) -> None:
+    project = tmp_path / "proj"
+    project.mkdir()
+    marker = tmp_path / "ran"
+    done = _run(
+        project, _bash_script(tmp_path, f"touch {marker}"), "--allow-dangerously-skip-permissions"
+    )
+    assert done.returncode == 0, done.stderr
+    assert not marker.exists()  # default mode: no UI to ask, so denied

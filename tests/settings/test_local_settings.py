@@ -40,3 +40,36 @@ def test_a_planted_fifo_is_refused_without_blocking(tmp_path: Path) -> None:
     os.mkfifo(tmp_path / ".claude" / "settings.local.json")
     with pytest.raises(LocalSettingsError, match="not a regular file"):
         update_local_settings(tmp_path, lambda d: d.update(x=True))
+
+
+def test_a_rule_is_added_once_and_removed(tmp_path: Path) -> None:
+    from hookline.settings.local_settings import add_permission_rule, remove_permission_rule
+
+    path = update_local_settings(tmp_path, lambda d: d.update(env={"A": "1"}))
+    add_permission_rule(tmp_path, "allow", "Bash(npm run build)")
+    add_permission_rule(tmp_path, "allow", "Bash(npm run build)")
+    add_permission_rule(tmp_path, "deny", "Read(.env)")
+    assert json.loads(path.read_text()) == {
+        "env": {"A": "1"},
+        "permissions": {"allow": ["Bash(npm run build)"], "deny": ["Read(.env)"]},
+    }
+    assert remove_permission_rule(tmp_path, "allow", "Bash(npm run build)")
+    assert not remove_permission_rule(tmp_path, "allow", "Bash(npm run build)")
+    assert json.loads(path.read_text())["permissions"] == {"allow": [], "deny": ["Read(.env)"]}
+
+
+def test_removing_from_no_file_writes_none(tmp_path: Path) -> None:
+    from hookline.settings.local_settings import remove_permission_rule
+
+    assert not remove_permission_rule(tmp_path, "allow", "Bash(ls)")
+    assert not (tmp_path / ".claude").exists()
+
+
+def test_a_rule_list_that_is_not_a_list_is_left_alone(tmp_path: Path) -> None:
+    from hookline.settings.local_settings import add_permission_rule
+
+    path = update_local_settings(tmp_path, lambda d: d.update(permissions={"allow": "Bash"}))
+    before = path.read_text()
+    with pytest.raises(LocalSettingsError, match=r"permissions\.allow"):
+        add_permission_rule(tmp_path, "allow", "Bash(ls)")
+    assert path.read_text() == before

@@ -124,3 +124,45 @@ async def test_managed_disable_all_hooks_loads_no_module_at_all(
         assert not (tmp_path / "managed-loaded").exists()
     finally:
         await bundle.agent.shutdown("exit")
+
+
+@pytest.mark.parametrize(
+    ("options", "user", "available"),
+    [
+        ({}, {}, False),
+        ({"allow_bypass_permissions": True}, {}, True),
+        ({"permission_mode": "bypassPermissions"}, {}, True),
+        ({}, {"permissions": {"defaultMode": "bypassPermissions"}}, True),
+        (
+            {"allow_bypass_permissions": True},
+            {"permissions": {"disableBypassPermissionsMode": "disable"}},
+            False,
+        ),
+    ],
+)
+async def test_bypass_may_be_switched_to_when_started_in_it_or_allowed_and_not_forbidden(
+    isolated_home: Path,
+    project: Path,
+    managed_paths: list[Path],
+    options: dict[str, Any],
+    user: dict[str, Any],
+    available: bool,
+) -> None:
+    _write(isolated_home / ".claude" / "settings.json", user)
+    bundle = await build_agent(_options(project, managed_paths, **options), stderr=io.StringIO())
+    try:
+        assert bundle.agent.gate.bypass_available is available
+    finally:
+        await bundle.agent.shutdown("exit")
+
+
+async def test_a_managed_policy_keeps_bypass_off_the_ring_whatever_allowed_it(
+    project: Path, managed_paths: list[Path]
+) -> None:
+    _write(managed_paths[0], {"permissions": {"disableBypassPermissionsMode": "disable"}})
+    options = _options(project, managed_paths, allow_bypass_permissions=True)
+    bundle = await build_agent(options, stderr=io.StringIO())
+    try:
+        assert not bundle.agent.gate.bypass_available
+    finally:
+        await bundle.agent.shutdown("exit")

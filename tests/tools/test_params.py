@@ -26,6 +26,7 @@ from hookline.core.tool_params import parameters_model
 from hookline.core.wrapping import wrap_tool
 from hookline.tools import BUILTIN_PARAMS, builtin_tools
 from hookline.tools.params import BashParams, EditParams, GrepParams, ReadParams
+from hookline.tools.schemas import SCHEMAS_FILE, render_schemas
 
 _PATH = {"type": "string", "description": "Path to the file (relative or absolute)"}
 
@@ -150,6 +151,20 @@ def test_the_built_in_tools_send_the_generated_schema(tmp_path: Path) -> None:
         assert tool_json_schema(tool.parameters)["properties"].keys() == (
             HAND_WRITTEN[tool.name]["properties"].keys()
         )
+        # written out beforehand, equal to what the model generates
+        assert tool_json_schema(tool.parameters) == tool_json_schema(BUILTIN_PARAMS[tool.name])
+
+
+def test_the_written_out_schemas_are_the_models_schemas() -> None:
+    assert SCHEMAS_FILE.read_text(encoding="utf-8") == render_schemas(), (
+        "hookline/tools/schemas.json is out of date: run `python -m hookline.tools.schemas`"
+    )
+
+
+def test_a_written_out_schema_is_a_fresh_copy_too(tmp_path: Path) -> None:
+    read = builtin_tools(str(tmp_path))[0]
+    tool_json_schema(read.parameters)["properties"].clear()
+    assert list(tool_json_schema(read.parameters)["properties"]) == ["path", "offset", "limit"]
 
 
 def test_no_titles_and_no_null_but_a_property_called_title_stays() -> None:
@@ -517,8 +532,8 @@ def test_a_model_without_a_json_schema_still_gets_a_tool_error() -> None:
 def test_creating_the_built_in_tools_imports_neither_their_models_nor_pydantic(
     tmp_path: Path,
 ) -> None:
-    """Every start-up creates the built-ins; their models load when a tool first runs
-    or a provider first sends a schema."""
+    """Every start-up creates the built-ins, and the first request sends their schemas
+    (written out beforehand); their models load when a tool first runs."""
     import subprocess
     import sys
 
@@ -526,10 +541,13 @@ def test_creating_the_built_in_tools_imports_neither_their_models_nor_pydantic(
         "import sys\n"
         "from hookline.tools import builtin_tools\n"
         f"tools = builtin_tools({str(tmp_path)!r})\n"
-        "print(sorted(m for m in sys.modules if m == 'pydantic' or m == 'hookline.tools.params'))\n"
-        "from hookline.core.tool_params import tool_json_schema\n"
-        "tool_json_schema(tools[0].parameters)\n"
-        "print('hookline.tools.params' in sys.modules)\n"
-    )
+        "loaded = lambda: sorted(m for m in sys.modules if m in ('pydantic', %r))\n"
+        "print(loaded())\n"
+        "from hookline.core.tool_params import tool_json_schema, parse_arguments\n"
+        "[tool_json_schema(tool.parameters) for tool in tools]\n"
+        "print(loaded())\n"
+        "parse_arguments('read', tools[0].parameters.resolve(), {'path': 'x'})\n"
+        "print(loaded())\n"
+    ) % "hookline.tools.params"
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
-    assert done.stdout.splitlines() == ["[]", "True"]
+    assert done.stdout.splitlines() == ["[]", "[]", "['hookline.tools.params', 'pydantic']"]

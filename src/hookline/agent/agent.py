@@ -120,7 +120,7 @@ class Agent:
         claude: ClaudeHooks | None = None,
         subagents: AgentTypes | None = None,
         make_provider: Callable[[str], Provider] | None = None,
-        reloader: Callable[[], Awaitable[None]] | None = None,
+        reloader: Callable[[], Awaitable[object]] | None = None,
         memory_files: Sequence[MemoryFile] = (),
         settings_stream_rules: Sequence[StreamRule] = (),
         verbose_context: bool = False,
@@ -669,8 +669,9 @@ class Agent:
         )
 
     def set_permission_mode(self, mode: PermissionMode) -> None:
-        """Change the mode for later tool calls; command hooks see it as ``permission_mode``."""
-        self.gate.mode = mode
+        """Change the mode for later tool calls; command hooks see it as ``permission_mode``.
+        ``bypassPermissions`` needs a session that may enter it (``ModeUnavailableError``)."""
+        self.gate.set_mode(mode)
 
     async def _append(self, msg: Message) -> Message:
         """Persist ``msg``; listeners hear of it once it is on disk (the fsync runs off-loop)."""
@@ -742,7 +743,7 @@ class Agent:
                 from hookline.core.results import StopResult  # loaded: a hook answered
 
                 if isinstance(stop, StopResult) and stop.block:
-                    cap = stop_block_cap(self._hook_env())
+                    cap = stop_block_cap(self._bash_env())
                     if stop_continuations >= cap:
                         self.runner.context.ui.notify(
                             f"Stop hooks blocked {cap} times in a row; stopping",
@@ -824,11 +825,11 @@ class Agent:
 
     # -- the user's own shell command and the model switch ----------------------------
 
-    def _hook_env(self) -> dict[str, str]:
-        """The environment of hooks and bash: marked as the agent's (``agent_env``), with the
-        settings ``env`` and session exports (scrubbed if asked)."""
+    def _bash_env(self) -> dict[str, str]:
+        """The environment of bash: marked as the agent's (``agent_env``), with the settings
+        ``env`` and ``CLAUDE_ENV_FILE`` exports (scrubbed if asked)."""
         if self.claude is not None:
-            return self.claude.engine.subprocess_env()
+            return self.claude.engine.bash_env()
         return agent_env(self.mode, os.environ)
 
     async def run_user_bash(
@@ -853,7 +854,7 @@ class Agent:
                 command = result.command or command
                 cwd = result.cwd or cwd
                 env = result.env
-        full_env = {**self._hook_env(), **self.extra_env, **(env or {})}
+        full_env = {**self._bash_env(), **self.extra_env, **(env or {})}
         timeout, _ = bash_timeouts(full_env)  # the bash tool's default: a `!cmd` cannot hang
         done = await run_process(
             ["bash", "-c", command],

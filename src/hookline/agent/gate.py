@@ -8,7 +8,8 @@ Order, as in Claude Code (and stricter where noted):
 3. rules and mode for the rest (ask rules, a sandboxed bash call the sandbox vets —
    ``autoAllowBashIfSandboxed`` —, allow rules, read-only tools, acceptEdits);
 4. an ``ask`` goes to ``permission_request`` hooks (an input they rewrite is
-   checked against the rules again), then to the user through the UI, announced
+   checked against the rules again), then to the user through the UI (the dialog of
+   ``approval``: yes; yes, and don't ask again; no, and tell the agent), announced
    by a ``permission_prompt`` notification; with no UI it is denied, with a hint
    saying which rule or flag would allow it, and nothing is announced (no prompt
    is shown: Claude Code's ``-p`` sends no Notification either).
@@ -17,11 +18,12 @@ Order, as in Claude Code (and stricter where noted):
 from __future__ import annotations
 
 import copy
+import os
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from hookline.agent.permissions import (
-    CLAUDE_TOOL_NAMES,
     PermissionCheck,
     PermissionRules,
     check_permission,
@@ -33,7 +35,13 @@ from hookline.core.vocabulary import PermissionMode
 
 if TYPE_CHECKING:
     from hookline.core.results import HookResult, PermissionRequestResult, ToolCallResult
+    from hookline.core.ui import HookUI
     from hookline.sandbox.state import SandboxState
+    from hookline.settings.permission_rules.syntax import RuleBehavior
+
+
+class ModeUnavailableError(ValueError):
+    """A switch to ``bypassPermissions`` the session was not started able to make."""
 
 
 class PermissionGate:
@@ -48,6 +56,7 @@ class PermissionGate:
         cwd: str = ".",
         emit: Callable[[Event], Awaitable[Any]] | None = None,
         sandbox: SandboxState | None = None,
+        bypass_available: bool = False,
     ) -> None:
         self.runner = runner
         #: the session's sandbox, read at each call: the bash calls it runs and vets are
@@ -55,20 +64,68 @@ class PermissionGate:
         self.sandbox = sandbox
         #: read at each call: a change (``Agent.set_permission_mode``) holds from the next
         self.mode: PermissionMode = mode
+        #: whether ``set_mode`` may enter bypassPermissions (``settings.bypass_available``);
+        #: a session started in it may always go back to it
+        self.bypass_available = bypass_available or mode == "bypassPermissions"
         self.rules = rules or PermissionRules()
         self.cwd = cwd
         #: How events are sent; the agent passes its own emit so listeners see them.
         self.emit: Callable[[Event], Awaitable[Any]] = emit or runner.emit
 
-    def check(self, tool_name: str, input: dict[str, Any]) -> PermissionCheck:
-        """What the mode and rules alone say about one call."""
+    def set_mode(self, mode: PermissionMode) -> None:
+        """Switch the mode from the next call; ``bypassPermissions`` only when the session
+        may enter it (else ``ModeUnavailableError``, and the mode stays)."""
+        if mode == "bypassPermissions" and not self.bypass_available:
+            raise ModeUnavailableError(
+                "bypassPermissions is not available in this session: start it with "
+                "--allow-dangerously-skip-permissions (or --dangerously-skip-permissions), "
+                'and no settings file may set disableBypassPermissionsMode: "disable"'
+            )
+        self.mode = mode
+
+    def remember(self, rule: str, behavior: RuleBehavior = "allow") -> Path:
+        """Write ``rule`` to the project's ``.claude/settings.local.json`` and put it in force
+        from the next call ("don't ask again", ``/permissions``). A bad rule raises
+        ``PermissionRuleError``, a file that cannot be written ``LocalSettingsError``; either
+        way nothing changes."""
+        from hookline.settings.local_settings import add_permission_rule, local_settings_path
+
+        path = local_settings_path(self.cwd)
+        # compiled first: a rule that does not parse is never written
+        self.rules.add(behavior, rule, file=str(path), scope="local", root=self.cwd)
+        try:
+            return add_permission_rule(self.cwd, behavior, rule)
+        except BaseException:
+            self.rules.remove(behavior, rule, file=str(path))
+            raise
+
+    def forget(self, rule: str, behavior: RuleBehavior = "allow") -> bool:
+        """Take a rule out of ``.claude/settings.local.json`` and out of force; False when
+        the local file did not hold it (rules of other files are not touched: edit those by
+        hand)."""
+        from hookline.settings.local_settings import local_settings_path, remove_permission_rule
+
+        removed = remove_permission_rule(self.cwd, behavior, rule)
+        self.rules.remove(behavior, rule, file=str(local_settings_path(self.cwd)))
+        return removed
+
+    def check(
+        self, tool_name: str, input: dict[str, Any], *, rules: PermissionRules | None = None
+    ) -> PermissionCheck:
+        """What the mode and rules alone say about one call (``rules``: others than the
+        ones in force, to see what a rule would change)."""
         sandboxed = (
             tool_name == "bash"
             and self.sandbox is not None
             and self.sandbox.auto_allows(input, self.cwd)
         )
         return check_permission(
-            self.mode, self.rules, tool_name, input, self.cwd, sandboxed=sandboxed
+            self.mode,
+            self.rules if rules is None else rules,
+            tool_name,
+            input,
+            self.cwd,
+            sandboxed=sandboxed,
         )
 
     async def authorize(
@@ -90,10 +147,19 @@ class PermissionGate:
         elif hook_says == "allow" and check.rule is None:
             # A hook's allow answers the mode's question, never an ask rule's.
             return Authorization(input)
-        return await self._ask(tool_name, tool_call_id, input, check)
+        # no rule silences a hook that asks: "don't ask again" is then not offered
+        return await self._ask(
+            tool_name, tool_call_id, input, check, offer_rules=hook_says != "ask"
+        )
 
     async def _ask(
-        self, tool_name: str, tool_call_id: str, input: dict[str, Any], check: PermissionCheck
+        self,
+        tool_name: str,
+        tool_call_id: str,
+        input: dict[str, Any],
+        check: PermissionCheck,
+        *,
+        offer_rules: bool,
     ) -> Authorization:
         if self.runner.has_handlers("permission_request") or self.emit != self.runner.emit:
             result = _answer(
@@ -136,9 +202,37 @@ class PermissionGate:
                     notification_type="permission_prompt",
                 )
             )
-        if await ctx.ui.confirm("Allow tool call?", f"{check.reason}: {summary}"):
+        from hookline.agent.approval import ask_approval
+        from hookline.agent.rule_suggestions import rules_to_remember
+
+        rules = rules_to_remember(self, tool_name, input) if offer_rules else []
+        title = f"Allow tool call?\n{check.reason}: {summary}"
+        answer = await ask_approval(ctx.ui, title, rules)
+        if answer.choice == "always":
+            self._remember_all(rules, ctx.ui)
+        if answer.choice != "no":
             return Authorization(input)
-        return self._deny(tool_name, tool_call_id, input, "Permission denied by the user", "user")
+        return self._deny(tool_name, tool_call_id, input, answer.denial_reason, "user")
+
+    def _remember_all(self, rules: list[str], ui: HookUI) -> None:
+        """Write "don't ask again" rules and say which, and where; a rule that cannot be
+        written is reported and the call still runs, this once."""
+        from hookline.settings.local_settings import LocalSettingsError
+        from hookline.settings.permission_rules import PermissionRuleError
+
+        saved: list[str] = []
+        where: Path | None = None
+        for rule in rules:
+            try:
+                where = self.remember(rule)
+            except (PermissionRuleError, LocalSettingsError) as exc:
+                lost = ", ".join(r for r in rules if r not in saved)
+                ui.notify(f"Not saved: {lost} ({exc}); allowed this once", "warning")
+                break
+            saved.append(rule)
+        if saved and where is not None:
+            shown = os.path.relpath(where, self.cwd)  # the project's own file
+            ui.notify(f"Allowed from now on: {', '.join(saved)} (written to {shown})")
 
     def _deny(
         self,
@@ -172,33 +266,15 @@ def _hint(
         return None
     if gate.mode == "plan":
         return "plan mode runs only read-only tools and commands; use --permission-mode default"
-    rules = " and ".join(repr(r) for r in suggested_rules(gate, tool_name, input))
+    from hookline.agent.rule_suggestions import rules_to_remember
+
     flag = "--permission-mode acceptEdits" if tool_name in ("write", "edit") else None
     flag = flag or "--permission-mode bypassPermissions"
-    return f"add the allow rule {rules} to permissions.allow, or run with {flag}"
-
-
-def suggested_rules(gate: PermissionGate, tool_name: str, input: dict[str, Any]) -> list[str]:
-    """Narrow allow rules for this call in Claude's syntax: ``Bash(touch *)`` for each
-    command of a bash line that the rules do not already allow on its own."""
-    name = CLAUDE_TOOL_NAMES.get(tool_name, tool_name)
-    path = input.get("path")
-    if tool_name in ("write", "edit") and isinstance(path, str):
-        return [f"Edit({path})"]
-    if tool_name != "bash":
-        return [name]
-    from hookline.shell import parse_command  # tree-sitter loads on the first bash call
-
-    parsed = parse_command(str(input.get("command", "")))
-    out: list[str] = []
-    for command in parsed.commands:
-        if command.dynamic:
-            continue
-        alone = gate.check(tool_name, {"command": " ".join(command.argv)})
-        rule = f"{name}({command.program} *)"
-        if alone.decision != "allow" and rule not in out:
-            out.append(rule)
-    return out or [name]
+    rules = rules_to_remember(gate, tool_name, input)
+    if not rules:
+        return f"no allow rule lets it run unasked; run with {flag}"
+    shown = " and ".join(repr(r) for r in rules)
+    return f"add the allow rule {shown} to permissions.allow, or run with {flag}"
 
 
 def _answer(result: HookResult | None) -> PermissionRequestResult | None:

@@ -1,7 +1,8 @@
 """The models the agent can switch to, described the way pi's ``Model`` objects are.
 
 Nothing is asked of the network: the providers' well-known models are listed
-when they are usable here (the provider's SDK installed and its API key set),
+when they are usable here (the provider's SDK, if it needs one, installed and its API
+key set),
 next to the model in use, the models the user named (``HOOKLINE_MODEL``,
 settings ``model``) and the embedded scripted model. Each entry says whether
 the model reasons (``reasoning``): thinking levels apply only then.
@@ -32,6 +33,8 @@ _APIS = {
 }
 #: The provider → the environment variable holding its key, and its SDK module.
 _KEYS = {"anthropic": "ANTHROPIC_API_KEY", "openai": "OPENAI_API_KEY"}
+#: The SDK a provider's models need (Anthropic's are spoken to over httpx2, a dependency).
+_SDKS = {"openai": "openai"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -171,13 +174,14 @@ class ModelCatalog:
 
     def usable(self, provider: str) -> bool:
         """Whether a model of ``provider`` can be built here: scripted always; the others
-        need their SDK and their API key (OpenAI: or ``--base-url``, a local server)."""
+        need their API key (OpenAI: or ``--base-url``, a local server) and their SDK."""
         if provider not in _KEYS:
             return True
         keyed = bool(self.env.get(_KEYS[provider], "").strip())
         if provider == "openai" and self.base_url:
             keyed = True
-        return keyed and self.installed(provider)
+        sdk = _SDKS.get(provider)
+        return keyed and (sdk is None or self.installed(sdk))
 
     def available(self, current: str) -> list[ModelEntry]:
         """The model in use, the ones named by the user, the scripted model, then each

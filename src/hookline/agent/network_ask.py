@@ -13,11 +13,10 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from typing import Any
 
 from hookline.core.runner import HookRunner
 from hookline.sandbox.network import AskHost, HostAnswer, SharedQuestions, host_and_port
-from hookline.settings.local_settings import LocalSettingsError, update_local_settings
+from hookline.settings.local_settings import add_permission_rule
 
 __all__ = ["ASK_OPTIONS", "host_rule", "make_host_asker", "make_host_rememberer"]
 
@@ -65,18 +64,6 @@ def make_host_rememberer(project_dir: str | os.PathLike[str]) -> Callable[[str],
     is not what Claude Code writes; the file is then left as it was."""
 
     def remember(host: str) -> None:
-        rule = host_rule(host)
-
-        def add(data: dict[str, Any]) -> None:
-            permissions = data.setdefault("permissions", {})
-            if not isinstance(permissions, dict):
-                raise LocalSettingsError("'permissions' in settings.local.json is not an object")
-            allow = permissions.setdefault("allow", [])
-            if not isinstance(allow, list):
-                raise LocalSettingsError("'permissions.allow' in settings.local.json is not a list")
-            if rule not in allow:
-                allow.append(rule)
-
-        update_local_settings(project_dir, add)
+        add_permission_rule(project_dir, "allow", host_rule(host))
 
     return remember

@@ -14,7 +14,7 @@ import logging
 import os
 import re
 import sys
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, TextIO
@@ -28,6 +28,7 @@ from hookline.agent.permissions import PermissionRules
 from hookline.agent.provider import Provider, ProviderError
 from hookline.agent.providers.registry import ProviderSpecError, create_provider
 from hookline.agent.providers.scripted import ScriptError
+from hookline.agent.reload import HookReload
 from hookline.agent.sandbox_side import SandboxSide
 from hookline.agent.subagents import AgentTypes, load_agent_types
 from hookline.claude.environment import scrub_requested
@@ -57,6 +58,7 @@ from hookline.settings import (
     TrustError,
     TrustStore,
     allows,
+    bypass_available,
     hook_policy,
     load_settings,
     resolve_permission_mode,
@@ -65,6 +67,7 @@ from hookline.settings.trust import project_has_hooks as _project_has_hooks
 from hookline.tools import BashSpawnContext, BashSpawnHook, ToolLeftovers, builtin_tools
 
 if TYPE_CHECKING:
+    from hookline.agent.model_catalog import ModelCatalog
     from hookline.claude.adapter import ClaudeHooks
     from hookline.sandbox.state import SandboxState
 
@@ -104,6 +107,9 @@ class AgentOptions:
     session_file: str | None = None
     resume: bool = False
     permission_mode: PermissionMode | None = None
+    #: ``--allow-dangerously-skip-permissions``: bypassPermissions may be switched to later
+    #: (Shift+Tab) without starting in it, unless a settings file disables it.
+    allow_bypass_permissions: bool = False
     trust_project: bool = False
     system_prompt: str | None = None
     interactive: bool = False
@@ -137,7 +143,8 @@ class AgentBundle:
     agent: Agent
     runner: HookRunner
     settings: LoadedSettings
-    load_result: LoadResult
+    #: reloads the hooks (``/reload``, ``ctx.reload()``) and holds the ones loaded now
+    hooks: HookReload
     #: None when nothing needs it: no settings hooks, no plugins, no settings ``env`` and no
     #: credential scrub asked for (``_needs_claude_hooks``); the Claude layer is not imported.
     claude: ClaudeHooks | None
@@ -146,6 +153,14 @@ class AgentBundle:
     #: the session's sandbox, read by the bash tool and the gate at each call; the
     #: terminal app's ``/sandbox`` changes its mode (``SandboxState.set_mode``)
     sandbox: SandboxState
+    #: the models this session can switch to (``/model``, RPC ``get_available_models``),
+    #: made when asked: the catalog's module is not on the way to a first turn
+    catalog: Callable[[], ModelCatalog]
+
+    @property
+    def load_result(self) -> LoadResult:
+        """The module hooks loaded now (at start-up, or by the last reload)."""
+        return self.hooks.loaded
 
 
 _log = logging.getLogger("hookline.agent")
@@ -331,13 +346,25 @@ async def build_agent(
     *,
     stderr: TextIO | None = None,
     ask_trust: Callable[[str], Awaitable[bool]] | None = None,
+    set_aside: Collection[Path] = (),
 ) -> AgentBundle:
     """Everything the modes need, built in the order trust requires (``AgentBuilder``).
 
     ``ask_trust(cwd)`` asks the user whether to trust an untrusted project
     (interactive mode); without it the question is a line on stdin.
+    ``set_aside``: invalid settings files the user chose to go on without
+    (``load_settings``); any other invalid file stops the start.
     """
-    return await AgentBuilder(options, stderr=stderr, ask_trust=ask_trust).build()
+    builder = AgentBuilder(options, stderr=stderr, ask_trust=ask_trust, set_aside=set_aside)
+    return await builder.build()
+
+
+def unusable_settings(errors: Sequence[str]) -> SetupError:
+    """The error that stops a start on settings that cannot be used."""
+    return SetupError(
+        "settings cannot be used, so nothing was started (its deny rules cannot be "
+        "known); fix or remove the file:\n" + "\n".join(errors)
+    )
 
 
 class AgentBuilder:
@@ -356,12 +383,14 @@ class AgentBuilder:
         *,
         stderr: TextIO | None = None,
         ask_trust: Callable[[str], Awaitable[bool]] | None = None,
+        set_aside: Collection[Path] = (),
     ) -> None:
         self.options = options
         #: where notices go (None: the log)
         self.err = stderr
         self.cwd = os.path.abspath(options.cwd)
         self._ask_trust = ask_trust
+        self._set_aside = frozenset(set_aside)
         #: What a step built before the agent that reaches it later; ``bind`` gives it.
         self._awaiting_agent: list[_AwaitsAgent] = []
 
@@ -378,9 +407,21 @@ class AgentBuilder:
         loaded = await self.module_hooks(plan(), runner, settings)
         plugins = self.plugins(settings, trusted)
         claude = self.claude_hooks(settings, trusted, plugins, loaded, runner)
+        reload = HookReload(
+            plan, runner, loaded, self.cwd, read_settings=read_settings, claude=claude, err=self.err
+        )
         mode = self.permission_mode(settings)
         sandbox = self.sandbox(settings, rules, runner, read_settings)
-        gate = PermissionGate(runner, mode=mode, rules=rules, cwd=self.cwd, sandbox=sandbox)
+        gate = PermissionGate(
+            runner,
+            mode=mode,
+            rules=rules,
+            cwd=self.cwd,
+            sandbox=sandbox,
+            bypass_available=bypass_available(
+                settings, mode, self.options.allow_bypass_permissions
+            ),
+        )
         memory = self.memory(trusted)
         session = _open_session(self.options, self.cwd)
         leftovers = self.leftovers()
@@ -400,7 +441,7 @@ class AgentBuilder:
             claude=claude,
             subagents=subagents,
             make_provider=make_provider,
-            reloader=ModuleHookReload(plan, runner, loaded, self.cwd, self.err),
+            reloader=reload,
             memory_files=memory.files,
             settings_stream_rules=_settings_stream_rules(settings),
             verbose_context=self.options.verbose_context,
@@ -415,11 +456,12 @@ class AgentBuilder:
             agent=agent,
             runner=runner,
             settings=settings,
-            load_result=loaded,
+            hooks=reload,
             claude=claude,
             make_provider=make_provider,
             trusted=trusted,
             sandbox=sandbox,
+            catalog=self.catalog(settings),
         )
 
     # -- the steps, in order ---------------------------------------------------------
@@ -433,6 +475,7 @@ class AgentBuilder:
             cli_settings=Path(self.options.settings_file) if self.options.settings_file else None,
             managed_paths=self.options.managed_paths,
             project_trusted=trusted,
+            set_aside=self._set_aside,
         )
 
     def settings(self, read: Callable[[], LoadedSettings], trusted: bool) -> LoadedSettings:
@@ -441,10 +484,7 @@ class AgentBuilder:
         err, cwd = self.err, self.cwd
         settings = read()
         if settings.errors:
-            raise SetupError(
-                "settings cannot be used, so nothing was started (its deny rules cannot be "
-                "known); fix or remove the file:\n" + "\n".join(settings.errors)
-            )
+            raise unusable_settings(settings.errors)
         for warning in settings.warnings:
             _say(err, f"settings: {warning}")
         _log.debug("project %s: %s", cwd, "trusted" if trusted else "not trusted")
@@ -624,6 +664,11 @@ class AgentBuilder:
             _say(self.err, warning)
         return types
 
+    def catalog(self, settings: LoadedSettings) -> Callable[[], ModelCatalog]:
+        """The models ``/model`` and RPC list: the usable providers', the named ones."""
+        named = None if settings.empty else settings.merged.model  # no settings: no models
+        return functools.partial(_catalog, named, self.options.base_url)
+
     def provider_factory(self) -> Callable[[str], Provider]:
         """How a model is switched to by name: ``set_model``, a sub-agent type's model."""
         return functools.partial(
@@ -660,35 +705,10 @@ class AgentBuilder:
             )
 
 
-class ModuleHookReload:
-    """``ctx.reload()``: discover and load the hook modules again; the settings hooks stay,
-    the command line's flag values and the event bus's error report carry over."""
+def _catalog(named: str | None, base_url: str | None) -> ModelCatalog:
+    from hookline.agent.model_catalog import ModelCatalog
 
-    def __init__(
-        self,
-        plan: Callable[[], ModuleHookPlan],
-        runner: HookRunner,
-        loaded: LoadResult,
-        cwd: str,
-        err: TextIO | None,
-    ) -> None:
-        self._plan = plan
-        self._runner = runner
-        self._loaded = loaded
-        self._cwd = cwd
-        self._err = err
-
-    async def __call__(self) -> None:
-        fresh = LoadResult()
-        plan = self._plan()  # a fresh plan: discovery finds files added since start-up
-        if plan.discovery is not None:
-            fresh = await load_hooks_async(plan.discovery, cwd=self._cwd)
-        for error in fresh.errors:
-            _say(self._err, f"hook {error.path} failed to load: {error.reason}", logging.ERROR)
-        fresh.flag_values.update(self._loaded.flag_values)
-        fresh.events.on_error = self._loaded.events.on_error
-        self._runner.replace_hooks(self._loaded.hooks, fresh.pairs())
-        self._loaded = fresh
+    return ModelCatalog(os.environ, named, base_url)
 
 
 def _spawn_hook(claude: ClaudeHooks | None, mode: RunMode) -> BashSpawnHook:
@@ -696,7 +716,7 @@ def _spawn_hook(claude: ClaudeHooks | None, mode: RunMode) -> BashSpawnHook:
     CLAUDE_ENV_FILE exports and the credential scrub when there are settings hooks."""
 
     def spawn(ctx: BashSpawnContext) -> BashSpawnContext:
-        env = agent_env(mode, ctx.env) if claude is None else claude.engine.subprocess_env(ctx.env)
+        env = agent_env(mode, ctx.env) if claude is None else claude.engine.bash_env(ctx.env)
         return dataclasses.replace(ctx, env=env)
 
     return spawn

@@ -17,7 +17,7 @@ input                  UserPromptSubmit: block → ``handled`` + notify;
                        context / plain stdout appended to the prompt
 session_start          SessionStart: context sent to the host as a hidden
                        ``hook_context`` message; ``CLAUDE_ENV_FILE`` exports in
-                       ``session_env``
+                       ``session_env`` (for bash, not hooks)
 session_shutdown       SessionEnd
 session_before_compact PreCompact: block → ``cancel``
 stop / subagent_stop   Stop / SubagentStop: block → ``{block, reason}``
@@ -57,6 +57,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import logging
 import os
 import time
 import uuid
@@ -86,6 +87,7 @@ from hookline.claude.names import (
 )
 from hookline.claude.outcome import Outcome
 from hookline.claude.plugins import Plugin, plugin_hook_sources
+from hookline.claude.responses import bash_replacement
 from hookline.claude.watch import FileWatch
 from hookline.core.api import Handler, LoadedHook
 from hookline.core.context import HookContext
@@ -123,6 +125,8 @@ from hookline.core.ui import NotifyType
 from hookline.core.vocabulary import HOOKLINE_EVENT_NAMES
 from hookline.settings.loader import LoadedSettings
 from hookline.settings.policy import HookPolicy, hook_policy
+
+log = logging.getLogger("hookline.claude")
 
 SETTINGS_HOOK_PATH = "settings:claude"
 #: ``session_switch`` reason → SessionEnd ``reason`` for the session left.
@@ -183,6 +187,9 @@ class ClaudeHooks:
         self._files = FileWatch(self._watched_files())
         self._wired: set[str] = set()
         self.engine.registry.on_result(self._async_done)
+        #: The plugins' hooks and what their files said, kept when settings are re-read.
+        self.plugin_sources: list[HookSource] = []
+        self.plugin_errors: list[str] = []
 
     @classmethod
     def from_settings(
@@ -217,8 +224,24 @@ class ClaudeHooks:
             errors=[*errors],
             **kwargs,
         )
+        hooks.plugin_sources, hooks.plugin_errors = plugin_hooks, errors
         hooks.watch_settings((str(f.path), f.scope) for f in loaded.files)
         return hooks
+
+    def reload(self, loaded: LoadedSettings) -> LoadedHook:
+        """Take the hooks of re-read settings (``/reload``; the plugins' stay as loaded);
+        returns the bus hook that replaces this one's in the runner."""
+        merged = loaded.merged
+        self.engine.set_sources(
+            [*sources_from_settings(loaded), *self.plugin_sources],
+            hook_policy(loaded),
+            self.plugin_errors,
+        )
+        self.engine.settings_env = dict(getattr(merged, "env", None) or {})
+        self.engine.http_policy = HttpHookPolicy.from_settings(merged)
+        self._files = FileWatch(self._watched_files())
+        self._wired = set()
+        return self.loaded_hook()
 
     def watch_settings(self, files: Iterable[tuple[str, str]]) -> None:
         """Settings files (path, scope) whose changes fire ConfigChange; missing ones too."""
@@ -405,7 +428,7 @@ class ClaudeHooks:
         texts = [f"{event} hook feedback: {r}" for r in v.block_reasons] + v.contexts
         out = ToolResultResult()
         if v.updated_tool_output is not None and not ev.is_error:
-            out.content = _tool_output_content(v.updated_tool_output)
+            _replace_output(out, ev.tool_name, v.updated_tool_output)
         if texts:
             out.append = [{"type": "text", "text": cap_context("\n\n".join(texts))}]
         return out if out.model_fields_set else None
@@ -612,6 +635,21 @@ def _rewrite(
     wins). A path left as the hook saw it (absolute) goes back to the model's spelling.
     """
     return restore_paths(tool, original, from_claude_input(tool, dict(updated)), cwd)
+
+
+def _replace_output(out: ToolResultResult, tool: str, value: Any) -> None:
+    """``updatedToolOutput`` into ``out``: for bash only in Bash's own shape (as Claude Code,
+    which ignores a plain string there), for other tools as :func:`_tool_output_content`."""
+    if tool != "bash":
+        out.content = _tool_output_content(value)
+        return
+    replacement = bash_replacement(value)
+    if replacement is None:
+        log.debug("PostToolUse updatedToolOutput for Bash is not in Bash's shape: ignored")
+        return
+    out.content = [{"type": "text", "text": cap_context(replacement.text)}]
+    if replacement.is_error:
+        out.is_error = True
 
 
 def _tool_output_content(value: Any) -> list[Content]:

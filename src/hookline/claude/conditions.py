@@ -4,7 +4,10 @@
 :meth:`~hookline.settings.permission_rules.PermissionRule.matches`, the
 "touches any part" test deny rules use: ``git status; rm -rf x`` touches
 ``Bash(git *)`` through its first command, so a guard hook still sees the
-whole line. It fails towards running the hook, never towards skipping it:
+whole line. The rule must name the call's own tool: as in Claude Code,
+``Edit(src/**)`` guards Edit calls only, not a Write call nor a bash line
+writing there (a deny rule ``Edit(src/**)`` covers all three). It fails towards
+running the hook, never towards skipping it:
 
 - a bash line that cannot be checked in full (it does not parse, or a
   program is computed at run time) runs the hook;
@@ -69,6 +72,8 @@ class CallConditions:
         if rule is None:
             return True  # an unreadable condition must not switch a guard off
         call = self._described()
+        if not rule.names_own_tool(call):
+            return False  # ``Edit(src/**)`` guards Edit calls only, not Write or a bash line
         if call.unverifiable is not None and rule.names_tool(call):
             return True  # a line that cannot be read in full may hide a matching command
         return rule.matches(call)

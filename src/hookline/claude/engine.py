@@ -89,6 +89,7 @@ class HookEngine:
         self.project_dir = str(Path(project_dir).resolve())
         self.policy = policy
         self.project_trusted = project_trusted
+        self._skip = skip
         self.table = build_table(sources, policy, project_trusted, skip)
         self.errors: list[str] = [*errors, *self.table.errors]
         self.env = env  # None: the process env at each run
@@ -106,7 +107,8 @@ class HookEngine:
         self.registry = AsyncHookRegistry()
         #: The session id of runs no agent describes (``facts()``).
         self.session_id: str = str(uuid.uuid4())
-        #: Variables hooks exported through ``CLAUDE_ENV_FILE`` (SessionStart and the like).
+        #: Variables hooks exported through ``CLAUDE_ENV_FILE`` (SessionStart and the like),
+        #: for bash commands (``bash_env``), not for later hooks.
         self.session_env: dict[str, str] = {}
         self._once_ran: set[str] = set()
         self._outcome_listeners: list[OutcomeListener] = []
@@ -137,6 +139,19 @@ class HookEngine:
         d = HookDefinition(event, matcher, spec, "callback", spec.name, self._callbacks, 0, denied)
         self.table.add(d)
         return d
+
+    def set_sources(
+        self, sources: Sequence[HookSource], policy: HookPolicy | None, errors: Sequence[str] = ()
+    ) -> None:
+        """The hooks of re-read settings (``/reload``): the table is built anew, trust and
+        the skip rule as at start; callbacks added since are kept."""
+        callbacks = [d for ds in self.table.by_event.values() for d in ds if d.scope == "callback"]
+        table = build_table(sources, policy, self.project_trusted, self._skip)
+        for definition in callbacks:
+            table.add(definition)
+        self.policy = policy
+        self.table = table
+        self.errors = [*errors, *table.errors]
 
     def has_hooks(self, event: str) -> bool:
         return bool(self.table.by_event.get(event))
@@ -191,12 +206,18 @@ class HookEngine:
         the project folder (or ``cwd``)."""
         return SessionFacts(self.session_id, "", cwd or self.project_dir)
 
-    def subprocess_env(self, base: Mapping[str, str] | None = None) -> dict[str, str]:
-        """The environment of hook and bash subprocesses (see ``claude.environment``)."""
+    def hook_env(self) -> dict[str, str]:
+        """The environment of hook subprocesses: the agent's and the settings ``env``, but not
+        ``CLAUDE_ENV_FILE`` exports (in Claude Code those reach bash only)."""
+        return subprocess_env(self._root_env(None), self.settings_env)
+
+    def bash_env(self, base: Mapping[str, str] | None = None) -> dict[str, str]:
+        """The environment of bash commands: :meth:`hook_env` with ``CLAUDE_ENV_FILE`` exports."""
+        return subprocess_env(self._root_env(base), self.settings_env, self.session_env)
+
+    def _root_env(self, base: Mapping[str, str] | None) -> dict[str, str]:
         root = dict(base if base is not None else self.env if self.env is not None else os.environ)
-        if self.mode is not None:
-            root = agent_env(self.mode, root)
-        return subprocess_env(root, self.settings_env, self.session_env)
+        return agent_env(self.mode, root) if self.mode is not None else root
 
     def select(
         self, event: str, query: str | None, payload: dict[str, Any] | None = None
@@ -246,7 +267,7 @@ class HookEngine:
         run = EventRun(event, payload, selection)
         if not selection.hooks:
             return run
-        env = self.subprocess_env()
+        env = self.hook_env()
         env_file = None
         if event in ENV_FILE_EVENTS:
             env_file = new_env_file()

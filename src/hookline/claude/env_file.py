@@ -6,7 +6,8 @@ shell script (``export A=1``, ``source ~/.nvm/nvm.sh``, ``eval "$(direnv
 export bash)"``). hookline sources it the way Claude does: a shell (bash, else
 sh) with the hooks' environment and working folder runs ``. FILE`` and the
 variables exported afterwards that differ from before are the session's
-exports; they reach later bash tool calls and hooks. A script that fails,
+exports; they reach later bash tool calls and ``!command`` lines, not later
+hooks (as in Claude Code). A script that fails,
 hangs (it is killed after ``SOURCE_TIMEOUT``) or exits early exports
 nothing it had not exported yet; unset variables are not carried.
 

@@ -2,7 +2,8 @@
 
 Layers, later wins: the agent's own environment, the settings ``env`` block
 (trusted files only: an untrusted project's ``env`` is dropped when settings
-load), then what ``CLAUDE_ENV_FILE`` scripts exported this session.
+load), then, for bash commands only, what ``CLAUDE_ENV_FILE`` scripts exported
+this session.
 
 ``CLAUDE_CODE_SUBPROCESS_ENV_SCRUB=1`` (in the environment or the settings
 ``env``) removes provider credentials and ``OTEL_*`` from what hooks and

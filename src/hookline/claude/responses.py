@@ -7,12 +7,17 @@ module rebuilds Claude's objects from both. Differences, kept small and
 stated: Bash's stderr is merged into ``stdout`` (hookline's tool captures one
 stream), Write/Edit carry no ``originalFile``, and tools Claude Code does not
 have (or MCP and hook tools) get ``{"output": text}``.
+
+The other way, :func:`bash_replacement` reads a PostToolUse hook's
+``updatedToolOutput`` for Bash as Claude Code does: only an object in Bash's
+own shape replaces the output; anything else (a plain string too) is ignored.
 """
 
 from __future__ import annotations
 
 import os
 import re
+from dataclasses import dataclass
 from typing import Any
 
 #: The text hookline's bash tool shows the model for a command with no output.
@@ -22,6 +27,38 @@ _READ_NOTICE = re.compile(r"\n\n\[(?:Showing lines|Line \d+ is longer|\d+ more l
 _HUNK = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
 #: Files larger than this are not re-read to count ``totalLines``.
 _COUNT_LIMIT = 16 * 1024 * 1024
+#: What Claude Code adds to an interrupted Bash result (which is then an error).
+_INTERRUPTED = "<error>Command was aborted before completion</error>"
+
+
+@dataclass(frozen=True, slots=True)
+class BashReplacement:
+    """A Bash output a hook put in place of the real one: the text the model sees."""
+
+    text: str
+    is_error: bool
+
+
+def bash_replacement(value: Any) -> BashReplacement | None:
+    """``updatedToolOutput`` for Bash, or ``None`` when it is not in Bash's shape.
+
+    Claude Code checks the value against Bash's output schema (``stdout`` and
+    ``stderr`` strings, ``interrupted`` a boolean; ``isImage`` optional) and
+    ignores anything else; the model then sees stdout and stderr on their own
+    lines, and an interrupted command as an error.
+    """
+    if not isinstance(value, dict):
+        return None
+    stdout, stderr, interrupted = (value.get(k) for k in ("stdout", "stderr", "interrupted"))
+    image = value.get("isImage", False)
+    if not (isinstance(stdout, str) and isinstance(stderr, str)):
+        return None
+    if not (isinstance(interrupted, bool) and isinstance(image, bool)):
+        return None
+    parts = [p for p in (stdout, stderr) if p]
+    if interrupted:
+        parts.append(_INTERRUPTED)
+    return BashReplacement("\n".join(parts), interrupted)
 
 
 def shape_response(

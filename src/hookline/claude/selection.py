@@ -6,7 +6,8 @@ nothing from a source that may not run is evaluated), keep those whose
 matcher selects the query,
 then dedupe (command by command string, prompt by prompt, agent by prompt
 stringified for empty arguments; callbacks always appended). The first of a
-duplicate set is kept. Every decision is recorded so ``hookline hooks
+duplicate set is kept. An ``http`` hook on SessionStart or Setup is skipped
+with Claude Code's reason. Every decision is recorded so ``hookline hooks
 explain`` and json mode can say why a hook did or did not run.
 """
 
@@ -19,6 +20,9 @@ from typing import Any
 from hookline.claude.config import HookDefinition
 from hookline.claude.matchers import LITERAL_MATCHER_EVENTS, MatcherKind, compile_matcher
 from hookline.claude.names import never_fires
+
+#: Events Claude Code runs no ``http`` hook on (it skips them, saying so in its debug log).
+NO_HTTP_EVENTS: frozenset[str] = frozenset({"SessionStart", "Setup"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,5 +127,8 @@ def select_hooks(event: str, query: str | None, definitions: Iterable[HookDefini
                 sel.deduped.append(Deduped(d, first, key))
                 continue
             kept[key] = d
+        if d.type == "http" and event in NO_HTTP_EVENTS:
+            sel.skipped.append(Skipped(d, f"HTTP hooks are not supported for {event}"))
+            continue
         sel.hooks.append(d)
     return sel

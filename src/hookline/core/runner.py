@@ -132,10 +132,10 @@ class HookRunner:
             api.bind_context(self.context)
 
     def replace_hooks(
-        self, old: Iterable[LoadedHook], new: Iterable[tuple[LoadedHook, HookAPI]]
+        self, old: Iterable[LoadedHook], new: Iterable[tuple[LoadedHook, HookAPI | None]]
     ) -> None:
         """Swap the hooks ``old`` for ``new`` (a reload): the new ones come first, in their
-        order, before the hooks that stay (settings hooks); their APIs get bound."""
+        order, before the hooks that stay; their APIs get bound."""
         gone = {id(hook) for hook in old}
         kept = [hook for hook in self.hooks if id(hook) not in gone]
         self.hooks = []

@@ -44,14 +44,16 @@ class ModelRef:
 
     The built-in tools declare their parameters this way, so that creating them (every
     start-up) imports neither pydantic nor their models; a turn that never sends a
-    schema nor runs a tool never pays for them.
+    schema nor runs a tool never pays for them. ``schema`` is the model's schema as
+    JSON text, when it was written out beforehand: then sending it imports nothing.
     """
 
-    __slots__ = ("_model", "module", "name")
+    __slots__ = ("_model", "module", "name", "schema")
 
-    def __init__(self, module: str, name: str) -> None:
+    def __init__(self, module: str, name: str, schema: str | None = None) -> None:
         self.module = module
         self.name = name
+        self.schema = schema
         self._model: type[BaseModel] | None = None
 
     def resolve(self) -> type[BaseModel]:

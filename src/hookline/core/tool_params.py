@@ -66,9 +66,12 @@ _TYPE_ERRORS = frozenset(
 
 def tool_json_schema(parameters: ToolParameters) -> dict[str, Any]:
     """The JSON Schema a provider sends for ``parameters``: a dict as it is, a pydantic
-    model's generated and cleaned (a fresh copy each call: payload hooks may edit it)."""
+    model's generated and cleaned, or written out beforehand (``ModelRef.schema``); a
+    fresh copy each call: payload hooks may edit it."""
     if isinstance(parameters, dict):
         return parameters
+    if isinstance(parameters, ModelRef) and parameters.schema is not None:
+        return json.loads(parameters.schema)  # type: ignore[no-any-return]
     return json.loads(_model_schema_json(parameters_model(parameters)))  # type: ignore[no-any-return]
 
 

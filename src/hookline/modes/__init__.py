@@ -12,7 +12,8 @@ The others:
 - ``serve --stdio`` (``serve_stdio``): another agent's events in, the hooks'
   answers out.
 
-Beside them: ``stdout`` (a private stdout that hooks cannot print into),
+Beside them: ``print_commands`` (``-p "/compact"`` runs the command),
+``stdout`` (a private stdout that hooks cannot print into),
 ``signals`` (how SIGTERM and SIGINT end a run) and ``export_html``. A mode
 talks to the agent through its methods and ``Agent.subscribe`` (the
 published stream); the agent does not import the modes.

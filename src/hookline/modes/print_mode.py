@@ -1,7 +1,8 @@
 """Print mode (``-p``) and JSON mode (``--mode json``): one prompt, then exit.
 
 Print writes the final answer to stdout; JSON writes every event as one JSON
-line. Hook UI calls get the no-UI answers; notifications and hook errors go
+line. A built-in ``/command`` runs as a command instead (``print_commands``).
+Hook UI calls get the no-UI answers; notifications and hook errors go
 to stderr so that stdout stays the answer.
 """
 
@@ -11,12 +12,15 @@ import json
 import os
 import sys
 from collections.abc import Mapping, Sequence
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from hookline.agent.agent import Agent
 from hookline.core.messages import content_text
 from hookline.core.pipeline import Denial
 from hookline.core.ui import NotifyType, NoUI
+
+if TYPE_CHECKING:
+    from hookline.modes.print_commands import CommandAnswer, MakeProvider
 
 
 class StderrUI(NoUI):
@@ -103,18 +107,45 @@ def _json_line(write: LineWriter, payload: dict[str, Any]) -> None:
         write(dumps(payload))
 
 
+async def _as_command(
+    agent: Agent, prompt: str, make_provider: MakeProvider | None
+) -> CommandAnswer | None:
+    """The command's answer when ``prompt`` is a command (the module loads only for
+    ``/…`` text: most runs never need it)."""
+    if not prompt.lstrip().startswith("/"):
+        return None
+    from hookline.modes.print_commands import run_slash
+
+    return await run_slash(agent, prompt, make_provider)
+
+
 async def run_print(
-    agent: Agent, prompt: str, *, json_mode: bool = False, out: TextIO | None = None
+    agent: Agent,
+    prompt: str,
+    *,
+    json_mode: bool = False,
+    out: TextIO | None = None,
+    make_provider: MakeProvider | None = None,
 ) -> int:
     """Run ``prompt`` once; returns the exit code (1 when the model failed).
 
     ``out`` is where the answer (or the JSON lines) goes: the CLI passes the
     private stdout from ``claim_stdout`` so nothing a hook prints lands there.
+    A ``/command`` runs as one (``print_commands``); ``make_provider`` serves
+    ``/model SPEC``.
     """
     write = LineWriter(out)
     if json_mode:
         agent.subscribe(lambda payload: _json_line(write, payload))
     await agent.start()
+    answer = await _as_command(agent, prompt, make_provider)
+    if answer is not None:
+        if json_mode:
+            write(dumps({"type": "command", "name": answer.name, "output": answer.text}))
+        elif answer.text:
+            write(answer.text)
+        await agent.shutdown("exit")
+        return answer.code
     added = await agent.prompt(prompt, source="print")
     await agent.wait_for_idle()
     if agent.denials and not json_mode:

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import stat
 from dataclasses import dataclass
 from pathlib import Path
-
-from hookline.core.messages import content_text
+from typing import Any
 
 _PREVIEW_CHARS = 100
 
@@ -28,6 +26,12 @@ class SessionInfo:
     parent_session: str | None
     #: The session's name (``set_session_name``), the last one given.
     name: str | None = None
+
+    def matches(self, query: str) -> bool:
+        """``query`` (any case) is part of the first prompt, the name or the id."""
+        needle = query.strip().casefold()
+        texts = (self.first_message, self.name or "", self.id)
+        return any(needle in text.casefold() for text in texts)
 
 
 def _info(path: Path) -> SessionInfo | None:
@@ -49,21 +53,15 @@ def _info(path: Path) -> SessionInfo | None:
             name: str | None = None
             for raw in f:
                 if b'"type":"session_info"' in raw[:40]:
-                    with contextlib.suppress(ValueError):
-                        name = str(json.loads(raw).get("name") or "") or name
+                    named = _object(raw).get("name")
+                    name = named if isinstance(named, str) and named else name
                     continue
                 # A substring test first: most lines are not messages worth parsing.
                 if b'"type":"message"' not in raw[:40]:
                     continue
                 count += 1
-                if first:
-                    continue
-                try:
-                    message = json.loads(raw).get("message", {})
-                except ValueError:
-                    continue
-                if message.get("role") == "user":
-                    first = " ".join(content_text(message.get("content", [])).split())
+                if not first:
+                    first = _user_text(_object(raw).get("message"))
     except (OSError, ValueError):
         return None
     return SessionInfo(
@@ -77,6 +75,26 @@ def _info(path: Path) -> SessionInfo | None:
         parent_session=header.get("parent_session"),
         name=name,
     )
+
+
+def _object(raw: bytes) -> dict[str, Any]:
+    """The JSON object on one line; empty for a torn line or one that is not an object."""
+    try:
+        value = json.loads(raw)
+    except ValueError:
+        return {}
+    return value if isinstance(value, dict) else {}
+
+
+def _user_text(message: Any) -> str:
+    """A user message's text on one line; empty for anything else (or a damaged one)."""
+    if not isinstance(message, dict) or message.get("role") != "user":
+        return ""
+    content = message.get("content")
+    if isinstance(content, list):
+        texts = [c.get("text") for c in content if isinstance(c, dict) and c.get("type") == "text"]
+        content = "\n".join(t for t in texts if isinstance(t, str))
+    return " ".join(content.split()) if isinstance(content, str) else ""
 
 
 def list_session_infos(folder: Path) -> list[SessionInfo]:

@@ -38,6 +38,7 @@ if TYPE_CHECKING:
         HookScope,
         PermissionModeError,
         allows,
+        bypass_available,
         hook_policy,
         resolve_permission_mode,
     )
@@ -78,6 +79,7 @@ __all__ = [
     "TrustError",
     "TrustStore",
     "allows",
+    "bypass_available",
     "check_hooks",
     "check_settings",
     "deep_merge",
@@ -126,6 +128,7 @@ _EXPORTS = {
     "TrustError": "hookline.settings.trust",
     "TrustStore": "hookline.settings.trust",
     "allows": "hookline.settings.policy",
+    "bypass_available": "hookline.settings.policy",
     "check_hooks": "hookline.settings.validate",
     "check_settings": "hookline.settings.validate",
     "deep_merge": "hookline.settings.merge",

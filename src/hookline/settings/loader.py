@@ -8,6 +8,13 @@ have the wrong type) is an *error*: its deny rules cannot be known, so
 (``LoadedSettings.check`` raises ``SettingsError``). Files are read with
 ``safe_json`` (regular files only, a size cap, a nesting limit).
 
+A file that parsed but is invalid may be *set aside* by the user (the
+terminal app's settings-error screen, "continue without this file"): loaded
+again with ``set_aside``, it keeps only what restricts and validated, as an
+untrusted project's file does (``trust_filter.py``): its deny and ask rules
+still apply, its hooks and allow rules do not. A file that did not parse, and
+a managed file (policy), cannot be set aside.
+
 Files of an untrusted project (scope ``project``/``local``) keep only what
 restricts (``trust_filter.py``); what was dropped is listed per file in
 ``SettingsFile.ignored`` and said in one line by ``untrusted_notice``.
@@ -24,7 +31,7 @@ file they came from, which the policy and trust checks need anyway.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
@@ -69,8 +76,13 @@ class SettingsFile:
     exists: bool
     #: Entries skipped because hookline does not understand them (``file: key.path: why``).
     warnings: list[str] = field(default_factory=list)
-    #: Key paths dropped because the file belongs to an untrusted project.
+    #: Key paths dropped because the file belongs to an untrusted project, or was set aside.
     ignored: list[str] = field(default_factory=list)
+    #: What is invalid in a file that parsed (``key.path: what is wrong``): why it is an
+    #: ``error``, or why it was set aside.
+    problems: list[str] = field(default_factory=list)
+    #: The user chose to go on without it: only what restricts still applies.
+    set_aside: bool = False
 
     @property
     def from_project(self) -> bool:
@@ -81,6 +93,12 @@ class SettingsFile:
     def valid(self) -> bool:
         """True when the file exists and was read and validated (it takes part in the merge)."""
         return self.settings is not None
+
+    @property
+    def may_set_aside(self) -> bool:
+        """It parsed but is invalid, so the user may go on without it (only what restricts
+        and validated then applies); never a managed file, which is policy."""
+        return self.error is not None and bool(self.problems) and self.scope != "managed"
 
 
 @dataclass
@@ -112,6 +130,12 @@ class LoadedSettings:
         """No settings file was read: every setting has its default. Start-up paths check
         this before reading ``merged``, so a bare run never imports the settings models."""
         return not any(file.settings is not None for file in self.files)
+
+    @property
+    def stops(self) -> list[SettingsFile]:
+        """The files that stop the start whatever the user says: unreadable, not JSON, or
+        invalid managed settings."""
+        return [file for file in self.files if file.error and not file.may_set_aside]
 
     def check(self) -> None:
         """Raise ``SettingsError`` (all errors, one per line) when a file cannot be used."""
@@ -230,6 +254,7 @@ def load_settings(
     cli_settings: Path | None = None,
     managed_paths: Sequence[Path] | None = None,
     project_trusted: bool = True,
+    set_aside: Collection[Path] = (),
 ) -> LoadedSettings:
     """Read every settings source of ``project_dir`` and merge the usable ones.
 
@@ -237,11 +262,13 @@ def load_settings(
     directory); naming a file that does not exist is an error. ``managed_paths``
     replaces the ``/etc`` locations (tests, embedders). With
     ``project_trusted=False`` the project and local files keep only what
-    restricts (``trust_filter``).
+    restricts (``trust_filter``). ``set_aside``: invalid files the user chose to
+    go on without (as ``LoadedSettings.files`` names them): they keep only what
+    restricts and validated.
     """
     project = _absolute(project_dir)
     files = [
-        read_settings_file(path, scope)
+        read_settings_file(path, scope, set_aside=path in set_aside)
         for path, scope in settings_candidates(
             project, cli_settings=cli_settings, managed_paths=managed_paths
         )
@@ -254,10 +281,10 @@ def load_settings(
             continue
         if file.from_project:
             file.settings = _without_bypass_mode(file)
-            if not project_trusted:
-                from hookline.settings.trust_filter import restrict_untrusted
+        if file.set_aside or (file.from_project and not project_trusted):
+            from hookline.settings.trust_filter import restrict_untrusted
 
-                file.settings, file.ignored = restrict_untrusted(file.settings, current_mode=mode)
+            file.settings, file.ignored = restrict_untrusted(file.settings, current_mode=mode)
         permissions = file.settings.permissions
         if permissions is not None and permissions.default_mode is not None:
             mode = permissions.default_mode
@@ -274,12 +301,16 @@ def load_settings(
     )
 
 
-def read_settings_file(path: Path, scope: SettingsScope) -> SettingsFile:
+def read_settings_file(
+    path: Path, scope: SettingsScope, *, set_aside: bool = False
+) -> SettingsFile:
     """Read, check and validate one file; every failure becomes ``error``, never an exception.
 
     Entries hookline does not understand become ``warnings`` and are left out;
     a file that cannot be parsed, or whose restrictive keys are invalid, is an
-    ``error`` and has no settings.
+    ``error`` and has no settings. With ``set_aside`` an invalid file that parsed
+    keeps the entries that validated instead (``load_settings`` then keeps only
+    what restricts of them).
     """
 
     def broken(message: str) -> SettingsFile:
@@ -304,15 +335,28 @@ def read_settings_file(path: Path, scope: SettingsScope) -> SettingsFile:
     warnings = [f"{path}: {line}" for line in checked.warnings]
     if checked.errors:
         file = broken("\n".join(f"{path}: {line}" for line in checked.errors))
-        file.warnings = warnings
-        return file
+        file.warnings, file.problems = warnings, checked.errors
+        if not (set_aside and file.may_set_aside):
+            return file
+        warnings.append(
+            f"{path}: going on without this file (it is invalid): only its deny and ask "
+            "rules, and what else restricts, apply"
+        )
     try:
         settings = Settings.model_validate(checked.value)
     except ValidationError as exc:  # pragma: no cover - check_settings keeps only valid entries
         lines = validation_messages(exc, checked.value)
         return broken("\n".join(f"{path}: {line}" for line in lines))
     return SettingsFile(
-        path, scope, raw=raw, settings=settings, error=None, exists=True, warnings=warnings
+        path,
+        scope,
+        raw=raw,
+        settings=settings,
+        error=None,
+        exists=True,
+        warnings=warnings,
+        problems=checked.errors,
+        set_aside=bool(checked.errors),
     )
 
 

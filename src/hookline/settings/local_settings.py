@@ -19,7 +19,13 @@ from typing import Any
 
 from hookline.settings.safe_json import JsonFileError, JsonFileMissing, read_json_file
 
-__all__ = ["LocalSettingsError", "local_settings_path", "update_local_settings"]
+__all__ = [
+    "LocalSettingsError",
+    "add_permission_rule",
+    "local_settings_path",
+    "remove_permission_rule",
+    "update_local_settings",
+]
 
 
 class LocalSettingsError(Exception):
@@ -69,3 +75,46 @@ def _write(path: Path, data: dict[str, Any]) -> None:
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def add_permission_rule(project_dir: str | os.PathLike[str], behavior: str, rule: str) -> Path:
+    """Add ``rule`` to ``permissions.<behavior>`` of the local settings (once; other keys
+    kept), as Claude Code does for a "don't ask again" answer. Raises ``LocalSettingsError``
+    when the file or its ``permissions`` is not what Claude Code writes; it is then left as it
+    was."""
+
+    def add(data: dict[str, Any]) -> None:
+        rules = _rule_list(data, behavior)
+        if rule not in rules:
+            rules.append(rule)
+
+    return update_local_settings(project_dir, add)
+
+
+def remove_permission_rule(project_dir: str | os.PathLike[str], behavior: str, rule: str) -> bool:
+    """Take ``rule`` out of ``permissions.<behavior>`` of the local settings; False when it
+    was not there (the file is then not rewritten)."""
+    path = local_settings_path(project_dir)
+    found = False
+
+    def remove(data: dict[str, Any]) -> None:
+        nonlocal found
+        rules = _rule_list(data, behavior)
+        found = rule in rules
+        while rule in rules:
+            rules.remove(rule)
+
+    if not path.exists():
+        return False
+    update_local_settings(project_dir, remove)
+    return found
+
+
+def _rule_list(data: dict[str, Any], behavior: str) -> list[Any]:
+    permissions = data.setdefault("permissions", {})
+    if not isinstance(permissions, dict):
+        raise LocalSettingsError("'permissions' in settings.local.json is not an object")
+    rules = permissions.setdefault(behavior, [])
+    if not isinstance(rules, list):
+        raise LocalSettingsError(f"'permissions.{behavior}' in settings.local.json is not a list")
+    return rules

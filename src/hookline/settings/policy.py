@@ -13,7 +13,8 @@ Hooks (``hook_policy`` + ``allows``), as Claude Code decides them:
 
 The mode (``resolve_permission_mode``): the flag, else the merged
 ``defaultMode``, else ``default``; ``permissions.disableBypassPermissionsMode:
-"disable"`` forbids ``bypassPermissions`` whatever asked for it.
+"disable"`` forbids ``bypassPermissions`` whatever asked for it. Whether a running
+session may switch into it (``bypass_available``) is decided once, at start.
 """
 
 from __future__ import annotations
@@ -113,6 +114,18 @@ def resolve_permission_mode(
             f'disableBypassPermissionsMode: "disable" in {forbidding}; using default'
         ]
     return mode, []
+
+
+def bypass_available(
+    loaded: LoadedSettings, start_mode: PermissionMode, allowed_by_flag: bool
+) -> bool:
+    """Whether the session may switch to ``bypassPermissions`` while it runs (Shift+Tab,
+    ``set_permission_mode``), decided as Claude Code does at start: it started in that
+    mode (``--dangerously-skip-permissions``, the flag, or a ``defaultMode`` a file may
+    grant it in) or ``--allow-dangerously-skip-permissions`` was given, and no file sets
+    ``disableBypassPermissionsMode: "disable"``."""
+    asked = start_mode == "bypassPermissions" or allowed_by_flag
+    return asked and _bypass_forbidden_by(loaded) is None
 
 
 def _bypass_forbidden_by(loaded: LoadedSettings) -> str | None:

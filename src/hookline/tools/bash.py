@@ -49,10 +49,11 @@ from typing import IO, TYPE_CHECKING, Any
 
 from hookline.core.messages import text
 from hookline.core.process import group_alive, run_process
-from hookline.core.tool import ModelRef, Tool, ToolError, ToolResult, ToolUpdate
+from hookline.core.tool import Tool, ToolError, ToolResult, ToolUpdate
 from hookline.core.tool_params import parse_arguments
 from hookline.tools.details import BashToolDetails
 from hookline.tools.leftovers import ToolLeftovers, default_leftovers
+from hookline.tools.schemas import params_ref
 from hookline.tools.terminal import clean_terminal_output
 from hookline.tools.truncation import (
     DEFAULT_MAX_BYTES,
@@ -63,11 +64,12 @@ from hookline.tools.truncation import (
 )
 
 if TYPE_CHECKING:
+    from rich.console import RenderableType
+
     from hookline.sandbox.launcher import Launch, Sandbox
     from hookline.sandbox.state import SandboxState
 
 #: The parameter models' module, imported when a tool first runs or sends its schema.
-_PARAMS = "hookline.tools.params"
 
 DEFAULT_TIMEOUT_MS = 120_000
 MAX_TIMEOUT_MS = 600_000
@@ -473,7 +475,24 @@ def create_bash_tool(
     description = _description(os.environ)
     if state is not None and state.sandbox is not None:  # what the model is told at start
         description += _sandbox_description(state.sandbox)
-    return Tool("bash", description, ModelRef(_PARAMS, "BashParams"), execute, label="bash")
+    return Tool(
+        "bash",
+        description,
+        params_ref("BashParams"),
+        execute,
+        label="bash",
+        meta={"render_preview": _preview_call},
+    )
+
+
+def _preview_call(args: dict[str, Any], options: dict[str, Any]) -> RenderableType:
+    """The whole command line and the simple commands the permission rules saw in it
+    (``hookline.shell.parse_command``, as they read it)."""
+    from hookline.shell import parse_command  # tree-sitter: loaded for the rules already
+    from hookline.tools._preview import command_preview
+
+    command = str(args.get("command", ""))
+    return command_preview(command, parse_command(command))
 
 
 def _state(sandbox: SandboxState | Sandbox | None) -> SandboxState | None:

@@ -15,17 +15,22 @@ import contextlib
 import difflib
 import errno
 import os
-from typing import Any
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from hookline.core.messages import text
-from hookline.core.tool import ModelRef, Tool, ToolError, ToolResult, ToolUpdate
+from hookline.core.tool import Tool, ToolError, ToolResult, ToolUpdate
 from hookline.core.tool_params import parse_arguments
 from hookline.tools._files import open_for_read, open_for_write, too_large
 from hookline.tools._params import display_path, is_binary, resolve_path
 from hookline.tools.details import EditToolDetails, WriteToolDetails
+from hookline.tools.schemas import params_ref
+
+if TYPE_CHECKING:
+    from rich.console import RenderableType
 
 #: The parameter models' module, imported when a tool first runs or sends its schema.
-_PARAMS = "hookline.tools.params"
 
 _BOM = "\ufeff"
 
@@ -111,9 +116,10 @@ def create_write_tool(cwd: str) -> Tool:
         "write",
         "Write content to a file. Creates the file if it does not exist, overwrites it if it "
         "does, and creates parent directories.",
-        ModelRef(_PARAMS, "WriteParams"),
+        params_ref("WriteParams"),
         execute,
         label="write",
+        meta={"render_preview": _write_preview},
     )
 
 
@@ -132,6 +138,41 @@ def _replace(content: str, old: str, new: str, path: str) -> tuple[str, int]:
         )
     index = content.index(old)
     return content[:index] + new + content[index + len(old) :], index
+
+
+@dataclass(frozen=True, slots=True)
+class _Edit:
+    """One edit worked out in memory: the text before and after (line ends as ``\\n``),
+    where the match starts, and the bytes to write (BOM and CRLF kept)."""
+
+    before: str
+    after: str
+    index: int
+    data: bytes
+
+
+def _edited(raw: bytes, path: str, old: str, new: str) -> _Edit:
+    """What replacing ``old`` with ``new`` in the file's bytes ``raw`` gives, or the
+    ``ToolError`` the edit fails with. The call and its preview both go through here."""
+    if is_binary(raw):
+        raise ToolError(f"edit: {path} is a binary file; edit only changes text files.")
+    original = raw.decode("utf-8", errors="surrogateescape")
+    bom = _BOM if original.startswith(_BOM) else ""
+    # only a file with CRLF everywhere is normalised; a mixed one is matched as it is
+    crlf = "\r\n" in original and original.count("\n") == original.count("\r\n")
+    body = original[len(bom) :]
+    if crlf:
+        body = body.replace("\r\n", "\n")
+    old_n, new_n = old.replace("\r\n", "\n"), new.replace("\r\n", "\n")
+    if old_n == new_n:
+        raise ToolError(
+            "edit: oldText and newText are identical, so nothing would change. "
+            "Give the new text in newText."
+        )
+    updated, index = _replace(body, old_n, new_n, path)
+    out = updated.replace("\n", "\r\n") if crlf else updated
+    data = (bom + out).encode("utf-8", errors="surrogateescape")
+    return _Edit(body, updated, index, data)
 
 
 def _diff(before: str, after: str, name: str) -> str:
@@ -162,39 +203,17 @@ def create_edit_tool(cwd: str) -> Tool:
             raw = await asyncio.to_thread(_read_file, full, path)
         except OSError as exc:
             raise ToolError(f"edit: cannot read {path}: {exc.strerror or exc}") from exc
-        if is_binary(raw):
-            raise ToolError(f"edit: {path} is a binary file; edit only changes text files.")
-        original = raw.decode("utf-8", errors="surrogateescape")
-        bom = _BOM if original.startswith(_BOM) else ""
-        # only a file with CRLF everywhere is normalised; a mixed one is matched as it is
-        crlf = "\r\n" in original and original.count("\n") == original.count("\r\n")
-        body = original[len(bom) :]
-        if crlf:
-            body = body.replace("\r\n", "\n")
-        old_n, new_n = old.replace("\r\n", "\n"), new.replace("\r\n", "\n")
-        if old_n == new_n:
-            raise ToolError(
-                "edit: oldText and newText are identical, so nothing would change. "
-                "Give the new text in newText."
-            )
-        updated, index = _replace(body, old_n, new_n, path)
-        out = updated.replace("\n", "\r\n") if crlf else updated
+        edit = _edited(raw, path, old, new)
         try:
-            await asyncio.to_thread(
-                _write_file,
-                full,
-                path,
-                "edit",
-                (bom + out).encode("utf-8", errors="surrogateescape"),
-            )
+            await asyncio.to_thread(_write_file, full, path, "edit", edit.data)
         except OSError as exc:
             raise ToolError(f"edit: cannot write {path}: {exc.strerror or exc}") from exc
         shown = display_path(cwd, full)
         details: EditToolDetails = {
             "path": full,
             "outside_cwd": outside,
-            "diff": _diff(body, updated, shown),
-            "first_changed_line": body.count("\n", 0, index) + 1,
+            "diff": _diff(edit.before, edit.after, shown),
+            "first_changed_line": edit.before.count("\n", 0, edit.index) + 1,
         }
         return ToolResult([text(f"Successfully replaced text in {shown}.")], details)
 
@@ -202,7 +221,47 @@ def create_edit_tool(cwd: str) -> Tool:
         "edit",
         "Edit a file by replacing exact text. oldText must match exactly one place in the "
         "file, including whitespace; use it for precise, surgical edits.",
-        ModelRef(_PARAMS, "EditParams"),
+        params_ref("EditParams"),
         execute,
         label="edit",
+        meta={"render_preview": _edit_preview(cwd)},
     )
+
+
+#: A tool's ``meta["render_preview"]``: ``(args, options)`` to what the approval shows.
+Preview = Callable[[dict[str, Any], dict[str, Any]], "RenderableType"]
+
+
+def _write_preview(args: dict[str, Any], options: dict[str, Any]) -> RenderableType:
+    """The content a ``write`` call will put in its file, highlighted by the file's type."""
+    from hookline.tools import _preview
+    from hookline.tools.params import WriteParams
+
+    try:
+        call = parse_arguments("write", WriteParams, args)
+    except ToolError as exc:
+        return _preview.problem_preview(str(exc))
+    return _preview.file_preview(call.path, call.content)
+
+
+def _edit_preview(cwd: str) -> Preview:
+    """The unified diff of an ``edit`` call: the file on disk against the edited text,
+    worked out by the edit itself (``_edited``); why it will fail when it would."""
+
+    def preview(args: dict[str, Any], options: dict[str, Any]) -> RenderableType:
+        from hookline.tools import _preview
+        from hookline.tools.params import EditParams
+
+        try:
+            call = parse_arguments("edit", EditParams, args)
+            full, _ = resolve_path(cwd, call.path)
+            try:
+                raw = _read_file(full, call.path)
+            except OSError as exc:
+                raise ToolError(f"edit: cannot read {call.path}: {exc.strerror or exc}") from exc
+            edit = _edited(raw, call.path, call.old_text, call.new_text)
+        except ToolError as exc:
+            return _preview.problem_preview(str(exc))
+        return _preview.diff_preview(_diff(edit.before, edit.after, display_path(cwd, full)))
+
+    return preview

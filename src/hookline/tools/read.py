@@ -18,11 +18,12 @@ from dataclasses import dataclass, field
 from typing import Any, BinaryIO
 
 from hookline.core.messages import Content, text
-from hookline.core.tool import ModelRef, Tool, ToolError, ToolResult, ToolUpdate
+from hookline.core.tool import Tool, ToolError, ToolResult, ToolUpdate
 from hookline.core.tool_params import parse_arguments
 from hookline.tools._files import open_for_read, too_large
 from hookline.tools._params import is_binary, resolve_path
 from hookline.tools.details import ReadToolDetails
+from hookline.tools.schemas import params_ref
 from hookline.tools.truncation import (
     DEFAULT_MAX_BYTES,
     DEFAULT_MAX_LINES,
@@ -31,7 +32,6 @@ from hookline.tools.truncation import (
 )
 
 #: The parameter models' module, imported when a tool first runs or sends its schema.
-_PARAMS = "hookline.tools.params"
 
 _DESCRIPTION = (
     "Read the contents of a file. Supports text files and images (png, jpg, gif, webp); "
@@ -273,4 +273,4 @@ def create_read_tool(cwd: str) -> Tool:
             return ToolResult([text(f"Read image file [{mime}]"), image], details)
         return _text_result(got, path, offset, limit, details)
 
-    return Tool("read", _DESCRIPTION, ModelRef(_PARAMS, "ReadParams"), execute, label="read")
+    return Tool("read", _DESCRIPTION, params_ref("ReadParams"), execute, label="read")

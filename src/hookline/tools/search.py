@@ -22,13 +22,14 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Any, BinaryIO
 
 from hookline.core.messages import text
-from hookline.core.tool import ModelRef, Tool, ToolError, ToolResult, ToolUpdate
+from hookline.core.tool import Tool, ToolError, ToolResult, ToolUpdate
 from hookline.core.tool_params import parse_arguments
 from hookline.tools import _ripgrep
 from hookline.tools._files import open_regular
 from hookline.tools._params import existing_dir, is_binary
 from hookline.tools._walk import GlobError, glob_matcher, walk
 from hookline.tools.details import FindToolDetails, GrepToolDetails, LsToolDetails
+from hookline.tools.schemas import params_ref
 from hookline.tools.truncation import (
     DEFAULT_MAX_BYTES,
     GREP_MAX_LINE_LENGTH,
@@ -39,7 +40,6 @@ from hookline.tools.truncation import (
 )
 
 #: The parameter models' module, imported when a tool first runs or sends its schema.
-_PARAMS = "hookline.tools.params"
 
 #: Absolute path → True to leave it out of listings and searches (Read-denied files).
 HidePath = Callable[[str], bool]
@@ -110,7 +110,7 @@ def create_ls_tool(cwd: str, *, hide: HidePath | None = None) -> Tool:
         "ls",
         "List a directory's entries, sorted alphabetically, directories with a trailing '/', "
         f"dotfiles included. At most {DEFAULT_LS_LIMIT} entries unless limit is given.",
-        ModelRef(_PARAMS, "LsParams"),
+        params_ref("LsParams"),
         execute,
         label="ls",
     )
@@ -137,6 +137,21 @@ def _find(
             if len(found) > limit:
                 break
     return found
+
+
+def list_paths(
+    root: str,
+    limit: int,
+    *,
+    signal: asyncio.Event | None = None,
+    hide: HidePath | None = None,
+    ripgrep: bool = True,
+) -> list[str]:
+    """``find``'s walk of ``root``, every path: at most ``limit``, relative, folders ending
+    in ``/``, ``.gitignore`` respected (ripgrep's list when it runs, else the Python walk).
+    """
+    rg = _ripgrep.find_ripgrep() if ripgrep else None
+    return _find(root, "*", limit, signal, hide, rg)[:limit]
 
 
 def _kept(
@@ -213,7 +228,7 @@ def create_find_tool(cwd: str, *, hide: HidePath | None = None, ripgrep: bool = 
         "without '/' matches file names, one with '/' matches paths relative to the search "
         "directory. Returns relative paths, directories with a trailing '/'. Respects "
         f".gitignore. At most {DEFAULT_FIND_LIMIT} results unless limit is given.",
-        ModelRef(_PARAMS, "FindParams"),
+        params_ref("FindParams"),
         execute,
         label="find",
     )
@@ -453,7 +468,7 @@ def create_grep_tool(cwd: str, *, hide: HidePath | None = None, ripgrep: bool = 
         "Returns 'path:line: text' for matches and 'path-line- text' for context lines. "
         f"Respects .gitignore; skips binary files. At most {DEFAULT_GREP_LIMIT} matches "
         f"unless limit is given; long lines are cut to {GREP_MAX_LINE_LENGTH} chars.",
-        ModelRef(_PARAMS, "GrepParams"),
+        params_ref("GrepParams"),
         execute,
         label="grep",
     )

@@ -1,4 +1,4 @@
-"""The real ``anthropic`` SDK against the fake Anthropic server: wire shapes both ways."""
+"""The Anthropic provider against the fake Anthropic server: wire shapes both ways."""
 
 from __future__ import annotations
 
@@ -189,7 +189,7 @@ async def test_http_errors_map_to_provider_error(
     assert err.value.status == status
     assert err.value.transient is transient
     assert "nope" in str(err.value)
-    assert len(anthropic_server.recorded) == 1, "the SDK does not retry on its own"
+    assert len(anthropic_server.recorded) == 1, "the provider does not retry on its own"
     if status == 401:
         assert "ANTHROPIC_API_KEY" in str(err.value)
 
@@ -246,13 +246,14 @@ async def test_retry_after_ms_header_sets_the_wait(anthropic_server: FakeAnthrop
     assert sleeps == [2.5]
 
 
-async def test_a_missing_sdk_names_the_extra_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The SDKs are extras: choosing a provider whose SDK is absent says what to install."""
+async def test_the_anthropic_sdk_is_not_needed(
+    anthropic_server: FakeAnthropicServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The Messages API is spoken over httpx2: a run with the SDK absent still streams."""
     monkeypatch.setitem(sys.modules, "anthropic", None)  # `import anthropic` now fails
-    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-test")
-    with pytest.raises(ProviderError, match=r"pip install 'hookline\[anthropic\]'") as err:
-        AnthropicProvider("claude-test")
-    assert err.value.transient is False
+    anthropic_server.add_text("no SDK")
+    msg = await provider_for(anthropic_server).complete(ModelRequest("s", [user_message("q")]))
+    assert msg["content"] == [{"type": "text", "text": "no SDK"}]
 
 
 async def test_missing_key_names_the_env_var() -> None:

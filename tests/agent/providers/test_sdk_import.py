@@ -1,6 +1,7 @@
-"""With ``prefetch`` (the terminal app), the provider SDK's import starts in a thread when the
-provider is built and is waited for at the first request; without, it is imported at the
-build, as before. Each case runs in a fresh interpreter, where the SDK is not imported yet."""
+"""With ``prefetch`` (the terminal app), the provider's HTTP library (``openai``'s SDK, the
+Anthropic provider's ``httpx2``) is imported in a thread from when the provider is built and
+waited for at the first request; without, it is imported at the build. Each case runs in a
+fresh interpreter, where it is not imported yet."""
 
 from __future__ import annotations
 
@@ -23,23 +24,25 @@ from hookline.agent.provider import ModelRequest
 from hookline.core.messages import user_message
 
 kind, base_url, builds, prefetch = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4] == "1"
-assert kind not in sys.modules
+module = {"anthropic": "httpx2", "openai": "openai"}[kind]  # what the provider imports
+assert module not in sys.modules
 if kind == "anthropic":
     from hookline.agent.providers.anthropic_provider import AnthropicProvider as Provider
 else:
     from hookline.agent.providers.openai_provider import OpenAIProvider as Provider
 for n in range(builds):  # the last one is asked; the others' imports may still be running
     provider = Provider("model-test", api_key="k", base_url=base_url, prefetch=prefetch)
-    while n < builds - 1 and kind not in sys.modules:  # its body has begun running
+    while n < builds - 1 and module not in sys.modules:  # its body has begun running
         pass
 seen = {
     "threads": [t.name for t in threading.enumerate()],
-    "loaded": kind in sys.modules,
+    "loaded": module in sys.modules,
 }
 if builds == 1:
-    __import__(kind)
+    __import__(module)
 reply = asyncio.run(provider.complete(ModelRequest("s", [user_message("q")])))
 seen["reply"] = [b["text"] for b in reply["content"] if b["type"] == "text"]
+seen["anthropic SDK"] = "anthropic" in sys.modules
 print(json.dumps(seen))
 """
 
@@ -65,8 +68,9 @@ def test_building_the_provider_starts_the_sdk_import_in_a_thread(
 ) -> None:
     anthropic_server.add_text("ok")
     seen = _run("anthropic", anthropic_server.base_url)
-    assert "import anthropic" in seen["threads"]
+    assert "import httpx2" in seen["threads"]  # the Messages API is spoken over httpx2
     assert seen["reply"] == ["ok"]
+    assert seen["anthropic SDK"] is False
     assert len(anthropic_server.recorded) == 1
 
 
@@ -81,7 +85,7 @@ def test_the_openai_sdk_is_prefetched_too(openai_server: FakeOpenAIServer) -> No
 def test_a_first_request_racing_the_import_neither_deadlocks_nor_fails(
     anthropic_server: FakeAnthropicServer, attempt: int
 ) -> None:
-    """The main thread imports the SDK and requests while the thread is still importing."""
+    """The main thread imports httpx2 and requests while the thread is still importing."""
     anthropic_server.add_text(f"ok {attempt}")
     assert _run("anthropic", anthropic_server.base_url)["reply"] == [f"ok {attempt}"]
 
@@ -89,7 +93,7 @@ def test_a_first_request_racing_the_import_neither_deadlocks_nor_fails(
 def test_a_provider_built_while_another_imports_waits_for_the_whole_sdk(
     anthropic_server: FakeAnthropicServer,
 ) -> None:
-    """The SDK is in ``sys.modules`` half imported: the second provider must not take it."""
+    """httpx2 is in ``sys.modules`` half imported: the second provider must not take it."""
     anthropic_server.add_text("ok")
     assert _run("anthropic", anthropic_server.base_url, builds=2)["reply"] == ["ok"]
 
@@ -100,7 +104,7 @@ def test_the_switch_imports_where_the_provider_is_built(
     anthropic_server.add_text("ok")
     seen = _run("anthropic", anthropic_server.base_url, HOOKLINE_SDK_PREFETCH="0")
     assert seen["loaded"] is True
-    assert "import anthropic" not in seen["threads"]
+    assert "import httpx2" not in seen["threads"]
     assert seen["reply"] == ["ok"]
 
 
@@ -110,5 +114,5 @@ def test_without_prefetch_the_sdk_is_imported_where_the_provider_is_built(
     anthropic_server.add_text("ok")
     seen = _run("anthropic", anthropic_server.base_url, prefetch=False)
     assert seen["loaded"] is True
-    assert "import anthropic" not in seen["threads"]
+    assert "import httpx2" not in seen["threads"]
     assert seen["reply"] == ["ok"]

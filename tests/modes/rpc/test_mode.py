@@ -294,6 +294,8 @@ async def test_bad_lines_get_error_responses_and_the_process_stays_up(tmp_path: 
             {"type": "branch", "turnIndex": 99},
             {"type": "switch_session", "sessionPath": str(tmp_path / "missing.jsonl")},
             {"type": "set_permission_mode", "mode": "yolo"},
+            # not started in it nor with --allow-dangerously-skip-permissions
+            {"type": "set_permission_mode", "mode": "bypassPermissions"},
             {"type": "navigate_tree", "targetId": 3},
             {"type": "command", "name": "nope"},
             {"type": "bash", "command": ["ls"]},
@@ -625,8 +627,9 @@ async def test_malformed_ui_answers_are_errors_never_a_yes(tmp_path: Path) -> No
     }
 
 
-async def test_a_string_false_never_approves_a_tool(tmp_path: Path) -> None:
-    """The permission dialog of a write: ``"confirmed": "false"`` must not write the file."""
+async def test_a_malformed_answer_never_approves_a_tool(tmp_path: Path) -> None:
+    """The permission dialog of a write: an answer that is not one of its options (or not
+    a string) must not write the file."""
     project = _project(tmp_path)
     target = project / "owned.txt"
     model = write_script(
@@ -648,8 +651,8 @@ async def test_a_string_false_never_approves_a_tool(tmp_path: Path) -> None:
     async with RpcClient("--model", model, "--cwd", str(project)) as rpc:
         await rpc.send({"type": "prompt", "message": "go", "id": "p1"})
         request = (await rpc.read_until(lambda m: m["type"] == "extension_ui_request"))[-1]
-        assert request["method"] == "confirm"
-        for bad in ({"confirmed": "false"}, {"confirmed": 1}, {"confirmed": "yes"}):
+        assert request["method"] == "select" and request["options"][0] == "Yes"
+        for bad in ({"confirmed": True}, {"value": True}, {"value": "yes"}, {"value": ["Yes"]}):
             response, _ = await _answer(rpc, request["id"], bad)
             assert response["success"] is False and "still open" in response["error"]
         assert not target.exists()

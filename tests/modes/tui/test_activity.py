@@ -16,6 +16,7 @@ from typing import Any
 from hookline import (
     AgentOptions,
     AutoRetryStartEvent,
+    PermissionRequestEvent,
     ToolExecutionEndEvent,
     ToolExecutionStartEvent,
     ToolExecutionUpdateEvent,
@@ -26,6 +27,7 @@ from hookline.modes.tui import render
 from hookline.modes.tui.activity import (
     Activity,
     AnswerEnded,
+    Approval,
     Notice,
     SettingsBlocked,
     Shown,
@@ -232,3 +234,28 @@ def test_a_replayed_session_prints_its_messages() -> None:
     assert custom.message is shown  # type: ignore[union-attr]
     user = {"role": "user", "content": [{"type": "text", "text": "hello"}]}
     assert activity.message(user).shown == (UserText("hello"),)
+
+
+def test_a_call_waits_for_its_approval_until_it_runs_or_ends() -> None:
+    activity = Activity()
+    args = {"path": "notes.md", "content": "hi"}
+    start = ToolExecutionStartEvent(tool_name="write", tool_call_id="w1", input=args, args=args)
+    activity.apply(start.to_dict())
+    asked = PermissionRequestEvent(tool_name="write", tool_call_id="w1", input=args)
+    assert activity.apply(asked.to_dict()).calls  # the preview is drawn now
+    assert activity.approval == Approval("w1", "write", args)
+
+    # another call's events leave it pending; this call's first output settles it
+    partial = {"content": [{"type": "text", "text": "x"}], "details": None}
+    other = ToolExecutionUpdateEvent(
+        tool_name="bash", tool_call_id="b9", input={}, partial_result=partial
+    )
+    activity.apply(other.to_dict())
+    assert activity.approval is not None
+    activity.apply(ToolExecutionEndEvent(tool_name="write", tool_call_id="w1").to_dict())
+    assert activity.approval is None
+
+    # a run that ends (stopped while the dialog was up) leaves none behind
+    activity.apply(asked.to_dict())
+    activity.apply({"type": "agent_end", "message_count": 2, "denials": []})
+    assert activity.approval is None

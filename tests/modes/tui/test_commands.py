@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from tests.modes.helpers import write_script
 
 from .helpers import app
@@ -16,8 +18,13 @@ def test_model_switches_through_the_picker_and_by_argument(tmp_path: Path) -> No
         pane.ready()
         pane.type("/model")
         pane.keys("Enter")
-        pane.wait_all(["Model", "script.json", "other…"])
-        pane.keys("Down", "Enter")
+        # the current model marked, the embedded one listed, and other…
+        pane.wait_all(
+            ["Select a model", "script.json [scripted] ✓", "default_script.yaml", "other…"]
+        )
+        pane.type("oth")  # typing filters the list
+        pane.wait_for(lambda s: "other…" in s and "script.json [scripted]" not in s)
+        pane.keys("Enter")
         pane.wait_for("Model spec")
         pane.type(other)
         pane.keys("Enter")
@@ -30,6 +37,25 @@ def test_model_switches_through_the_picker_and_by_argument(tmp_path: Path) -> No
         pane.keys("Enter")
         pane.wait_for("/no/such/file.json: file not found", whole=True)
         pane.wait_for("other.json · ")  # a bad spec changes nothing
+
+
+def test_model_picker_lists_the_catalog_and_switches_to_an_entry(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With a provider's key set, its known models are listed under it; picking one
+    switches the footer (the provider is built, no request is made)."""
+    pytest.importorskip("openai")
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+    with app(tmp_path, ["first"]) as pane:
+        pane.ready()
+        pane.type("/model")
+        pane.keys("Enter")
+        pane.wait_all(["gpt-5-mini [openai]", "GPT-5 Mini · 400k context"])
+        pane.type("gpt5mini")
+        pane.wait_for("❯ gpt-5-mini [openai]")
+        pane.keys("Enter")
+        pane.wait_for("ℹ model: openai:gpt-5-mini", whole=True)
+        pane.wait_for("gpt-5-mini · ")  # the footer
 
 
 def test_compact_branch_and_tree(tmp_path: Path) -> None:

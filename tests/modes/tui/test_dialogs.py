@@ -218,8 +218,8 @@ def test_the_permission_gate_example_asks_and_yes_runs(tmp_path: Path) -> None:
         pane.wait_all(["Dangerous command:", "❯ Yes"])
         pane.keys("Enter")
         # the hook let it through; the default permission mode asks as well
-        pane.wait_all(["Allow tool call?", "rm -rf build"])
-        pane.keys("y")
+        pane.wait_all(["Allow tool call?", "rm -rf build", "❯ Yes"])
+        pane.keys("1")
         pane.wait_all(["✓ bash  rm -rf build", "that is what happened"])
     assert not (project / "build").exists()
 

@@ -326,3 +326,42 @@ def test_bash_in_the_terminal_app_is_marked_as_claude_code_marks_it(
         pane.type("go")
         pane.keys("Enter")
         pane.wait_all(["marks [1|cli]", "marked"])
+
+
+IDLE_HOOK = """
+ENDS = [0]
+
+def register(pi):
+    @pi.on("agent_end")
+    def ended(event, ctx):
+        ENDS[0] += 1
+
+    @pi.on("notification")
+    def seen(event, ctx):
+        ctx.ui.notify(f"NOTE {event.notification_type} after answer {ENDS[0]}: {event.message}")
+"""
+
+
+def test_an_answer_left_waiting_sends_idle_prompt_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """As Claude Code after its minute (shortened here): once per answer left waiting, none
+    for an answer the user started typing after."""
+    monkeypatch.setenv("HOOKLINE_IDLE_NOTIFY_MS", "1500")
+    note = "NOTE idle_prompt after answer {}: hookline is waiting for your input"
+    turns = ["first answer", "second answer", "third answer"]
+    with app(tmp_path, turns, IDLE_HOOK) as pane:
+        pane.ready()
+        pane.type("one")
+        pane.keys("Enter")
+        pane.wait_for(note.format(1))
+        pane.type("two")
+        pane.keys("Enter")
+        pane.wait_for("second answer")
+        pane.type("x")  # the user is here: no notice for the second answer
+        pane.keys("BSpace")
+        pane.type("three")
+        pane.keys("Enter")
+        screen = pane.wait_flat([note.format(3)])
+        assert note.format(2) not in screen
+        assert screen.count(note.format(1)) == 1

@@ -246,7 +246,9 @@ def test_new_and_resume_pick_a_session(tmp_path: Path) -> None:
         pane.wait_for("new session started")
         pane.type("/resume")
         pane.keys("Enter")
-        pane.wait_all(["Resume which session?", "the very first question", "messages"])
+        pane.wait_all(["Resume a session of", "the very first question", "2 msgs"])
+        pane.type("VERY")  # the same picker as `hookline -r`: typing filters
+        pane.wait_for("1 of 1 · type to filter")
         pane.keys("Enter")
         pane.wait_for("resumed", whole=True)
         screen = pane.wait_for(lambda s: s.count("the very first question") >= 2, whole=True)

@@ -91,7 +91,7 @@ def test_the_panel_shows_the_check_and_each_mode_holds_from_the_next_call(
         pane.type("second")  # asked now; yes: it runs, sandboxed
         pane.keys("Enter")
         pane.wait_all(["› second", "Allow tool call?"])  # the dialog wraps the long path
-        pane.keys("y")
+        pane.keys("1")
         pane.wait_for(
             lambda s: flat(s).count("Command exited with code 1") == 2 and "reply 1" in s,
             whole=True,
@@ -103,7 +103,7 @@ def test_the_panel_shows_the_check_and_each_mode_holds_from_the_next_call(
         pane.type("third")  # asked; yes: it runs unsandboxed and the file is written
         pane.keys("Enter")
         pane.wait_all(["› third", "Allow tool call?"])  # a dialog leaves no trace once answered
-        pane.keys("y")
+        pane.keys("1")
         pane.wait_for("reply 2", whole=True)
     assert outside.read_text() == "pwned\n"
 
@@ -123,13 +123,14 @@ def test_a_sandbox_another_file_requires_is_not_offered_off(tmp_path: Path) -> N
         pane.wait_flat(["/sandbox the bash sandbox: what it holds, and its mode"])
         pane.type("/sandbox")
         pane.keys("Enter")
-        screen = pane.wait_flat(
+        screen = _wait_dialog(
+            pane,
             [
                 "Sandbox mode (now: Sandboxed, auto-allow bash)",
                 "It cannot be switched off here:",
                 "sandbox.enabled requires it.",
                 "Sandboxed, regular permissions",
-            ]
+            ],
         )
         assert "❯ Off" not in screen and "  Off " not in screen
         pane.keys("Escape")
@@ -141,6 +142,16 @@ def test_a_sandbox_another_file_requires_is_not_offered_off(tmp_path: Path) -> N
     assert not (project / ".claude" / "settings.local.json").exists()
 
 
+def _wait_dialog(pane: Pane, texts: list[str]) -> str:
+    """``wait_flat`` for a dialog whose title wraps at words: its ``│`` border begins
+    the title's next rows."""
+
+    def unboxed(screen: str) -> str:
+        return flat(screen.replace("\n│ ", "\n"))
+
+    return unboxed(pane.wait_for(lambda s: all(t in unboxed(s) for t in texts), whole=True))
+
+
 def test_without_bubblewrap_the_panel_only_says_what_to_install(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -150,14 +161,15 @@ def test_without_bubblewrap_the_panel_only_says_what_to_install(
         pane.ready()
         pane.type("/sandbox")
         pane.keys("Enter")
-        screen = pane.wait_flat(
+        screen = _wait_dialog(
+            pane,
             [
                 "Sandbox: dependencies",
                 "bubblewrap: not found",
                 "The sandbox cannot run here: bubblewrap (bwrap) not installed at "
                 "/nonexistent/bwrap; install it: apt-get install bubblewrap",
                 "❯ Close",
-            ]
+            ],
         )
         assert "Sandboxed, auto-allow bash" not in screen and "Sandbox mode" not in screen
         pane.keys("Enter")

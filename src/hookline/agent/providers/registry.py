@@ -1,7 +1,7 @@
 """``--model`` specs (``scripted:FILE``, ``anthropic:NAME``, ``openai:NAME``) → providers.
 
-Only the chosen provider's module does any work: the SDKs are imported when
-an Anthropic or OpenAI provider is built, never for a scripted run.
+Only the chosen provider's module does any work: its client library (httpx2 for
+Anthropic, the SDK for OpenAI) is imported when it is built, never for a scripted run.
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ def create_provider(
     spec: str, *, base_url: str | None = None, cwd: str | Path = ".", prefetch: bool = False
 ) -> Provider:
     """The provider ``spec`` names; ``scripted:`` paths are relative to ``cwd``. ``prefetch``:
-    import an SDK in a background thread until the first request (``SdkImport``).
+    import its client library in a background thread until the first request (``SdkImport``).
 
     Raises ``ProviderSpecError`` for a bad spec, ``ScriptError`` for a bad
     script and ``ProviderError`` when an API key is missing.

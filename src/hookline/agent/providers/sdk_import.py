@@ -1,6 +1,8 @@
-"""A provider SDK imported in a background thread, off the path to the first request.
+"""A provider's client library imported in a background thread, off the path to the first
+request.
 
-Importing ``anthropic`` (or ``openai``) costs about a second; in the terminal
+Importing the ``openai`` SDK costs about a second, ``httpx2`` (which the Anthropic
+provider speaks the Messages API over) about a tenth of that; in the terminal
 app a provider starts it when it is built, as soon as the model is known, and
 waits for it at its first request, so the app keeps taking keys meanwhile.
 CPython takes a lock per module while importing it, so the main thread importing
@@ -24,8 +26,8 @@ PREFETCH_ENV = "HOOKLINE_SDK_PREFETCH"
 
 
 def _missing(module: str) -> ProviderError:
-    """The SDKs are optional (``hookline[anthropic]``, ``hookline[openai]``,
-    ``hookline[all]``) so the scripted default stays small: say which extra to install."""
+    """The SDKs are optional (``hookline[openai]``, ``hookline[all]``) so the scripted
+    default stays small: say which extra to install."""
     return ProviderError(
         f"the {module} provider needs the {module} SDK, which is not installed: "
         f"pip install 'hookline[{module}]' (or 'hookline[all]' for every provider)",

@@ -11,9 +11,11 @@ from hookline.core.messages import Message
 
 @dataclass(slots=True, kw_only=True)
 class SessionStartEvent(Event):
-    """A session was opened: at start-up, on resume, after ``/new`` (clear) or a compaction.
+    """A session was opened: at start-up, on resume, after ``/new`` (clear), a compaction
+    or a ``/reload`` of the hooks.
 
-    Payload: ``source`` (``startup``, ``resume``, ``clear``, ``compact``), ``session_file``.
+    Payload: ``source`` (``startup``, ``resume``, ``clear``, ``compact``, ``reload``),
+    ``session_file``.
 
     Result: none (a notification). Claude's name: ``SessionStart``.
 
@@ -21,7 +23,7 @@ class SessionStartEvent(Event):
     """
 
     type: ClassVar[str] = "session_start"
-    source: str = "startup"  # "startup" | "resume" | "clear" | "compact"
+    source: str = "startup"  # "startup" | "resume" | "clear" | "compact" | "reload"
     session_file: str | None = None
 
 
@@ -252,9 +254,11 @@ class SessionTreeEvent(Event):
 
 @dataclass(slots=True, kw_only=True)
 class SessionShutdownEvent(Event):
-    """The agent is shutting down (exit, a signal, ``/new``): always fires on the way out.
+    """The agent is shutting down (exit, a signal, ``/new``): always fires on the way out;
+    also before a ``/reload``, whose ``session_start`` follows.
 
-    Payload: ``reason`` (``exit``, ``sigterm``, ``sigint``, ``clear``, ``logout``, ``other``).
+    Payload: ``reason`` (``exit``, ``sigterm``, ``sigint``, ``clear``, ``logout``,
+    ``reload``, ``other``).
 
     Result: none (a notification). Claude's name: ``SessionEnd``.
 
@@ -262,4 +266,4 @@ class SessionShutdownEvent(Event):
     """
 
     type: ClassVar[str] = "session_shutdown"
-    reason: str = "exit"  # "exit" | "sigterm" | "clear" | "logout" | "other"
+    reason: str = "exit"  # "exit" | "sigterm" | "clear" | "logout" | "reload" | "other"

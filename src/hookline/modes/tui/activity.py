@@ -81,6 +81,16 @@ class RunningTool:
         self.output = render.keep_tail(self.output + new, render.LIVE_TAIL_LINES)
 
 
+@dataclass(frozen=True, slots=True)
+class Approval:
+    """A call the agent is about to ask you about (its ``permission_request`` event),
+    until the call runs or ends: what the dialog's preview shows."""
+
+    call_id: str
+    tool_name: str
+    args: dict[str, Any]
+
+
 # -- what an event finished: the blocks the transcript prints ---------------------
 
 
@@ -164,6 +174,8 @@ class Activity:
     running: dict[str, RunningTool] = field(default_factory=dict)
     #: Calls whose execution ended, shown once their result message (and any denial) lands.
     ended: dict[str, RunningTool] = field(default_factory=dict)
+    #: The call waiting for its approval, if one is.
+    approval: Approval | None = None
 
     def apply(self, payload: dict[str, Any]) -> Update:
         """Take one agent event (as ``Agent.subscribe`` sends it)."""
@@ -177,13 +189,23 @@ class Activity:
             call_id = str(payload.get("tool_call_id"))
             self.running[call_id] = RunningTool(str(payload.get("tool_name")), payload.get("input"))
             return Update(calls=True)
+        if kind == "permission_request":
+            args = payload.get("input")
+            self.approval = Approval(
+                str(payload.get("tool_call_id")),
+                str(payload.get("tool_name")),
+                args if isinstance(args, dict) else {},
+            )
+            return Update(calls=True)
         if kind == "tool_execution_update":
+            self._settled(str(payload.get("tool_call_id")))
             tool = self.running.get(str(payload.get("tool_call_id")))
             if tool is not None:
                 tool.add_output(_partial_text(payload.get("partial_result")))
             return _NOTHING
         if kind == "tool_execution_end":
             call_id = str(payload.get("tool_call_id"))
+            self._settled(call_id)
             ended = self.running.pop(call_id, None)
             if ended is not None:
                 self.ended[call_id] = ended
@@ -197,9 +219,16 @@ class Activity:
                 "warning",
             )
             return Update(shown=(retry,))
+        if kind == "agent_end":
+            self.approval = None
         if kind in SESSION_CHANGES:
             return Update(usage=True)
         return _NOTHING
+
+    def _settled(self, call_id: str) -> None:
+        """The call runs or ended: no approval is pending for it any more."""
+        if self.approval is not None and self.approval.call_id == call_id:
+            self.approval = None
 
     def message(self, message: dict[str, Any]) -> Update:
         """A message landed (or is replayed after ``/resume``): what it prints."""

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from prompt_toolkit.application import Application
 from prompt_toolkit.buffer import Buffer
+from prompt_toolkit.completion import ThreadedCompleter, merge_completers
 from prompt_toolkit.filters import Condition, Filter, has_focus
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.history import FileHistory
@@ -26,19 +27,26 @@ from prompt_toolkit.key_binding import (
 )
 from prompt_toolkit.key_binding.defaults import load_key_bindings
 from prompt_toolkit.layout import BufferControl, Dimension, Layout, Window
-from prompt_toolkit.patch_stdout import patch_stdout
 
 from hookline.core.paths import hookline_home
 from hookline.core.ui import StatusLine, WidgetContent
 from hookline.modes.tui import render
 from hookline.modes.tui.activity import Activity, Update
 from hookline.modes.tui.commands import SlashCompleter
-from hookline.modes.tui.dialogs import STYLE, Dialog, DialogHost
-from hookline.modes.tui.footer import Usage, footer_line, loading_line, measure
+from hookline.modes.tui.dialogs import STYLE, CustomDialog, Dialog, DialogHost
+from hookline.modes.tui.files import FileCompleter, FileIndex, project_paths
+from hookline.modes.tui.footer import Usage, footer_fragments, loading_line, measure
+from hookline.modes.tui.idle import IDLE_MESSAGE, IdleNotifier, idle_seconds
 from hookline.modes.tui.keys import editor_keys, shortcut_keys
 from hookline.modes.tui.layout import Rows, Widgets, prompt_prefix
 from hookline.modes.tui.live_area import LiveArea, spinner_frame
-from hookline.modes.tui.scrollback import Scrollback, terminal_width
+from hookline.modes.tui.preview import ApprovalPreview
+from hookline.modes.tui.scrollback import (
+    Scrollback,
+    printed_above,
+    terminal_height,
+    terminal_width,
+)
 from hookline.modes.tui.submissions import Submissions
 from hookline.modes.tui.tasks import Tasks
 from hookline.modes.tui.transcript import Transcript
@@ -70,6 +78,9 @@ class TuiApp:
     in order until ``serve`` hands the agent over.
     """
 
+    #: The preview of the call a dialog asks about (made once the app exists).
+    preview: ApprovalPreview
+
     def __init__(self, cwd: str, model: str = "") -> None:
         self.cwd = cwd
         #: The model named on the command line, shown in the footer until the agent is here.
@@ -92,10 +103,15 @@ class TuiApp:
         self.working_message: str | None = None
         self.usage = Usage()
         self.activity = Activity()
+        #: The paths ``@`` completes; made once the agent (its Read-deny rules) is here.
+        self.files: FileIndex | None = None
         self.editor = Buffer(
             multiline=True,
             history=FileHistory(history_path(cwd)),
-            completer=SlashCompleter(self),
+            # paths are listed in a worker thread: a large tree never holds up the keys
+            completer=merge_completers(
+                [SlashCompleter(self), ThreadedCompleter(FileCompleter(lambda: self.files))]
+            ),
             complete_while_typing=True,
             on_text_changed=lambda _: self._disarm(),
         )
@@ -114,6 +130,7 @@ class TuiApp:
                     load_key_bindings(),
                     editor_keys(self.editor, self._in_editor(), self),
                     DynamicKeyBindings(lambda: self._hook_keys),
+                    DynamicKeyBindings(lambda: self.preview.keys),
                 ]
             ),
             style=STYLE,
@@ -127,10 +144,19 @@ class TuiApp:
         self.scrollback = Scrollback(self.app)
         self.transcript = Transcript(self.scrollback, self.width, self)
         self.live = LiveArea(self.activity, self.width, self.invalidate, self.transcript.call_text)
+        self.preview = ApprovalPreview(
+            self.activity,
+            self,
+            self._inline_dialog,
+            self.width,
+            lambda: terminal_height(self.app),
+            self.invalidate,
+        )
         self.tasks = Tasks(self.notice, self._tick, self.invalidate)
         self.submissions = Submissions(self, self.tasks, self.transcript, self._refresh_usage)
         rows = Rows(
             dialogs=self.dialogs,
+            preview=self.preview,
             widgets=self.widgets,
             live=self.live,
             editor=self._editor_window,
@@ -141,6 +167,8 @@ class TuiApp:
             width=self.width,
         )
         self.app.layout = Layout(rows.root(), focused_element=self._editor_window)
+        self.idle = IdleNotifier(idle_seconds(), self._waits_quietly, self._idle_notification)
+        self.app.key_processor.before_key_press += lambda _: self.idle.touched()
 
     @property
     def agent(self) -> Agent:
@@ -178,15 +206,18 @@ class TuiApp:
 
     def _footer_fragments(self) -> StyleAndTextTuples:
         if self._agent is None or not self.loaded.is_set():
-            line = loading_line(self.model, self.width())
-        else:
-            line = footer_line(self._agent, self.usage, self.width())
-        return [("class:footer", line)]
+            return [("class:footer", loading_line(self.model, self.width()))]
+        return footer_fragments(self._agent, self.usage, self.width())
 
     # -- keys --------------------------------------------------------------------
 
     def _in_editor(self) -> Filter:
         return has_focus(self.editor) & Condition(lambda: self.dialogs.current is None)
+
+    def _inline_dialog(self) -> bool:
+        """A dialog is up in the editor's place (not a hook's overlay)."""
+        dialog = self.dialogs.current
+        return dialog is not None and not (isinstance(dialog, CustomDialog) and dialog.overlay)
 
     def _disarm(self) -> None:
         self._exit_armed = False
@@ -204,6 +235,8 @@ class TuiApp:
             return
         self.editor.append_to_history()
         self.editor.reset()
+        if self.files is not None:
+            self.files.forget()  # the next prompt's @ lists the files again
         self._exit_armed = False
         self.submissions.submit(text)
 
@@ -231,6 +264,18 @@ class TuiApp:
 
     def expand_last(self) -> None:
         self.transcript.expand_last()
+
+    def cycle_mode(self) -> None:
+        """Shift+Tab: the next permission mode, from the next tool call (not while loading)."""
+        if self._agent is None or not self.loaded.is_set():
+            return
+        from hookline.agent.mode_cycle import next_mode
+
+        gate = self._agent.gate
+        self._agent.set_permission_mode(
+            next_mode(gate.mode, bypass_available=gate.bypass_available)
+        )
+        self.invalidate()
 
     def stop_turn(self) -> None:
         self.agent.abort()
@@ -297,6 +342,23 @@ class TuiApp:
     def on_event(self, payload: dict[str, Any]) -> None:
         """One agent event: the activity moves on; what it finished is printed."""
         self._draw(self.activity.apply(payload))
+        if payload.get("type") == "agent_end":
+            self.idle.answered()
+
+    def _waits_quietly(self) -> bool:
+        """The prompt waits for the user alone: no dialog open, nothing running."""
+        return self.dialogs.current is None and not self.busy()
+
+    async def _idle_notification(self) -> None:
+        from hookline.core.events import NotificationEvent
+
+        await self.agent.emit(
+            NotificationEvent(message=IDLE_MESSAGE, notification_type="idle_prompt")
+        )
+
+    def hooks_changed(self) -> None:
+        """Bind the loaded hooks' shortcuts (at start, and again after ``/reload``)."""
+        self._hook_keys = shortcut_keys(self.agent.runner, self._in_editor(), self.tasks.spawn)
 
     def replay_session(self) -> None:
         """At start-up and after ``/resume``: the end of the resumed conversation, its tool
@@ -331,7 +393,7 @@ class TuiApp:
         Only prompt_toolkit is needed for it: the agent is imported and built
         meanwhile, and comes with ``serve``.
         """
-        self._closing.enter_context(patch_stdout(raw=False))
+        self._closing.enter_context(printed_above(self.scrollback))
         header = f"hookline · {self.cwd} · /help for commands, ctrl+d to exit"
         self.scrollback.write_above(render.dim_ansi(header, self.width()))
         drawn = asyncio.Event()
@@ -350,8 +412,10 @@ class TuiApp:
         warm_up: asyncio.Future[None] | None = None
         try:
             self._agent, self._bundle = agent, bundle
+            hide = agent.gate.rules.hide_predicate(agent.cwd)
+            self.files = FileIndex(agent.cwd, project_paths(hide))
             agent.runner.set_ui(self.ui, True)
-            self._hook_keys = shortcut_keys(agent.runner, self._in_editor(), self.tasks.spawn)
+            self.hooks_changed()
             self._refresh_usage()
             warm_up = asyncio.ensure_future(asyncio.to_thread(_warm_up))
             await agent.start()
@@ -370,6 +434,7 @@ class TuiApp:
             await asyncio.gather(app_task, return_exceptions=True)
             raise
         finally:
+            self.idle.cancel()
             self.dialogs.cancel_all()
             if agent.is_streaming:
                 agent.abort()

@@ -17,7 +17,7 @@ from prompt_toolkit.completion import CompleteEvent, Completer, Completion
 from prompt_toolkit.document import Document
 
 from hookline.core.messages import content_text
-from hookline.modes.tui import render
+from hookline.modes.tui import permissions, render
 
 if TYPE_CHECKING:
     from hookline.agent.agent import Agent
@@ -46,6 +46,7 @@ async def _help(app: CommandHost, args: str) -> None:
         ("ctrl+d", "exit (empty editor)"),
         ("esc", "cancel a dialog · stop the turn"),
         ("ctrl+o", "expand the last collapsed tool output"),
+        ("shift+tab", "next permission mode: default → acceptEdits → plan (shown in the footer)"),
         ("up/down", "history"),
     ]
     shortcuts = app.agent.runner.get_registered_shortcuts()
@@ -62,6 +63,7 @@ async def _new(app: CommandHost, args: str) -> None:
 
 
 async def _resume(app: CommandHost, args: str) -> None:
+    from hookline.modes.tui.picker import SessionPicker
     from hookline.session import SessionManager
 
     infos = SessionManager.list_sessions(app.agent.cwd)
@@ -70,20 +72,10 @@ async def _resume(app: CommandHost, args: str) -> None:
     if not infos:
         app.notice("no other session of this project to resume")
         return
-    labels = [
-        f"{i.created[:16]}  {i.name or i.first_message or '(empty)'}"[:80] for i in infos[:30]
-    ]
-    described = {
-        label: f"{i.message_count} messages" for label, i in zip(labels, infos, strict=False)
-    }
-    path = await app.ui.select(
-        "Resume which session?",
-        labels,
-        descriptions=described,
-    )
+    path = await app.ask(SessionPicker(app.agent.cwd, infos))
     if path is None:
         return
-    chosen = infos[labels.index(path)]
+    chosen = next(i for i in infos if i.path == path)
     if await app.agent.switch_session(chosen.path):
         app.notice(f"resumed {chosen.path} ({chosen.message_count} messages)")
         app.replay_session()
@@ -151,16 +143,7 @@ async def _compact(app: CommandHost, args: str) -> None:
 async def _model(app: CommandHost, args: str) -> None:
     spec = args.strip()
     if not spec:
-        known = known_models(app.agent)
-        choice = await app.ui.select("Model", [*known, "other…"])
-        if choice is None:
-            return
-        if choice == "other…":
-            spec = (
-                await app.ui.input("Model spec", "anthropic:NAME, openai:NAME, scripted:FILE") or ""
-            ).strip()
-        else:
-            spec = choice
+        spec = (await _pick_model(app) or "").strip()
     if not spec:
         return
     from hookline.agent.setup import SetupError
@@ -174,17 +157,28 @@ async def _model(app: CommandHost, args: str) -> None:
     app.notice(f"model: {provider.model_id}")
 
 
-async def _permissions(app: CommandHost, args: str) -> None:
-    gate = app.agent.gate
-    rules = gate.rules
-    rows: list[tuple[str, str]] = [("mode", gate.mode)]
-    for kind in ("deny", "ask", "allow"):
-        for rule in getattr(rules, kind):
-            spec = f"({rule.specifier})" if rule.specifier else ""
-            rows.append((kind, f"{rule.tool}{spec}"))
-    if len(rows) == 1:
-        rows.append(("rules", "none"))
-    app.print(render.listing("Permissions", rows))
+async def _pick_model(app: CommandHost) -> str | None:
+    """The catalog in a searchable list, the cursor on the model in use; ``other…``
+    asks for a spec."""
+    from hookline.modes.tui.dialogs import SelectDialog
+    from hookline.modes.tui.model_picker import TITLE, model_choices
+
+    current = app.agent.provider.model_id
+    choices = model_choices(app.bundle.catalog(), current, known_models(app.agent))
+    dialog = SelectDialog(
+        TITLE,
+        choices.labels,
+        descriptions=choices.descriptions,
+        values=choices.specs,
+        default=False,
+        searchable=True,
+        index=choices.current,
+    )
+    choice = await app.ask(dialog)  # a spec; None: other…; False: cancelled
+    if choice is None:
+        hint = "anthropic:NAME, openai:NAME, scripted:FILE"
+        return await app.ui.input("Model spec (provider:model)", hint)
+    return choice if isinstance(choice, str) else None
 
 
 async def _sandbox(app: CommandHost, args: str) -> None:
@@ -259,6 +253,23 @@ async def _hooks(app: CommandHost, args: str) -> None:
     app.print(render.listing("Hooks", rows or [("none", "no hooks loaded")]))
 
 
+async def _reload(app: CommandHost, args: str) -> None:
+    """pi's ``/reload``: ``session_shutdown``, the hooks discovered and loaded again,
+    ``session_start`` with ``source="reload"``; what failed is said above."""
+    await app.agent.reload()
+    app.hooks_changed()
+    found = app.bundle.hooks.last
+    if found is None:
+        return
+    count = len(found.hooks.hooks)
+    text = f"hooks reloaded: {count} module{'' if count == 1 else 's'}"
+    if app.bundle.claude is not None:
+        text += " and the settings hooks"
+    if found.problems:
+        text += f"; {len(found.problems)} could not be loaded (said above)"
+    app.notice(text, "warning" if found.problems else "info")
+
+
 async def _quit(app: CommandHost, args: str) -> None:
     app.exit()
 
@@ -274,9 +285,15 @@ BUILTINS: dict[str, Builtin] = {
         Builtin("fork", "copy this conversation into a new session", _fork),
         Builtin("compact", "summarize older messages", _compact, "[instructions]"),
         Builtin("model", "switch the model", _model, "[spec]"),
-        Builtin("permissions", "the permission mode and rules in force", _permissions),
+        Builtin(
+            "permissions",
+            "the permission mode and rules by file; add or remove local rules",
+            permissions.permissions,
+            permissions.USAGE,
+        ),
         Builtin("sandbox", "the bash sandbox: what it holds, and its mode", _sandbox),
         Builtin("hooks", "loaded hooks, where from, errors, skipped", _hooks),
+        Builtin("reload", "discover and load the hooks again", _reload),
         Builtin("quit", "exit hookline", _quit),
         Builtin("exit", "exit hookline", _quit),
     )
@@ -337,7 +354,11 @@ class SlashCompleter(Completer):
         if not self.app.loaded.is_set():
             return
         if name == "model":
-            values = list(known_models(self.app.agent))
+            agent = self.app.agent
+            listed = self.app.bundle.catalog().available(agent.provider.model_id)
+            values = list(dict.fromkeys([*(e.spec for e in listed), *known_models(agent)]))
+        elif name == "permissions":
+            values = list(permissions.completions(self.app.agent.gate))
         else:
             command = self.app.agent.runner.get_command(name)
             complete = getattr(command, "get_argument_completions", None)

@@ -33,7 +33,7 @@ from prompt_toolkit.layout.processors import (
 )
 from prompt_toolkit.styles import Style
 
-from hookline.modes.tui.render import clean
+from hookline.modes.tui.render import clean, wrap_words
 
 #: The app's colours (dialogs, editor, footer).
 STYLE = Style.from_dict(
@@ -92,7 +92,10 @@ class Dialog:
         return self.future.done()
 
     def title_fragments(self) -> StyleAndTextTuples:
-        lines = self.title.splitlines() or [""]
+        """The title after ``╭─``/``│``, wrapped at words to the terminal's width."""
+        width = _columns() - 3
+        lines = [part for line in self.title.splitlines() for part in wrap_words(line, width)]
+        lines = lines or [""]
         out: StyleAndTextTuples = [("class:dialog.border", "╭─ "), ("class:dialog.title", lines[0])]
         for line in lines[1:]:
             out += [("", "\n"), ("class:dialog.border", "│  "), ("class:dialog.title", line)]
@@ -113,7 +116,11 @@ class Dialog:
 
 
 class SelectDialog(Dialog):
-    """Arrow keys (or a digit) choose, Enter picks; descriptions shown beside options."""
+    """Arrow keys (or a digit) choose, Enter picks; descriptions shown beside options.
+
+    ``searchable``: typing filters the options (fuzzy, as pi's selectors; digits
+    are then typed, not picked), Backspace erases.
+    """
 
     def __init__(
         self,
@@ -126,34 +133,52 @@ class SelectDialog(Dialog):
         timeout: float | None = None,
         signal: asyncio.Event | None = None,
         keys: Mapping[str, int] | None = None,
+        searchable: bool = False,
+        index: int = 0,
     ) -> None:
         super().__init__(title, default, timeout, signal)
         self.options = [clean(o) for o in options]
         self.values = list(values) if values is not None else list(options)
         self.descriptions = {clean(k): clean(v) for k, v in (descriptions or {}).items()}
-        self.index = 0
+        self.searchable = searchable
+        #: What was typed to filter, and the options it leaves, best first (indexes).
+        self.query = ""
+        self.shown = list(range(len(self.options)))
+        self.index = index if 0 <= index < len(self.options) else 0
         kb = self.kb
 
         @kb.add("up")
         @kb.add("c-p")
         def _up(event: KeyPressEvent) -> None:
-            self.index = (self.index - 1) % max(len(self.options), 1)
+            self.index = (self.index - 1) % max(len(self.shown), 1)
 
         @kb.add("down")
         @kb.add("c-n")
         @kb.add("tab")
         def _down(event: KeyPressEvent) -> None:
-            self.index = (self.index + 1) % max(len(self.options), 1)
+            self.index = (self.index + 1) % max(len(self.shown), 1)
 
         @kb.add("enter")
         def _pick(event: KeyPressEvent) -> None:
-            if self.options:
-                self.finish(self.values[self.index])
+            if self.shown:
+                self.finish(self.values[self.shown[self.index]])
 
-        for n in range(1, min(len(self.options), 9) + 1):
-            kb.add(str(n))(self._picker(n - 1))
-        for key, index in (keys or {}).items():
-            kb.add(key)(self._picker(index))
+        if searchable:
+
+            @kb.add("<any>")
+            def _type(event: KeyPressEvent) -> None:
+                if event.data.isprintable():
+                    self.search(self.query + event.data)
+
+            @kb.add("backspace")
+            def _erase(event: KeyPressEvent) -> None:
+                self.search(self.query[:-1])
+
+        else:
+            for n in range(1, min(len(self.options), 9) + 1):
+                kb.add(str(n))(self._picker(n - 1))
+        for key, index_ in (keys or {}).items():
+            kb.add(key)(self._picker(index_))
 
         self.focus = Window(
             FormattedTextControl(self._fragments, focusable=True, key_bindings=kb),
@@ -161,6 +186,14 @@ class SelectDialog(Dialog):
             wrap_lines=True,
         )
         self.container = self.focus
+
+    def search(self, query: str) -> None:
+        """Show only the options matching ``query``, best first; the cursor on the first."""
+        from hookline.modes.tui.fuzzy import rank
+
+        self.query = query
+        self.shown = rank(query, range(len(self.options)), lambda i: self.options[i])
+        self.index = 0
 
     def _picker(self, index: int) -> Callable[[KeyPressEvent], None]:
         def pick(event: KeyPressEvent) -> None:
@@ -171,39 +204,59 @@ class SelectDialog(Dialog):
 
     def _fragments(self) -> StyleAndTextTuples:
         out = self.title_fragments()
+        if self.searchable:
+            out += [("", "\n"), ("class:dialog.border", "│ › "), ("", self.query)]
+            out += [
+                ("[SetCursorPosition]", ""),
+                ("class:placeholder", "" if self.query else "type to filter"),
+            ]
         width = max((len(o) for o in self.options), default=0)
-        first, last = _window(self.index, len(self.options), VISIBLE_OPTIONS)
+        first, last = scroll_window(self.index, len(self.shown), VISIBLE_OPTIONS)
         if first > 0:
             out += [
                 ("", "\n"),
                 ("class:dialog.border", "│ "),
                 ("class:dialog.hint", f"  ↑ {first} more"),
             ]
-        for i in range(first, last):
-            option = self.options[i]
-            chosen = i == self.index
+        for row in range(first, last):
+            option = self.options[self.shown[row]]
+            chosen = row == self.index
             style = "class:dialog.selected" if chosen else "class:dialog.option"
             out += [("", "\n"), ("class:dialog.border", "│ ")]
             out += [(style, f"{'❯' if chosen else ' '} {option.ljust(width)}")]
             description = self.descriptions.get(option)
             if description:
                 out += [("class:dialog.description", f"  {description}")]
-        if last < len(self.options):
-            more = len(self.options) - last
+        if last < len(self.shown):
+            more = len(self.shown) - last
             out += [
                 ("", "\n"),
                 ("class:dialog.border", "│ "),
                 ("class:dialog.hint", f"  ↓ {more} more"),
             ]
-        out += [("", "\n"), *self.hint("↑↓ move · enter choose · esc cancel")]
+        if not self.shown:
+            out += [("", "\n"), ("class:dialog.border", "│ "), ("class:dialog.hint", "  no match")]
+        keys = "type to filter · ↑↓ move" if self.searchable else "↑↓ move"
+        out += [("", "\n"), *self.hint(f"{keys} · enter choose · esc cancel")]
         return out
+
+
+def _columns() -> int:
+    """The terminal's width now (80 when there is no app)."""
+    from prompt_toolkit.application import get_app_or_none
+
+    app = get_app_or_none()
+    try:
+        return app.output.get_size().columns if app is not None else 80
+    except OSError:
+        return 80
 
 
 #: Options a select shows at once; the list scrolls with the cursor.
 VISIBLE_OPTIONS = 10
 
 
-def _window(index: int, total: int, size: int) -> tuple[int, int]:
+def scroll_window(index: int, total: int, size: int) -> tuple[int, int]:
     """The ``[first, last)`` slice of ``total`` options that keeps ``index`` in view."""
     if total <= size:
         return 0, total
@@ -269,7 +322,7 @@ class InputDialog(Dialog):
         self.container = HSplit(
             [
                 Window(FormattedTextControl(self.title_fragments), dont_extend_height=True),
-                _prefixed(self.focus),
+                prompted(self.focus),
                 Window(
                     FormattedTextControl(lambda: self.hint(keys + " · esc cancel")),
                     height=1,
@@ -278,7 +331,8 @@ class InputDialog(Dialog):
         )
 
 
-def _prefixed(window: Window) -> AnyContainer:
+def prompted(window: Window) -> AnyContainer:
+    """``window`` (a text field) after the dialog's ``│ ›`` prompt."""
     return VSplit(
         [Window(FormattedTextControl([("class:dialog.border", "│ › ")]), width=4), window]
     )
@@ -320,6 +374,25 @@ def _first_focusable(container: Any) -> Window | None:
         if isinstance(item, Window) and item.content.is_focusable():
             return item
     return None
+
+
+async def run_alone(dialog: Dialog) -> Any:
+    """``dialog`` as an app of its own, before the terminal app is drawn (the trust
+    question, the session picker); erased once answered. Its answer, or its default."""
+    from prompt_toolkit.application import Application
+    from prompt_toolkit.layout import Layout
+
+    app: Application[None] = Application(
+        layout=Layout(dialog.container, focused_element=dialog.focus),
+        full_screen=False,
+        erase_when_done=True,
+        style=STYLE,
+    )
+    app.ttimeoutlen = 0.05
+    # The answer ends the app in the same key press, so its last frame is erased cleanly.
+    dialog.future.add_done_callback(lambda _: app.exit() if app.is_running else None)
+    await app.run_async()
+    return dialog.future.result() if dialog.future.done() else dialog.default
 
 
 class DialogHost:

@@ -1,7 +1,8 @@
-"""The footer: model, context and token usage, permission mode, hook status lines.
+"""The footer: permission mode, model, context and token usage, hook status lines.
 
 Usage is recomputed when a message lands, not on every frame: a frame only
-formats numbers it already has.
+formats numbers it already has. A mode other than ``default`` is shown first,
+as Claude Code shows it (``⏵⏵ accept edits on (shift+tab to cycle)``).
 """
 
 from __future__ import annotations
@@ -12,8 +13,19 @@ from typing import TYPE_CHECKING
 from hookline.core.ui import StatusLine
 
 if TYPE_CHECKING:
+    from prompt_toolkit.formatted_text import StyleAndTextTuples
+
     from hookline.agent.agent import Agent
     from hookline.core.messages import Message
+
+#: A mode other than ``default``: its words and colour in the footer, as Claude Code's.
+_MODES = {
+    "acceptEdits": ("⏵⏵ accept edits on", "fg:#af87ff"),
+    "plan": ("⏸ plan mode on", "fg:#48968c"),
+    "bypassPermissions": ("⏵⏵ bypass permissions on", "fg:#ff5f5f"),
+    "dontAsk": ("⏵⏵ don't ask on", "fg:#ff5f5f"),
+}
+_CYCLE_HINT = " (shift+tab to cycle)"
 
 
 def _short(n: int) -> str:
@@ -66,8 +78,25 @@ def loading_line(model: str, width: int) -> str:
     return line if len(line) <= width else line[: max(width - 1, 0)] + "…"
 
 
+def mode_fragments(mode: str) -> StyleAndTextTuples:
+    """``⏵⏵ accept edits on (shift+tab to cycle)``; nothing in ``default``."""
+    if mode not in _MODES:
+        return []
+    words, colour = _MODES[mode]
+    return [(colour, words), ("class:footer", _CYCLE_HINT)]
+
+
+def footer_fragments(agent: Agent, usage: Usage, width: int) -> StyleAndTextTuples:
+    """The mode (when not ``default``), then ``footer_line`` in the width left."""
+    mode = mode_fragments(agent.gate.mode)
+    if not mode:
+        return [("class:footer", footer_line(agent, usage, width))]
+    left = width - sum(len(fragment[1]) for fragment in mode) - 3
+    return [*mode, ("class:footer", " · " + footer_line(agent, usage, max(left, 1)))]
+
+
 def footer_line(agent: Agent, usage: Usage, width: int) -> str:
-    """``model · N msgs · ctx used/window (p%) · ↑in ↓out · mode``, cut to ``width``."""
+    """``model · N msgs · ctx used/window (p%) · ↑in ↓out``, cut to ``width``."""
     window = agent.context_window
     pct = 100 * usage.context_tokens / window if window else 0
     approx = "" if usage.reported else "~"
@@ -78,7 +107,6 @@ def footer_line(agent: Agent, usage: Usage, width: int) -> str:
     ]
     if usage.reported:
         parts.append(f"↑{_short(usage.input_tokens)} ↓{_short(usage.output_tokens)}")
-    parts.append(agent.gate.mode)
     line = " · ".join(parts)
     return line if len(line) <= width else line[: max(width - 1, 0)] + "…"
 

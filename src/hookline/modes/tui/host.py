@@ -76,6 +76,9 @@ class CommandHost(UIHost, LoadedAgent, Protocol):
     def print(self, renderable: RenderableType) -> None:
         """Print a finished block into the transcript."""
 
+    def hooks_changed(self) -> None:
+        """The hooks were reloaded: bind their shortcuts again."""
+
     def replay_session(self) -> None:
         """Print the last messages of the session just resumed."""
 

@@ -1,4 +1,4 @@
-"""The editor's keys (send, new line, stop, exit, expand) and the hooks' shortcuts.
+"""The editor's keys (send, new line, stop, exit, expand, mode) and the hooks' shortcuts.
 
 The keys say what was asked; ``KeyActions`` (the app) decides what it means
 now: Ctrl+C stops a turn, clears the editor, or exits, by the app's state.
@@ -38,6 +38,9 @@ class KeyActions(Protocol):
     def expand_last(self) -> None:
         """Ctrl+O: the last collapsed tool output, whole."""
 
+    def cycle_mode(self) -> None:
+        """Shift+Tab: the next permission mode (default → acceptEdits → plan …)."""
+
 
 def editor_keys(editor: Buffer, in_editor: Filter, actions: KeyActions) -> KeyBindings:
     """The editor's own keys, active while it has the focus and no dialog is up."""
@@ -75,6 +78,13 @@ def editor_keys(editor: Buffer, in_editor: Filter, actions: KeyActions) -> KeyBi
     @kb.add("c-o", filter=in_editor)
     def _expand(event: KeyPressEvent) -> None:
         actions.expand_last()
+
+    @kb.add("s-tab", filter=in_editor)
+    def _cycle(event: KeyPressEvent) -> None:
+        if editor.complete_state is not None:
+            editor.complete_previous()  # in the completion menu it moves back, as Tab moves on
+        else:
+            actions.cycle_mode()
 
     return kb
 

@@ -1,9 +1,9 @@
 """The app's rows, top to bottom, and the hooks' widgets among them.
 
 Hook header, live area, working line, widgets above the editor, a rule, the
-editor or a dialog, completions, widgets below, the footer (or the one a hook
-replaced it with), the hooks' status line; a hook's overlay dialog floats
-centred over them.
+editor or a dialog (under the preview of the call it asks about), completions,
+widgets below, the footer (or the one a hook replaced it with), the hooks'
+status line; a hook's overlay dialog floats centred over them.
 """
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ from prompt_toolkit.layout.menus import CompletionsMenu
 from hookline.core.ui import StatusLine, WidgetContent, strip_terminal_controls
 from hookline.modes.tui.dialogs import CustomDialog, DialogHost
 from hookline.modes.tui.live_area import LiveArea
+from hookline.modes.tui.preview import ApprovalPreview
 
 
 class Widgets:
@@ -70,6 +71,7 @@ class Rows:
         self,
         *,
         dialogs: DialogHost,
+        preview: ApprovalPreview,
         widgets: Widgets,
         live: LiveArea,
         editor: Window,
@@ -80,6 +82,7 @@ class Rows:
         width: Callable[[], int],
     ) -> None:
         self._dialogs = dialogs
+        self._preview = preview
         self._widgets = widgets
         self._live = live
         self._editor = editor
@@ -152,6 +155,8 @@ class Rows:
     def _center(self) -> AnyContainer:
         dialog = self._dialogs.current
         if dialog is not None and self._overlay() is None:
+            if self._preview.shown():  # the call this dialog asks about, right above it
+                return self._preview.container(dialog.container)
             return dialog.container
         return self._editor
 

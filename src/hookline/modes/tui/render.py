@@ -88,6 +88,16 @@ def styled(content: str = "", style: str = "") -> Text:
     return Text(content, style=style)
 
 
+def drawn(shown: Any) -> RenderableType | None:
+    """What a tool's or hook's renderer returned, as something to draw: a string (cleaned)
+    or a rich renderable; anything else (``None`` included) is ``None``, the default."""
+    if isinstance(shown, str):
+        return styled(clean(shown))
+    if hasattr(shown, "__rich_console__") or hasattr(shown, "__rich__"):
+        return shown  # type: ignore[no-any-return]
+    return None
+
+
 def indented(renderable: RenderableType, left: int) -> RenderableType:
     """``renderable`` shifted ``left`` columns right."""
     from rich.padding import Padding
@@ -121,6 +131,16 @@ def dim_ansi(text: str, width: int) -> str:
 
 
 _PLAIN = re.compile(r"[\x21-\x7e·]+ ?")
+
+
+def wrap_words(line: str, width: int) -> list[str]:
+    """``line`` cut at spaces into lines of at most ``width`` columns (a longer word is cut);
+    its indentation kept on the first. For text prompt_toolkit draws, which wraps anywhere."""
+    import textwrap
+
+    return textwrap.wrap(
+        line, max(width, 10), break_on_hyphens=False, drop_whitespace=True, tabsize=4
+    ) or [""]
 
 
 def clean(text: str) -> str:
@@ -216,13 +236,8 @@ def hanging(header: Text, mark: str, body: Text) -> RenderableType:
     """``header``, then ``body`` indented by ``mark``'s width, ``mark`` on its first line;
     a line too long wraps under its own start."""
     from rich.console import Group
-    from rich.table import Table
 
-    grid = Table.grid()
-    grid.add_column(width=len(mark), no_wrap=True)
-    grid.add_column(overflow="fold")
-    grid.add_row(styled(mark, "grey50"), body)
-    return Group(header, grid)
+    return Group(header, hanging_text(styled(mark, "grey50"), body))
 
 
 def running_tool(
@@ -287,10 +302,28 @@ def user_block(text: str) -> Text:
     return styled("\n".join(("› " if i == 0 else "  ") + x for i, x in enumerate(lines)), "bold")
 
 
-def notice(text: str, kind: str = "info") -> Text:
+def notice(text: str, kind: str = "info") -> RenderableType:
+    """``ℹ text``: wrapped at words, the lines after the first under the text, not the mark."""
     marks = {"info": ("ℹ", "blue"), "warning": ("⚠", "yellow"), "error": ("✖", "red")}
     mark, style = marks.get(kind, marks["info"])
-    return styled(f"{mark} {clean(text)}", style=style)
+    return hanging_text(styled(f"{mark} ", style), styled(clean(text), style))
+
+
+def printed(text: str) -> Text:
+    """A line printed to stdout or stderr while the app runs (a hook's ``print``, a log
+    record): shown as written, wrapped at words instead of where the terminal cuts it."""
+    return styled(clean(text))
+
+
+def hanging_text(mark: Text, body: Text) -> RenderableType:
+    """``mark`` then ``body``; ``body`` wraps at words in the columns after ``mark``."""
+    from rich.table import Table
+
+    grid = Table.grid()
+    grid.add_column(width=mark.cell_len, no_wrap=True)
+    grid.add_column(overflow="fold")  # only a word longer than the line is cut
+    grid.add_row(mark, body)
+    return grid
 
 
 def dim(text: str) -> Text:

@@ -8,7 +8,12 @@ and written where the live rows were, which are drawn again below it.
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING
+import io
+import sys
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, TextIO
 
 from prompt_toolkit.application import Application
 
@@ -24,6 +29,14 @@ def terminal_width(app: Application[None]) -> int:
         return max(app.output.get_size().columns, 20)
     except OSError:
         return 80
+
+
+def terminal_height(app: Application[None]) -> int:
+    """The terminal's height in rows (24 when there is no terminal)."""
+    try:
+        return max(app.output.get_size().rows, 1)
+    except OSError:
+        return 24
 
 
 class Scrollback:
@@ -74,6 +87,74 @@ class Scrollback:
             app.renderer.reset()
             app.renderer.request_absolute_cursor_position()
             app.invalidate()
+
+
+class PrintedLines(io.TextIOBase):
+    """``sys.stdout`` and ``sys.stderr`` while the app runs (``printed_above``): each line
+    written (a hook's ``print``, a log record, from any thread) becomes a block above the
+    app, wrapped at words where the terminal would have cut it anywhere.
+
+    A line is sent when it ends, or at ``flush``; the loop prints it in order.
+    """
+
+    def __init__(
+        self, scrollback: Scrollback, loop: asyncio.AbstractEventLoop, original: TextIO
+    ) -> None:
+        super().__init__()
+        self._scrollback = scrollback
+        self._loop = loop
+        self._original = original
+        self._partial = ""
+        self._lock = threading.Lock()
+
+    def writable(self) -> bool:
+        return True
+
+    def isatty(self) -> bool:
+        return False  # plain lines (the log's rich handler writes to a terminal only)
+
+    def fileno(self) -> int:
+        return self._original.fileno()
+
+    def write(self, text: str) -> int:
+        with self._lock:
+            *lines, self._partial = (self._partial + text).split("\n")
+        if lines:
+            self._send("\n".join(lines))
+        return len(text)
+
+    def flush(self) -> None:
+        with self._lock:
+            partial, self._partial = self._partial, ""
+        if partial:
+            self._send(partial)
+
+    def _send(self, text: str) -> None:
+        try:
+            running = asyncio.get_running_loop()
+        except RuntimeError:
+            running = None
+        if running is self._loop:
+            self._scrollback.print(render.printed(text))
+        elif not self._loop.is_closed():
+            self._loop.call_soon_threadsafe(self._scrollback.print, render.printed(text))
+        else:
+            self._original.write(text + "\n")
+
+
+@contextmanager
+def printed_above(scrollback: Scrollback) -> Iterator[None]:
+    """While the app runs, what is printed to stdout and stderr shows above it."""
+    loop = asyncio.get_running_loop()
+    saved = sys.stdout, sys.stderr
+    streams = [PrintedLines(scrollback, loop, original) for original in saved]
+    sys.stdout, sys.stderr = streams[0], streams[1]
+    try:
+        yield
+    finally:
+        for stream in streams:
+            stream.flush()
+        sys.stdout, sys.stderr = saved
 
 
 def _render_batch(batch: list[RenderableType], width: int) -> str:

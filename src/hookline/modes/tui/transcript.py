@@ -3,8 +3,9 @@
 A tool's block says who blocked the call, if anyone did (a hook, a settings
 hook, a rule, you); a tool or a hook may draw its own call line, result or
 custom message (``meta["render_call"]``, ``meta["render_result"]``,
-``register_message_renderer``), and a failing renderer falls back to the
-default. The last collapsed output is kept for Ctrl+O.
+``register_message_renderer``; ``meta["render_preview"]`` is drawn by
+``preview``), and a failing renderer falls back to the default. The last
+collapsed output is kept for Ctrl+O.
 """
 
 from __future__ import annotations
@@ -110,7 +111,7 @@ class Transcript:
 
     def call_text(self, tool: RunningTool) -> str | None:
         """A tool's own ``meta["render_call"](args)`` text; errors fall back to the default."""
-        fn = self._tool_meta(tool.name, "render_call")
+        fn = tool_renderer(self._loaded, tool.name, "render_call")
         if fn is None:
             return None
         try:
@@ -178,14 +179,9 @@ class Transcript:
         where = self._short_path(block.origin) if block.origin.startswith("/") else block.origin
         return f"{block.event} hook `{one_line_text(what)}` in {where}"
 
-    def _tool_meta(self, name: str, key: str) -> Any:
-        tool = self._loaded.agent.tools.get(name)
-        fn = tool.meta.get(key) if tool is not None else None
-        return fn if callable(fn) else None
-
     def _result(self, tool: RunningTool, text: str, is_error: bool) -> Any:
         """A tool's own ``meta["render_result"](text, options)``: a string or rich renderable."""
-        fn = self._tool_meta(tool.name, "render_result")
+        fn = tool_renderer(self._loaded, tool.name, "render_result")
         if fn is None:
             return None
         options = {"expanded": False, "is_error": is_error, "width": self._width()}
@@ -194,11 +190,7 @@ class Transcript:
         except hook_failures() as exc:
             self._loaded.agent.runner.report("", f"render_result:{tool.name}", exc)
             return None
-        if isinstance(shown, str):
-            return render.styled(render.clean(shown))
-        if hasattr(shown, "__rich_console__") or hasattr(shown, "__rich__"):
-            return shown
-        return None
+        return render.drawn(shown)
 
     def _custom(self, message: dict[str, Any]) -> RenderableType:
         custom_type = str(message.get("custom_type", ""))
@@ -212,13 +204,18 @@ class Transcript:
             except hook_failures() as exc:
                 runner.report("", f"renderer:{custom_type}", exc)
                 shown = None
-            if isinstance(shown, str):
-                return render.styled(render.clean(shown))
-            if shown is not None and (
-                hasattr(shown, "__rich_console__") or hasattr(shown, "__rich__")
-            ):
-                return shown  # type: ignore[no-any-return]
+            drawn = render.drawn(shown)
+            if drawn is not None:
+                return drawn
         return render.custom_message(custom_type, text)
+
+
+def tool_renderer(loaded: LoadedAgent, name: str, key: str) -> Callable[..., Any] | None:
+    """A tool's own renderer, ``meta[key]`` (``render_call``, ``render_result``,
+    ``render_preview``), when it has a callable one."""
+    tool = loaded.agent.tools.get(name)
+    fn = tool.meta.get(key) if tool is not None else None
+    return fn if callable(fn) else None
 
 
 def hook_failures() -> tuple[type[BaseException], ...]:

@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-from prompt_toolkit.application import Application
-from prompt_toolkit.layout import Layout
-
-from hookline.modes.tui.dialogs import STYLE, SelectDialog
+from hookline.modes.tui.dialogs import SelectDialog, run_alone
 
 
 async def ask_trust(cwd: str) -> bool:
@@ -22,14 +19,4 @@ async def ask_trust(cwd: str) -> bool:
         },
         keys={"y": 0, "n": 1},
     )
-    app: Application[None] = Application(
-        layout=Layout(dialog.container, focused_element=dialog.focus),
-        full_screen=False,
-        erase_when_done=True,
-        style=STYLE,
-    )
-    app.ttimeoutlen = 0.05
-    # The answer ends the app in the same key press, so its last frame is erased cleanly.
-    dialog.future.add_done_callback(lambda _: app.exit() if app.is_running else None)
-    await app.run_async()
-    return dialog.future.done() and dialog.future.result() is True
+    return await run_alone(dialog) is True

@@ -85,12 +85,20 @@ class PermissionRule:
     def names_tool(self, call: ToolCall) -> bool:
         """Whether the rule's tool name covers the call's tool (specifier aside)."""
         tool = self.tool
-        if tool in ("*", call.tool, call.claude_tool):
+        if self.names_own_tool(call):
             return True
         if tool in _FAMILY and call.tool in _FAMILY[tool]:
             return True
         if tool in EDIT_RULE_TOOLS and self.specifier is not None:
             return call.tool in _FAMILY["Edit"]
+        return False
+
+    def names_own_tool(self, call: ToolCall) -> bool:
+        """Whether the rule names the call's own tool: no family, so ``Edit(…)`` is not a
+        Write call's (a hook's ``if`` reads rules this way, as Claude Code does)."""
+        tool = self.tool
+        if tool in ("*", call.tool, call.claude_tool):
+            return True
         if tool.startswith("mcp__") and call.tool.startswith("mcp__"):
             return _mcp_covers(tool, call.tool)
         return False

@@ -85,6 +85,30 @@ class PermissionRules:
                     rules.additional_directories.append(full)
         return rules
 
+    def add(
+        self, behavior: RuleBehavior, text: str, *, file: str, scope: str, root: str
+    ) -> PermissionRule:
+        """Compile ``text`` as a rule of ``file`` and put it in force (a rule written while the
+        agent runs: "don't ask again", ``/permissions``); a bad rule raises
+        ``PermissionRuleError`` and changes nothing. The same rule of the same file is added
+        once."""
+        rules = self._list(behavior)
+        origin = RuleOrigin(f"permissions.{behavior}[{len(rules)}]", file, scope, root)
+        rule = PermissionRule.parse(text, behavior, origin)
+        for known in rules:
+            if known.text == rule.text and known.origin.file == file:
+                return known
+        rules.append(rule)
+        return rule
+
+    def remove(self, behavior: RuleBehavior, text: str, *, file: str) -> bool:
+        """Take the rule ``text`` of ``file`` out of force; False when there was none."""
+        rules = self._list(behavior)
+        kept = [r for r in rules if not (r.text == text.strip() and r.origin.file == file)]
+        removed = len(kept) != len(rules)
+        rules[:] = kept
+        return removed
+
     def _list(self, behavior: RuleBehavior) -> list[PermissionRule]:
         return self.allow if behavior == "allow" else self.deny if behavior == "deny" else self.ask
 

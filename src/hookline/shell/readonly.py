@@ -413,20 +413,27 @@ def runs_as_written(line: ParsedCommandLine) -> bool:
     return not line.unparsable and not line.assigned
 
 
-def read_only_commands(line: ParsedCommandLine) -> tuple[bool, ...]:
+def read_only_commands(
+    line: ParsedCommandLine, *, repository_runs_programs: bool = False
+) -> tuple[bool, ...]:
     """For each simple command of ``line``, whether it is :func:`read_only` there: all
-    false when the line does not :func:`runs_as_written`."""
+    false when the line does not :func:`runs_as_written`. ``repository_runs_programs``:
+    the repository of the working directory may make git run a program it names
+    (:func:`hookline.shell.git_repository.repository_runs_programs`), so no ``git`` is."""
     names = {command.name for command in line.commands}
     # git runs what the configuration of the repository it finds says (``core.fsmonitor``):
-    # only that of the working directory, not one a ``cd`` reaches
+    # only that of the working directory, and only one whose configuration was vetted
     if not runs_as_written(line) or {"cd", "git"} <= names:
         return (False,) * len(line.commands)
-    return tuple(read_only(command) for command in line.commands)
+    return tuple(
+        read_only(command) and not (command.name == "git" and repository_runs_programs)
+        for command in line.commands
+    )
 
 
-def read_only_line(line: ParsedCommandLine) -> bool:
+def read_only_line(line: ParsedCommandLine, *, repository_runs_programs: bool = False) -> bool:
     """Whether a whole line only reads: every simple command in it is read-only there."""
-    verdicts = read_only_commands(line)
+    verdicts = read_only_commands(line, repository_runs_programs=repository_runs_programs)
     return bool(verdicts) and all(verdicts)
 
 

@@ -121,10 +121,14 @@ def describe_call(tool_name: str, input: dict[str, Any], cwd: str) -> ToolCall:
 
 def _describe_bash(line: str, cwd: str) -> ToolCall:
     from hookline.shell import parse_command  # tree-sitter loads on the first bash call
+    from hookline.shell.git_repository import repository_runs_programs
     from hookline.shell.readonly import read_only_commands, runs_as_written
 
     parsed = parse_command(line)
-    reading = read_only_commands(parsed)
+    # the repository is vetted only for a line that runs git (it costs a ``git config``)
+    runs_git = any(cmd.name == "git" for cmd in parsed.commands)
+    hostile = runs_git and repository_runs_programs(cwd)
+    reading = read_only_commands(parsed, repository_runs_programs=hostile)
     trusted = runs_as_written(parsed)
     commands: list[ShellCommand] = []
     edits: dict[str, FilePath] = {}

@@ -1,0 +1,156 @@
+"""Whether the repository git would find may make a read-only ``git`` command run programs.
+
+A project may be anyone's: its own ``.git/config`` can name programs that ``git
+status``, ``git diff`` or ``git log`` run (``core.fsmonitor``, ``diff.external``, a
+``textconv`` or ``filter`` driver the project's ``.gitattributes`` picks, ``gpg.program``
+with ``log.showSignature``, ``core.pager``, an ``include.path``…), and its
+``.git/hooks`` a ``post-index-change`` hook that ``git status`` runs. A ``git`` command
+is read-only only when the repository's own configuration holds nothing but the keys of
+:data:`SAFE_KEYS` and it has no hook: anything else, or anything that cannot be read,
+fails closed. The user's own (global, system) configuration is theirs and is trusted.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+
+__all__ = ["SAFE_KEYS", "SAFE_SECTIONS", "repository_runs_programs"]
+
+#: Whole sections of a repository's configuration that name no program a read runs.
+SAFE_SECTIONS = frozenset(
+    {"user", "author", "committer", "color", "column", "advice", "i18n", "alias", "http"}
+)
+
+#: Single keys (``section.key`` or ``section.*.key``, lower case) that name no program.
+SAFE_KEYS = frozenset(
+    {
+        *("core.repositoryformatversion", "core.filemode", "core.bare", "core.ignorecase"),
+        *("core.logallrefupdates", "core.precomposeunicode", "core.symlinks"),
+        *("core.autocrlf", "core.eol", "core.safecrlf", "core.quotepath", "core.abbrev"),
+        *("core.untrackedcache", "core.checkstat", "core.trustctime", "core.commentchar"),
+        *("core.whitespace", "core.splitindex", "core.preloadindex", "core.compression"),
+        *("core.sparsecheckout", "core.sparsecheckoutcone", "core.multipackindex"),
+        *("core.commitgraph", "core.fscache", "core.longpaths", "core.hidedotfiles"),
+        *("remote.*.url", "remote.*.pushurl", "remote.*.fetch", "remote.*.push"),
+        *("remote.*.tagopt", "remote.*.prune", "remote.*.mirror"),
+        *("branch.*.remote", "branch.*.merge", "branch.*.rebase", "branch.*.description"),
+        *("branch.*.pushremote", "branch.*.vscode-merge-base", "submodule.*.active"),
+        *("init.defaultbranch", "pull.rebase", "pull.ff", "push.default", "fetch.prune"),
+        *("push.autosetupremote", "merge.ff", "merge.conflictstyle", "rebase.autosquash"),
+        *("rebase.autostash", "rerere.enabled", "gc.auto", "index.version", "pack.threads"),
+        *("diff.renames", "diff.algorithm", "diff.colormoved", "diff.mnemonicprefix"),
+        *("diff.noprefix", "diff.context", "diff.indentheuristic", "diff.renamelimit"),
+        *("log.date", "log.decorate", "log.follow", "log.abbrevcommit", "log.showroot"),
+        *("status.showuntrackedfiles", "status.short", "status.branch", "status.relativepaths"),
+        *("grep.linenumber", "grep.patterntype", "grep.extendedregexp", "grep.column"),
+        *("commit.gpgsign", "tag.gpgsign", "tag.sort", "branch.sort", "extensions.objectformat"),
+        *("extensions.worktreeconfig", "feature.manyfiles", "protocol.version"),
+    }
+)
+
+#: Canonical key names, as ``git config --name-only --list`` prints them.
+_KEY = re.compile(r"(?P<section>[^.]+)(?:\.(?P<sub>.*))?\.(?P<key>[^.]+)\Z")
+
+
+def _safe_key(name: str) -> bool:
+    match = _KEY.match(name)
+    if match is None:
+        return False
+    section, sub, key = match["section"].lower(), match["sub"], match["key"].lower()
+    if section in SAFE_SECTIONS:
+        return True
+    return (f"{section}.*.{key}" if sub is not None else f"{section}.{key}") in SAFE_KEYS
+
+
+def _git_dir(cwd: str) -> str | None:
+    """The git directory git finds from ``cwd`` (upward); ``""`` when there is none,
+    None when it cannot be told."""
+    folder = os.path.abspath(cwd)
+    while True:
+        dot = os.path.join(folder, ".git")
+        if os.path.isdir(dot):
+            return dot
+        if os.path.lexists(dot):
+            return _linked_git_dir(dot, folder)
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            return ""
+        folder = parent
+
+
+def _linked_git_dir(dot: str, folder: str) -> str | None:
+    """``.git`` as a file: ``gitdir: PATH`` (a worktree or a submodule)."""
+    try:
+        with open(dot, encoding="utf-8") as file:
+            text = file.read(4096)
+    except (OSError, UnicodeDecodeError):
+        return None
+    if not text.startswith("gitdir: "):
+        return None
+    target = os.path.join(folder, text[len("gitdir: ") :].strip())
+    return target if os.path.isdir(target) else None
+
+
+def _common_dir(git_dir: str) -> str | None:
+    """Where a worktree's repository keeps its configuration and hooks."""
+    commondir = os.path.join(git_dir, "commondir")
+    if not os.path.lexists(commondir):
+        return git_dir
+    try:
+        with open(commondir, encoding="utf-8") as file:
+            return os.path.join(git_dir, file.read(4096).strip())
+    except (OSError, UnicodeDecodeError):
+        return None
+
+
+def _config_keys(path: str) -> list[str] | None:
+    """The keys set in one configuration file (includes not followed), or None."""
+    try:
+        out = subprocess.run(
+            ["git", "config", "--file", path, "--no-includes", "--name-only", "--list", "-z"],
+            capture_output=True,
+            timeout=10,
+            check=False,
+            cwd=os.sep,
+            env={**os.environ, "GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": os.devnull},
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    if out.returncode != 0:
+        return None
+    return [key for key in out.stdout.decode(errors="replace").split("\0") if key]
+
+
+def _has_hooks(git_dir: str) -> bool:
+    """A hook that is not one of ``git init``'s samples (``git status`` runs some)."""
+    hooks = os.path.join(git_dir, "hooks")
+    try:
+        names = os.listdir(hooks)
+    except FileNotFoundError:
+        return False
+    except OSError:
+        return True
+    return any(not name.endswith(".sample") for name in names)
+
+
+def repository_runs_programs(cwd: str) -> bool:
+    """Whether git, run in ``cwd``, may run a program the repository itself names (or
+    this cannot be told): its configuration holds a key not known to be safe, it has
+    a hook or submodules (each with a configuration of its own)."""
+    git_dir = _git_dir(cwd)
+    if git_dir == "":
+        return False
+    common = _common_dir(git_dir) if git_dir is not None else None
+    if git_dir is None or common is None or _has_hooks(common):
+        return True
+    if os.path.lexists(os.path.join(common, "modules")):
+        return True
+    names = ("config", "config.worktree")
+    files = {os.path.join(d, n) for d in (git_dir, common) for n in names}
+    for path in sorted(f for f in files if os.path.lexists(f)):
+        keys = _config_keys(path)
+        if keys is None or not all(_safe_key(key) for key in keys):
+            return True
+    return False

@@ -422,7 +422,24 @@ OUTSIDE = [
     "rg --ignore-file escape/secret x",
     "cat link-secret",
     "cat dangling",
-    "cat hard-secret",
+    "cat 0< escape/secret",
+    "cat 3< escape/secret",
+    "cat 0<link-secret",
+    "cat <escape/secret -",
+    "wc < /proc/self/root/etc/hostname",
+    "cat < ~/keep",
+    "cat < ../outside/secret",
+    "diff -r . mirror",
+    "diff --recursive . mirror",
+    "diff -rq . mirror",
+    "diff -Nr . mirror",
+    "cmp escape/secret mirror/escape/secret",
+    "sort --files0-from=list-out",
+    "wc --files0-from=list-out",
+    "du --files0-from=list-out",
+    "md5sum -c sums-out",
+    "file -f list-text",
+    "tree --fromfile list-text",
     "cat escape/secret",
     "cat ./escape//secret",
     "cat escape/./secret",
@@ -441,7 +458,7 @@ OUTSIDE = [
     "cat /etc/passwd",
     "cat //etc/passwd",
     "cat $'escape/secret'",
-    "cat \"escape\"/secret",
+    'cat "escape"/secret',
     "cat escape\\/secret",
     "cat {escape,x}/secret",
     "cat esc[a]pe/secret",
@@ -520,7 +537,7 @@ OUTSIDE = [
     "date -f link-secret",
     "date -r link-secret",
     "echo $(<escape/secret)",
-    "echo \"$(< link-secret)\"",
+    'echo "$(< link-secret)"',
     "cat $(echo escape/secret)",
     "tree escape",
     "tree -a",
@@ -559,8 +576,8 @@ PARSER = [
     "x='$(touch pwned)'; echo ${x@P}",
     "echo ${!x}",
     "echo ${PS1@P}",
-    "echo \"${x:=`touch pwned`}\"",
-    "echo $\"$(touch pwned)\"",
+    'echo "${x:=`touch pwned`}"',
+    'echo $"$(touch pwned)"',
     "echo <(touch pwned)",
     "echo >(touch pwned)",
     "cat <<EOF\n$(touch pwned)\nEOF",
@@ -685,15 +702,15 @@ PARSER = [
     "l\\\ns",
     "ls \\\n-la; touch pwned",
     "'ls' victim",
-    "\"ls\" victim",
+    '"ls" victim',
     "l's' victim",
     "\\ls victim",
     "$'ls' victim",
-    "$\"ls\" victim",
+    '$"ls" victim',
     "ls$'\\n'touch pwned",
     "ls $'\\n'touch pwned",
     "ls $'x\\ny'",
-    "ls \"$(echo)\"",
+    'ls "$(echo)"',
     "ls $(:)",
     "ls ``",
     "ls ''; touch pwned",
@@ -842,9 +859,12 @@ class World:
         (project / "lib.jq").write_text("def f: 1;\n")
         (project / "list").write_text("victim\n")
         (project / "list0").write_text("victim\0")
-        (project / "sums").write_text(
-            hashlib.md5(b"v1\nv2\nv3\n").hexdigest() + "  victim\n"  # noqa: S324
-        )
+        (project / "list-out").write_text(f"{self.outside / 'secret'}\0")
+        (project / "list-text").write_text(f"{self.outside / 'secret'}\n")
+        (project / "sums-out").write_text(f"{'0' * 32}  {self.outside / 'secret'}\n")
+        (project / "mirror" / "escape").mkdir(parents=True)
+        (project / "mirror" / "escape" / "secret").write_text("mirror\n")
+        (project / "sums").write_text(hashlib.md5(b"v1\nv2\nv3\n").hexdigest() + "  victim\n")
         self.env = {
             "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
             "HOME": str(self.home),
@@ -868,7 +888,6 @@ class World:
         (project / "escape").symlink_to(self.outside)
         (project / "link-secret").symlink_to(self.outside / "secret")
         (project / "dangling").symlink_to(self.outside / "new")
-        os.link(self.outside / "secret", project / "hard-secret")
         (project / "victim").write_text("v1\nv2\nchanged\nagain\n")  # a dirty tree
         if hostile:
             self._plant()
@@ -989,3 +1008,45 @@ def test_an_allowed_line_changes_nothing(world: World, line: str) -> None:
 @pytest.mark.parametrize("line", HOSTILE)
 def test_a_hostile_repository_runs_nothing(hostile: World, line: str) -> None:
     judge(hostile, line)
+
+
+#: Plain reads that must still run unasked in the plain project (and change nothing).
+READS = [
+    "git status",
+    "git log -1 --format=%H",
+    "git diff HEAD~1",
+    "git show --stat HEAD",
+    "git branch --format='%(refname)'",
+    "grep -r v .",
+    "grep -rn v sub",
+    "ls -R",
+    "ls -L victim",
+    "du -sh .",
+    "cat < victim",
+    "md5sum victim",
+    "diff victim sub/x",
+    "find . -name x",
+    "wc -l victim",
+    "sort victim",
+    "ls -a",
+]
+
+
+@pytest.mark.parametrize("line", READS)
+def test_a_plain_read_still_runs_unasked(world: World, line: str) -> None:
+    assert allowed_unasked(line, world.project), line
+    judge(world, line)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="a hard link in the project to a file outside reads as a project file: "
+    "no path says where its data lives; only the kernel sandbox holds it",
+)
+def test_a_hard_link_out_is_not_read(world: World) -> None:
+    link = world.project / "hard-secret"
+    os.link(world.outside / "secret", link)
+    try:
+        judge(world, "cat hard-secret")
+    finally:
+        link.unlink()

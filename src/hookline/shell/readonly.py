@@ -161,8 +161,17 @@ def _sed_reads(args: Sequence[str]) -> bool:
 
 #: ``git`` options before the subcommand that change nothing but paging and locking.
 _GIT_GLOBAL = _flags("--no-pager", "-P", "--no-optional-locks")
-#: Options of the diff family that write a file or run a program the line names.
-_GIT_DIFF_FORBIDDEN = ("--output", "--ext-diff")
+#: Options of the diff family that write a file or run a program the line names
+#: (``--show-signature`` runs gpg, which writes ``~/.gnupg``).
+_GIT_DIFF_FORBIDDEN = ("--output", "--ext-diff", "--show-signature")
+
+
+def _no_signature(args: Sequence[str]) -> bool:
+    """No format shows a signature's check (``%G?``, ``%(signature)``): it runs gpg."""
+    return not any("%G" in arg or "%(signature" in arg for arg in args)
+
+
+_GIT_LOG = Args(forbidden=_GIT_DIFF_FORBIDDEN, check=_no_signature)
 
 
 def _first_is(*words: str) -> Callable[[Sequence[str]], bool]:
@@ -182,7 +191,7 @@ _GIT_BRANCH = Args(
         *("--ignore-case", "--merged", "--no-merged", "--contains", "--no-contains"),
         *("--points-at", "--sort", "--format", "--omit-empty", "--abbrev", "--no-abbrev"),
     ),
-    check=_listing,
+    check=lambda args: _listing(args) and _no_signature(args),
 )
 _GIT_TAG = Args(
     allowed=_flags(
@@ -190,17 +199,17 @@ _GIT_TAG = Args(
         *("--merged", "--no-merged", "--format", "--column", "--no-column", "-i"),
         *("--ignore-case", "--color", "--omit-empty"),
     ),
-    check=_listing,
+    check=lambda args: _listing(args) and _no_signature(args),
 )
 
 #: git subcommands that only read the repository, with their argument checks.
 GIT_READ_ONLY: Mapping[str, Args] = {
     "status": _ANY,
-    "log": Args(forbidden=_GIT_DIFF_FORBIDDEN),
-    "show": Args(forbidden=_GIT_DIFF_FORBIDDEN),
+    "log": _GIT_LOG,
+    "show": _GIT_LOG,
     "diff": Args(forbidden=_GIT_DIFF_FORBIDDEN),
-    "whatchanged": Args(forbidden=_GIT_DIFF_FORBIDDEN),
-    "shortlog": Args(forbidden=_GIT_DIFF_FORBIDDEN),
+    "whatchanged": _GIT_LOG,
+    "shortlog": _GIT_LOG,
     "blame": _ANY,
     "branch": _GIT_BRANCH,
     "tag": _GIT_TAG,
@@ -213,7 +222,7 @@ GIT_READ_ONLY: Mapping[str, Args] = {
     "describe": _ANY,
     "merge-base": _ANY,
     "show-ref": _ANY,
-    "for-each-ref": _ANY,
+    "for-each-ref": Args(check=_no_signature),
     "name-rev": _ANY,
     "count-objects": _ANY,
     "check-ignore": _ANY,
@@ -250,6 +259,18 @@ _DATE_FLAGS = Args(
     valued=_flags("-d", "--date", "-r", "--reference"),
 )
 
+#: ``md5sum -c LIST`` reads the files LIST names.
+_SUMS = Args(forbidden=("-c", "--check"))
+
+
+def _ls_stays(args: Sequence[str]) -> bool:
+    """``ls -R`` walks folders, ``-L`` follows links: together they leave the folder."""
+    short = "".join(a[1:] for a in args if a.startswith("-") and not a.startswith("--"))
+    walks = "R" in short or any(a == "--recursive" for a in args)
+    follows = "L" in short or any(a.startswith("--dereference") for a in args)
+    return not (walks and follows)
+
+
 #: Programs that only read, each with the check its arguments must pass. Not here on
 #: purpose: pagers and editors (``less``, ``more``, ``man``, ``vi``: they run
 #: shells), ``awk`` (``system()``), ``xargs``, ``tee``, ``xxd`` (writes its second
@@ -258,28 +279,35 @@ READ_ONLY_PROGRAMS: Mapping[str, Args] = {
     **dict.fromkeys(
         (
             *("cat", "head", "tail", "wc", "nl", "tac", "rev", "cut", "paste", "tr"),
-            *("fold", "fmt", "column", "expand", "unexpand", "comm", "cmp", "diff"),
-            *("od", "hexdump", "strings", "stat", "du", "df", "ls", "dir", "vdir"),
+            *("fold", "fmt", "column", "expand", "unexpand", "comm", "cmp"),
+            *("od", "hexdump", "strings", "stat", "df", "dir", "vdir"),
             *("pwd", "whoami", "id", "groups", "uname", "nproc", "basename", "dirname"),
             *("realpath", "readlink", "true", "false", "echo", "test", "["),
-            *("seq", "which", "type", "expr", "sleep", "md5sum", "sha1sum", "sha256sum"),
-            *("sha512sum", "b2sum", "cksum", "getconf", "locale", "printenv", "tsort"),
-            *("grep", "egrep", "fgrep", "jq", "ps", "free", "uptime"),
+            *("seq", "which", "type", "expr", "sleep", "getconf", "locale", "printenv"),
+            "tsort",
+            *("egrep", "fgrep", "jq", "ps", "free", "uptime"),
         ),
         _ANY,
     ),
+    # options that read the files a file names, or follow links out of the folder walked
+    **dict.fromkeys(("md5sum", "sha1sum", "sha256sum", "sha512sum", "b2sum", "cksum"), _SUMS),
+    "wc": Args(forbidden=("--files0-from",)),
+    "du": Args(forbidden=("--files0-from", "-L", "--dereference")),
+    "grep": Args(forbidden=("-R", "--dereference-recursive")),
+    "diff": Args(forbidden=("-r", "--recursive")),  # follows the links it meets
+    "ls": Args(check=_ls_stays),
     # one folder: a bare ``cd`` goes to $HOME, ``cd -`` to $OLDPWD
     "cd": Args(check=lambda args: len(args) == 1 and not args[0].startswith("-")),
     "printf": Args(forbidden=("-v",)),  # ``printf -v PATH …`` sets a variable
-    "sort": Args(forbidden=("-o", "--output", "--compress-program")),
+    "sort": Args(forbidden=("-o", "--output", "--compress-program", "--files0-from")),
     "uniq": Args(operands=1),  # a second operand is the file it writes
-    "tree": Args(forbidden=("-o", "--output", "-R")),
-    "file": Args(forbidden=("-C", "--compile")),
-    "rg": Args(forbidden=("--pre", "--hostname-bin")),
+    "tree": Args(forbidden=("-o", "--output", "-R", "-l", "--followlinks", "--fromfile")),
+    "file": Args(forbidden=("-C", "--compile", "-f", "--files-from")),
+    "rg": Args(forbidden=("--pre", "--hostname-bin", "-L", "--follow")),
     "find": Args(
         words=_flags(
             *("-exec", "-execdir", "-ok", "-okdir", "-delete", "-fprint", "-fprint0"),
-            *("-fprintf", "-fls"),
+            *("-fprintf", "-fls", "-L", "-follow"),
         )
     ),
     "sed": Args(check=_sed_reads),

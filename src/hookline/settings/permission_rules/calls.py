@@ -212,8 +212,8 @@ def _touches(cmd: SimpleCommand, cwd: str) -> tuple[FilePath, ...] | None:
 
 
 def _looks_at(cmd: SimpleCommand, cwd: str, moved: bool) -> tuple[FilePath, ...] | None:
-    """The files a read-only command may read, a glob as it matches now; None when a
-    word's place is not known before the line runs."""
+    """The files a read-only command may read (its words, its ``<`` redirections), a glob
+    as it matches now; None when a place is not known before the line runs."""
     from hookline.shell.readonly import path_words
 
     files: list[FilePath] = []
@@ -225,6 +225,14 @@ def _looks_at(cmd: SimpleCommand, cwd: str, moved: bool) -> tuple[FilePath, ...]
         if glob.has_magic(word) and not relative:
             matches = glob.glob(os.path.expanduser(word))
         files.extend(FilePath.of_shell(path, cwd) for path in matches or [word])
+    for redirection in cmd.redirections:
+        # ``cat < escape/secret``: the shell opens the file the command reads
+        target = redirection.target
+        if redirection.op != "<" or target is None or target == os.devnull:
+            continue
+        if redirection.dynamic or (moved and not target.startswith(("/", "~"))):
+            return None
+        files.append(FilePath.of_shell(target, cwd))
     return tuple(files)
 
 

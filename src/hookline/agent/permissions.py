@@ -26,6 +26,7 @@ The rule engine itself (syntax, globs, anchors) lives in
 from __future__ import annotations
 
 import os
+import stat
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -209,11 +210,23 @@ def _reads_unasked(command: ShellCommand, rules: PermissionRules, dirs: Sequence
 
 def _inside(files: Sequence[FilePath] | None, dirs: Sequence[str]) -> bool:
     """Every file lies strictly inside a working directory (never one of them itself:
-    ``rm -rf .`` asks)."""
+    ``rm -rf .`` asks) and is no hard link, whose data may also be a file outside
+    (``touch link``, ``cp x link`` write it)."""
     if not files:
         return False
     roots = {os.path.realpath(folder) for folder in dirs}
-    return all(within(file, dirs) and file.real not in roots for file in files)
+    return all(
+        within(file, dirs) and file.real not in roots and not _hard_linked(file.real)
+        for file in files
+    )
+
+
+def _hard_linked(path: str) -> bool:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return False
+    return stat.S_ISREG(st.st_mode) and st.st_nlink > 1
 
 
 def _granting(rules: PermissionRules, file: FilePath, kind: str, cwd: str) -> PermissionRule | None:

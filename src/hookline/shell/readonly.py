@@ -142,7 +142,8 @@ def _sed_parts(args: Sequence[str], in_place: bool) -> tuple[list[str], list[str
     allowed = _SED_FLAGS | _SED_IN_PLACE if in_place else _SED_FLAGS
     spec = Args(allowed=allowed, valued=_SED_VALUED)
     operands = _operands(spec, args)
-    if operands is None:
+    # ``--in-place=SUFFIX`` keeps a backup where SUFFIX says: ``../x/*`` is outside
+    if operands is None or any(arg.startswith("--in-place=") for arg in args):
         return None
     scripts = [args[i + 1] for i, arg in enumerate(args[:-1]) if arg in ("-e", "--expression")]
     scripts += [arg.partition("=")[2] for arg in args if arg.startswith("--expression=")]

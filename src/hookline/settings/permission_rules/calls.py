@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import glob
 import os
+import re
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
@@ -208,7 +209,32 @@ def _touches(cmd: SimpleCommand, cwd: str) -> tuple[FilePath, ...] | None:
     operands = filesystem_operands(cmd)
     if operands is None:
         return None
-    return tuple(FilePath.of_shell(path, cwd) for path in operands)
+    files: list[FilePath] = []
+    for operand in operands:
+        matches = _expand(operand, cwd)
+        if matches is None:
+            return None
+        files.extend(FilePath.of_shell(path, cwd) for path in matches)
+    return tuple(files)
+
+
+#: Bracket forms bash reads otherwise than :mod:`glob` (``[^x]``, ``[[:alpha:]]``).
+_FOREIGN_BRACKETS = re.compile(r"\[(?:!?\^|[^]]*\[[:=.])")
+
+
+def _expand(word: str, cwd: str) -> list[str] | None:
+    """What bash makes of ``word``: its matches now when it is a glob (a relative one
+    inside ``cwd``), else the word; None when a glob matches nothing or reads otherwise
+    in bash, so what bash will match is not known."""
+    if not glob.has_magic(word):
+        return [word]
+    if _FOREIGN_BRACKETS.search(word):
+        return None
+    if word.startswith(("/", "~")):
+        matches = glob.glob(os.path.expanduser(word))
+    else:
+        matches = glob.glob(word, root_dir=cwd)
+    return matches or None
 
 
 def _looks_at(cmd: SimpleCommand, cwd: str, moved: bool) -> tuple[FilePath, ...] | None:
@@ -221,10 +247,10 @@ def _looks_at(cmd: SimpleCommand, cwd: str, moved: bool) -> tuple[FilePath, ...]
         relative = not word.startswith(("/", "~"))
         if (moved and relative) or (word.startswith("~") and word != "~" and word[1] != "/"):
             return None  # ``cd x && cat y``; ``~-`` is the shell's $OLDPWD
-        matches = glob.glob(word, root_dir=cwd) if glob.has_magic(word) and relative else []
-        if glob.has_magic(word) and not relative:
-            matches = glob.glob(os.path.expanduser(word))
-        files.extend(FilePath.of_shell(path, cwd) for path in matches or [word])
+        matches = _expand(word, cwd)
+        if matches is None:
+            return None
+        files.extend(FilePath.of_shell(path, cwd) for path in matches)
     for redirection in cmd.redirections:
         # ``cat < escape/secret``: the shell opens the file the command reads
         target = redirection.target

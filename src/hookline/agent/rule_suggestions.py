@@ -42,7 +42,12 @@ _SUBCOMMAND_PROGRAMS = frozenset(
 )
 #: Subcommands whose next word is a script or target of the project (``npm run build``):
 #: the rule keeps that word.
-_SCRIPT_RUNNERS = frozenset({("npm", "run"), ("pnpm", "run"), ("yarn", "run"), ("bun", "run")})
+_SCRIPT_RUNNERS = frozenset(
+    {
+        *(("npm", "run"), ("npm", "run-script"), ("npm", "rum"), ("npm", "urn")),
+        *(("pnpm", "run"), ("pnpm", "run-script"), ("yarn", "run"), ("bun", "run")),
+    }
+)
 #: Subcommands that run whatever program or code they are given (or make later commands
 #: do so): a wildcard on them would allow anything, so only the exact command is offered.
 _RUNS_ANYTHING = frozenset(
@@ -51,7 +56,10 @@ _RUNS_ANYTHING = frozenset(
         *(("npm", "exec"), ("pnpm", "exec"), ("pnpm", "dlx"), ("yarn", "dlx"), ("bun", "x")),
         *(("yarn", "exec"), ("docker", "run"), ("docker", "exec"), ("podman", "run")),
         *(("podman", "exec"), ("kubectl", "exec"), ("kubectl", "debug"), ("git", "config")),
-        *(("gh", "alias"), ("gh", "extension"), ("dotnet", "run")),
+        *(("gh", "alias"), ("gh", "extension"), ("dotnet", "run"), ("npm", "x")),
+        *(("go", "generate"), ("docker", "compose"), ("docker", "container")),
+        *(("podman", "compose"), ("podman", "container"), ("bun", "exec")),
+        ("git", "hook"),  # ``git hook run X`` runs whichever hook the project holds
     }
 )
 _SUBCOMMAND = re.compile(r"[a-z][a-z0-9-]*")
@@ -121,8 +129,10 @@ def _prefix(argv: list[str]) -> int:
         return len(argv)
     if (program, sub) in _RUNS_ANYTHING:
         return len(argv)
-    if (program, sub) in _SCRIPT_RUNNERS and len(argv) > 2 and _SCRIPT.fullmatch(argv[2]):
-        return 3
+    if (program, sub) in _SCRIPT_RUNNERS:
+        # the script keeps its name, or the whole command is written out (``npm run *``
+        # would run every script of the project)
+        return 3 if len(argv) > 2 and _SCRIPT.fullmatch(argv[2]) else len(argv)
     return 2
 
 

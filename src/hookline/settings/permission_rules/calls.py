@@ -224,8 +224,8 @@ _FOREIGN_BRACKETS = re.compile(r"\[(?:!?\^|[^]]*\[[:=.])")
 
 def _expand(word: str, cwd: str) -> list[str] | None:
     """What bash makes of ``word``: its matches now when it is a glob (a relative one
-    inside ``cwd``), else the word; None when a glob matches nothing or reads otherwise
-    in bash, so what bash will match is not known."""
+    inside ``cwd``), else the word (as bash passes a glob that matches nothing); None
+    when bash reads the glob otherwise than :mod:`glob`, so what it matches is not known."""
     if not glob.has_magic(word):
         return [word]
     if _FOREIGN_BRACKETS.search(word):
@@ -234,7 +234,7 @@ def _expand(word: str, cwd: str) -> list[str] | None:
         matches = glob.glob(os.path.expanduser(word))
     else:
         matches = glob.glob(word, root_dir=cwd)
-    return matches or None
+    return matches or [word]
 
 
 def _looks_at(cmd: SimpleCommand, cwd: str, moved: bool) -> tuple[FilePath, ...] | None:

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 from hookline.settings import load_settings
 
@@ -68,3 +71,45 @@ def test_a_file_that_is_not_json_or_is_managed_cannot_be_set_aside(
     loaded = load_settings(project, managed_paths=managed_paths, set_aside={broken, managed})
     assert [f.path for f in loaded.stops] == [broken, managed]
     assert len(loaded.errors) == 2
+
+
+@pytest.mark.parametrize(
+    "permissions",
+    [
+        {"deny": ["Bash(rm *)", 42]},
+        {"deny": "Bash(rm *)"},
+        {"deny": {"0": "Bash(rm *)"}},
+        {"deny": [["Bash(rm *)"]]},
+        {"ask": ["Bash(git push *)", None]},
+        {"deny": ["Bash(rm *)"], "ask": "Bash(git push *)"},
+        {"disableBypassPermissionsMode": "disabled"},
+        ["Bash(rm *)"],
+    ],
+)
+def test_a_file_whose_rules_are_what_is_invalid_cannot_be_set_aside(
+    project: Path, managed_paths: list[Path], write_json: WriteJson, permissions: Any
+) -> None:
+    # going on without it would drop every rule of the invalid key, the valid ones too
+    path = write_json(project / ".claude" / "settings.json", {"permissions": permissions})
+    loaded = load_settings(project, managed_paths=managed_paths, set_aside={path})
+    assert [f.path for f in loaded.stops] == [path] and loaded.errors
+
+
+def test_set_aside_its_hooks_and_allow_rules_do_not_load(
+    project: Path, managed_paths: list[Path], write_json: WriteJson
+) -> None:
+    invalid = {
+        "permissions": {"deny": ["Bash(rm *)"], "allow": ["Bash(*)"], "defaultMode": "Plan"},
+        "hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": "touch x"}]}]},
+        "env": {"BASH_ENV": "x"},
+        "apiKeyHelper": "touch x",
+        "statusLine": {"type": "command", "command": "touch x"},
+        "sandbox": {"enabled": False},
+    }
+    path = write_json(project / ".claude" / "settings.json", invalid)
+    loaded = load_settings(project, managed_paths=managed_paths, set_aside={path})
+    merged = loaded.merged
+    assert merged.permissions is not None and merged.permissions.deny == ["Bash(rm *)"]
+    assert not merged.permissions.allow and loaded.command_hooks() == []
+    assert merged.env is None and merged.sandbox is None
+    assert merged.model_dump(exclude_unset=True).keys() == {"permissions"}

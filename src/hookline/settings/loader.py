@@ -60,6 +60,15 @@ DEFAULT_MANAGED_PATHS: tuple[Path, ...] = (
     Path("/etc/claude-code/managed-settings.json"),
 )
 
+#: Keys whose rules must hold whatever else of a file is invalid: a file in which they
+#: are the invalid part cannot be set aside (``"deny": ["Bash(rm *)", 42]``).
+_KEPT_WHEN_SET_ASIDE = frozenset(
+    {
+        *("permissions", "permissions.deny", "permissions.ask"),
+        "permissions.disableBypassPermissionsMode",
+    }
+)
+
 #: ``hookTimeout`` when no settings file sets it.
 DEFAULT_HOOK_TIMEOUT_SECONDS = 30.0
 
@@ -97,8 +106,15 @@ class SettingsFile:
     @property
     def may_set_aside(self) -> bool:
         """It parsed but is invalid, so the user may go on without it (only what restricts
-        and validated then applies); never a managed file, which is policy."""
-        return self.error is not None and bool(self.problems) and self.scope != "managed"
+        and validated then applies); never a managed file, which is policy, nor one whose
+        deny or ask rules are what is invalid: going on would drop them all."""
+        keys = {problem.partition(":")[0] for problem in self.problems}
+        return (
+            self.error is not None
+            and bool(self.problems)
+            and self.scope != "managed"
+            and keys.isdisjoint(_KEPT_WHEN_SET_ASIDE)
+        )
 
 
 @dataclass

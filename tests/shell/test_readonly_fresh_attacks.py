@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import shutil
 import socket
 import subprocess
 import threading
@@ -440,6 +441,27 @@ OUTSIDE = [
     "md5sum -c sums-out",
     "file -f list-text",
     "tree --fromfile list-text",
+    "file -mescape/secret victim",
+    "file -m link-secret victim",
+    "file -bmlink-secret victim",
+    "grep -fescape/secret victim",
+    "grep -flink-secret victim",
+    "grep -nflink-secret victim",
+    "grep -e x -flink-secret victim",
+    "git blame -Sescape/secret victim",
+    "git blame -Slink-secret victim",
+    "git grep -flink-secret v",
+    "git diff -Olink-secret HEAD~1",
+    "rg -flink-secret victim",
+    "date -r escape/secret",
+    "date -rescape/secret",
+    "date --reference=link-secret",
+    "date -r link-secret +%s",
+    "find -files0-from list-out",
+    "find . -files0-from list-out",
+    "sort -Tescape victim",
+    "jq -Lescape -n 1",
+    "jq -L escape -n 'include \"secret\"; 1'",
     "cat escape/secret",
     "cat ./escape//secret",
     "cat escape/./secret",
@@ -790,6 +812,25 @@ HOSTILE = [
     "git version",
     "git --no-pager log -1",
     "git -P diff HEAD~1",
+    "git cat-file --batch-all-objects --batch",
+    "git cat-file --batch-all-objects --batch-check",
+    "git rev-list --all --objects",
+    "git log --all -p",
+]
+
+#: Lines that would reach the network (a DNS lookup): they must not run unasked.
+NETWORK = [
+    "hostname -f",
+    "hostname --fqdn",
+    "hostname -A",
+    "hostname --all-fqdns",
+    "hostname -d",
+    "hostname -i",
+    "hostname --ip-address",
+    "hostname -I",
+    "hostname -s",
+    "hostname --long",
+    "hostname -y",
 ]
 
 ATTACKS = list(dict.fromkeys([*WRITES, *GIT, *OUTSIDE, *PARSER]))
@@ -848,7 +889,7 @@ HOSTILE_CONFIG = """\
 class World:
     """A scratch project (a git repository) beside ``outside`` and HOME."""
 
-    def __init__(self, root: Path, server: Server, *, hostile: bool = False) -> None:
+    def __init__(self, root: Path, server: Server, *, hostile: str = "") -> None:
         self.root = root
         self.project = root / "project"
         self.outside = root / "outside"
@@ -897,9 +938,12 @@ class World:
         (project / "link-secret").symlink_to(self.outside / "secret")
         (project / "dangling").symlink_to(self.outside / "new")
         (project / "victim").write_text("v1\nv2\nchanged\nagain\n")  # a dirty tree
-        if hostile:
-            self._plant()
         self.git("status")  # a fresh index: a later status has nothing to refresh
+        if hostile:
+            getattr(self, f"_plant_{hostile}")()
+
+    def _plant_config(self) -> None:
+        self._plant()
 
     def _signed_commit(self) -> None:
         """A commit with a (bogus) signature: showing it may run gpg."""
@@ -917,6 +961,37 @@ class World:
             check=True,
         )
         self.git("update-ref", "HEAD", out.stdout.strip())
+
+    def _plant_bare(self) -> None:
+        """The project itself looks like a bare repository: git reads ``./config``."""
+        dot = self.project / ".git"
+        shutil.rmtree(dot / "hooks")
+        for entry in dot.iterdir():
+            entry.rename(self.project / entry.name)
+        dot.rmdir()
+        with (self.project / "config").open("a") as file:
+            file.write(HOSTILE_CONFIG.format(ran=self.project / "evil.sh", hooks="/nonexistent"))
+
+    def _plant_gitfile(self) -> None:
+        """``.git`` is a file naming a git directory elsewhere, whose config is hostile."""
+        dot = self.project / ".git"
+        dot.rename(self.outside / "real.git")
+        dot.write_text(f"gitdir: {self.outside / 'real.git'}\n")
+        with (self.outside / "real.git" / "config").open("a") as file:
+            file.write(HOSTILE_CONFIG.format(ran=self.project / "evil.sh", hooks="/nonexistent"))
+
+    def _plant_alternates(self) -> None:
+        """Objects of another repository on disk, lent by ``objects/info/alternates``."""
+        private = self.outside / "private"
+        private.mkdir()
+        env = {**self.env, "GIT_DIR": str(private / ".git"), "GIT_WORK_TREE": str(private)}
+        (private / "notes").write_text(f"{SECRET}\n")
+        who = ["-c", "user.name=t", "-c", "user.email=t@example.com"]
+        for args in (["init", "-q"], ["add", "notes"], [*who, "commit", "-qm", "private"]):
+            subprocess.run(["git", *args], cwd=private, env=env, check=True)
+        info = self.project / ".git" / "objects" / "info"
+        info.mkdir(exist_ok=True)
+        (info / "alternates").write_text(f"{private / '.git' / 'objects'}\n")
 
     def _plant(self) -> None:
         ran = self.project / "evil.sh"
@@ -999,13 +1074,17 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> World:
     return World(tmp_path_factory.mktemp("fresh"), Server())
 
 
-@pytest.fixture(scope="module")
-def hostile(tmp_path_factory: pytest.TempPathFactory) -> World:
-    return World(tmp_path_factory.mktemp("hostile"), Server(), hostile=True)
+HOSTILE_KINDS = ["config", "bare", "gitfile", "alternates"]
+
+
+@pytest.fixture(scope="module", params=HOSTILE_KINDS)
+def hostile(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> World:
+    kind = str(request.param)
+    return World(tmp_path_factory.mktemp(f"hostile-{kind}"), Server(), hostile=kind)
 
 
 def test_the_set_is_large() -> None:
-    assert len(ATTACKS) + len(HOSTILE) >= 300
+    assert len(ATTACKS) + len(HOSTILE) * len(HOSTILE_KINDS) + len(NETWORK) >= 300
 
 
 @pytest.mark.parametrize("line", ATTACKS)
@@ -1016,6 +1095,11 @@ def test_an_allowed_line_changes_nothing(world: World, line: str) -> None:
 @pytest.mark.parametrize("line", HOSTILE)
 def test_a_hostile_repository_runs_nothing(hostile: World, line: str) -> None:
     judge(hostile, line)
+
+
+@pytest.mark.parametrize("line", NETWORK)
+def test_a_lookup_does_not_run_unasked(world: World, line: str) -> None:
+    assert not allowed_unasked(line, world.project)
 
 
 #: Plain reads that must still run unasked in the plain project (and change nothing).

@@ -16,7 +16,7 @@ import os
 import re
 import subprocess
 
-__all__ = ["SAFE_KEYS", "SAFE_SECTIONS", "repository_runs_programs"]
+__all__ = ["SAFE_KEYS", "SAFE_SECTIONS", "untrusted_repository"]
 
 #: Whole sections of a repository's configuration that name no program a read runs.
 SAFE_SECTIONS = frozenset(
@@ -65,8 +65,9 @@ def _safe_key(name: str) -> bool:
 
 
 def _git_dir(cwd: str) -> str | None:
-    """The git directory git finds from ``cwd`` (upward); ``""`` when there is none,
-    None when it cannot be told."""
+    """The git directory git finds from ``cwd`` (upward: ``.git``, then the folder itself
+    when it looks like a bare repository); ``""`` when there is none, None when it
+    cannot be told."""
     folder = os.path.abspath(cwd)
     while True:
         dot = os.path.join(folder, ".git")
@@ -74,10 +75,19 @@ def _git_dir(cwd: str) -> str | None:
             return dot
         if os.path.lexists(dot):
             return _linked_git_dir(dot, folder)
+        if _looks_bare(folder):
+            return folder
         parent = os.path.dirname(folder)
         if parent == folder:
             return ""
         folder = parent
+
+
+def _looks_bare(folder: str) -> bool:
+    """A folder git takes for a bare repository (and reads its ``config``)."""
+    return os.path.lexists(os.path.join(folder, "HEAD")) and all(
+        os.path.isdir(os.path.join(folder, name)) for name in ("objects", "refs")
+    )
 
 
 def _linked_git_dir(dot: str, folder: str) -> str | None:
@@ -135,17 +145,20 @@ def _has_hooks(git_dir: str) -> bool:
     return any(not name.endswith(".sample") for name in names)
 
 
-def repository_runs_programs(cwd: str) -> bool:
-    """Whether git, run in ``cwd``, may run a program the repository itself names (or
-    this cannot be told): its configuration holds a key not known to be safe, it has
-    a hook or submodules (each with a configuration of its own)."""
+def untrusted_repository(cwd: str) -> bool:
+    """Whether git, run in ``cwd``, may run a program the repository itself names or
+    read another repository (or this cannot be told): its configuration holds a key not
+    known to be safe, it has a hook, submodules or alternates."""
     git_dir = _git_dir(cwd)
     if git_dir == "":
         return False
     common = _common_dir(git_dir) if git_dir is not None else None
     if git_dir is None or common is None or _has_hooks(common):
         return True
-    if os.path.lexists(os.path.join(common, "modules")):
+    # submodules each have a configuration of their own; alternates lend objects of
+    # another repository on disk (``git cat-file --batch-all-objects`` reads them)
+    odd = ("modules", "objects/info/alternates", "objects/info/http-alternates")
+    if any(os.path.lexists(os.path.join(common, name)) for name in odd):
         return True
     names = ("config", "config.worktree")
     files = {os.path.join(d, n) for d in (git_dir, common) for n in names}

@@ -308,19 +308,14 @@ READ_ONLY_PROGRAMS: Mapping[str, Args] = {
     "find": Args(
         words=_flags(
             *("-exec", "-execdir", "-ok", "-okdir", "-delete", "-fprint", "-fprint0"),
-            *("-fprintf", "-fls", "-L", "-follow"),
+            *("-fprintf", "-fls", "-L", "-follow", "-files0-from"),
         )
     ),
     "sed": Args(check=_sed_reads),
     "git": Args(check=_git),
     "date": Args(check=_date_format),
-    "hostname": Args(
-        allowed=_flags(
-            *("-f", "--fqdn", "--long", "-s", "--short", "-d", "--domain", "-i", "-I"),
-            *("--ip-address", "--all-ip-addresses", "-a", "--alias", "-A", "--all-fqdns"),
-        ),
-        operands=0,
-    ),
+    # bare: ``-f``, ``-d``, ``-i``, ``-A``… look the name up in DNS (the network)
+    "hostname": Args(allowed=frozenset(), operands=0),
     "env": Args(allowed=_flags("-0", "--null"), operands=0),  # with a command it is a wrapper
     "command": Args(allowed=_flags("-v", "-V")),  # ``command -v ls``: a lookup
 }
@@ -330,7 +325,7 @@ READ_ONLY_PROGRAMS: Mapping[str, Args] = {
 #: caller holds to the working directories as Claude Code does.
 NO_PATHS = frozenset(
     {
-        *("echo", "printf", "seq", "expr", "test", "[", "true", "false", "sleep", "date"),
+        *("echo", "printf", "seq", "expr", "test", "[", "true", "false", "sleep"),
         *("uname", "whoami", "id", "groups", "nproc", "hostname", "type", "which"),
         *("command", "env", "printenv", "locale", "getconf", "pwd", "ps", "free", "uptime"),
         *("basename", "dirname"),
@@ -340,16 +335,19 @@ NO_PATHS = frozenset(
 
 def path_words(command: SimpleCommand) -> tuple[str, ...]:
     """The words of a read-only command that may name a file it reads: every argument
-    but options, and the value of ``--opt=value`` (none for :data:`NO_PATHS`)."""
+    but options, the value of ``--opt=value``, and each tail of a short option cluster,
+    one of which may be a value (``-fFILE``, ``-nmFILE``; none for :data:`NO_PATHS`)."""
     if command.name in NO_PATHS:
         return ()
     words: list[str] = []
     for arg in command.args:
-        if arg.startswith("-"):
+        if arg.startswith("--"):
             value = arg.partition("=")[2]
             if value:
                 words.append(value)
-        else:
+        elif arg.startswith("-") and len(arg) > 2:
+            words.extend(arg[index:] for index in range(2, len(arg)))
+        elif not arg.startswith("-"):
             words.append(arg)
     return tuple(words)
 
@@ -443,26 +441,27 @@ def runs_as_written(line: ParsedCommandLine) -> bool:
 
 
 def read_only_commands(
-    line: ParsedCommandLine, *, repository_runs_programs: bool = False
+    line: ParsedCommandLine, *, untrusted_repository: bool = False
 ) -> tuple[bool, ...]:
     """For each simple command of ``line``, whether it is :func:`read_only` there: all
-    false when the line does not :func:`runs_as_written`. ``repository_runs_programs``:
-    the repository of the working directory may make git run a program it names
-    (:func:`hookline.shell.git_repository.repository_runs_programs`), so no ``git`` is."""
+    false when the line does not :func:`runs_as_written`. ``untrusted_repository``:
+    the repository of the working directory may make git run a program it names or
+    read another one (:func:`hookline.shell.git_repository.untrusted_repository`), so
+    no ``git`` is."""
     names = {command.name for command in line.commands}
     # git runs what the configuration of the repository it finds says (``core.fsmonitor``):
     # only that of the working directory, and only one whose configuration was vetted
     if not runs_as_written(line) or {"cd", "git"} <= names:
         return (False,) * len(line.commands)
     return tuple(
-        read_only(command) and not (command.name == "git" and repository_runs_programs)
+        read_only(command) and not (command.name == "git" and untrusted_repository)
         for command in line.commands
     )
 
 
-def read_only_line(line: ParsedCommandLine, *, repository_runs_programs: bool = False) -> bool:
+def read_only_line(line: ParsedCommandLine, *, untrusted_repository: bool = False) -> bool:
     """Whether a whole line only reads: every simple command in it is read-only there."""
-    verdicts = read_only_commands(line, repository_runs_programs=repository_runs_programs)
+    verdicts = read_only_commands(line, untrusted_repository=untrusted_repository)
     return bool(verdicts) and all(verdicts)
 
 

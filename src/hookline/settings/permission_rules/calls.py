@@ -122,14 +122,14 @@ def describe_call(tool_name: str, input: dict[str, Any], cwd: str) -> ToolCall:
 
 def _describe_bash(line: str, cwd: str) -> ToolCall:
     from hookline.shell import parse_command  # tree-sitter loads on the first bash call
-    from hookline.shell.git_repository import repository_runs_programs
+    from hookline.shell.git_repository import untrusted_repository
     from hookline.shell.readonly import read_only_commands, runs_as_written
 
     parsed = parse_command(line)
     # the repository is vetted only for a line that runs git (it costs a ``git config``)
     runs_git = any(cmd.name == "git" for cmd in parsed.commands)
-    hostile = runs_git and repository_runs_programs(cwd)
-    reading = read_only_commands(parsed, repository_runs_programs=hostile)
+    hostile = runs_git and untrusted_repository(cwd)
+    reading = read_only_commands(parsed, untrusted_repository=hostile)
     trusted = runs_as_written(parsed)
     commands: list[ShellCommand] = []
     edits: dict[str, FilePath] = {}
@@ -211,29 +211,27 @@ def _touches(cmd: SimpleCommand, cwd: str) -> tuple[FilePath, ...] | None:
         return None
     files: list[FilePath] = []
     for operand in operands:
-        matches = _expand(operand, cwd)
-        if matches is None:
-            return None
-        files.extend(FilePath.of_shell(path, cwd) for path in matches)
+        files.extend(FilePath.of_shell(path, cwd) for path in _expand(operand, cwd))
     return tuple(files)
 
 
-#: Bracket forms bash reads otherwise than :mod:`glob` (``[^x]``, ``[[:alpha:]]``).
-_FOREIGN_BRACKETS = re.compile(r"\[(?:!?\^|[^]]*\[[:=.])")
+#: A bracket expression, with the forms bash reads otherwise than :mod:`glob` (``[^x]``,
+#: ``[[:alpha:]]``).
+_BRACKET = re.compile(r"\[[!^]?\]?(?:\[[:=.][^]]*[:=.]\]|[^]])*\]")
 
 
-def _expand(word: str, cwd: str) -> list[str] | None:
-    """What bash makes of ``word``: its matches now when it is a glob (a relative one
-    inside ``cwd``), else the word (as bash passes a glob that matches nothing); None
-    when bash reads the glob otherwise than :mod:`glob`, so what it matches is not known."""
+def _expand(word: str, cwd: str) -> list[str]:
+    """What bash makes of ``word``: when it is a glob, what matches it now (a relative
+    one inside ``cwd``), else the word (as bash passes a glob that matches nothing).
+    Each bracket expression counts as any one character, so that the matches hold all
+    that bash's reading of it may match."""
     if not glob.has_magic(word):
         return [word]
-    if _FOREIGN_BRACKETS.search(word):
-        return None
-    if word.startswith(("/", "~")):
-        matches = glob.glob(os.path.expanduser(word))
+    pattern = _BRACKET.sub("?", word)
+    if pattern.startswith(("/", "~")):
+        matches = glob.glob(os.path.expanduser(pattern))
     else:
-        matches = glob.glob(word, root_dir=cwd)
+        matches = glob.glob(pattern, root_dir=cwd)
     return matches or [word]
 
 
@@ -247,10 +245,7 @@ def _looks_at(cmd: SimpleCommand, cwd: str, moved: bool) -> tuple[FilePath, ...]
         relative = not word.startswith(("/", "~"))
         if (moved and relative) or (word.startswith("~") and word != "~" and word[1] != "/"):
             return None  # ``cd x && cat y``; ``~-`` is the shell's $OLDPWD
-        matches = _expand(word, cwd)
-        if matches is None:
-            return None
-        files.extend(FilePath.of_shell(path, cwd) for path in matches)
+        files.extend(FilePath.of_shell(path, cwd) for path in _expand(word, cwd))
     for redirection in cmd.redirections:
         # ``cat < escape/secret``: the shell opens the file the command reads
         target = redirection.target

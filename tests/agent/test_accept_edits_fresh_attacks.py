@@ -300,3 +300,44 @@ def test_a_plain_line_is_still_accepted(tmp_path: Path, line: str) -> None:
     project, watched = project_in(tmp_path)
     assert accepted(line, project), line
     run_judged(line, project, watched, tmp_path / "home")
+
+
+#: A filesystem command that plants what git then runs, in the same line.
+GIT_CHAINS = [
+    "cp evil.cfg .git/config && git status",
+    "cp evil.cfg .git/config; git diff",
+    "mv evil.cfg .git/config && git log -1",
+    "cp -f evil.cfg .git/config || git status",
+    "sed -i 's/^.core.$/[core] fsmonitor = sh evil-hook/' .git/config && git status",
+    "sed -i -e 's/^.core.$/[core] fsmonitor = sh evil-hook/' .git/config; git status",
+    "cp evil-hook .git/hooks/post-index-change && git status",
+    "cp -a evil-hook .git/hooks/post-index-change; git status",
+    "mkdir -p .git/hooks && cp evil-hook .git/hooks/post-index-change && git status",
+    "cat evil.cfg >> .git/config; git status",
+    "git status; cp evil.cfg .git/config; git status",
+    "touch tracked && cp evil-hook .git/hooks/post-index-change && git status --short",
+]
+
+
+def git_project(tmp_path: Path) -> tuple[Path, list[Path]]:
+    """A git project whose files would make git run ``evil-hook`` (it touches a file
+    outside), were they in ``.git``."""
+    project, watched = project_in(tmp_path)
+    outside = tmp_path / "outside"
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(tmp_path / "home")}
+    (project / "tracked").write_text("t\n")
+    who = ["-c", "user.name=t", "-c", "user.email=t@example.com"]
+    for args in (["init", "-q"], ["add", "tracked"], [*who, "commit", "-qm", "one"]):
+        subprocess.run(["git", *args], cwd=project, env=env, check=True)
+    hook = project / "evil-hook"
+    hook.write_text(f"#!/bin/sh\ntouch {outside}/RAN\n")
+    hook.chmod(0o755)
+    (project / "evil.cfg").write_text(f"[core]\n\tfsmonitor = {hook}\n")
+    os.utime(project / "tracked", ns=(0, 0))  # stale stat data: status rewrites the index
+    return project, watched
+
+
+@pytest.mark.parametrize("line", GIT_CHAINS)
+def test_a_line_does_not_plant_what_git_runs(tmp_path: Path, line: str) -> None:
+    project, watched = git_project(tmp_path)
+    run_judged(line, project, watched, tmp_path / "home")

@@ -449,13 +449,21 @@ def read_only_commands(
     read another one (:func:`hookline.shell.git_repository.untrusted_repository`), so
     no ``git`` is."""
     names = {command.name for command in line.commands}
-    # git runs what the configuration of the repository it finds says (``core.fsmonitor``):
-    # only that of the working directory, and only one whose configuration was vetted
     if not runs_as_written(line) or {"cd", "git"} <= names:
         return (False,) * len(line.commands)
+    verdicts = tuple(read_only(command) for command in line.commands)
+    # git runs what the configuration of the repository it finds says (``core.fsmonitor``):
+    # only that of the working directory (not one a ``cd`` reaches), vetted, and not one
+    # the line itself may write first (``cp x .git/config && git status`` in acceptEdits)
+    writes = any(
+        (command.name in FILESYSTEM_PROGRAMS and not verdict)
+        or any(redirection.writes_file for redirection in command.redirections)
+        for command, verdict in zip(line.commands, verdicts, strict=True)
+    )
+    git_runs_its_own = untrusted_repository or writes
     return tuple(
-        read_only(command) and not (command.name == "git" and untrusted_repository)
-        for command in line.commands
+        verdict and not (command.name == "git" and git_runs_its_own)
+        for command, verdict in zip(line.commands, verdicts, strict=True)
     )
 
 

@@ -1142,3 +1142,15 @@ def test_a_hard_link_out_is_not_read(world: World) -> None:
         judge(world, "cat hard-secret")
     finally:
         link.unlink()
+
+
+@pytest.mark.parametrize(
+    "line",
+    ["cat /proc/self/cwd/victim", "ls /proc/thread-self/cwd/", "cat /dev/fd/0", "cat /dev/stdin"],
+)
+def test_a_path_of_this_process_is_not_read_unasked(
+    world: World, line: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # checked, ``/proc/self/cwd`` is this process's folder; run, the command's
+    monkeypatch.chdir(world.project)
+    assert not allowed_unasked(line, world.project / "sub")

@@ -201,6 +201,11 @@ def _describe_bash(line: str, cwd: str) -> ToolCall:
     )
 
 
+#: Paths that name a process's own files (``/proc/self/cwd/x``): this process's when the
+#: line is checked, the command's when it runs.
+_ANOTHER_PROCESS = ("/proc/", "/dev/fd/", "/dev/stdin", "/dev/stdout", "/dev/stderr")
+
+
 def _touches(cmd: SimpleCommand, cwd: str) -> tuple[FilePath, ...] | None:
     """The paths an ``acceptEdits`` filesystem command touches, resolved as the kernel
     will (through symlinks), or None when it is not one."""
@@ -211,6 +216,8 @@ def _touches(cmd: SimpleCommand, cwd: str) -> tuple[FilePath, ...] | None:
         return None
     files: list[FilePath] = []
     for operand in operands:
+        if operand.startswith(_ANOTHER_PROCESS):
+            return None
         files.extend(FilePath.of_shell(path, cwd) for path in _expand(operand, cwd))
     return tuple(files)
 
@@ -245,6 +252,8 @@ def _looks_at(cmd: SimpleCommand, cwd: str, moved: bool) -> tuple[FilePath, ...]
         relative = not word.startswith(("/", "~"))
         if (moved and relative) or (word.startswith("~") and word != "~" and word[1] != "/"):
             return None  # ``cd x && cat y``; ``~-`` is the shell's $OLDPWD
+        if word.startswith(_ANOTHER_PROCESS):
+            return None
         files.extend(FilePath.of_shell(path, cwd) for path in _expand(word, cwd))
     for redirection in cmd.redirections:
         # ``cat < escape/secret``: the shell opens the file the command reads

@@ -63,7 +63,7 @@ HOSTILE = [
 PLAIN = [
     "",
     "[core]\n\tfilemode = false\n\tignorecase = true",
-    '[remote "origin"]\n\turl = https://example.com/x.git\n\tfetch = +refs/heads/*:refs/remotes/origin/*',
+    '[remote "origin"]\n\turl = https://example.com/x.git\n\tfetch = +refs/heads/*:refs/x/*',
     '[branch "main"]\n\tremote = origin\n\tmerge = refs/heads/main',
     "[user]\n\tname = x\n\temail = x@example.com",
     '[http "https://github.com/"]\n\textraheader = AUTHORIZATION: basic x',

@@ -818,6 +818,15 @@ HOSTILE = [
     "git log --all -p",
 ]
 
+
+@pytest.mark.parametrize(
+    "line", ["grep -r x .*", "cat .*/outside/secret", "ls .?", "cat .[.]/outside/secret"]
+)
+def test_a_glob_that_bash_before_5_2_matches_to_dotdot_asks(world: World, line: str) -> None:
+    # bash before 5.2 (globskipdots) matches ``.*`` to ``..``; :mod:`glob` never does
+    assert not allowed_unasked(line, world.project)
+
+
 #: Lines that would reach the network (a DNS lookup): they must not run unasked.
 NETWORK = [
     "hostname -f",

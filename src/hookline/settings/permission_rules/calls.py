@@ -11,6 +11,7 @@ recorded as such, so the decision can refuse to auto-allow it.
 
 from __future__ import annotations
 
+import fnmatch
 import glob
 import os
 import re
@@ -218,7 +219,10 @@ def _touches(cmd: SimpleCommand, cwd: str) -> tuple[FilePath, ...] | None:
     for operand in operands:
         if operand.startswith(_ANOTHER_PROCESS):
             return None
-        files.extend(FilePath.of_shell(path, cwd) for path in _expand(operand, cwd))
+        matches = _expand(operand, cwd)
+        if matches is None:
+            return None
+        files.extend(FilePath.of_shell(path, cwd) for path in matches)
     return tuple(files)
 
 
@@ -227,14 +231,17 @@ def _touches(cmd: SimpleCommand, cwd: str) -> tuple[FilePath, ...] | None:
 _BRACKET = re.compile(r"\[[!^]?\]?(?:\[[:=.][^]]*[:=.]\]|[^]])*\]")
 
 
-def _expand(word: str, cwd: str) -> list[str]:
+def _expand(word: str, cwd: str) -> list[str] | None:
     """What bash makes of ``word``: when it is a glob, what matches it now (a relative
     one inside ``cwd``), else the word (as bash passes a glob that matches nothing).
     Each bracket expression counts as any one character, so that the matches hold all
-    that bash's reading of it may match."""
+    that bash's reading of it may match. None when a part may match ``..`` (``grep -r x
+    .*``: bash before 5.2 matches it, :mod:`glob` never)."""
     if not glob.has_magic(word):
         return [word]
     pattern = _BRACKET.sub("?", word)
+    if any(fnmatch.fnmatchcase("..", part) for part in pattern.split("/")):
+        return None
     if pattern.startswith(("/", "~")):
         matches = glob.glob(os.path.expanduser(pattern))
     else:
@@ -254,7 +261,10 @@ def _looks_at(cmd: SimpleCommand, cwd: str, moved: bool) -> tuple[FilePath, ...]
             return None  # ``cd x && cat y``; ``~-`` is the shell's $OLDPWD
         if word.startswith(_ANOTHER_PROCESS):
             return None
-        files.extend(FilePath.of_shell(path, cwd) for path in _expand(word, cwd))
+        matches = _expand(word, cwd)
+        if matches is None:
+            return None
+        files.extend(FilePath.of_shell(path, cwd) for path in matches)
     for redirection in cmd.redirections:
         # ``cat < escape/secret``: the shell opens the file the command reads
         target = redirection.target

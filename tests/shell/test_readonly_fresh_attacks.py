@@ -827,6 +827,22 @@ def test_a_glob_that_bash_before_5_2_matches_to_dotdot_asks(world: World, line: 
     assert not allowed_unasked(line, world.project)
 
 
+@pytest.mark.parametrize(
+    "line",
+    [
+        "test -r escape/secret",
+        "[ -e escape/secret ]",
+        "test -f ../outside/secret",
+        "[ -s ~/keep ]",
+        "test -L link-secret -a -r escape/secret",
+        "date -r escape/secret",
+    ],
+)
+def test_what_a_file_outside_is_like_is_not_read_unasked(world: World, line: str) -> None:
+    # whether it exists, its size or time: one bit at a time, still a read outside
+    assert not allowed_unasked(line, world.project)
+
+
 #: Lines that would reach the network (a DNS lookup): they must not run unasked.
 NETWORK = [
     "hostname -f",

@@ -325,7 +325,7 @@ READ_ONLY_PROGRAMS: Mapping[str, Args] = {
 #: caller holds to the working directories as Claude Code does.
 NO_PATHS = frozenset(
     {
-        *("echo", "printf", "seq", "expr", "test", "[", "true", "false", "sleep"),
+        *("echo", "printf", "seq", "expr", "true", "false", "sleep"),
         *("uname", "whoami", "id", "groups", "nproc", "hostname", "type", "which"),
         *("command", "env", "printenv", "locale", "getconf", "pwd", "ps", "free", "uptime"),
         *("basename", "dirname"),

@@ -69,3 +69,24 @@ def test_a_remembered_rule_allows_no_more(tmp_path: Path, line: str, probes: lis
     for probe in probes:
         check = gate.check("bash", {"command": probe})
         assert check.decision != "allow", f"{line!r} offered {rules}, which allow {probe!r}"
+
+
+@pytest.mark.parametrize(
+    ("rule", "line"),
+    [
+        ("Bash(go test *)", "go test -exec 'touch p' ./..."),
+        ("Bash(go test *)", "go test -exec='touch p' ./..."),
+        ("Bash(go build *)", "go build -toolexec 'touch p' ."),
+        ("Bash(go build *)", "go build --toolexec='touch p' ."),
+        ("Bash(go vet *)", "go vet -vettool=./evil ."),
+        ("Bash(cargo build *)", "cargo build --config 'target.x.runner=\"evil\"'"),
+        ("Bash(cargo test *)", "cargo test --config=build.rustc-wrapper=./evil"),
+    ],
+)
+def test_a_remembered_wildcard_does_not_cover_a_program_option(
+    tmp_path: Path, rule: str, line: str
+) -> None:
+    # a program named in an option is code given at run time, as git's --upload-pack
+    rules = PermissionRules.from_lists(allow=[rule])
+    gate = PermissionGate(HookRunner(), cwd=str(tmp_path), rules=rules)
+    assert gate.check("bash", {"command": line}).decision != "allow"

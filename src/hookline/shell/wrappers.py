@@ -1052,6 +1052,12 @@ _register_all(
         "zip": _runs_option("zip", "", ("--unzip-command", "-TT")),
         "rsync": _runs_option("rsync", "e", ("--rsh", "--rsync-path")),
         "man": _runs_option("man", "PH", ("--pager", "--html")),
+        # ``go test -exec X``, ``go build -toolexec X``, ``go vet -vettool X``;
+        # ``cargo --config target.….runner="X"``
+        "go": _runs_option(
+            "go", "", tuple(f"{d}{o}" for d in ("-", "--") for o in ("toolexec", "exec", "vettool"))
+        ),
+        "cargo": _runs_option("cargo", "", ("--config",)),
         **{
             editor: _runs_option(
                 editor, "cS", ("--cmd", "--eval", "--load", "--funcall"), plus=True

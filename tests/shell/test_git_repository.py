@@ -22,7 +22,6 @@ HOSTILE = [
     "[CORE]\n\tfsmonitor = ./x",
     "[core]\n\tpager = ./x",
     "[core]\n\teditor = ./x",
-    "[core]\n\thooksPath = hooks",
     "[core]\n\tsshCommand = ./x",
     "[core]\n\tworktree = /",
     "[core]\n\tattributesFile = /x",
@@ -94,7 +93,9 @@ def test_a_plain_configuration_is_trusted(tmp_path: Path, config: str) -> None:
     "plant",
     [
         "hooks/post-index-change",
-        "hooks/pre-commit",
+        "hooks/reference-transaction",
+        "hooks/fsmonitor-watchman",
+        "hooks/anything-else",
         "modules/x/config",
         "objects/info/alternates",
         "config.worktree",
@@ -105,6 +106,19 @@ def test_what_else_a_git_directory_holds(tmp_path: Path, plant: str) -> None:
     target = repo / ".git" / plant
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_text("[core]\n\tfsmonitor = ./x\n" if plant.endswith("config.worktree") else "x")
+    assert untrusted_repository(str(repo))
+
+
+def test_hooks_only_writes_run_are_trusted(tmp_path: Path) -> None:
+    # ``pre-commit install`` and husky: hooks of commit, push, checkout
+    repo = _repo(tmp_path / "p")
+    (repo / ".git" / "hooks" / "pre-commit").write_text("x")
+    (repo / ".husky").mkdir()
+    (repo / ".husky" / "pre-push").write_text("x")
+    with (repo / ".git" / "config").open("a") as file:
+        file.write("[core]\n\thooksPath = .husky\n")
+    assert not untrusted_repository(str(repo))
+    (repo / ".husky" / "post-index-change").write_text("x")
     assert untrusted_repository(str(repo))
 
 

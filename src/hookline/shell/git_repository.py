@@ -16,7 +16,20 @@ import os
 import re
 import subprocess
 
-__all__ = ["SAFE_KEYS", "SAFE_SECTIONS", "untrusted_repository"]
+__all__ = ["SAFE_KEYS", "SAFE_SECTIONS", "WRITE_HOOKS", "untrusted_repository"]
+
+#: Hooks only commands that write run (commit, merge, push, checkout, rebase, gc…),
+#: never one of the read-only subcommands: a repository may hold them
+#: (``pre-commit install``, husky's ``core.hooksPath``).
+WRITE_HOOKS = frozenset(
+    {
+        *("applypatch-msg", "pre-applypatch", "post-applypatch", "pre-commit"),
+        *("pre-merge-commit", "prepare-commit-msg", "commit-msg", "post-commit"),
+        *("pre-rebase", "post-checkout", "post-merge", "pre-push", "post-rewrite"),
+        *("pre-receive", "update", "post-receive", "post-update", "push-to-checkout"),
+        *("pre-auto-gc", "sendemail-validate"),
+    }
+)
 
 #: Whole sections of a repository's configuration that name no program a read runs.
 SAFE_SECTIONS = frozenset(
@@ -64,22 +77,22 @@ def _safe_key(name: str) -> bool:
     return (f"{section}.*.{key}" if sub is not None else f"{section}.{key}") in SAFE_KEYS
 
 
-def _git_dir(cwd: str) -> str | None:
+def _git_dir(cwd: str) -> tuple[str | None, str]:
     """The git directory git finds from ``cwd`` (upward: ``.git``, then the folder itself
-    when it looks like a bare repository); ``""`` when there is none, None when it
-    cannot be told."""
+    when it looks like a bare repository), and the folder it was found in; ``""`` when
+    there is none, None when it cannot be told."""
     folder = os.path.abspath(cwd)
     while True:
         dot = os.path.join(folder, ".git")
         if os.path.isdir(dot):
-            return dot
+            return dot, folder
         if os.path.lexists(dot):
-            return _linked_git_dir(dot, folder)
+            return _linked_git_dir(dot, folder), folder
         if _looks_bare(folder):
-            return folder
+            return folder, folder
         parent = os.path.dirname(folder)
         if parent == folder:
-            return ""
+            return "", folder
         folder = parent
 
 
@@ -115,11 +128,12 @@ def _common_dir(git_dir: str) -> str | None:
         return None
 
 
-def _config_keys(path: str) -> list[str] | None:
-    """The keys set in one configuration file (includes not followed), or None."""
+def _config_entries(path: str) -> list[tuple[str, str]] | None:
+    """The keys set in one configuration file, with their values (includes not
+    followed), or None."""
     try:
         out = subprocess.run(
-            ["git", "config", "--file", path, "--no-includes", "--name-only", "--list", "-z"],
+            ["git", "config", "--file", path, "--no-includes", "--list", "-z"],
             capture_output=True,
             timeout=10,
             check=False,
@@ -130,30 +144,32 @@ def _config_keys(path: str) -> list[str] | None:
         return None
     if out.returncode != 0:
         return None
-    return [key for key in out.stdout.decode(errors="replace").split("\0") if key]
+    entries = out.stdout.decode(errors="replace").split("\0")
+    return [(key.lower(), value) for key, _, value in (e.partition("\n") for e in entries if e)]
 
 
-def _has_hooks(git_dir: str) -> bool:
-    """A hook that is not one of ``git init``'s samples (``git status`` runs some)."""
-    hooks = os.path.join(git_dir, "hooks")
+def _runs_hooks(hooks: str) -> bool:
+    """A hook folder holds a hook a read may run (``git status`` runs
+    ``post-index-change``): anything but ``git init``'s samples and the hooks of
+    :data:`WRITE_HOOKS`."""
     try:
         names = os.listdir(hooks)
     except FileNotFoundError:
         return False
     except OSError:
         return True
-    return any(not name.endswith(".sample") for name in names)
+    return any(not name.endswith(".sample") and name not in WRITE_HOOKS for name in names)
 
 
 def untrusted_repository(cwd: str) -> bool:
     """Whether git, run in ``cwd``, may run a program the repository itself names or
     read another repository (or this cannot be told): its configuration holds a key not
-    known to be safe, it has a hook, submodules or alternates."""
-    git_dir = _git_dir(cwd)
+    known to be safe, a hook a read may run, submodules or alternates."""
+    git_dir, top = _git_dir(cwd)
     if git_dir == "":
         return False
     common = _common_dir(git_dir) if git_dir is not None else None
-    if git_dir is None or common is None or _has_hooks(common):
+    if git_dir is None or common is None or _runs_hooks(os.path.join(common, "hooks")):
         return True
     # submodules each have a configuration of their own; alternates lend objects of
     # another repository on disk (``git cat-file --batch-all-objects`` reads them)
@@ -163,7 +179,14 @@ def untrusted_repository(cwd: str) -> bool:
     names = ("config", "config.worktree")
     files = {os.path.join(d, n) for d in (git_dir, common) for n in names}
     for path in sorted(f for f in files if os.path.lexists(f)):
-        keys = _config_keys(path)
-        if keys is None or not all(_safe_key(key) for key in keys):
+        entries = _config_entries(path)
+        if entries is None:
             return True
+        for key, value in entries:
+            if key == "core.hookspath":
+                hooks = os.path.join(top, os.path.expanduser(value))
+                if _runs_hooks(hooks):
+                    return True
+            elif not _safe_key(key):
+                return True
     return False

@@ -372,6 +372,25 @@ GIT = [
     "git tag --list --delete v0",
     "git tag -n9",
     "git tag -l --sort=version:refname",
+    "git blame --output=pwned victim",
+    "git blame --out=pwned victim",
+    "git rev-list --output=pwned HEAD",
+    "git rev-list --all --output pwned",
+    "git reflog show --output=pwned",
+    "git reflog show -p --ext-diff",
+    "git reflog show --format=%G?",
+    "git stash list --output=pwned",
+    "git stash list --show-signature",
+    "git stash show -p --output=pwned stash@{0}",
+    "git stash show --output=pwned",
+    "git rev-parse --output=pwned HEAD",
+    "git ls-files --output=pwned",
+    "git cat-file --output=pwned -p HEAD",
+    "git name-rev --output=pwned HEAD",
+    "git describe --output=pwned",
+    "git for-each-ref --output=pwned",
+    "git grep --output=pwned v",
+    "git check-attr --output=pwned -a victim",
     "git -P log -1",
     "git --no-pager --no-optional-locks status",
     "git -P -P diff",
@@ -957,7 +976,8 @@ class World:
         (project / "victim").write_text("v1\nv2\nchanged\n")
         self.git("commit", "-qam", "two")
         self._signed_commit()
-        self.git("stash", "list")
+        (project / "victim").write_text("v1\nv2\nstashed\n")
+        self.git("stash", "-q")  # one stash entry: ``git stash show`` has a diff to write
         # links out, made after the commits: untracked, as a hostile checkout would hold
         (project / "escape").symlink_to(self.outside)
         (project / "link-secret").symlink_to(self.outside / "secret")

@@ -236,6 +236,11 @@ GIT_READ_ONLY: Mapping[str, Args] = {
 }
 
 
+#: What no git subcommand may take: not only the diff family writes ``--output`` (``git
+#: blame``, ``rev-list``, ``reflog show``, ``stash list`` parse the same options).
+_GIT_ANY = Args(forbidden=_GIT_DIFF_FORBIDDEN, check=_no_signature)
+
+
 def _git(args: Sequence[str]) -> bool:
     index = 0
     while index < len(args) and args[index] in _GIT_GLOBAL:
@@ -243,7 +248,8 @@ def _git(args: Sequence[str]) -> bool:
     if index == len(args):
         return False
     sub = GIT_READ_ONLY.get(args[index])
-    return sub is not None and sub.accepts(args[index + 1 :])
+    rest = args[index + 1 :]
+    return sub is not None and sub.accepts(rest) and _GIT_ANY.accepts(rest)
 
 
 def _date_format(args: Sequence[str]) -> bool:

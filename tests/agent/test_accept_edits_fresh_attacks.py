@@ -341,3 +341,47 @@ def git_project(tmp_path: Path) -> tuple[Path, list[Path]]:
 def test_a_line_does_not_plant_what_git_runs(tmp_path: Path, line: str) -> None:
     project, watched = git_project(tmp_path)
     run_judged(line, project, watched, tmp_path / "home")
+
+
+#: Writes into what configures git, the agent or an editor: acceptEdits asks, as Claude
+#: Code's protected paths (``.git/hooks`` runs on the next commit, ``.claude`` holds
+#: the allow rules).
+PROTECTED = [
+    "cp evil.cfg .git/config",
+    "cp evil-hook .git/hooks/pre-commit",
+    "mv evil-hook .git/hooks/post-checkout",
+    "sed -i s/a/b/ .git/config",
+    "touch .git/hooks/post-merge",
+    "rm -rf .git",
+    "rm -f .git/index",
+    "mkdir -p .claude && cp evil.cfg .claude/settings.local.json",
+    "cp evil.cfg .claude/settings.json",
+    "mv evil.cfg .hookline/settings.json",
+    "cp evil.cfg .vscode/tasks.json",
+    "cp evil.cfg .idea/workspace.xml",
+    "cp evil.cfg sub/../.git/config",
+    "cp -t .git/hooks evil-hook",
+    "cp --target-directory=.claude evil.cfg",
+    "cp evil.cfg ./.git//config",
+    "cp evil.cfg .gi?/config",
+    "cp evil.cfg .g*/hooks/",
+    "echo x > .git/config",
+    "echo x >> .claude/settings.local.json",
+]
+
+
+@pytest.mark.parametrize("line", PROTECTED)
+def test_acceptedits_does_not_write_what_configures_git_or_the_agent(
+    tmp_path: Path, line: str
+) -> None:
+    project, _ = git_project(tmp_path)
+    assert not accepted(line, project), line
+
+
+@pytest.mark.parametrize(
+    ("tool", "path"), [("write", ".claude/settings.local.json"), ("edit", ".git/config")]
+)
+def test_acceptedits_edits_ask_there_too(tmp_path: Path, tool: str, path: str) -> None:
+    rules = PermissionRules.from_lists((), (), ())
+    check = check_permission("acceptEdits", rules, tool, {"path": path}, str(tmp_path))
+    assert check.decision == "ask"

@@ -155,6 +155,9 @@ def check_permission(
     if tool_name in READ_ONLY_TOOLS:
         return PermissionCheck("allow", "read-only tool")
     if mode == "acceptEdits" and tool_name in EDIT_TOOLS:
+        protected = next((f.path for f in call.edits if _protected(f, dirs)), None)
+        if protected is not None:
+            return _ask(mode, f"{protected} configures git, the agent or an editor")
         return PermissionCheck("allow", "acceptEdits mode, inside the working directories")
     return _ask(mode, f"{call.claude_tool} needs approval")
 
@@ -186,7 +189,7 @@ def _bash(
         rule = _granting(rules, file, "edit", call.cwd)
         if rule is not None:
             granted.append(rule)
-        elif not (mode == "acceptEdits" and within(file, dirs)):
+        elif not (mode == "acceptEdits" and within(file, dirs) and not _protected(file, dirs)):
             return _ask(mode, f"Bash writes {file.path}, which needs approval as an edit")
     if not granted and not by_mode:
         return _ask(mode, "Bash needs approval")
@@ -216,9 +219,33 @@ def _inside(files: Sequence[FilePath] | None, dirs: Sequence[str]) -> bool:
         return False
     roots = {os.path.realpath(folder) for folder in dirs}
     return all(
-        within(file, dirs) and file.real not in roots and not _hard_linked(file.real)
+        within(file, dirs)
+        and file.real not in roots
+        and not _hard_linked(file.real)
+        and not _protected(file, dirs)
         for file in files
     )
+
+
+#: Folders of a working directory whose files configure git, the agent or an editor
+#: (``.git/config``, ``.git/hooks``, ``.claude/settings.local.json``): as in Claude
+#: Code, ``acceptEdits`` never writes in them unasked.
+PROTECTED_FOLDERS = frozenset({".git", ".claude", ".hookline", ".vscode", ".idea"})
+
+
+def _protected(file: FilePath, dirs: Sequence[str]) -> bool:
+    """The file lies in a :data:`PROTECTED_FOLDERS` folder of a working directory, as
+    written or resolved (``link`` to ``.git/config``)."""
+    for folder in dirs:
+        for root, path in (
+            (os.path.abspath(folder), file.path),
+            (os.path.realpath(folder), file.real),
+        ):
+            if path.startswith(root.rstrip("/") + "/"):
+                parts = path[len(root.rstrip("/")) + 1 :].split("/")
+                if not PROTECTED_FOLDERS.isdisjoint(parts):
+                    return True
+    return False
 
 
 def _hard_linked(path: str) -> bool:

@@ -367,6 +367,8 @@ PROTECTED = [
     "cp evil.cfg .g*/hooks/",
     "echo x > .git/config",
     "echo x >> .claude/settings.local.json",
+    "cp evil.cfg .GIT/config",
+    "cp evil.cfg .Claude/settings.json",
 ]
 
 

@@ -242,7 +242,8 @@ def _protected(file: FilePath, dirs: Sequence[str]) -> bool:
             (os.path.realpath(folder), file.real),
         ):
             if path.startswith(root.rstrip("/") + "/"):
-                parts = path[len(root.rstrip("/")) + 1 :].split("/")
+                # casefolded: on a case-insensitive disk ``.GIT/config`` is ``.git/config``
+                parts = path[len(root.rstrip("/")) + 1 :].casefold().split("/")
                 if not PROTECTED_FOLDERS.isdisjoint(parts):
                     return True
     return False

@@ -4,7 +4,12 @@
 
 from hookline._version import __version__ as __version__
 from hookline.agent.agent import Agent as Agent
+from hookline.agent.completion import complete as complete
+from hookline.agent.completion import complete_simple as complete_simple
 from hookline.agent.gate import PermissionGate as PermissionGate
+from hookline.agent.model_catalog import ModelEntry as ModelEntry
+from hookline.agent.model_registry import ModelRegistry as ModelRegistry
+from hookline.agent.model_registry import RequestAuth as RequestAuth
 from hookline.agent.permissions import PermissionCheck as PermissionCheck
 from hookline.agent.permissions import PermissionRule as PermissionRule
 from hookline.agent.permissions import PermissionRuleError as PermissionRuleError
@@ -103,6 +108,7 @@ from hookline.core.host import AgentHost as AgentHost
 from hookline.core.host import ContextUsage as ContextUsage
 from hookline.core.host import DetachedHost as DetachedHost
 from hookline.core.host import ModelInfo as ModelInfo
+from hookline.core.host import ModelRegistryView as ModelRegistryView
 from hookline.core.host import RunMode as RunMode
 from hookline.core.host import SessionView as SessionView
 from hookline.core.keys import KeySpecError as KeySpecError

@@ -11,6 +11,7 @@ from hookline.core.host import (
     ContextUsage,
     DetachedHost,
     ModelInfo,
+    ModelRegistryView,
     RunMode,
     SessionView,
 )
@@ -115,6 +116,12 @@ class HookContext:
     def model_info(self) -> ModelInfo | None:
         """The current model: provider, id and context window."""
         return self.host.get_model_info()
+
+    @property
+    def model_registry(self) -> ModelRegistryView:
+        """The models a hook may call with ``complete()``, and their credentials as the
+        providers find them (pi's ``ctx.modelRegistry``)."""
+        return self.host.get_model_registry()
 
     async def set_model(self, spec: str | ModelInfo) -> bool:
         """Switch the model (``provider:name`` or a ``ModelInfo``); False when it cannot be

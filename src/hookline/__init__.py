@@ -240,6 +240,7 @@ _API: dict[str, tuple[str, ...]] = {
         "default_summary",
         "estimate_tokens",
         "prepare_compaction",
+        "serialize_conversation",
         "should_compact",
     ),
     "hookline.settings": (

@@ -186,6 +186,7 @@ from hookline.session import SessionWriteError as SessionWriteError
 from hookline.session import default_summary as default_summary
 from hookline.session import estimate_tokens as estimate_tokens
 from hookline.session import prepare_compaction as prepare_compaction
+from hookline.session import serialize_conversation as serialize_conversation
 from hookline.session import should_compact as should_compact
 from hookline.settings import HookPolicy as HookPolicy
 from hookline.settings import LoadedSettings as LoadedSettings

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import os
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -16,6 +17,7 @@ from hookline.core.messages import content_text, user_message
 from tests.fakes import FakeAnthropicServer, FakeOpenAIServer, FakeReply
 
 from .conftest import MakeAgent
+from .helpers import ScriptedUI
 
 
 @pytest.fixture(autouse=True)
@@ -191,3 +193,21 @@ async def test_a_registry_that_is_not_the_agents_is_refused() -> None:
 
     with pytest.raises(TypeError, match=r"takes ctx\.model_registry"):
         await complete("scripted:x", [], registry=Fake())  # type: ignore[arg-type]
+
+
+def docs_example() -> str:
+    page = (Path(__file__).resolve().parents[2] / "docs" / "writing-hooks.md").read_text()
+    section = page.split("## Calling a model from a hook", 1)[1]
+    return section.split("```python\n", 1)[1].split("```", 1)[0]
+
+
+async def test_the_docs_example_works_as_written(make_agent: MakeAgent) -> None:
+    ui = ScriptedUI()
+    h = await make_agent(
+        ["We fixed the bug.", {"text": "Bug fixed.", "expect_user_contains": "[User]: fix it"}],
+        hooks={"tldr": docs_example()},
+        ui=ui,
+    )
+    await h.agent.prompt("fix it")
+    assert await h.runner.run_command("tldr") is True
+    assert ui.notifications[-1] == ("info", "Bug fixed.")

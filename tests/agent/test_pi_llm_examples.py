@@ -3,6 +3,7 @@ handoff, end to end through the real agent and its model (scripted, or a loopbac
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -184,3 +185,22 @@ async def test_handoff_needs_a_goal_and_a_ui(make_agent: MakeAgent) -> None:
     await h.runner.run_command("handoff", "  ")
     assert ("error", "Usage: /handoff <goal for new thread>") in ui.notes
     assert h.provider.remaining == 1
+
+
+async def test_custom_compaction_aborted_mid_call_compacts_nothing(make_agent: MakeAgent) -> None:
+    ui = EditorUI()
+    h = await make_agent(
+        ["a", "b", {"text": SUMMARY, "delay_ms": 5000}],
+        hooks=example("custom_compaction"),
+        ui=ui,
+    )
+    await h.agent.prompt("small")
+    await h.agent.prompt(BIG)
+    before = len(h.entries())
+    compaction = asyncio.ensure_future(h.agent.compact())
+    while len(h.provider.requests) < 3:  # the hook's model call has begun
+        await asyncio.sleep(0.01)
+    h.agent.abort()
+    assert await asyncio.wait_for(compaction, 2) is False
+    assert len(h.entries()) == before
+    assert not any(t == "warning" for t, _ in ui.notes)  # an abort is not an empty summary

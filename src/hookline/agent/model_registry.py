@@ -131,8 +131,10 @@ class ModelRegistry:
         return auth.api_key if auth.ok else None
 
     def get_api_key_for_provider(self, provider: str) -> str | None:
-        """The API key calls to ``provider``'s models would send."""
-        return self.get_api_key(f"{provider}:{provider}")
+        """The API key calls to ``provider``'s models would send (None for a provider the
+        registry has no model of)."""
+        model = next((m for m in self.get_all() if m.provider == provider), None)
+        return self.get_api_key(model) if model is not None else None
 
     def has_configured_auth(self, model: ModelRef) -> bool:
         """Whether a call to ``model`` has the credentials it needs."""

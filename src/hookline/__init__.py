@@ -143,6 +143,7 @@ _API: dict[str, tuple[str, ...]] = {
         "DetachedHost",
         "ModelInfo",
         "ModelRegistryView",
+        "NamedModel",
         "RunMode",
         "SessionView",
     ),

@@ -109,6 +109,7 @@ from hookline.core.host import ContextUsage as ContextUsage
 from hookline.core.host import DetachedHost as DetachedHost
 from hookline.core.host import ModelInfo as ModelInfo
 from hookline.core.host import ModelRegistryView as ModelRegistryView
+from hookline.core.host import NamedModel as NamedModel
 from hookline.core.host import RunMode as RunMode
 from hookline.core.host import SessionView as SessionView
 from hookline.core.keys import KeySpecError as KeySpecError

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from hookline.agent.model_catalog import ModelCatalog
+from hookline.agent.model_catalog import SCRIPTED_DEFAULT, ModelCatalog
 from hookline.agent.model_registry import ModelRegistry
 from hookline.agent.providers.scripted import ScriptedProvider
 from hookline.core.context import HookContext
@@ -105,3 +105,12 @@ def test_another_scripted_model_is_built_once_and_kept(tmp_path: Path) -> None:
     first = models.provider("scripted:s.json")
     assert isinstance(first, ScriptedProvider)
     assert models.provider("scripted:s.json") is first
+
+
+async def test_a_registry_entry_is_a_model_to_switch_to(make_agent: MakeAgent) -> None:
+    h = await make_agent(["hi"])
+    ctx = h.runner.context
+    scripted = ctx.model_registry.find("scripted", SCRIPTED_DEFAULT.partition(":")[2])
+    assert scripted is not None
+    assert await ctx.set_model(scripted) is True
+    assert h.agent.provider.model_id == SCRIPTED_DEFAULT

@@ -12,6 +12,7 @@ from hookline.core.host import (
     DetachedHost,
     ModelInfo,
     ModelRegistryView,
+    NamedModel,
     RunMode,
     SessionView,
 )
@@ -123,10 +124,10 @@ class HookContext:
         providers find them (pi's ``ctx.modelRegistry``)."""
         return self.host.get_model_registry()
 
-    async def set_model(self, spec: str | ModelInfo) -> bool:
-        """Switch the model (``provider:name`` or a ``ModelInfo``); False when it cannot be
-        built (the reason is shown)."""
-        return await self.host.select_model(spec.spec if isinstance(spec, ModelInfo) else spec)
+    async def set_model(self, spec: str | NamedModel) -> bool:
+        """Switch the model (``provider:name``, ``model_info`` or a ``model_registry`` entry);
+        False when it cannot be built (the reason is shown)."""
+        return await self.host.select_model(spec if isinstance(spec, str) else spec.spec)
 
     def get_thinking_level(self) -> str:
         """``off`` | ``minimal`` | ``low`` | ``medium`` | ``high`` | ``xhigh``."""

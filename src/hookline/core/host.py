@@ -117,6 +117,13 @@ class ModelInfo:
         return f"{self.provider}:{self.id}"
 
 
+class NamedModel(Protocol):
+    """Anything that names a model by its spec: ``ModelInfo``, a registry's ``ModelEntry``."""
+
+    @property
+    def spec(self) -> str: ...
+
+
 class ModelRegistryView(Protocol):
     """``ctx.model_registry``: the models a hook may call and the credentials each call would
     send (pi's ``ModelRegistry``). The agent's is ``hookline.agent.model_registry.ModelRegistry``;

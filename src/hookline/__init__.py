@@ -13,7 +13,16 @@ from hookline._lazy import lazy_exports, public_names
 _API: dict[str, tuple[str, ...]] = {
     "hookline._version": ("__version__",),
     "hookline.agent.agent": ("Agent",),
+    "hookline.agent.completion": (
+        "complete",
+        "complete_simple",
+    ),
     "hookline.agent.gate": ("PermissionGate",),
+    "hookline.agent.model_catalog": ("ModelEntry",),
+    "hookline.agent.model_registry": (
+        "ModelRegistry",
+        "RequestAuth",
+    ),
     "hookline.agent.permissions": (
         "PermissionCheck",
         "PermissionRule",
@@ -133,6 +142,8 @@ _API: dict[str, tuple[str, ...]] = {
         "ContextUsage",
         "DetachedHost",
         "ModelInfo",
+        "ModelRegistryView",
+        "NamedModel",
         "RunMode",
         "SessionView",
     ),
@@ -230,6 +241,7 @@ _API: dict[str, tuple[str, ...]] = {
         "default_summary",
         "estimate_tokens",
         "prepare_compaction",
+        "serialize_conversation",
         "should_compact",
     ),
     "hookline.settings": (

@@ -4,7 +4,12 @@
 
 from hookline._version import __version__ as __version__
 from hookline.agent.agent import Agent as Agent
+from hookline.agent.completion import complete as complete
+from hookline.agent.completion import complete_simple as complete_simple
 from hookline.agent.gate import PermissionGate as PermissionGate
+from hookline.agent.model_catalog import ModelEntry as ModelEntry
+from hookline.agent.model_registry import ModelRegistry as ModelRegistry
+from hookline.agent.model_registry import RequestAuth as RequestAuth
 from hookline.agent.permissions import PermissionCheck as PermissionCheck
 from hookline.agent.permissions import PermissionRule as PermissionRule
 from hookline.agent.permissions import PermissionRuleError as PermissionRuleError
@@ -103,6 +108,8 @@ from hookline.core.host import AgentHost as AgentHost
 from hookline.core.host import ContextUsage as ContextUsage
 from hookline.core.host import DetachedHost as DetachedHost
 from hookline.core.host import ModelInfo as ModelInfo
+from hookline.core.host import ModelRegistryView as ModelRegistryView
+from hookline.core.host import NamedModel as NamedModel
 from hookline.core.host import RunMode as RunMode
 from hookline.core.host import SessionView as SessionView
 from hookline.core.keys import KeySpecError as KeySpecError
@@ -180,6 +187,7 @@ from hookline.session import SessionWriteError as SessionWriteError
 from hookline.session import default_summary as default_summary
 from hookline.session import estimate_tokens as estimate_tokens
 from hookline.session import prepare_compaction as prepare_compaction
+from hookline.session import serialize_conversation as serialize_conversation
 from hookline.session import should_compact as should_compact
 from hookline.settings import HookPolicy as HookPolicy
 from hookline.settings import LoadedSettings as LoadedSettings

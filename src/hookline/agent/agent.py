@@ -90,6 +90,8 @@ TTSR_CUSTOM_TYPE = "ttsr_reminder"
 Listener = Callable[[dict[str, Any]], None]
 
 if TYPE_CHECKING:
+    from hookline.agent.model_catalog import ModelCatalog
+    from hookline.agent.model_registry import ModelRegistry
     from hookline.claude.adapter import ClaudeHooks
 
 
@@ -124,11 +126,15 @@ class Agent:
         memory_files: Sequence[MemoryFile] = (),
         settings_stream_rules: Sequence[StreamRule] = (),
         verbose_context: bool = False,
+        catalog: Callable[[], ModelCatalog] | None = None,
     ) -> None:
         """``claude``: the Claude settings hooks installed in ``runner``;
         ``subagents``: the types the ``task`` tool offers (no task tool without them).
         The rest is described where it is kept, below."""
         self.provider = provider
+        #: The models hooks may call (``ctx.model_registry``), listed when first asked.
+        self._catalog = catalog
+        self._model_registry: ModelRegistry | None = None
         #: How the agent runs (``ctx.mode``): the mode that drives it says.
         self.mode: RunMode = mode
         self.runner = runner
@@ -496,6 +502,23 @@ class Agent:
     def get_model_info(self) -> ModelInfo:
         provider, _, name = self.provider.model_id.partition(":")
         return ModelInfo(provider, name, self.context_window)
+
+    def get_model_registry(self) -> ModelRegistry:
+        """``ctx.model_registry``: built at the first ask, around this agent's provider and
+        its request hooks; the providers it builds close with the session."""
+        if self._model_registry is None:
+            from hookline.agent.model_catalog import ModelCatalog
+            from hookline.agent.model_registry import ModelRegistry, RequestHooks
+
+            step = self.model_step
+            self._model_registry = registry = ModelRegistry(
+                self._catalog() if self._catalog is not None else ModelCatalog(os.environ),
+                cwd=self.cwd,
+                current=lambda: self.provider,
+                hooks=lambda: RequestHooks(step.payload_hook(), step.response_hook()),
+            )
+            self.on_shutdown(registry.aclose)
+        return self._model_registry
 
     async def select_model(self, spec: str) -> bool:
         """``ctx.set_model``: build the provider and switch; False (and a notice) if it

@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     import asyncio
 
     from hookline.core.context import HookContext
+    from hookline.core.host import NamedModel
     from hookline.core.process import ExecResult
 
 Handler = Callable[[Any, "HookContext"], Any]
@@ -355,8 +356,9 @@ class HookAPI:
         )
         self._act("deliver", {"role": "user", "content": blocks}, deliver_as, True)
 
-    async def set_model(self, spec: str) -> bool:
-        """Switch the model (``provider:name``); False when it cannot be built."""
+    async def set_model(self, spec: str | NamedModel) -> bool:
+        """Switch the model (``provider:name``, or a ``ctx.model_registry`` entry as in pi);
+        False when it cannot be built."""
         return await self._current_context().set_model(spec)
 
     def get_thinking_level(self) -> str:

@@ -11,6 +11,8 @@ from hookline.core.host import (
     ContextUsage,
     DetachedHost,
     ModelInfo,
+    ModelRegistryView,
+    NamedModel,
     RunMode,
     SessionView,
 )
@@ -116,10 +118,16 @@ class HookContext:
         """The current model: provider, id and context window."""
         return self.host.get_model_info()
 
-    async def set_model(self, spec: str | ModelInfo) -> bool:
-        """Switch the model (``provider:name`` or a ``ModelInfo``); False when it cannot be
-        built (the reason is shown)."""
-        return await self.host.select_model(spec.spec if isinstance(spec, ModelInfo) else spec)
+    @property
+    def model_registry(self) -> ModelRegistryView:
+        """The models a hook may call with ``complete()``, and their credentials as the
+        providers find them (pi's ``ctx.modelRegistry``)."""
+        return self.host.get_model_registry()
+
+    async def set_model(self, spec: str | NamedModel) -> bool:
+        """Switch the model (``provider:name``, ``model_info`` or a ``model_registry`` entry);
+        False when it cannot be built (the reason is shown)."""
+        return await self.host.select_model(spec if isinstance(spec, str) else spec.spec)
 
     def get_thinking_level(self) -> str:
         """``off`` | ``minimal`` | ``low`` | ``medium`` | ``high`` | ``xhigh``."""

@@ -37,7 +37,8 @@ def test_the_error_comes_before_trust_and_continuing_keeps_the_deny_rules(
 ) -> None:
     project = _project(tmp_path, json.dumps(BROKEN))
     model = write_script(
-        tmp_path / "script.json", [bash("touch made"), "touch was refused", bash("mkdir made"), "ok"]
+        tmp_path / "script.json",
+        [bash("touch made"), "touch was refused", bash("mkdir made"), "ok"],
     )
     with Pane(tmp_path, "--model", model, "--no-session", cwd=project) as pane:
         screen = pane.wait_all(["Settings error in .claude/settings.json", "Continue without"])

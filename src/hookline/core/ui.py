@@ -9,6 +9,8 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
 if TYPE_CHECKING:
     import asyncio
 
+    from hookline.core.theme import Theme, ThemeInfo, ThemeResult
+
 NotifyType = Literal["info", "warning", "error"]
 WidgetPlacement = Literal["above", "below"]
 #: What ``set_widget`` shows: lines of text, or a factory of a UI component (TUI only).
@@ -66,7 +68,10 @@ class HookUI(Protocol):
     def set_header(self, content: WidgetContent | None) -> None: ...
     def set_footer(self, content: WidgetContent | None) -> None: ...
     @property
-    def theme(self) -> dict[str, Any]: ...
+    def theme(self) -> Theme: ...
+    def set_theme(self, theme: str | Theme) -> ThemeResult: ...
+    def get_theme(self, name: str) -> Theme | None: ...
+    def get_all_themes(self) -> list[ThemeInfo]: ...
 
 
 _SPACES = re.compile(r" {2,}")
@@ -90,6 +95,16 @@ def strip_terminal_controls(text: str) -> str:
     cursor, change the title, or write to the clipboard of the user's terminal.
     """
     return _OTHER_CONTROLS.sub("", _ESCAPES.sub("", text.replace("\r\n", "\n")))
+
+
+_SGR = re.compile(r"(\x1b\[[0-9;:]*m)")
+
+
+def strip_all_but_style(text: str) -> str:
+    """:func:`strip_terminal_controls`, keeping the colour and attribute escapes (SGR)
+    a theme writes, so a widget shows ``ctx.ui.theme.fg(...)`` in colour."""
+    pieces = _SGR.split(text)
+    return "".join(p if i % 2 else strip_terminal_controls(p) for i, p in enumerate(pieces))
 
 
 def sanitize_status(text: str) -> str:
@@ -216,5 +231,19 @@ class NoUI:
         return None
 
     @property
-    def theme(self) -> dict[str, Any]:
-        return {}
+    def theme(self) -> Theme:
+        """pi's colour names, writing no colour: there is no terminal to colour."""
+        from hookline.core.theme import plain_theme
+
+        return plain_theme()
+
+    def set_theme(self, theme: str | Theme) -> ThemeResult:
+        from hookline.core.theme import ThemeResult
+
+        return ThemeResult(False, "UI not available")
+
+    def get_theme(self, name: str) -> Theme | None:
+        return None
+
+    def get_all_themes(self) -> list[ThemeInfo]:
+        return []

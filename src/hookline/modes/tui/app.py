@@ -27,13 +27,14 @@ from prompt_toolkit.key_binding import (
 )
 from prompt_toolkit.key_binding.defaults import load_key_bindings
 from prompt_toolkit.layout import BufferControl, Dimension, Layout, Window
+from prompt_toolkit.styles import DynamicStyle
 
 from hookline.core.paths import hookline_home
 from hookline.core.ui import StatusLine, WidgetContent
 from hookline.modes.tui import render
 from hookline.modes.tui.activity import Activity, Update
 from hookline.modes.tui.commands import SlashCompleter
-from hookline.modes.tui.dialogs import STYLE, CustomDialog, Dialog, DialogHost
+from hookline.modes.tui.dialogs import CustomDialog, Dialog, DialogHost
 from hookline.modes.tui.files import FileCompleter, FileIndex, project_paths
 from hookline.modes.tui.footer import Usage, footer_fragments, loading_line, measure
 from hookline.modes.tui.idle import IDLE_MESSAGE, IdleNotifier, idle_seconds
@@ -47,6 +48,7 @@ from hookline.modes.tui.scrollback import (
     terminal_height,
     terminal_width,
 )
+from hookline.modes.tui.style import Palette, startup_theme
 from hookline.modes.tui.submissions import Submissions
 from hookline.modes.tui.tasks import Tasks
 from hookline.modes.tui.transcript import Transcript
@@ -58,6 +60,7 @@ if TYPE_CHECKING:
 
     from hookline.agent.agent import Agent
     from hookline.agent.setup import AgentBundle
+    from hookline.core.theme import Theme
 
 #: Messages of a resumed conversation redrawn (the rest stays in the session file).
 _REPLAYED = 30
@@ -97,6 +100,7 @@ class TuiApp:
         self._closing = contextlib.ExitStack()
         self._ticker: asyncio.Task[None] | None = None
         self.status = StatusLine()
+        self.palette = Palette(startup_theme())
         self.ui = TuiUI(self)
         self.dialogs = DialogHost(self.invalidate)
         self.widgets = Widgets()
@@ -133,7 +137,7 @@ class TuiApp:
                     DynamicKeyBindings(lambda: self.preview.keys),
                 ]
             ),
-            style=STYLE,
+            style=DynamicStyle(lambda: self.palette.style),
             full_screen=False,
             mouse_support=False,
             min_redraw_interval=0.03,
@@ -318,6 +322,14 @@ class TuiApp:
 
     def set_widget(self, key: str, content: WidgetContent | None, placement: str) -> None:
         self.widgets.set(key, content, placement)
+        self.invalidate()
+
+    @property
+    def theme(self) -> Theme:
+        return self.palette.theme
+
+    def set_theme(self, theme: Theme) -> None:
+        self.palette.theme = theme
         self.invalidate()
 
     def set_working_message(self, text: str | None) -> None:

@@ -119,6 +119,10 @@ class Pane:
     def screen(self) -> str:
         return self.tmux("capture-pane", "-p", "-t", self.target)
 
+    def styled_screen(self) -> str:
+        """The screen with its colours and attributes, as SGR escapes (tmux's ``-e``)."""
+        return self.tmux("capture-pane", "-p", "-e", "-t", self.target)
+
     def scrollback(self) -> str:
         """Everything the pane has shown, scrolled-off lines included."""
         return self.tmux("capture-pane", "-p", "-S", "-", "-t", self.target)

@@ -1,0 +1,61 @@
+"""The theme in the terminal app: a hook's themed text in colour, and ``set_theme``
+restyling the app itself (read with the colours tmux holds for each cell)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from .helpers import app
+
+THEMED = """
+from hookline import HookAPI
+
+
+def register(pi: HookAPI) -> None:
+    def show(ctx, note):
+        ctx.ui.set_widget("themed", [ctx.ui.theme.fg("error", "err") + " " + note])
+
+    @pi.on("session_start")
+    def start(event, ctx):
+        show(ctx, ctx.ui.theme.name)
+
+    @pi.register_command("light")
+    def light(args, ctx):
+        result = ctx.ui.set_theme("light")
+        show(ctx, f"{ctx.ui.theme.name} {result.success}")
+
+    @pi.register_command("nope")
+    def nope(args, ctx):
+        ctx.ui.notify(ctx.ui.set_theme("nope").error or "")
+"""
+
+
+def _colour_before(screen: str, text: str) -> str:
+    """The last foreground colour set on ``text``'s line before ``text`` starts."""
+    line = next(line for line in screen.splitlines() if text in line)
+    found = re.findall(r"\x1b\[(?:[0-9;]*;)?(38;[25];[0-9;]+?)m", line[: line.index(text)])
+    assert found, repr(line)
+    return str(found[-1])
+
+
+def test_set_theme_restyles_the_app_and_hook_text(tmp_path: Path) -> None:
+    with app(tmp_path, [], THEMED) as pane:
+        pane.ready()
+        pane.wait_for("err dark")
+        dark = pane.styled_screen()
+        hook_dark = _colour_before(dark, "err")  # the theme's "error", drawn in colour
+        prompt_dark, footer_dark = _colour_before(dark, "›"), _colour_before(dark, "msgs · ctx")
+
+        pane.type("/light")
+        pane.keys("Enter")
+        pane.wait_for("err light True")
+        light = pane.styled_screen()
+        assert _colour_before(light, "err") != hook_dark
+        assert _colour_before(light, "›") != prompt_dark  # the prompt is the accent
+        assert _colour_before(light, "msgs · ctx") != footer_dark  # the footer is dim
+
+        pane.type("/nope")
+        pane.keys("Enter")
+        pane.wait_for("theme not found: 'nope'", whole=True)
+        assert "err light True" in pane.screen()  # a failed switch keeps the theme

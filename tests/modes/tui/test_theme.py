@@ -6,6 +6,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from hookline.core.theme import theme_by_name
+
 from .helpers import app
 
 THEMED = """
@@ -57,5 +59,7 @@ def test_set_theme_restyles_the_app_and_hook_text(tmp_path: Path) -> None:
 
         pane.type("/nope")
         pane.keys("Enter")
-        pane.wait_for("theme not found: 'nope'", whole=True)
-        assert "err light True" in pane.screen()  # a failed switch keeps the theme
+        # a failed switch keeps the theme; the transcript's notice is in its accent too
+        pane.wait_for(lambda s: "theme not found: 'nope'" in s and "err light" in s)
+        accent = theme_by_name("light").color_index("accent")
+        assert _colour_before(pane.styled_screen(), "theme not found") == f"38;5;{accent}"

@@ -145,9 +145,11 @@ class TuiApp:
         )
         self.app.ttimeoutlen = 0.05
         self.app.timeoutlen = 0.5
-        self.scrollback = Scrollback(self.app)
+        self.scrollback = Scrollback(self.app, self.palette)
         self.transcript = Transcript(self.scrollback, self.width, self)
-        self.live = LiveArea(self.activity, self.width, self.invalidate, self.transcript.call_text)
+        self.live = LiveArea(
+            self.activity, self.width, self.invalidate, self.transcript.call_text, self.palette
+        )
         self.preview = ApprovalPreview(
             self.activity,
             self,
@@ -155,6 +157,7 @@ class TuiApp:
             self.width,
             lambda: terminal_height(self.app),
             self.invalidate,
+            self.palette,
         )
         self.tasks = Tasks(self.notice, self._tick, self.invalidate)
         self.submissions = Submissions(self, self.tasks, self.transcript, self._refresh_usage)
@@ -407,7 +410,7 @@ class TuiApp:
         """
         self._closing.enter_context(printed_above(self.scrollback))
         header = f"hookline · {self.cwd} · /help for commands, ctrl+d to exit"
-        self.scrollback.write_above(render.dim_ansi(header, self.width()))
+        self.scrollback.write_above(render.dim_ansi(header, self.width(), self.palette.theme))
         drawn = asyncio.Event()
         self._app_task = asyncio.ensure_future(self.app.run_async(pre_run=drawn.set))
         await drawn.wait()
@@ -429,7 +432,7 @@ class TuiApp:
             agent.runner.set_ui(self.ui, True)
             self.hooks_changed()
             self._refresh_usage()
-            warm_up = asyncio.ensure_future(asyncio.to_thread(_warm_up))
+            warm_up = asyncio.ensure_future(asyncio.to_thread(_warm_up, self.palette.theme))
             await agent.start()
             self.replay_session()  # a resumed session: its conversation before the prompt
             if prompt is not None:
@@ -468,6 +471,6 @@ class TuiApp:
         self._closing.close()
 
 
-def _warm_up() -> None:
+def _warm_up(theme: Theme) -> None:
     """Import what the first answer needs while the user types the first prompt."""
-    render.to_ansi(render.markdown("*warm* `up`\n\n```python\nx = 1\n```"), 80)
+    render.to_ansi(render.markdown("*warm* `up`\n\n```python\nx = 1\n```"), 80, theme)

@@ -8,10 +8,14 @@ frame always reads the theme of now.
 from __future__ import annotations
 
 from functools import cache
+from typing import TYPE_CHECKING
 
 from prompt_toolkit.styles import Style
 
 from hookline.core.theme import Theme, default_theme_name, detect_color_mode, theme_by_name
+
+if TYPE_CHECKING:
+    import rich.theme
 
 #: Each style class: the theme colour of its text (``bg:`` for its background) and the
 #: attributes added to it.
@@ -32,6 +36,50 @@ _CLASSES: dict[str, tuple[str, str]] = {
     "overlay": ("bg:custom_message_bg", ""),
     "frame.border": ("border", ""),
 }
+
+
+#: The transcript's named rich styles (``theme.error`` ...) and rich's Markdown styles:
+#: the theme colour and the attributes of each.
+_RICH: dict[str, tuple[str, str]] = {
+    "theme.accent": ("accent", ""),
+    "theme.success": ("success", ""),
+    "theme.error": ("error", ""),
+    "theme.error.bold": ("error", "bold"),
+    "theme.warning": ("warning", ""),
+    "theme.muted": ("muted", ""),
+    "theme.muted.italic": ("muted", "italic"),
+    "theme.output": ("tool_output", ""),
+    "theme.label": ("custom_message_label", ""),
+    "markdown.code": ("md_code", "bold"),
+    "markdown.block_quote": ("md_quote", ""),
+    "markdown.hr": ("md_hr", ""),
+    "markdown.item.bullet": ("md_list_bullet", "bold"),
+    "markdown.item.number": ("md_list_bullet", ""),
+    "markdown.h1": ("md_heading", "bold underline"),
+    "markdown.h2": ("md_heading", "bold"),
+    "markdown.h3": ("md_heading", "bold"),
+    "markdown.h4": ("md_heading", "italic"),
+    "markdown.link": ("md_link", ""),
+    "markdown.link_url": ("md_link_url", "underline"),
+}
+
+
+@cache
+def rich_styles(theme: Theme) -> rich.theme.Theme:
+    """The transcript's styles in ``theme``'s colours, for a rich console (256 colours,
+    the palette entries the theme itself writes, so no two conversions differ)."""
+    import rich.theme
+
+    def colour(name: str) -> str:
+        index = theme.color_index(name)
+        return "default" if index is None else f"color({index})"
+
+    return rich.theme.Theme(
+        {
+            name: f"{attributes} {colour(color)}".strip()
+            for name, (color, attributes) in _RICH.items()
+        }
+    )
 
 
 def style_rules(theme: Theme) -> dict[str, str]:

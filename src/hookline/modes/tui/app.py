@@ -99,7 +99,7 @@ class TuiApp:
         #: What ``start`` opened (stdout printed above the app), closed when it ends.
         self._closing = contextlib.ExitStack()
         self._ticker: asyncio.Task[None] | None = None
-        self.status = StatusLine()
+        self.status = StatusLine(keep_style=True)
         self.palette = Palette(startup_theme())
         self.ui = TuiUI(self)
         self.dialogs = DialogHost(self.invalidate)

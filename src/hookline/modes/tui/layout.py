@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from prompt_toolkit.filters import Condition, has_completions
-from prompt_toolkit.formatted_text import ANSI, StyleAndTextTuples
+from prompt_toolkit.formatted_text import ANSI, StyleAndTextTuples, to_formatted_text
 from prompt_toolkit.layout import (
     AnyContainer,
     ConditionalContainer,
@@ -168,7 +168,8 @@ class Rows:
         return Window(FormattedTextControl(self._footer_text), height=1, style="class:footer")
 
     def _status_fragments(self) -> StyleAndTextTuples:
-        return [("class:status", self._status.render(self._width()))]
+        # a theme's colours drawn over the status style
+        return to_formatted_text(ANSI(self._status.render(self._width())), style="class:status")
 
 
 class _CenteredOver(Float):

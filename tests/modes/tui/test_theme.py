@@ -7,6 +7,8 @@ import re
 from pathlib import Path
 
 from hookline.core.theme import theme_by_name
+from hookline.modes.tui import render
+from hookline.modes.tui.style import rich_styles, style_rules
 
 from .helpers import app
 
@@ -63,3 +65,20 @@ def test_set_theme_restyles_the_app_and_hook_text(tmp_path: Path) -> None:
         pane.wait_for(lambda s: "theme not found: 'nope'" in s and "err light" in s)
         accent = theme_by_name("light").color_index("accent")
         assert _colour_before(pane.styled_screen(), "theme not found") == f"38;5;{accent}"
+
+
+def test_the_app_styles_are_the_theme_colours() -> None:
+    light = style_rules(theme_by_name("light"))
+    assert light["prompt"] == "#5a8080 bold"  # light's accent
+    assert light["footer"] == "#767676"  # light's dim
+    assert light["overlay"] == "bg:#ede7f6"
+    assert style_rules(theme_by_name("dark"))["prompt"] == "#8abeb7 bold"
+
+
+def test_every_style_the_transcript_names_is_defined() -> None:
+    source = (Path(render.__file__)).read_text(encoding="utf-8")
+    named = set(re.findall(r'"(theme\.[a-z.]+)"', source))
+    assert named, "render.py names no theme styles"
+    styles = rich_styles(theme_by_name("dark")).styles
+    assert named <= set(styles), named - set(styles)
+    assert str(styles["theme.error"]) == f"color({theme_by_name('dark').color_index('error')})"

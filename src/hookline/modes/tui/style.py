@@ -7,7 +7,7 @@ frame always reads the theme of now.
 
 from __future__ import annotations
 
-from functools import cache
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from prompt_toolkit.styles import Style
@@ -64,7 +64,7 @@ _RICH: dict[str, tuple[str, str]] = {
 }
 
 
-@cache
+@lru_cache(maxsize=8)
 def rich_styles(theme: Theme) -> rich.theme.Theme:
     """The transcript's styles in ``theme``'s colours, for a rich console (256 colours,
     the palette entries the theme itself writes, so no two conversions differ)."""
@@ -94,9 +94,9 @@ def style_rules(theme: Theme) -> dict[str, str]:
     return rules
 
 
-@cache
+@lru_cache(maxsize=8)
 def app_style(theme: Theme) -> Style:
-    """The prompt_toolkit style of ``theme`` (made once per theme object)."""
+    """The prompt_toolkit style of ``theme`` (made once per theme object, the last few kept)."""
     return Style.from_dict(style_rules(theme))
 
 

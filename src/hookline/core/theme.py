@@ -210,9 +210,9 @@ class Theme:
     def color_index(self, color: str) -> int | None:
         """A colour (either kind) in the 256-colour palette; ``None`` for the default."""
         value = self._lookup(color, (*COLORS, *BACKGROUNDS), "colour")
-        if isinstance(value, int) or value == "":
-            return value if isinstance(value, int) else None
-        return _to_256(*_rgb(value))
+        if isinstance(value, int):
+            return value
+        return None if value == "" else _to_256(*_rgb(value))
 
     def get_thinking_border_color(self, level: ThinkingLevel) -> Callable[[str], str]:
         """A function that colours text as the border of a thinking level."""

@@ -56,8 +56,7 @@ def test_in_the_terminal_app_the_status_is_coloured(tmp_path: Path) -> None:
         pane.wait_for("Ready")
         pane.type("hello")
         pane.keys("Enter")
-        pane.wait_for("✓ Turn 1 complete")
-        styled = pane.styled_screen()
+        styled = pane.wait_for("Turn 1 complete", styled=True)
         line = next(line for line in styled.splitlines() if "Turn 1 complete" in line)
         tick = line[: line.index("✓")]
         assert "\x1b[38;" in tick  # the theme's "success", drawn in colour

@@ -46,15 +46,16 @@ def _colour_before(screen: str, text: str) -> str:
 def test_set_theme_restyles_the_app_and_hook_text(tmp_path: Path) -> None:
     with app(tmp_path, [], THEMED) as pane:
         pane.ready()
-        pane.wait_for("err dark")
-        dark = pane.styled_screen()
+        # one read holds all three (a line printed above the app redraws it)
+        dark = pane.wait_for(lambda s: all(t in s for t in ("err", "›", "msgs · ctx")), styled=True)
         hook_dark = _colour_before(dark, "err")  # the theme's "error", drawn in colour
         prompt_dark, footer_dark = _colour_before(dark, "›"), _colour_before(dark, "msgs · ctx")
 
         pane.type("/light")
         pane.keys("Enter")
-        pane.wait_for("err light True")
-        light = pane.styled_screen()
+        light = pane.wait_for(
+            lambda s: all(t in s for t in ("light True", "›", "msgs · ctx")), styled=True
+        )
         assert _colour_before(light, "err") != hook_dark
         assert _colour_before(light, "›") != prompt_dark  # the prompt is the accent
         assert _colour_before(light, "msgs · ctx") != footer_dark  # the footer is dim
@@ -62,9 +63,9 @@ def test_set_theme_restyles_the_app_and_hook_text(tmp_path: Path) -> None:
         pane.type("/nope")
         pane.keys("Enter")
         # a failed switch keeps the theme; the transcript's notice is in its accent too
-        pane.wait_for(lambda s: "theme not found: 'nope'" in s and "err light" in s)
+        screen = pane.wait_for(lambda s: "theme not found" in s and "light True" in s, styled=True)
         accent = theme_by_name("light").color_index("accent")
-        assert _colour_before(pane.styled_screen(), "theme not found") == f"38;5;{accent}"
+        assert _colour_before(screen, "theme not found") == f"38;5;{accent}"
 
 
 def test_the_app_styles_are_the_theme_colours() -> None:

@@ -202,6 +202,13 @@ _API: dict[str, tuple[str, ...]] = {
         "ToolUpdate",
         "ToolWrapperExecute",
     ),
+    "hookline.core.theme": (
+        "Theme",
+        "ThemeError",
+        "ThemeInfo",
+        "ThemeResult",
+        "load_theme",
+    ),
     "hookline.core.tool_params": (
         "parse_arguments",
         "tool_json_schema",

@@ -148,6 +148,11 @@ from hookline.core.results import UserBashResult as UserBashResult
 from hookline.core.runner import DEFAULT_HOOK_TIMEOUT as DEFAULT_HOOK_TIMEOUT
 from hookline.core.runner import HookError as HookError
 from hookline.core.runner import HookRunner as HookRunner
+from hookline.core.theme import Theme as Theme
+from hookline.core.theme import ThemeError as ThemeError
+from hookline.core.theme import ThemeInfo as ThemeInfo
+from hookline.core.theme import ThemeResult as ThemeResult
+from hookline.core.theme import load_theme as load_theme
 from hookline.core.tool import ContextToolExecute as ContextToolExecute
 from hookline.core.tool import Tool as Tool
 from hookline.core.tool import ToolBlockedError as ToolBlockedError

@@ -31,30 +31,8 @@ from prompt_toolkit.layout.processors import (
     Transformation,
     TransformationInput,
 )
-from prompt_toolkit.styles import Style
 
 from hookline.modes.tui.render import clean, wrap_words
-
-#: The app's colours (dialogs, editor, footer).
-STYLE = Style.from_dict(
-    {
-        "dialog.border": "#888888",
-        "dialog.title": "bold",
-        "dialog.option": "",
-        "dialog.selected": "bold reverse",
-        "dialog.description": "#888888 italic",
-        "dialog.hint": "#888888",
-        "placeholder": "#777777 italic",
-        "prompt": "bold #5fafff",
-        "working": "#d7af00",
-        "footer": "#8a8a8a",
-        "status": "#5fafaf",
-        "widget": "",
-        "rule": "#444444",
-        "overlay": "bg:#1c1c1c",
-        "frame.border": "#888888",
-    }
-)
 
 
 class Dialog:
@@ -382,11 +360,13 @@ async def run_alone(dialog: Dialog) -> Any:
     from prompt_toolkit.application import Application
     from prompt_toolkit.layout import Layout
 
+    from hookline.modes.tui.style import app_style, startup_theme
+
     app: Application[None] = Application(
         layout=Layout(dialog.container, focused_element=dialog.focus),
         full_screen=False,
         erase_when_done=True,
-        style=STYLE,
+        style=app_style(startup_theme()),
     )
     app.ttimeoutlen = 0.05
     # The answer ends the app in the same key press, so its last frame is erased cleanly.

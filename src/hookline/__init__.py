@@ -69,6 +69,7 @@ _API: dict[str, tuple[str, ...]] = {
         "RegisteredCommand",
         "RegisteredFlag",
         "RegisteredShortcut",
+        "LateRegistrationError",
         "StreamRule",
         "UnknownEventError",
     ),
@@ -150,6 +151,7 @@ _API: dict[str, tuple[str, ...]] = {
     ),
     "hookline.core.process": (
         "ExecResult",
+        "exec_command",
         "run_process",
     ),
     "hookline.core.results": (
@@ -201,6 +203,7 @@ _API: dict[str, tuple[str, ...]] = {
         "StatusLine",
     ),
     "hookline.core.wrapping": (
+        "HookToolWrapper",
         "resolve_tools",
         "wrap_tool",
         "wrap_tools",
@@ -215,6 +218,7 @@ _API: dict[str, tuple[str, ...]] = {
         "ShadowedSource",
         "SkippedSource",
         "build_runner",
+        "discover_and_load_hooks",
         "discover_hooks",
         "load_hook_file",
         "load_hooks",

@@ -159,6 +159,9 @@ class HookRunner:
         self.context.ui = cast(HookUI, DialogPausingUI(ui, self._calls.clock))
         self.context.has_ui = has_ui
 
+    #: pi's name for ``set_ui``.
+    set_ui_context = set_ui
+
     def on_error(self, listener: ErrorListener) -> Callable[[], None]:
         """Subscribe to hook errors; returns the unsubscribe function."""
         self._listeners.append(listener)

@@ -279,6 +279,27 @@ async def test_set_model_emits_model_select(make_agent: MakeAgent) -> None:
     assert [(c["model"], c["previous"]) for c in changes] == [("scripted:second", first)]
 
 
+ATTRIBUTED = """\
+def register(pi):
+    @pi.on("before_agent_start")
+    def note(event, ctx):
+        return {"message": {"customType": "note", "content": "a note", "attribution": "agent"}}
+"""
+
+
+async def test_before_agent_start_message_keeps_its_attribution(make_agent: MakeAgent) -> None:
+    h = await make_agent(["ok"], hooks={"note": ATTRIBUTED})
+    added = await h.agent.prompt("hi")
+
+    note = next(m for m in added if m["role"] == "custom")
+    assert note.get("attribution") == "agent"
+    entry = next(e for e in h.entries() if e["type"] == "custom_message")
+    assert entry.get("attribution") == "agent"
+    rebuilt = [m for m in h.agent.session.build_context_messages() if m["role"] == "custom"]
+    assert [m.get("attribution") for m in rebuilt] == ["agent"]
+    assert h.errors == []
+
+
 USER_BASH_HOOK = """\
 def register(pi):
     @pi.on("user_bash")

@@ -654,6 +654,8 @@ class Agent:
                         "details": m.details,
                         "timestamp": time.time(),
                     }
+                    if m.attribution is not None:
+                        injected["attribution"] = m.attribution
                     added.append(await self._append(injected))
         await self.emit(AgentStartEvent())
         await self._loop(added)

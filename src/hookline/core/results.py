@@ -13,7 +13,7 @@ from typing import Any, Literal, Self
 from pydantic import BaseModel, ConfigDict, PrivateAttr, ValidationError
 from pydantic.alias_generators import to_camel
 
-from hookline.core.messages import Content, Message
+from hookline.core.messages import Attribution, Content, Message
 
 
 class HookResult(BaseModel):
@@ -96,7 +96,8 @@ class InjectedMessage(HookResult):
     content: str | list[Content]
     display: bool = True
     details: Any = None
-    attribution: str | None = None
+    #: Who asked for it (``user`` or ``agent``): kept on the message and its session entry.
+    attribution: Attribution | None = None
 
 
 class BeforeAgentStartResult(HookResult):

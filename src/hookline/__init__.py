@@ -128,6 +128,7 @@ _API: dict[str, tuple[str, ...]] = {
         "TurnEndEvent",
         "TurnStartEvent",
         "UserBashEvent",
+        "UserPythonEvent",
     ),
     "hookline.core.host": (
         "AgentHost",
@@ -176,6 +177,7 @@ _API: dict[str, tuple[str, ...]] = {
         "ToolCallResult",
         "ToolResultResult",
         "UserBashResult",
+        "UserPythonResult",
     ),
     "hookline.core.runner": (
         "DEFAULT_HOOK_TIMEOUT",

@@ -100,6 +100,7 @@ from hookline.core.events import TtsrTriggeredEvent as TtsrTriggeredEvent
 from hookline.core.events import TurnEndEvent as TurnEndEvent
 from hookline.core.events import TurnStartEvent as TurnStartEvent
 from hookline.core.events import UserBashEvent as UserBashEvent
+from hookline.core.events import UserPythonEvent as UserPythonEvent
 from hookline.core.host import AgentHost as AgentHost
 from hookline.core.host import ContextUsage as ContextUsage
 from hookline.core.host import DetachedHost as DetachedHost
@@ -140,6 +141,7 @@ from hookline.core.results import StopResult as StopResult
 from hookline.core.results import ToolCallResult as ToolCallResult
 from hookline.core.results import ToolResultResult as ToolResultResult
 from hookline.core.results import UserBashResult as UserBashResult
+from hookline.core.results import UserPythonResult as UserPythonResult
 from hookline.core.runner import DEFAULT_HOOK_TIMEOUT as DEFAULT_HOOK_TIMEOUT
 from hookline.core.runner import HookError as HookError
 from hookline.core.runner import HookRunner as HookRunner

@@ -130,7 +130,8 @@ class InputResult(HookResult):
 
 
 class BashOutput(HookResult):
-    """A ``user_bash`` handler's own result for the command: it ran it (or chose not to)."""
+    """A ``user_bash`` (or ``user_python``) handler's own result for the command: it ran
+    it (or chose not to)."""
 
     output: str = ""
     exit_code: int | None = 0
@@ -148,6 +149,20 @@ class UserBashResult(HookResult):
     command: str | None = None
     cwd: str | None = None
     env: dict[str, str] | None = None
+    result: BashOutput | None = None
+
+
+class UserPythonResult(HookResult):
+    """``user_python``: run ``code`` in ``cwd`` with ``env`` added instead, or give the
+    ``result`` in full (nothing runs then).
+
+    Fields left ``None`` keep the previous value. Combination: chained.
+    """
+
+    code: str | None = None
+    cwd: str | None = None
+    env: dict[str, str] | None = None
+    #: The handler ran the code itself: its output, in ``user_bash``'s shape.
     result: BashOutput | None = None
 
 
@@ -275,6 +290,7 @@ RESULT_TYPES: dict[str, type[HookResult]] = {
     "before_agent_start": BeforeAgentStartResult,
     "input": InputResult,
     "user_bash": UserBashResult,
+    "user_python": UserPythonResult,
     "message_end": MessageEndResult,
     "before_provider_request": BeforeProviderRequestResult,
     "session_before_switch": SessionBeforeSwitchResult,

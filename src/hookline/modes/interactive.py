@@ -90,6 +90,7 @@ class TerminalUI(NoUI):
         *,
         timeout: float | None = None,
         signal: asyncio.Event | None = None,
+        prompt_style: bool | None = None,
     ) -> str | None:
         return await self.input(title, prefill)
 

@@ -78,6 +78,7 @@ _API: dict[str, tuple[str, ...]] = {
         "RegisteredCommand",
         "RegisteredFlag",
         "RegisteredShortcut",
+        "LateRegistrationError",
         "StreamRule",
         "UnknownEventError",
     ),
@@ -136,6 +137,7 @@ _API: dict[str, tuple[str, ...]] = {
         "TurnEndEvent",
         "TurnStartEvent",
         "UserBashEvent",
+        "UserPythonEvent",
     ),
     "hookline.core.host": (
         "AgentHost",
@@ -161,6 +163,7 @@ _API: dict[str, tuple[str, ...]] = {
     ),
     "hookline.core.process": (
         "ExecResult",
+        "exec_command",
         "run_process",
     ),
     "hookline.core.results": (
@@ -185,6 +188,7 @@ _API: dict[str, tuple[str, ...]] = {
         "ToolCallResult",
         "ToolResultResult",
         "UserBashResult",
+        "UserPythonResult",
     ),
     "hookline.core.runner": (
         "DEFAULT_HOOK_TIMEOUT",
@@ -219,6 +223,7 @@ _API: dict[str, tuple[str, ...]] = {
         "StatusLine",
     ),
     "hookline.core.wrapping": (
+        "HookToolWrapper",
         "resolve_tools",
         "wrap_tool",
         "wrap_tools",
@@ -233,6 +238,7 @@ _API: dict[str, tuple[str, ...]] = {
         "ShadowedSource",
         "SkippedSource",
         "build_runner",
+        "discover_and_load_hooks",
         "discover_hooks",
         "load_hook_file",
         "load_hooks",

@@ -155,6 +155,7 @@ class ScriptedUI(NoUI):
         *,
         timeout: float | None = None,
         signal: asyncio.Event | None = None,
+        prompt_style: bool | None = None,
     ) -> str | None:
         answer: str | None = self._next("editor", title, prefill, timeout, None)
         return answer

@@ -161,6 +161,23 @@ class HookContext:
         self.host.set_system_prompt(prompt)
 
 
+class HeadlessContext(HookContext):
+    """``ctx`` of a ``task`` sub-agent's tool calls: the agent's context without its UI.
+
+    Nobody watches a sub-agent's calls, so ``has_ui`` is false there (as in pi's
+    sub-agents) and a dialog answers its default at once: a hook that needs a
+    human blocks, as in print mode. The rest reads through to the live context.
+    """
+
+    def __init__(self, base: HookContext) -> None:
+        self._base = base
+        self.ui = NoUI()
+        self.has_ui = False
+
+    def __getattr__(self, name: str) -> Any:  # what is not its own: the live context's
+        return getattr(object.__getattribute__(self, "_base"), name)
+
+
 class CommandContext(HookContext):
     """The context of a slash command handler: it may also wait and start sessions.
 

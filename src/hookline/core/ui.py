@@ -53,6 +53,7 @@ class HookUI(Protocol):
         *,
         timeout: float | None = None,
         signal: asyncio.Event | None = None,
+        prompt_style: bool | None = None,
     ) -> str | None: ...
     def notify(self, message: str, type: NotifyType = "info") -> None: ...
     def set_status(self, key: str, text: str | None) -> None: ...
@@ -201,6 +202,7 @@ class NoUI:
         *,
         timeout: float | None = None,
         signal: asyncio.Event | None = None,
+        prompt_style: bool | None = None,
     ) -> str | None:
         return None
 

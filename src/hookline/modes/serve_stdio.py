@@ -162,6 +162,7 @@ async def _before_agent_start(runner: HookRunner, data: dict[str, Any]) -> Any:
             "content": message.content,
             "display": message.display,
             **({"details": message.details} if message.details is not None else {}),
+            **({"attribution": message.attribution} if message.attribution else {}),
         }
     return answer or None
 

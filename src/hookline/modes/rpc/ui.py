@@ -183,9 +183,11 @@ class RpcUI:
         *,
         timeout: float | None = None,
         signal: asyncio.Event | None = None,
+        prompt_style: bool | None = None,
     ) -> str | None:
+        style = {} if prompt_style is None else {"promptStyle": prompt_style}
         answer = await self._ask(
-            "editor", title=title, prefill=prefill, signal=signal, **_timeout(timeout)
+            "editor", title=title, prefill=prefill, signal=signal, **style, **_timeout(timeout)
         )
         value = answer.get("value")
         return value if isinstance(value, str) and not answer.get("cancelled") else None

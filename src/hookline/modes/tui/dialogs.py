@@ -255,7 +255,12 @@ class _Placeholder(Processor):
 
 
 class InputDialog(Dialog):
-    """A text field: Enter answers its text; ``multiline`` makes it the editor dialog."""
+    """A text field: Enter answers its text; ``multiline`` makes it the editor dialog.
+
+    A multi-line one where ``enter_submits`` is false (oh-my-pi's hook editor without
+    ``promptStyle``) takes Enter as a newline and Ctrl+Enter (``ctrl+j`` in most
+    terminals) or Alt+Enter as the answer.
+    """
 
     def __init__(
         self,
@@ -264,6 +269,7 @@ class InputDialog(Dialog):
         placeholder: str | None = None,
         prefill: str | None = None,
         multiline: bool = False,
+        enter_submits: bool = True,
         timeout: float | None = None,
         signal: asyncio.Event | None = None,
     ) -> None:
@@ -274,17 +280,27 @@ class InputDialog(Dialog):
             self.buffer.text = prefill
             self.buffer.cursor_position = len(prefill)
         kb = self.kb
+        submit: tuple[str, ...]
+        newline: tuple[str, ...]
+        if not multiline:
+            submit, newline, keys = ("enter",), (), "enter submit"
+        elif enter_submits:
+            submit, newline = ("enter",), ("escape enter", "c-j")
+            keys = "enter submit · alt+enter newline"
+        else:
+            submit, newline = ("escape enter", "c-j"), ("enter",)
+            keys = "enter newline · ctrl+enter submit"
 
-        @kb.add("enter")
         def _submit(event: KeyPressEvent) -> None:
             self.finish(self.buffer.text)
 
-        if multiline:
+        def _newline(event: KeyPressEvent) -> None:
+            self.buffer.newline(copy_margin=False)
 
-            @kb.add("escape", "enter")
-            @kb.add("c-j")
-            def _newline(event: KeyPressEvent) -> None:
-                self.buffer.newline(copy_margin=False)
+        for key in submit:
+            kb.add(*key.split())(_submit)
+        for key in newline:
+            kb.add(*key.split())(_newline)
 
         self.focus = Window(
             BufferControl(
@@ -296,7 +312,6 @@ class InputDialog(Dialog):
             dont_extend_height=True,
             wrap_lines=True,
         )
-        keys = "enter submit · alt+enter newline" if multiline else "enter submit"
         self.container = HSplit(
             [
                 Window(FormattedTextControl(self.title_fragments), dont_extend_height=True),

@@ -79,8 +79,16 @@ class TuiUI:
         *,
         timeout: float | None = None,
         signal: asyncio.Event | None = None,
+        prompt_style: bool | None = None,
     ) -> str | None:
-        dialog = InputDialog(title, prefill=prefill, multiline=True, timeout=timeout, signal=signal)
+        dialog = InputDialog(
+            title,
+            prefill=prefill,
+            multiline=True,
+            enter_submits=prompt_style is not False,
+            timeout=timeout,
+            signal=signal,
+        )
         answer = await self._app.ask(dialog)
         return answer if isinstance(answer, str) else None
 

@@ -655,6 +655,9 @@ class Agent:
                         "timestamp": time.time(),
                     }
                     added.append(await self._append(injected))
+        # Turns are counted per run, as in pi: each run's first turn is 0.
+        self.turn_index = 0
+        self.sessions.turn_leaves.clear()
         await self.emit(AgentStartEvent())
         await self._loop(added)
         await self.emit(AgentEndEvent(messages=added, denials=[d.to_dict() for d in self.denials]))

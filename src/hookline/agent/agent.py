@@ -84,6 +84,11 @@ MAX_STOP_CONTINUATIONS = STOP_HOOK_BLOCK_CAP
 MAX_TODO_REMINDERS = 1
 #: What a tool call skipped by a steering message returns to the model.
 SKIPPED_BY_STEER = "Skipped: the user sent a message that interrupts the remaining tool calls."
+#: Why a user message sent with no ``deliver_as`` while a run streams is refused (pi's
+#: sentence, naming the Python option).
+BUSY_REFUSAL = (
+    "Agent is already processing. Specify deliver_as ('steer' or 'follow_up') to queue the message."
+)
 #: The ``custom_type`` of the system reminder a stream rule injects.
 TTSR_CUSTOM_TYPE = "ttsr_reminder"
 
@@ -414,14 +419,18 @@ class Agent:
     def append_entry(self, custom_type: str, data: Any) -> None:
         self.session.append_custom_entry(custom_type, data)
 
-    def deliver(self, message: Message, deliver_as: str, trigger_turn: bool) -> None:
+    def deliver(self, message: Message, deliver_as: str | None, trigger_turn: bool) -> None:
         """``send_message``/``send_user_message`` with ``deliver_as``: where it lands.
 
         Idle: ``next_turn`` waits for the next prompt; otherwise the message is
-        appended and, with ``trigger_turn``, a run starts.
+        appended and, with ``trigger_turn``, a run starts. While a run streams a
+        user message without ``deliver_as`` is refused, as pi refuses it: reported
+        as pi reports it (``<runtime>``: the agent cannot tell which hook sent it).
         """
         msg: Message = {**message, "timestamp": time.time()}  # type: ignore[assignment]
-        if deliver_as == "next_turn":
+        if deliver_as is None and self.is_streaming:
+            self.runner.report("<runtime>", "send_user_message", BUSY_REFUSAL)
+        elif deliver_as == "next_turn":
             self.queues.next_turn(msg)
         elif self.is_streaming:
             (self.queues.steer if deliver_as == "steer" else self.queues.follow_up)(msg)

@@ -19,6 +19,7 @@ from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from typing import TYPE_CHECKING, Any
 
 from hookline.agent.gate import PermissionGate
+from hookline.agent.lagging import LaggingHandlers
 from hookline.agent.memory import MemoryFile
 from hookline.agent.prompt import compose_system_prompt
 from hookline.agent.provider import THINKING_LEVELS as THINKING_LEVELS  # read here by modes
@@ -176,6 +177,8 @@ class Agent:
         self._listeners: list[Listener] = []
         #: Messages sent while a run streams, and ``deliver_as`` messages, until they land.
         self.queues = MessageQueues()
+        #: Hook handlers the run goes on without (``turn_end``'s), until they finish.
+        self.lagging = LaggingHandlers(runner, _settings_hook_path(claude))
         #: ``ctx.shutdown()``: set once the graceful shutdown is done (modes may exit).
         self.shutdown_requested = asyncio.Event()
         self._shutdown_wanted = False
@@ -278,11 +281,12 @@ class Agent:
             self.publish(event.to_dict())
 
     async def emit(self, event: Event) -> Any:
-        """Tell listeners, then hooks; returns the hooks' combined result."""
+        """Tell listeners, then hooks; returns the hooks' combined result. ``turn_end``'s
+        handlers are not waited for, as in pi (``LaggingHandlers``)."""
         if self._listeners:
             self.publish(self.stream.event(event))
         if self.runner.has_handlers(event.type):
-            return await self.runner.emit(event)
+            return await self.lagging.emit(event)
         return None
 
     @property
@@ -711,6 +715,7 @@ class Agent:
                 if steered:
                     result = self._skipped(call)
                 else:
+                    await self.lagging.drain()  # pi's tool calls wait for its event queue
                     result, denial = await self.tool_execution.run(
                         call, self.active_tools(), self._abort
                     )
@@ -888,3 +893,12 @@ class Agent:
         await self.emit(
             ModelSelectEvent(model=provider.model_id, previous_model=previous, source=source)
         )
+
+
+def _settings_hook_path(claude: ClaudeHooks | None) -> str | None:
+    """The path of the settings hooks in the runner (always waited for), if installed."""
+    if claude is None:
+        return None
+    from hookline.claude.adapter import SETTINGS_HOOK_PATH  # loaded: ``claude`` is installed
+
+    return SETTINGS_HOOK_PATH

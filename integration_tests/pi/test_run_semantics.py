@@ -2,7 +2,9 @@
 hookline with ``extensions/semantics.py``, on one scripted loopback model.
 
 Each case runs both agents and compares what the handlers saw, the model
-requests and the RPC lines that matter to the case.
+requests and the RPC lines that matter to the case. pi governed by the Python
+hook through the bridge is left out: there pi runs the turns, so these are
+pi's semantics by construction.
 """
 
 from __future__ import annotations

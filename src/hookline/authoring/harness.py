@@ -50,8 +50,8 @@ class RecordingHost(DetachedHost):
 
     def __init__(self) -> None:
         super().__init__()
-        #: ``(message, deliver_as)`` of each ``send_message``/``send_user_message`` with a
-        #: delivery mode.
+        #: ``(message, deliver_as)`` of each ``send_message`` with a delivery mode and each
+        #: ``send_user_message`` (``None``: none given).
         self.delivered: list[tuple[Message, str | None]] = []
         self.messages: list[CustomMessage] = []
         self.prompts: list[str] = []

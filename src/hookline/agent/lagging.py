@@ -74,12 +74,17 @@ class LaggingHandlers:
             assert self._tail is not None
             await asyncio.wait([self._tail])
 
+    def _is_waited_for(self, path: str) -> bool:
+        return path == self._waited_for
+
+    def _lags(self, path: str) -> bool:
+        return path != self._waited_for
+
     async def _queue(self, event: Event) -> None:
-        waited_for = self._waited_for
         others: Callable[[str], bool] | None = None
-        if waited_for is not None:
-            await self._runner.emit(event, where=lambda path: path == waited_for)
-            others = lambda path: path != waited_for  # noqa: E731
+        if self._waited_for is not None:
+            await self._runner.emit(event, where=self._is_waited_for)
+            others = self._lags
         previous = self._tail
 
         async def run() -> None:

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from hookline import (
     AgentEndEvent,
     AgentStartEvent,
@@ -97,6 +99,22 @@ async def test_turn_start_and_turn_end(make_agent: MakeAgent, project: Path) -> 
     assert last.message is not None
     assert content_text(last.message["content"]) == "It says alpha."
     assert last.tool_results == []
+
+
+async def test_turn_index_restarts_at_zero_with_each_run(
+    make_agent: MakeAgent, project: Path
+) -> None:
+    """As in pi: ``turn_index`` counts the turns of one run, and ``branch`` names them."""
+    (project / "a.txt").write_text("alpha\n")
+    h = await make_agent([*read_then_answer(), "second answer"])
+    await h.agent.prompt("read a.txt")
+    await h.agent.prompt("and now?")
+
+    assert [s.turn_index for s in h.events(TurnStartEvent)] == [0, 1, 0]
+    assert [e.turn_index for e in h.events(TurnEndEvent)] == [0, 1, 0]
+    assert sorted(h.agent.turn_leaves) == [0]  # the latest run's turns
+    with pytest.raises(ValueError, match="known turns: 0"):
+        await h.agent.branch(1)
 
 
 @covers("context")

@@ -19,6 +19,7 @@ from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from typing import TYPE_CHECKING, Any
 
 from hookline.agent.gate import PermissionGate
+from hookline.agent.lagging import LaggingHandlers
 from hookline.agent.memory import MemoryFile
 from hookline.agent.prompt import compose_system_prompt
 from hookline.agent.provider import THINKING_LEVELS as THINKING_LEVELS  # read here by modes
@@ -85,6 +86,11 @@ MAX_STOP_CONTINUATIONS = STOP_HOOK_BLOCK_CAP
 MAX_TODO_REMINDERS = 1
 #: What a tool call skipped by a steering message returns to the model.
 SKIPPED_BY_STEER = "Skipped: the user sent a message that interrupts the remaining tool calls."
+#: Why a user message sent with no ``deliver_as`` while a run streams is refused (pi's
+#: sentence, naming the Python option).
+BUSY_REFUSAL = (
+    "Agent is already processing. Specify deliver_as ('steer' or 'follow_up') to queue the message."
+)
 #: The ``custom_type`` of the system reminder a stream rule injects.
 TTSR_CUSTOM_TYPE = "ttsr_reminder"
 
@@ -186,6 +192,8 @@ class Agent:
         self._listeners: list[Listener] = []
         #: Messages sent while a run streams, and ``deliver_as`` messages, until they land.
         self.queues = MessageQueues()
+        #: Hook handlers the run goes on without (``turn_end``'s), until they finish.
+        self.lagging = LaggingHandlers(runner, _settings_hook_path(claude))
         #: ``ctx.shutdown()``: set once the graceful shutdown is done (modes may exit).
         self.shutdown_requested = asyncio.Event()
         self._shutdown_wanted = False
@@ -288,11 +296,12 @@ class Agent:
             self.publish(event.to_dict())
 
     async def emit(self, event: Event) -> Any:
-        """Tell listeners, then hooks; returns the hooks' combined result."""
+        """Tell listeners, then hooks; returns the hooks' combined result. ``turn_end``'s
+        handlers are not waited for, as in pi (``LaggingHandlers``)."""
         if self._listeners:
             self.publish(self.stream.event(event))
         if self.runner.has_handlers(event.type):
-            return await self.runner.emit(event)
+            return await self.lagging.emit(event)
         return None
 
     @property
@@ -429,14 +438,18 @@ class Agent:
     def append_entry(self, custom_type: str, data: Any) -> None:
         self.session.append_custom_entry(custom_type, data)
 
-    def deliver(self, message: Message, deliver_as: str, trigger_turn: bool) -> None:
+    def deliver(self, message: Message, deliver_as: str | None, trigger_turn: bool) -> None:
         """``send_message``/``send_user_message`` with ``deliver_as``: where it lands.
 
         Idle: ``next_turn`` waits for the next prompt; otherwise the message is
-        appended and, with ``trigger_turn``, a run starts.
+        appended and, with ``trigger_turn``, a run starts. While a run streams a
+        user message without ``deliver_as`` is refused, as pi refuses it: reported
+        as pi reports it (``<runtime>``: the agent cannot tell which hook sent it).
         """
         msg: Message = {**message, "timestamp": time.time()}  # type: ignore[assignment]
-        if deliver_as == "next_turn":
+        if deliver_as is None and self.is_streaming:
+            self.runner.report("<runtime>", "send_user_message", BUSY_REFUSAL)
+        elif deliver_as == "next_turn":
             self.queues.next_turn(msg)
         elif self.is_streaming:
             (self.queues.steer if deliver_as == "steer" else self.queues.follow_up)(msg)
@@ -689,6 +702,9 @@ class Agent:
                     if m.attribution is not None:
                         injected["attribution"] = m.attribution
                     added.append(await self._append(injected))
+        # Turns are counted per run, as in pi: each run's first turn is 0.
+        self.turn_index = 0
+        self.sessions.turn_leaves.clear()
         await self.emit(AgentStartEvent())
         await self._loop(added)
         await self.emit(AgentEndEvent(messages=added, denials=[d.to_dict() for d in self.denials]))
@@ -733,6 +749,7 @@ class Agent:
                 if steered:
                     result = self._skipped(call)
                 else:
+                    await self.lagging.drain()  # pi's tool calls wait for its event queue
                     result, denial = await self.tool_execution.run(
                         call, self.active_tools(), self._abort
                     )
@@ -945,3 +962,12 @@ class Agent:
         await self.emit(
             ModelSelectEvent(model=provider.model_id, previous_model=previous, source=source)
         )
+
+
+def _settings_hook_path(claude: ClaudeHooks | None) -> str | None:
+    """The path of the settings hooks in the runner (always waited for), if installed."""
+    if claude is None:
+        return None
+    from hookline.claude.adapter import SETTINGS_HOOK_PATH  # loaded: ``claude`` is installed
+
+    return SETTINGS_HOOK_PATH

@@ -58,7 +58,7 @@ class SessionLifecycle:
         self.cwd = cwd
         self.emit = emit
         self.compaction = compaction
-        #: The leaf before each turn of this process (``branch(turn_index=...)``).
+        #: The leaf before each turn of the latest run (``branch(turn_index=...)``).
         self.turn_leaves: dict[int, str | None] = {}
         self._shut_down = False
         #: Set by ``abort()`` while a compaction or tree move asks its hooks (their signal).

@@ -50,9 +50,9 @@ class RecordingHost(DetachedHost):
 
     def __init__(self) -> None:
         super().__init__()
-        #: ``(message, deliver_as)`` of each ``send_message``/``send_user_message`` with a
-        #: delivery mode.
-        self.delivered: list[tuple[Message, str]] = []
+        #: ``(message, deliver_as)`` of each ``send_message`` with a delivery mode and each
+        #: ``send_user_message`` (``None``: none given).
+        self.delivered: list[tuple[Message, str | None]] = []
         self.messages: list[CustomMessage] = []
         self.prompts: list[str] = []
         self.entries: list[tuple[str, Any]] = []
@@ -89,7 +89,7 @@ class RecordingHost(DetachedHost):
     def append_entry(self, custom_type: str, data: Any) -> None:
         self.entries.append((custom_type, data))
 
-    def deliver(self, message: Message, deliver_as: str, trigger_turn: bool) -> None:
+    def deliver(self, message: Message, deliver_as: str | None, trigger_turn: bool) -> None:
         self.delivered.append((message, deliver_as))
 
     def get_system_prompt(self) -> str:

@@ -367,12 +367,18 @@ class HookAPI:
             self._act("deliver", msg, deliver_as, trigger_turn)
 
     def send_user_message(
-        self, content: str | list[Content], *, deliver_as: Literal["steer", "follow_up"] = "steer"
+        self,
+        content: str | list[Content],
+        *,
+        deliver_as: Literal["steer", "follow_up"] | None = None,
     ) -> None:
         """A user message that always gets an answer: starts a run when idle; while the
         agent streams, ``"steer"`` lands after the current tool call, ``"follow_up"``
-        after the run."""
-        _check_delivery(deliver_as, ("steer", "follow_up"))
+        when the run would stop. Without ``deliver_as`` while a run streams (``agent_end``
+        included: the run is still ending) it is refused, as in pi: an error of
+        ``send_user_message`` is reported and nothing is sent."""
+        if deliver_as is not None:
+            _check_delivery(deliver_as, ("steer", "follow_up"))
         blocks: list[Content] = (
             [{"type": "text", "text": content}] if isinstance(content, str) else list(content)
         )

@@ -288,10 +288,17 @@ class HookRunner:
 
     # -- emitting ------------------------------------------------------------
 
-    async def emit(self, event: Event) -> HookResult | None:
-        """Emit ``event`` with its combination rule; returns the combined result."""
+    async def emit(
+        self, event: Event, *, where: Callable[[str], bool] | None = None
+    ) -> HookResult | None:
+        """Emit ``event`` with its combination rule; returns the combined result.
+
+        ``where``: only the handlers of the hooks whose path it accepts.
+        """
         name = event.type
         entries = self._handlers.get(name)
+        if entries and where is not None:
+            entries = [entry for entry in entries if where(entry[0])]
         if not entries:
             return None
         rule = RULE_OF.get(name, NOTIFY)

@@ -175,13 +175,13 @@ async def test_session_commands(tmp_path: Path) -> None:
         state = await rpc.ok({"type": "get_state"})
         assert (state["leafId"], state["messageCount"]) == (first["leafId"], 2)
 
-        # branch: to before turn 0 (just the first user message)
+        # branch: to before turn 0 of the latest run (its user message, not the answer)
         response, events = await rpc.command({"type": "branch", "turnIndex": 0})
         assert response["data"] == {"cancelled": False}
         branch = next(e for e in events if e["type"] == "session_branch")
         assert branch["targetTurnIndex"] == 0
         messages = (await rpc.ok({"type": "get_messages"}))["messages"]
-        assert [m["role"] for m in messages] == ["user"]
+        assert [m["role"] for m in messages] == ["user", "assistant", "user"]
 
         # fork: the current path copied into a new file
         response, events = await rpc.command({"type": "fork"})
@@ -190,7 +190,7 @@ async def test_session_commands(tmp_path: Path) -> None:
         assert file2 != file1 and Path(file2).is_file()
         assert "session_fork" in types_of(events)
         forked = [e for e in read_jsonl(Path(file2)) if e["type"] == "message"]
-        assert [e["message"]["role"] for e in forked] == ["user"]
+        assert [e["message"]["role"] for e in forked] == ["user", "assistant", "user"]
 
         # new_session: a fresh, empty file
         response, events = await rpc.command({"type": "new_session"})

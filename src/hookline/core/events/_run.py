@@ -104,6 +104,11 @@ class TurnEndEvent(Event):
     Result: none (a notification).
 
     Combination: every handler runs; failures are reported, the chain goes on.
+    As in pi, the agent does not wait for them: the next model call goes out
+    while a slow handler runs. The notifications after it (``turn_start``,
+    ``message_start``, ...) wait behind it; a tool call, ``message_end``,
+    ``stop`` and ``agent_end`` wait until it has finished. Settings hooks
+    (``PostToolBatch``) are waited for: their output reaches the next call.
     """
 
     type: ClassVar[str] = "turn_end"

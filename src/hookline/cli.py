@@ -792,7 +792,7 @@ async def _run(
     finally:
         # The modes shut down when they end normally; this covers a signal or an error.
         reasons = {int(signal.SIGTERM): "sigterm", int(signal.SIGINT): "sigint"}
-        await agent.shutdown(reasons.get(signals.received or 0, "exit"))
+        await agent.shutdown(reasons.get(signals.received or 0, "quit"))
         if launch is not None:
             await launch.close()
         stop_observers()

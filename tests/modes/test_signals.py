@@ -145,7 +145,7 @@ async def test_sigterm_in_rpc_mode(tmp_path: Path) -> None:
     assert shutdown["reason"] == "sigterm"
     assert [m["role"] for m in messages] == ["user", "assistant", "tool"]
     events = [json.loads(line) for line in stdout.splitlines()]
-    assert events[-1] == {"type": "session_shutdown", "reason": "sigterm"}
+    assert (events[-1]["type"], events[-1]["reason"]) == ("session_shutdown", "sigterm")
 
 
 # -- whatever a hook is doing, SIGTERM ends the process ------------------------------------

@@ -91,8 +91,12 @@ class SessionLifecycle:
         setup: Callable[[Any], Awaitable[None] | None] | None = None,
         *,
         reason: str = "new",
+        renew: Callable[[], Awaitable[None]] | None = None,
     ) -> bool:
-        """Start a fresh session file (``/new``, ``/clear``, a hook's ``new_session``)."""
+        """Start a fresh session file (``/new``, ``/clear``, a hook's ``new_session``).
+
+        As in pi, the session left is shut down (``session_shutdown`` with ``reason``),
+        then ``renew`` loads the hooks again, whose ``session_start`` follows."""
         if await self._cancelled(SessionBeforeSwitchEvent(reason=reason)):
             return False
         previous = self.session.get_session_file()
@@ -102,6 +106,9 @@ class SessionLifecycle:
             fresh = SessionManager.create(self.cwd, parent_session=parent_session or previous)
         else:
             fresh = SessionManager.in_memory(self.cwd)
+        await self.emit(
+            SessionShutdownEvent(reason=reason, target_session_file=fresh.get_session_file())
+        )
         self.session.close()
         if setup is not None:
             value = setup(fresh)
@@ -109,6 +116,8 @@ class SessionLifecycle:
                 await value
         self.session = fresh
         self.turn_leaves.clear()
+        if renew is not None:
+            await renew()
         await self.emit(
             SessionSwitchEvent(
                 reason=reason, previous_session_file=previous, session_file=fresh.get_session_file()
@@ -345,7 +354,7 @@ class SessionLifecycle:
                 break
         await self.emit(AutoCompactionEndEvent(aborted=not done, error=error, result=result))
 
-    async def shutdown(self, reason: str = "exit") -> bool:
+    async def shutdown(self, reason: str = "quit") -> bool:
         """``session_shutdown`` once, then close the session file; False when already done."""
         if self._shut_down:
             return False

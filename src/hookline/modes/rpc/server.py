@@ -131,7 +131,7 @@ class RpcServer:
             raise
         finally:
             self.ui.cancel_all()
-        await self.agent.shutdown("exit")
+        await self.agent.shutdown("quit")
         return 0
 
     def handle_line(self, text: str) -> None:

@@ -110,9 +110,14 @@ async def test_compact_on_a_short_session_asks_the_extension(
             answer = await rpc.call("compact")
     asked = [r for r in _records(tmp_path) if r["event"] == "session_before_compact"]
     assert asked == [{"instance": 1, "event": "session_before_compact"}]
-    assert answer["success"] is False, answer
-    expected = "cancelled" if case == "cancel_compact" else "nothing to compact"
-    assert expected in answer["error"].lower(), answer
+    if case == "cancel_compact":
+        assert answer["success"] is False and "cancelled" in answer["error"].lower(), answer
+    elif agent == "pi":
+        # Kept difference: with every message kept, pi has the model summarise nothing
+        # and writes that compaction; hookline writes none and says nothing was compacted.
+        assert answer["success"] is True, answer
+    else:
+        assert answer["success"] is False and "nothing" in answer["error"], answer
 
 
 @pytest.mark.parametrize("agent", AGENTS)

@@ -317,3 +317,31 @@ def register(pi):
     assert h.hook("slow").SEEN == [True]
     assert [e for e in h.entries() if e["type"] == "compaction"] == []
     assert h.events(SessionCompactEvent) == []
+
+
+SHORT_COMPACTION = """
+ASKED = []
+
+
+def register(pi):
+    @pi.on("session_before_compact")
+    def before(event, ctx):
+        ASKED.append(event.preparation.entry_ids_to_summarize)
+        if MODE == "supply":
+            return {"compaction": {"summary": "from the hook"}}
+        return {"cancel": True} if MODE == "cancel" else None
+"""
+
+
+async def test_a_short_session_still_asks_session_before_compact(make_agent: MakeAgent) -> None:
+    """As in pi: nothing would be summarised, yet a hook is asked (it may cancel, or
+    supply a compaction); without one, nothing is compacted."""
+    for mode, done in (("none", False), ("cancel", False), ("supply", True)):
+        source = f"MODE = {mode!r}\n" + SHORT_COMPACTION
+        h = await make_agent(["an answer"], hooks={f"short_{mode}": source})
+        assert await h.agent.compact() is False  # no messages yet: nothing to ask about
+        await h.agent.prompt("a question")
+        assert await h.agent.compact() is done, mode
+        assert h.hook(f"short_{mode}").ASKED == [[]]
+        compactions = [e for e in h.entries() if e["type"] == "compaction"]
+        assert [c["summary"] for c in compactions] == (["from the hook"] if done else [])

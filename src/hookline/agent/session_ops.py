@@ -244,10 +244,18 @@ class SessionLifecycle:
     async def compact(
         self, custom_instructions: str | None = None, trigger: str = "manual"
     ) -> bool:
-        """Summarise old messages into a compaction entry; hooks may cancel or supply it."""
-        prep = prepare_compaction(self.session)
-        if not prep.messages_to_summarize:
+        """Summarise old messages into a compaction entry; hooks may cancel or supply it.
+
+        As in pi, ``session_before_compact`` is asked whenever the session holds messages
+        and was not just compacted, even when all of them would be kept: a hook may
+        cancel, or supply a compaction. Without one, nothing is summarised then (pi
+        writes a summary of nothing)."""
+        branch = self.session.get_branch()
+        if not branch or branch[-1]["type"] == "compaction":
             return False
+        if not any(entry["type"] == "message" for entry in branch):
+            return False
+        prep = prepare_compaction(self.session)
         summary = default_summary(prep.messages_to_summarize)
         self.signal = signal = asyncio.Event()
         try:
@@ -280,6 +288,8 @@ class SessionLifecycle:
                 first_kept = result.compaction.first_kept_entry_id or first_kept
                 details = result.compaction.details
                 from_hook = True
+        if not from_hook and not prep.messages_to_summarize:
+            return False
         if not from_hook:
             extra = await self.emit(SessionCompactingEvent(messages=prep.messages_to_summarize))
             if isinstance(extra, SessionCompactingResult):
@@ -324,7 +334,8 @@ class SessionLifecycle:
             first_kept_entry_id=kept,
             previous_summary=previous,
             messages_to_summarize=prep.messages_to_summarize,
-            entry_ids_to_summarize=ids,
+            # all is kept (a short session): nothing is summarised
+            entry_ids_to_summarize=ids if prep.messages_to_summarize else [],
             tokens_before=prep.tokens_before,
         )
 

@@ -123,12 +123,23 @@ async def test_compact_on_a_short_session_asks_the_extension(
 @pytest.mark.parametrize("agent", AGENTS)
 async def test_model_select_carries_the_model_object(agent: str, tmp_path: Path) -> None:
     with FakeOpenAIServer() as fake:
-        async with _client(agent, fake, tmp_path, "none") as rpc:
-            model = (await rpc.ok("get_state"))["model"]
-            await rpc.ok("set_model", provider=model["provider"], modelId=model["id"])
+        client = _client(agent, fake, tmp_path, "none")
+        models = tmp_path / "home/.pi/agent/models.json"
+        if agent == "pi":  # a second model on the loopback provider
+            catalog = json.loads(models.read_text())
+            catalog["providers"]["loop"]["models"].append({"id": "other-model"})
+            models.write_text(json.dumps(catalog))
+        async with client as rpc:
+            provider = (await rpc.ok("get_state"))["model"]["provider"]
+            await rpc.ok("set_model", provider=provider, modelId="other-model")
     (selected,) = [r for r in _records(tmp_path) if r["event"] == "model_select"]
-    assert (selected["provider"], selected["id"]) == (model["provider"], model["id"])
-    assert selected["source"] == "set"
+    assert selected == {
+        "instance": 1,
+        "event": "model_select",
+        "provider": provider,
+        "id": "other-model",
+        "source": "set",
+    }
 
 
 @pytest.mark.parametrize("agent", AGENTS)

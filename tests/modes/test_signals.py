@@ -138,6 +138,8 @@ async def test_sigterm_in_rpc_mode(tmp_path: Path) -> None:
         ],
         "--mode",
         "rpc",
+        "--rpc-events",
+        "all",  # hookline's own lines too: session_shutdown is the last
         stdin=prompt,
     )
 

@@ -215,5 +215,5 @@ async def test_print_mode_runs_an_extension_command(agent: str, tmp_path: Path) 
     assert proc.returncode == 0, err.decode()
     commands = [r for r in _records(tmp_path) if r["event"] == "command"]
     assert commands == [{"instance": 1, "event": "command", "name": "hello", "args": "world"}]
-    assert requests == []  # the command is not a prompt
-    assert out.decode() == ""  # a command that prints nothing: nothing on stdout
+    assert requests == []  # the command is not a prompt: the model is not called
+    assert out.decode() == ""  # nothing on stdout: a notification is not the answer

@@ -52,3 +52,4 @@ def register(pi: Any) -> None:
     @pi.register_command("hello", description="say hello")
     async def hello(args: str, ctx: Any) -> None:
         record({"event": "command", "name": "hello", "args": args})
+        ctx.ui.notify("hello " + args, "info")

@@ -29,8 +29,9 @@ export default function (pi: any) {
 	});
 	pi.registerCommand("hello", {
 		description: "say hello",
-		handler: async (args: string) => {
+		handler: async (args: string, ctx: any) => {
 			record({ event: "command", name: "hello", args });
+			ctx.ui.notify(`hello ${args}`, "info");
 		},
 	});
 }

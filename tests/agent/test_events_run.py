@@ -28,6 +28,7 @@ from hookline import (
     TurnEndEvent,
     TurnStartEvent,
     UserBashEvent,
+    UserPythonEvent,
 )
 from hookline.agent.providers.scripted import ScriptedProvider
 from hookline.core.messages import ImageContent, content_text
@@ -280,6 +281,27 @@ async def test_set_model_emits_model_select(make_agent: MakeAgent) -> None:
     assert [(c["model"], c["previous"]) for c in changes] == [("scripted:second", first)]
 
 
+ATTRIBUTED = """\
+def register(pi):
+    @pi.on("before_agent_start")
+    def note(event, ctx):
+        return {"message": {"customType": "note", "content": "a note", "attribution": "agent"}}
+"""
+
+
+async def test_before_agent_start_message_keeps_its_attribution(make_agent: MakeAgent) -> None:
+    h = await make_agent(["ok"], hooks={"note": ATTRIBUTED})
+    added = await h.agent.prompt("hi")
+
+    note = next(m for m in added if m["role"] == "custom")
+    assert note.get("attribution") == "agent"
+    entry = next(e for e in h.entries() if e["type"] == "custom_message")
+    assert entry.get("attribution") == "agent"
+    rebuilt = [m for m in h.agent.session.build_context_messages() if m["role"] == "custom"]
+    assert [m.get("attribution") for m in rebuilt] == ["agent"]
+    assert h.errors == []
+
+
 USER_BASH_HOOK = """\
 def register(pi):
     @pi.on("user_bash")
@@ -297,6 +319,39 @@ async def test_user_bash_can_be_rewritten_by_a_hook(make_agent: MakeAgent, proje
     assert (event.command, event.cwd) == ("pwd", str(project))
     assert content_text(result.content) == f"{project}\non\n"
     assert result.details == {"exit_code": 0}
+    assert h.errors == []
+
+
+USER_PYTHON_HOOK = """\
+def register(pi):
+    @pi.on("user_python")
+    def wrap(event, ctx):
+        if event.code == "remote":
+            return {"result": {"output": "ran remotely", "exitCode": 0}}
+        return {"code": "import os\\n" + event.code, "env": {"FROM_HOOK": "on"}}
+"""
+
+
+@covers("user_python")
+async def test_user_python_runs_python3_after_its_hooks(
+    make_agent: MakeAgent, project: Path
+) -> None:
+    h = await make_agent(hooks={"py": USER_PYTHON_HOOK})
+    code = "print(os.getcwd(), os.environ['FROM_HOOK'])"
+    result = await h.agent.run_user_python(code, exclude_from_context=True)
+
+    event = h.event(UserPythonEvent)
+    assert (event.code, event.cwd, event.exclude_from_context) == (code, str(project), True)
+    assert content_text(result.content) == f"{project} on\n"
+    assert result.details == {"exit_code": 0}
+
+    failed = await h.agent.run_user_python("raise SystemExit(3)")
+    assert failed.details == {"exit_code": 3}
+    assert content_text(failed.content).endswith("(exit code 3)")
+
+    remote = await h.agent.run_user_python("remote")
+    assert content_text(remote.content) == "ran remotely"
+    assert remote.details == {"exit_code": 0, "from_hook": True}
     assert h.errors == []
 
 

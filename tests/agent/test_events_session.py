@@ -159,6 +159,9 @@ async def test_fork_into_a_new_file(make_agent: MakeAgent) -> None:
     assert h.entries(new)[0]["parent_session"] == old
     assert [e["id"] for e in h.entries(new)[1:]] == [user_entry]
     assert h.runner.context.session_file == new
+    switch = h.event(SessionSwitchEvent)
+    assert (switch.reason, switch.previous_session_file, switch.session_file) == ("fork", old, new)
+    assert h.types()[-3:] == ["session_fork", "session_switch", "session_start"]
 
 
 @covers("session_before_tree", "session_tree")

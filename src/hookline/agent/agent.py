@@ -49,6 +49,7 @@ from hookline.core.events import (
     TurnEndEvent,
     TurnStartEvent,
     UserBashEvent,
+    UserPythonEvent,
 )
 from hookline.core.host import ContextUsage, ModelInfo, RunMode, agent_env
 from hookline.core.messages import (
@@ -90,11 +91,21 @@ TTSR_CUSTOM_TYPE = "ttsr_reminder"
 Listener = Callable[[dict[str, Any]], None]
 
 if TYPE_CHECKING:
+    from hookline.agent.model_catalog import ModelCatalog
+    from hookline.agent.model_registry import ModelRegistry
     from hookline.claude.adapter import ClaudeHooks
+    from hookline.core.results import BashOutput
 
 
 #: Seconds a normal exit waits for a compaction a hook asked for.
 _COMPACTION_GRACE = 30.0
+
+
+def _run_by_hook(done: BashOutput) -> ToolResult:
+    """The result of a ``!command`` or ``$code`` a ``user_bash``/``user_python`` hook ran."""
+    return ToolResult(
+        [{"type": "text", "text": done.output}], {"exit_code": done.exit_code, "from_hook": True}
+    )
 
 
 class Agent:
@@ -124,11 +135,15 @@ class Agent:
         memory_files: Sequence[MemoryFile] = (),
         settings_stream_rules: Sequence[StreamRule] = (),
         verbose_context: bool = False,
+        catalog: Callable[[], ModelCatalog] | None = None,
     ) -> None:
         """``claude``: the Claude settings hooks installed in ``runner``;
         ``subagents``: the types the ``task`` tool offers (no task tool without them).
         The rest is described where it is kept, below."""
         self.provider = provider
+        #: The models hooks may call (``ctx.model_registry``), listed when first asked.
+        self._catalog = catalog
+        self._model_registry: ModelRegistry | None = None
         #: How the agent runs (``ctx.mode``): the mode that drives it says.
         self.mode: RunMode = mode
         self.runner = runner
@@ -504,6 +519,23 @@ class Agent:
         provider, _, name = self.provider.model_id.partition(":")
         return ModelInfo(provider, name, self.context_window)
 
+    def get_model_registry(self) -> ModelRegistry:
+        """``ctx.model_registry``: built at the first ask, around this agent's provider and
+        its request hooks; the providers it builds close with the session."""
+        if self._model_registry is None:
+            from hookline.agent.model_catalog import ModelCatalog
+            from hookline.agent.model_registry import ModelRegistry, RequestHooks
+
+            step = self.model_step
+            self._model_registry = registry = ModelRegistry(
+                self._catalog() if self._catalog is not None else ModelCatalog(os.environ),
+                cwd=self.cwd,
+                current=lambda: self.provider,
+                hooks=lambda: RequestHooks(step.payload_hook(), step.response_hook()),
+            )
+            self.on_shutdown(registry.aclose)
+        return self._model_registry
+
     async def select_model(self, spec: str) -> bool:
         """``ctx.set_model``: build the provider and switch; False (and a notice) if it
         cannot be built."""
@@ -666,6 +698,8 @@ class Agent:
                         "details": m.details,
                         "timestamp": time.time(),
                     }
+                    if m.attribution is not None:
+                        injected["attribution"] = m.attribution
                     added.append(await self._append(injected))
         await self.emit(AgentStartEvent())
         await self._loop(added)
@@ -857,19 +891,52 @@ class Agent:
             from hookline.core.results import UserBashResult  # loaded: a hook answered
 
             if isinstance(result, UserBashResult) and result.result is not None:
-                done_by_hook = result.result
-                return ToolResult(
-                    [{"type": "text", "text": done_by_hook.output}],
-                    {"exit_code": done_by_hook.exit_code, "from_hook": True},
-                )
+                return _run_by_hook(result.result)
             if isinstance(result, UserBashResult):
                 command = result.command or command
                 cwd = result.cwd or cwd
                 env = result.env
+        return await self._run_users(["bash", "-c", command], cwd, env, signal)
+
+    async def run_user_python(
+        self,
+        code: str,
+        *,
+        exclude_from_context: bool = False,
+        signal: asyncio.Event | None = None,
+    ) -> ToolResult:
+        """``$code`` from the user (``$$code``: ``exclude_from_context``): ``user_python``
+        hooks may rewrite code, cwd and env, or run it themselves.
+
+        It runs as ``python3 -c code``, the ``python3`` the user's ``PATH`` finds first.
+        """
+        cwd, env = self.cwd, None
+        event = UserPythonEvent(code=code, cwd=cwd, exclude_from_context=exclude_from_context)
+        result = await self.emit(event)
+        if result is not None:
+            from hookline.core.results import UserPythonResult  # loaded: a hook answered
+
+            if isinstance(result, UserPythonResult) and result.result is not None:
+                return _run_by_hook(result.result)
+            if isinstance(result, UserPythonResult):
+                code = result.code or code
+                cwd = result.cwd or cwd
+                env = result.env
+        return await self._run_users(["python3", "-c", code], cwd, env, signal)
+
+    async def _run_users(
+        self,
+        argv: list[str],
+        cwd: str,
+        env: dict[str, str] | None,
+        signal: asyncio.Event | None,
+    ) -> ToolResult:
+        """The user's own command, in bash's environment with ``env`` added, under the bash
+        tool's default timeout (it cannot hang); stopped by ``signal`` or the run's abort."""
         full_env = {**self._bash_env(), **self.extra_env, **(env or {})}
-        timeout, _ = bash_timeouts(full_env)  # the bash tool's default: a `!cmd` cannot hang
+        timeout, _ = bash_timeouts(full_env)
         done = await run_process(
-            ["bash", "-c", command],
+            argv,
             cwd=cwd,
             env=full_env,
             merge_stderr=True,
@@ -877,6 +944,8 @@ class Agent:
             signal=signal or self._abort,
         )
         text = done.stdout + (f"\n(exit code {done.code})" if done.code else "")
+        if done.error is not None:  # not started at all (python3 not on PATH, say)
+            text = f"could not run {argv[0]}: {done.error}"
         if done.timed_out:
             text += f"\n(timed out after {timeout:g} s; the command was killed)"
         return ToolResult([{"type": "text", "text": text}], {"exit_code": done.code})

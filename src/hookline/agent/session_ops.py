@@ -181,8 +181,11 @@ class SessionLifecycle:
         forked = self.session.fork(entry_id or self.session.get_leaf_id())
         self.session.close()
         self.session = forked
+        now = forked.get_session_file()
+        await self.emit(SessionForkEvent(previous_session_file=previous, session_file=now))
+        # The session file changed, as on /new and /resume: the same announcement.
         await self.emit(
-            SessionForkEvent(previous_session_file=previous, session_file=forked.get_session_file())
+            SessionSwitchEvent(reason="fork", previous_session_file=previous, session_file=now)
         )
         await self.start("fork")
         return True

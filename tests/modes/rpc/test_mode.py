@@ -879,3 +879,42 @@ async def test_ctx_shutdown_ends_the_process_after_the_run(tmp_path: Path) -> No
         assert code == 0
         assert json.loads(record.read_text()) == {"reason": "shutdown"}
         assert "Traceback" not in await rpc.stderr()
+
+
+PROMPT_STYLE_HOOK = """
+    import json
+
+    def register(pi):
+        @pi.on("turn_start")
+        async def ask(event, ctx):
+            answers = [
+                await ctx.ui.editor("Plain", "draft"),
+                await ctx.ui.editor("Doc", prompt_style=False),
+                await ctx.ui.editor("Prompt", prompt_style=True),
+            ]
+            with open(RECORD, "a") as f:
+                f.write(json.dumps(answers) + "\\n")
+"""
+
+
+async def test_the_editor_request_carries_prompt_style_when_a_hook_gives_it(
+    tmp_path: Path,
+) -> None:
+    project = _project(tmp_path)
+    record = tmp_path / "answers.jsonl"
+    source = PROMPT_STYLE_HOOK.replace("RECORD", repr(str(record)))
+    hook = write_hook(tmp_path / "style_hook.py", source)
+    model = write_script(tmp_path / "script.json", ["Done."])
+    async with RpcClient("--model", model, "--hook", str(hook), "--cwd", str(project)) as rpc:
+        await rpc.send({"type": "prompt", "message": "go", "id": "p1"})
+        asked = []
+        for answer in ("one", "two", "three"):
+            request = (await rpc.read_until(lambda m: m["type"] == "extension_ui_request"))[-1]
+            asked.append(request)
+            await rpc.send({"type": "extension_ui_response", "id": request["id"], "value": answer})
+        await rpc.read_until(lambda m: m["type"] == "agent_end")
+        assert await rpc.close_stdin() == 0
+    assert [r["method"] for r in asked] == ["editor"] * 3
+    assert "promptStyle" not in asked[0]  # the mode's own: pi's dialog, Enter submits
+    assert [r.get("promptStyle") for r in asked[1:]] == [False, True]
+    assert json.loads(record.read_text()) == ["one", "two", "three"]

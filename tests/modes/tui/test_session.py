@@ -170,6 +170,36 @@ def test_user_bash_output_shown_and_kept_or_not(tmp_path: Path) -> None:
         assert "model sees kept=True private=False" in screen
 
 
+PYTHON_SPY = """
+def register(pi):
+    @pi.on("user_python")
+    def note(event, ctx):
+        ctx.ui.notify(f"user_python private={event.exclude_from_context}")
+
+    @pi.on("context")
+    def spy(event, ctx):
+        text = repr(event.messages)
+        kept, private = "py-kept" in text, "py-private" in text
+        ctx.ui.notify(f"model sees kept={kept} private={private}")
+"""
+
+
+def test_user_python_output_shown_and_kept_or_not(tmp_path: Path) -> None:
+    with app(tmp_path, ["saw it"], PYTHON_SPY) as pane:
+        pane.ready()
+        pane.type('$print("py-" + "kept")')
+        pane.keys("Enter")
+        pane.wait_for("⎿ py-kept")
+        pane.type('$$print("py-" + "private")')
+        pane.keys("Enter")
+        screen = pane.wait_for("⎿ py-private")
+        assert "user_python private=True" in screen
+        pane.type("what did I run?")
+        pane.keys("Enter")
+        screen = pane.wait_for("saw it", whole=True)
+        assert "model sees kept=True private=False" in screen
+
+
 def test_sigterm_ends_the_app_with_session_shutdown(tmp_path: Path) -> None:
     with app(tmp_path, [], SHUTDOWN) as pane:
         pane.ready()

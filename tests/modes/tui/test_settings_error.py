@@ -17,7 +17,7 @@ BROKEN = {
     "permissions": {
         "defaultMode": "paranoid",
         "deny": ["Bash(touch *)"],
-        "allow": ["Bash(echo *)"],
+        "allow": ["Bash(mkdir *)"],
     },
     "hooks": {
         "UserPromptSubmit": [{"hooks": [{"type": "command", "command": "touch hooked"}]}],
@@ -37,7 +37,8 @@ def test_the_error_comes_before_trust_and_continuing_keeps_the_deny_rules(
 ) -> None:
     project = _project(tmp_path, json.dumps(BROKEN))
     model = write_script(
-        tmp_path / "script.json", [bash("touch made"), "touch was refused", bash("echo hi"), "ok"]
+        tmp_path / "script.json",
+        [bash("touch made"), "touch was refused", bash("mkdir made"), "ok"],
     )
     with Pane(tmp_path, "--model", model, "--no-session", cwd=project) as pane:
         screen = pane.wait_all(["Settings error in .claude/settings.json", "Continue without"])
@@ -51,10 +52,11 @@ def test_the_error_comes_before_trust_and_continuing_keeps_the_deny_rules(
         pane.keys("Enter")
         pane.wait_flat(["⊘ bash touch made", "Bash(touch *)", "touch was refused"])
         assert not (project / "made").exists()
-        pane.type("say hi")
+        pane.type("make a folder")
         pane.keys("Enter")
-        pane.wait_for("echo hi")  # not allowed by the set-aside file: asked
-        pane.wait_for("Yes")
+        pane.wait_for("mkdir made")  # not allowed by the set-aside file: asked
+        pane.wait_for("Allow tool call?")
+        assert not (project / "made").exists()
         assert not (project / "hooked").exists()  # its UserPromptSubmit hook never ran
 
 

@@ -149,6 +149,25 @@ class UserBashEvent(Event):
 
 
 @dataclass(slots=True, kw_only=True)
+class UserPythonEvent(Event):
+    """The user ran Python with ``$code`` (or ``$$code``, kept out of the model's context)
+    in the terminal app, as in oh-my-pi.
+
+    Payload: ``code``, ``cwd``, ``exclude_from_context`` (``$$``).
+
+    Result: ``UserPythonResult`` (``code``, ``cwd``, ``env`` to run instead, or the
+    ``result`` in full: nothing runs then).
+
+    Combination: chained: each handler sees the previous rewrite; the last ``env`` wins.
+    """
+
+    type: ClassVar[str] = "user_python"
+    code: str
+    cwd: str
+    exclude_from_context: bool = False
+
+
+@dataclass(slots=True, kw_only=True)
 class ModelSelectEvent(Event):
     """The model changed (``/model``, RPC ``set_model``, or restored with a session).
 

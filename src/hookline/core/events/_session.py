@@ -54,9 +54,11 @@ class SessionBeforeSwitchEvent(Event):
 
 @dataclass(slots=True, kw_only=True)
 class SessionSwitchEvent(Event):
-    """The session was replaced.
+    """The session was replaced: a new one, another one resumed, or a fork (after
+    ``session_fork``).
 
-    Payload: ``reason``, ``previous_session_file``, ``session_file``.
+    Payload: ``reason`` (``new``, ``switch``, ``fork``, ``clear``),
+    ``previous_session_file``, ``session_file``.
 
     Result: none (a notification).
 

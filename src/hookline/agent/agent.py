@@ -341,7 +341,8 @@ class Agent:
         reason: str = "new",
     ) -> bool:
         """Start a fresh session file (``/new``, ``/clear``, a hook's ``new_session``); the
-        hooks are loaded again for it, as pi runs its extension factories again."""
+        hooks are loaded again for it, as pi runs its extension factories again (an agent
+        built without ``build_agent`` has no reloader and keeps the hooks it has)."""
         renew = self._reload_hooks if self.reloader is not None else None
         return await self.sessions.new_session(parent_session, setup, reason=reason, renew=renew)
 

@@ -286,11 +286,12 @@ async def test_set_model_emits_model_select(make_agent: MakeAgent) -> None:
     await h.agent.set_model(other)
 
     select = h.event(ModelSelectEvent)
-    assert (select.model, select.previous_model, select.source) == (
-        "scripted:second",
-        first,
-        "set",
-    )
+    assert (select.spec, select.previous_spec, select.source) == ("scripted:second", first, "set")
+    # pi's Model objects
+    assert (select.model["provider"], select.model["id"]) == ("scripted", "second")
+    assert select.previous_model is not None
+    assert select.previous_model["id"] == first.partition(":")[2]
+    assert {"name", "api", "baseUrl", "contextWindow", "maxTokens"} <= select.model.keys()
     assert h.runner.context.model == "scripted:second"
     added = await h.agent.prompt("hi")
     assert texts(added)[-1] == "from the second model"

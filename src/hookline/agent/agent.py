@@ -349,8 +349,11 @@ class Agent:
         *,
         reason: str = "new",
     ) -> bool:
-        """Start a fresh session file (``/new``, ``/clear``, a hook's ``new_session``)."""
-        return await self.sessions.new_session(parent_session, setup, reason=reason)
+        """Start a fresh session file (``/new``, ``/clear``, a hook's ``new_session``); the
+        hooks are loaded again for it, as pi runs its extension factories again (an agent
+        built without ``build_agent`` has no reloader and keeps the hooks it has)."""
+        renew = self._reload_hooks if self.reloader is not None else None
+        return await self.sessions.new_session(parent_session, setup, reason=reason, renew=renew)
 
     async def switch_session(self, path: str) -> bool:
         """Resume another session file."""
@@ -391,10 +394,15 @@ class Agent:
     async def maybe_auto_compact(self) -> None:
         await self.sessions.maybe_auto_compact()
 
-    async def shutdown(self, reason: str = "exit") -> None:
-        """``session_shutdown`` once, close the session; background settings hooks end too."""
+    async def shutdown(self, reason: str = "quit") -> None:
+        """``session_shutdown`` once, close the session; background settings hooks end too.
+
+        The end of a run is ``quit``, pi's name; ``exit`` (hookline's name before) is
+        taken as ``quit``, so an embedding host that passes it keeps working."""
+        if reason == "exit":
+            reason = "quit"
         first = not self.sessions.shut_down
-        if first and reason == "exit" and self._compactions:
+        if first and reason == "quit" and self._compactions:
             # A compaction a hook asked for (``ctx.compact()``) runs once the agent is idle:
             # a run that ends the process (print mode) still writes it before the end.
             await asyncio.wait(self._compactions, timeout=_COMPACTION_GRACE)
@@ -581,9 +589,14 @@ class Agent:
         if self.reloader is None:
             raise RuntimeError("reload: this agent was not built with build_agent")
         await self.emit(SessionShutdownEvent(reason="reload"))
+        await self._reload_hooks()
+        await self.sessions.start("reload")
+
+    async def _reload_hooks(self) -> None:
+        """Discover and load the hooks again, and the tools they registered."""
+        assert self.reloader is not None
         await self.reloader()
         self.rebuild_tools()
-        await self.sessions.start("reload")
 
     def get_system_prompt(self) -> str:
         return self.system_prompt
@@ -956,11 +969,20 @@ class Agent:
         return ToolResult([{"type": "text", "text": text}], {"exit_code": done.code})
 
     async def set_model(self, provider: Provider, source: str = "set") -> None:
+        # here: only a model change needs the catalog's facts
+        from hookline.agent.model_catalog import describe
+
         previous = self.provider.model_id
         self.provider = provider
         self.session.append_model_change(provider.model_id, previous)
         await self.emit(
-            ModelSelectEvent(model=provider.model_id, previous_model=previous, source=source)
+            ModelSelectEvent(
+                model=describe(provider.model_id).to_pi(),
+                spec=provider.model_id,
+                previous_model=describe(previous).to_pi(),
+                previous_spec=previous,
+                source=source,
+            )
         )
 
 

@@ -114,13 +114,13 @@ async def run_interactive(
     """
     if launch is not None:
         code = await launch.serve(agent, bundle, prompt)
-        await agent.shutdown("exit")
+        await agent.shutdown("quit")
         return code
     if on_terminal():
         from hookline.modes.tui import run_tui
 
         code = await run_tui(agent, bundle, prompt)
-        await agent.shutdown("exit")
+        await agent.shutdown("quit")
         return code
     return await run_lines(agent, prompt)
 
@@ -154,7 +154,7 @@ async def run_lines(agent: Agent, prompt: str | None = None) -> int:
             await agent.prompt(line)
             print()
     # On a signal or an error the caller (cli) shuts down with its reason.
-    await agent.shutdown("exit")
+    await agent.shutdown("quit")
     return 0
 
 

@@ -180,7 +180,7 @@ async def _session_start(runner: HookRunner, data: dict[str, Any]) -> Any:
 
 
 async def _session_shutdown(runner: HookRunner, data: dict[str, Any]) -> Any:
-    await runner.emit(SessionShutdownEvent(reason="exit"))
+    await runner.emit(SessionShutdownEvent(reason="quit"))
     return None
 
 

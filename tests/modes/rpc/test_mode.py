@@ -75,7 +75,7 @@ async def test_prompt_streams_events_then_a_response(tmp_path: Path) -> None:
             {"text": "There is hello.txt."},
         ],
     )
-    async with RpcClient("--model", model, "--cwd", str(project)) as rpc:
+    async with RpcClient("--rpc-events", "all", "--model", model, "--cwd", str(project)) as rpc:
         await rpc.send({"type": "prompt", "message": "what is here?", "id": "p1"})
         # pi's prompt: answered at once (before the run's events), the run streams after
         events = await rpc.read_until(lambda m: m["type"] == "agent_end")
@@ -161,7 +161,7 @@ async def test_session_commands(tmp_path: Path) -> None:
         tmp_path / "script.json",
         [f"one {big}", f"two {big}", f"three {big}"],
     )
-    async with RpcClient("--model", model, "--cwd", str(project)) as rpc:
+    async with RpcClient("--rpc-events", "all", "--model", model, "--cwd", str(project)) as rpc:
         await rpc.prompt("first")
         first = await rpc.ok({"type": "get_state"})
         await rpc.prompt("second")
@@ -331,7 +331,9 @@ async def test_hook_command_waits_for_idle_and_starts_a_new_session(tmp_path: Pa
             {"text": "fresh", "expect_user_contains": "bye"},
         ],
     )
-    async with RpcClient("--model", model, "--hook", str(hook), "--cwd", str(project)) as rpc:
+    async with RpcClient(
+        "--rpc-events", "all", "--model", model, "--hook", str(hook), "--cwd", str(project)
+    ) as rpc:
         state = await rpc.ok({"type": "get_state"})
         commands = (await rpc.ok({"type": "get_commands"}))["commands"]
         assert [(c["name"], c["source"]) for c in commands] == [("handoff", "extension")]
@@ -372,7 +374,9 @@ async def test_eof_while_a_dialog_is_open_cancels_it_and_shuts_down(tmp_path: Pa
     record = tmp_path / "answers.jsonl"
     hook = write_hook(tmp_path / "ui_hook.py", UI_HOOK.replace("RECORD", repr(str(record))))
     model = write_script(tmp_path / "script.json", ["Done."])
-    async with RpcClient("--model", model, "--hook", str(hook), "--cwd", str(project)) as rpc:
+    async with RpcClient(
+        "--rpc-events", "all", "--model", model, "--hook", str(hook), "--cwd", str(project)
+    ) as rpc:
         await rpc.send({"type": "prompt", "message": "go", "id": "p1"})
         await rpc.read_until(lambda m: m["type"] == "extension_ui_request")
         assert await rpc.close_stdin() == 0  # the host went away mid-dialog

@@ -61,7 +61,7 @@ def test_ctrl_d_exits_and_session_shutdown_fires(tmp_path: Path) -> None:
         pane.wait_for("hello there")
         pane.keys("C-d")
         assert pane.wait_exit() == 0
-    assert (tmp_path / "shutdown.marker").read_text() == "exit"
+    assert (tmp_path / "shutdown.marker").read_text() == "quit"
 
 
 def test_ctrl_c_twice_on_an_empty_editor_exits(tmp_path: Path) -> None:
@@ -75,7 +75,7 @@ def test_ctrl_c_twice_on_an_empty_editor_exits(tmp_path: Path) -> None:
         assert not pane.dead()
         pane.keys("C-c")
         assert pane.wait_exit() == 0
-    assert (tmp_path / "shutdown.marker").read_text() == "exit"
+    assert (tmp_path / "shutdown.marker").read_text() == "quit"
 
 
 def test_ctrl_c_stops_a_long_bash_call_and_the_session_goes_on(tmp_path: Path) -> None:

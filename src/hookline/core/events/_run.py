@@ -176,7 +176,10 @@ class UserPythonEvent(Event):
 class ModelSelectEvent(Event):
     """The model changed (``/model``, RPC ``set_model``, or restored with a session).
 
-    Payload: ``model``, ``previous_model``, ``source`` (``set``, ``cycle`` or ``restore``).
+    Payload: ``model`` and ``previous_model`` as pi's ``Model`` objects (``provider``,
+    ``id``, ``name``, ``api``, ``baseUrl``, ``contextWindow``, ...); ``spec`` and
+    ``previous_spec``, the same models as hookline's ``provider:id`` strings (what
+    ``--model`` and ``ctx.model`` take); ``source`` (``set``, ``cycle`` or ``restore``).
 
     Result: none (a notification).
 
@@ -184,8 +187,10 @@ class ModelSelectEvent(Event):
     """
 
     type: ClassVar[str] = "model_select"
-    model: str
-    previous_model: str | None = None
+    model: dict[str, Any]
+    spec: str
+    previous_model: dict[str, Any] | None = None
+    previous_spec: str | None = None
     source: str = "set"  # "set" | "cycle" | "restore"
 
 

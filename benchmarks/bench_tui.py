@@ -284,6 +284,7 @@ def _frames(env: dict[str, str], root: Path) -> None:
     from prompt_toolkit.input import create_pipe_input
     from prompt_toolkit.output.vt100 import Vt100_Output
 
+    from hookline.core.theme import theme_by_name
     from hookline.modes.tui import render
     from hookline.modes.tui.app import TuiApp
     from hookline.modes.tui.live import LiveAnswer
@@ -292,6 +293,7 @@ def _frames(env: dict[str, str], root: Path) -> None:
     words = "Some *words* and `code` in a paragraph of the answer, long enough to wrap. "
     answer = "\n\n".join(f"Paragraph {i}. {words * 3}" for i in range(400))
     width, n = 100, 200
+    dark = theme_by_name("dark")
     screen = io.StringIO()
     output = Vt100_Output(screen, lambda: Size(30, width), term="xterm-256color")
     output.encoding = lambda: "utf-8"  # type: ignore[method-assign]
@@ -302,7 +304,7 @@ def _frames(env: dict[str, str], root: Path) -> None:
         with create_pipe_input() as pipe, create_app_session(input=pipe, output=output):
             app = TuiApp(str(root), "bench")
             tails = [
-                live_answer(LiveAnswer(LIVE_TEXT_LINES), answer[:k], width)
+                live_answer(LiveAnswer(LIVE_TEXT_LINES), answer[:k], width, dark)
                 for k in range(9000, 11000, 50)
             ]
 
@@ -347,12 +349,12 @@ def _frames(env: dict[str, str], root: Path) -> None:
 
     def whole() -> None:
         text = answer[: 20000 + 13 * next(cut)]
-        ansi = render.to_ansi(render.markdown(render.live_source(text)), width)
+        ansi = render.to_ansi(render.markdown(render.live_source(text)), width, dark)
         tail = "\n".join(ansi.rstrip("\n").split("\n")[-LIVE_TEXT_LINES:])
         list(ANSI(tail).__pt_formatted_text__())
 
     def blocks() -> None:
-        live_answer(live, answer[: 20000 + 13 * next(cut)], width)
+        live_answer(live, answer[: 20000 + 13 * next(cut)], width, dark)
 
     renders = {"whole tail (before)": _timed(whole, 60), "a block at a time": _timed(blocks, 60)}
     renders["whole tail (before)"] = min(renders["whole tail (before)"], _timed(whole, 60))

@@ -262,3 +262,49 @@ def test_print_ui_commands_say_they_are_not_available(
         assert run.returncode == 0 and not run.requests, run.describe()
     assert runs["claude"].answer() == f"{command} isn't available in this environment."
     assert runs["hookline"].answer() == runs["claude"].answer()
+
+
+def test_read_only_commands_run_unasked_in_the_default_mode(claude: Path, tmp_path: Path) -> None:
+    """In the default mode with no UI (`-p`), Claude Code runs a read-only line (`ls`, `git
+    status`) without asking and denies a line that writes (`touch`); no PermissionRequest
+    hook fires for the read-only ones. hookline decides the same through its read-only list."""
+    settings = {
+        "hooks": {
+            "PreToolUse": [
+                {"matcher": "Bash", "hooks": [{"type": "command", "command": hook_command("pre")}]}
+            ],
+            "PermissionRequest": [
+                {"matcher": "Bash", "hooks": [{"type": "command", "command": hook_command("ask")}]}
+            ],
+        }
+    }
+    turns = [
+        Turn(calls=[Call("Bash", {"command": "ls -la", "description": "list"})]),
+        Turn(calls=[Call("Bash", {"command": "cat seen.txt | wc -l", "description": "count"})]),
+        Turn(calls=[Call("Bash", {"command": "touch made.txt", "description": "make"})]),
+        Turn("done"),
+    ]
+    seen: dict[str, Any] = {}
+    for agent in ("claude", "hookline"):
+        kw: dict[str, Any] = dict(
+            settings=settings,
+            turns=turns,
+            files={"seen.txt": "one\ntwo\n"},
+            extra_args=["--permission-mode", "default"],
+        )
+        run = (
+            run_claude(claude, tmp_path, **kw)
+            if agent == "claude"
+            else run_hookline(tmp_path, **kw)
+        )
+        results = run.tool_results()
+        seen[agent] = {
+            "listed": len(results) > 0 and "seen.txt" in results[0].text,
+            "counted": len(results) > 1 and "2" in results[1].text and not results[1].is_error,
+            "errors": [r.is_error for r in results],
+            "made": (run.project / "made.txt").exists(),
+            "pre": len(run.hook_inputs("pre")),
+            "asked": [i.get("tool_input", {}).get("command") for i in run.hook_inputs("ask")],
+        }
+    assert seen["claude"]["listed"] and not seen["claude"]["made"], seen
+    assert seen["hookline"] == seen["claude"]

@@ -14,8 +14,12 @@ from hookline import HookAPI
 def register(pi: HookAPI) -> None:
     @pi.register_command("ask", description="send a user message (starts a run when idle)")
     def ask(args: str, ctx: Any) -> None:
-        if args.strip():
-            pi.send_user_message(args.strip())
+        if not args.strip():
+            return
+        if not ctx.is_idle():  # without deliver_as a busy agent refuses the message
+            ctx.ui.notify("the agent is busy: use /steer or /followup", "warning")
+            return
+        pi.send_user_message(args.strip())
 
     @pi.register_command("steer", description="interrupt the run after the current tool call")
     def steer(args: str, ctx: Any) -> None:

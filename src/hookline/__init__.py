@@ -13,7 +13,16 @@ from hookline._lazy import lazy_exports, public_names
 _API: dict[str, tuple[str, ...]] = {
     "hookline._version": ("__version__",),
     "hookline.agent.agent": ("Agent",),
+    "hookline.agent.completion": (
+        "complete",
+        "complete_simple",
+    ),
     "hookline.agent.gate": ("PermissionGate",),
+    "hookline.agent.model_catalog": ("ModelEntry",),
+    "hookline.agent.model_registry": (
+        "ModelRegistry",
+        "RequestAuth",
+    ),
     "hookline.agent.permissions": (
         "PermissionCheck",
         "PermissionRule",
@@ -69,6 +78,7 @@ _API: dict[str, tuple[str, ...]] = {
         "RegisteredCommand",
         "RegisteredFlag",
         "RegisteredShortcut",
+        "LateRegistrationError",
         "StreamRule",
         "UnknownEventError",
     ),
@@ -127,12 +137,15 @@ _API: dict[str, tuple[str, ...]] = {
         "TurnEndEvent",
         "TurnStartEvent",
         "UserBashEvent",
+        "UserPythonEvent",
     ),
     "hookline.core.host": (
         "AgentHost",
         "ContextUsage",
         "DetachedHost",
         "ModelInfo",
+        "ModelRegistryView",
+        "NamedModel",
         "RunMode",
         "SessionView",
     ),
@@ -150,6 +163,7 @@ _API: dict[str, tuple[str, ...]] = {
     ),
     "hookline.core.process": (
         "ExecResult",
+        "exec_command",
         "run_process",
     ),
     "hookline.core.results": (
@@ -174,6 +188,7 @@ _API: dict[str, tuple[str, ...]] = {
         "ToolCallResult",
         "ToolResultResult",
         "UserBashResult",
+        "UserPythonResult",
     ),
     "hookline.core.runner": (
         "DEFAULT_HOOK_TIMEOUT",
@@ -191,6 +206,13 @@ _API: dict[str, tuple[str, ...]] = {
         "ToolUpdate",
         "ToolWrapperExecute",
     ),
+    "hookline.core.theme": (
+        "Theme",
+        "ThemeError",
+        "ThemeInfo",
+        "ThemeResult",
+        "load_theme",
+    ),
     "hookline.core.tool_params": (
         "parse_arguments",
         "tool_json_schema",
@@ -201,6 +223,7 @@ _API: dict[str, tuple[str, ...]] = {
         "StatusLine",
     ),
     "hookline.core.wrapping": (
+        "HookToolWrapper",
         "resolve_tools",
         "wrap_tool",
         "wrap_tools",
@@ -215,6 +238,7 @@ _API: dict[str, tuple[str, ...]] = {
         "ShadowedSource",
         "SkippedSource",
         "build_runner",
+        "discover_and_load_hooks",
         "discover_hooks",
         "load_hook_file",
         "load_hooks",
@@ -230,6 +254,7 @@ _API: dict[str, tuple[str, ...]] = {
         "default_summary",
         "estimate_tokens",
         "prepare_compaction",
+        "serialize_conversation",
         "should_compact",
     ),
     "hookline.settings": (

@@ -4,7 +4,12 @@
 
 from hookline._version import __version__ as __version__
 from hookline.agent.agent import Agent as Agent
+from hookline.agent.completion import complete as complete
+from hookline.agent.completion import complete_simple as complete_simple
 from hookline.agent.gate import PermissionGate as PermissionGate
+from hookline.agent.model_catalog import ModelEntry as ModelEntry
+from hookline.agent.model_registry import ModelRegistry as ModelRegistry
+from hookline.agent.model_registry import RequestAuth as RequestAuth
 from hookline.agent.permissions import PermissionCheck as PermissionCheck
 from hookline.agent.permissions import PermissionRule as PermissionRule
 from hookline.agent.permissions import PermissionRuleError as PermissionRuleError
@@ -41,6 +46,7 @@ from hookline.claude import OutcomeKind as OutcomeKind
 from hookline.claude import Selection as Selection
 from hookline.core.api import ExtensionAPI as ExtensionAPI
 from hookline.core.api import HookAPI as HookAPI
+from hookline.core.api import LateRegistrationError as LateRegistrationError
 from hookline.core.api import LoadedHook as LoadedHook
 from hookline.core.api import RegisteredCommand as RegisteredCommand
 from hookline.core.api import RegisteredFlag as RegisteredFlag
@@ -99,10 +105,13 @@ from hookline.core.events import TtsrTriggeredEvent as TtsrTriggeredEvent
 from hookline.core.events import TurnEndEvent as TurnEndEvent
 from hookline.core.events import TurnStartEvent as TurnStartEvent
 from hookline.core.events import UserBashEvent as UserBashEvent
+from hookline.core.events import UserPythonEvent as UserPythonEvent
 from hookline.core.host import AgentHost as AgentHost
 from hookline.core.host import ContextUsage as ContextUsage
 from hookline.core.host import DetachedHost as DetachedHost
 from hookline.core.host import ModelInfo as ModelInfo
+from hookline.core.host import ModelRegistryView as ModelRegistryView
+from hookline.core.host import NamedModel as NamedModel
 from hookline.core.host import RunMode as RunMode
 from hookline.core.host import SessionView as SessionView
 from hookline.core.keys import KeySpecError as KeySpecError
@@ -116,6 +125,7 @@ from hookline.core.messages import ToolCallContent as ToolCallContent
 from hookline.core.messages import ToolResultMessage as ToolResultMessage
 from hookline.core.messages import UserMessage as UserMessage
 from hookline.core.process import ExecResult as ExecResult
+from hookline.core.process import exec_command as exec_command
 from hookline.core.process import run_process as run_process
 from hookline.core.results import BashOutput as BashOutput
 from hookline.core.results import BeforeAgentStartResult as BeforeAgentStartResult
@@ -138,9 +148,15 @@ from hookline.core.results import StopResult as StopResult
 from hookline.core.results import ToolCallResult as ToolCallResult
 from hookline.core.results import ToolResultResult as ToolResultResult
 from hookline.core.results import UserBashResult as UserBashResult
+from hookline.core.results import UserPythonResult as UserPythonResult
 from hookline.core.runner import DEFAULT_HOOK_TIMEOUT as DEFAULT_HOOK_TIMEOUT
 from hookline.core.runner import HookError as HookError
 from hookline.core.runner import HookRunner as HookRunner
+from hookline.core.theme import Theme as Theme
+from hookline.core.theme import ThemeError as ThemeError
+from hookline.core.theme import ThemeInfo as ThemeInfo
+from hookline.core.theme import ThemeResult as ThemeResult
+from hookline.core.theme import load_theme as load_theme
 from hookline.core.tool import ContextToolExecute as ContextToolExecute
 from hookline.core.tool import Tool as Tool
 from hookline.core.tool import ToolBlockedError as ToolBlockedError
@@ -155,6 +171,7 @@ from hookline.core.tool_params import tool_json_schema as tool_json_schema
 from hookline.core.ui import HookUI as HookUI
 from hookline.core.ui import NoUI as NoUI
 from hookline.core.ui import StatusLine as StatusLine
+from hookline.core.wrapping import HookToolWrapper as HookToolWrapper
 from hookline.core.wrapping import resolve_tools as resolve_tools
 from hookline.core.wrapping import wrap_tool as wrap_tool
 from hookline.core.wrapping import wrap_tools as wrap_tools
@@ -167,6 +184,7 @@ from hookline.discovery import SettingsHookPath as SettingsHookPath
 from hookline.discovery import ShadowedSource as ShadowedSource
 from hookline.discovery import SkippedSource as SkippedSource
 from hookline.discovery import build_runner as build_runner
+from hookline.discovery import discover_and_load_hooks as discover_and_load_hooks
 from hookline.discovery import discover_hooks as discover_hooks
 from hookline.discovery import load_hook_file as load_hook_file
 from hookline.discovery import load_hooks as load_hooks
@@ -180,6 +198,7 @@ from hookline.session import SessionWriteError as SessionWriteError
 from hookline.session import default_summary as default_summary
 from hookline.session import estimate_tokens as estimate_tokens
 from hookline.session import prepare_compaction as prepare_compaction
+from hookline.session import serialize_conversation as serialize_conversation
 from hookline.session import should_compact as should_compact
 from hookline.settings import HookPolicy as HookPolicy
 from hookline.settings import LoadedSettings as LoadedSettings

@@ -103,6 +103,13 @@ def _main_parser() -> argparse.ArgumentParser:
         "rpc (JSON lines on stdin/stdout)",
     )
     p.add_argument(
+        "--rpc-events",
+        choices=("pi", "all"),
+        default="pi",
+        help="rpc mode's event lines: pi (default: the kinds pi's RPC clients read) "
+        "or all (hookline's hook events too: session_start, tool_call, ...)",
+    )
+    p.add_argument(
         "--model",
         default=None,
         metavar="SPEC",
@@ -500,6 +507,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         args.audit_log,
         launch=launch,
         allow_skip=allow_skip,
+        rpc_events=args.rpc_events,
     )
     try:
         return asyncio.run(run)
@@ -696,11 +704,13 @@ async def _run(
     audit_log: str | None = None,
     launch: Launch | None = None,
     allow_skip: bool = False,
+    rpc_events: str = "pi",
 ) -> int:
     """One run of the agent in ``mode``; with ``launch`` (the terminal app) the app is
     drawn first and the agent is imported (off the loop: keys are read) and built after.
     ``prompt``: print mode's, or the interactive session's first (``hookline "..."``).
-    ``allow_skip``: ``serve --stdio --allow-untrusted-skip``."""
+    ``allow_skip``: ``serve --stdio --allow-untrusted-skip``. ``rpc_events``: ``all``
+    sends hookline's own event lines in rpc mode too."""
     import asyncio
     import contextlib
 
@@ -761,7 +771,9 @@ async def _run(
         if mode == "rpc":
             from hookline.modes.rpc.server import run_rpc
 
-            rpc = run_rpc(agent, bundle.make_provider, out, bundle.catalog())
+            rpc = run_rpc(
+                agent, bundle.make_provider, out, bundle.catalog(), all_events=rpc_events == "all"
+            )
             code = await _until_shutdown(agent, rpc)
         elif mode == "serve":
             from hookline.bridge.engine import share_bridge
@@ -792,7 +804,7 @@ async def _run(
     finally:
         # The modes shut down when they end normally; this covers a signal or an error.
         reasons = {int(signal.SIGTERM): "sigterm", int(signal.SIGINT): "sigint"}
-        await agent.shutdown(reasons.get(signals.received or 0, "exit"))
+        await agent.shutdown(reasons.get(signals.received or 0, "quit"))
         if launch is not None:
             await launch.close()
         stop_observers()

@@ -15,7 +15,7 @@ from hookline.agent.setup import AgentOptions, build_agent
 from hookline.core.ui import HookUI
 from hookline.discovery.loader import unload_modules
 
-from .helpers import RECORDER, Harness
+from .helpers import RECORDER, RECORDINGS, Harness
 
 MakeAgent = Callable[..., Awaitable[Harness]]
 
@@ -63,6 +63,7 @@ async def make_agent(tmp_path: Path, project: Path) -> AsyncIterator[MakeAgent]:
             path.parent.mkdir(exist_ok=True)
             path.write_text(source)
             files[name] = path
+            RECORDINGS.pop(str(path), None)
         if claude_settings is not None:
             settings = project / ".claude" / "settings.json"
             settings.parent.mkdir(exist_ok=True)

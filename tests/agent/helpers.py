@@ -27,16 +27,25 @@ from hookline.discovery.loader import module_name_for
 
 E = TypeVar("E", bound=Event)
 
-#: A hook that subscribes to every event name and keeps the events, in order.
-RECORDER = """\
+#: Every recorder instance's events by hook file, in order: ``/new`` and ``/reload`` load
+#: the hooks again, and the harness reads what all of them heard.
+RECORDINGS: dict[str, list[Event]] = {}
+
+#: A hook that subscribes to every event name and keeps the events, in order: this
+#: instance's in ``EVENTS``, every instance's in ``RECORDINGS``.
+RECORDER = f"""\
+import sys
+
 from hookline import EVENT_NAMES
 
 EVENTS = []
+ALL = sys.modules[{__name__!r}].RECORDINGS.setdefault(__file__, [])
 
 
 def register(pi):
     def record(event, ctx):
         EVENTS.append(event)
+        ALL.append(event)
 
     for name in sorted(EVENT_NAMES):
         pi.on(name, record)
@@ -133,7 +142,7 @@ class Harness:
         return found[0]
 
     def recorded(self) -> list[Event]:
-        return list(self.hook("recorder").EVENTS)
+        return list(RECORDINGS.get(str(self.hook_files["recorder"]), []))
 
     def types(self) -> list[str]:
         return [e.type for e in self.recorded()]

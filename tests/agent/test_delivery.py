@@ -143,3 +143,29 @@ def register(pi):
     (error,) = h.hook("bad").ERRORS
     assert f"deliver_as must be one of {message}" in error
     assert h.agent.has_pending_messages() is False
+
+
+async def test_send_user_message_without_deliver_as_is_refused_while_a_run_ends(
+    make_agent: MakeAgent,
+) -> None:
+    """As in pi: ``agent_end`` is still part of the run (not idle), and a user message with
+    no ``deliver_as`` is refused and reported; no second run starts."""
+    hook = """\
+SEEN = []
+
+def register(pi):
+    @pi.on("agent_end")
+    def again(event, ctx):
+        SEEN.append(ctx.is_idle())
+        pi.send_user_message("once more")
+        SEEN.append("went on")
+"""
+    h = await make_agent(["answered", "never"], hooks={"again": hook})
+    await h.agent.prompt("hi")
+    await h.agent.wait_for_idle()
+    assert h.hook("again").SEEN == [False, "went on"]
+    assert len(h.provider.requests) == 1
+    (error,) = h.errors
+    assert (error.hook_path, error.event) == ("<runtime>", "send_user_message")
+    assert error.error.startswith("Agent is already processing. Specify deliver_as")
+    assert h.agent.is_idle() is True

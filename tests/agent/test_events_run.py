@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from hookline import (
     AgentEndEvent,
     AgentStartEvent,
@@ -28,6 +30,7 @@ from hookline import (
     TurnEndEvent,
     TurnStartEvent,
     UserBashEvent,
+    UserPythonEvent,
 )
 from hookline.agent.providers.scripted import ScriptedProvider
 from hookline.core.messages import ImageContent, content_text
@@ -96,6 +99,22 @@ async def test_turn_start_and_turn_end(make_agent: MakeAgent, project: Path) -> 
     assert last.message is not None
     assert content_text(last.message["content"]) == "It says alpha."
     assert last.tool_results == []
+
+
+async def test_turn_index_restarts_at_zero_with_each_run(
+    make_agent: MakeAgent, project: Path
+) -> None:
+    """As in pi: ``turn_index`` counts the turns of one run, and ``branch`` names them."""
+    (project / "a.txt").write_text("alpha\n")
+    h = await make_agent([*read_then_answer(), "second answer"])
+    await h.agent.prompt("read a.txt")
+    await h.agent.prompt("and now?")
+
+    assert [s.turn_index for s in h.events(TurnStartEvent)] == [0, 1, 0]
+    assert [e.turn_index for e in h.events(TurnEndEvent)] == [0, 1, 0]
+    assert sorted(h.agent.turn_leaves) == [0]  # the latest run's turns
+    with pytest.raises(ValueError, match="known turns: 0"):
+        await h.agent.branch(1)
 
 
 @covers("context")
@@ -267,16 +286,38 @@ async def test_set_model_emits_model_select(make_agent: MakeAgent) -> None:
     await h.agent.set_model(other)
 
     select = h.event(ModelSelectEvent)
-    assert (select.model, select.previous_model, select.source) == (
-        "scripted:second",
-        first,
-        "set",
-    )
+    assert (select.spec, select.previous_spec, select.source) == ("scripted:second", first, "set")
+    # pi's Model objects
+    assert (select.model["provider"], select.model["id"]) == ("scripted", "second")
+    assert select.previous_model is not None
+    assert select.previous_model["id"] == first.partition(":")[2]
+    assert {"name", "api", "baseUrl", "contextWindow", "maxTokens"} <= select.model.keys()
     assert h.runner.context.model == "scripted:second"
     added = await h.agent.prompt("hi")
     assert texts(added)[-1] == "from the second model"
     changes = [e for e in h.entries() if e["type"] == "model_change"]
     assert [(c["model"], c["previous"]) for c in changes] == [("scripted:second", first)]
+
+
+ATTRIBUTED = """\
+def register(pi):
+    @pi.on("before_agent_start")
+    def note(event, ctx):
+        return {"message": {"customType": "note", "content": "a note", "attribution": "agent"}}
+"""
+
+
+async def test_before_agent_start_message_keeps_its_attribution(make_agent: MakeAgent) -> None:
+    h = await make_agent(["ok"], hooks={"note": ATTRIBUTED})
+    added = await h.agent.prompt("hi")
+
+    note = next(m for m in added if m["role"] == "custom")
+    assert note.get("attribution") == "agent"
+    entry = next(e for e in h.entries() if e["type"] == "custom_message")
+    assert entry.get("attribution") == "agent"
+    rebuilt = [m for m in h.agent.session.build_context_messages() if m["role"] == "custom"]
+    assert [m.get("attribution") for m in rebuilt] == ["agent"]
+    assert h.errors == []
 
 
 USER_BASH_HOOK = """\
@@ -296,6 +337,39 @@ async def test_user_bash_can_be_rewritten_by_a_hook(make_agent: MakeAgent, proje
     assert (event.command, event.cwd) == ("pwd", str(project))
     assert content_text(result.content) == f"{project}\non\n"
     assert result.details == {"exit_code": 0}
+    assert h.errors == []
+
+
+USER_PYTHON_HOOK = """\
+def register(pi):
+    @pi.on("user_python")
+    def wrap(event, ctx):
+        if event.code == "remote":
+            return {"result": {"output": "ran remotely", "exitCode": 0}}
+        return {"code": "import os\\n" + event.code, "env": {"FROM_HOOK": "on"}}
+"""
+
+
+@covers("user_python")
+async def test_user_python_runs_python3_after_its_hooks(
+    make_agent: MakeAgent, project: Path
+) -> None:
+    h = await make_agent(hooks={"py": USER_PYTHON_HOOK})
+    code = "print(os.getcwd(), os.environ['FROM_HOOK'])"
+    result = await h.agent.run_user_python(code, exclude_from_context=True)
+
+    event = h.event(UserPythonEvent)
+    assert (event.code, event.cwd, event.exclude_from_context) == (code, str(project), True)
+    assert content_text(result.content) == f"{project} on\n"
+    assert result.details == {"exit_code": 0}
+
+    failed = await h.agent.run_user_python("raise SystemExit(3)")
+    assert failed.details == {"exit_code": 3}
+    assert content_text(failed.content).endswith("(exit code 3)")
+
+    remote = await h.agent.run_user_python("remote")
+    assert content_text(remote.content) == "ran remotely"
+    assert remote.details == {"exit_code": 0, "from_hook": True}
     assert h.errors == []
 
 

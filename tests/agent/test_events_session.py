@@ -52,7 +52,7 @@ async def test_session_start_and_shutdown(make_agent: MakeAgent) -> None:
     assert (start.source, start.session_file) == ("startup", file)
 
     await h.agent.shutdown("sigterm")
-    await h.agent.shutdown("exit")  # once only
+    await h.agent.shutdown("quit")  # once only
     assert h.event(SessionShutdownEvent).reason == "sigterm"
 
 
@@ -75,7 +75,7 @@ async def test_new_session_then_switch_back(make_agent: MakeAgent) -> None:
         second,
     )
     start = h.events(SessionStartEvent)[-1]
-    assert (start.source, start.session_file) == ("clear", second)
+    assert (start.source, start.reason, start.session_file) == ("clear", "new", second)
     assert h.runner.context.session_file == second
     assert h.entries(second)[0]["parent_session"] == first
 
@@ -92,6 +92,32 @@ async def test_new_session_then_switch_back(make_agent: MakeAgent) -> None:
     assert (start.source, start.session_file) == ("resume", first)
     assert texts(h.agent.session.build_context_messages()) == ["first question", "first answer"]
     assert h.types().count("session_start") == 3
+
+
+async def test_new_session_shuts_the_hooks_down_and_loads_them_again(
+    make_agent: MakeAgent,
+) -> None:
+    """As pi runs its extension factories again: the old instance hears session_shutdown
+    (``new``, with the session it goes to), a fresh one hears session_start (``new``)."""
+    h = await make_agent(
+        hooks={"counter": "LOADS = []\n\ndef register(pi):\n    LOADS.append(1)\n"}
+    )
+    old_recorder, old_counter = h.hook("recorder"), h.hook("counter")
+    assert await h.agent.new_session() is True
+    second = h.agent.session.get_session_file()
+    shutdown = old_recorder.EVENTS[-1]
+    assert isinstance(shutdown, SessionShutdownEvent)
+    assert (shutdown.reason, shutdown.target_session_file) == ("new", second)
+    assert h.hook("counter") is not old_counter and h.hook("counter").LOADS == [1]
+    fresh = [e.type for e in h.hook("recorder").EVENTS]
+    assert fresh == ["session_switch", "session_start"]
+    assert h.hook("recorder").EVENTS[-1].reason == "new"
+
+
+async def test_the_end_of_a_run_is_quit_and_exit_is_taken_for_it(make_agent: MakeAgent) -> None:
+    h = await make_agent()
+    await h.agent.shutdown("exit")
+    assert h.event(SessionShutdownEvent).reason == "quit"
 
 
 @covers("session_before_branch", "session_branch")
@@ -133,6 +159,9 @@ async def test_fork_into_a_new_file(make_agent: MakeAgent) -> None:
     assert h.entries(new)[0]["parent_session"] == old
     assert [e["id"] for e in h.entries(new)[1:]] == [user_entry]
     assert h.runner.context.session_file == new
+    switch = h.event(SessionSwitchEvent)
+    assert (switch.reason, switch.previous_session_file, switch.session_file) == ("fork", old, new)
+    assert h.types()[-3:] == ["session_fork", "session_switch", "session_start"]
 
 
 @covers("session_before_tree", "session_tree")
@@ -291,3 +320,31 @@ def register(pi):
     assert h.hook("slow").SEEN == [True]
     assert [e for e in h.entries() if e["type"] == "compaction"] == []
     assert h.events(SessionCompactEvent) == []
+
+
+SHORT_COMPACTION = """
+ASKED = []
+
+
+def register(pi):
+    @pi.on("session_before_compact")
+    def before(event, ctx):
+        ASKED.append(event.preparation.entry_ids_to_summarize)
+        if MODE == "supply":
+            return {"compaction": {"summary": "from the hook"}}
+        return {"cancel": True} if MODE == "cancel" else None
+"""
+
+
+async def test_a_short_session_still_asks_session_before_compact(make_agent: MakeAgent) -> None:
+    """As in pi: nothing would be summarised, yet a hook is asked (it may cancel, or
+    supply a compaction); without one, nothing is compacted."""
+    for mode, done in (("none", False), ("cancel", False), ("supply", True)):
+        source = f"MODE = {mode!r}\n" + SHORT_COMPACTION
+        h = await make_agent(["an answer"], hooks={f"short_{mode}": source})
+        assert await h.agent.compact() is False  # no messages yet: nothing to ask about
+        await h.agent.prompt("a question")
+        assert await h.agent.compact() is done, mode
+        assert h.hook(f"short_{mode}").ASKED == [[]]
+        compactions = [e for e in h.entries() if e["type"] == "compaction"]
+        assert [c["summary"] for c in compactions] == (["from the hook"] if done else [])

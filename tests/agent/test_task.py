@@ -297,3 +297,46 @@ async def test_project_agent_types_make_interactive_mode_ask_for_trust(project: 
     )
     assert asked == [str(project)]
     assert not bundle.trusted
+
+
+HAS_UI_PROBE = """\
+import json, os
+
+def register(pi):
+    def note(event, ctx):
+        with open(os.environ["HAS_UI_LOG"], "a") as log:
+            log.write(json.dumps([event.type, event.tool_name, event.agent_id is not None,
+                                  ctx.has_ui, type(ctx.ui).__name__, ctx.cwd]) + "\\n")
+
+    pi.on("tool_call", note)
+    pi.on("tool_result", note)
+"""
+
+
+async def test_a_sub_agents_tool_calls_see_no_ui(
+    make_agent: MakeAgent, tmp_path: Path, project: Path, monkeypatch: Any
+) -> None:
+    from hookline.core.ui import NoUI
+
+    log = tmp_path / "has_ui.jsonl"
+    monkeypatch.setenv("HAS_UI_LOG", str(log))
+
+    class Shown(NoUI):
+        """A UI the agent's own calls see (``has_ui`` true, as in RPC and the terminal)."""
+
+    h = await make_agent(
+        [task("look"), bash("echo sub"), "SUB", bash("echo main"), "done"],
+        hooks={"probe": HAS_UI_PROBE},
+        ui=Shown(),
+    )
+    await h.agent.prompt("delegate")
+    seen = [tuple(x) for x in lines(log)]  # type: ignore[arg-type]
+    cwd = str(project)
+    assert seen == [
+        ("tool_call", "task", False, True, "DialogPausingUI", cwd),
+        ("tool_call", "bash", True, False, "NoUI", cwd),
+        ("tool_result", "bash", True, False, "NoUI", cwd),
+        ("tool_result", "task", False, True, "DialogPausingUI", cwd),
+        ("tool_call", "bash", False, True, "DialogPausingUI", cwd),
+        ("tool_result", "bash", False, True, "DialogPausingUI", cwd),
+    ]

@@ -200,3 +200,25 @@ async def test_emit_fills_ids_and_timestamps(hook_harness: HookHarness) -> None:
     await hook_harness.emit("turn_start")
     await hook_harness.tool_call("bash", {"command": "ls"})
     assert got[0].turn_index == 0 and got[0].timestamp > 0
+
+
+async def test_a_hook_calls_a_scripted_model_through_the_harness(
+    hook_harness: HookHarness, tmp_path: Path
+) -> None:
+    script = tmp_path / "judge.json"
+    script.write_text(json.dumps({"turns": ["yes"]}))
+
+    def judge(pi: HookAPI) -> None:
+        from hookline import complete
+        from hookline.core.messages import content_text, user_message
+
+        @pi.on("tool_call")
+        async def ask_the_model(event: ToolCallEvent, ctx: HookContext) -> object:
+            reply = await complete(
+                f"scripted:{script}", [user_message("safe?")], registry=ctx.model_registry
+            )
+            return None if content_text(reply["content"]) == "yes" else {"block": True}
+
+    hook_harness.register(judge, "judge.py")
+    outcome = await hook_harness.emit("tool_call", tool_name="bash", input={"command": "ls"})
+    outcome.assert_allowed()

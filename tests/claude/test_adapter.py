@@ -400,7 +400,7 @@ async def test_notification_subagent_start_and_session_end_run(tmp_path: Path) -
     await runner.emit(NotificationEvent(message="m", notification_type="idle_prompt"))
     await runner.emit(NotificationEvent(message="m", notification_type="permission_prompt"))
     await runner.emit(SubagentStartEvent(agent_id="a", agent_type="t"))
-    await runner.emit(SessionShutdownEvent(reason="exit"))
+    await runner.emit(SessionShutdownEvent(reason="quit"))
     assert log.read_text().split() == ["Notification", "SubagentStart", "SessionEnd"]
 
 

@@ -137,7 +137,8 @@ def test_every_design_event_name_is_known() -> None:
         "session_before_compact", "session.compacting", "session_compact",
         "session_before_tree", "session_tree", "session_shutdown", "auto_compaction_start",
         "auto_compaction_end", "auto_retry_start", "auto_retry_end", "ttsr_triggered",
-        "todo_reminder", "model_select", "input", "user_bash", "tool_execution_start",
+        "todo_reminder", "model_select", "input", "user_bash", "user_python",
+        "tool_execution_start",
         "tool_execution_update", "tool_execution_end", "stop", "subagent_start",
         "subagent_stop", "notification", "permission_request", "empty_reply_nudge",
         "message_start", "message_update", "message_end", "before_provider_request",
@@ -527,3 +528,22 @@ def test_with_no_agent_the_session_is_empty_not_none() -> None:
         None,
     )
     assert session.build_context_messages() == () and session.get_labels() == {}
+
+
+def test_is_idle_is_a_bool_with_no_agent_bound() -> None:
+    """``ctx.is_idle()`` answers True or False everywhere, never None."""
+    assert HookContext(".").is_idle() is True
+
+
+def test_send_user_message_keeps_no_deliver_as_for_the_host() -> None:
+    """Without ``deliver_as`` the host decides (a busy agent refuses the message)."""
+    api = HookAPI(LoadedHook(path="/x/hook.py"))
+    api.send_user_message("hello")
+    api.send_user_message("later", deliver_as="follow_up")
+    context = HookContext(".")
+    api.bind_context(context)
+    pending = context.host.pending  # type: ignore[attr-defined]
+    assert [(args[0]["content"], args[1]) for _, args in pending] == [
+        ([{"type": "text", "text": "hello"}], None),
+        ([{"type": "text", "text": "later"}], "follow_up"),
+    ]

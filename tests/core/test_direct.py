@@ -343,3 +343,18 @@ def test_no_code_reads_a_frames_locals() -> None:
     src = Path(hookline.__file__).parent
     readers = [str(p.relative_to(src)) for p in src.rglob("*.py") if "f_locals" in p.read_text()]
     assert readers == []
+
+
+async def test_emit_where_runs_only_the_hooks_it_accepts() -> None:
+    seen: list[int] = []
+    runner, errors = runner_with(
+        ("turn_start", lambda e, ctx: seen.append(0)),
+        ("turn_start", lambda e, ctx: seen.append(1)),
+        timeout=None,
+    )
+    event = TurnStartEvent(turn_index=0, timestamp=0.0)
+    await runner.emit(event, where=lambda path: path == "/x/hook1.py")
+    await runner.emit(event, where=lambda path: False)
+    await runner.emit(event)
+    assert seen == [1, 0, 1]
+    assert errors == []

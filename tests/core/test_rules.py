@@ -28,6 +28,7 @@ from hookline.core.events import (
     ToolResultEvent,
     TurnStartEvent,
     UserBashEvent,
+    UserPythonEvent,
 )
 from hookline.core.messages import Message, text, user_message
 from hookline.core.results import (
@@ -42,6 +43,7 @@ from hookline.core.results import (
     StopResult,
     ToolResultResult,
     UserBashResult,
+    UserPythonResult,
 )
 from hookline.core.runner import DEFAULT_HOOK_TIMEOUT, HookRunner
 
@@ -380,6 +382,42 @@ async def test_user_bash_chain(make_runner: MakeRunner) -> None:
 async def test_user_bash_untouched_returns_none(make_runner: MakeRunner) -> None:
     built = make_runner(one("user_bash", lambda e, c: None))
     assert await built.emit(UserBashEvent(command="ls", cwd="/w")) is None
+
+
+async def test_user_python_chains_like_user_bash(make_runner: MakeRunner) -> None:
+    seen: list[tuple[str, str, bool]] = []
+
+    def first(event: UserPythonEvent, ctx: HookContext) -> dict[str, Any]:
+        seen.append((event.code, event.cwd, event.exclude_from_context))
+        return {"code": f"import os\n{event.code}", "env": {"A": "1"}}
+
+    def second(event: UserPythonEvent, ctx: HookContext) -> dict[str, Any]:
+        seen.append((event.code, event.cwd, event.exclude_from_context))
+        return {"cwd": "/tmp"}
+
+    built = make_runner(one("user_python", first), one("user_python", second))
+    result = await built.emit(UserPythonEvent(code="1", cwd="/w", exclude_from_context=True))
+    assert seen == [("1", "/w", True), ("import os\n1", "/w", True)]
+    assert isinstance(result, UserPythonResult)
+    assert (result.code, result.cwd, result.env) == ("import os\n1", "/tmp", {"A": "1"})
+    assert (
+        await make_runner(one("user_python", lambda e, c: None)).emit(
+            UserPythonEvent(code="1", cwd="/w")
+        )
+        is None
+    )
+
+
+async def test_user_python_result_is_a_full_replacement(make_runner: MakeRunner) -> None:
+    later: list[str] = []
+    built = make_runner(
+        one("user_python", lambda e, c: {"result": {"output": "in the kernel", "exitCode": 0}}),
+        one("user_python", lambda e, c: later.append(e.code)),
+    )
+    result = await built.emit(UserPythonEvent(code="1", cwd="/"))
+    assert isinstance(result, UserPythonResult) and result.result is not None
+    assert (result.result.output, result.result.exit_code) == ("in the kernel", 0)
+    assert later == []
 
 
 # -- stop / permission_request -------------------------------------------------------------

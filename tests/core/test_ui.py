@@ -16,7 +16,8 @@ async def test_no_ui_defaults() -> None:
     ui.set_editor_text("ignored")
     assert ui.get_editor_text() == ""
     assert await ui.custom(lambda *a: "component") is None
-    assert ui.theme == {}
+    assert ui.theme.fg("error", "x") == "x"
+    assert ui.set_theme("light").success is False
     ui.notify("hello")
     ui.notify("careful", "warning")
     assert ui.notifications == [("info", "hello"), ("warning", "careful")]

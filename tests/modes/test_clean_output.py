@@ -83,7 +83,7 @@ async def test_rpc_stdout_is_only_protocol_lines(tmp_path: Path) -> None:
         stderr = await rpc.stderr()
     assert code == 0, stderr
     # rpc.read() parsed every stdout line as a JSON object with a type
-    assert any(line["type"] == "tool_call" for line in rpc.seen)
+    assert any(line["type"] == "tool_execution_start" for line in rpc.seen)
     assert "spawned by os.system" in stderr
 
 

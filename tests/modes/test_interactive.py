@@ -64,9 +64,10 @@ def test_prompts_dialogs_and_commands_over_stdin(tmp_path: Path) -> None:
 
 
 def test_user_bash_and_eof_exit(tmp_path: Path) -> None:
-    done = _run(tmp_path, "!echo from-user-shell\n")
+    done = _run(tmp_path, "!echo from-user-shell\n$print(6 * 7)\n")
     assert done.returncode == 0, done.stderr
     assert "from-user-shell" in done.stdout
+    assert "42" in done.stdout
 
 
 MARKER_HOOK = """

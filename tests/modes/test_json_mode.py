@@ -96,7 +96,7 @@ def test_every_line_is_an_event_and_the_lifecycle_is_in_order(tmp_path: Path) ->
     assert agent_end["message_count"] == 4 and "messages" not in agent_end
     roles = [e["message"]["role"] for e in events if e["type"] == "message"]
     assert roles == ["user", "assistant", "tool", "assistant"]
-    assert by_type["session_shutdown"]["reason"] == "exit"
+    assert by_type["session_shutdown"]["reason"] == "quit"
     # the answer is inside the events, never printed as text; notifications go to stderr
     assert "All done." not in [line.strip() for line in done.stdout.splitlines()]
     assert "[info] from a hook" in done.stderr

@@ -138,6 +138,8 @@ async def test_sigterm_in_rpc_mode(tmp_path: Path) -> None:
         ],
         "--mode",
         "rpc",
+        "--rpc-events",
+        "all",  # hookline's own lines too: session_shutdown is the last
         stdin=prompt,
     )
 
@@ -145,7 +147,7 @@ async def test_sigterm_in_rpc_mode(tmp_path: Path) -> None:
     assert shutdown["reason"] == "sigterm"
     assert [m["role"] for m in messages] == ["user", "assistant", "tool"]
     events = [json.loads(line) for line in stdout.splitlines()]
-    assert events[-1] == {"type": "session_shutdown", "reason": "sigterm"}
+    assert (events[-1]["type"], events[-1]["reason"]) == ("session_shutdown", "sigterm")
 
 
 # -- whatever a hook is doing, SIGTERM ends the process ------------------------------------

@@ -45,7 +45,7 @@ async def test_managed_disable_bypass_downgrades_a_user_default_mode(
         assert bundle.agent.gate.mode == "default"
         assert "disableBypassPermissionsMode" in err.getvalue()
     finally:
-        await bundle.agent.shutdown("exit")
+        await bundle.agent.shutdown("quit")
 
 
 async def test_trusted_project_settings_never_grant_bypass(
@@ -60,7 +60,7 @@ async def test_trusted_project_settings_never_grant_bypass(
         assert bundle.agent.gate.mode == "default"
         assert "bypassPermissions is not accepted from project settings" in err.getvalue()
     finally:
-        await bundle.agent.shutdown("exit")
+        await bundle.agent.shutdown("quit")
 
 
 async def test_user_disable_all_hooks_keeps_managed_settings_hooks(
@@ -75,7 +75,7 @@ async def test_user_disable_all_hooks_keeps_managed_settings_hooks(
         assert [h.scope for h in sel.hooks] == ["managed"]
         assert [s.hook.scope for s in sel.skipped] == ["user"]
     finally:
-        await bundle.agent.shutdown("exit")
+        await bundle.agent.shutdown("quit")
 
 
 def _marker_hook(path: Path, marker: Path) -> Path:
@@ -111,7 +111,7 @@ async def test_only_the_managed_files_hook_modules_load_when_others_are_off(
         assert not (tmp_path / "user-loaded").exists()
         assert "only the managed settings' hook modules run" in err.getvalue()
     finally:
-        await bundle.agent.shutdown("exit")
+        await bundle.agent.shutdown("quit")
 
 
 async def test_managed_disable_all_hooks_loads_no_module_at_all(
@@ -123,7 +123,7 @@ async def test_managed_disable_all_hooks_loads_no_module_at_all(
     try:
         assert not (tmp_path / "managed-loaded").exists()
     finally:
-        await bundle.agent.shutdown("exit")
+        await bundle.agent.shutdown("quit")
 
 
 @pytest.mark.parametrize(
@@ -153,7 +153,7 @@ async def test_bypass_may_be_switched_to_when_started_in_it_or_allowed_and_not_f
     try:
         assert bundle.agent.gate.bypass_available is available
     finally:
-        await bundle.agent.shutdown("exit")
+        await bundle.agent.shutdown("quit")
 
 
 async def test_a_managed_policy_keeps_bypass_off_the_ring_whatever_allowed_it(
@@ -165,4 +165,4 @@ async def test_a_managed_policy_keeps_bypass_off_the_ring_whatever_allowed_it(
     try:
         assert not bundle.agent.gate.bypass_available
     finally:
-        await bundle.agent.shutdown("exit")
+        await bundle.agent.shutdown("quit")

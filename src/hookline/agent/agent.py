@@ -19,6 +19,7 @@ from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from typing import TYPE_CHECKING, Any
 
 from hookline.agent.gate import PermissionGate
+from hookline.agent.lagging import LaggingHandlers
 from hookline.agent.memory import MemoryFile
 from hookline.agent.prompt import compose_system_prompt
 from hookline.agent.provider import THINKING_LEVELS as THINKING_LEVELS  # read here by modes
@@ -49,6 +50,7 @@ from hookline.core.events import (
     TurnEndEvent,
     TurnStartEvent,
     UserBashEvent,
+    UserPythonEvent,
 )
 from hookline.core.host import ContextUsage, ModelInfo, RunMode, agent_env
 from hookline.core.messages import (
@@ -84,17 +86,32 @@ MAX_STOP_CONTINUATIONS = STOP_HOOK_BLOCK_CAP
 MAX_TODO_REMINDERS = 1
 #: What a tool call skipped by a steering message returns to the model.
 SKIPPED_BY_STEER = "Skipped: the user sent a message that interrupts the remaining tool calls."
+#: Why a user message sent with no ``deliver_as`` while a run streams is refused (pi's
+#: sentence, naming the Python option).
+BUSY_REFUSAL = (
+    "Agent is already processing. Specify deliver_as ('steer' or 'follow_up') to queue the message."
+)
 #: The ``custom_type`` of the system reminder a stream rule injects.
 TTSR_CUSTOM_TYPE = "ttsr_reminder"
 
 Listener = Callable[[dict[str, Any]], None]
 
 if TYPE_CHECKING:
+    from hookline.agent.model_catalog import ModelCatalog
+    from hookline.agent.model_registry import ModelRegistry
     from hookline.claude.adapter import ClaudeHooks
+    from hookline.core.results import BashOutput
 
 
 #: Seconds a normal exit waits for a compaction a hook asked for.
 _COMPACTION_GRACE = 30.0
+
+
+def _run_by_hook(done: BashOutput) -> ToolResult:
+    """The result of a ``!command`` or ``$code`` a ``user_bash``/``user_python`` hook ran."""
+    return ToolResult(
+        [{"type": "text", "text": done.output}], {"exit_code": done.exit_code, "from_hook": True}
+    )
 
 
 class Agent:
@@ -124,11 +141,15 @@ class Agent:
         memory_files: Sequence[MemoryFile] = (),
         settings_stream_rules: Sequence[StreamRule] = (),
         verbose_context: bool = False,
+        catalog: Callable[[], ModelCatalog] | None = None,
     ) -> None:
         """``claude``: the Claude settings hooks installed in ``runner``;
         ``subagents``: the types the ``task`` tool offers (no task tool without them).
         The rest is described where it is kept, below."""
         self.provider = provider
+        #: The models hooks may call (``ctx.model_registry``), listed when first asked.
+        self._catalog = catalog
+        self._model_registry: ModelRegistry | None = None
         #: How the agent runs (``ctx.mode``): the mode that drives it says.
         self.mode: RunMode = mode
         self.runner = runner
@@ -171,6 +192,8 @@ class Agent:
         self._listeners: list[Listener] = []
         #: Messages sent while a run streams, and ``deliver_as`` messages, until they land.
         self.queues = MessageQueues()
+        #: Hook handlers the run goes on without (``turn_end``'s), until they finish.
+        self.lagging = LaggingHandlers(runner, _settings_hook_path(claude))
         #: ``ctx.shutdown()``: set once the graceful shutdown is done (modes may exit).
         self.shutdown_requested = asyncio.Event()
         self._shutdown_wanted = False
@@ -273,11 +296,12 @@ class Agent:
             self.publish(event.to_dict())
 
     async def emit(self, event: Event) -> Any:
-        """Tell listeners, then hooks; returns the hooks' combined result."""
+        """Tell listeners, then hooks; returns the hooks' combined result. ``turn_end``'s
+        handlers are not waited for, as in pi (``LaggingHandlers``)."""
         if self._listeners:
             self.publish(self.stream.event(event))
         if self.runner.has_handlers(event.type):
-            return await self.runner.emit(event)
+            return await self.lagging.emit(event)
         return None
 
     @property
@@ -325,8 +349,11 @@ class Agent:
         *,
         reason: str = "new",
     ) -> bool:
-        """Start a fresh session file (``/new``, ``/clear``, a hook's ``new_session``)."""
-        return await self.sessions.new_session(parent_session, setup, reason=reason)
+        """Start a fresh session file (``/new``, ``/clear``, a hook's ``new_session``); the
+        hooks are loaded again for it, as pi runs its extension factories again (an agent
+        built without ``build_agent`` has no reloader and keeps the hooks it has)."""
+        renew = self._reload_hooks if self.reloader is not None else None
+        return await self.sessions.new_session(parent_session, setup, reason=reason, renew=renew)
 
     async def switch_session(self, path: str) -> bool:
         """Resume another session file."""
@@ -367,10 +394,15 @@ class Agent:
     async def maybe_auto_compact(self) -> None:
         await self.sessions.maybe_auto_compact()
 
-    async def shutdown(self, reason: str = "exit") -> None:
-        """``session_shutdown`` once, close the session; background settings hooks end too."""
+    async def shutdown(self, reason: str = "quit") -> None:
+        """``session_shutdown`` once, close the session; background settings hooks end too.
+
+        The end of a run is ``quit``, pi's name; ``exit`` (hookline's name before) is
+        taken as ``quit``, so an embedding host that passes it keeps working."""
+        if reason == "exit":
+            reason = "quit"
         first = not self.sessions.shut_down
-        if first and reason == "exit" and self._compactions:
+        if first and reason == "quit" and self._compactions:
             # A compaction a hook asked for (``ctx.compact()``) runs once the agent is idle:
             # a run that ends the process (print mode) still writes it before the end.
             await asyncio.wait(self._compactions, timeout=_COMPACTION_GRACE)
@@ -414,14 +446,18 @@ class Agent:
     def append_entry(self, custom_type: str, data: Any) -> None:
         self.session.append_custom_entry(custom_type, data)
 
-    def deliver(self, message: Message, deliver_as: str, trigger_turn: bool) -> None:
+    def deliver(self, message: Message, deliver_as: str | None, trigger_turn: bool) -> None:
         """``send_message``/``send_user_message`` with ``deliver_as``: where it lands.
 
         Idle: ``next_turn`` waits for the next prompt; otherwise the message is
-        appended and, with ``trigger_turn``, a run starts.
+        appended and, with ``trigger_turn``, a run starts. While a run streams a
+        user message without ``deliver_as`` is refused, as pi refuses it: reported
+        as pi reports it (``<runtime>``: the agent cannot tell which hook sent it).
         """
         msg: Message = {**message, "timestamp": time.time()}  # type: ignore[assignment]
-        if deliver_as == "next_turn":
+        if deliver_as is None and self.is_streaming:
+            self.runner.report("<runtime>", "send_user_message", BUSY_REFUSAL)
+        elif deliver_as == "next_turn":
             self.queues.next_turn(msg)
         elif self.is_streaming:
             (self.queues.steer if deliver_as == "steer" else self.queues.follow_up)(msg)
@@ -497,6 +533,23 @@ class Agent:
         provider, _, name = self.provider.model_id.partition(":")
         return ModelInfo(provider, name, self.context_window)
 
+    def get_model_registry(self) -> ModelRegistry:
+        """``ctx.model_registry``: built at the first ask, around this agent's provider and
+        its request hooks; the providers it builds close with the session."""
+        if self._model_registry is None:
+            from hookline.agent.model_catalog import ModelCatalog
+            from hookline.agent.model_registry import ModelRegistry, RequestHooks
+
+            step = self.model_step
+            self._model_registry = registry = ModelRegistry(
+                self._catalog() if self._catalog is not None else ModelCatalog(os.environ),
+                cwd=self.cwd,
+                current=lambda: self.provider,
+                hooks=lambda: RequestHooks(step.payload_hook(), step.response_hook()),
+            )
+            self.on_shutdown(registry.aclose)
+        return self._model_registry
+
     async def select_model(self, spec: str) -> bool:
         """``ctx.set_model``: build the provider and switch; False (and a notice) if it
         cannot be built."""
@@ -536,9 +589,14 @@ class Agent:
         if self.reloader is None:
             raise RuntimeError("reload: this agent was not built with build_agent")
         await self.emit(SessionShutdownEvent(reason="reload"))
+        await self._reload_hooks()
+        await self.sessions.start("reload")
+
+    async def _reload_hooks(self) -> None:
+        """Discover and load the hooks again, and the tools they registered."""
+        assert self.reloader is not None
         await self.reloader()
         self.rebuild_tools()
-        await self.sessions.start("reload")
 
     def get_system_prompt(self) -> str:
         return self.system_prompt
@@ -654,7 +712,12 @@ class Agent:
                         "details": m.details,
                         "timestamp": time.time(),
                     }
+                    if m.attribution is not None:
+                        injected["attribution"] = m.attribution
                     added.append(await self._append(injected))
+        # Turns are counted per run, as in pi: each run's first turn is 0.
+        self.turn_index = 0
+        self.sessions.turn_leaves.clear()
         await self.emit(AgentStartEvent())
         await self._loop(added)
         await self.emit(AgentEndEvent(messages=added, denials=[d.to_dict() for d in self.denials]))
@@ -699,6 +762,7 @@ class Agent:
                 if steered:
                     result = self._skipped(call)
                 else:
+                    await self.lagging.drain()  # pi's tool calls wait for its event queue
                     result, denial = await self.tool_execution.run(
                         call, self.active_tools(), self._abort
                     )
@@ -845,19 +909,52 @@ class Agent:
             from hookline.core.results import UserBashResult  # loaded: a hook answered
 
             if isinstance(result, UserBashResult) and result.result is not None:
-                done_by_hook = result.result
-                return ToolResult(
-                    [{"type": "text", "text": done_by_hook.output}],
-                    {"exit_code": done_by_hook.exit_code, "from_hook": True},
-                )
+                return _run_by_hook(result.result)
             if isinstance(result, UserBashResult):
                 command = result.command or command
                 cwd = result.cwd or cwd
                 env = result.env
+        return await self._run_users(["bash", "-c", command], cwd, env, signal)
+
+    async def run_user_python(
+        self,
+        code: str,
+        *,
+        exclude_from_context: bool = False,
+        signal: asyncio.Event | None = None,
+    ) -> ToolResult:
+        """``$code`` from the user (``$$code``: ``exclude_from_context``): ``user_python``
+        hooks may rewrite code, cwd and env, or run it themselves.
+
+        It runs as ``python3 -c code``, the ``python3`` the user's ``PATH`` finds first.
+        """
+        cwd, env = self.cwd, None
+        event = UserPythonEvent(code=code, cwd=cwd, exclude_from_context=exclude_from_context)
+        result = await self.emit(event)
+        if result is not None:
+            from hookline.core.results import UserPythonResult  # loaded: a hook answered
+
+            if isinstance(result, UserPythonResult) and result.result is not None:
+                return _run_by_hook(result.result)
+            if isinstance(result, UserPythonResult):
+                code = result.code or code
+                cwd = result.cwd or cwd
+                env = result.env
+        return await self._run_users(["python3", "-c", code], cwd, env, signal)
+
+    async def _run_users(
+        self,
+        argv: list[str],
+        cwd: str,
+        env: dict[str, str] | None,
+        signal: asyncio.Event | None,
+    ) -> ToolResult:
+        """The user's own command, in bash's environment with ``env`` added, under the bash
+        tool's default timeout (it cannot hang); stopped by ``signal`` or the run's abort."""
         full_env = {**self._bash_env(), **self.extra_env, **(env or {})}
-        timeout, _ = bash_timeouts(full_env)  # the bash tool's default: a `!cmd` cannot hang
+        timeout, _ = bash_timeouts(full_env)
         done = await run_process(
-            ["bash", "-c", command],
+            argv,
             cwd=cwd,
             env=full_env,
             merge_stderr=True,
@@ -865,14 +962,34 @@ class Agent:
             signal=signal or self._abort,
         )
         text = done.stdout + (f"\n(exit code {done.code})" if done.code else "")
+        if done.error is not None:  # not started at all (python3 not on PATH, say)
+            text = f"could not run {argv[0]}: {done.error}"
         if done.timed_out:
             text += f"\n(timed out after {timeout:g} s; the command was killed)"
         return ToolResult([{"type": "text", "text": text}], {"exit_code": done.code})
 
     async def set_model(self, provider: Provider, source: str = "set") -> None:
+        # here: only a model change needs the catalog's facts
+        from hookline.agent.model_catalog import describe
+
         previous = self.provider.model_id
         self.provider = provider
         self.session.append_model_change(provider.model_id, previous)
         await self.emit(
-            ModelSelectEvent(model=provider.model_id, previous_model=previous, source=source)
+            ModelSelectEvent(
+                model=describe(provider.model_id).to_pi(),
+                spec=provider.model_id,
+                previous_model=describe(previous).to_pi(),
+                previous_spec=previous,
+                source=source,
+            )
         )
+
+
+def _settings_hook_path(claude: ClaudeHooks | None) -> str | None:
+    """The path of the settings hooks in the runner (always waited for), if installed."""
+    if claude is None:
+        return None
+    from hookline.claude.adapter import SETTINGS_HOOK_PATH  # loaded: ``claude`` is installed
+
+    return SETTINGS_HOOK_PATH

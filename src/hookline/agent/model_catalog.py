@@ -183,21 +183,27 @@ class ModelCatalog:
         sdk = _SDKS.get(provider)
         return keyed and (sdk is None or self.installed(sdk))
 
-    def available(self, current: str) -> list[ModelEntry]:
-        """The model in use, the ones named by the user, the scripted model, then each
-        usable provider's known models; no repeats, nothing that could not be built."""
+    def listed(self, current: str) -> list[ModelEntry]:
+        """The model in use, the ones named by the user, the scripted model, then every
+        provider's known models; no repeats, nothing whose spec names no provider."""
         named = [s for s in (self.env.get(MODEL_ENV, ""), self.settings_model or "") if s.strip()]
-        specs = [*named, SCRIPTED_DEFAULT]
-        for provider in _KEYS:
-            specs += [m.spec for m in KNOWN if m.provider == provider]
+        specs = [current, *named, SCRIPTED_DEFAULT, *(m.spec for m in KNOWN)]
         seen: dict[str, ModelEntry] = {}
-        for spec in [current, *specs]:
-            try:
-                provider, _ = parse_spec(normalize_spec(spec))
-            except ProviderSpecError:
-                continue  # a bad name in the environment or settings is not a model
-            if spec != current and not self.usable(provider):
-                continue
-            entry = self.entry(spec)
-            seen.setdefault(entry.spec, entry)
+        for spec in specs:
+            if _names_a_provider(spec):  # a bad name in the environment or settings is not a model
+                entry = self.entry(spec)
+                seen.setdefault(entry.spec, entry)
         return list(seen.values())
+
+    def available(self, current: str) -> list[ModelEntry]:
+        """``listed`` less what could not be built here (the model in use always stays)."""
+        in_use = self.entry(current).spec if _names_a_provider(current) else None
+        return [e for e in self.listed(current) if e.spec == in_use or self.usable(e.provider)]
+
+
+def _names_a_provider(spec: str) -> bool:
+    try:
+        parse_spec(normalize_spec(spec))
+    except ProviderSpecError:
+        return False
+    return True

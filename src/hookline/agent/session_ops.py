@@ -58,7 +58,7 @@ class SessionLifecycle:
         self.cwd = cwd
         self.emit = emit
         self.compaction = compaction
-        #: The leaf before each turn of this process (``branch(turn_index=...)``).
+        #: The leaf before each turn of the latest run (``branch(turn_index=...)``).
         self.turn_leaves: dict[int, str | None] = {}
         self._shut_down = False
         #: Set by ``abort()`` while a compaction or tree move asks its hooks (their signal).
@@ -91,8 +91,12 @@ class SessionLifecycle:
         setup: Callable[[Any], Awaitable[None] | None] | None = None,
         *,
         reason: str = "new",
+        renew: Callable[[], Awaitable[None]] | None = None,
     ) -> bool:
-        """Start a fresh session file (``/new``, ``/clear``, a hook's ``new_session``)."""
+        """Start a fresh session file (``/new``, ``/clear``, a hook's ``new_session``).
+
+        As in pi, the session left is shut down (``session_shutdown`` with ``reason``),
+        then ``renew`` loads the hooks again, whose ``session_start`` follows."""
         if await self._cancelled(SessionBeforeSwitchEvent(reason=reason)):
             return False
         previous = self.session.get_session_file()
@@ -102,6 +106,9 @@ class SessionLifecycle:
             fresh = SessionManager.create(self.cwd, parent_session=parent_session or previous)
         else:
             fresh = SessionManager.in_memory(self.cwd)
+        await self.emit(
+            SessionShutdownEvent(reason=reason, target_session_file=fresh.get_session_file())
+        )
         self.session.close()
         if setup is not None:
             value = setup(fresh)
@@ -109,6 +116,8 @@ class SessionLifecycle:
                 await value
         self.session = fresh
         self.turn_leaves.clear()
+        if renew is not None:
+            await renew()
         await self.emit(
             SessionSwitchEvent(
                 reason=reason, previous_session_file=previous, session_file=fresh.get_session_file()
@@ -172,8 +181,11 @@ class SessionLifecycle:
         forked = self.session.fork(entry_id or self.session.get_leaf_id())
         self.session.close()
         self.session = forked
+        now = forked.get_session_file()
+        await self.emit(SessionForkEvent(previous_session_file=previous, session_file=now))
+        # The session file changed, as on /new and /resume: the same announcement.
         await self.emit(
-            SessionForkEvent(previous_session_file=previous, session_file=forked.get_session_file())
+            SessionSwitchEvent(reason="fork", previous_session_file=previous, session_file=now)
         )
         await self.start("fork")
         return True
@@ -235,10 +247,18 @@ class SessionLifecycle:
     async def compact(
         self, custom_instructions: str | None = None, trigger: str = "manual"
     ) -> bool:
-        """Summarise old messages into a compaction entry; hooks may cancel or supply it."""
-        prep = prepare_compaction(self.session)
-        if not prep.messages_to_summarize:
+        """Summarise old messages into a compaction entry; hooks may cancel or supply it.
+
+        As in pi, ``session_before_compact`` is asked whenever the session holds messages
+        and was not just compacted, even when all of them would be kept: a hook may
+        cancel, or supply a compaction. Without one, nothing is summarised then (pi
+        writes a summary of nothing)."""
+        branch = self.session.get_branch()
+        if not branch or branch[-1]["type"] == "compaction":
             return False
+        if not any(entry["type"] == "message" for entry in branch):
+            return False
+        prep = prepare_compaction(self.session)
         summary = default_summary(prep.messages_to_summarize)
         self.signal = signal = asyncio.Event()
         try:
@@ -271,6 +291,8 @@ class SessionLifecycle:
                 first_kept = result.compaction.first_kept_entry_id or first_kept
                 details = result.compaction.details
                 from_hook = True
+        if not from_hook and not prep.messages_to_summarize:
+            return False
         if not from_hook:
             extra = await self.emit(SessionCompactingEvent(messages=prep.messages_to_summarize))
             if isinstance(extra, SessionCompactingResult):
@@ -315,7 +337,8 @@ class SessionLifecycle:
             first_kept_entry_id=kept,
             previous_summary=previous,
             messages_to_summarize=prep.messages_to_summarize,
-            entry_ids_to_summarize=ids,
+            # all is kept (a short session): nothing is summarised
+            entry_ids_to_summarize=ids if prep.messages_to_summarize else [],
             tokens_before=prep.tokens_before,
         )
 
@@ -345,7 +368,7 @@ class SessionLifecycle:
                 break
         await self.emit(AutoCompactionEndEvent(aborted=not done, error=error, result=result))
 
-    async def shutdown(self, reason: str = "exit") -> bool:
+    async def shutdown(self, reason: str = "quit") -> bool:
         """``session_shutdown`` once, then close the session file; False when already done."""
         if self._shut_down:
             return False

@@ -427,6 +427,7 @@ class AgentBuilder:
         leftovers = self.leftovers()
         subagents = self.subagents(trusted, plugins)
         make_provider = self.provider_factory()
+        catalog = self.catalog(settings)
         agent = Agent(
             provider=provider,
             runner=runner,
@@ -446,6 +447,7 @@ class AgentBuilder:
             settings_stream_rules=_settings_stream_rules(settings),
             verbose_context=self.options.verbose_context,
             mode=self.options.mode,
+            catalog=catalog,
         )
         self.bind(agent, claude)
         agent.on_shutdown(sandbox.aclose)
@@ -461,7 +463,7 @@ class AgentBuilder:
             make_provider=make_provider,
             trusted=trusted,
             sandbox=sandbox,
-            catalog=self.catalog(settings),
+            catalog=catalog,
         )
 
     # -- the steps, in order ---------------------------------------------------------

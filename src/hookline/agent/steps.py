@@ -17,7 +17,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from hookline.agent.blocks import StreamBlocks, block_kind
-from hookline.agent.provider import ModelRequest, Provider, ProviderError, ThinkingLevel, ToolSpec
+from hookline.agent.provider import (
+    ModelRequest,
+    PayloadHook,
+    Provider,
+    ProviderError,
+    ResponseHook,
+    ThinkingLevel,
+    ToolSpec,
+)
 from hookline.agent.providers.retry import complete_with_retry
 from hookline.agent.stream import StreamShaper
 from hookline.core.api import StreamRule
@@ -184,9 +192,7 @@ class ModelStep:
             specs,
             signal=stop,
             thinking=thinking,
-            on_payload=(
-                self._on_payload if self.runner.has_handlers("before_provider_request") else None
-            ),
+            on_payload=self.payload_hook(),
             on_response=on_response if response_hooks or events is not None else None,
             blocks=blocks,
         )
@@ -236,6 +242,16 @@ class ModelStep:
         if events is not None:
             message = await events.end(message)
         return ModelReply(message)
+
+    def payload_hook(self) -> PayloadHook | None:
+        """``before_provider_request`` for a request about to be built; None when no hook
+        listens (the payload is then never handed out)."""
+        return self._on_payload if self.runner.has_handlers("before_provider_request") else None
+
+    def response_hook(self) -> ResponseHook | None:
+        """``after_provider_response`` for a request about to be built; None when no hook
+        listens."""
+        return self._on_response if self.runner.has_handlers("after_provider_response") else None
 
     def _message_hooks(self) -> bool:
         return any(

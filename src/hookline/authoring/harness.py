@@ -24,7 +24,7 @@ from hookline.claude.config import HookSource as SettingsSource
 from hookline.claude.config import load_plugin_hooks
 from hookline.core.api import Handler, HookAPI, LoadedHook
 from hookline.core.events import Event
-from hookline.core.host import EMPTY_SESSION, DetachedHost, SessionView
+from hookline.core.host import EMPTY_SESSION, DetachedHost, ModelRegistryView, SessionView
 from hookline.core.messages import Content, CustomMessage, Message
 from hookline.core.pipeline import Authorize, ToolOutcome, ToolPipeline
 from hookline.core.results import (
@@ -50,9 +50,9 @@ class RecordingHost(DetachedHost):
 
     def __init__(self) -> None:
         super().__init__()
-        #: ``(message, deliver_as)`` of each ``send_message``/``send_user_message`` with a
-        #: delivery mode.
-        self.delivered: list[tuple[Message, str]] = []
+        #: ``(message, deliver_as)`` of each ``send_message`` with a delivery mode and each
+        #: ``send_user_message`` (``None``: none given).
+        self.delivered: list[tuple[Message, str | None]] = []
         self.messages: list[CustomMessage] = []
         self.prompts: list[str] = []
         self.entries: list[tuple[str, Any]] = []
@@ -63,12 +63,22 @@ class RecordingHost(DetachedHost):
         #: What hooks read as ``ctx.session_manager`` and ``ctx.session_file`` (a test's own).
         self.session_manager: SessionView | None = None
         self.session_file: str | None = None
+        #: What hooks read as ``ctx.model_registry`` (a test's own, with its scripted
+        #: models); by default one with the environment's keys, made when first read.
+        self.model_registry: ModelRegistryView | None = None
 
     def get_session_manager(self) -> SessionView:
         return self.session_manager or EMPTY_SESSION
 
     def get_session_file(self) -> str | None:
         return self.session_file
+
+    def get_model_registry(self) -> ModelRegistryView:
+        if self.model_registry is None:
+            from hookline.agent.model_registry import ModelRegistry
+
+            self.model_registry = ModelRegistry.from_environment()
+        return self.model_registry
 
     def send_message(self, message: CustomMessage, trigger_turn: bool) -> None:
         self.messages.append(message)
@@ -79,7 +89,7 @@ class RecordingHost(DetachedHost):
     def append_entry(self, custom_type: str, data: Any) -> None:
         self.entries.append((custom_type, data))
 
-    def deliver(self, message: Message, deliver_as: str, trigger_turn: bool) -> None:
+    def deliver(self, message: Message, deliver_as: str | None, trigger_turn: bool) -> None:
         self.delivered.append((message, deliver_as))
 
     def get_system_prompt(self) -> str:

@@ -5,6 +5,9 @@
 (its default answer). A dialog nothing was queued for answers what a mode
 without a UI answers (``None``, ``False``). Every dialog is recorded in
 ``asked``, every notification in ``notifications``.
+
+``ctx.ui.theme`` is plain (text unchanged, easy to assert on); ``set_theme``
+switches by name and stays plain, or to a given ``Theme`` as it is (to test colours).
 """
 
 from __future__ import annotations
@@ -13,9 +16,12 @@ import asyncio
 from collections import deque
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-from hookline.core.ui import NoUI
+from hookline.core.ui import NoUI, StatusLine
+
+if TYPE_CHECKING:
+    from hookline.core.theme import Theme, ThemeInfo, ThemeResult
 
 DialogKind = Literal["select", "confirm", "input", "editor"]
 _KINDS: tuple[DialogKind, ...] = ("select", "confirm", "input", "editor")
@@ -41,6 +47,35 @@ class ScriptedUI(NoUI):
         super().__init__()
         self.asked: list[Dialog] = []
         self._queued: dict[str, deque[Any]] = {kind: deque() for kind in _KINDS}
+        self._theme: Theme | None = None
+        #: a coloured theme's escapes stay, as in the terminal app
+        self.status = StatusLine(keep_style=True)
+
+    @property
+    def theme(self) -> Theme:
+        return self._theme or super().theme
+
+    def set_theme(self, theme: str | Theme) -> ThemeResult:
+        from hookline.core.theme import ThemeError, ThemeResult, theme_by_name
+
+        try:
+            self._theme = theme_by_name(theme, "plain") if isinstance(theme, str) else theme
+        except ThemeError as exc:
+            return ThemeResult(False, str(exc))
+        return ThemeResult(True)
+
+    def get_theme(self, name: str) -> Theme | None:
+        from hookline.core.theme import ThemeError, theme_by_name
+
+        try:
+            return theme_by_name(name, "plain")
+        except ThemeError:
+            return None
+
+    def get_all_themes(self) -> list[ThemeInfo]:
+        from hookline.core.theme import available_themes
+
+        return available_themes()
 
     def answer(self, kind: DialogKind, *answers: Any) -> ScriptedUI:
         """Queue the answers of the next dialogs of ``kind``, in order."""
@@ -120,6 +155,7 @@ class ScriptedUI(NoUI):
         *,
         timeout: float | None = None,
         signal: asyncio.Event | None = None,
+        prompt_style: bool | None = None,
     ) -> str | None:
         answer: str | None = self._next("editor", title, prefill, timeout, None)
         return answer

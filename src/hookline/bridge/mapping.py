@@ -61,7 +61,7 @@ from hookline.core.messages import Content
 FAIL_CLOSED = frozenset({"PreToolUse", "PermissionRequest"})
 
 #: Claude's SessionEnd reasons in hookline's ``session_shutdown`` vocabulary.
-_END_REASONS = {"prompt_input_exit": "exit", "clear": "clear", "logout": "logout"}
+_END_REASONS = {"prompt_input_exit": "quit", "clear": "clear", "logout": "logout"}
 
 
 class BridgeInputError(ValueError):

@@ -130,7 +130,8 @@ log = logging.getLogger("hookline.claude")
 
 SETTINGS_HOOK_PATH = "settings:claude"
 #: ``session_switch`` reason → SessionEnd ``reason`` for the session left.
-_SWITCH_END_REASONS = {"new": "clear", "clear": "clear", "switch": "resume"}
+#: A new session's SessionEnd comes from its ``session_shutdown`` (reason ``new``).
+_SWITCH_END_REASONS = {"switch": "resume"}
 #: The ``ui.set_status`` key of running hooks' ``statusMessage``.
 STATUS_KEY = "claude-hooks"
 
@@ -464,7 +465,7 @@ class ClaudeHooks:
 
     async def _on_session_switch(self, ev: SessionSwitchEvent, ctx: HookContext) -> None:
         """The session being left ends before the next one's SessionStart: SessionEnd with
-        reason ``clear`` (a new session: /new, /clear) or ``resume`` (another one opened)."""
+        reason ``resume`` (another one opened); a new one's comes from ``session_shutdown``."""
         leaving, self._leaving = self._leaving, None
         if not self.engine.has_hooks("SessionEnd"):
             return

@@ -162,7 +162,12 @@ def session_start(ev: SessionStartEvent, model: str | None = None) -> dict[str, 
 
 
 #: hookline's shutdown reasons in Claude's SessionEnd vocabulary.
-_END_REASONS = {"exit": "prompt_input_exit", "sigterm": "other"}
+_END_REASONS = {
+    "quit": "prompt_input_exit",
+    "exit": "prompt_input_exit",
+    "new": "clear",
+    "sigterm": "other",
+}
 
 
 def session_end(ev: SessionShutdownEvent) -> dict[str, Any]:

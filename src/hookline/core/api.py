@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     import asyncio
 
     from hookline.core.context import HookContext
+    from hookline.core.host import NamedModel
     from hookline.core.process import ExecResult
 
 Handler = Callable[[Any, "HookContext"], Any]
@@ -35,6 +36,11 @@ C = TypeVar("C", bound=CommandHandler)
 
 class UnknownEventError(ValueError):
     """``on()`` was given a name that is not an event; raised at load time."""
+
+
+class LateRegistrationError(RuntimeError):
+    """``on()`` was called after ``register(pi)`` returned: the runner read the hook's
+    handlers when it was loaded, so a handler added later would never run."""
 
 
 @dataclass(slots=True)
@@ -97,11 +103,23 @@ class LoadedHook:
     own_deadlines: bool = False
 
 
+#: Event names pi's hooks once had, and what replaced them (said instead of a look-alike).
+_REPLACED_EVENTS = {
+    "session": (
+        " (pi split its single 'session' event, with its `reason` and `entries`, into "
+        "session_start, session_before_switch, session_switch, session_before_fork, "
+        "session_fork, session_before_compact, session_compact, session_before_tree, "
+        "session_tree and session_shutdown; read the entries with "
+        "ctx.session_manager.get_entries())"
+    ),
+}
+
+
 def _suggest(name: str) -> str:
     from hookline._typos import closest_hint
     from hookline.core.vocabulary import claude_event_hint
 
-    return claude_event_hint(name) or closest_hint(name, EVENT_NAMES)
+    return _REPLACED_EVENTS.get(name) or claude_event_hint(name) or closest_hint(name, EVENT_NAMES)
 
 
 class HookAPI:
@@ -139,6 +157,11 @@ class HookAPI:
         """Subscribe ``handler`` to ``event``; without a handler, a decorator."""
         if event not in EVENT_NAMES:
             raise UnknownEventError(f"unknown event {event!r}{_suggest(event)}")
+        if self._context is not None:  # bound: the runner has read the handlers
+            raise LateRegistrationError(
+                f"hook {self.hook.path}: pi.on({event!r}) after register(pi) returned; "
+                "handlers are read when the hook is loaded: subscribe inside register(pi)"
+            )
 
         def add(fn: F) -> F:
             if not callable(fn):
@@ -344,19 +367,26 @@ class HookAPI:
             self._act("deliver", msg, deliver_as, trigger_turn)
 
     def send_user_message(
-        self, content: str | list[Content], *, deliver_as: Literal["steer", "follow_up"] = "steer"
+        self,
+        content: str | list[Content],
+        *,
+        deliver_as: Literal["steer", "follow_up"] | None = None,
     ) -> None:
         """A user message that always gets an answer: starts a run when idle; while the
         agent streams, ``"steer"`` lands after the current tool call, ``"follow_up"``
-        after the run."""
-        _check_delivery(deliver_as, ("steer", "follow_up"))
+        when the run would stop. Without ``deliver_as`` while a run streams (``agent_end``
+        included: the run is still ending) it is refused, as in pi: an error of
+        ``send_user_message`` is reported and nothing is sent."""
+        if deliver_as is not None:
+            _check_delivery(deliver_as, ("steer", "follow_up"))
         blocks: list[Content] = (
             [{"type": "text", "text": content}] if isinstance(content, str) else list(content)
         )
         self._act("deliver", {"role": "user", "content": blocks}, deliver_as, True)
 
-    async def set_model(self, spec: str) -> bool:
-        """Switch the model (``provider:name``); False when it cannot be built."""
+    async def set_model(self, spec: str | NamedModel) -> bool:
+        """Switch the model (``provider:name``, or a ``ctx.model_registry`` entry as in pi);
+        False when it cannot be built."""
         return await self._current_context().set_model(spec)
 
     def get_thinking_level(self) -> str:
@@ -395,11 +425,9 @@ class HookAPI:
         cwd: str | None = None,
     ) -> ExecResult:
         """Run ``command args...``; ``timeout`` in seconds kills its whole process group."""
-        from hookline.core.process import run_process  # asyncio's subprocess: loaded on use
+        from hookline.core.process import exec_command  # asyncio's subprocess: loaded on use
 
-        return await run_process(
-            [command, *args], cwd=cwd or self.cwd, timeout=timeout, signal=signal
-        )
+        return await exec_command(command, args, cwd or self.cwd, timeout=timeout, signal=signal)
 
 
 #: The extension name of the same object (pi's ``ExtensionAPI``).

@@ -136,6 +136,16 @@ class HandlerCalls:
         self.own_deadlines: set[str] = set()
         self._report = report
 
+    def seen_by(self, context: HookContext) -> HandlerCalls:
+        """These calls (deadlines, clock, orphans, reports) with handlers given ``context``."""
+        calls = HandlerCalls(context, self.timeout, self._report, self.grace)
+        calls.clock, calls.orphans, calls.own_deadlines = (
+            self.clock,
+            self.orphans,
+            self.own_deadlines,
+        )
+        return calls
+
     # -- the two halves of a call ------------------------------------------------
 
     def start(self, fn: Handler, event: Event) -> Any:

@@ -11,6 +11,8 @@ from hookline.core.host import (
     ContextUsage,
     DetachedHost,
     ModelInfo,
+    ModelRegistryView,
+    NamedModel,
     RunMode,
     SessionView,
 )
@@ -116,10 +118,16 @@ class HookContext:
         """The current model: provider, id and context window."""
         return self.host.get_model_info()
 
-    async def set_model(self, spec: str | ModelInfo) -> bool:
-        """Switch the model (``provider:name`` or a ``ModelInfo``); False when it cannot be
-        built (the reason is shown)."""
-        return await self.host.select_model(spec.spec if isinstance(spec, ModelInfo) else spec)
+    @property
+    def model_registry(self) -> ModelRegistryView:
+        """The models a hook may call with ``complete()``, and their credentials as the
+        providers find them (pi's ``ctx.modelRegistry``)."""
+        return self.host.get_model_registry()
+
+    async def set_model(self, spec: str | NamedModel) -> bool:
+        """Switch the model (``provider:name``, ``model_info`` or a ``model_registry`` entry);
+        False when it cannot be built (the reason is shown)."""
+        return await self.host.select_model(spec if isinstance(spec, str) else spec.spec)
 
     def get_thinking_level(self) -> str:
         """``off`` | ``minimal`` | ``low`` | ``medium`` | ``high`` | ``xhigh``."""
@@ -151,6 +159,23 @@ class HookContext:
     def set_system_prompt(self, prompt: str) -> None:
         """Replace the system prompt for this run (reset every run, never cumulative)."""
         self.host.set_system_prompt(prompt)
+
+
+class HeadlessContext(HookContext):
+    """``ctx`` of a ``task`` sub-agent's tool calls: the agent's context without its UI.
+
+    Nobody watches a sub-agent's calls, so ``has_ui`` is false there (as in pi's
+    sub-agents) and a dialog answers its default at once: a hook that needs a
+    human blocks, as in print mode. The rest reads through to the live context.
+    """
+
+    def __init__(self, base: HookContext) -> None:
+        self._base = base
+        self.ui = NoUI()
+        self.has_ui = False
+
+    def __getattr__(self, name: str) -> Any:  # what is not its own: the live context's
+        return getattr(object.__getattribute__(self, "_base"), name)
 
 
 class CommandContext(HookContext):

@@ -36,6 +36,8 @@ class ToolCallContent(TypedDict):
 
 
 Content: TypeAlias = TextContent | ImageContent
+#: Who asked for a hook's message: the user (a command, a prompt) or the agent itself.
+Attribution: TypeAlias = Literal["user", "agent"]
 AssistantContent: TypeAlias = TextContent | ThinkingContent | ToolCallContent
 
 
@@ -81,6 +83,8 @@ class CustomMessage(TypedDict):
     display: bool
     details: NotRequired[Any]
     timestamp: NotRequired[float]
+    #: Who asked for it (``user`` or ``agent``), for billing and display.
+    attribution: NotRequired[Attribution]
 
 
 Message: TypeAlias = UserMessage | AssistantMessage | ToolResultMessage | CustomMessage

@@ -247,3 +247,18 @@ async def run_process(
         pid=pid,
         pipes_held=held,
     )
+
+
+async def exec_command(
+    command: str,
+    args: Sequence[str] = (),
+    cwd: str | os.PathLike[str] | None = None,
+    *,
+    timeout: float | None = None,
+    signal: asyncio.Event | None = None,
+) -> ExecResult:
+    """``command args...`` in ``cwd``: pi's ``execCommand``, what ``pi.exec`` runs.
+
+    ``run_process`` with pi's arguments: the program and its arguments apart, no shell.
+    """
+    return await run_process([command, *args], cwd=cwd, timeout=timeout, signal=signal)

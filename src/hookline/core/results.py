@@ -13,7 +13,7 @@ from typing import Any, Literal, Self
 from pydantic import BaseModel, ConfigDict, PrivateAttr, ValidationError
 from pydantic.alias_generators import to_camel
 
-from hookline.core.messages import Content, Message
+from hookline.core.messages import Attribution, Content, Message
 
 
 class HookResult(BaseModel):
@@ -96,7 +96,8 @@ class InjectedMessage(HookResult):
     content: str | list[Content]
     display: bool = True
     details: Any = None
-    attribution: str | None = None
+    #: Who asked for it (``user`` or ``agent``): kept on the message and its session entry.
+    attribution: Attribution | None = None
 
 
 class BeforeAgentStartResult(HookResult):
@@ -129,7 +130,8 @@ class InputResult(HookResult):
 
 
 class BashOutput(HookResult):
-    """A ``user_bash`` handler's own result for the command: it ran it (or chose not to)."""
+    """A ``user_bash`` (or ``user_python``) handler's own result for the command: it ran
+    it (or chose not to)."""
 
     output: str = ""
     exit_code: int | None = 0
@@ -147,6 +149,20 @@ class UserBashResult(HookResult):
     command: str | None = None
     cwd: str | None = None
     env: dict[str, str] | None = None
+    result: BashOutput | None = None
+
+
+class UserPythonResult(HookResult):
+    """``user_python``: run ``code`` in ``cwd`` with ``env`` added instead, or give the
+    ``result`` in full (nothing runs then).
+
+    Fields left ``None`` keep the previous value. Combination: chained.
+    """
+
+    code: str | None = None
+    cwd: str | None = None
+    env: dict[str, str] | None = None
+    #: The handler ran the code itself: its output, in ``user_bash``'s shape.
     result: BashOutput | None = None
 
 
@@ -274,6 +290,7 @@ RESULT_TYPES: dict[str, type[HookResult]] = {
     "before_agent_start": BeforeAgentStartResult,
     "input": InputResult,
     "user_bash": UserBashResult,
+    "user_python": UserPythonResult,
     "message_end": MessageEndResult,
     "before_provider_request": BeforeProviderRequestResult,
     "session_before_switch": SessionBeforeSwitchResult,

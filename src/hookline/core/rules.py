@@ -53,7 +53,14 @@ from hookline.core.messages import text
 
 if TYPE_CHECKING:
     from hookline.core.events import ContextEvent, ToolCallEvent, ToolResultEvent
-    from hookline.core.results import HookResult, InjectedMessage, ToolCallResult, ToolResultResult
+    from hookline.core.results import (
+        HookResult,
+        InjectedMessage,
+        ToolCallResult,
+        ToolResultResult,
+        UserBashResult,
+        UserPythonResult,
+    )
 
 # The result models (pydantic) are imported where a handler has returned a value, or where
 # a failure is turned into one: a run whose handlers return nothing never loads them.
@@ -363,30 +370,44 @@ async def input_chain(calls: HandlerCalls, event: Event, entries: list[Entry]) -
 
 
 async def user_bash(calls: HandlerCalls, event: Event, entries: list[Entry]) -> HookResult | None:
-    assert isinstance(event, events.UserBashEvent)
+    from hookline.core.results import UserBashResult
+
+    return await _user_run(calls, event, entries, UserBashResult, "command")
+
+
+async def user_python(calls: HandlerCalls, event: Event, entries: list[Entry]) -> HookResult | None:
+    from hookline.core.results import UserPythonResult
+
+    return await _user_run(calls, event, entries, UserPythonResult, "code")
+
+
+async def _user_run(
+    calls: HandlerCalls,
+    event: Event,
+    entries: list[Entry],
+    kind: type[UserBashResult | UserPythonResult],
+    what: str,
+) -> HookResult | None:
+    """The user's own ``!command`` or ``$code``: ``what`` (the command or the code) and
+    ``cwd`` chain, the last ``env`` wins; a handler's ``result`` (it ran it) ends the chain."""
+    assert isinstance(event, (events.UserBashEvent, events.UserPythonEvent))
     current = event
     env: dict[str, str] | None = None
     changed = False
     for path, fn in entries:
         result = await calls.guarded(path, fn, current)
-        if result is None:
-            continue
-        from hookline.core.results import UserBashResult
-
-        if not isinstance(result, UserBashResult):
+        if not isinstance(result, kind):
             continue
         if result.result is not None:  # pi's full replacement: the handler ran it
-            return UserBashResult(result=result.result)
-        current = dataclasses.replace(
-            current, command=result.command or current.command, cwd=result.cwd or current.cwd
-        )
+            return kind(result=result.result)
+        rewritten = getattr(result, what) or getattr(current, what)
+        cwd = result.cwd or current.cwd
+        current = dataclasses.replace(current, **{what: rewritten, "cwd": cwd})
         env = result.env if result.env is not None else env
         changed = True
     if not changed:
         return None
-    from hookline.core.results import UserBashResult
-
-    return UserBashResult(command=current.command, cwd=current.cwd, env=env)
+    return kind(**{what: getattr(current, what), "cwd": current.cwd, "env": env})
 
 
 async def message_end(calls: HandlerCalls, event: Event, entries: list[Entry]) -> HookResult | None:
@@ -477,6 +498,7 @@ RULES: dict[str, Rule] = {
     "session.compacting": latest,
     "input": input_chain,
     "user_bash": user_bash,
+    "user_python": user_python,
     "stop": first_block,
     "subagent_stop": first_block,
     "permission_request": first_decision,

@@ -35,7 +35,7 @@ from hookline.core.calling import (
     start_direct,
     supervised,
 )
-from hookline.core.context import CommandContext, HookContext
+from hookline.core.context import CommandContext, HeadlessContext, HookContext
 from hookline.core.deadlines import DialogPausingUI
 from hookline.core.driver import ABANDON_GRACE, Resume, caller_cancelled, is_cancellation
 from hookline.core.events import Event
@@ -158,6 +158,9 @@ class HookRunner:
         """Give handlers ``ui``; while one of its dialogs is open, hook deadlines stand still."""
         self.context.ui = cast(HookUI, DialogPausingUI(ui, self._calls.clock))
         self.context.has_ui = has_ui
+
+    #: pi's name for ``set_ui``.
+    set_ui_context = set_ui
 
     def on_error(self, listener: ErrorListener) -> Callable[[], None]:
         """Subscribe to hook errors; returns the unsubscribe function."""
@@ -285,10 +288,17 @@ class HookRunner:
 
     # -- emitting ------------------------------------------------------------
 
-    async def emit(self, event: Event) -> HookResult | None:
-        """Emit ``event`` with its combination rule; returns the combined result."""
+    async def emit(
+        self, event: Event, *, where: Callable[[str], bool] | None = None
+    ) -> HookResult | None:
+        """Emit ``event`` with its combination rule; returns the combined result.
+
+        ``where``: only the handlers of the hooks whose path it accepts.
+        """
         name = event.type
         entries = self._handlers.get(name)
+        if entries and where is not None:
+            entries = [entry for entry in entries if where(entry[0])]
         if not entries:
             return None
         rule = RULE_OF.get(name, NOTIFY)
@@ -313,16 +323,17 @@ class HookRunner:
         entries = self._handlers.get("tool_call")
         if not entries:
             return None
+        calls = self._calls_for(event)
         # ``start_direct`` inlined: this is the call every wrapped tool makes.
         late = Late()
         handlers = iter(entries)
-        coro = run_tool_call(self._calls, event, handlers, late)
+        coro = run_tool_call(calls, event, handlers, late)
         try:
             first = coro.send(None)
         except StopIteration as stop:
             answer: ToolCallResult | None = stop.value  # typed without a ``cast`` call
             return answer
-        driver = supervised(self._calls, TOOL_CALL, event, entries, handlers, late, coro, first)
+        driver = supervised(calls, TOOL_CALL, event, entries, handlers, late, coro, first)
         return cast("ToolCallResult | None", await driver)
 
     async def emit_tool_result(self, event: ToolResultEvent) -> ToolResultResult | None:
@@ -331,10 +342,17 @@ class HookRunner:
         entries = self._handlers.get("tool_result")
         if not entries:
             return None
-        value = start_direct(self._calls, TOOL_RESULT, event, entries)
+        value = start_direct(self._calls_for(event), TOOL_RESULT, event, entries)
         if type(value) is Resume:
             value = await value
         return value  # type: ignore[no-any-return]
+
+    def _calls_for(self, event: ToolCallEvent | ToolResultEvent) -> HandlerCalls:
+        """How to call the handlers of a tool event: a ``task`` sub-agent's call (its
+        ``agent_id``) is seen through a ``HeadlessContext``, without the UI."""
+        if event.agent_id is None:
+            return self._calls
+        return self._calls.seen_by(HeadlessContext(self.context))
 
     async def emit_context(self, messages: list[Message]) -> list[Message]:
         """The messages after every ``context`` handler, each fed the previous output."""

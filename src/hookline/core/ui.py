@@ -9,6 +9,8 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
 if TYPE_CHECKING:
     import asyncio
 
+    from hookline.core.theme import Theme, ThemeInfo, ThemeResult
+
 NotifyType = Literal["info", "warning", "error"]
 WidgetPlacement = Literal["above", "below"]
 #: What ``set_widget`` shows: lines of text, or a factory of a UI component (TUI only).
@@ -51,6 +53,7 @@ class HookUI(Protocol):
         *,
         timeout: float | None = None,
         signal: asyncio.Event | None = None,
+        prompt_style: bool | None = None,
     ) -> str | None: ...
     def notify(self, message: str, type: NotifyType = "info") -> None: ...
     def set_status(self, key: str, text: str | None) -> None: ...
@@ -66,7 +69,10 @@ class HookUI(Protocol):
     def set_header(self, content: WidgetContent | None) -> None: ...
     def set_footer(self, content: WidgetContent | None) -> None: ...
     @property
-    def theme(self) -> dict[str, Any]: ...
+    def theme(self) -> Theme: ...
+    def set_theme(self, theme: str | Theme) -> ThemeResult: ...
+    def get_theme(self, name: str) -> Theme | None: ...
+    def get_all_themes(self) -> list[ThemeInfo]: ...
 
 
 _SPACES = re.compile(r" {2,}")
@@ -92,22 +98,36 @@ def strip_terminal_controls(text: str) -> str:
     return _OTHER_CONTROLS.sub("", _ESCAPES.sub("", text.replace("\r\n", "\n")))
 
 
-def sanitize_status(text: str) -> str:
-    """Escape sequences go, ``\\r \\n \\t`` become spaces, runs of spaces collapse."""
-    text = strip_terminal_controls(text.replace("\r", " "))
+_SGR = re.compile(r"(\x1b\[[0-9;:]*m)")
+
+
+def strip_all_but_style(text: str) -> str:
+    """:func:`strip_terminal_controls`, keeping the colour and attribute escapes (SGR)
+    a theme writes, so a widget shows ``ctx.ui.theme.fg(...)`` in colour."""
+    pieces = _SGR.split(text)
+    return "".join(p if i % 2 else strip_terminal_controls(p) for i, p in enumerate(pieces))
+
+
+def sanitize_status(text: str, *, keep_style: bool = False) -> str:
+    """Escape sequences go (but colours, with ``keep_style``), ``\\r \\n \\t`` become
+    spaces, runs of spaces collapse."""
+    text = text.replace("\r", " ")
+    text = strip_all_but_style(text) if keep_style else strip_terminal_controls(text)
     return _SPACES.sub(" ", text.translate(_CONTROL)).strip()
 
 
 class StatusLine:
     """Hook status texts: one per key, shown sorted by key, cut to a width."""
 
-    def __init__(self, separator: str = " · ") -> None:
+    def __init__(self, separator: str = " · ", *, keep_style: bool = False) -> None:
         self._items: dict[str, str] = {}
         self._separator = separator
+        #: Keep a theme's colour escapes (a terminal draws them); else plain text.
+        self._keep_style = keep_style
 
     def set(self, key: str, text: str | None) -> None:
         """Set a key's text; ``None`` or empty removes it."""
-        clean = sanitize_status(text) if text else ""
+        clean = sanitize_status(text, keep_style=self._keep_style) if text else ""
         if clean:
             self._items[key] = clean
         else:
@@ -117,13 +137,19 @@ class StatusLine:
         return sorted(self._items.items())
 
     def render(self, width: int) -> str:
-        """The joined line, truncated with an ellipsis to ``width`` characters."""
+        """The joined line, truncated with an ellipsis to ``width`` characters (colour
+        escapes take no room)."""
         line = self._separator.join(t for _, t in self.items())
         if width <= 0:
             return ""
-        if len(line) <= width:
+        pieces = _SGR.split(line)  # text, escape, text, ...
+        if sum(len(p) for p in pieces[::2]) <= width:
             return line
-        return line[: max(width - 1, 0)] + "…"
+        room, kept = width - 1, []
+        for i, piece in enumerate(pieces):
+            kept.append(piece if i % 2 else piece[: max(room, 0)])
+            room -= 0 if i % 2 else len(piece)
+        return "".join(kept) + "…" + ("\x1b[0m" if len(pieces) > 1 else "")
 
 
 class NoUI:
@@ -176,6 +202,7 @@ class NoUI:
         *,
         timeout: float | None = None,
         signal: asyncio.Event | None = None,
+        prompt_style: bool | None = None,
     ) -> str | None:
         return None
 
@@ -216,5 +243,19 @@ class NoUI:
         return None
 
     @property
-    def theme(self) -> dict[str, Any]:
-        return {}
+    def theme(self) -> Theme:
+        """pi's colour names, writing no colour: there is no terminal to colour."""
+        from hookline.core.theme import plain_theme
+
+        return plain_theme()
+
+    def set_theme(self, theme: str | Theme) -> ThemeResult:
+        from hookline.core.theme import ThemeResult
+
+        return ThemeResult(False, "UI not available")
+
+    def get_theme(self, name: str) -> Theme | None:
+        return None
+
+    def get_all_themes(self) -> list[ThemeInfo]:
+        return []

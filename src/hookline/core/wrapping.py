@@ -27,7 +27,7 @@ from hookline.core.pipeline import ToolPipeline
 from hookline.core.runner import HookRunner
 from hookline.core.tool import Tool, ToolBlockedError, ToolResult, ToolUpdate, ToolWrapperExecute
 
-__all__ = ["resolve_tools", "wrap_tool", "wrap_tools"]
+__all__ = ["HookToolWrapper", "resolve_tools", "wrap_tool", "wrap_tools"]
 
 
 def wrap_tool(tool: Tool, runner: HookRunner) -> Tool:
@@ -54,6 +54,10 @@ def wrap_tool(tool: Tool, runner: HookRunner) -> Tool:
         return outcome.result
 
     return replace(tool, execute=execute)
+
+
+#: pi's name for the same wrapping: ``HookToolWrapper(tool, runner)`` is ``wrap_tool``.
+HookToolWrapper = wrap_tool
 
 
 def wrap_tools(tools: Iterable[Tool], runner: HookRunner) -> list[Tool]:

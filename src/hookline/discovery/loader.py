@@ -14,7 +14,7 @@ import inspect
 import os
 import re
 import sys
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from importlib.machinery import SourceFileLoader
 from types import ModuleType
@@ -25,7 +25,13 @@ from hookline.core.bus import EventBus
 from hookline.core.driver import is_cancellation
 from hookline.core.host import AgentHost
 from hookline.core.runner import DEFAULT_HOOK_TIMEOUT, HookRunner
-from hookline.discovery.sources import Discovery, HookSource, ShadowedSource, SkippedSource
+from hookline.discovery.sources import (
+    Discovery,
+    HookSource,
+    ShadowedSource,
+    SkippedSource,
+    discover_hooks,
+)
 
 #: Prefix of the ``sys.modules`` names hook modules are imported under.
 MODULE_PREFIX = "_hookline_hook_"
@@ -93,6 +99,18 @@ async def load_hooks_async(discovery: Discovery, *, cwd: str = ".") -> LoadResul
     for source in discovery.sources:
         _keep(result, source, await load_source_async(source, cwd=cwd, shared=result))
     return result
+
+
+def discover_and_load_hooks(
+    configured_paths: Sequence[str | os.PathLike[str]] = (), cwd: str = "."
+) -> LoadResult:
+    """pi's one call for both steps: ``discover_hooks`` with ``configured_paths`` (relative
+    to ``cwd``) and the user's and packages' hooks, then ``load_hooks``.
+
+    The project's hook folder is not read: it needs trust, which ``discover_hooks``
+    takes as ``project_dir`` and ``project_trusted``.
+    """
+    return load_hooks(discover_hooks(cli_paths=configured_paths, cwd=cwd), cwd=cwd)
 
 
 def _keep(

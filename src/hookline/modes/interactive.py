@@ -5,7 +5,8 @@ prompt_toolkit + rich app of ``hookline.modes.tui``. When stdin is a pipe
 (scripts, CI) there is no screen to draw on, so it reads one prompt per line:
 ``/name args`` runs a command (``/new``, ``/compact``, ``/branch N``,
 ``/quit`` or a hook's), ``!cmd`` runs a shell command through ``user_bash``
-hooks, and dialogs read their answer from the next line.
+hooks, ``$code`` Python through ``user_python`` hooks, and dialogs read their
+answer from the next line.
 """
 
 from __future__ import annotations
@@ -89,6 +90,7 @@ class TerminalUI(NoUI):
         *,
         timeout: float | None = None,
         signal: asyncio.Event | None = None,
+        prompt_style: bool | None = None,
     ) -> str | None:
         return await self.input(title, prefill)
 
@@ -112,13 +114,13 @@ async def run_interactive(
     """
     if launch is not None:
         code = await launch.serve(agent, bundle, prompt)
-        await agent.shutdown("exit")
+        await agent.shutdown("quit")
         return code
     if on_terminal():
         from hookline.modes.tui import run_tui
 
         code = await run_tui(agent, bundle, prompt)
-        await agent.shutdown("exit")
+        await agent.shutdown("quit")
         return code
     return await run_lines(agent, prompt)
 
@@ -143,13 +145,16 @@ async def run_lines(agent: Agent, prompt: str | None = None) -> int:
         if line.startswith("!"):
             result = await agent.run_user_bash(line[1:])
             print(content_text(result.content))
+        elif line.startswith("$"):
+            result = await agent.run_user_python(line[1:])
+            print(content_text(result.content))
         elif line.startswith("/"):
             await _slash(agent, line[1:])
         else:
             await agent.prompt(line)
             print()
     # On a signal or an error the caller (cli) shuts down with its reason.
-    await agent.shutdown("exit")
+    await agent.shutdown("quit")
     return 0
 
 

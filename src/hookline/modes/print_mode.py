@@ -144,14 +144,14 @@ async def run_print(
             write(dumps({"type": "command", "name": answer.name, "output": answer.text}))
         elif answer.text:
             write(answer.text)
-        await agent.shutdown("exit")
+        await agent.shutdown("quit")
         return answer.code
     added = await agent.prompt(prompt, source="print")
     await agent.wait_for_idle()
     if agent.denials and not json_mode:
         print(f"hookline: {denial_summary(agent.denials)}", file=sys.stderr, flush=True)
     # Not in a `finally`: when cancelled (SIGTERM) the caller shuts down with its reason.
-    await agent.shutdown("exit")
+    await agent.shutdown("quit")
     final = next((m for m in reversed(added) if m["role"] == "assistant"), None)
     if final is None:
         return 0

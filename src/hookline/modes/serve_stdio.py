@@ -36,7 +36,7 @@ from hookline.core.events import (
     ToolCallEvent,
     ToolResultEvent,
 )
-from hookline.core.host import DetachedHost, ModelInfo, RunMode, SessionView
+from hookline.core.host import DetachedHost, ModelInfo, ModelRegistryView, RunMode, SessionView
 from hookline.core.messages import Content
 from hookline.core.results import (
     BeforeAgentStartResult,
@@ -162,6 +162,7 @@ async def _before_agent_start(runner: HookRunner, data: dict[str, Any]) -> Any:
             "content": message.content,
             "display": message.display,
             **({"details": message.details} if message.details is not None else {}),
+            **({"attribution": message.attribution} if message.attribution else {}),
         }
     return answer or None
 
@@ -179,7 +180,7 @@ async def _session_start(runner: HookRunner, data: dict[str, Any]) -> Any:
 
 
 async def _session_shutdown(runner: HookRunner, data: dict[str, Any]) -> Any:
-    await runner.emit(SessionShutdownEvent(reason="exit"))
+    await runner.emit(SessionShutdownEvent(reason="quit"))
     return None
 
 
@@ -218,6 +219,9 @@ class ServeHost(DetachedHost):
 
     def get_model_info(self) -> ModelInfo:
         return self._agent.get_model_info()
+
+    def get_model_registry(self) -> ModelRegistryView:
+        return self._agent.get_model_registry()
 
     def get_mode(self) -> RunMode:
         return self._agent.get_mode()

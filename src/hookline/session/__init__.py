@@ -40,6 +40,7 @@ if TYPE_CHECKING:
     from hookline.session.manager import SessionManager
     from hookline.session.readonly import ReadonlySession
     from hookline.session.storage import project_slug
+    from hookline.session.transcript import serialize_conversation
 
 __all__ = [
     "BRANCH_SUMMARY_TYPE",
@@ -67,6 +68,7 @@ __all__ = [
     "estimate_tokens",
     "prepare_compaction",
     "project_slug",
+    "serialize_conversation",
     "should_compact",
 ]
 
@@ -98,6 +100,7 @@ _EXPORTS = {
     "SessionManager": "hookline.session.manager",
     "ReadonlySession": "hookline.session.readonly",
     "project_slug": "hookline.session.storage",
+    "serialize_conversation": "hookline.session.transcript",
 }
 
 __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)

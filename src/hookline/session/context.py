@@ -59,6 +59,8 @@ def entry_message(entry: SessionEntry) -> Message | None:
         }
         if "details" in entry:
             msg["details"] = entry["details"]
+        if "attribution" in entry:
+            msg["attribution"] = entry["attribution"]
         return msg
     if entry["type"] == "branch_summary":
         details: dict[str, Any] = {"from_id": entry["from_id"], "entry_id": entry["id"]}

@@ -15,7 +15,7 @@ from typing import Any, Literal, NotRequired, TypeAlias
 
 from typing_extensions import TypedDict
 
-from hookline.core.messages import Content, Message
+from hookline.core.messages import Attribution, Content, Message
 
 #: Version written in the header; readers accept this and older.
 SESSION_VERSION = 1
@@ -64,6 +64,7 @@ class CustomMessageEntry(TypedDict):
     content: str | list[Content]
     display: bool
     details: NotRequired[Any]
+    attribution: NotRequired[Attribution]
 
 
 class ModelChangeEntry(TypedDict):

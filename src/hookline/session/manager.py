@@ -27,7 +27,7 @@ from collections import deque
 from pathlib import Path
 from typing import Any, cast
 
-from hookline.core.messages import AssistantMessage, Content, Message, tool_calls
+from hookline.core.messages import AssistantMessage, Attribution, Content, Message, tool_calls
 from hookline.session.committer import Committer
 from hookline.session.context_path import ContextPath
 from hookline.session.entries import (
@@ -248,6 +248,7 @@ class SessionManager:
                 message["content"],
                 display=message.get("display", True),
                 details=message.get("details"),
+                attribution=message.get("attribution"),
             )
         return self._append({"type": "message", "message": message})
 
@@ -262,8 +263,10 @@ class SessionManager:
         *,
         display: bool = True,
         details: Any = None,
+        attribution: Attribution | None = None,
     ) -> str:
-        """A hook message (``send_message``): the model sees it as user text."""
+        """A hook message (``send_message``): the model sees it as user text; ``attribution``
+        says who asked for it (``user`` or ``agent``)."""
         fields: dict[str, Any] = {
             "type": "custom_message",
             "custom_type": custom_type,
@@ -272,6 +275,8 @@ class SessionManager:
         }
         if details is not None:
             fields["details"] = details
+        if attribution is not None:
+            fields["attribution"] = attribution
         return self._append(fields)
 
     def append_session_info(self, name: str) -> str:

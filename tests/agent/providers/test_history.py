@@ -44,6 +44,7 @@ def test_unanswered_calls_get_a_synthetic_error_result() -> None:
     assert [m["tool_call_id"] for m in synthetic] == ["c1", "c2"]
     assert all(m["is_error"] for m in synthetic)
     assert synthetic[0]["content"][0] == {"type": "text", "text": MISSING_RESULT_TEXT}
+    assert MISSING_RESULT_TEXT == "No result provided"  # pi's words
     assert [m["role"] for m in out] == ["user", "assistant", "tool", "user", "assistant", "tool"]
 
 

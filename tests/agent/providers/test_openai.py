@@ -148,7 +148,7 @@ async def test_custom_images_and_orphans(openai_server: FakeOpenAIServer) -> Non
     assert msgs[2] == {
         "role": "tool",
         "tool_call_id": "lost",
-        "content": "(no result: the tool call was not run)",
+        "content": "No result provided",
     }
     assert msgs[3] == {"role": "user", "content": "hook note"}
     assert msgs[5] == {"role": "tool", "tool_call_id": "shot", "content": "(image)"}

@@ -75,7 +75,7 @@ async def test_prompt_streams_events_then_a_response(tmp_path: Path) -> None:
             {"text": "There is hello.txt."},
         ],
     )
-    async with RpcClient("--model", model, "--cwd", str(project)) as rpc:
+    async with RpcClient("--rpc-events", "all", "--model", model, "--cwd", str(project)) as rpc:
         await rpc.send({"type": "prompt", "message": "what is here?", "id": "p1"})
         # pi's prompt: answered at once (before the run's events), the run streams after
         events = await rpc.read_until(lambda m: m["type"] == "agent_end")
@@ -161,7 +161,7 @@ async def test_session_commands(tmp_path: Path) -> None:
         tmp_path / "script.json",
         [f"one {big}", f"two {big}", f"three {big}"],
     )
-    async with RpcClient("--model", model, "--cwd", str(project)) as rpc:
+    async with RpcClient("--rpc-events", "all", "--model", model, "--cwd", str(project)) as rpc:
         await rpc.prompt("first")
         first = await rpc.ok({"type": "get_state"})
         await rpc.prompt("second")
@@ -175,13 +175,13 @@ async def test_session_commands(tmp_path: Path) -> None:
         state = await rpc.ok({"type": "get_state"})
         assert (state["leafId"], state["messageCount"]) == (first["leafId"], 2)
 
-        # branch: to before turn 0 (just the first user message)
+        # branch: to before turn 0 of the latest run (its user message, not the answer)
         response, events = await rpc.command({"type": "branch", "turnIndex": 0})
         assert response["data"] == {"cancelled": False}
         branch = next(e for e in events if e["type"] == "session_branch")
         assert branch["targetTurnIndex"] == 0
         messages = (await rpc.ok({"type": "get_messages"}))["messages"]
-        assert [m["role"] for m in messages] == ["user"]
+        assert [m["role"] for m in messages] == ["user", "assistant", "user"]
 
         # fork: the current path copied into a new file
         response, events = await rpc.command({"type": "fork"})
@@ -190,7 +190,7 @@ async def test_session_commands(tmp_path: Path) -> None:
         assert file2 != file1 and Path(file2).is_file()
         assert "session_fork" in types_of(events)
         forked = [e for e in read_jsonl(Path(file2)) if e["type"] == "message"]
-        assert [e["message"]["role"] for e in forked] == ["user"]
+        assert [e["message"]["role"] for e in forked] == ["user", "assistant", "user"]
 
         # new_session: a fresh, empty file
         response, events = await rpc.command({"type": "new_session"})
@@ -331,7 +331,9 @@ async def test_hook_command_waits_for_idle_and_starts_a_new_session(tmp_path: Pa
             {"text": "fresh", "expect_user_contains": "bye"},
         ],
     )
-    async with RpcClient("--model", model, "--hook", str(hook), "--cwd", str(project)) as rpc:
+    async with RpcClient(
+        "--rpc-events", "all", "--model", model, "--hook", str(hook), "--cwd", str(project)
+    ) as rpc:
         state = await rpc.ok({"type": "get_state"})
         commands = (await rpc.ok({"type": "get_commands"}))["commands"]
         assert [(c["name"], c["source"]) for c in commands] == [("handoff", "extension")]
@@ -372,7 +374,9 @@ async def test_eof_while_a_dialog_is_open_cancels_it_and_shuts_down(tmp_path: Pa
     record = tmp_path / "answers.jsonl"
     hook = write_hook(tmp_path / "ui_hook.py", UI_HOOK.replace("RECORD", repr(str(record))))
     model = write_script(tmp_path / "script.json", ["Done."])
-    async with RpcClient("--model", model, "--hook", str(hook), "--cwd", str(project)) as rpc:
+    async with RpcClient(
+        "--rpc-events", "all", "--model", model, "--hook", str(hook), "--cwd", str(project)
+    ) as rpc:
         await rpc.send({"type": "prompt", "message": "go", "id": "p1"})
         await rpc.read_until(lambda m: m["type"] == "extension_ui_request")
         assert await rpc.close_stdin() == 0  # the host went away mid-dialog
@@ -875,3 +879,42 @@ async def test_ctx_shutdown_ends_the_process_after_the_run(tmp_path: Path) -> No
         assert code == 0
         assert json.loads(record.read_text()) == {"reason": "shutdown"}
         assert "Traceback" not in await rpc.stderr()
+
+
+PROMPT_STYLE_HOOK = """
+    import json
+
+    def register(pi):
+        @pi.on("turn_start")
+        async def ask(event, ctx):
+            answers = [
+                await ctx.ui.editor("Plain", "draft"),
+                await ctx.ui.editor("Doc", prompt_style=False),
+                await ctx.ui.editor("Prompt", prompt_style=True),
+            ]
+            with open(RECORD, "a") as f:
+                f.write(json.dumps(answers) + "\\n")
+"""
+
+
+async def test_the_editor_request_carries_prompt_style_when_a_hook_gives_it(
+    tmp_path: Path,
+) -> None:
+    project = _project(tmp_path)
+    record = tmp_path / "answers.jsonl"
+    source = PROMPT_STYLE_HOOK.replace("RECORD", repr(str(record)))
+    hook = write_hook(tmp_path / "style_hook.py", source)
+    model = write_script(tmp_path / "script.json", ["Done."])
+    async with RpcClient("--model", model, "--hook", str(hook), "--cwd", str(project)) as rpc:
+        await rpc.send({"type": "prompt", "message": "go", "id": "p1"})
+        asked = []
+        for answer in ("one", "two", "three"):
+            request = (await rpc.read_until(lambda m: m["type"] == "extension_ui_request"))[-1]
+            asked.append(request)
+            await rpc.send({"type": "extension_ui_response", "id": request["id"], "value": answer})
+        await rpc.read_until(lambda m: m["type"] == "agent_end")
+        assert await rpc.close_stdin() == 0
+    assert [r["method"] for r in asked] == ["editor"] * 3
+    assert "promptStyle" not in asked[0]  # the mode's own: pi's dialog, Enter submits
+    assert [r.get("promptStyle") for r in asked[1:]] == [False, True]
+    assert json.loads(record.read_text()) == ["one", "two", "three"]

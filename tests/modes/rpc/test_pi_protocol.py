@@ -7,6 +7,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+from hookline.modes.rpc.events import PI_EVENTS
+
 from ..helpers import CLI, write_hook, write_script
 from .pi_rpc_client import Line, PiRpcClient
 
@@ -88,6 +90,10 @@ async def test_a_pi_client_drives_a_session_answers_dialogs_and_sees_errors(
         error = await pi.wait_for(lambda x: x["type"] == "extension_error")
         assert error["event"] == "agent_end" and error["extensionPath"] == str(hook)
         assert "this hook is broken" in error["error"]
+        # only the kinds pi's RPC document lists; the error said once
+        shown = {"response", "extension_ui_request", *PI_EVENTS}
+        assert {x["type"] for x in pi.lines} <= shown, {x["type"] for x in pi.lines} - shown
+        assert sum("this hook is broken" in json.dumps(x) for x in pi.lines) == 1
 
         while (await pi.ok("get_state"))["isStreaming"]:
             pass

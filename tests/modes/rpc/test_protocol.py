@@ -126,7 +126,7 @@ def test_malformed_answers_are_refused(method: str, answer: Any, error: str) -> 
 def _rpc_with_stdin(stdin_path: str, project: Path) -> subprocess.CompletedProcess[str]:
     with open(stdin_path, "rb") as stdin:
         done = subprocess.run(
-            [*CLI, "--mode", "rpc", "--no-session", "--cwd", str(project)],
+            [*CLI, "--mode", "rpc", "--rpc-events", "all", "--no-session", "--cwd", str(project)],
             stdin=stdin,
             capture_output=True,
             env=os.environ.copy(),

@@ -160,3 +160,11 @@ def test_turn_end_and_agent_end_carry_their_messages_as_pi_sends_them() -> None:
     # the next run starts empty
     again = list(wire.lines({"type": "agent_end", "message_count": 3}))
     assert again[0]["messages"] == []
+
+
+def test_automatic_compaction_lines_take_pi_names() -> None:
+    wire = PiWire()
+    (start,) = wire.lines({"type": "auto_compaction_start", "reason": "threshold"})
+    assert start == {"type": "compaction_start", "reason": "threshold"}
+    (end,) = wire.lines({"type": "auto_compaction_end", "aborted": False, "result": None})
+    assert (end["type"], end["reason"], end["willRetry"]) == ("compaction_end", "threshold", False)

@@ -119,20 +119,28 @@ class Pane:
     def screen(self) -> str:
         return self.tmux("capture-pane", "-p", "-t", self.target)
 
+    def styled_screen(self) -> str:
+        """The screen with its colours and attributes, as SGR escapes (tmux's ``-e``)."""
+        return self.tmux("capture-pane", "-p", "-e", "-t", self.target)
+
     def scrollback(self) -> str:
         """Everything the pane has shown, scrolled-off lines included."""
         return self.tmux("capture-pane", "-p", "-S", "-", "-t", self.target)
 
-    def wait_for(self, check: str | Callable[[str], bool], *, whole: bool = False) -> str:
-        """The screen once ``check`` (text on screen, or a predicate) holds."""
+    def wait_for(
+        self, check: str | Callable[[str], bool], *, whole: bool = False, styled: bool = False
+    ) -> str:
+        """The screen once ``check`` (text on screen, or a predicate) holds; ``styled``:
+        the screen with its colours (``styled_screen``), checked and returned."""
         test = (lambda s: check in s) if isinstance(check, str) else check
+        read = self.scrollback if whole else self.styled_screen if styled else self.screen
         deadline = time.monotonic() + DEADLINE
         while True:
-            text = self.scrollback() if whole else self.screen()
+            text = read()
             if test(text):
                 return text
             if time.monotonic() > deadline or self.dead():
-                text = self.scrollback() if whole else self.screen()
+                text = read()
                 if test(text):
                     return text
                 raise AssertionError(

@@ -8,10 +8,12 @@ import re
 from types import SimpleNamespace
 from typing import Any
 
+from hookline.core.theme import theme_by_name
 from hookline.core.tool import Tool
 from hookline.modes.tui import render
 from hookline.modes.tui.activity import Activity, Approval
 from hookline.modes.tui.preview import MIN_ROWS, RESERVED_ROWS, ApprovalPreview, call_preview
+from hookline.modes.tui.style import Palette
 
 
 async def _execute(*args: Any) -> Any:
@@ -28,7 +30,7 @@ def _loaded(**meta: Any) -> Any:
 
 def _plain(shown: Any) -> str:
     assert shown is not None
-    text = shown if isinstance(shown, str) else render.to_ansi(shown, 60)
+    text = shown if isinstance(shown, str) else render.to_ansi(shown, 60, theme_by_name("dark"))
     return re.sub(r"\x1b\[[0-9;]*m", "", text)
 
 
@@ -92,6 +94,7 @@ async def test_a_preview_is_drawn_with_a_dialog_only_and_scrolls_within_its_line
         lambda: 80,
         lambda: 30,
         redraws.set,
+        Palette(theme_by_name("dark")),
     )
     assert preview.lines() is None  # nothing pending
     activity.approval = Approval("c", "t", {})
@@ -111,7 +114,15 @@ async def test_a_preview_is_drawn_with_a_dialog_only_and_scrolls_within_its_line
 async def test_a_preview_that_fails_to_draw_falls_back_to_the_arguments() -> None:
     activity, redraws = Activity(), asyncio.Event()
     loaded = _loaded(render_preview=lambda args, options: _Unprintable())
-    preview = ApprovalPreview(activity, loaded, lambda: True, lambda: 80, lambda: 30, redraws.set)
+    preview = ApprovalPreview(
+        activity,
+        loaded,
+        lambda: True,
+        lambda: 80,
+        lambda: 30,
+        redraws.set,
+        Palette(theme_by_name("dark")),
+    )
     activity.approval = Approval("c", "t", {"target": "venus"})
     assert '"target": "venus"' in _plain("\n".join(await _drawn(preview, redraws)))
     ((_, event, exc),) = loaded.reports

@@ -99,6 +99,11 @@ def register(pi: HookAPI) -> None:
     async def write(args, ctx):
         answer = await ctx.ui.editor("Edit the note", "first line")
         ctx.ui.notify(f"note is {answer!r}")
+
+    @pi.register_command("doc", description="edit a document")
+    async def doc(args, ctx):
+        answer = await ctx.ui.editor("Edit the doc", "first line", prompt_style=False)
+        ctx.ui.notify(f"doc is {answer!r}")
 """
 
 
@@ -153,6 +158,19 @@ def test_editor_dialog_takes_several_lines(tmp_path: Path) -> None:
         pane.type("second line")
         pane.keys("Enter")
         pane.wait_for("note is 'first line\\nsecond line'", whole=True)
+
+
+def test_editor_dialog_without_prompt_style_takes_enter_as_a_newline(tmp_path: Path) -> None:
+    with app(tmp_path, [], SELECT) as pane:
+        pane.ready()
+        pane.type("/doc")
+        pane.keys("Enter")
+        screen = pane.wait_all(["Edit the doc", "first line"])
+        assert "enter newline · ctrl+enter submit" in screen
+        pane.keys("Enter")
+        pane.type("second line")
+        pane.keys("C-j")  # what Ctrl+Enter sends in most terminals
+        pane.wait_for("doc is 'first line\\nsecond line'", whole=True)
 
 
 LONG_SELECT = """

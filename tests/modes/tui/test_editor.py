@@ -76,7 +76,7 @@ def test_quit_exits_with_session_shutdown(tmp_path: Path) -> None:
         pane.type("/quit")
         pane.keys("Enter")
         assert pane.wait_exit() == 0
-    assert (tmp_path / "shutdown.marker").read_text() == "exit"
+    assert (tmp_path / "shutdown.marker").read_text() == "quit"
 
 
 ANSWER = """# Release notes

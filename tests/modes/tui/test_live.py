@@ -7,12 +7,15 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from hookline.core.theme import theme_by_name
 from hookline.modes.tui import render
 from hookline.modes.tui.live import LiveAnswer, split_blocks
 from tests.fakes.llm_servers import FakeOpenAIServer, FakeReply
 from tests.modes.helpers import write_script
 
 from .pane import Pane
+
+DARK = theme_by_name("dark")
 
 #: Every kind of block, and the ways blank lines sit inside some.
 DOC = """# Title
@@ -67,7 +70,7 @@ WIDTH = 100
 
 def _whole_tail(text: str) -> str:
     """The tail as a render of the whole live source shows it."""
-    ansi = render.to_ansi(render.markdown(render.live_source(text)), WIDTH)
+    ansi = render.to_ansi(render.markdown(render.live_source(text)), WIDTH, DARK)
     return "\n".join(ansi.rstrip("\n").split("\n")[-LINES:])
 
 
@@ -79,7 +82,7 @@ def test_the_live_tail_is_the_tail_of_a_whole_render_at_every_cut() -> None:
         text = doc[:cut]
         if re.search(r"(?m)^#+ *\Z", text):
             continue  # a heading's marker with no words yet: rich draws one blank line
-        assert live.tail(text, WIDTH) == _whole_tail(text), repr(text[-80:])
+        assert live.tail(text, WIDTH, DARK) == _whole_tail(text), repr(text[-80:])
         checked += 1
     assert checked > 100
 
@@ -87,15 +90,15 @@ def test_the_live_tail_is_the_tail_of_a_whole_render_at_every_cut() -> None:
 def test_only_the_open_block_is_rendered_again() -> None:
     live = LiveAnswer(LINES)
     text = "\n\n".join(f"Paragraph {i} with *some* words." for i in range(30))
-    live.tail(text, WIDTH)
+    live.tail(text, WIDTH, DARK)
     assert live.rendered > 1  # the first tail renders what it shows
-    live.tail(text + " More", WIDTH)
+    live.tail(text + " More", WIDTH, DARK)
     assert live.rendered == 1  # the finished paragraphs came from the cache
-    live.tail(text + " More\n\nA new one", WIDTH)
+    live.tail(text + " More\n\nA new one", WIDTH, DARK)
     assert live.rendered == 2  # the paragraph just finished, and the new open one
-    live.tail(text + " More\n\nA new one, longer", WIDTH)
+    live.tail(text + " More\n\nA new one, longer", WIDTH, DARK)
     assert live.rendered == 1
-    live.tail(text, WIDTH + 10)
+    live.tail(text, WIDTH + 10, DARK)
     assert live.rendered > 1  # another width: everything shown is rendered anew
 
 

@@ -74,7 +74,7 @@ def test_typing_during_loading_is_kept_and_sent_once_the_hooks_are_loaded(
         pane.ready()
         pane.keys("C-d")
         assert pane.wait_exit() == 0
-    assert (tmp_path / "shutdown.marker").read_text() == "exit"
+    assert (tmp_path / "shutdown.marker").read_text() == "quit"
 
 
 def test_ctrl_d_while_loading_exits_with_session_shutdown(tmp_path: Path) -> None:
@@ -86,7 +86,7 @@ def test_ctrl_d_while_loading_exits_with_session_shutdown(tmp_path: Path) -> Non
         (tmp_path / "gate").write_text("open")
         assert pane.wait_exit() == 0
     assert (tmp_path / "started.marker").read_text() == "yes"
-    assert (tmp_path / "shutdown.marker").read_text() == "exit"
+    assert (tmp_path / "shutdown.marker").read_text() == "quit"
 
 
 def test_ctrl_c_while_loading_exits_and_drops_what_was_queued(tmp_path: Path) -> None:
@@ -99,7 +99,7 @@ def test_ctrl_c_while_loading_exits_and_drops_what_was_queued(tmp_path: Path) ->
         pane.wait_for("Exiting once the hooks are loaded")
         (tmp_path / "gate").write_text("open")
         assert pane.wait_exit() == 0
-    assert (tmp_path / "shutdown.marker").read_text() == "exit"
+    assert (tmp_path / "shutdown.marker").read_text() == "quit"
     assert not (tmp_path / "inputs.log").exists()  # the queued prompt was never sent
 
 

@@ -8,6 +8,7 @@ import sys
 
 import pytest
 
+from hookline.core.theme import theme_by_name
 from hookline.modes.tui import render
 
 HEADERS = [
@@ -27,18 +28,23 @@ HEADERS = [
 ]
 
 
+@pytest.mark.parametrize("name", ["dark", "light"])
 @pytest.mark.parametrize("text", HEADERS)
-def test_dim_ansi_is_what_rich_prints(text: str) -> None:
+def test_dim_ansi_is_what_rich_prints(text: str, name: str) -> None:
+    theme = theme_by_name(name)
     for width in range(0, 130):
-        assert render.dim_ansi(text, width) == render.to_ansi(render.dim(text), width), width
+        dim = render.to_ansi(render.dim(text), width, theme)
+        assert render.dim_ansi(text, width, theme) == dim, width
 
 
 def test_the_first_frame_does_not_load_rich() -> None:
     code = """
 import sys
 from hookline.modes.tui import app, trust
+from hookline.core.theme import theme_by_name
 from hookline.modes.tui import render
-render.dim_ansi("hookline · /tmp/project · /help for commands, ctrl+d to exit", 100)
+from hookline.core.theme import theme_by_name
+render.dim_ansi("hookline · /tmp/project", 100, theme_by_name("dark"))
 print(sorted(m for m in sys.modules if m == "rich" or m.startswith("rich.")))
 """
     done = subprocess.run(
@@ -82,7 +88,11 @@ def test_live_source_reopens_a_code_block_cut_in_the_middle() -> None:
         answer = f"Here:\n\n{fence}python\n{code}"
         source = render.live_source(answer, 3)
         assert source == f"{fence}python\nx97 = 97\nx98 = 98\nx99 = 99"
-        shown = re.sub(r"\x1b\[[0-9;]*m", "", render.to_ansi(render.markdown(source), 80))
+        shown = re.sub(
+            r"\x1b\[[0-9;]*m",
+            "",
+            render.to_ansi(render.markdown(source), 80, theme_by_name("dark")),
+        )
         assert fence not in shown and "x99 = 99" in shown  # rendered as code
         closed = f"{answer}\n{fence}\n" + "\n".join(f"after {i}" for i in range(5))
         assert render.live_source(closed, 3) == "after 2\nafter 3\nafter 4"

@@ -61,7 +61,7 @@ def test_ctrl_d_exits_and_session_shutdown_fires(tmp_path: Path) -> None:
         pane.wait_for("hello there")
         pane.keys("C-d")
         assert pane.wait_exit() == 0
-    assert (tmp_path / "shutdown.marker").read_text() == "exit"
+    assert (tmp_path / "shutdown.marker").read_text() == "quit"
 
 
 def test_ctrl_c_twice_on_an_empty_editor_exits(tmp_path: Path) -> None:
@@ -75,7 +75,7 @@ def test_ctrl_c_twice_on_an_empty_editor_exits(tmp_path: Path) -> None:
         assert not pane.dead()
         pane.keys("C-c")
         assert pane.wait_exit() == 0
-    assert (tmp_path / "shutdown.marker").read_text() == "exit"
+    assert (tmp_path / "shutdown.marker").read_text() == "quit"
 
 
 def test_ctrl_c_stops_a_long_bash_call_and_the_session_goes_on(tmp_path: Path) -> None:
@@ -164,6 +164,36 @@ def test_user_bash_output_shown_and_kept_or_not(tmp_path: Path) -> None:
         pane.type("!!echo from-private-shell")
         pane.keys("Enter")
         pane.wait_for("⎿ from-private-shell")
+        pane.type("what did I run?")
+        pane.keys("Enter")
+        screen = pane.wait_for("saw it", whole=True)
+        assert "model sees kept=True private=False" in screen
+
+
+PYTHON_SPY = """
+def register(pi):
+    @pi.on("user_python")
+    def note(event, ctx):
+        ctx.ui.notify(f"user_python private={event.exclude_from_context}")
+
+    @pi.on("context")
+    def spy(event, ctx):
+        text = repr(event.messages)
+        kept, private = "py-kept" in text, "py-private" in text
+        ctx.ui.notify(f"model sees kept={kept} private={private}")
+"""
+
+
+def test_user_python_output_shown_and_kept_or_not(tmp_path: Path) -> None:
+    with app(tmp_path, ["saw it"], PYTHON_SPY) as pane:
+        pane.ready()
+        pane.type('$print("py-" + "kept")')
+        pane.keys("Enter")
+        pane.wait_for("⎿ py-kept")
+        pane.type('$$print("py-" + "private")')
+        pane.keys("Enter")
+        screen = pane.wait_for("⎿ py-private")
+        assert "user_python private=True" in screen
         pane.type("what did I run?")
         pane.keys("Enter")
         screen = pane.wait_for("saw it", whole=True)

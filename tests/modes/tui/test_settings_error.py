@@ -54,8 +54,9 @@ def test_the_error_comes_before_trust_and_continuing_keeps_the_deny_rules(
         assert not (project / "made").exists()
         pane.type("make a folder")
         pane.keys("Enter")
-        pane.wait_for("mkdir made")  # not allowed by the set-aside file: asked (echo is read-only)
-        pane.wait_for("Yes")
+        pane.wait_for("mkdir made")  # not allowed by the set-aside file: asked
+        pane.wait_for("Allow tool call?")
+        assert not (project / "made").exists()
         assert not (project / "hooked").exists()  # its UserPromptSubmit hook never ran
 
 

@@ -22,8 +22,9 @@ from hookline.core.messages import (
 
 _T = TypeVar("_T")
 
-#: What a tool call with no recorded result is answered with, so the API accepts the history.
-MISSING_RESULT_TEXT = "(no result: the tool call was not run)"
+#: What a tool call with no recorded result is answered with, so the API accepts the history
+#: (pi's words, so a ``context`` hook that drops a result reads the same in both agents).
+MISSING_RESULT_TEXT = "No result provided"
 
 #: HTTP statuses worth retrying: timeouts, conflicts, rate limits and every 5xx.
 _TRANSIENT_STATUSES = frozenset({408, 409, 429})

@@ -50,6 +50,19 @@ _FINISH_REASONS = {
 _TRANSIENT_TYPES = ("server_error", "overloaded", "rate_limit", "timeout")
 
 
+def find_api_key(api_key: str | None, model: str, base_url: str | None) -> str:
+    """``api_key``, else ``OPENAI_API_KEY``, else (a local server at ``base_url``) a
+    placeholder; neither is a ``ProviderError`` that names the variable to set."""
+    key = api_key or os.environ.get(API_KEY_ENV) or (PLACEHOLDER_KEY if base_url else None)
+    if not key:
+        raise ProviderError(
+            f"openai:{model} needs an API key: set the {API_KEY_ENV} environment variable "
+            "(or pass --base-url for a local OpenAI-compatible server)",
+            transient=False,
+        )
+    return key
+
+
 class OpenAIProvider:
     """``openai:NAME`` — streams text to ``on_text``, returns the final message."""
 
@@ -70,13 +83,7 @@ class OpenAIProvider:
         if client is not None:
             return
         self._sdk = SdkImport("openai", in_thread=prefetch)
-        key = api_key or os.environ.get(API_KEY_ENV) or (PLACEHOLDER_KEY if base_url else None)
-        if not key:
-            raise ProviderError(
-                f"openai:{model} needs an API key: set the {API_KEY_ENV} environment variable "
-                "(or pass --base-url for a local OpenAI-compatible server)",
-                transient=False,
-            )
+        key = find_api_key(api_key, model, base_url)
         self._client_args = {"api_key": key, "base_url": base_url, "max_retries": max_retries}
 
     async def _sdk_client(self) -> Any:

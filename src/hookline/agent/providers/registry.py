@@ -32,10 +32,16 @@ def parse_spec(spec: str) -> tuple[str, str]:
 
 
 def create_provider(
-    spec: str, *, base_url: str | None = None, cwd: str | Path = ".", prefetch: bool = False
+    spec: str,
+    *,
+    base_url: str | None = None,
+    cwd: str | Path = ".",
+    prefetch: bool = False,
+    api_key: str | None = None,
 ) -> Provider:
     """The provider ``spec`` names; ``scripted:`` paths are relative to ``cwd``. ``prefetch``:
     import its client library in a background thread until the first request (``SdkImport``).
+    ``api_key`` overrides the one the provider finds in the environment.
 
     Raises ``ProviderSpecError`` for a bad spec, ``ScriptError`` for a bad
     script and ``ProviderError`` when an API key is missing.
@@ -49,7 +55,7 @@ def create_provider(
     if kind == "anthropic":
         from hookline.agent.providers.anthropic_provider import AnthropicProvider
 
-        return AnthropicProvider(name, base_url=base_url, prefetch=prefetch)
+        return AnthropicProvider(name, api_key=api_key, base_url=base_url, prefetch=prefetch)
     from hookline.agent.providers.openai_provider import OpenAIProvider
 
-    return OpenAIProvider(name, base_url=base_url, prefetch=prefetch)
+    return OpenAIProvider(name, api_key=api_key, base_url=base_url, prefetch=prefetch)

@@ -50,6 +50,7 @@ if TYPE_CHECKING:
         TurnEndEvent,
         TurnStartEvent,
         UserBashEvent,
+        UserPythonEvent,
     )
     from hookline.core.events._session import (
         CompactionPreparation,
@@ -129,6 +130,7 @@ __all__ = [
     "TurnEndEvent",
     "TurnStartEvent",
     "UserBashEvent",
+    "UserPythonEvent",
 ]
 
 _EXPORTS: dict[str, str] = {
@@ -148,6 +150,7 @@ _EXPORTS: dict[str, str] = {
     "TurnEndEvent": "hookline.core.events._run",
     "InputEvent": "hookline.core.events._run",
     "UserBashEvent": "hookline.core.events._run",
+    "UserPythonEvent": "hookline.core.events._run",
     "ModelSelectEvent": "hookline.core.events._run",
     "AutoCompactionStartEvent": "hookline.core.events._run",
     "AutoCompactionEndEvent": "hookline.core.events._run",

@@ -17,6 +17,7 @@ EVENT_CLASS_NAMES: dict[str, str] = {
     "turn_end": "TurnEndEvent",
     "input": "InputEvent",
     "user_bash": "UserBashEvent",
+    "user_python": "UserPythonEvent",
     "model_select": "ModelSelectEvent",
     "auto_compaction_start": "AutoCompactionStartEvent",
     "auto_compaction_end": "AutoCompactionEndEvent",

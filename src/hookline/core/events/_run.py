@@ -104,6 +104,11 @@ class TurnEndEvent(Event):
     Result: none (a notification).
 
     Combination: every handler runs; failures are reported, the chain goes on.
+    As in pi, the agent does not wait for them: the next model call goes out
+    while a slow handler runs. The notifications after it (``turn_start``,
+    ``message_start``, ...) wait behind it; a tool call, ``message_end``,
+    ``stop`` and ``agent_end`` wait until it has finished. Settings hooks
+    (``PostToolBatch``) are waited for: their output reaches the next call.
     """
 
     type: ClassVar[str] = "turn_end"
@@ -149,10 +154,32 @@ class UserBashEvent(Event):
 
 
 @dataclass(slots=True, kw_only=True)
+class UserPythonEvent(Event):
+    """The user ran Python with ``$code`` (or ``$$code``, kept out of the model's context)
+    in the terminal app, as in oh-my-pi.
+
+    Payload: ``code``, ``cwd``, ``exclude_from_context`` (``$$``).
+
+    Result: ``UserPythonResult`` (``code``, ``cwd``, ``env`` to run instead, or the
+    ``result`` in full: nothing runs then).
+
+    Combination: chained: each handler sees the previous rewrite; the last ``env`` wins.
+    """
+
+    type: ClassVar[str] = "user_python"
+    code: str
+    cwd: str
+    exclude_from_context: bool = False
+
+
+@dataclass(slots=True, kw_only=True)
 class ModelSelectEvent(Event):
     """The model changed (``/model``, RPC ``set_model``, or restored with a session).
 
-    Payload: ``model``, ``previous_model``, ``source`` (``set``, ``cycle`` or ``restore``).
+    Payload: ``model`` and ``previous_model`` as pi's ``Model`` objects (``provider``,
+    ``id``, ``name``, ``api``, ``baseUrl``, ``contextWindow``, ...); ``spec`` and
+    ``previous_spec``, the same models as hookline's ``provider:id`` strings (what
+    ``--model`` and ``ctx.model`` take); ``source`` (``set``, ``cycle`` or ``restore``).
 
     Result: none (a notification).
 
@@ -160,8 +187,10 @@ class ModelSelectEvent(Event):
     """
 
     type: ClassVar[str] = "model_select"
-    model: str
-    previous_model: str | None = None
+    model: dict[str, Any]
+    spec: str
+    previous_model: dict[str, Any] | None = None
+    previous_spec: str | None = None
     source: str = "set"  # "set" | "cycle" | "restore"
 
 

@@ -15,7 +15,7 @@ class SessionStartEvent(Event):
     or a ``/reload`` of the hooks.
 
     Payload: ``source`` (``startup``, ``resume``, ``clear``, ``compact``, ``reload``),
-    ``session_file``.
+    ``session_file``; ``reason`` is the source in pi's words (``new`` for ``clear``).
 
     Result: none (a notification). Claude's name: ``SessionStart``.
 
@@ -25,6 +25,15 @@ class SessionStartEvent(Event):
     type: ClassVar[str] = "session_start"
     source: str = "startup"  # "startup" | "resume" | "clear" | "compact" | "reload"
     session_file: str | None = None
+
+    @property
+    def reason(self) -> str:
+        """The source in pi's words: a new session (``clear``) is ``new``."""
+        return _PI_START_REASONS.get(self.source, self.source)
+
+
+#: ``session_start`` sources pi names otherwise.
+_PI_START_REASONS = {"clear": "new"}
 
 
 @dataclass(slots=True, kw_only=True)
@@ -45,9 +54,11 @@ class SessionBeforeSwitchEvent(Event):
 
 @dataclass(slots=True, kw_only=True)
 class SessionSwitchEvent(Event):
-    """The session was replaced.
+    """The session was replaced: a new one, another one resumed, or a fork (after
+    ``session_fork``).
 
-    Payload: ``reason``, ``previous_session_file``, ``session_file``.
+    Payload: ``reason`` (``new``, ``switch``, ``fork``, ``clear``),
+    ``previous_session_file``, ``session_file``.
 
     Result: none (a notification).
 
@@ -254,11 +265,13 @@ class SessionTreeEvent(Event):
 
 @dataclass(slots=True, kw_only=True)
 class SessionShutdownEvent(Event):
-    """The agent is shutting down (exit, a signal, ``/new``): always fires on the way out;
-    also before a ``/reload``, whose ``session_start`` follows.
+    """The agent is shutting down (quit, a signal): always fires on the way out; also
+    before ``/new`` and ``/reload``, whose ``session_start`` runs on the hooks loaded again.
 
-    Payload: ``reason`` (``exit``, ``sigterm``, ``sigint``, ``clear``, ``logout``,
-    ``reload``, ``other``).
+    Payload: ``reason`` (pi's ``quit``, ``new``, ``reload``; ``sigterm``, ``sigint``,
+    ``clear``, ``logout``, ``other``), ``target_session_file`` (the session ``new``
+    goes to). hookline said ``exit`` where pi says ``quit``: compare with
+    ``reason in ("quit", "exit")`` to run under both.
 
     Result: none (a notification). Claude's name: ``SessionEnd``.
 
@@ -266,4 +279,5 @@ class SessionShutdownEvent(Event):
     """
 
     type: ClassVar[str] = "session_shutdown"
-    reason: str = "exit"  # "exit" | "sigterm" | "clear" | "logout" | "reload" | "other"
+    reason: str = "quit"  # "quit" | "new" | "reload" | "sigterm" | "clear" | "logout" | "other"
+    target_session_file: str | None = None

@@ -19,6 +19,30 @@ _ROLES = {"tool": "toolResult"}
 _STOP_REASONS = {"tool_use": "toolUse"}
 _BLOCKS = {"tool_call": "toolCall"}
 _HAS_ARGS = frozenset({"tool_execution_start", "tool_execution_update"})
+#: The event lines pi's RPC document lists: all a pi client is sent by default (hookline's
+#: hook events, ``session_start``, ``tool_call`` ..., only when it asks: ``--rpc-events all``).
+PI_EVENTS = frozenset(
+    {
+        "agent_start",
+        "agent_end",
+        "turn_start",
+        "turn_end",
+        "message_start",
+        "message_update",
+        "message_end",
+        "tool_execution_start",
+        "tool_execution_update",
+        "tool_execution_end",
+        "queue_update",
+        "compaction_start",
+        "compaction_end",
+        "auto_retry_start",
+        "auto_retry_end",
+        "extension_error",
+    }
+)
+#: hookline's automatic compaction events under pi's names.
+_COMPACTION = {"auto_compaction_start": "compaction_start", "auto_compaction_end": "compaction_end"}
 
 
 def camel(name: str) -> str:
@@ -87,6 +111,8 @@ class PiWire:
         #: and ``turn_end`` carry them (hookline's stream sent each once already).
         self._run: list[dict[str, Any]] = []
         self._turn: list[dict[str, Any]] = []
+        #: The running automatic compaction's reason: pi's ``compaction_end`` repeats it.
+        self._compaction_reason = "threshold"
 
     def lines(self, payload: Mapping[str, Any]) -> Iterator[dict[str, Any]]:
         """The pi RPC lines for one published payload."""
@@ -106,6 +132,13 @@ class PiWire:
         if kind in _SUPERSEDED:
             return
         line = wire_payload(payload)
+        if kind in _COMPACTION:
+            line["type"] = _COMPACTION[kind]
+            if kind == "auto_compaction_start":
+                self._compaction_reason = line.get("reason", "threshold")
+            else:
+                line.setdefault("reason", self._compaction_reason)
+                line.setdefault("willRetry", False)
         if kind == "turn_start":
             self._turn = []
         elif kind == "turn_end":

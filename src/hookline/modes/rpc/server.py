@@ -24,7 +24,7 @@ from hookline.agent.model_catalog import ModelCatalog
 from hookline.core.calling import HookError
 from hookline.modes.print_mode import LineWriter, dumps
 from hookline.modes.rpc.commands import ANSWERED, COMMANDS, Handler
-from hookline.modes.rpc.events import PiWire
+from hookline.modes.rpc.events import PI_EVENTS, PiWire
 from hookline.modes.rpc.protocol import Request, response
 from hookline.modes.rpc.ui import RpcUI
 from hookline.modes.rpc.wire import (
@@ -50,8 +50,12 @@ class RpcServer:
         make_provider: Callable[[str], Any] | None = None,
         out: TextIO | None = None,
         catalog: ModelCatalog | None = None,
+        *,
+        all_events: bool = False,
     ) -> None:
         self.agent = agent
+        #: Send hookline's own event lines too (``--rpc-events all``), not pi's alone.
+        self.all_events = all_events
         self.make_provider = make_provider
         #: The models ``get_available_models`` lists and ``cycle_model`` goes through.
         self.catalog = catalog or ModelCatalog(os.environ)
@@ -76,7 +80,8 @@ class RpcServer:
 
     def _publish(self, payload: dict[str, Any]) -> None:
         for line in self._wire.lines(payload):
-            self.write(line)
+            if self.all_events or line["type"] in PI_EVENTS:
+                self.write(line)
 
     def _hook_error(self, error: HookError) -> None:
         """A hook failed: pi's ``extension_error`` event (the run goes on)."""
@@ -131,7 +136,7 @@ class RpcServer:
             raise
         finally:
             self.ui.cancel_all()
-        await self.agent.shutdown("exit")
+        await self.agent.shutdown("quit")
         return 0
 
     def handle_line(self, text: str) -> None:
@@ -246,10 +251,14 @@ async def run_rpc(
     make_provider: Callable[[str], Any] | None = None,
     out: TextIO | None = None,
     catalog: ModelCatalog | None = None,
+    *,
+    all_events: bool = False,
 ) -> int:
     """Serve the protocol on stdin and ``out`` (the CLI passes its private stdout).
 
     ``catalog``: the models on offer (the CLI passes the settings' model and
-    ``--base-url``); by default the environment's.
+    ``--base-url``); by default the environment's. ``all_events``: hookline's own
+    event lines too (``--rpc-events all``); by default only those pi's clients expect.
     """
-    return await RpcServer(agent, make_provider, out, catalog).serve(await open_stdin())
+    server = RpcServer(agent, make_provider, out, catalog, all_events=all_events)
+    return await server.serve(await open_stdin())

@@ -12,10 +12,13 @@ from __future__ import annotations
 import asyncio
 import itertools
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hookline.core.ui import NotifyType, StatusLine, WidgetContent, WidgetPlacement
 from hookline.modes.rpc.protocol import DialogAnswer, Request, ui_answer
+
+if TYPE_CHECKING:
+    from hookline.core.theme import Theme, ThemeInfo, ThemeResult
 
 #: Writes one line to the host.
 Writer = Callable[[Mapping[str, Any]], None]
@@ -180,9 +183,11 @@ class RpcUI:
         *,
         timeout: float | None = None,
         signal: asyncio.Event | None = None,
+        prompt_style: bool | None = None,
     ) -> str | None:
+        style = {} if prompt_style is None else {"promptStyle": prompt_style}
         answer = await self._ask(
-            "editor", title=title, prefill=prefill, signal=signal, **_timeout(timeout)
+            "editor", title=title, prefill=prefill, signal=signal, **style, **_timeout(timeout)
         )
         value = answer.get("value")
         return value if isinstance(value, str) and not answer.get("cancelled") else None
@@ -267,8 +272,23 @@ class RpcUI:
         )
 
     @property
-    def theme(self) -> dict[str, Any]:
-        return {}
+    def theme(self) -> Theme:
+        """pi's colour names without colour: the text goes to a client, not a terminal."""
+        from hookline.core.theme import plain_theme
+
+        return plain_theme()
+
+    def set_theme(self, theme: str | Theme) -> ThemeResult:
+        """The client draws its own UI: there is no theme to switch (as in pi)."""
+        from hookline.core.theme import ThemeResult
+
+        return ThemeResult(False, "Theme switching not supported in RPC mode")
+
+    def get_theme(self, name: str) -> Theme | None:
+        return None
+
+    def get_all_themes(self) -> list[ThemeInfo]:
+        return []
 
 
 def _timeout(seconds: float | None) -> dict[str, int]:

@@ -27,13 +27,14 @@ from prompt_toolkit.key_binding import (
 )
 from prompt_toolkit.key_binding.defaults import load_key_bindings
 from prompt_toolkit.layout import BufferControl, Dimension, Layout, Window
+from prompt_toolkit.styles import DynamicStyle
 
 from hookline.core.paths import hookline_home
 from hookline.core.ui import StatusLine, WidgetContent
 from hookline.modes.tui import render
 from hookline.modes.tui.activity import Activity, Update
 from hookline.modes.tui.commands import SlashCompleter
-from hookline.modes.tui.dialogs import STYLE, CustomDialog, Dialog, DialogHost
+from hookline.modes.tui.dialogs import CustomDialog, Dialog, DialogHost
 from hookline.modes.tui.files import FileCompleter, FileIndex, project_paths
 from hookline.modes.tui.footer import Usage, footer_fragments, loading_line, measure
 from hookline.modes.tui.idle import IDLE_MESSAGE, IdleNotifier, idle_seconds
@@ -47,6 +48,7 @@ from hookline.modes.tui.scrollback import (
     terminal_height,
     terminal_width,
 )
+from hookline.modes.tui.style import Palette, startup_theme
 from hookline.modes.tui.submissions import Submissions
 from hookline.modes.tui.tasks import Tasks
 from hookline.modes.tui.transcript import Transcript
@@ -58,6 +60,7 @@ if TYPE_CHECKING:
 
     from hookline.agent.agent import Agent
     from hookline.agent.setup import AgentBundle
+    from hookline.core.theme import Theme
 
 #: Messages of a resumed conversation redrawn (the rest stays in the session file).
 _REPLAYED = 30
@@ -96,7 +99,8 @@ class TuiApp:
         #: What ``start`` opened (stdout printed above the app), closed when it ends.
         self._closing = contextlib.ExitStack()
         self._ticker: asyncio.Task[None] | None = None
-        self.status = StatusLine()
+        self.status = StatusLine(keep_style=True)
+        self.palette = Palette(startup_theme())
         self.ui = TuiUI(self)
         self.dialogs = DialogHost(self.invalidate)
         self.widgets = Widgets()
@@ -133,7 +137,7 @@ class TuiApp:
                     DynamicKeyBindings(lambda: self.preview.keys),
                 ]
             ),
-            style=STYLE,
+            style=DynamicStyle(lambda: self.palette.style),
             full_screen=False,
             mouse_support=False,
             min_redraw_interval=0.03,
@@ -141,9 +145,11 @@ class TuiApp:
         )
         self.app.ttimeoutlen = 0.05
         self.app.timeoutlen = 0.5
-        self.scrollback = Scrollback(self.app)
+        self.scrollback = Scrollback(self.app, self.palette)
         self.transcript = Transcript(self.scrollback, self.width, self)
-        self.live = LiveArea(self.activity, self.width, self.invalidate, self.transcript.call_text)
+        self.live = LiveArea(
+            self.activity, self.width, self.invalidate, self.transcript.call_text, self.palette
+        )
         self.preview = ApprovalPreview(
             self.activity,
             self,
@@ -151,6 +157,7 @@ class TuiApp:
             self.width,
             lambda: terminal_height(self.app),
             self.invalidate,
+            self.palette,
         )
         self.tasks = Tasks(self.notice, self._tick, self.invalidate)
         self.submissions = Submissions(self, self.tasks, self.transcript, self._refresh_usage)
@@ -320,6 +327,14 @@ class TuiApp:
         self.widgets.set(key, content, placement)
         self.invalidate()
 
+    @property
+    def theme(self) -> Theme:
+        return self.palette.theme
+
+    def set_theme(self, theme: Theme) -> None:
+        self.palette.theme = theme
+        self.invalidate()
+
     def set_working_message(self, text: str | None) -> None:
         self.working_message = text
         self.invalidate()
@@ -395,7 +410,7 @@ class TuiApp:
         """
         self._closing.enter_context(printed_above(self.scrollback))
         header = f"hookline · {self.cwd} · /help for commands, ctrl+d to exit"
-        self.scrollback.write_above(render.dim_ansi(header, self.width()))
+        self.scrollback.write_above(render.dim_ansi(header, self.width(), self.palette.theme))
         drawn = asyncio.Event()
         self._app_task = asyncio.ensure_future(self.app.run_async(pre_run=drawn.set))
         await drawn.wait()
@@ -417,7 +432,7 @@ class TuiApp:
             agent.runner.set_ui(self.ui, True)
             self.hooks_changed()
             self._refresh_usage()
-            warm_up = asyncio.ensure_future(asyncio.to_thread(_warm_up))
+            warm_up = asyncio.ensure_future(asyncio.to_thread(_warm_up, self.palette.theme))
             await agent.start()
             self.replay_session()  # a resumed session: its conversation before the prompt
             if prompt is not None:
@@ -456,6 +471,6 @@ class TuiApp:
         self._closing.close()
 
 
-def _warm_up() -> None:
+def _warm_up(theme: Theme) -> None:
     """Import what the first answer needs while the user types the first prompt."""
-    render.to_ansi(render.markdown("*warm* `up`\n\n```python\nx = 1\n```"), 80)
+    render.to_ansi(render.markdown("*warm* `up`\n\n```python\nx = 1\n```"), 80, theme)

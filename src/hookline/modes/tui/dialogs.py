@@ -31,30 +31,8 @@ from prompt_toolkit.layout.processors import (
     Transformation,
     TransformationInput,
 )
-from prompt_toolkit.styles import Style
 
 from hookline.modes.tui.render import clean, wrap_words
-
-#: The app's colours (dialogs, editor, footer).
-STYLE = Style.from_dict(
-    {
-        "dialog.border": "#888888",
-        "dialog.title": "bold",
-        "dialog.option": "",
-        "dialog.selected": "bold reverse",
-        "dialog.description": "#888888 italic",
-        "dialog.hint": "#888888",
-        "placeholder": "#777777 italic",
-        "prompt": "bold #5fafff",
-        "working": "#d7af00",
-        "footer": "#8a8a8a",
-        "status": "#5fafaf",
-        "widget": "",
-        "rule": "#444444",
-        "overlay": "bg:#1c1c1c",
-        "frame.border": "#888888",
-    }
-)
 
 
 class Dialog:
@@ -277,7 +255,12 @@ class _Placeholder(Processor):
 
 
 class InputDialog(Dialog):
-    """A text field: Enter answers its text; ``multiline`` makes it the editor dialog."""
+    """A text field: Enter answers its text; ``multiline`` makes it the editor dialog.
+
+    A multi-line one where ``enter_submits`` is false (oh-my-pi's hook editor without
+    ``promptStyle``) takes Enter as a newline and Ctrl+Enter (``ctrl+j`` in most
+    terminals) or Alt+Enter as the answer.
+    """
 
     def __init__(
         self,
@@ -286,6 +269,7 @@ class InputDialog(Dialog):
         placeholder: str | None = None,
         prefill: str | None = None,
         multiline: bool = False,
+        enter_submits: bool = True,
         timeout: float | None = None,
         signal: asyncio.Event | None = None,
     ) -> None:
@@ -296,17 +280,27 @@ class InputDialog(Dialog):
             self.buffer.text = prefill
             self.buffer.cursor_position = len(prefill)
         kb = self.kb
+        submit: tuple[str, ...]
+        newline: tuple[str, ...]
+        if not multiline:
+            submit, newline, keys = ("enter",), (), "enter submit"
+        elif enter_submits:
+            submit, newline = ("enter",), ("escape enter", "c-j")
+            keys = "enter submit · alt+enter newline"
+        else:
+            submit, newline = ("escape enter", "c-j"), ("enter",)
+            keys = "enter newline · ctrl+enter submit"
 
-        @kb.add("enter")
         def _submit(event: KeyPressEvent) -> None:
             self.finish(self.buffer.text)
 
-        if multiline:
+        def _newline(event: KeyPressEvent) -> None:
+            self.buffer.newline(copy_margin=False)
 
-            @kb.add("escape", "enter")
-            @kb.add("c-j")
-            def _newline(event: KeyPressEvent) -> None:
-                self.buffer.newline(copy_margin=False)
+        for key in submit:
+            kb.add(*key.split())(_submit)
+        for key in newline:
+            kb.add(*key.split())(_newline)
 
         self.focus = Window(
             BufferControl(
@@ -318,7 +312,6 @@ class InputDialog(Dialog):
             dont_extend_height=True,
             wrap_lines=True,
         )
-        keys = "enter submit · alt+enter newline" if multiline else "enter submit"
         self.container = HSplit(
             [
                 Window(FormattedTextControl(self.title_fragments), dont_extend_height=True),
@@ -382,11 +375,13 @@ async def run_alone(dialog: Dialog) -> Any:
     from prompt_toolkit.application import Application
     from prompt_toolkit.layout import Layout
 
+    from hookline.modes.tui.style import app_style, startup_theme
+
     app: Application[None] = Application(
         layout=Layout(dialog.container, focused_element=dialog.focus),
         full_screen=False,
         erase_when_done=True,
-        style=STYLE,
+        style=app_style(startup_theme()),
     )
     app.ttimeoutlen = 0.05
     # The answer ends the app in the same key press, so its last frame is erased cleanly.

@@ -16,6 +16,7 @@ if TYPE_CHECKING:
 
     from hookline.agent.agent import Agent
     from hookline.agent.setup import AgentBundle
+    from hookline.core.theme import Theme
     from hookline.core.ui import HookUI, StatusLine, WidgetContent
     from hookline.modes.tui.dialogs import Dialog
 
@@ -42,6 +43,13 @@ class UIHost(Protocol):
 
     def set_widget(self, key: str, content: WidgetContent | None, placement: str) -> None:
         """Show (``None``: remove) a hook's widget at ``placement``."""
+
+    @property
+    def theme(self) -> Theme:
+        """The theme the app is drawn in (``ctx.ui.theme``)."""
+
+    def set_theme(self, theme: Theme) -> None:
+        """Draw the app in ``theme`` from the next frame on."""
 
     def set_working_message(self, text: str | None) -> None:
         """The text beside the spinner while the agent works (``None``: the default)."""

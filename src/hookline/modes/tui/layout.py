@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from prompt_toolkit.filters import Condition, has_completions
-from prompt_toolkit.formatted_text import StyleAndTextTuples
+from prompt_toolkit.formatted_text import ANSI, StyleAndTextTuples, to_formatted_text
 from prompt_toolkit.layout import (
     AnyContainer,
     ConditionalContainer,
@@ -26,7 +26,7 @@ from prompt_toolkit.layout import (
 )
 from prompt_toolkit.layout.menus import CompletionsMenu
 
-from hookline.core.ui import StatusLine, WidgetContent, strip_terminal_controls
+from hookline.core.ui import StatusLine, WidgetContent, strip_all_but_style
 from hookline.modes.tui.dialogs import CustomDialog, DialogHost
 from hookline.modes.tui.live_area import LiveArea
 from hookline.modes.tui.preview import ApprovalPreview
@@ -46,11 +46,12 @@ class Widgets:
         elif callable(content):
             self._shown[key] = (placement, content())
         else:
-            lines = [strip_terminal_controls(str(line)) for line in content]
+            # a theme's colours stay (prompt_toolkit draws them); other escapes go
+            text = "\n".join(strip_all_but_style(str(line)) for line in content)
             self._shown[key] = (
                 placement,
                 Window(
-                    FormattedTextControl([("class:widget", "\n".join(lines))]),
+                    FormattedTextControl(ANSI(text), style="class:widget"),
                     dont_extend_height=True,
                     wrap_lines=True,
                 ),
@@ -167,7 +168,8 @@ class Rows:
         return Window(FormattedTextControl(self._footer_text), height=1, style="class:footer")
 
     def _status_fragments(self) -> StyleAndTextTuples:
-        return [("class:status", self._status.render(self._width()))]
+        # a theme's colours drawn over the status style
+        return to_formatted_text(ANSI(self._status.render(self._width())), style="class:status")
 
 
 class _CenteredOver(Float):

@@ -13,8 +13,12 @@ when it ends.
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from hookline.modes.tui import render
+
+if TYPE_CHECKING:
+    from hookline.core.theme import Theme
 
 #: A code fence line (the same rule as ``render.live_source``).
 _FENCE = re.compile(r" {0,3}(`{3,}|~{3,})(.*)")
@@ -67,22 +71,22 @@ class LiveAnswer:
 
     def __init__(self, lines: int) -> None:
         self.lines = lines
-        #: Finished blocks' ANSI lines by (source, width): those the last tail used.
-        self._done: dict[tuple[str, int], list[str]] = {}
+        #: Finished blocks' ANSI lines by (source, width, theme): those the last tail used.
+        self._done: dict[tuple[str, int, Theme], list[str]] = {}
         #: How many blocks the last update rendered (the rest came from the cache).
         self.rendered = 0
 
-    def tail(self, text: str, width: int) -> str:
+    def tail(self, text: str, width: int, theme: Theme) -> str:
         """The ANSI text of the answer's last ``lines`` rendered lines at ``width``."""
         blocks = split_blocks(render.live_source(text))
         shown: list[str] = []
-        kept: dict[tuple[str, int], list[str]] = {}
+        kept: dict[tuple[str, int, Theme], list[str]] = {}
         self.rendered = 0
         for i in range(len(blocks) - 1, -1, -1):
-            key = (blocks[i], width)
+            key = (blocks[i], width, theme)
             lines = self._done.get(key) if i < len(blocks) - 1 else None
             if lines is None:
-                lines = _render(blocks[i], width)
+                lines = _render(blocks[i], width, theme)
                 self.rendered += 1
             if i < len(blocks) - 1:
                 kept[key] = lines
@@ -95,12 +99,12 @@ class LiveAnswer:
         return "\n".join(shown[-self.lines :])
 
 
-def _render(block: str, width: int) -> list[str]:
+def _render(block: str, width: int, theme: Theme) -> list[str]:
     """A block's rendered lines without the plain blank lines rich puts around some
     (headings; a code block's shaded padding is kept):
     blocks are joined with one blank line, as rich separates them in a whole render."""
     if not block.strip():
         return []
-    lines = render.to_ansi(render.markdown(block), width).rstrip("\n").split("\n")
+    lines = render.to_ansi(render.markdown(block), width, theme).rstrip("\n").split("\n")
     shown = [i for i, line in enumerate(lines) if line.strip()]  # styled blanks are kept
     return lines[shown[0] : shown[-1] + 1] if shown else []

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from prompt_toolkit.formatted_text import ANSI, StyleAndTextTuples
 from prompt_toolkit.layout import FormattedTextControl, Window
@@ -19,6 +20,10 @@ from prompt_toolkit.layout.controls import UIContent
 from hookline.modes.tui import render
 from hookline.modes.tui.activity import Activity, RunningTool
 from hookline.modes.tui.live import LiveAnswer
+
+if TYPE_CHECKING:
+    from hookline.core.theme import Theme
+    from hookline.modes.tui.style import Palette
 
 SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
 #: No answer streaming: one empty list, so that the live area sees the same text.
@@ -44,8 +49,10 @@ class LiveArea:
         width: Callable[[], int],
         redraw: Callable[[], None],
         call_text: Callable[[RunningTool], str | None],
+        palette: Palette,
     ) -> None:
         self._activity = activity
+        self._palette = palette
         self._width = width
         self._redraw = redraw
         self._call_text = call_text
@@ -104,7 +111,8 @@ class LiveArea:
 
     async def _render(self, text: str, width: int, number: int) -> None:
         try:
-            fragments = await asyncio.to_thread(live_answer, self._live, text, width)
+            theme = self._palette.theme
+            fragments = await asyncio.to_thread(live_answer, self._live, text, width, theme)
         finally:
             self._job = None
         if number == self._activity.answer_number:  # still the same answer
@@ -119,7 +127,7 @@ class LiveArea:
             block = render.running_tool(
                 tool.name, tool.args, tool.output, frame, width, self._call_text(tool), tool.lines
             )
-            parts.append(render.to_ansi(block, width).rstrip("\n"))
+            parts.append(render.to_ansi(block, width, self._palette.theme).rstrip("\n"))
         if not parts:
             return answer
         tools = _fragments("\n".join(parts))
@@ -155,11 +163,11 @@ class StableText(FormattedTextControl):
         return content
 
 
-def live_answer(live: LiveAnswer, text: str, width: int) -> StyleAndTextTuples:
+def live_answer(live: LiveAnswer, text: str, width: int, theme: Theme) -> StyleAndTextTuples:
     """The last ``LIVE_TEXT_LINES`` lines of a streaming answer, rendered (only its open
     block anew) and parsed into prompt_toolkit fragments once (parsing ANSI at every
     frame slowed typing down)."""
-    return _fragments(live.tail(text, width))
+    return _fragments(live.tail(text, width, theme))
 
 
 def _fragments(ansi: str) -> StyleAndTextTuples:

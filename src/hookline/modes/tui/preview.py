@@ -37,8 +37,10 @@ from hookline.modes.tui.transcript import hook_failures, tool_renderer
 if TYPE_CHECKING:
     from rich.console import RenderableType
 
+    from hookline.core.theme import Theme
     from hookline.modes.tui.activity import Activity, Approval
     from hookline.modes.tui.host import LoadedAgent
+    from hookline.modes.tui.style import Palette
 
 #: Rows the rest of the app keeps while a preview is up (live call, dialog, footer...).
 RESERVED_ROWS = 14
@@ -71,10 +73,10 @@ def arguments_preview(args: dict[str, Any]) -> RenderableType | None:
     return Syntax(render.clean(text), "json", theme="monokai", word_wrap=True)
 
 
-def _lines(renderable: RenderableType | None, width: int) -> list[str] | None:
+def _lines(renderable: RenderableType | None, width: int, theme: Theme) -> list[str] | None:
     if renderable is None:
         return None
-    return render.to_ansi(renderable, width).rstrip("\n").split("\n")
+    return render.to_ansi(renderable, width, theme).rstrip("\n").split("\n")
 
 
 class ApprovalPreview:
@@ -89,8 +91,10 @@ class ApprovalPreview:
         width: Callable[[], int],
         rows: Callable[[], int],
         redraw: Callable[[], None],
+        palette: Palette,
     ) -> None:
         self._activity = activity
+        self._palette = palette
         self._loaded = loaded
         self._dialog_up = dialog_up
         self._width = width
@@ -121,7 +125,11 @@ class ApprovalPreview:
             self._drawn = (
                 approval,
                 width,
-                [render.dim_ansi("preparing the preview…", width).rstrip("\n")],
+                [
+                    render.dim_ansi("preparing the preview…", width, self._palette.theme).rstrip(
+                        "\n"
+                    )
+                ],
             )
             if self._job is not None:
                 self._job.cancel()
@@ -134,10 +142,12 @@ class ApprovalPreview:
         a result that fails to draw falls back to the arguments, reported."""
         shown = call_preview(self._loaded, approval, width)
         try:
-            lines = await asyncio.to_thread(_lines, shown, width)
+            lines = await asyncio.to_thread(_lines, shown, width, self._palette.theme)
         except hook_failures() as exc:
             self._loaded.agent.runner.report("", f"render_preview:{approval.tool_name}", exc)
-            lines = await asyncio.to_thread(_lines, arguments_preview(approval.args), width)
+            lines = await asyncio.to_thread(
+                _lines, arguments_preview(approval.args), width, self._palette.theme
+            )
         if self._drawn[0] is approval and self._drawn[1] == width:  # still the one asked
             self._drawn = (approval, width, lines)
             self._redraw()

@@ -19,15 +19,20 @@ if TYPE_CHECKING:
     from rich.markdown import Markdown
     from rich.text import Text
 
+    from hookline.core.theme import Theme
+
 #: Tool output lines shown before the block is collapsed.
 COLLAPSED_LINES = 8
 #: Lines of a running tool's output shown live.
 LIVE_TAIL_LINES = 6
 
 
-def to_ansi(renderable: RenderableType, width: int) -> str:
-    """``renderable`` as ANSI text ``width`` columns wide, ending in a newline."""
+def to_ansi(renderable: RenderableType, width: int, theme: Theme) -> str:
+    """``renderable`` as ANSI text ``width`` columns wide, ending in a newline; its
+    named styles (``theme.error``, Markdown's) in ``theme``'s colours."""
     from rich.console import Console
+
+    from hookline.modes.tui.style import rich_styles
 
     out = StringIO()
     console = Console(
@@ -39,6 +44,7 @@ def to_ansi(renderable: RenderableType, width: int) -> str:
         soft_wrap=False,
         emoji=False,
         highlight=False,
+        theme=rich_styles(theme),
     )
     console.print(renderable)
     return only_styles(out.getvalue())
@@ -105,8 +111,8 @@ def indented(renderable: RenderableType, left: int) -> RenderableType:
     return Padding(renderable, (0, 0, 0, left))
 
 
-def dim_ansi(text: str, width: int) -> str:
-    """``to_ansi(dim(text), width)``, without loading rich for plain text.
+def dim_ansi(text: str, width: int, theme: Theme) -> str:
+    """``to_ansi(dim(text), width, theme)``, without loading rich for plain text.
 
     The header is written before the first frame; rich (tens of milliseconds
     to import) loads after it. Plain printable ASCII (and ``·``) in words that
@@ -115,19 +121,22 @@ def dim_ansi(text: str, width: int) -> str:
     text = clean(text)
     width = max(width, 20)
     words = re.findall(r"\S+ ?", text)
+    index = theme.color_index("muted")
     if (
-        not words
+        index is None
+        or index < 16  # rich writes the system colours its own way
+        or not words
         or "".join(words) != text
         or not all(_PLAIN.fullmatch(w) and len(w) <= width for w in words)
     ):
-        return to_ansi(dim(text), width)
+        return to_ansi(dim(text), width, theme)
     lines = [""]
     for word in words:
         if lines[-1] and len(lines[-1] + word.rstrip()) > width:
             lines.append("")
         lines[-1] += word
     lines = [line if len(line) <= width else line.rstrip(" ") for line in lines]
-    return "".join(f"\x1b[38;5;244m{line}\x1b[0m\n" for line in lines)
+    return "".join(f"\x1b[38;5;{index}m{line}\x1b[0m\n" for line in lines)
 
 
 _PLAIN = re.compile(r"[\x21-\x7e·]+ ?")
@@ -182,17 +191,17 @@ def tool_header(
     line.append(clean(name), style="bold")
     arg = clean(call if call is not None else key_argument(name, args))
     if arg:
-        line.append("  " + one_line(arg, max(width - len(name) - 6, 10)), style="cyan")
+        line.append("  " + one_line(arg, max(width - len(name) - 6, 10)), style="theme.accent")
     return line
 
 
 def tool_mark(is_error: bool, blocked: bool) -> tuple[str, str]:
     """The mark and colour of a finished call: blocked, failed or done."""
     if blocked:
-        return "⊘", "bold red"
+        return "⊘", "theme.error.bold"
     if is_error:
-        return "✗", "red"
-    return "✓", "green"
+        return "✗", "theme.error"
+    return "✓", "theme.success"
 
 
 def tool_block(
@@ -219,16 +228,16 @@ def tool_block(
     shown = lines[:COLLAPSED_LINES] if collapsed else lines
     if collapsed:
         shown.append(f"… {len(lines) - COLLAPSED_LINES} more lines (ctrl+o to expand)")
-    body_style = "red" if (blocked or is_error) else "grey70"
+    body_style = "theme.error" if (blocked or is_error) else "theme.output"
     if all(len(line) <= width - 4 for line in shown):  # no line wraps: one plain Text
         for i, line in enumerate(shown):
-            header.append("\n  " + ("⎿ " if i == 0 else "  "), style="grey50")
+            header.append("\n  " + ("⎿ " if i == 0 else "  "), style="theme.muted")
             more = collapsed and i == len(shown) - 1
-            header.append(line, style="grey50 italic" if more else body_style)
+            header.append(line, style="theme.muted.italic" if more else body_style)
         return header, collapsed
     body = styled("\n".join(shown[:-1] if collapsed else shown), body_style)
     if collapsed:
-        body.append("\n" + shown[-1], style="grey50 italic")
+        body.append("\n" + shown[-1], style="theme.muted.italic")
     return hanging(header, "  ⎿ ", body), collapsed
 
 
@@ -237,7 +246,7 @@ def hanging(header: Text, mark: str, body: Text) -> RenderableType:
     a line too long wraps under its own start."""
     from rich.console import Group
 
-    return Group(header, hanging_text(styled(mark, "grey50"), body))
+    return Group(header, hanging_text(styled(mark, "theme.muted"), body))
 
 
 def running_tool(
@@ -254,12 +263,12 @@ def running_tool(
     ``output`` is already a tail (``keep_tail``): a frame costs the same after
     5 000 lines as after 5.
     """
-    block = tool_header(name, args, spinner, "yellow", width, call)
+    block = tool_header(name, args, spinner, "theme.warning", width, call)
     shown = tail(clean(output), LIVE_TAIL_LINES)
     if lines > len(shown):
-        block.append(f"\n    … {lines - len(shown)} lines above", style="grey50 italic")
+        block.append(f"\n    … {lines - len(shown)} lines above", style="theme.muted.italic")
     for text in shown:
-        block.append("\n    " + one_line(text, width - 4), style="grey62")
+        block.append("\n    " + one_line(text, width - 4), style="theme.output")
     return block
 
 
@@ -304,7 +313,11 @@ def user_block(text: str) -> Text:
 
 def notice(text: str, kind: str = "info") -> RenderableType:
     """``ℹ text``: wrapped at words, the lines after the first under the text, not the mark."""
-    marks = {"info": ("ℹ", "blue"), "warning": ("⚠", "yellow"), "error": ("✖", "red")}
+    marks = {
+        "info": ("ℹ", "theme.accent"),
+        "warning": ("⚠", "theme.warning"),
+        "error": ("✖", "theme.error"),
+    }
     mark, style = marks.get(kind, marks["info"])
     return hanging_text(styled(f"{mark} ", style), styled(clean(text), style))
 
@@ -327,12 +340,12 @@ def hanging_text(mark: Text, body: Text) -> RenderableType:
 
 
 def dim(text: str) -> Text:
-    return styled(clean(text), style="grey50")
+    return styled(clean(text), style="theme.muted")
 
 
 def custom_message(custom_type: str, content: str) -> Text:
     block = styled()
-    block.append(f"[{clean(custom_type)}] ", style="magenta")
+    block.append(f"[{clean(custom_type)}] ", style="theme.label")
     block.append(clean(content))
     return block
 
@@ -342,7 +355,7 @@ def listing(title: str, rows: Sequence[tuple[str, str]]) -> Text:
     block = styled(title, style="bold")
     left = max((len(a) for a, _ in rows), default=0)
     for a, b in rows:
-        block.append("\n  " + a.ljust(left), style="cyan")
+        block.append("\n  " + a.ljust(left), style="theme.accent")
         if b:
-            block.append("  " + clean(b), style="grey70")
+            block.append("  " + clean(b), style="theme.muted")
     return block

@@ -22,6 +22,9 @@ from hookline.modes.tui import render
 if TYPE_CHECKING:
     from rich.console import RenderableType
 
+    from hookline.core.theme import Theme
+    from hookline.modes.tui.style import Palette
+
 
 def terminal_width(app: Application[None]) -> int:
     """The terminal's width in columns (at least 20; 80 when there is no terminal)."""
@@ -42,8 +45,9 @@ def terminal_height(app: Application[None]) -> int:
 class Scrollback:
     """Prints blocks above ``app``, in order, each batch in one redraw."""
 
-    def __init__(self, app: Application[None]) -> None:
+    def __init__(self, app: Application[None], palette: Palette) -> None:
         self._app = app
+        self._palette = palette
         self._pending: list[RenderableType] = []
         self._printer: asyncio.Task[None] | None = None
 
@@ -68,7 +72,8 @@ class Scrollback:
             width = terminal_width(self._app)
             # Rendered off the loop: an expanded 5 000-line output takes rich most of a
             # second, and keys go on being read meanwhile. Batches stay in order.
-            self.write_above(await asyncio.to_thread(_render_batch, batch, width))
+            theme = self._palette.theme
+            self.write_above(await asyncio.to_thread(_render_batch, batch, width, theme))
 
     def write_above(self, text: str) -> None:
         """Erase the live part, write ``text`` where it was, and draw the live part below.
@@ -157,5 +162,5 @@ def printed_above(scrollback: Scrollback) -> Iterator[None]:
         sys.stdout, sys.stderr = saved
 
 
-def _render_batch(batch: list[RenderableType], width: int) -> str:
-    return "".join(render.to_ansi(r, width) for r in batch)
+def _render_batch(batch: list[RenderableType], width: int, theme: Theme) -> str:
+    return "".join(render.to_ansi(r, width, theme) for r in batch)

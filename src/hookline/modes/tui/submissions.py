@@ -15,6 +15,7 @@ from hookline.modes.tui import render
 from hookline.modes.tui.commands import BUILTINS
 
 if TYPE_CHECKING:
+    from hookline.core.tool import ToolResult
     from hookline.modes.tui.host import CommandHost
     from hookline.modes.tui.tasks import Tasks
     from hookline.modes.tui.transcript import Transcript
@@ -46,7 +47,7 @@ class Submissions:
             return
         # Ctrl+C cancels a running `!cmd` (its process group is killed); a turn is
         # stopped through agent.abort() instead, so it ends cleanly.
-        self._tasks.spawn(self.handle(text), command=text.lstrip().startswith("!"))
+        self._tasks.spawn(self.handle(text), command=text.lstrip().startswith(("!", "$")))
 
     def send_queued(self) -> None:
         """The hooks are loaded: send what waited."""
@@ -59,12 +60,16 @@ class Submissions:
             await self.handle(self.queued.pop(0))
 
     async def handle(self, text: str) -> None:
-        """One submitted editor text: ``/command``, ``!bash``, ``!!bash`` or a prompt."""
+        """One submitted editor text: ``/command``, ``!bash``, ``!!bash``, ``$python``,
+        ``$$python`` or a prompt."""
         stripped = text.strip()
         if stripped.startswith("!"):
             keep = not stripped.startswith("!!")
             command = stripped[1 if keep else 2 :].strip()
             await self._user_bash(command, keep)
+        elif stripped.startswith("$"):
+            keep = not stripped.startswith("$$")
+            await self._user_python(stripped[1 if keep else 2 :].strip(), keep)
         elif stripped.startswith("/") and not stripped.startswith("//"):
             await self._command(stripped[1:])
             self._measure()
@@ -77,15 +82,29 @@ class Submissions:
         agent = self._host.agent
         self._host.print(render.user_block(("!" if keep else "!!") + command))
         result = await agent.run_user_bash(command)
+        self._ran(command, result, "user_bash", f"I ran `{command}` in the shell" if keep else "")
+
+    async def _user_python(self, code: str, keep: bool) -> None:
+        """``$code`` (``$$code``: the model is not told), through ``user_python`` hooks."""
+        if not code:
+            return
+        agent = self._host.agent
+        self._host.print(render.user_block(("$" if keep else "$$") + code))
+        result = await agent.run_user_python(code, exclude_from_context=not keep)
+        said = f"I ran this Python:\n```python\n{code}\n```\nIt printed" if keep else ""
+        self._ran(code, result, "user_python", said)
+
+    def _ran(self, what: str, result: ToolResult, custom_type: str, said: str) -> None:
+        """Show what the user's own command printed; with ``said``, tell the model too."""
         output = content_text(result.content)
         details = result.details if isinstance(result.details, dict) else {}
-        self._transcript.bash_output(command, output, bool(details.get("exit_code")))
-        if keep:
-            agent.send_message(
+        self._transcript.bash_output(what, output, bool(details.get("exit_code")))
+        if said:
+            self._host.agent.send_message(
                 {
                     "role": "custom",
-                    "custom_type": "user_bash",
-                    "content": f"I ran `{command}` in the shell:\n{output}",
+                    "custom_type": custom_type,
+                    "content": f"{said}:\n{output}",
                     "display": False,
                 },
                 False,

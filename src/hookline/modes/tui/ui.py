@@ -13,6 +13,7 @@ from hookline.modes.tui.dialogs import CustomDialog, InputDialog, SelectDialog
 HEADER_KEY, FOOTER_KEY = "\0header", "\0footer"
 
 if TYPE_CHECKING:
+    from hookline.core.theme import Theme, ThemeInfo, ThemeResult
     from hookline.modes.tui.host import UIHost
 
 
@@ -78,8 +79,16 @@ class TuiUI:
         *,
         timeout: float | None = None,
         signal: asyncio.Event | None = None,
+        prompt_style: bool | None = None,
     ) -> str | None:
-        dialog = InputDialog(title, prefill=prefill, multiline=True, timeout=timeout, signal=signal)
+        dialog = InputDialog(
+            title,
+            prefill=prefill,
+            multiline=True,
+            enter_submits=prompt_style is not False,
+            timeout=timeout,
+            signal=signal,
+        )
         answer = await self._app.ask(dialog)
         return answer if isinstance(answer, str) else None
 
@@ -127,5 +136,33 @@ class TuiUI:
         self._app.set_title(clean)
 
     @property
-    def theme(self) -> dict[str, Any]:
-        return {}
+    def theme(self) -> Theme:
+        """The app's theme: its colours as ANSI escapes, for widgets and status texts."""
+        return self._app.theme
+
+    def set_theme(self, theme: str | Theme) -> ThemeResult:
+        """Switch to a theme (a built-in or custom name, or a ``Theme``); the app is
+        redrawn in it. A theme that cannot be loaded leaves the current one."""
+        from hookline.core.theme import ThemeError, ThemeResult, detect_color_mode, theme_by_name
+
+        if isinstance(theme, str):
+            try:
+                theme = theme_by_name(theme, detect_color_mode())
+            except ThemeError as exc:
+                return ThemeResult(False, str(exc))
+        self._app.set_theme(theme)
+        return ThemeResult(True)
+
+    def get_theme(self, name: str) -> Theme | None:
+        """A theme by name, without switching to it; ``None`` when there is none."""
+        from hookline.core.theme import ThemeError, detect_color_mode, theme_by_name
+
+        try:
+            return theme_by_name(name, detect_color_mode())
+        except ThemeError:
+            return None
+
+    def get_all_themes(self) -> list[ThemeInfo]:
+        from hookline.core.theme import available_themes
+
+        return available_themes()

@@ -10,7 +10,6 @@ outside the project may change, and no loopback server may be reached.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import socket
 import subprocess
@@ -19,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from hookline.agent.permissions import PermissionRules, check_permission
+from tests.effects import digest
 
 #: Lines that stay inside the project: they must be accepted.
 PLAIN = [
@@ -105,19 +105,6 @@ LINES = [
     "touch -- ../outside/new",
     *PLAIN,
 ]
-
-
-def digest(root: Path) -> dict[str, tuple[object, ...]]:
-    seen: dict[str, tuple[object, ...]] = {}
-    for folder, dirs, files in os.walk(root):
-        for name in dirs + files:
-            path = os.path.join(folder, name)
-            st = os.lstat(path)
-            data = ""
-            if os.path.isfile(path) and not os.path.islink(path):
-                data = hashlib.sha256(Path(path).read_bytes()).hexdigest()
-            seen[path] = (st.st_mode, st.st_size, st.st_mtime_ns, data)
-    return seen
 
 
 @pytest.mark.parametrize("line", LINES)

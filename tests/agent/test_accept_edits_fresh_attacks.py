@@ -10,7 +10,6 @@ project may change.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import subprocess
 from pathlib import Path
@@ -18,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from hookline.agent.permissions import PermissionRules, check_permission
+from tests.effects import digest
 
 LINES = [
     # sed's backup suffix may name a folder ('*' is the file's name)
@@ -209,19 +209,6 @@ PLAIN = [
     "sed -i 1d victim",
     "rm -rf sub/deep",
 ]
-
-
-def digest(root: Path) -> dict[str, tuple[object, ...]]:
-    seen: dict[str, tuple[object, ...]] = {}
-    for folder, dirs, files in os.walk(root):
-        for name in dirs + files:
-            path = os.path.join(folder, name)
-            st = os.lstat(path)
-            data = ""
-            if os.path.isfile(path) and not os.path.islink(path):
-                data = hashlib.sha256(Path(path).read_bytes()).hexdigest()
-            seen[path] = (st.st_mode, st.st_size, st.st_mtime_ns, data)
-    return seen
 
 
 def project_in(tmp_path: Path) -> tuple[Path, list[Path]]:

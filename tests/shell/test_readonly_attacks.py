@@ -10,11 +10,8 @@ the set is not passed by a classifier that allows nothing.
 
 from __future__ import annotations
 
-import hashlib
 import os
-import socket
 import subprocess
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -22,6 +19,7 @@ import pytest
 
 from hookline.shell import parse_command
 from hookline.shell.readonly import read_only_line
+from tests.effects import ConnectionCounter, file_state
 
 #: Commands that change something when they run (``{port}``: the loopback server).
 WRITERS = [
@@ -442,31 +440,10 @@ def lines() -> Iterator[str]:
 ATTACKS = list(dict.fromkeys(lines()))
 
 
-class Server:
-    """A loopback TCP server that counts the connections it accepts."""
-
-    def __init__(self) -> None:
-        self.sock = socket.socket()
-        self.sock.bind(("127.0.0.1", 0))
-        self.sock.listen(16)
-        self.port: int = self.sock.getsockname()[1]
-        self.hits = 0
-        threading.Thread(target=self._serve, daemon=True).start()
-
-    def _serve(self) -> None:
-        while True:
-            try:
-                conn, _ = self.sock.accept()
-            except OSError:
-                return
-            self.hits += 1
-            conn.close()
-
-
 class World:
     """A scratch project (a git repository) and HOME, and a way to run a line in it."""
 
-    def __init__(self, root: Path, server: Server) -> None:
+    def __init__(self, root: Path, server: ConnectionCounter) -> None:
         self.root = root
         self.project = root / "project"
         self.home = root / "home"
@@ -520,16 +497,12 @@ class World:
         for folder, dirs, files in os.walk(self.root):
             for name in dirs + files:
                 path = os.path.join(folder, name)
-                st = os.lstat(path)
                 if path == str(self.project / ".git" / "index"):
                     # ``git status`` refreshes the index's stat cache (racy-git entries);
                     # what it records is the staged entries
                     seen[path] = (self.staged(),)
                     continue
-                digest = ""
-                if os.path.isfile(path) and not os.path.islink(path):
-                    digest = hashlib.sha256(Path(path).read_bytes()).hexdigest()
-                seen[path] = (st.st_mode, st.st_size, st.st_mtime_ns, digest)
+                seen[path] = file_state(path)
             # a folder by what it holds, not its mtime: ``git status`` takes and drops
             # .git/index.lock, which leaves no file behind
             seen[folder] = (os.lstat(folder).st_mode,)
@@ -550,7 +523,7 @@ class World:
 
 @pytest.fixture(scope="module")
 def world(tmp_path_factory: pytest.TempPathFactory) -> World:
-    return World(tmp_path_factory.mktemp("readonly"), Server())
+    return World(tmp_path_factory.mktemp("readonly"), ConnectionCounter())
 
 
 def judge(world: World, line: str) -> None:

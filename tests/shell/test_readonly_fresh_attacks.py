@@ -16,14 +16,13 @@ from __future__ import annotations
 import hashlib
 import os
 import shutil
-import socket
 import subprocess
-import threading
 from pathlib import Path
 
 import pytest
 
 from hookline.agent.permissions import PermissionRules, check_permission
+from tests.effects import ConnectionCounter, file_state
 
 #: The text of a file outside the project: the output must never show it.
 SECRET = "OUTSIDE-SECRET-7f3a"
@@ -880,27 +879,6 @@ NETWORK = [
 ATTACKS = list(dict.fromkeys([*WRITES, *GIT, *OUTSIDE, *PARSER]))
 
 
-class Server:
-    """A loopback TCP server that counts the connections it accepts."""
-
-    def __init__(self) -> None:
-        self.sock = socket.socket()
-        self.sock.bind(("127.0.0.1", 0))
-        self.sock.listen(16)
-        self.port: int = self.sock.getsockname()[1]
-        self.hits = 0
-        threading.Thread(target=self._serve, daemon=True).start()
-
-    def _serve(self) -> None:
-        while True:
-            try:
-                conn, _ = self.sock.accept()
-            except OSError:
-                return
-            self.hits += 1
-            conn.close()
-
-
 #: What the hostile project's configuration runs: it leaves ``RAN`` beside the project.
 HOSTILE_CONFIG = """\
 [core]
@@ -933,7 +911,7 @@ HOSTILE_CONFIG = """\
 class World:
     """A scratch project (a git repository) beside ``outside`` and HOME."""
 
-    def __init__(self, root: Path, server: Server, *, hostile: str = "") -> None:
+    def __init__(self, root: Path, server: ConnectionCounter, *, hostile: str = "") -> None:
         self.root = root
         self.project = root / "project"
         self.outside = root / "outside"
@@ -1064,15 +1042,11 @@ class World:
         for folder, dirs, files in os.walk(self.root):
             for name in dirs + files:
                 path = os.path.join(folder, name)
-                st = os.lstat(path)
                 if path == str(self.project / ".git" / "index"):
                     # ``git status`` refreshes the index's stat cache: compare the entries
                     seen[path] = (self.capture("ls-files", "--stage"),)
                     continue
-                digest = ""
-                if os.path.isfile(path) and not os.path.islink(path):
-                    digest = hashlib.sha256(Path(path).read_bytes()).hexdigest()
-                seen[path] = (st.st_mode, st.st_size, st.st_mtime_ns, digest)
+                seen[path] = file_state(path)
             seen[folder] = (os.lstat(folder).st_mode,)
         return seen
 
@@ -1116,7 +1090,7 @@ def judge(world: World, line: str) -> None:
 
 @pytest.fixture(scope="module")
 def world(tmp_path_factory: pytest.TempPathFactory) -> World:
-    return World(tmp_path_factory.mktemp("fresh"), Server())
+    return World(tmp_path_factory.mktemp("fresh"), ConnectionCounter())
 
 
 HOSTILE_KINDS = ["config", "bare", "gitfile", "alternates"]
@@ -1125,7 +1099,7 @@ HOSTILE_KINDS = ["config", "bare", "gitfile", "alternates"]
 @pytest.fixture(scope="module", params=HOSTILE_KINDS)
 def hostile(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> World:
     kind = str(request.param)
-    return World(tmp_path_factory.mktemp(f"hostile-{kind}"), Server(), hostile=kind)
+    return World(tmp_path_factory.mktemp(f"hostile-{kind}"), ConnectionCounter(), hostile=kind)
 
 
 def test_the_set_is_large() -> None:

@@ -13,6 +13,7 @@ no server, run no program the repository names and show no secret from outside.
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 from pathlib import Path
@@ -22,6 +23,7 @@ import pytest
 from hookline.shell.git_repository import untrusted_repository
 from tests.shell.test_readonly_fresh_attacks import (
     HOSTILE_CONFIG,
+    SECRET,
     Server,
     World,
     allowed_unasked,
@@ -365,3 +367,37 @@ def test_an_index_of_any_format_without_submodules_is_trusted(
         ["git", "update-index", "--skip-worktree", "d1/file-7"], cwd=repo, check=True, env=env
     )
     assert untrusted_repository(str(repo)) is False
+
+
+#: jq reads a module (JSON data or jq code) from any folder its program names.
+JQ = [
+    """jq -n 'import "creds" as $c {search: "~/.docker"}; $c'""",
+    """jq -n 'import "creds" as $c {search: "../outside"}; $c'""",
+    """jq -n 'include "creds" {search: "../outside"}; .'""",
+    """jq -n '"creds" | modulemeta'""",
+    "jq -n -f jqmod.jq",
+    "jq -nf jqmod.jq",
+    "jq --from-file jqmod.jq -n",
+    "jq -L ../outside -n 'import \"creds\" as $c; $c'",
+    "jq --library-path=../outside -n 1",
+]
+
+
+@pytest.mark.parametrize("line", JQ)
+def test_jq_reads_no_module_outside(world: World, line: str) -> None:
+    creds = world.outside / "creds.json"
+    docker = world.home / ".docker" / "creds.json"
+    docker.parent.mkdir(exist_ok=True)
+    for path in (creds, docker):
+        path.write_text(json.dumps({"secret": SECRET}))
+    (world.project / "jqmod.jq").write_text('import "creds" as $c {search: "../outside"}; $c\n')
+    try:
+        judge(world, line)
+        assert not allowed_unasked(line, world.project), line
+    finally:
+        (world.project / "jqmod.jq").unlink()
+
+
+def test_a_plain_jq_still_runs_unasked(world: World) -> None:
+    assert allowed_unasked("jq -r .a data.json", world.project)
+    judge(world, "jq -r .a data.json")

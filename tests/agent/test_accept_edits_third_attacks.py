@@ -133,3 +133,38 @@ def test_a_lookalike_changes_nothing_outside(tmp_path: Path, line: str) -> None:
         run_judged(line, project, watched, tmp_path / "home")
         run_judged("git status", project, watched, tmp_path / "home")
         assert not (tmp_path / "outside" / "RAN").exists(), line
+
+
+#: With HOME inside the working directory, the user's git configuration (which git
+#: trusts in every repository) is a project file: acceptEdits asks for it.
+HOME_GIT_CONFIG = [
+    "cp evil.cfg .gitconfig",
+    "mv evil.cfg .gitconfig",
+    "cp -f evil.cfg ./.gitconfig",
+    "cp evil.cfg ~/.gitconfig",
+    "cp evil.cfg $HOME/.gitconfig",
+    "sed -i s/x/y/ .gitconfig",
+    "touch .gitconfig",
+    "mkdir -p .config/git",
+    "cp evil.cfg .config/git/config",
+    "cp -r xdg .config",
+    "cp -rT xdg .config",
+    "mv xdg .config",
+    "rm -rf .config",
+    "cp evil.cfg .config/git/",
+]
+
+
+@pytest.mark.parametrize("line", HOME_GIT_CONFIG)
+def test_the_user_git_configuration_asks_when_home_is_the_project(
+    tmp_path: Path, line: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    project, watched = git_project(tmp_path)
+    (project / ".gitconfig").write_text("")
+    (project / "xdg" / "git").mkdir(parents=True)
+    (project / "xdg" / "git" / "config").write_bytes((project / "evil.cfg").read_bytes())
+    monkeypatch.setenv("HOME", str(project))
+    monkeypatch.delenv("XDG_CONFIG_HOME", raising=False)
+    assert not accepted(line, project), line
+    run_judged(line, project, watched, project)  # were it accepted: then git status
+    run_judged("git status", project, watched, project)

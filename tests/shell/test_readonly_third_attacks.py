@@ -401,3 +401,23 @@ def test_jq_reads_no_module_outside(world: World, line: str) -> None:
 def test_a_plain_jq_still_runs_unasked(world: World) -> None:
     assert allowed_unasked("jq -r .a data.json", world.project)
     judge(world, "jq -r .a data.json")
+
+
+def test_a_passed_over_git_folder_below_a_hostile_repository_is_untrusted(
+    tmp_path: Path,
+) -> None:
+    """Run from ``sub`` (a working directory inside the repository), git passes over an
+    empty ``sub/.git`` to the hostile ``.git`` above: it runs ``core.fsmonitor``."""
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(tmp_path)}
+    repo = tmp_path / "p"
+    subprocess.run(["git", "init", "-q", str(repo)], check=True, env=env)
+    ran = tmp_path / "RAN"
+    hook = repo / "hook.sh"
+    hook.write_text(f"#!/bin/sh\ntouch {ran}\n")
+    hook.chmod(0o755)
+    with (repo / ".git" / "config").open("a") as file:
+        file.write(f"[core]\n\tfsmonitor = {hook}\n")
+    (repo / "sub" / ".git").mkdir(parents=True)
+    subprocess.run(["git", "status"], cwd=repo / "sub", env=env, capture_output=True)
+    assert ran.exists()  # what git does there
+    assert untrusted_repository(str(repo / "sub"))

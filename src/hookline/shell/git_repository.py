@@ -116,8 +116,10 @@ def _valid_git_dir(path: str) -> bool:
     common = _common_dir(path)
     if common is None:
         return False
-    if not all(os.path.isdir(os.path.join(common, name)) for name in ("objects", "refs")):
-        return False
+    for name in ("objects", "refs"):  # git tests them with access(X_OK)
+        folder = os.path.join(common, name)
+        if not (os.path.isdir(folder) and os.access(folder, os.X_OK)):
+            return False
     head = os.path.join(path, "HEAD")
     try:
         if os.path.islink(head):

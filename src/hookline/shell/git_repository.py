@@ -230,9 +230,11 @@ def _has_gitlinks(git_dir: str) -> bool:
         for name in names:
             with open(os.path.join(git_dir, name), "rb") as file:
                 data = file.read()
-            modes = _index_modes(data, 20)
-            modes = _index_modes(data, 32) if modes is None else modes
-            if modes is None or _GITLINK in modes:
+            # SHA-1 or SHA-256 names: a gitlink in either reading counts
+            readings = [
+                m for m in (_index_modes(data, 20), _index_modes(data, 32)) if m is not None
+            ]
+            if not readings or any(_GITLINK in modes for modes in readings):
                 return True
     except OSError:
         return True

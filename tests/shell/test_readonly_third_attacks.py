@@ -633,3 +633,24 @@ def test_a_passed_over_git_folder_below_a_hostile_repository_is_untrusted(
     subprocess.run(["git", "status"], cwd=repo / "sub", env=env, capture_output=True)
     assert ran.exists()  # what git does there
     assert untrusted_repository(str(repo / "sub"))
+
+
+def test_git_walks_up_from_the_folder_a_link_names(tmp_path: Path) -> None:
+    """The working directory reached through a symlink: git walks up from the physical
+    folder (into the hostile repository there), not from the link's parent."""
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(tmp_path)}
+    repo = tmp_path / "evil"
+    subprocess.run(["git", "init", "-q", str(repo)], check=True, env=env)
+    ran = tmp_path / "RAN"
+    hook = repo / "hook.sh"
+    hook.write_text(f"#!/bin/sh\ntouch {ran}\n")
+    hook.chmod(0o755)
+    with (repo / ".git" / "config").open("a") as file:
+        file.write(f"[core]\n\tfsmonitor = {hook}\n")
+    (repo / "project").mkdir()
+    (tmp_path / "plain").mkdir()
+    (tmp_path / "plain" / "project").symlink_to(repo / "project")
+    cwd = tmp_path / "plain" / "project"
+    subprocess.run(["git", "status"], cwd=cwd, env=env, capture_output=True)
+    assert ran.exists()  # what git does there
+    assert untrusted_repository(str(cwd))

@@ -81,7 +81,7 @@ def _git_dir(cwd: str) -> tuple[str | None, str]:
     """The git directory git finds from ``cwd`` (upward: ``.git``, then the folder itself
     when it looks like a bare repository), and the folder it was found in; ``""`` when
     there is none, None when it cannot be told."""
-    folder = os.path.abspath(cwd)
+    folder = os.path.realpath(cwd)  # git walks up from the physical folder (getcwd)
     while True:
         dot = os.path.join(folder, ".git")
         if os.path.isdir(dot):

@@ -233,9 +233,32 @@ def _inside(files: Sequence[FilePath] | None, dirs: Sequence[str]) -> bool:
 PROTECTED_FOLDERS = frozenset({".git", ".claude", ".hookline", ".vscode", ".idea"})
 
 
+def _git_user_config() -> tuple[str, ...]:
+    """The user's own git configuration, which git trusts in every repository
+    (``core.fsmonitor`` there runs on a read-only ``git status``): a working directory
+    may hold HOME."""
+    home = os.path.expanduser("~")
+    xdg = os.environ.get("XDG_CONFIG_HOME") or os.path.join(home, ".config")
+    places = (os.path.join(home, ".gitconfig"), os.path.join(xdg, "git"))
+    return tuple(dict.fromkeys(f(p) for p in places for f in (os.path.abspath, os.path.realpath)))
+
+
+def _touches_user_config(file: FilePath) -> bool:
+    """The file is the user's git configuration, in it, or a folder holding it (``mv x
+    ~/.config`` replaces it), as written or resolved, whatever its case."""
+    for path in (file.path.casefold(), file.real.casefold()):
+        for place in (p.casefold() for p in _git_user_config()):
+            if path == place or path.startswith(place + "/") or place.startswith(path + "/"):
+                return True
+    return False
+
+
 def _protected(file: FilePath, dirs: Sequence[str]) -> bool:
     """The file lies in a :data:`PROTECTED_FOLDERS` folder of a working directory, as
-    written or resolved (``link`` to ``.git/config``)."""
+    written or resolved (``link`` to ``.git/config``), or is the user's git
+    configuration."""
+    if _touches_user_config(file):
+        return True
     for folder in dirs:
         for root, path in (
             (os.path.abspath(folder), file.path),

@@ -81,15 +81,17 @@ def _git_dir(cwd: str) -> tuple[str | None, str]:
     """The git directory git finds from ``cwd`` (upward: ``.git``, then the folder itself
     when it looks like a bare repository), and the folder it was found in; ``""`` when
     there is none, None when it cannot be told."""
-    folder = os.path.abspath(cwd)
+    folder = os.path.realpath(cwd)  # git walks up from the physical folder (getcwd)
     while True:
         dot = os.path.join(folder, ".git")
         if os.path.isdir(dot):
-            return dot, folder
+            # git passes over a ``.git`` it does not take for a repository, to one
+            # beside or above it: this one must be that repository, or it cannot be told
+            return (dot if _valid_git_dir(dot) else None), folder
         if os.path.lexists(dot):
             return _linked_git_dir(dot, folder), folder
         if _looks_bare(folder):
-            return folder, folder
+            return (folder if _valid_git_dir(folder) else None), folder
         parent = os.path.dirname(folder)
         if parent == folder:
             return "", folder
@@ -101,6 +103,31 @@ def _looks_bare(folder: str) -> bool:
     return os.path.lexists(os.path.join(folder, "HEAD")) and all(
         os.path.isdir(os.path.join(folder, name)) for name in ("objects", "refs")
     )
+
+
+#: What git takes for ``HEAD``: a symbolic reference under ``refs/`` or an object name.
+_HEAD = re.compile(rb"(?:ref:[ \t]*refs/[^\n]*|[0-9a-f]{40}|[0-9a-f]{64})\n?\Z")
+
+
+def _valid_git_dir(path: str) -> bool:
+    """Whether git takes ``path`` for a git directory (its ``is_git_directory``):
+    ``objects`` and ``refs`` folders (in the common directory of a worktree) and a
+    ``HEAD`` it can read."""
+    common = _common_dir(path)
+    if common is None:
+        return False
+    for name in ("objects", "refs"):  # git tests them with access(X_OK)
+        folder = os.path.join(common, name)
+        if not (os.path.isdir(folder) and os.access(folder, os.X_OK)):
+            return False
+    head = os.path.join(path, "HEAD")
+    try:
+        if os.path.islink(head):
+            return os.readlink(head).startswith("refs/")
+        with open(head, "rb") as file:
+            return _HEAD.match(file.read(4096)) is not None
+    except OSError:
+        return False
 
 
 def _linked_git_dir(dot: str, folder: str) -> str | None:
@@ -161,6 +188,59 @@ def _runs_hooks(hooks: str) -> bool:
     return any(not name.endswith(".sample") and name not in WRITE_HOOKS for name in names)
 
 
+#: The modes an index entry may have; a submodule's (a gitlink) is ``160000``.
+_MODES = frozenset({0o100644, 0o100755, 0o120000, 0o040000})
+_GITLINK = 0o160000
+
+
+def _index_modes(data: bytes, oid: int) -> list[int] | None:
+    """The modes of an index file's entries (format 2 to 4, object names ``oid``
+    bytes long), or None when it does not read as one."""
+    if len(data) < 12 or data[:4] != b"DIRC":
+        return None
+    version, count = int.from_bytes(data[4:8], "big"), int.from_bytes(data[8:12], "big")
+    if version not in (2, 3, 4):
+        return None
+    modes: list[int] = []
+    at = 12
+    for _ in range(count):
+        start = at
+        mode = int.from_bytes(data[at + 24 : at + 28], "big")
+        flags = int.from_bytes(data[at + 40 + oid : at + 42 + oid], "big")
+        at += 42 + oid + (2 if version >= 3 and flags & 0x4000 else 0)
+        if version == 4:
+            while at < len(data) and data[at] & 0x80:  # the length of the prefix it strips
+                at += 1
+            at += 1
+        end = data.find(b"\0", at)
+        if end < 0 or mode not in _MODES | {_GITLINK}:
+            return None
+        at = end + 1 if version == 4 else start + (end - start + 8) // 8 * 8
+        modes.append(mode)
+    return modes
+
+
+def _has_gitlinks(git_dir: str) -> bool:
+    """The index (or a split index's shared part) may hold a submodule: git reads and runs
+    the configuration of its git directory, which may lie inside the working tree
+    (``sub/.git``) where no ``modules`` folder shows it. An index that cannot be read
+    may hold one."""
+    try:
+        names = [n for n in os.listdir(git_dir) if n == "index" or n.startswith("sharedindex.")]
+        for name in names:
+            with open(os.path.join(git_dir, name), "rb") as file:
+                data = file.read()
+            # SHA-1 or SHA-256 names: a gitlink in either reading counts
+            readings = [
+                m for m in (_index_modes(data, 20), _index_modes(data, 32)) if m is not None
+            ]
+            if not readings or any(_GITLINK in modes for modes in readings):
+                return True
+    except OSError:
+        return True
+    return False
+
+
 def untrusted_repository(cwd: str) -> bool:
     """Whether git, run in ``cwd``, may run a program the repository itself names or
     read another repository (or this cannot be told): its configuration holds a key not
@@ -170,6 +250,8 @@ def untrusted_repository(cwd: str) -> bool:
         return False
     common = _common_dir(git_dir) if git_dir is not None else None
     if git_dir is None or common is None or _runs_hooks(os.path.join(common, "hooks")):
+        return True
+    if _has_gitlinks(git_dir):
         return True
     # submodules each have a configuration of their own; alternates lend objects of
     # another repository on disk (``git cat-file --batch-all-objects`` reads them)

@@ -270,6 +270,16 @@ _DATE_FLAGS = Args(
 _SUMS = Args(forbidden=("-c", "--check"))
 
 
+#: jq's module directives and builtins that read a file its program names, in any
+#: folder (``import "config" as $c {search: "~/.docker"}`` reads a JSON file of HOME).
+_JQ_MODULES = ("import", "include", "modulemeta")
+
+
+def _jq_reads_no_module(args: Sequence[str]) -> bool:
+    """No word of a jq call names a module: a program file (``-f``) may hold one too."""
+    return not any(word in arg for arg in args for word in _JQ_MODULES)
+
+
 def _ls_stays(args: Sequence[str]) -> bool:
     """``ls -R`` walks folders, ``-L`` follows links: together they leave the folder."""
     short = "".join(a[1:] for a in args if a.startswith("-") and not a.startswith("--"))
@@ -292,7 +302,7 @@ READ_ONLY_PROGRAMS: Mapping[str, Args] = {
             *("realpath", "readlink", "true", "false", "echo", "test", "["),
             *("seq", "which", "type", "expr", "sleep", "getconf", "locale", "printenv"),
             "tsort",
-            *("egrep", "fgrep", "jq", "ps", "free", "uptime"),
+            *("egrep", "fgrep", "ps", "free", "uptime"),
         ),
         _ANY,
     ),
@@ -318,6 +328,7 @@ READ_ONLY_PROGRAMS: Mapping[str, Args] = {
         )
     ),
     "sed": Args(check=_sed_reads),
+    "jq": Args(forbidden=("-f", "--from-file", "-L", "--library-path"), check=_jq_reads_no_module),
     "git": Args(check=_git),
     "date": Args(check=_date_format),
     # bare: ``-f``, ``-d``, ``-i``, ``-A``… look the name up in DNS (the network)

@@ -95,6 +95,12 @@ def test_read_only_lines(line: str) -> None:
         "time -o f ls",
         "sudo ls",
         "xargs cat",
+        # they only read, but what they print is the environment, API keys included
+        "env",
+        "printenv",
+        "printenv ANTHROPIC_API_KEY",
+        "ps eww",
+        "ps aux",
     ],
 )
 def test_not_read_only_lines(line: str) -> None:

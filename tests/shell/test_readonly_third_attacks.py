@@ -21,10 +21,10 @@ from pathlib import Path
 import pytest
 
 from hookline.shell.git_repository import untrusted_repository
+from tests.effects import ConnectionCounter
 from tests.shell.test_readonly_fresh_attacks import (
     HOSTILE_CONFIG,
     SECRET,
-    Server,
     World,
     allowed_unasked,
     judge,
@@ -315,13 +315,13 @@ KINDS = [
 
 @pytest.fixture(scope="module")
 def world(tmp_path_factory: pytest.TempPathFactory) -> World:
-    return ThirdWorld(tmp_path_factory.mktemp("third"), Server())
+    return ThirdWorld(tmp_path_factory.mktemp("third"), ConnectionCounter())
 
 
 @pytest.fixture(scope="module", params=KINDS)
 def hostile(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> World:
     kind = str(request.param)
-    return ThirdWorld(tmp_path_factory.mktemp(f"third-{kind}"), Server(), hostile=kind)
+    return ThirdWorld(tmp_path_factory.mktemp(f"third-{kind}"), ConnectionCounter(), hostile=kind)
 
 
 def test_the_set_is_large() -> None:

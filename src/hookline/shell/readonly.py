@@ -292,6 +292,8 @@ def _ls_stays(args: Sequence[str]) -> bool:
 #: purpose: pagers and editors (``less``, ``more``, ``man``, ``vi``: they run
 #: shells), ``awk`` (``system()``), ``xargs``, ``tee``, ``xxd`` (writes its second
 #: operand), interpreters, network clients.
+#: Not listed although they only read: ``env``, ``printenv`` and ``ps`` (``ps e``) print
+#: the environment, where API keys live; the model would read them unasked.
 READ_ONLY_PROGRAMS: Mapping[str, Args] = {
     **dict.fromkeys(
         (
@@ -300,9 +302,9 @@ READ_ONLY_PROGRAMS: Mapping[str, Args] = {
             *("od", "hexdump", "strings", "stat", "df", "dir", "vdir"),
             *("pwd", "whoami", "id", "groups", "uname", "nproc", "basename", "dirname"),
             *("realpath", "readlink", "true", "false", "echo", "test", "["),
-            *("seq", "which", "type", "expr", "sleep", "getconf", "locale", "printenv"),
+            *("seq", "which", "type", "expr", "sleep", "getconf", "locale"),
             "tsort",
-            *("egrep", "fgrep", "ps", "free", "uptime"),
+            *("egrep", "fgrep", "free", "uptime"),
         ),
         _ANY,
     ),
@@ -333,7 +335,6 @@ READ_ONLY_PROGRAMS: Mapping[str, Args] = {
     "date": Args(check=_date_format),
     # bare: ``-f``, ``-d``, ``-i``, ``-A``… look the name up in DNS (the network)
     "hostname": Args(allowed=frozenset(), operands=0),
-    "env": Args(allowed=_flags("-0", "--null"), operands=0),  # with a command it is a wrapper
     "command": Args(allowed=_flags("-v", "-V")),  # ``command -v ls``: a lookup
 }
 
@@ -344,7 +345,7 @@ NO_PATHS = frozenset(
     {
         *("echo", "printf", "seq", "expr", "true", "false", "sleep"),
         *("uname", "whoami", "id", "groups", "nproc", "hostname", "type", "which"),
-        *("command", "env", "printenv", "locale", "getconf", "pwd", "ps", "free", "uptime"),
+        *("command", "locale", "getconf", "pwd", "free", "uptime"),
         *("basename", "dirname"),
     }
 )

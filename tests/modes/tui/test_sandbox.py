@@ -130,6 +130,9 @@ def test_a_sandbox_another_file_requires_is_not_offered_off(tmp_path: Path) -> N
                 "It cannot be switched off here:",
                 "sandbox.enabled requires it.",
                 "Sandboxed, regular permissions",
+                # the panel's last row: it is printed above the app off the loop and may
+                # land after the dialog; the keys below wait until it has
+                "accepted, not enforced",
             ],
         )
         assert "❯ Off" not in screen and "  Off " not in screen

@@ -28,22 +28,28 @@ def notifier(quiet: list[bool] | None = None) -> tuple[IdleNotifier, list[str], 
         sent.append("idle_prompt")
 
     state = quiet if quiet is not None else [True]
-    return IdleNotifier(0.01, lambda: state[0], notify, clock), sent, clock
+    return IdleNotifier(0, lambda: state[0], notify, clock), sent, clock
+
+
+async def _settled(idle: IdleNotifier) -> asyncio.Task[None]:
+    """The armed wait, once it has run out (notified, or decided not to)."""
+    timer = idle.timer
+    assert timer is not None
+    await asyncio.gather(timer, return_exceptions=True)
+    return timer
 
 
 async def test_an_answer_left_waiting_is_notified_once() -> None:
     idle, sent, _ = notifier()
     idle.answered()
-    await asyncio.sleep(0.05)
+    await _settled(idle)
     assert sent == ["idle_prompt"]
-    await asyncio.sleep(0.05)
-    assert sent == ["idle_prompt"]  # once per answer, not every interval
+    assert idle.timer is None  # once per answer: nothing is armed again
 
 
 async def test_nothing_before_the_first_answer() -> None:
-    _, sent, _ = notifier()
-    await asyncio.sleep(0.05)
-    assert sent == []
+    idle, sent, _ = notifier()
+    assert idle.timer is None and sent == []
 
 
 async def test_a_key_pressed_after_the_answer_means_the_user_is_here() -> None:
@@ -51,27 +57,29 @@ async def test_a_key_pressed_after_the_answer_means_the_user_is_here() -> None:
     idle.answered()
     clock.now += 1
     idle.touched()
-    await asyncio.sleep(0.05)
+    await _settled(idle)
     assert sent == []
     clock.now += 1
     idle.answered()  # the next answer waits again
-    await asyncio.sleep(0.05)
+    await _settled(idle)
     assert sent == ["idle_prompt"]
 
 
 async def test_a_dialog_or_running_work_is_not_an_idle_prompt() -> None:
     idle, sent, _ = notifier(quiet=[False])
     idle.answered()
-    await asyncio.sleep(0.05)
+    await _settled(idle)
     assert sent == []
 
 
 async def test_cancel_stops_a_pending_notification() -> None:
     idle, sent, _ = notifier()
     idle.answered()
+    timer = idle.timer
     idle.cancel()
-    await asyncio.sleep(0.05)
-    assert sent == []
+    assert timer is not None and idle.timer is None
+    await asyncio.gather(timer, return_exceptions=True)
+    assert timer.cancelled() and sent == []
 
 
 @pytest.mark.parametrize(

@@ -50,6 +50,11 @@ class IdleNotifier:
         self._touched = float("-inf")
         self._timer: asyncio.Task[None] | None = None
 
+    @property
+    def timer(self) -> asyncio.Task[None] | None:
+        """The armed wait, if any: done once it has notified or decided not to."""
+        return self._timer
+
     def answered(self) -> None:
         """A turn ended: the prompt waits from now."""
         self.cancel()

@@ -11,12 +11,13 @@ import pytest
 from hookline.authoring import HookHarness
 from hookline.core.api import HookAPI
 
-from .harness import EXAMPLES, Example
+from .harness import Example, example_path
 
 
 @pytest.fixture
 def example(make_harness: Callable[..., HookHarness]) -> Example:
-    """``example("permission_gate")``: a harness with ``examples/hooks/<name>.py`` loaded.
+    """``example("permission_gate")``: a harness with ``examples/hooks/<name>.py`` (or the
+    port of pi's example in ``examples/pi/``) loaded.
 
     ``answers`` ({"select": "Yes"}) gives it a UI answering so; without it ``ctx.has_ui``
     is false and dialogs answer as in print mode. ``extra`` registers a second hook after it.
@@ -29,7 +30,7 @@ def example(make_harness: Callable[..., HookHarness]) -> Example:
         answers: dict[str, Any] | None = None,
         extra: Callable[[HookAPI], None] | None = None,
     ) -> HookHarness:
-        harness = make_harness(EXAMPLES / f"{name}.py", cwd=cwd, has_ui=answers is not None)
+        harness = make_harness(example_path(name), cwd=cwd, has_ui=answers is not None)
         for kind, value in (answers or {}).items():
             harness.ui.answer(kind, value)
         if extra is not None:

@@ -10,6 +10,20 @@ from hookline.authoring import HookHarness
 from hookline.core.api import HookAPI
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "hooks"
+PI_EXAMPLES = EXAMPLES.parent / "pi"
+
+
+def example_path(name: str) -> Path:
+    """``examples/hooks/<name>.py``, else the port of pi's example in ``examples/pi/``
+    (a module, or a package's ``__init__.py``)."""
+    for candidate in (
+        EXAMPLES / f"{name}.py",
+        PI_EXAMPLES / f"{name}.py",
+        PI_EXAMPLES / name / "__init__.py",
+    ):
+        if candidate.is_file():
+            return candidate
+    raise FileNotFoundError(f"no example named {name!r} in {EXAMPLES} or {PI_EXAMPLES}")
 
 
 class Example(Protocol):

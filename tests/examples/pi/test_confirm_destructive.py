@@ -8,37 +8,11 @@ from pathlib import Path
 from typing import Any
 
 from tests.examples.harness import PI_EXAMPLES, Example
-from tests.modes.helpers import Line, RpcClient, write_script
+from tests.modes.helpers import RpcClient, write_script
+
+from .dialogs import answering, said
 
 PORT = str(PI_EXAMPLES / "confirm_destructive.py")
-
-
-async def answering(client: RpcClient, command: Line, *answers: Any) -> tuple[Any, list[Line]]:
-    """Send ``command``, answer its dialogs with ``answers`` in order; its data and the
-    dialogs and notifications seen."""
-    pending = list(answers)
-    await client.send({**command, "id": "cmd"})
-    seen: list[Line] = []
-    while True:
-        line = await client.read()
-        if line["type"] == "response" and line.get("id") == "cmd":
-            assert line["success"] is True, line
-            assert not pending, f"dialogs not asked: {pending}"
-            return line.get("data"), seen
-        if line["type"] != "extension_ui_request" or line["method"] == "setStatus":
-            continue
-        seen.append(line)
-        if line["method"] == "confirm":
-            reply = {"confirmed": pending.pop(0)}
-        elif line["method"] == "select":
-            reply = {"value": pending.pop(0)}
-        else:
-            continue
-        await client.send({"type": "extension_ui_response", "id": line["id"], **reply})
-
-
-def _said(lines: list[Line]) -> list[str]:
-    return [str(m.get("title") or m.get("message")) for m in lines]
 
 
 async def test_new_session_and_fork_are_asked(tmp_path: Path) -> None:
@@ -48,7 +22,7 @@ async def test_new_session_and_fork_are_asked(tmp_path: Path) -> None:
         await client.prompt("hi again")  # the fork point: before this message
         data, seen = await answering(client, {"type": "new_session"}, False)
         assert data == {"cancelled": True}
-        assert _said(seen) == ["Clear session?", "Clear cancelled"]
+        assert said(seen) == ["Clear session?", "Clear cancelled"]
 
         forkable = await client.ok({"type": "get_fork_messages"})
         entry_id = forkable["messages"][1]["entryId"]
@@ -57,13 +31,13 @@ async def test_new_session_and_fork_are_asked(tmp_path: Path) -> None:
         assert data["cancelled"] is True
         assert seen[0]["options"] == ["Yes, create fork", "No, stay in current session"]
         assert seen[0]["title"].startswith("Fork from entry ")
-        assert _said(seen)[1:] == ["Fork cancelled"]
+        assert said(seen)[1:] == ["Fork cancelled"]
         data, _ = await answering(client, fork, "Yes, create fork")
         assert data["cancelled"] is False
 
         data, seen = await answering(client, {"type": "new_session"}, True)
         assert data == {"cancelled": False}
-        assert _said(seen) == ["Clear session?"]
+        assert said(seen) == ["Clear session?"]
         assert await client.close_stdin() == 0
 
 

@@ -10,17 +10,15 @@ from pathlib import Path
 import pytest
 
 from hookline.core.messages import content_text
+from tests.examples.harness import example_path
 
 from .conftest import MakeAgent
 from .helpers import ScriptedUI, texts
 
-EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "hooks"
-
 
 def example(name: str) -> list[str]:
-    path = EXAMPLES / f"{name}.py"
-    assert path.is_file(), path
-    return [str(path)]
+    """``examples/hooks/<name>.py``, or the port of pi's example in ``examples/pi/``."""
+    return [str(example_path(name))]
 
 
 async def test_plan_mode_switches_the_tool_set_and_blocks_writes(make_agent: MakeAgent) -> None:

@@ -85,23 +85,6 @@ async def test_preset_flag(make_agent: MakeAgent) -> None:
     assert h.agent.get_thinking_level() == "low"
 
 
-async def test_dynamic_tools_are_offered_after_start_up(make_agent: MakeAgent) -> None:
-    h = await make_agent(
-        [
-            {"tool_calls": [{"name": "clock", "arguments": {}}]},
-            {"tool_calls": [{"name": "shout", "arguments": {"text": "hi"}}]},
-            "done",
-        ],
-        hook_paths=example("dynamic_tools"),
-    )
-    await h.runner.run_command("add-echo", "shout >> ")
-    await h.agent.prompt("what time is it, then shout")
-    tools = [m for m in h.seen_by_model(2) if m["role"] == "tool"]
-    assert f"(cwd {h.project})" in content_text(tools[0]["content"])
-    assert content_text(tools[1]["content"]) == ">>hi"  # "/add-echo shout >> ": prefix ">>"
-    assert "- shout: echo a text prefixed with '>>'" in h.provider.requests[0].system_prompt
-
-
 async def test_tools_toggle_turns_a_tool_off_and_remembers(make_agent: MakeAgent) -> None:
     ui = ScriptedUI(select="bash")
     h = await make_agent([], hook_paths=example("tools_toggle"), ui=ui)

@@ -136,20 +136,6 @@ async def test_bookmark_labels_the_latest_entry(make_agent: MakeAgent) -> None:
     assert h.errors == []
 
 
-async def test_event_bus_example_hears_its_own_announcements(make_agent: MakeAgent) -> None:
-    notes: list[str] = []
-
-    class UI(ScriptedUI):
-        def notify(self, message: str, level: str = "info") -> None:
-            notes.append(message)
-
-    h = await make_agent(["one", "two"], hook_paths=example("event_bus"), ui=UI())
-    await h.agent.prompt("a")
-    await h.agent.prompt("b")
-    await h.runner.run_command("runs")
-    assert notes[-1].startswith("2 runs ended; last: {'messages': 2, 'denials': 0}")
-
-
 async def test_provider_payload_caps_and_logs(
     make_agent: MakeAgent, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -1,14 +1,18 @@
-"""File-watcher trigger: a line written to a file becomes a prompt for the agent.
+"""pi's file-trigger example: text written to a file becomes a message the agent answers.
 
-The Python version of pi's "file watcher" example. From ``session_start``
-on, the hook looks at a trigger file (``$HOOKLINE_TRIGGER_FILE``, default
-``.hookline/trigger.txt`` in the project) a few times a second; when it holds
-text, the text is sent as a user prompt (``pi.send``: queued while the agent
-is busy, else it starts a run) and the file is emptied. Watching stops at
-``session_shutdown``. Polling the file's size and modification time is
-portable and costs one ``stat`` per look.
+From ``session_start`` on, the hook looks at a trigger file
+(``$HOOKLINE_TRIGGER_FILE``, default ``/tmp/agent-trigger.txt`` as in pi) a
+few times a second; when it holds text, the text is sent as a ``file-trigger``
+custom message, "External trigger: <text>", shown in the transcript and with
+``trigger_turn`` so the model responds (a turn starts when the agent is idle),
+and the file is emptied. Watching stops at ``session_shutdown``.
 
-Try it: ``echo "Run the tests" > .hookline/trigger.txt``.
+pi watches the file with ``fs.watch``; here the file's size and modification
+time are polled, which is portable and costs one ``stat`` per look, and a file
+that does not exist yet is simply waited for.
+
+    hookline --hook examples/pi/file_trigger.py
+    echo "Run the tests" > /tmp/agent-trigger.txt
 """
 
 from __future__ import annotations
@@ -22,13 +26,13 @@ from hookline import HookAPI, HookContext, SessionShutdownEvent, SessionStartEve
 
 #: Seconds between two looks at the file.
 INTERVAL = 0.25
-#: Longest prompt taken from the file; the rest is dropped.
+#: Longest text taken from the file; the rest is dropped.
 MAX_BYTES = 64 * 1024
 
 
-def trigger_file(cwd: str) -> Path:
-    """Where the trigger is read from: ``$HOOKLINE_TRIGGER_FILE`` or the project's default."""
-    return Path(cwd, os.environ.get("HOOKLINE_TRIGGER_FILE", ".hookline/trigger.txt"))
+def trigger_file() -> Path:
+    """Where the trigger is read from: ``$HOOKLINE_TRIGGER_FILE`` or pi's default."""
+    return Path(os.environ.get("HOOKLINE_TRIGGER_FILE", "/tmp/agent-trigger.txt"))
 
 
 def take(path: Path) -> str:
@@ -55,7 +59,12 @@ def register(pi: HookAPI) -> None:
                 if (stat.st_size, stat.st_mtime_ns) != seen and stat.st_size:
                     text = take(path)
                     if text:
-                        pi.send(f"External trigger: {text}")
+                        message = {
+                            "custom_type": "file-trigger",
+                            "content": f"External trigger: {text}",
+                            "display": True,
+                        }
+                        pi.send_message(message, trigger_turn=True)
                     stat = path.stat()
                 seen = (stat.st_size, stat.st_mtime_ns)
             await asyncio.sleep(INTERVAL)
@@ -64,9 +73,10 @@ def register(pi: HookAPI) -> None:
     def start(event: SessionStartEvent, ctx: HookContext) -> None:
         if watcher:
             return
-        path = trigger_file(ctx.cwd)
+        path = trigger_file()
         watcher.append(asyncio.get_running_loop().create_task(watch(path)))
-        ctx.ui.notify(f"Watching {path}", "info")
+        if ctx.has_ui:
+            ctx.ui.notify(f"Watching {path}", "info")
 
     @pi.on("session_shutdown")
     async def stop(event: SessionShutdownEvent, ctx: HookContext) -> None:

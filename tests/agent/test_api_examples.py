@@ -149,19 +149,6 @@ async def test_provider_payload_caps_and_logs(
     assert records[1]["status"] == 200 and records[1]["request_id"]
 
 
-async def test_inline_bash_expands_before_the_model_sees_the_prompt(
-    make_agent: MakeAgent,
-) -> None:
-    h = await make_agent(["ok", "ok"], hook_paths=example("inline_bash"))
-    (h.project / "VERSION").write_text("1.2.3\n")
-    await h.agent.prompt("The version is !{cat VERSION} and !{exit 4}.")
-    (prompt,) = texts(h.seen_by_model(0))
-    assert prompt.startswith("The version is 1.2.3 and [")
-    assert "exit code 4" in prompt
-    await h.agent.prompt("!{ not closed")
-    assert texts(h.seen_by_model(1))[-1] == "!{ not closed"
-
-
 async def test_send_user_message_commands(make_agent: MakeAgent) -> None:
     ui = ScriptedUI()
     h = await make_agent(

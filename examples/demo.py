@@ -86,7 +86,7 @@ def _run(audit_port: int) -> int:
             "--model",
             f"scripted:{HERE / 'demo' / 'script.yaml'}",
             "--hook",
-            str(HOOKS / "permission_gate.py"),
+            str(HERE / "pi" / "permission_gate.py"),
             "--hook",
             str(HOOKS / "api_key_redactor.py"),
             "--hook",

@@ -1,7 +1,8 @@
-"""Permission gate: ask before a dangerous ``bash`` command runs.
+"""pi's permission-gate example: ask before a dangerous ``bash`` command runs.
 
-The Python version of pi's "permission gate" example, built on
-:mod:`hookline.shell` instead of regular expressions: the line is split into
+One change from pi: the commands are found with :mod:`hookline.shell` instead
+of regular expressions, so walk-arounds are caught and mentions are not
+mistaken for commands (``echo sudoku``, ``grep -r sudo .``): the line is split into
 the simple commands a shell would run (through ``&&``, pipes, ``$(...)``,
 ``sudo``, ``bash -c '...'``, quotes and escapes), and a command is dangerous
 when it is
@@ -14,10 +15,10 @@ A line that cannot be analysed (a syntax error, code known only at run time
 such as ``bash -c "$S"``) is dangerous when it mentions any of those programs:
 the gate cannot tell where they would run, so it asks. The user is
 asked with ``ctx.ui.select(..., ["Yes", "No"])``; anything but "Yes" blocks
-it. Without a UI (print mode, RPC without a client) ``select`` answers
-``None``, so dangerous commands are blocked.
+it ("Blocked by user"). Without a UI (print mode) a dangerous command is
+blocked without asking ("Dangerous command blocked (no UI for confirmation)").
 
-Use it with ``hookline --hook examples/hooks/permission_gate.py``.
+    hookline --hook examples/pi/permission_gate.py
 """
 
 from __future__ import annotations
@@ -69,6 +70,8 @@ def register(pi: HookAPI) -> None:
         command = str(event.input.get("command", ""))
         if not is_dangerous(command):
             return None
+        if not ctx.has_ui:
+            return {"block": True, "reason": "Dangerous command blocked (no UI for confirmation)"}
         choice = await ctx.ui.select(
             f"⚠️ Dangerous command:\n\n  {command}\n\nAllow?", [ALLOW, DENY]
         )

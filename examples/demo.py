@@ -90,7 +90,7 @@ def _run(audit_port: int) -> int:
             "--hook",
             str(HOOKS / "api_key_redactor.py"),
             "--hook",
-            str(HOOKS / "protected_paths.py"),
+            str(HERE / "pi" / "protected_paths.py"),
             "--hook",
             str(HERE / "demo" / "compact_at_end.py"),
             "--cwd",

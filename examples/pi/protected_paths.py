@@ -1,7 +1,7 @@
-"""Protected paths: block ``write``/``edit`` into ``.env`` files, ``.git/``, ``node_modules/``.
+"""pi's protected-paths example: block ``write``/``edit`` into ``.env`` files, ``.git/`` and
+``node_modules/``.
 
-The Python version of pi's "block writes to certain paths" example,
-with one fix: pi's example tests ``path.includes(".env")``, a substring match that
+One change from pi: pi's example tests ``path.includes(".env")``, a substring match that
 blocks ``src/my.env.example`` and lets ``sub/../.env`` through only by luck.
 Here the path is *resolved* first (relative to ``ctx.cwd``, ``..`` folded,
 symlinks followed) and its components are compared:
@@ -13,8 +13,10 @@ symlinks followed) and its components are compared:
   ``.env.sample`` and ``.env.template``.
 
 So ``./.env``, ``sub/../.env`` and ``/abs/cwd/.env`` are blocked and
-``src/my.env.example`` is allowed. A blocked call is also shown to the user
-with ``ctx.ui.notify(..., "warning")``.
+``src/my.env.example`` is allowed. The model reads ``Path "<path>" is
+protected``; with a UI the user is told too (``ctx.ui.notify(..., "warning")``).
+
+    hookline --hook examples/pi/protected_paths.py
 """
 
 from __future__ import annotations
@@ -62,8 +64,8 @@ def register(pi: HookAPI) -> None:
         path = event.input.get("path")
         if not isinstance(path, str) or not path:
             return None
-        why = protected_reason(path, ctx.cwd)
-        if why is None:
+        if protected_reason(path, ctx.cwd) is None:
             return None
-        ctx.ui.notify(f"Blocked write to protected path: {path}", "warning")
-        return {"block": True, "reason": f'Path "{path}" is protected ({why})'}
+        if ctx.has_ui:
+            ctx.ui.notify(f"Blocked write to protected path: {path}", "warning")
+        return {"block": True, "reason": f'Path "{path}" is protected'}

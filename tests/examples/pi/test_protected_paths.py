@@ -1,4 +1,6 @@
-"""The tool_call example hooks, loaded from their files: permission gate, protected paths."""
+"""pi's protected-paths example (``examples/pi/protected_paths.py``): a real ``-p`` run whose
+(scripted) model writes ``.env`` is refused and the file untouched; through the pytest plugin,
+which paths are protected once resolved."""
 
 from __future__ import annotations
 
@@ -9,19 +11,12 @@ import pytest
 
 from hookline.core.events import ToolCallEvent
 from hookline.core.results import ToolCallResult
-
-from .harness import Example
-
-
-def bash(command: str) -> ToolCallEvent:
-    return ToolCallEvent(tool_name="bash", tool_call_id="c1", input={"command": command})
+from tests.examples.harness import PI_EXAMPLES, Example
+from tests.modes.helpers import run_cli, write_script
 
 
 def write(path: str, tool: str = "write") -> ToolCallEvent:
     return ToolCallEvent(tool_name=tool, tool_call_id="c1", input={"path": path, "content": "x"})
-
-
-# -- protected_paths ---------------------------------------------------------------------
 
 
 @pytest.fixture(autouse=True)
@@ -48,13 +43,34 @@ def _project_files(project: Path) -> None:
     ],
 )
 async def test_protected_paths_blocks(project: Path, path: str, example: Example) -> None:
-    loaded = example("protected_paths", cwd=project)
+    loaded = example("protected_paths", cwd=project, answers={})
     ui = loaded.ui
     result = await loaded.runner.emit_tool_call(write(path))
     assert isinstance(result, ToolCallResult)
     assert result.block is True
-    assert path in (result.reason or "")
+    assert result.reason == f'Path "{path}" is protected'
     assert ui.notifications == [("warning", f"Blocked write to protected path: {path}")]
+
+
+def test_a_run_cannot_write_the_env_file(project: Path, tmp_path: Path) -> None:
+    (project / ".env").write_text("SECRET=1\n")
+    call = {"name": "write", "arguments": {"path": ".env", "content": "SECRET=2\n"}}
+    model = write_script(
+        tmp_path / "script.json",
+        [
+            {"tool_calls": [call]},
+            {"text": "Left it alone.", "expect_tool_result_contains": 'Path ".env" is protected'},
+        ],
+    )
+    done = run_cli(
+        *("-p", "bump the secret", "--model", model, "--no-session", "--cwd", str(project)),
+        *("--hook", str(PI_EXAMPLES / "protected_paths.py")),
+        *("--permission-mode", "bypassPermissions"),
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "Left it alone.\n"
+    assert "Blocked write to protected path" not in done.stderr  # no UI: nothing said
+    assert (project / ".env").read_text() == "SECRET=1\n"
 
 
 async def test_protected_paths_blocks_absolute_path_and_edit(

@@ -4,9 +4,11 @@ ahead on yes; a switch asks only when the session holds user messages."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from hookline.core.host import EmptySession
 from tests.examples.harness import PI_EXAMPLES, Example
 from tests.modes.helpers import RpcClient, write_script
 
@@ -41,23 +43,25 @@ async def test_new_session_and_fork_are_asked(tmp_path: Path) -> None:
         assert await client.close_stdin() == 0
 
 
-class _Chatted:
+class _Chatted(EmptySession):
+    """A session holding one message from ``role``."""
+
     def __init__(self, role: str) -> None:
         self.role = role
 
-    def get_entries(self) -> list[dict[str, Any]]:
+    def get_entries(self) -> Sequence[Mapping[str, Any]]:
         return [{"type": "message", "message": {"role": self.role, "content": "hi"}}]
 
 
 async def test_a_switch_asks_only_with_user_messages(example: Example) -> None:
     harness = example("confirm_destructive", answers={"confirm": False})
-    harness.host.session_manager = _Chatted("user")  # type: ignore[assignment]
+    harness.host.session_manager = _Chatted("user")
     emitted = await harness.emit("session_before_switch", reason="switch")
     assert emitted.blocked
     assert harness.ui.notifications == [("info", "Switch cancelled")]
 
     harness = example("confirm_destructive", answers={"confirm": False})
-    harness.host.session_manager = _Chatted("assistant")  # type: ignore[assignment]
+    harness.host.session_manager = _Chatted("assistant")
     emitted = await harness.emit("session_before_switch", reason="switch")
     assert not emitted.blocked
     assert harness.ui.notifications == []

@@ -367,6 +367,10 @@ class Agent:
         """Copy the path up to ``entry_id`` into a new session file."""
         return await self.sessions.fork(entry_id)
 
+    async def fork_before(self, user_entry_id: str) -> bool:
+        """Fork from a user message as pi does: the new session ends just before it."""
+        return await self.sessions.fork_before(user_entry_id)
+
     async def navigate_tree(
         self,
         target_id: str,

@@ -227,7 +227,8 @@ class Transcript:
         try:
             return hook_render.renderable(call_upto(fn, text, options, self._theme()), width)
         except hook_failures() as exc:
-            self._loaded.agent.runner.report("", f"render_result:{tool.name}", exc)
+            if not partial:  # a live one is drawn ten times a second: the final one reports
+                self._loaded.agent.runner.report("", f"render_result:{tool.name}", exc)
             return None
 
     def _custom(self, message: dict[str, Any]) -> None:

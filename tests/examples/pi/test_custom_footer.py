@@ -33,9 +33,9 @@ def test_the_footer_shows_tokens_model_and_the_live_branch(tmp_path: Path) -> No
         def footer(screen: str) -> str:
             return screen.rstrip("\n").splitlines()[-1]
 
-        screen = pane.wait_for(lambda s: "↑1.2k ↓34" in footer(s))
-        assert "(main)" in footer(screen) and "script.json" in footer(screen)
-        assert "msgs · ctx" not in screen
+        screen = pane.wait_for(lambda s: "(main)" in footer(s))
+        assert "↑1.2k ↓34" in footer(screen) and "script.json" in footer(screen)
+        assert "msgs · ctx" not in screen  # the app's footer (it counts tokens too) is gone
         _git(project, "checkout", "-q", "-b", "feature")
         pane.wait_for(lambda s: "(feature)" in footer(s))  # redrawn on the branch change
         pane.type("/footer")

@@ -93,3 +93,13 @@ def test_a_failing_component_shows_its_error() -> None:
     window = ComponentWindow(Broken(), lambda: 20)
     control: Any = window.content
     assert "render failed: RuntimeError: kaput" in str(control.text().value)
+
+
+def test_a_factory_s_theme_follows_a_switch() -> None:
+    from hookline.modes.tui.hook_render import LiveTheme
+
+    themes = [theme_by_name("dark", "256color")]
+    live = LiveTheme(lambda: themes[0])
+    dark = live.fg("accent", "x")
+    themes[0] = theme_by_name("light", "256color")
+    assert live.fg("accent", "x") != dark and live.name == "light"

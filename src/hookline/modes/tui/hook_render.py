@@ -25,6 +25,8 @@ from hookline.core.ui import strip_all_but_style
 if TYPE_CHECKING:
     from rich.console import RenderableType
 
+    from hookline.core.theme import Theme
+
 
 class ScreenHandle:
     """The ``tui`` a factory gets: ``request_render()`` draws the app again (a footer
@@ -35,6 +37,20 @@ class ScreenHandle:
 
     def request_render(self) -> None:
         self._redraw()
+
+
+class LiveTheme:
+    """The ``theme`` a factory gets: the app's theme *now*, whichever that is (pi's theme
+    is such a proxy), so a component made before ``set_theme`` draws in the new one."""
+
+    def __init__(self, current: Callable[[], Theme]) -> None:
+        self._current = current
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._current(), name)
+
+    def __repr__(self) -> str:
+        return f"LiveTheme({self._current()!r})"
 
 
 def call_upto(fn: Callable[..., Any], *args: Any) -> Any:

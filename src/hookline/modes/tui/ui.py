@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from hookline.core.ui import NotifyType, WidgetContent, WidgetPlacement, strip_terminal_controls
 from hookline.modes.tui.dialogs import CustomDialog, InputDialog, SelectDialog
-from hookline.modes.tui.hook_render import ScreenHandle, call_upto
+from hookline.modes.tui.hook_render import LiveTheme, ScreenHandle, call_upto
 
 #: The widget keys that hold a hook's header and footer (no hook key starts with NUL).
 HEADER_KEY, FOOTER_KEY = "\0header", "\0footer"
@@ -138,12 +138,11 @@ class TuiUI:
 
     def _made(self, content: WidgetContent | None, *more: Any) -> object | None:
         """Lines as they are; a factory called with pi's arguments (``tui``, ``theme``,
-        then ``more``), as many as it takes."""
+        then ``more``), as many as it takes; its theme follows ``set_theme``."""
         if content is None or not callable(content):
             return content
-        made: object = call_upto(
-            content, ScreenHandle(self._app.invalidate), self._app.theme, *more
-        )
+        theme = LiveTheme(lambda: self._app.theme)
+        made: object = call_upto(content, ScreenHandle(self._app.invalidate), theme, *more)
         return made
 
     def set_title(self, title: str) -> None:

@@ -45,7 +45,7 @@ async def _help(app: CommandHost, args: str) -> None:
         ("ctrl+c", "stop the turn · twice on an empty editor: exit"),
         ("ctrl+d", "exit (empty editor)"),
         ("esc", "cancel a dialog · stop the turn"),
-        ("ctrl+o", "expand the last collapsed tool output"),
+        ("ctrl+o", "expand or collapse tool output (the last one drawn again)"),
         ("shift+tab", "next permission mode: default → acceptEdits → plan (shown in the footer)"),
         ("up/down", "history"),
     ]

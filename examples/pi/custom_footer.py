@@ -53,8 +53,12 @@ class StatsFooter:
         branch = self._data.get_git_branch()
         model = self._ctx.model_info
         left = self._theme.fg("dim", f"↑{short(given)} ↓{short(taken)}")
-        right_text = (model.id if model else "no-model") + (f" ({branch})" if branch else "")
-        right = self._theme.fg("dim", right_text)
+        suffix = f" ({branch})" if branch else ""
+        name = model.id if model else "no-model"
+        room = width - visible_width(left) - 1 - len(suffix)
+        if len(name) > room:  # a narrow pane keeps the branch: the model's name gives way
+            name = "…" + name[len(name) - max(room - 1, 0) :] if room > 1 else ""
+        right = self._theme.fg("dim", name + suffix)
         pad = " " * max(1, width - visible_width(left) - visible_width(right))
         return [left + pad + right]
 

@@ -132,17 +132,6 @@ async def test_trigger_compact_on_command_and_past_the_threshold(make_agent: Mak
     assert before[0].custom_instructions == "Keep file names and open decisions."  # type: ignore[attr-defined]
 
 
-async def test_session_name_names_from_the_first_prompt_and_the_command(
-    make_agent: MakeAgent,
-) -> None:
-    h = await make_agent(["ok", "ok"], hook_paths=example("session_name"))
-    await h.agent.prompt("Fix the login bug\nmore details")
-    assert h.agent.get_session_name() == "Fix the login bug"
-    await h.runner.run_command("session-name", "auth work")
-    await h.agent.prompt("next")
-    assert h.agent.get_session_name() == "auth work"
-
-
 async def test_bookmark_labels_the_latest_entry(make_agent: MakeAgent) -> None:
     ui = ScriptedUI()
     h = await make_agent(["ok"], hook_paths=example("bookmark"), ui=ui)

@@ -120,18 +120,6 @@ async def test_tools_toggle_turns_a_tool_off_and_remembers(make_agent: MakeAgent
     assert "write" not in active and "bash" in active
 
 
-async def test_trigger_compact_on_command_and_past_the_threshold(make_agent: MakeAgent) -> None:
-    h = await make_agent(["one", "two", "three"], hook_paths=example("trigger_compact"))
-    await h.agent.prompt("first")
-    h.agent.context_window = 30_000  # the next prompt is ~22,500 tokens: past 70%
-    await h.agent.prompt("word " * 18_000)
-    await h.agent.wait_for_idle()
-    compactions = [e for e in h.entries() if e["type"] == "compaction"]
-    assert len(compactions) >= 1
-    before = [e for e in h.recorded() if e.type == "session_before_compact"]
-    assert before[0].custom_instructions == "Keep file names and open decisions."  # type: ignore[attr-defined]
-
-
 async def test_bookmark_labels_the_latest_entry(make_agent: MakeAgent) -> None:
     ui = ScriptedUI()
     h = await make_agent(["ok"], hook_paths=example("bookmark"), ui=ui)

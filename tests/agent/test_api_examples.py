@@ -58,35 +58,6 @@ async def test_plan_mode_flag_starts_in_plan_mode(make_agent: MakeAgent) -> None
     assert "write" not in h.agent.get_active_tools()
 
 
-async def test_preset_applies_tools_and_thinking_and_restores_on_resume(
-    make_agent: MakeAgent, project: Path
-) -> None:
-    (project / ".hookline").mkdir()
-    (project / ".hookline" / "presets.json").write_text(
-        json.dumps({"review": {"tools": ["read", "grep"], "thinking": "high"}})
-    )
-    ui = ScriptedUI()
-    h = await make_agent(["ok"], hook_paths=example("preset"), ui=ui)
-    await h.runner.run_command("preset", "nosuch")
-    assert h.agent.get_active_tools() != ["read", "grep"]
-    await h.runner.run_command("preset", "review")
-    assert h.agent.get_active_tools() == ["read", "grep"]
-    assert h.agent.get_thinking_level() == "high"
-    await h.agent.prompt("look")
-    assert h.provider.requests[0].thinking == "high"
-    file = h.agent.session.get_session_file()
-    assert file is not None
-    h.agent.session.close()
-    again = await make_agent([], hook_paths=example("preset"), session_file=file)
-    assert again.agent.get_active_tools() == ["read", "grep"]
-
-
-async def test_preset_flag(make_agent: MakeAgent) -> None:
-    h = await make_agent([], hook_paths=example("preset"), hook_flags=["--preset", "explore"])
-    assert sorted(h.agent.get_active_tools()) == ["find", "grep", "ls", "read"]
-    assert h.agent.get_thinking_level() == "low"
-
-
 async def test_dynamic_tools_are_offered_after_start_up(make_agent: MakeAgent) -> None:
     h = await make_agent(
         [

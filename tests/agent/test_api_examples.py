@@ -23,41 +23,6 @@ def example(name: str) -> list[str]:
     return [str(path)]
 
 
-async def test_plan_mode_switches_the_tool_set_and_blocks_writes(make_agent: MakeAgent) -> None:
-    h = await make_agent(
-        [
-            {"tool_calls": [{"name": "bash", "arguments": {"command": "echo x > out.txt"}}]},
-            "planned",
-            {"tool_calls": [{"name": "bash", "arguments": {"command": "echo x > out.txt"}}]},
-            "built",
-        ],
-        hook_paths=example("plan_mode"),
-        ui=ScriptedUI(),
-    )
-    assert "write" in h.agent.get_active_tools()
-    await h.runner.run_command("plan")
-    assert sorted(h.agent.get_active_tools()) == ["bash", "find", "grep", "ls", "read"]
-    await h.agent.prompt("plan the change")
-    assert "You are in plan mode" in h.provider.requests[0].system_prompt
-    blocked = [m for m in h.seen_by_model(1) if m["role"] == "tool"][-1]
-    assert blocked["is_error"] and "plan mode" in content_text(blocked["content"])
-    assert not (h.project / "out.txt").exists()
-    await h.runner.run_command("plan")  # leave: the full tool set comes back
-    assert "write" in h.agent.get_active_tools()
-    await h.agent.prompt("do it")
-    assert (h.project / "out.txt").read_text() == "x\n"
-    assert "plan mode" not in h.provider.requests[2].system_prompt
-    assert [e["data"] for e in h.entries() if e.get("custom_type") == "plan-mode"] == [
-        {"enabled": True},
-        {"enabled": False},
-    ]
-
-
-async def test_plan_mode_flag_starts_in_plan_mode(make_agent: MakeAgent) -> None:
-    h = await make_agent([], hook_paths=example("plan_mode"), hook_flags=["--plan"])
-    assert "write" not in h.agent.get_active_tools()
-
-
 async def test_dynamic_tools_are_offered_after_start_up(make_agent: MakeAgent) -> None:
     h = await make_agent(
         [

@@ -15,8 +15,11 @@ The tool runs one agent (``agent`` + ``task``), up to 8 in parallel (``tasks``,
 4 at a time) or a chain (``chain``, each step's ``{previous}`` replaced by the
 last step's answer). An agent without a ``model`` uses the session's. Progress
 streams as tool updates; the result's details hold each run's messages and usage.
-Aborting the turn ends the agents' processes. In pi the tool draws its calls and
-results with custom renderers; here its text is the summary.
+Aborting the turn ends the agents' processes. Three workflows come as commands
+(pi's prompt templates): ``/implement TASK`` (scout, planner, worker),
+``/scout-and-plan TASK`` and ``/implement-and-review TASK`` (worker, reviewer,
+worker). In pi the tool draws its calls and results with custom renderers; here
+its text is the summary.
 
     hookline --hook examples/pi/subagent      then  "use scout to find the parser"
 """
@@ -36,7 +39,15 @@ from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel, Field
 
-from hookline import HookAPI, HookContext, Tool, ToolError, ToolResult, ToolUpdate
+from hookline import (
+    CommandContext,
+    HookAPI,
+    HookContext,
+    Tool,
+    ToolError,
+    ToolResult,
+    ToolUpdate,
+)
 from hookline.core.paths import hookline_home
 
 MAX_PARALLEL_TASKS = 8
@@ -44,6 +55,7 @@ MAX_CONCURRENCY = 4
 #: How long an aborted agent gets to end after SIGTERM before SIGKILL.
 KILL_GRACE = 5.0
 BUNDLED_AGENTS = Path(__file__).resolve().parent / "agents"
+WORKFLOWS = Path(__file__).resolve().parent / "prompts"
 
 AgentScope = Literal["user", "project", "both"]
 Source = Literal["user", "project", "unknown"]
@@ -523,7 +535,20 @@ class SubagentTool:
         )
 
 
+def register_workflows(pi: HookAPI, folder: Path = WORKFLOWS) -> None:
+    """Each ``prompts/<name>.md`` is a command ``/<name> TASK`` that sends its text, ``$@``
+    replaced by the task (pi installs these as prompt templates)."""
+    for path in sorted(folder.glob("*.md")):
+        fields, body = parse_frontmatter(path.read_text(encoding="utf-8"))
+
+        def send(args: str, ctx: CommandContext, body: str = body.strip()) -> None:
+            pi.send_user_message(body.replace("$@", args.strip()))
+
+        pi.register_command(path.stem, send, description=fields.get("description", ""))
+
+
 def register(pi: HookAPI) -> None:
+    register_workflows(pi)
     pi.register_tool(
         Tool(
             name="subagent",

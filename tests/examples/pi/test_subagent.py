@@ -195,3 +195,14 @@ def test_the_bundled_agents_and_the_usage_line(project: Path) -> None:
     assert scout.tools == ["read", "grep", "find", "ls", "bash"]
     usage = example.UsageStats(input=1500, output=340, context_tokens=12_000, turns=2)
     assert example.format_usage(usage, "m") == "2 turns ↑1.5k ↓340 ctx:12k m"
+
+
+async def test_a_workflow_command_asks_for_the_chain(make_agent: MakeAgent) -> None:
+    h = await make_agent(["On it."], hook_paths=HOOK)
+    await h.runner.run_command("scout-and-plan", " refactor auth ")
+    await h.agent.wait_for_idle()
+    prompt = content_text(h.seen_by_model(0)[-1]["content"])
+    assert '1. the "scout" agent: find the code that matters for: refactor auth' in prompt
+    assert "$@" not in prompt
+    commands = {c.name for c in h.runner.get_registered_commands()}
+    assert {"implement", "scout-and-plan", "implement-and-review"} <= commands

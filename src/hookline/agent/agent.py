@@ -512,14 +512,15 @@ class Agent:
         await self.shutdown("shutdown")
         self.shutdown_requested.set()
 
-    def start_compaction(self, custom_instructions: str | None) -> None:
+    def start_compaction(self, custom_instructions: str | None) -> asyncio.Task[bool]:
         task = self._spawn(self._compact_when_idle(custom_instructions))
         self._compactions.add(task)
         task.add_done_callback(self._compactions.discard)
+        return task
 
-    async def _compact_when_idle(self, custom_instructions: str | None) -> None:
+    async def _compact_when_idle(self, custom_instructions: str | None) -> bool:
         await self._idle.wait()
-        await self.compact(custom_instructions)
+        return await self.compact(custom_instructions)
 
     def get_context_usage(self) -> ContextUsage | None:
         window = self.context_window

@@ -112,6 +112,10 @@ class AgentOptions:
     allow_bypass_permissions: bool = False
     trust_project: bool = False
     system_prompt: str | None = None
+    #: ``--append-system-prompt``: added to the end of the (default or given) system prompt.
+    append_system_prompt: str | None = None
+    #: ``--tools``: the tools offered from the start (None: every tool).
+    tools: list[str] | None = None
     interactive: bool = False
     verbose: bool = False
     verbose_context: bool = False
@@ -434,9 +438,7 @@ class AgentBuilder:
             session=session,
             tools=self.tools(rules, claude, leftovers, sandbox),
             cwd=self.cwd,
-            system_prompt=system_prompt_with_memory(
-                self.options.system_prompt or DEFAULT_SYSTEM_PROMPT, memory
-            ),
+            system_prompt=system_prompt_with_memory(self.system_prompt(), memory),
             gate=gate,
             leftovers=leftovers,
             claude=claude,
@@ -450,6 +452,13 @@ class AgentBuilder:
             catalog=catalog,
         )
         self.bind(agent, claude)
+        if self.options.tools is not None:
+            try:
+                agent.set_active_tools(self.options.tools)
+            except ValueError as exc:
+                raise SetupError(
+                    f"--tools: {str(exc).removeprefix('set_active_tools: ')}"
+                ) from None
         agent.on_shutdown(sandbox.aclose)
         await _start_mcp_servers(agent, claude, settings, self.cwd, trusted, self.err)
         if self.options.verbose:
@@ -467,6 +476,12 @@ class AgentBuilder:
         )
 
     # -- the steps, in order ---------------------------------------------------------
+
+    def system_prompt(self) -> str:
+        """``--system-prompt`` (else the default), with ``--append-system-prompt`` after it."""
+        prompt = self.options.system_prompt or DEFAULT_SYSTEM_PROMPT
+        extra = self.options.append_system_prompt
+        return f"{prompt}\n\n{extra}" if extra else prompt
 
     def settings_reader(self, trusted: bool) -> Callable[[], LoadedSettings]:
         """How this session reads its settings (its trust, ``--settings``, managed): at

@@ -46,7 +46,8 @@ def test_in_the_terminal_app_model_switches_show(tmp_path: Path) -> None:
         pane.ready()
         pane.type(f"/model scripted:{other}")
         pane.keys("Enter")
-        pane.wait_all(["Model: scripted/", "🤖 "])
+        # the notice wraps where the pane is narrower than the model's path
+        pane.wait_for(lambda s: "Model:scripted/" in "".join(s.split()) and "🤖 " in s)
         pane.wait_for(
             lambda s: any("🤖" in line and "other-model" in line for line in s.splitlines())
         )

@@ -169,19 +169,6 @@ async def test_event_bus_example_hears_its_own_announcements(make_agent: MakeAge
     assert notes[-1].startswith("2 runs ended; last: {'messages': 2, 'denials': 0}")
 
 
-async def test_provider_payload_caps_and_logs(
-    make_agent: MakeAgent, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    log = tmp_path / "payloads.jsonl"
-    monkeypatch.setenv("HOOKLINE_PAYLOAD_LOG", str(log))
-    h = await make_agent(["ok"], hook_paths=example("provider_payload"))
-    await h.agent.prompt("hi")
-    records = [json.loads(line) for line in log.read_text().splitlines()]
-    assert [r["kind"] for r in records] == ["request", "response"]
-    assert records[0]["provider"] == "scripted"
-    assert records[1]["status"] == 200 and records[1]["request_id"]
-
-
 async def test_inline_bash_expands_before_the_model_sees_the_prompt(
     make_agent: MakeAgent,
 ) -> None:

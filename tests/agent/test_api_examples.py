@@ -7,8 +7,6 @@ import asyncio
 import json
 from pathlib import Path
 
-import pytest
-
 from hookline.core.messages import content_text
 
 from .conftest import MakeAgent

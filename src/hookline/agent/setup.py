@@ -438,7 +438,14 @@ class AgentBuilder:
         plugins = self.plugins(settings, trusted)
         claude = self.claude_hooks(settings, trusted, plugins, loaded, runner)
         reload = HookReload(
-            plan, runner, loaded, self.cwd, read_settings=read_settings, claude=claude, err=self.err
+            plan,
+            runner,
+            loaded,
+            self.cwd,
+            read_settings=read_settings,
+            claude=claude,
+            err=self.err,
+            registered=self.registered,
         )
         mode = self.permission_mode(settings)
         sandbox = self.sandbox(settings, rules, runner, read_settings)
@@ -745,15 +752,12 @@ def _catalog(named: str | None, base_url: str | None, registered: ProviderTable)
 
 
 def _registered_providers(loaded: LoadResult) -> ProviderTable:
-    """The providers the loaded hooks registered, in load order (a later one of the same
-    name wins, as in pi); one that cannot be applied stops the start, naming its hook."""
+    """The providers the loaded hooks registered; one that cannot be applied stops the
+    start, naming its hook."""
     table = ProviderTable()
-    for hook in loaded.hooks:
-        for name, config in hook.providers.items():
-            try:
-                table.register(name, config, hook.path)
-            except ValueError as exc:  # a ProviderConfigError, named after its hook
-                raise SetupError(str(exc)) from None
+    problems = table.load(loaded.hooks)
+    if problems:
+        raise SetupError(problems[0])
     return table
 
 

@@ -22,12 +22,15 @@ from hookline.agent.model_registry import ModelRegistry
 from hookline.agent.provider import ModelRequest
 from hookline.agent.providers.registered import ProviderTable
 from hookline.core.api import HookAPI, LoadedHook
+from hookline.core.events import ModelSelectEvent
+from hookline.core.host import ModelInfo
 from hookline.core.provider_config import (
     LoginCallbacks,
     OAuthCredentials,
     ProviderConfigError,
     provider_config,
 )
+from tests.agent.conftest import MakeAgent
 from tests.fakes.llm_servers import FakeAnthropicServer
 from tests.modes.helpers import json_lines, run_cli, write_hook
 
@@ -355,3 +358,56 @@ def test_a_bad_config_is_refused_naming_the_hook(config: dict[str, Any], says: s
     with pytest.raises(ProviderConfigError, match=r"hook /hooks/p\.py") as raised:
         api.register_provider("loop", config)
     assert says in str(raised.value)
+
+
+# -- in a running agent ----------------------------------------------------------------
+
+_LATE = """
+def register(pi):
+    @pi.register_command("add-loop")
+    def add(args, ctx):
+        pi.register_provider("loop", {
+            "base_url": args, "api_key": "k", "api": "anthropic-messages",
+            "models": [{"id": "late-1", "context_window": 777}],
+        })
+
+    @pi.register_command("drop-loop")
+    def drop(args, ctx):
+        pi.unregister_provider("loop")
+"""
+
+
+async def test_a_command_registers_a_provider_that_takes_effect_at_once(
+    make_agent: MakeAgent, fake: FakeAnthropicServer
+) -> None:
+    h = await make_agent([], hooks={"late": _LATE})
+    registry = h.agent.get_model_registry()
+    assert registry.find("loop", "late-1") is None
+    await h.runner.run_command("add-loop", fake.url)
+    assert registry.find("loop", "late-1") is not None
+    listed = h.bundle.catalog().available(h.agent.provider.model_id)  # what /model offers
+    assert "loop:late-1" in [m.spec for m in listed]
+    fake.add_text("switched")
+    assert await h.agent.select_model("loop:late-1")
+    assert h.agent.get_model_info() == ModelInfo("loop", "late-1", h.agent.context_window)
+    selected = h.events(ModelSelectEvent)[-1].model  # pi's model object, the registered facts
+    assert selected["contextWindow"] == 777 and selected["api"] == "anthropic-messages"
+    await h.agent.prompt("hi")
+    assert fake.recorded[0].body["model"] == "late-1"
+    await h.runner.run_command("drop-loop")
+    assert registry.find("loop", "late-1") is None
+    assert "loop:late-1" not in [m.spec for m in h.bundle.catalog().listed("scripted:x")]
+
+
+async def test_a_reload_registers_the_hooks_providers_anew(make_agent: MakeAgent) -> None:
+    source = (
+        'def register(pi):\n    pi.register_provider("loop", {"base_url": "u", "api_key": "k",'
+        ' "api": "openai-completions", "models": [{"id": "NAME"}]})\n'
+    )
+    h = await make_agent([], hooks={"prov": source.replace("NAME", "one")})
+    registry = h.agent.get_model_registry()
+    assert registry.find("loop", "one") is not None
+    h.hook_files["prov"].write_text(source.replace("NAME", "two"))
+    await h.bundle.hooks()
+    assert registry.find("loop", "one") is None
+    assert registry.find("loop", "two") is not None

@@ -20,7 +20,7 @@ import dataclasses
 import inspect
 import os
 import time
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -31,6 +31,7 @@ from hookline.core.messages import AssistantMessage, Usage
 if TYPE_CHECKING:
     from hookline.agent.auth_store import AuthStore
     from hookline.agent.model_catalog import ModelEntry
+    from hookline.core.api import LoadedHook
     from hookline.core.provider_config import LoginCallbacks, OAuthCredentials, ProviderConfig
 
 #: The built-in providers a config without models may re-point, and their protocol.
@@ -100,6 +101,21 @@ class ProviderTable:
         """Remove what the hook at ``hook_path`` registered (it is being reloaded)."""
         for name in [n for n, r in self._registered.items() if r.hook_path == hook_path]:
             del self._registered[name]
+
+    def load(self, hooks: Sequence[LoadedHook], replacing: Sequence[LoadedHook] = ()) -> list[str]:
+        """Apply what ``hooks`` registered while they loaded, in load order (a later one of
+        a name wins, as in pi), after removing what the ``replacing`` hooks registered (a
+        reload). Returns what could not be applied, one line each, naming the hook."""
+        for hook in replacing:
+            self.unregister_from(hook.path)
+        problems = []
+        for hook in hooks:
+            for name, config in hook.providers.items():
+                try:
+                    self.register(name, config, hook.path)
+                except ValueError as exc:  # a ProviderConfigError, naming its hook
+                    problems.append(str(exc))
+        return problems
 
     def get(self, name: str) -> Registration | None:
         return self._registered.get(name)

@@ -44,14 +44,28 @@ POLL_INTERVAL = 2.0
 EARLY = 5 * 60 * 1000
 
 MODELS = [
-    {"id": "qwen3-coder-plus", "name": "Qwen3 Coder Plus", "context_window": 1_000_000,
-     "max_tokens": 65_536},
-    {"id": "qwen3-coder-flash", "name": "Qwen3 Coder Flash", "context_window": 1_000_000,
-     "max_tokens": 65_536},
-    {"id": "vision-model", "name": "Qwen3 VL Plus", "reasoning": True, "input": ["text", "image"],
-     "context_window": 262_144, "max_tokens": 32_768,
-     "compat": {"supportsDeveloperRole": False, "thinkingFormat": "qwen"}},
-]  # fmt: skip
+    {
+        "id": "qwen3-coder-plus",
+        "name": "Qwen3 Coder Plus",
+        "context_window": 1_000_000,
+        "max_tokens": 65_536,
+    },
+    {
+        "id": "qwen3-coder-flash",
+        "name": "Qwen3 Coder Flash",
+        "context_window": 1_000_000,
+        "max_tokens": 65_536,
+    },
+    {
+        "id": "vision-model",
+        "name": "Qwen3 VL Plus",
+        "reasoning": True,
+        "input": ["text", "image"],
+        "context_window": 262_144,
+        "max_tokens": 32_768,
+        "compat": {"supportsDeveloperRole": False, "thinkingFormat": "qwen"},
+    },
+]
 
 
 def _oauth_url(path: str) -> str:
@@ -71,10 +85,13 @@ def post_form(url: str, form: dict[str, str], headers: dict[str, str] | None = N
     request = urllib.request.Request(
         url,
         urllib.parse.urlencode(form).encode(),
-        {"Content-Type": "application/x-www-form-urlencoded", "Accept": "application/json",
-         **(headers or {})},
+        {
+            "Content-Type": "application/x-www-form-urlencoded",
+            "Accept": "application/json",
+            **(headers or {}),
+        },
         method="POST",
-    )  # fmt: skip
+    )
     try:
         with urllib.request.urlopen(request, timeout=30) as response:
             return json.loads(response.read() or b"{}")
@@ -94,8 +111,12 @@ async def poll_for_token(
     ``slow_down`` waits longer), the code expired or the login was cancelled."""
     deadline = time.monotonic() + expires_in
     wait = max(1.0, interval)
-    form = {"grant_type": DEVICE_GRANT, "client_id": CLIENT_ID, "device_code": device_code,
-            "code_verifier": verifier}  # fmt: skip
+    form = {
+        "grant_type": DEVICE_GRANT,
+        "client_id": CLIENT_ID,
+        "device_code": device_code,
+        "code_verifier": verifier,
+    }
     while time.monotonic() < deadline:
         if callbacks.signal is not None and callbacks.signal.is_set():
             raise RuntimeError("Login cancelled")
@@ -119,8 +140,12 @@ async def poll_for_token(
 
 async def login(callbacks: LoginCallbacks) -> OAuthCredentials:
     verifier, challenge = pkce()
-    form = {"client_id": CLIENT_ID, "scope": SCOPE, "code_challenge": challenge,
-            "code_challenge_method": "S256"}  # fmt: skip
+    form = {
+        "client_id": CLIENT_ID,
+        "scope": SCOPE,
+        "code_challenge": challenge,
+        "code_challenge_method": "S256",
+    }
     device = await asyncio.to_thread(
         post_form,
         _oauth_url("/api/v1/oauth2/device/code"),
@@ -143,8 +168,11 @@ async def login(callbacks: LoginCallbacks) -> OAuthCredentials:
 
 
 async def refresh_token(credentials: OAuthCredentials) -> OAuthCredentials:
-    form = {"grant_type": "refresh_token", "refresh_token": credentials.refresh,
-            "client_id": CLIENT_ID}  # fmt: skip
+    form = {
+        "grant_type": "refresh_token",
+        "refresh_token": credentials.refresh,
+        "client_id": CLIENT_ID,
+    }
     data = await asyncio.to_thread(post_form, _oauth_url("/api/v1/oauth2/token"), form)
     if not data.get("access_token"):
         raise RuntimeError(f"Token refresh failed: {data}")

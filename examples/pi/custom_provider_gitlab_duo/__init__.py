@@ -176,17 +176,27 @@ async def token_request(form: dict[str, str], what: str) -> OAuthCredentials:
 async def login(callbacks: LoginCallbacks) -> OAuthCredentials:
     verifier, challenge = pkce()
     query = urllib.parse.urlencode(
-        {"client_id": CLIENT_ID, "redirect_uri": REDIRECT_URI, "response_type": "code",
-         "scope": "api", "code_challenge": challenge, "code_challenge_method": "S256",
-         "state": str(uuid.uuid4())}
-    )  # fmt: skip
+        {
+            "client_id": CLIENT_ID,
+            "redirect_uri": REDIRECT_URI,
+            "response_type": "code",
+            "scope": "api",
+            "code_challenge": challenge,
+            "code_challenge_method": "S256",
+            "state": str(uuid.uuid4()),
+        }
+    )
     callbacks.on_auth(f"{gitlab_url()}/oauth/authorize?{query}", None)
     callback = await callbacks.on_prompt("Paste the callback URL:")
     code = urllib.parse.parse_qs(urllib.parse.urlparse(callback).query).get("code")
     if not code:
         raise RuntimeError("No authorization code found in callback URL")
-    form = {"grant_type": "authorization_code", "code": code[0], "code_verifier": verifier,
-            "redirect_uri": REDIRECT_URI}  # fmt: skip
+    form = {
+        "grant_type": "authorization_code",
+        "code": code[0],
+        "code_verifier": verifier,
+        "redirect_uri": REDIRECT_URI,
+    }
     return await token_request(form, "Token exchange")
 
 

@@ -123,6 +123,14 @@ class ProviderTable:
     def names(self) -> list[str]:
         return list(self._registered)
 
+    def logins(self) -> dict[str, str]:
+        """The providers with a login, and the name it goes by (pi's ``/login`` menu)."""
+        return {
+            name: r.config.oauth.name
+            for name, r in self._registered.items()
+            if r.config.oauth is not None
+        }
+
     # -- models ----------------------------------------------------------------------
 
     def models(self) -> list[ModelEntry]:

@@ -411,3 +411,19 @@ async def test_a_reload_registers_the_hooks_providers_anew(make_agent: MakeAgent
     await h.bundle.hooks()
     assert registry.find("loop", "one") is None
     assert registry.find("loop", "two") is not None
+
+
+async def test_a_stream_that_raises_is_the_call_s_error() -> None:
+    async def stream(model: Any, request: Any, options: Any) -> Any:
+        yield {"type": "text_delta", "delta": "par"}
+        raise ConnectionResetError("the gateway hung up")
+
+    registry = _registry()
+    registry.register_provider(
+        "mine",
+        provider_config("mine", {"base_url": "u", "api_key": "k", "api": "x",
+                                 "stream_simple": stream, "models": [{"id": "m1"}]}),
+    )  # fmt: skip
+    message = await complete("mine:m1", [], registry=registry)
+    assert message["stop_reason"] == "error"
+    assert message["error"] == "mine:m1: ConnectionResetError: the gateway hung up"

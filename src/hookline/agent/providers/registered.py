@@ -120,9 +120,6 @@ class ProviderTable:
     def get(self, name: str) -> Registration | None:
         return self._registered.get(name)
 
-    def names(self) -> list[str]:
-        return list(self._registered)
-
     def logins(self) -> dict[str, str]:
         """The providers with a login, and the name it goes by (pi's ``/login`` menu)."""
         return {
@@ -385,12 +382,20 @@ async def run_stream(
     events: Any, entry: ModelEntry, request: ModelRequest, on_text: TextDelta | None = None
 ) -> AssistantMessage:
     """A ``stream_simple``'s events folded into the message, reported as they come to the
-    request's blocks (or ``on_text``); ``request.signal`` aborts it."""
+    request's blocks (or ``on_text``); ``request.signal`` aborts it. An exception the
+    stream raises is the call's ``ProviderError``, as an ``error`` event is."""
     from hookline.agent.providers._common import PartialReply, run_abortable
 
     blocks = request.blocks or StreamBlocks(on_text=on_text)
     partial = PartialReply(model=entry.id)
-    aborted, message = await run_abortable(_fold(events, entry, blocks, partial), request.signal)
+    try:
+        aborted, message = await run_abortable(
+            _fold(events, entry, blocks, partial), request.signal
+        )
+    except ProviderError:
+        raise
+    except Exception as exc:  # the hook's stream failed: the call's error, not the agent's
+        raise ProviderError(f"{entry.spec}: {type(exc).__name__}: {exc}") from exc
     if aborted or message is None:
         return partial.aborted()
     return message

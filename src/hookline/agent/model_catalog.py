@@ -184,8 +184,9 @@ class ModelCatalog:
         """Whether a model of ``provider`` can be built here: scripted always; the others
         need their API key (OpenAI: or ``--base-url``, a local server) and their SDK; a
         registered provider's, a key or a login."""
-        if self.registered is not None and self.registered.get(provider) is not None:
-            return self.registered.stored_key(provider) is not None or provider in _KEYS
+        registration = self.registered.get(provider) if self.registered is not None else None
+        if self.registered is not None and registration is not None and registration.config.models:
+            return self.registered.stored_key(provider) is not None
         if provider not in _KEYS:
             return True
         keyed = bool(self.env.get(_KEYS[provider], "").strip())

@@ -316,6 +316,7 @@ async def test_login_stores_the_credentials(
     registry = _registry(ProviderTable(store))
     registry.register_provider("sso", _oauth_config(fake.url, tokens))
     assert not registry.get_api_key_for_provider("sso")
+    assert "sso" not in {m.provider for m in registry.get_available()}  # not logged in yet
     urls: list[str] = []
 
     async def answer(message: str) -> str:
@@ -327,6 +328,7 @@ async def test_login_stores_the_credentials(
     assert "code=the-code" in tokens.forms[0]
     assert json.loads((tmp_path / "auth.json").read_text())["sso"]["refresh"] == "refresh-1"
     assert (tmp_path / "auth.json").stat().st_mode & 0o777 == 0o600
+    assert "sso" in {m.provider for m in registry.get_available()}
 
 
 # -- the hook API ----------------------------------------------------------------------

@@ -14,7 +14,9 @@ from hookline.agent.provider import Provider
 if TYPE_CHECKING:
     from hookline.agent.providers.registered import ProviderTable
 
-VALID_FORMS = "scripted:FILE, anthropic:NAME or openai:NAME"
+VALID_FORMS = (
+    "scripted:FILE, anthropic:NAME, openai:NAME or PROVIDER:NAME of a provider a hook registers"
+)
 _KINDS = ("scripted", "anthropic", "openai")
 
 

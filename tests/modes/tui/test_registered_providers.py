@@ -1,5 +1,6 @@
-"""``/login``: a registered provider's OAuth login in the terminal app, pi's ``/login``:
-where to go is shown, the code is asked for, the login is stored in ``auth.json``."""
+"""A provider a hook registered, in the terminal app: ``/model`` offers its models, and
+``/login`` (pi's) shows where to go, asks for the code and stores the login in
+``auth.json``."""
 
 from __future__ import annotations
 
@@ -24,7 +25,7 @@ async def login(callbacks):
 def register(pi):
     pi.register_provider("sso", {
         "base_url": "http://127.0.0.1:9", "api": "anthropic-messages",
-        "models": [{"id": "m1"}],
+        "models": [{"id": "sso-model-1"}],
         "oauth": {"name": "Corporate SSO", "login": login, "refresh_token": lambda c: c},
     })
 """
@@ -54,3 +55,17 @@ def test_login_without_a_provider_offers_the_ones_with_a_login(tmp_path: Path) -
         pane.wait_for("Paste the code:")
         pane.keys("Escape")
         pane.wait_for("login to sso failed: cancelled")
+
+
+def test_model_offers_the_registered_models_and_switches_to_one(tmp_path: Path) -> None:
+    hook = HOOK.replace(
+        '"api": "anthropic-messages",', '"api": "anthropic-messages", "api_key": "k",'
+    )
+    with app(tmp_path, [], hook) as pane:
+        pane.ready()
+        pane.type("/model")
+        pane.keys("Enter")
+        pane.wait_for("sso-model-1 [sso]")
+        pane.type("sso-model")
+        pane.keys("Enter")
+        pane.wait_for("model: sso:sso-model-1")

@@ -280,19 +280,19 @@ class RegisteredProvider:
         self.entry = entry
         self._api_key = api_key
         self._prefetch = prefetch
-        self._wire: dict[tuple[str | None, tuple[tuple[str, str], ...]], Provider] = {}
+        self._wire: Provider | None = None
+        self._wire_key: tuple[str | None, tuple[tuple[str, str], ...]] | None = None
 
     @property
     def model_id(self) -> str:
         return self.entry.spec
 
     async def aclose(self) -> None:
-        """Close the wire providers' connections."""
-        built, self._wire = list(self._wire.values()), {}
-        for provider in built:
-            close = getattr(provider, "aclose", None)
-            if close is not None:
-                await close()
+        """Close the wire provider's connections."""
+        built, self._wire = self._wire, None
+        close = getattr(built, "aclose", None)
+        if close is not None:
+            await close()
 
     async def complete(
         self, request: ModelRequest, on_text: TextDelta | None = None
@@ -306,17 +306,18 @@ class RegisteredProvider:
             return await run_stream(
                 stream(self.entry, request, options), self.entry, request, on_text
             )
-        return await self._wire_provider(key, headers).complete(request, on_text)
+        provider = await self._wire_provider(key, headers)
+        return await provider.complete(request, on_text)
 
-    def _wire_provider(self, key: str | None, headers: dict[str, str]) -> Provider:
-        """The built-in provider that speaks this model's protocol, per key and headers (a
-        refreshed login builds a new one)."""
-        cache_key = (key, tuple(sorted(headers.items())))
-        built = self._wire.get(cache_key)
-        if built is None:
-            built = wire_provider(self.entry, key, headers, prefetch=self._prefetch)
-            self._wire[cache_key] = built
-        return built
+    async def _wire_provider(self, key: str | None, headers: dict[str, str]) -> Provider:
+        """The built-in provider that speaks this model's protocol with this key and these
+        headers; when they change (a refreshed login) the one before is closed."""
+        wanted = (key, tuple(sorted(headers.items())))
+        if self._wire_key != wanted or self._wire is None:
+            await self.aclose()
+            self._wire = wire_provider(self.entry, key, headers, prefetch=self._prefetch)
+            self._wire_key = wanted
+        return self._wire
 
 
 def wire_provider(

@@ -194,6 +194,11 @@ def _from_mapping(data: Mapping[str, Any]) -> ProviderConfig:
             if key in oauth and oauth[key] is not None and not callable(oauth[key]):
                 raise ProviderConfigError(f"oauth: {key!r} must be callable")
         values["oauth"] = OAuthConfig(**oauth)
+    if values.get("oauth") is not None and not isinstance(values["oauth"], OAuthConfig):
+        raise ProviderConfigError("'oauth' must be a mapping or an OAuthConfig")
+    for key in ("base_url", "api_key", "api"):
+        if values.get(key) is not None and not isinstance(values[key], str):
+            raise ProviderConfigError(f"{key!r} must be a string, got {values[key]!r}")
     _strings(values.get("headers", {}), "headers")
     return ProviderConfig(**values)
 

@@ -353,6 +353,13 @@ def test_registration_while_loading_is_kept_for_the_agent() -> None:
         ({"base_url": "u", "api_key": "k", "api": "grpc", "models": [{"id": "a"}]}, "'grpc'"),
         ({"base_url": "u", "api_key": "k", "api": "x", "models": [{"name": "a"}]}, "'id'"),
         ({"bse_url": "u"}, "unknown key 'bse_url'"),
+        ({"base_url": 8080}, "'base_url' must be a string"),
+        ({"oauth": "yes"}, "'oauth' must be a mapping"),
+        ({"oauth": {"name": "x", "login": print}}, "oauth: 'refresh_token' is missing"),
+        (
+            {"base_url": "u", "api_key": "k", "api": "x", "models": [{"id": "a", "max_tokens": 0}]},
+            "'max_tokens' must be a positive integer",
+        ),
     ],
 )
 def test_a_bad_config_is_refused_naming_the_hook(config: dict[str, Any], says: str) -> None:

@@ -114,7 +114,7 @@ def _main_parser() -> argparse.ArgumentParser:
         default=None,
         metavar="SPEC",
         help="scripted:FILE (deterministic script; the default is an embedded one), "
-        "anthropic:NAME, openai:NAME",
+        "anthropic:NAME, openai:NAME, or PROVIDER:NAME of a provider a hook registers",
     )
     p.add_argument(
         "--base-url",

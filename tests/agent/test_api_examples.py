@@ -4,10 +4,6 @@ agent (``--hook PATH``) and driven through the behaviour its docstring promises.
 from __future__ import annotations
 
 import asyncio
-import json
-from pathlib import Path
-
-import pytest
 
 from tests.examples.harness import example_path
 
@@ -50,17 +46,6 @@ async def test_bookmark_labels_the_latest_entry(make_agent: MakeAgent) -> None:
     assert h.errors == []
 
 
-async def test_provider_payload_caps_and_logs(
-    make_agent: MakeAgent, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    log = tmp_path / "payloads.jsonl"
-    monkeypatch.setenv("HOOKLINE_PAYLOAD_LOG", str(log))
-    h = await make_agent(["ok"], hook_paths=example("provider_payload"))
-    await h.agent.prompt("hi")
-    records = [json.loads(line) for line in log.read_text().splitlines()]
-    assert [r["kind"] for r in records] == ["request", "response"]
-    assert records[0]["provider"] == "scripted"
-    assert records[1]["status"] == 200 and records[1]["request_id"]
 
 
 async def test_send_user_message_commands(make_agent: MakeAgent) -> None:

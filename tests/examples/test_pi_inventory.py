@@ -85,18 +85,13 @@ PI_NAMES = [
 
 # Not ported yet: each is a strict xfail, so a port that lands must leave this set.
 NOT_YET = {
-    "antigravity-image-gen",
     "bash-spawn-hook",
     "commands",
-    "custom-provider-anthropic",
-    "custom-provider-gitlab-duo",
-    "custom-provider-qwen-cli",
     "doom-overlay",
     "dynamic-resources",
     "modal-editor",
     "overlay-qa-tests",
     "overlay-test",
-    "provider-payload",
     "question",
     "questionnaire",
     "rainbow-editor",

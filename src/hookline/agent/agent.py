@@ -974,17 +974,18 @@ class Agent:
         return ToolResult([{"type": "text", "text": text}], {"exit_code": done.code})
 
     async def set_model(self, provider: Provider, source: str = "set") -> None:
-        # here: only a model change needs the catalog's facts
-        from hookline.agent.model_catalog import describe
+        # here: only a model change needs the catalog's facts (a registered model's too)
+        from hookline.agent.model_catalog import ModelCatalog
 
+        catalog = self._catalog() if self._catalog is not None else ModelCatalog(os.environ)
         previous = self.provider.model_id
         self.provider = provider
         self.session.append_model_change(provider.model_id, previous)
         await self.emit(
             ModelSelectEvent(
-                model=describe(provider.model_id).to_pi(),
+                model=catalog.entry(provider.model_id).to_pi(),
                 spec=provider.model_id,
-                previous_model=describe(previous).to_pi(),
+                previous_model=catalog.entry(previous).to_pi(),
                 previous_spec=previous,
                 source=source,
             )

@@ -3,6 +3,8 @@
 
 The Python version of pi's provider-payload example. The log is JSON lines in
 ``$HOOKLINE_PAYLOAD_LOG`` (default ``.hookline/payloads.jsonl`` in the project).
+
+Run it: ``hookline --hook examples/pi/provider_payload.py -p "hi"``.
 """
 
 from __future__ import annotations

@@ -172,6 +172,7 @@ class TuiApp:
             footer=self._footer_fragments,
             status=self.status,
             width=self.width,
+            height=lambda: terminal_height(self.app),
         )
         self.app.layout = Layout(rows.root(), focused_element=self._editor_window)
         self.idle = IdleNotifier(idle_seconds(), self._waits_quietly, self._idle_notification)
@@ -341,6 +342,9 @@ class TuiApp:
 
     def set_title(self, title: str) -> None:
         self.app.output.set_title(title)
+
+    def size(self) -> tuple[int, int]:
+        return self.width(), terminal_height(self.app)
 
     def _tick(self) -> None:
         if self._ticker is None or self._ticker.done():

@@ -57,6 +57,9 @@ class UIHost(Protocol):
     def set_title(self, title: str) -> None:
         """The terminal window's title."""
 
+    def size(self) -> tuple[int, int]:
+        """The terminal's columns and rows."""
+
 
 class LoadedAgent(Protocol):
     """The agent and what setup built with it; read only once they are loaded."""

@@ -3,7 +3,9 @@
 Hook header, live area, working line, widgets above the editor, a rule, the
 editor or a dialog (under the preview of the call it asks about), completions,
 widgets below, the footer (or the one a hook replaced it with), the hooks'
-status line; a hook's overlay dialog floats centred over them.
+status line. A hook's overlay floats over them: a component at the place its
+overlay options resolve to on the terminal (the app takes the terminal's whole
+height while it shows), a prompt_toolkit container centred.
 """
 
 from __future__ import annotations
@@ -26,7 +28,9 @@ from prompt_toolkit.layout import (
 )
 from prompt_toolkit.layout.menus import CompletionsMenu
 
+from hookline.components import overlay_size, resolve_overlay_layout
 from hookline.core.ui import StatusLine, WidgetContent, strip_all_but_style
+from hookline.modes.tui.component_host import ComponentDialog
 from hookline.modes.tui.dialogs import CustomDialog, DialogHost
 from hookline.modes.tui.live_area import LiveArea
 from hookline.modes.tui.preview import ApprovalPreview
@@ -81,6 +85,7 @@ class Rows:
         footer: Callable[[], StyleAndTextTuples],
         status: StatusLine,
         width: Callable[[], int],
+        height: Callable[[], int],
     ) -> None:
         self._dialogs = dialogs
         self._preview = preview
@@ -92,6 +97,7 @@ class Rows:
         self._footer_text = footer
         self._status = status
         self._width = width
+        self._height = height
 
     def root(self) -> AnyContainer:
         """The app, with a float for a hook's overlay component over it.
@@ -104,7 +110,13 @@ class Rows:
             DynamicContainer(self._overlay_container), filter=Condition(self._overlay_shown)
         )
 
+        placed = ConditionalContainer(
+            DynamicContainer(self._placed_container), filter=Condition(self._placed_shown)
+        )
+
         def room() -> Dimension:
+            if self._placed() is not None:  # the terminal's whole height, as pi places
+                return Dimension.exact(max(self._height() - self._app_rows(app), 0))
             if not self._overlay_shown():
                 return Dimension.exact(0)
             width = self._width()
@@ -113,8 +125,14 @@ class Rows:
 
         return FloatContainer(
             HSplit([app, Window(height=room)]),
-            floats=[_CenteredOver(overlay, app, self._width, self._overlay_shown)],
+            floats=[
+                _CenteredOver(overlay, app, self._width, self._overlay_shown),
+                _PlacedOver(placed, self._placed, self._width, self._height),
+            ],
         )
+
+    def _app_rows(self, app: Container) -> int:
+        return app.preferred_height(self._width(), 1000).preferred
 
     def _overlay(self) -> CustomDialog | None:
         dialog = self._dialogs.current
@@ -125,6 +143,17 @@ class Rows:
 
     def _overlay_container(self) -> AnyContainer:
         dialog = self._overlay()
+        return dialog.container if dialog is not None else Window(height=0)
+
+    def _placed(self) -> ComponentDialog | None:
+        dialog = self._dialogs.current
+        return dialog if isinstance(dialog, ComponentDialog) and dialog.overlay else None
+
+    def _placed_shown(self) -> bool:
+        return self._placed() is not None
+
+    def _placed_container(self) -> AnyContainer:
+        dialog = self._placed()
         return dialog.container if dialog is not None else Window(height=0)
 
     def _rows(self) -> HSplit:
@@ -155,7 +184,7 @@ class Rows:
 
     def _center(self) -> AnyContainer:
         dialog = self._dialogs.current
-        if dialog is not None and self._overlay() is None:
+        if dialog is not None and not getattr(dialog, "overlay", False):
             if self._preview.shown():  # the call this dialog asks about, right above it
                 return self._preview.container(dialog.container)
             return dialog.container
@@ -200,6 +229,59 @@ class _CenteredOver(Float):
 
     @top.setter
     def top(self, value: int | None) -> None:
+        """Set by ``Float.__init__``; the position is always computed."""
+
+
+class _PlacedOver(Float):
+    """A component overlay at the cell its options resolve to on the terminal.
+
+    While it shows the app is as tall as the terminal, so the float's rows are the
+    terminal's; its width is the one the component renders at, its height what it
+    rendered (cut to ``max_height``).
+    """
+
+    def __init__(
+        self,
+        content: Container,
+        dialog: Callable[[], ComponentDialog | None],
+        columns: Callable[[], int],
+        rows: Callable[[], int],
+    ) -> None:
+        super().__init__(content, z_index=10, width=self._get_width, height=self._get_height)
+        self._dialog, self._columns, self._rows = dialog, columns, rows
+
+    def _place(self) -> tuple[int, int, int, int]:
+        """``(top, left, width, height)``, or zeros when nothing floats."""
+        dialog = self._dialog()
+        if dialog is None:
+            return 0, 0, 1, 1
+        columns, rows = self._columns(), self._rows()
+        width, limit = overlay_size(dialog.options, columns, rows)
+        dialog.control.max_height = limit
+        height = max(dialog.height(width), 1)
+        layout = resolve_overlay_layout(dialog.options, height, columns, rows)
+        return layout.row, layout.col, width, height
+
+    def _get_width(self) -> int:
+        return self._place()[2]
+
+    def _get_height(self) -> int:
+        return self._place()[3]
+
+    @property  # type: ignore[override]
+    def top(self) -> int:
+        return self._place()[0]
+
+    @top.setter
+    def top(self, value: int | None) -> None:
+        """Set by ``Float.__init__``; the position is always computed."""
+
+    @property  # type: ignore[override]
+    def left(self) -> int:
+        return self._place()[1]
+
+    @left.setter
+    def left(self, value: int | None) -> None:
         """Set by ``Float.__init__``; the position is always computed."""
 
 

@@ -44,6 +44,12 @@ from hookline.components.overlay import (
     resolve_overlay_layout,
 )
 from hookline.components.select_list import SelectItem, SelectList, SelectListTheme
+from hookline.components.settings_list import (
+    SettingItem,
+    SettingsList,
+    SettingsListTheme,
+    settings_list_theme,
+)
 from hookline.components.summary import render_summary, summarize
 from hookline.components.text_field import Editor, EditorTheme, Input
 
@@ -68,6 +74,9 @@ __all__ = [
     "SelectItem",
     "SelectList",
     "SelectListTheme",
+    "SettingItem",
+    "SettingsList",
+    "SettingsListTheme",
     "Spacer",
     "Text",
     "TruncatedText",
@@ -81,6 +90,7 @@ __all__ = [
     "parse_key",
     "render_summary",
     "resolve_overlay_layout",
+    "settings_list_theme",
     "strip_ansi",
     "summarize",
     "truncate_to_width",

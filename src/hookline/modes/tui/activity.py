@@ -117,6 +117,8 @@ class ToolEnded:
     tool: RunningTool
     text: str
     is_error: bool
+    #: The result's ``details`` (what a tool's ``render_result`` draws from).
+    details: Any = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -264,7 +266,8 @@ class Activity:
             or RunningTool(str(message.get("tool_name")), {})
         )
         text = content_text(message.get("content") or [])
-        return ToolEnded(call_id, tool, text, bool(message.get("is_error")))
+        is_error = bool(message.get("is_error"))
+        return ToolEnded(call_id, tool, text, is_error, message.get("details"))
 
     def _settings_outcome(self, payload: dict[str, Any]) -> Update:
         """A settings hook that blocked: on its tool call (PreToolUse), else a block of its own."""

@@ -137,7 +137,7 @@ class Transcript:
                 text += f"\n{denial.hint}"
         width = self._width()
         call = self.call_text(tool)
-        own = None if blocked else self._result(tool, text, ended.is_error)
+        own = None if blocked else self._result(tool, text, ended.is_error, ended.details)
         if own is not None:
             mark, style = render.tool_mark(ended.is_error, False)
             self._scrollback.print(
@@ -179,12 +179,14 @@ class Transcript:
         where = self._short_path(block.origin) if block.origin.startswith("/") else block.origin
         return f"{block.event} hook `{one_line_text(what)}` in {where}"
 
-    def _result(self, tool: RunningTool, text: str, is_error: bool) -> Any:
-        """A tool's own ``meta["render_result"](text, options)``: a string or rich renderable."""
+    def _result(self, tool: RunningTool, text: str, is_error: bool, details: Any) -> Any:
+        """A tool's own ``meta["render_result"](text, options)``: a string or rich renderable
+        (``options["details"]`` is the result's details)."""
         fn = tool_renderer(self._loaded, tool.name, "render_result")
         if fn is None:
             return None
-        options = {"expanded": False, "is_error": is_error, "width": self._width()}
+        width = self._width()
+        options = {"expanded": False, "is_error": is_error, "width": width, "details": details}
         try:
             shown = fn(text, options)
         except hook_failures() as exc:

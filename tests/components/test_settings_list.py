@@ -42,7 +42,12 @@ def test_enter_and_space_cycle_the_selected_value() -> None:
     settings.handle_input(key_sequence("down"))
     settings.handle_input(" ")
     assert changes == [("read", "disabled"), ("bash", "enabled")]
-    assert plain(settings.render(40))[:4] == ["  read  disabled", "→ bash  enabled", "", "  a shell"]
+    assert plain(settings.render(40))[:4] == [
+        "  read  disabled",
+        "→ bash  enabled",
+        "",
+        "  a shell",
+    ]
     settings.handle_input(key_sequence("down"))  # wraps to the top
     assert plain(settings.render(40))[0].startswith("→ read")
     settings.handle_input(key_sequence("escape"))

@@ -146,5 +146,7 @@ class SettingsList:
         described = self.items[self.selected_index].description
         if described:
             lines.append("")
-            lines += [th.description(f"  {line}") for line in wrap_text_with_ansi(described, width - 4)]
+            lines += [
+                th.description(f"  {line}") for line in wrap_text_with_ansi(described, width - 4)
+            ]
         return [*lines, *hint]

@@ -31,6 +31,9 @@ class ShownComponent:
         self.rows = rows
         #: How often the component asked to be drawn again (``tui.request_render()``).
         self.render_requests = 0
+        #: How often the component handed the terminal over and took it back.
+        self.stops = 0
+        self.starts = 0
         #: Handed to the test by ``next_component`` already.
         self.seen = False
         self.component: Component | None = None
@@ -39,6 +42,14 @@ class ShownComponent:
     # the ``tui`` the factory gets
     def request_render(self) -> None:
         self.render_requests += 1
+
+    def stop(self) -> None:
+        """``tui.stop()``: the terminal handed to another program (counted in ``stops``)."""
+        self.stops += 1
+
+    def start(self) -> None:
+        """``tui.start()``: the terminal taken back (counted in ``starts``)."""
+        self.starts += 1
 
     def finish(self, value: Any = None) -> None:
         """``done(value)``: the component is closed and ``custom`` returns ``value``."""

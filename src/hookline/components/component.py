@@ -50,6 +50,18 @@ class TUI(Protocol):
         """The terminal's height in rows."""
 
 
+@runtime_checkable
+class Stoppable(Protocol):
+    """A ``tui`` that can hand the terminal to another program (pi's ``tui.stop()`` and
+    ``tui.start()``): the terminal app's can; a mode without a terminal has none to give."""
+
+    def stop(self) -> None:
+        """Give the terminal up: the app is erased and no longer reads the keys."""
+
+    def start(self) -> None:
+        """Take the terminal back and draw the app again."""
+
+
 def is_component(value: Any) -> bool:
     """Whether ``value`` is a component (it has ``render``), not a prompt_toolkit container."""
     return callable(getattr(value, "render", None)) and not hasattr(value, "__pt_container__")

@@ -9,6 +9,7 @@ editor's place, or an overlay placed by its ``OverlayOptions``.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 from typing import Any
 
@@ -28,13 +29,40 @@ _NOT_KEYS |= {Keys.ScrollUp, Keys.ScrollDown, Keys.SIGINT}
 
 
 class Terminal:
-    """The ``tui`` a component factory gets: redraw on request, the terminal's size."""
+    """The ``tui`` a component factory gets: redraw on request, the terminal's size, and
+    the terminal itself handed over to another program (``stop``, then ``start``)."""
 
     def __init__(self, size: Callable[[], tuple[int, int]], redraw: Callable[[], None]) -> None:
         self._size = size
         self._redraw = redraw
+        self._held: contextlib.ExitStack | None = None
 
     def request_render(self) -> None:
+        self._redraw()
+
+    def stop(self) -> None:
+        """The app erased, its input detached and the terminal in cooked mode: a program
+        run now (``subprocess.run`` with the terminal's stdio) has the terminal to itself,
+        as under prompt_toolkit's ``run_in_terminal``."""
+        app = get_app_or_none()
+        if app is None or not app.is_running or self._held is not None:
+            return
+        app.renderer.erase()
+        held = contextlib.ExitStack()
+        held.enter_context(app.input.detach())
+        held.enter_context(app.input.cooked_mode())
+        self._held = held
+
+    def start(self) -> None:
+        """The terminal taken back: raw keys again and the app drawn afresh."""
+        held, self._held = self._held, None
+        if held is None:
+            return
+        held.close()
+        app = get_app_or_none()
+        if app is not None and app.is_running:
+            app.renderer.reset()
+            app.renderer.request_absolute_cursor_position()
         self._redraw()
 
     @property

@@ -43,6 +43,7 @@ from hookline.components.overlay import (
     overlay_size,
     resolve_overlay_layout,
 )
+from hookline.components.overlay_stack import OverlayEntry, OverlayHandle, OverlayStack
 from hookline.components.select_list import SelectItem, SelectList, SelectListTheme
 from hookline.components.summary import render_summary, summarize
 from hookline.components.text_field import Editor, EditorTheme, Input
@@ -62,9 +63,12 @@ __all__ = [
     "Keybindings",
     "Loader",
     "OverlayAnchor",
+    "OverlayEntry",
+    "OverlayHandle",
     "OverlayLayout",
     "OverlayMargin",
     "OverlayOptions",
+    "OverlayStack",
     "SelectItem",
     "SelectList",
     "SelectListTheme",

@@ -49,6 +49,10 @@ class TUI(Protocol):
     def rows(self) -> int:
         """The terminal's height in rows."""
 
+    def show_overlay(self, component: Component, options: Any = None, **placement: Any) -> Any:
+        """Show another component over the screen (pi's ``showOverlay``); its
+        ``OverlayHandle``. ``options`` is an ``OverlayOptions``, or give them by name."""
+
 
 def is_component(value: Any) -> bool:
     """Whether ``value`` is a component (it has ``render``), not a prompt_toolkit container."""

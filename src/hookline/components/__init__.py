@@ -45,6 +45,7 @@ from hookline.components.overlay import (
 )
 from hookline.components.overlay_stack import OverlayEntry, OverlayHandle, OverlayStack
 from hookline.components.select_list import SelectItem, SelectList, SelectListTheme
+from hookline.components.settings_list import SettingItem, SettingsList, SettingsListTheme
 from hookline.components.summary import render_summary, summarize
 from hookline.components.text_field import Editor, EditorTheme, Input
 
@@ -72,6 +73,9 @@ __all__ = [
     "SelectItem",
     "SelectList",
     "SelectListTheme",
+    "SettingItem",
+    "SettingsList",
+    "SettingsListTheme",
     "Spacer",
     "Text",
     "TruncatedText",

@@ -94,7 +94,7 @@ def register(pi: HookAPI) -> None:
 
     def selector(tui: TUI, theme: Any, keybindings: Keybindings, done: Any) -> Component:
         items = [
-            SettingItem(t.name, t.name, ON if t.name in enabled else OFF, [ON, OFF])
+            SettingItem(t.name, t.name, ON if t.name in enabled else OFF, values=[ON, OFF])
             for t in pi.get_all_tools()
         ]
 

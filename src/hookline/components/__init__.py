@@ -44,6 +44,7 @@ from hookline.components.overlay import (
     overlay_size,
     resolve_overlay_layout,
 )
+from hookline.components.overlay_stack import OverlayEntry, OverlayHandle, OverlayStack
 from hookline.components.select_list import SelectItem, SelectList, SelectListTheme
 from hookline.components.settings_list import (
     SettingItem,
@@ -69,9 +70,12 @@ __all__ = [
     "Keybindings",
     "Loader",
     "OverlayAnchor",
+    "OverlayEntry",
+    "OverlayHandle",
     "OverlayLayout",
     "OverlayMargin",
     "OverlayOptions",
+    "OverlayStack",
     "SelectItem",
     "SelectList",
     "SelectListTheme",

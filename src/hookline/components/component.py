@@ -49,6 +49,10 @@ class TUI(Protocol):
     def rows(self) -> int:
         """The terminal's height in rows."""
 
+    def show_overlay(self, component: Component, options: Any = None, **placement: Any) -> Any:
+        """Show another component over the screen (pi's ``showOverlay``); its
+        ``OverlayHandle``. ``options`` is an ``OverlayOptions``, or give them by name."""
+
 
 @runtime_checkable
 class Stoppable(Protocol):

@@ -6,8 +6,10 @@ from collections.abc import Callable
 from typing import Any
 
 from hookline.components.ansi import strip_ansi
-from hookline.components.component import is_component, is_component_factory
+from hookline.components.component import Component, is_component, is_component_factory
 from hookline.components.keys import default_keybindings
+from hookline.components.overlay import OverlayOptions
+from hookline.components.overlay_stack import OverlayHandle, OverlayStack
 
 #: The width a component is rendered at for its summary.
 SUMMARY_WIDTH = 80
@@ -30,8 +32,17 @@ class _Headless:
     columns = SUMMARY_WIDTH
     rows = 24
 
+    def __init__(self) -> None:
+        self.overlays = OverlayStack(lambda: (self.columns, self.rows))
+
     def request_render(self) -> None:
         return None
+
+    def show_overlay(
+        self, component: Component, options: OverlayOptions | None = None, **placement: Any
+    ) -> OverlayHandle:
+        """Kept on a stack nobody draws: only the component ``custom`` returned is shown."""
+        return self.overlays.show(component, options or OverlayOptions.from_placement(placement))
 
 
 def summarize(factory: Callable[..., Any], theme: Any) -> str | None:

@@ -11,6 +11,7 @@ from hookline.authoring import HookHarness
 from hookline.core.pipeline import ToolOutcome
 from hookline.session.manager import SessionManager
 from tests.examples.harness import PI_EXAMPLES, Example
+from tests.modes.helpers import run_cli, write_script
 from tests.modes.tui.helpers import app
 
 EXAMPLE = PI_EXAMPLES / "todo.py"
@@ -169,3 +170,19 @@ def test_in_the_terminal_app_the_model_keeps_the_list(tmp_path: Path) -> None:
         assert "✓ #1 buy milk" in screen and "○ #2 walk dog" in screen
         pane.keys("Escape")
         pane.wait_for(lambda s: "Press Escape to close" not in s)
+
+
+def test_a_continued_session_has_its_todos_back(tmp_path: Path) -> None:
+    add = {"tool_calls": [{"name": "todo", "arguments": {"action": "add", "text": "buy milk"}}]}
+    first = write_script(tmp_path / "first.json", [add, "added"])
+    args = ("--hook", str(EXAMPLE), "--permission-mode", "bypassPermissions")
+    project = tmp_path / "project"
+    project.mkdir()
+    done = run_cli("-p", "remember milk", "--model", first, *args, cwd=project)
+    assert done.returncode == 0, done.stderr
+    listing = {"tool_calls": [{"name": "todo", "arguments": {"action": "list"}}]}
+    told = {"text": "still there", "expect_tool_result_contains": "[ ] #1: buy milk"}
+    second = write_script(tmp_path / "second.json", [listing, told])
+    done = run_cli("-p", "what is left?", "--continue", "--model", second, *args, cwd=project)
+    assert done.returncode == 0, done.stderr
+    assert "still there" in done.stdout

@@ -113,3 +113,16 @@ def test_in_the_terminal_app_a_pager_comes_and_goes(tmp_path: Path) -> None:
         pane.wait_for("(interactive command completed successfully)")
         pane.type("still here")
         pane.wait_for("still here")
+
+
+def test_in_the_terminal_app_ctrl_c_stops_the_program_not_the_app(tmp_path: Path) -> None:
+    with app(tmp_path, [], None, "--hook", str(EXAMPLE)) as pane:
+        pane.ready()
+        pane.type("!i printf 'waiting '; sleep 30")
+        pane.keys("Enter")
+        pane.wait_for(lambda s: s.rstrip().endswith("waiting"))
+        pane.keys("C-c")
+        pane.wait_for("(interactive command exited with code -2)")  # killed by SIGINT
+        pane.type("still here")
+        pane.wait_for("still here")
+        assert not pane.dead()

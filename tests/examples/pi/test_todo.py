@@ -11,7 +11,7 @@ from hookline.authoring import HookHarness
 from hookline.core.pipeline import ToolOutcome
 from hookline.session.manager import SessionManager
 from tests.examples.harness import PI_EXAMPLES, Example
-from tests.modes.helpers import run_cli, write_script
+from tests.modes.helpers import RpcClient, run_cli, write_script
 from tests.modes.tui.helpers import app
 
 EXAMPLE = PI_EXAMPLES / "todo.py"
@@ -186,3 +186,11 @@ def test_a_continued_session_has_its_todos_back(tmp_path: Path) -> None:
     done = run_cli("-p", "what is left?", "--continue", "--model", second, *args, cwd=project)
     assert done.returncode == 0, done.stderr
     assert "still there" in done.stdout
+
+
+async def test_over_rpc_slash_todos_is_shown_as_text(tmp_path: Path) -> None:
+    model = write_script(tmp_path / "script.json", [])
+    async with RpcClient("--model", model, "--hook", str(EXAMPLE), "--no-session") as rpc:
+        await rpc.send({"type": "prompt", "message": "/todos", "id": "p1"})
+        note = await rpc.read_until(lambda m: m.get("method") == "notify")
+    assert "No todos yet. Ask the agent to add some!" in note[-1]["message"]

@@ -11,6 +11,7 @@ from hookline.authoring import HookHarness
 from hookline.core.tool import ToolInfo
 from hookline.session.manager import SessionManager
 from tests.examples.harness import PI_EXAMPLES, Example
+from tests.modes.helpers import RpcClient, write_script
 from tests.modes.tui.helpers import app
 
 EXAMPLE = PI_EXAMPLES / "tools.py"
@@ -104,3 +105,12 @@ def test_in_the_terminal_app_a_disabled_tool_is_gone_for_the_model(tmp_path: Pat
         pane.type("read x")
         pane.keys("Enter")
         pane.wait_for("no read then")
+
+
+async def test_over_rpc_the_selector_is_shown_as_text(tmp_path: Path) -> None:
+    model = write_script(tmp_path / "script.json", [])
+    async with RpcClient("--model", model, "--hook", str(EXAMPLE), "--no-session") as rpc:
+        await rpc.send({"type": "prompt", "message": "/tools", "id": "p1"})
+        note = await rpc.read_until(lambda m: m.get("method") == "notify")
+    text = note[-1]["message"]
+    assert text.startswith("Tool Configuration") and "→ read" in text and "enabled" in text

@@ -196,12 +196,13 @@ async def ask(
 
 
 def render_call(args: dict[str, Any]) -> str:
-    """The question, then its options numbered as the user sees them."""
+    """The question, then its options numbered as the user sees them (on the same line:
+    the terminal app shows one line of a call)."""
     text = str(args.get("question", ""))
     options = args.get("options")
     if isinstance(options, list) and options:
         labels = [str(o.get("label", "")) for o in options if isinstance(o, dict)] + [OTHER]
-        text += "\n  Options: " + ", ".join(f"{i}. {label}" for i, label in enumerate(labels, 1))
+        text += "  Options: " + ", ".join(f"{i}. {label}" for i, label in enumerate(labels, 1))
     return text
 
 

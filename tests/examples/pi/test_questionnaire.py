@@ -10,7 +10,7 @@ from typing import Any
 from hookline.authoring import HookHarness
 from hookline.core.pipeline import ToolOutcome
 from tests.examples.harness import PI_EXAMPLES, Example
-from tests.modes.helpers import run_cli, write_script
+from tests.modes.helpers import RpcClient, run_cli, write_script
 from tests.modes.tui.helpers import app
 
 EXAMPLE = PI_EXAMPLES / "questionnaire.py"
@@ -140,3 +140,14 @@ def test_print_mode_tells_the_model_there_is_no_ui(tmp_path: Path) -> None:
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     assert "ok then" in done.stdout
+
+
+async def test_over_rpc_the_model_reads_a_cancel(tmp_path: Path) -> None:
+    told = {"text": "ok then", "expect_tool_result_contains": "User cancelled the questionnaire"}
+    model = write_script(tmp_path / "script.json", [CALL, told])
+    args = ("--model", model, "--hook", str(EXAMPLE), "--no-session")
+    async with RpcClient(*args, "--permission-mode", "bypassPermissions") as rpc:
+        lines = await rpc.prompt("ask me")
+    notes = [m["message"] for m in lines if m.get("method") == "notify"]
+    assert any("□ Scope" in note for note in notes)  # the tabs, as text
+    assert "ok then" in str(lines)

@@ -6,7 +6,8 @@ runs through ``user_bash``; when it is an interactive program (an editor, a page
 file manager, a database client, ``ssh`` ...), or is forced with ``!i command``, the
 terminal app hands the terminal over (``tui.stop()``), runs the command in ``$SHELL``
 with the terminal's own input and output, and takes it back (``tui.start()``) when
-the program exits. Other commands run as usual, their output captured.
+the program exits. The program is the terminal's foreground job, as under a shell:
+Ctrl+C stops it, not the app. Other commands run as usual, their output captured.
 
 ``INTERACTIVE_COMMANDS`` adds commands to the list and ``INTERACTIVE_EXCLUDE``
 removes some (comma-separated). Only the user's ``!`` commands are concerned, not
@@ -19,6 +20,7 @@ Run it: ``hookline --hook examples/pi/interactive_shell.py``, then ``!vim notes.
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 from typing import Any
@@ -72,6 +74,28 @@ def is_interactive(command: str) -> bool:
     return False
 
 
+def run_in_foreground(argv: list[str], cwd: str | None) -> int:
+    """Run ``argv`` as the terminal's foreground job, as a shell does: in a process group
+    of its own that the terminal's Ctrl+C (SIGINT) and Ctrl+Z reach, not this process.
+    Without a terminal on stdin, a plain run."""
+    if not os.isatty(0):
+        return subprocess.run(argv, cwd=cwd, check=False).returncode
+
+    def foreground() -> None:  # in the child, before the program starts
+        os.setpgid(0, 0)
+        previous = signal.signal(signal.SIGTTOU, signal.SIG_IGN)
+        os.tcsetpgrp(0, os.getpgrp())
+        signal.signal(signal.SIGTTOU, previous)
+
+    previous = signal.signal(signal.SIGTTOU, signal.SIG_IGN)  # to take the terminal back
+    try:
+        with subprocess.Popen(argv, cwd=cwd, preexec_fn=foreground) as child:
+            return child.wait()
+    finally:
+        os.tcsetpgrp(0, os.getpgrp())
+        signal.signal(signal.SIGTTOU, previous)
+
+
 def run_in_terminal(command: str, cwd: str | None) -> Any:
     """A component factory that runs ``command`` with the terminal to itself and answers
     its exit code; ``None`` where the ``tui`` has no terminal to hand over."""
@@ -85,7 +109,7 @@ def run_in_terminal(command: str, cwd: str | None) -> Any:
             sys.stdout.write("\x1b[2J\x1b[H")  # a clear screen for the program, as pi does
             sys.stdout.flush()
             shell = os.environ.get("SHELL") or "/bin/sh"
-            done(subprocess.run([shell, "-c", command], cwd=cwd, check=False).returncode)
+            done(run_in_foreground([shell, "-c", command], cwd))
         finally:
             tui.start()
 

@@ -23,6 +23,7 @@ from hookline.components.component import (
     Container,
     Focusable,
     Stoppable,
+    accepts,
     handle_input,
     is_component,
     is_component_factory,
@@ -52,7 +53,7 @@ from hookline.components.settings_list import (
     SettingsListTheme,
     settings_list_theme,
 )
-from hookline.components.summary import render_summary, summarize
+from hookline.components.summary import render_summary, summarize, widget_lines
 from hookline.components.text_field import Editor, EditorTheme, Input
 
 __all__ = [
@@ -86,6 +87,7 @@ __all__ = [
     "Stoppable",
     "Text",
     "TruncatedText",
+    "accepts",
     "default_keybindings",
     "handle_input",
     "is_component",
@@ -101,5 +103,6 @@ __all__ = [
     "summarize",
     "truncate_to_width",
     "visible_width",
+    "widget_lines",
     "wrap_text_with_ansi",
 ]

@@ -71,17 +71,22 @@ def is_component(value: Any) -> bool:
     return callable(getattr(value, "render", None)) and not hasattr(value, "__pt_container__")
 
 
+def accepts(factory: Callable[..., Any], count: int) -> bool:
+    """Whether ``factory`` can be called with ``count`` positional arguments."""
+    try:
+        inspect.signature(factory).bind(*[None] * count)
+    except TypeError:
+        return False
+    except ValueError:  # no signature to read (a builtin): assume it can
+        return True
+    return True
+
+
 def is_component_factory(factory: Callable[..., Any]) -> bool:
     """Whether ``factory`` takes pi's four arguments (``tui, theme, keybindings, done``)
     and so returns a component; a factory of one (``done``) is the terminal app's
     older form, returning a prompt_toolkit container."""
-    try:
-        inspect.signature(factory).bind(None, None, None, None)
-    except TypeError:
-        return False
-    except ValueError:  # no signature to read (a builtin): pi's form
-        return True
-    return True
+    return accepts(factory, 4)
 
 
 def handle_input(component: Any, data: str) -> None:

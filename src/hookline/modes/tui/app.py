@@ -29,13 +29,14 @@ from prompt_toolkit.key_binding.defaults import load_key_bindings
 from prompt_toolkit.layout import BufferControl, Dimension, Layout, Window
 from prompt_toolkit.styles import DynamicStyle
 
+from hookline.components import accepts
 from hookline.components.overlay_stack import OverlayStack
 from hookline.core.paths import hookline_home
 from hookline.core.ui import StatusLine, WidgetContent
 from hookline.modes.tui import render
 from hookline.modes.tui.activity import Activity, Update
 from hookline.modes.tui.commands import SlashCompleter
-from hookline.modes.tui.component_host import ComponentControl, OverlayViews
+from hookline.modes.tui.component_host import ComponentControl, OverlayViews, widget_container
 from hookline.modes.tui.dialogs import CustomDialog, Dialog, DialogHost
 from hookline.modes.tui.files import FileCompleter, FileIndex, project_paths
 from hookline.modes.tui.footer import Usage, footer_fragments, loading_line, measure
@@ -344,6 +345,9 @@ class TuiApp:
         self.scrollback.notice(text, kind)
 
     def set_widget(self, key: str, content: WidgetContent | None, placement: str) -> None:
+        if callable(content) and accepts(content, 2):  # pi's factory(tui, theme): a component
+            window = widget_container(content, self)
+            content = None if window is None else (lambda: window)
         self.widgets.set(key, content, placement)
         self.invalidate()
 

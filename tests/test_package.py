@@ -27,6 +27,7 @@ LAYERS = [
     "claude",
     "settings",
     "discovery",
+    "components",
     "core",
     "shell",
 ]

@@ -1,114 +1,138 @@
-"""pi's interactive-shell example: ``!vim file``, ``!git rebase -i``, ``!htop`` get the
-whole terminal; the terminal app steps aside while they run.
+"""Interactive shell: ``!vim file``, ``!git rebase -i``, ``!htop`` get the whole terminal.
 
-A ``!`` command whose program is an editor, a pager, an interactive git command,
-a monitor, a file manager, a git TUI, a fuzzy finder, a remote or database shell
-(also after the last ``|``), or any command written ``!i COMMAND``, runs in the
-terminal itself instead of being captured. ``INTERACTIVE_COMMANDS`` adds
-commands (comma-separated), ``INTERACTIVE_EXCLUDE`` takes some away. Outside the
-terminal app such a command is refused. The model's own bash calls are left alone.
+The Python version of pi's interactive-shell example. A ``!command`` the user types
+runs through ``user_bash``; when it is an interactive program (an editor, a pager,
+``git commit`` and the other git commands that open an editor, a system monitor, a
+file manager, a database client, ``ssh`` ...), or is forced with ``!i command``, the
+terminal app hands the terminal over (``tui.stop()``), runs the command in ``$SHELL``
+with the terminal's own input and output, and takes it back (``tui.start()``) when
+the program exits. The program is the terminal's foreground job, as under a shell:
+Ctrl+C stops it, not the app. Other commands run as usual, their output captured.
 
-    hookline --hook examples/pi/interactive_shell.py      then  !vim notes.txt
+``INTERACTIVE_COMMANDS`` adds commands to the list and ``INTERACTIVE_EXCLUDE``
+removes some (comma-separated). Only the user's ``!`` commands are concerned, not
+the model's bash calls. Without a terminal (print mode, RPC) such a command is not
+run: the answer says it needs the terminal app.
+
+Run it: ``hookline --hook examples/pi/interactive_shell.py``, then ``!vim notes.txt``.
 """
 
 from __future__ import annotations
 
-import asyncio
 import os
+import signal
 import subprocess
 import sys
-from collections.abc import Callable
 from typing import Any
 
-from hookline import HookAPI, HookContext, UserBashEvent
+from hookline import BashOutput, HookAPI, HookContext, UserBashEvent, UserBashResult
+from hookline.components import TUI, Keybindings, Stoppable
 
-DEFAULT_INTERACTIVE_COMMANDS = [
+DEFAULT_INTERACTIVE_COMMANDS = (
     # editors
     *("vim", "nvim", "vi", "nano", "emacs", "pico", "micro", "helix", "hx", "kak"),
     # pagers
     *("less", "more", "most"),
-    # interactive git
+    # git commands that open an editor or ask
     *("git commit", "git rebase", "git merge", "git cherry-pick", "git revert"),
     *("git add -p", "git add --patch", "git add -i", "git add --interactive"),
     *("git stash -p", "git stash --patch", "git reset -p", "git reset --patch"),
     *("git checkout -p", "git checkout --patch", "git difftool", "git mergetool"),
-    # monitors, file managers, git TUIs, fuzzy finders
+    # system monitors, file managers, git TUIs, fuzzy finders
     *("htop", "top", "btop", "glances", "ranger", "nnn", "lf", "mc", "vifm"),
     *("tig", "lazygit", "gitui", "fzf", "sk"),
-    # remote sessions, database clients, containers, multiplexers
+    # remote sessions, database clients, containers
     *("ssh", "telnet", "mosh", "psql", "mysql", "sqlite3", "mongosh", "redis-cli"),
     *("kubectl edit", "kubectl exec -it", "docker exec -it", "docker run -it"),
     *("tmux", "screen", "ncdu"),
-]
+)
+
+NO_TERMINAL = "(interactive commands require TUI)"
 
 
-def _env_list(name: str) -> list[str]:
-    return [item.strip() for item in os.environ.get(name, "").split(",") if item.strip()]
+def _listed(variable: str) -> list[str]:
+    return [part.strip() for part in os.environ.get(variable, "").split(",") if part.strip()]
 
 
 def interactive_commands() -> list[str]:
-    excluded = {item.lower() for item in _env_list("INTERACTIVE_EXCLUDE")}
-    commands = [*DEFAULT_INTERACTIVE_COMMANDS, *_env_list("INTERACTIVE_COMMANDS")]
-    return [command for command in commands if command.lower() not in excluded]
+    """The defaults with ``INTERACTIVE_COMMANDS`` added and ``INTERACTIVE_EXCLUDE`` taken out."""
+    excluded = {name.lower() for name in _listed("INTERACTIVE_EXCLUDE")}
+    every = [*DEFAULT_INTERACTIVE_COMMANDS, *_listed("INTERACTIVE_COMMANDS")]
+    return [name for name in every if name.lower() not in excluded]
 
 
 def is_interactive(command: str) -> bool:
-    """Starts with an interactive command, or pipes into one last."""
+    """Whether ``command`` starts with an interactive program, or pipes into one
+    (``cat log | less``)."""
     line = command.strip().lower()
-    after_pipe = line.rpartition("|")[2].strip() if "|" in line else None
-    for known in (c.lower() for c in interactive_commands()):
-        if line == known or line.startswith((f"{known} ", f"{known}\t")):
+    last_pipe = line.rsplit("|", 1)[1].strip() if "|" in line else None
+    for name in (n.lower() for n in interactive_commands()):
+        if line == name or line.startswith((f"{name} ", f"{name}\t")):
             return True
-        if after_pipe is not None and (after_pipe == known or after_pipe.startswith(f"{known} ")):
+        if last_pipe is not None and (last_pipe == name or last_pipe.startswith(f"{name} ")):
             return True
     return False
 
 
-_handing_over: set[asyncio.Task[None]] = set()
+def run_in_foreground(argv: list[str], cwd: str | None) -> int:
+    """Run ``argv`` as the terminal's foreground job, as a shell does: in a process group
+    of its own that the terminal's Ctrl+C (SIGINT) and Ctrl+Z reach, not this process.
+    Without a terminal on stdin, a plain run."""
+    if not os.isatty(0):
+        return subprocess.run(argv, cwd=cwd, check=False).returncode
+
+    def foreground() -> None:  # in the child, before the program starts
+        os.setpgid(0, 0)
+        previous = signal.signal(signal.SIGTTOU, signal.SIG_IGN)
+        os.tcsetpgrp(0, os.getpgrp())
+        signal.signal(signal.SIGTTOU, previous)
+
+    previous = signal.signal(signal.SIGTTOU, signal.SIG_IGN)  # to take the terminal back
+    try:
+        with subprocess.Popen(argv, cwd=cwd, preexec_fn=foreground) as child:
+            return child.wait()
+    finally:
+        os.tcsetpgrp(0, os.getpgrp())
+        signal.signal(signal.SIGTTOU, previous)
 
 
-def _in_terminal(command: str, cwd: str) -> Callable[[Callable[[Any], None]], Any]:
-    """A ``ctx.ui.custom`` factory that hands the terminal to ``command`` and answers its
-    exit status; the app is redrawn when it ends."""
+def run_in_terminal(command: str, cwd: str | None) -> Any:
+    """A component factory that runs ``command`` with the terminal to itself and answers
+    its exit code; ``None`` where the ``tui`` has no terminal to hand over."""
 
-    def factory(done: Callable[[Any], None]) -> Any:
-        from prompt_toolkit.application import run_in_terminal
-        from prompt_toolkit.layout import Window
-
-        def run() -> int:
-            # Straight to the terminal: the app shows what is printed above itself.
-            os.write(sys.__stdout__.fileno() if sys.__stdout__ else 1, b"\x1b[2J\x1b[H")
+    def factory(tui: TUI, theme: Any, keybindings: Keybindings, done: Any) -> None:
+        if not isinstance(tui, Stoppable):
+            done(None)
+            return
+        tui.stop()
+        try:
+            sys.stdout.write("\x1b[2J\x1b[H")  # a clear screen for the program, as pi does
+            sys.stdout.flush()
             shell = os.environ.get("SHELL") or "/bin/sh"
-            return subprocess.run([shell, "-c", command], cwd=cwd, check=False).returncode
-
-        async def hand_over() -> None:
-            done(await run_in_terminal(run, in_executor=True))
-
-        task = asyncio.ensure_future(hand_over())
-        _handing_over.add(task)  # held until it ends: the loop keeps only weak references
-        task.add_done_callback(_handing_over.discard)
-        return Window(height=0)
+            done(run_in_foreground([shell, "-c", command], cwd))
+        finally:
+            tui.start()
 
     return factory
 
 
 def register(pi: HookAPI) -> None:
     @pi.on("user_bash")
-    async def interactive(event: UserBashEvent, ctx: HookContext) -> dict[str, Any] | None:
+    async def interactive(event: UserBashEvent, ctx: HookContext) -> UserBashResult | None:
         command = event.command
         forced = command.startswith(("i ", "i\t"))
         if forced:
             command = command[2:].strip()
-        if not forced and not is_interactive(command):
-            return None  # captured as usual
-        if not ctx.has_ui or ctx.mode != "interactive":
-            output, code = "(interactive commands require TUI)", 1
-        else:
-            status = await ctx.ui.custom(_in_terminal(command, event.cwd))
-            code = status if isinstance(status, int) else 1
-            output = (
-                "(interactive command completed successfully)"
-                if code == 0
-                else f"(interactive command exited with code {code})"
-            )
-        return {"result": {"output": output, "exit_code": code}}
+        if not (forced or is_interactive(command)):
+            return None  # an ordinary command: run as usual
+        code = (
+            await ctx.ui.custom(run_in_terminal(command, event.cwd or None)) if ctx.has_ui else None
+        )
+        if code is None:
+            return UserBashResult(result=BashOutput(output=NO_TERMINAL, exit_code=1))
+        output = (
+            "(interactive command completed successfully)"
+            if code == 0
+            else f"(interactive command exited with code {code})"
+        )
+        return UserBashResult(result=BashOutput(output=output, exit_code=code))

@@ -1,5 +1,6 @@
-"""The extension-API examples in ``examples/hooks/``, each loaded from its file into a real
-agent (``--hook PATH``) and driven through the behaviour its docstring promises."""
+"""The extension-API examples in ``examples/hooks/`` (and pi's tools example in
+``examples/pi/``), each loaded from its file into a real agent (``--hook PATH``) and
+driven through the behaviour its docstring promises."""
 
 from __future__ import annotations
 
@@ -18,10 +19,10 @@ def example(name: str) -> list[str]:
 
 
 
-async def test_tools_toggle_turns_a_tool_off_and_remembers(make_agent: MakeAgent) -> None:
-    ui = ScriptedUI(select="bash")
-    h = await make_agent([], hook_paths=example("tools_toggle"), ui=ui)
-    await h.runner.run_command("tools")  # picks "bash [on]" in the dialog
+async def test_pis_tools_example_turns_a_tool_off_and_remembers(make_agent: MakeAgent) -> None:
+    tools = [str(EXAMPLES.parent / "pi" / "tools.py")]
+    h = await make_agent([], hook_paths=tools)
+    await h.runner.run_command("tools", "bash")
     assert "bash" not in h.agent.get_active_tools()
     await h.runner.run_command("tools", "bash")
     assert "bash" in h.agent.get_active_tools()
@@ -29,7 +30,7 @@ async def test_tools_toggle_turns_a_tool_off_and_remembers(make_agent: MakeAgent
     file = h.agent.session.get_session_file()
     assert file is not None
     h.agent.session.close()
-    again = await make_agent([], hook_paths=example("tools_toggle"), session_file=file)
+    again = await make_agent([], hook_paths=tools, session_file=file)
     active = again.agent.get_active_tools()
     assert "write" not in active and "bash" in active
 

@@ -92,8 +92,6 @@ NOT_YET = {
     "modal-editor",
     "overlay-qa-tests",
     "overlay-test",
-    "question",
-    "questionnaire",
     "rainbow-editor",
     "reload-runtime",
     "rpc-demo",
@@ -103,8 +101,6 @@ NOT_YET = {
     "snake",
     "space-invaders",
     "ssh",
-    "todo",
-    "tools",
     "with-deps",
 }
 

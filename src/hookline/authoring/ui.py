@@ -6,6 +6,11 @@
 without a UI answers (``None``, ``False``). Every dialog is recorded in
 ``asked``, every notification in ``notifications``.
 
+``ctx.ui.custom`` shows its component to the test (``await ui.next_component()``,
+a ``ShownComponent`` to render, press keys on and read ``done``'s value from); a
+``custom`` answer queued with ``ui.answer("custom", value)`` closes the next one at
+once with ``value``.
+
 ``ctx.ui.theme`` is plain (text unchanged, easy to assert on); ``set_theme``
 switches by name and stays plain, or to a given ``Theme`` as it is (to test colours).
 """
@@ -14,17 +19,21 @@ from __future__ import annotations
 
 import asyncio
 from collections import deque
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
-from hookline.core.ui import NoUI, StatusLine
+from hookline.authoring.shown import ShownComponent
+from hookline.components.overlay_stack import OverlayStack
+from hookline.core.ui import NoUI, OverlayPlacement, StatusLine
 
 if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
     from hookline.core.theme import Theme, ThemeInfo, ThemeResult
 
-DialogKind = Literal["select", "confirm", "input", "editor"]
-_KINDS: tuple[DialogKind, ...] = ("select", "confirm", "input", "editor")
+DialogKind = Literal["select", "confirm", "input", "editor", "custom"]
+_KINDS: tuple[DialogKind, ...] = ("select", "confirm", "input", "editor", "custom")
 _TIMED_OUT = object()
 
 
@@ -50,6 +59,13 @@ class ScriptedUI(NoUI):
         self._theme: Theme | None = None
         #: a coloured theme's escapes stay, as in the terminal app
         self.status = StatusLine(keep_style=True)
+        #: Every component ``custom`` showed, in order.
+        self.components: list[ShownComponent] = []
+        self._shown = asyncio.Condition()
+        #: The terminal size components are drawn for.
+        self.columns, self.rows = 80, 24
+        #: The overlays shown (``custom(..., overlay=True)`` and ``tui.show_overlay``).
+        self.overlays = OverlayStack(lambda: (self.columns, self.rows))
 
     @property
     def theme(self) -> Theme:
@@ -159,3 +175,55 @@ class ScriptedUI(NoUI):
     ) -> str | None:
         answer: str | None = self._next("editor", title, prefill, timeout, None)
         return answer
+
+    async def custom(
+        self,
+        factory: Callable[..., Any],
+        *,
+        overlay: bool = False,
+        **placement: Unpack[OverlayPlacement],
+    ) -> Any:
+        """Build the component and wait until the test closes it (or a queued answer)."""
+        from hookline.components import OverlayOptions, default_keybindings, is_component_factory
+
+        options = OverlayOptions.from_placement(placement)  # wrong options fail as in the app
+        shown = ShownComponent(overlay, dict(placement), self.columns, self.rows, self.overlays)
+        if is_component_factory(factory):
+            shown.component = factory(shown, self.theme, default_keybindings(), shown.finish)
+        else:
+            shown.component = factory(shown.finish)
+        queue = self._queued["custom"]
+        if queue:
+            value = queue.popleft()
+            shown.finish(None if value is _TIMED_OUT else value)
+        if shown.component is None:
+            shown.finish(None)
+        handle = None
+        if overlay and shown.component is not None and not shown.done:
+            handle = self.overlays.show(shown.component, options, on_removed=shown.finish)
+            on_handle = placement.get("on_handle")
+            if on_handle is not None:
+                on_handle(handle)
+        async with self._shown:
+            self.components.append(shown)
+            self._shown.notify_all()
+        try:
+            value = await shown.future
+        finally:
+            if handle is not None:
+                handle.hide()
+        self.asked.append(Dialog("custom", "", shown, None, value))
+        return value
+
+    async def next_component(self, timeout: float = 5.0) -> ShownComponent:
+        """The next component ``custom`` shows (one already shown and still open first)."""
+
+        def open_one() -> ShownComponent | None:
+            return next((c for c in self.components if not c.done and not c.seen), None)
+
+        async with self._shown:
+            await asyncio.wait_for(self._shown.wait_for(lambda: open_one() is not None), timeout)
+            found = open_one()
+            assert found is not None
+            found.seen = True
+            return found

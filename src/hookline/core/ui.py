@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Literal, Protocol, TypedDict, runtime_checkable
 
 if TYPE_CHECKING:
     import asyncio
+
+    from typing_extensions import Unpack
 
     from hookline.core.theme import Theme, ThemeInfo, ThemeResult
 
@@ -15,6 +17,27 @@ NotifyType = Literal["info", "warning", "error"]
 WidgetPlacement = Literal["above", "below"]
 #: What ``set_widget`` shows: lines of text, or a factory of a UI component (TUI only).
 WidgetContent = Sequence[str] | Callable[..., Any]
+
+
+class OverlayPlacement(TypedDict, total=False):
+    """Where ``custom(..., overlay=True)`` puts its component (pi's ``overlayOptions``):
+    sizes in cells or a percentage of the terminal (``"50%"``), an ``anchor`` such as
+    ``"top-right"`` moved by ``offset_x``/``offset_y``, a ``margin`` from the edges."""
+
+    anchor: str
+    width: int | str
+    min_width: int
+    max_height: int | str
+    #: cells on every side, or per side: ``{"top": 1, "left": 2}`` or an ``OverlayMargin``
+    margin: Any
+    offset_x: int
+    offset_y: int
+    row: int | str
+    col: int | str
+    visible: Callable[[int, int], bool]
+    non_capturing: bool
+    #: Called with the overlay's handle (``hide``, ``set_hidden``, ``focus`` ...) once shown.
+    on_handle: Callable[[Any], None]
 
 
 @runtime_checkable
@@ -57,7 +80,13 @@ class HookUI(Protocol):
     ) -> str | None: ...
     def notify(self, message: str, type: NotifyType = "info") -> None: ...
     def set_status(self, key: str, text: str | None) -> None: ...
-    async def custom(self, factory: Callable[..., Any], *, overlay: bool = False) -> Any: ...
+    async def custom(
+        self,
+        factory: Callable[..., Any],
+        *,
+        overlay: bool = False,
+        **placement: Unpack[OverlayPlacement],
+    ) -> Any: ...
     def set_editor_text(self, text: str) -> None: ...
     def get_editor_text(self) -> str: ...
     def paste_to_editor(self, text: str) -> None: ...
@@ -212,7 +241,13 @@ class NoUI:
     def set_status(self, key: str, text: str | None) -> None:
         self.status.set(key, text)
 
-    async def custom(self, factory: Callable[..., Any], *, overlay: bool = False) -> Any:
+    async def custom(
+        self,
+        factory: Callable[..., Any],
+        *,
+        overlay: bool = False,
+        **placement: Unpack[OverlayPlacement],
+    ) -> Any:
         """No component can be shown without a terminal UI: always ``None``."""
         return None
 

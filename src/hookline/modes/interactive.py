@@ -13,13 +13,15 @@ from __future__ import annotations
 
 import asyncio
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from hookline.core.messages import content_text
-from hookline.core.ui import NotifyType, NoUI
+from hookline.core.ui import NotifyType, NoUI, OverlayPlacement
 
 if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
     from hookline.agent.agent import Agent
     from hookline.modes.tui.launch import Launch
 
@@ -97,6 +99,22 @@ class TerminalUI(NoUI):
     def notify(self, message: str, type: NotifyType = "info") -> None:
         super().notify(message, type)
         print(f"[{type}] {message}", file=sys.stderr)
+
+    async def custom(
+        self,
+        factory: Callable[..., Any],
+        *,
+        overlay: bool = False,
+        **placement: Unpack[OverlayPlacement],
+    ) -> Any:
+        """No terminal to draw a component on: its text summary is shown as a
+        notification (rendered once, 80 columns, no colours) and the answer is ``None``."""
+        from hookline.components import summarize
+
+        text = summarize(factory, self.theme)
+        if text:
+            self.notify(text)
+        return None
 
     def set_editor_text(self, text: str) -> None:
         self._editor = text

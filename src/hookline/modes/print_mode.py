@@ -11,15 +11,17 @@ from __future__ import annotations
 import json
 import os
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TextIO
 
 from hookline.agent.agent import Agent
 from hookline.core.messages import content_text
 from hookline.core.pipeline import Denial
-from hookline.core.ui import NotifyType, NoUI
+from hookline.core.ui import NotifyType, NoUI, OverlayPlacement
 
 if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
     from hookline.modes.print_commands import CommandAnswer, MakeProvider
 
 
@@ -34,6 +36,22 @@ class StderrUI(NoUI):
         super().notify(message, type)
         stream = self._stream or sys.stderr
         print(f"[{type}] {message}", file=stream, flush=True)
+
+    async def custom(
+        self,
+        factory: Callable[..., Any],
+        *,
+        overlay: bool = False,
+        **placement: Unpack[OverlayPlacement],
+    ) -> Any:
+        """No terminal to draw a component on: its text summary is shown as a
+        notification (rendered once, 80 columns, no colours) and the answer is ``None``."""
+        from hookline.components import summarize
+
+        text = summarize(factory, self.theme)
+        if text:
+            self.notify(text)
+        return None
 
 
 class LineWriter:

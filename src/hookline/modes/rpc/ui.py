@@ -14,10 +14,18 @@ import itertools
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from hookline.core.ui import NotifyType, StatusLine, WidgetContent, WidgetPlacement
+from hookline.core.ui import (
+    NotifyType,
+    OverlayPlacement,
+    StatusLine,
+    WidgetContent,
+    WidgetPlacement,
+)
 from hookline.modes.rpc.protocol import DialogAnswer, Request, ui_answer
 
 if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
     from hookline.core.theme import Theme, ThemeInfo, ThemeResult
 
 #: Writes one line to the host.
@@ -215,8 +223,20 @@ class RpcUI:
             }
         )
 
-    async def custom(self, factory: Callable[..., Any], *, overlay: bool = False) -> Any:
-        """A hook component needs the terminal app: over RPC it is always ``None``."""
+    async def custom(
+        self,
+        factory: Callable[..., Any],
+        *,
+        overlay: bool = False,
+        **placement: Unpack[OverlayPlacement],
+    ) -> Any:
+        """No terminal to draw a component on: its text summary is shown as a
+        notification (rendered once, 80 columns, no colours) and the answer is ``None``."""
+        from hookline.components import summarize
+
+        text = summarize(factory, self.theme)
+        if text:
+            self.notify(text)
         return None
 
     def set_editor_text(self, text: str) -> None:
@@ -239,7 +259,12 @@ class RpcUI:
     def set_widget(
         self, key: str, content: WidgetContent | None, *, placement: WidgetPlacement = "above"
     ) -> None:
-        lines = None if content is None or callable(content) else [str(x) for x in content]
+        if callable(content):  # a component factory: its lines, rendered once
+            from hookline.components import widget_lines
+
+            lines = widget_lines(content, self.theme)
+        else:
+            lines = None if content is None else [str(x) for x in content]
         self._write(
             {
                 "type": "extension_ui_request",

@@ -29,11 +29,13 @@ from prompt_toolkit.key_binding.defaults import load_key_bindings
 from prompt_toolkit.layout import BufferControl, Dimension, Layout, Window
 from prompt_toolkit.styles import DynamicStyle
 
+from hookline.components.overlay_stack import OverlayStack
 from hookline.core.paths import hookline_home
 from hookline.core.ui import StatusLine
 from hookline.modes.tui import render
 from hookline.modes.tui.activity import Activity, Update
 from hookline.modes.tui.commands import SlashCompleter
+from hookline.modes.tui.component_host import ComponentControl, OverlayViews
 from hookline.modes.tui.dialogs import CustomDialog, Dialog, DialogHost
 from hookline.modes.tui.files import FileCompleter, FileIndex, project_paths
 from hookline.modes.tui.footer import (
@@ -110,6 +112,8 @@ class TuiApp:
         self.palette = Palette(startup_theme())
         self.ui = TuiUI(self)
         self.dialogs = DialogHost(self.invalidate)
+        self.overlays = OverlayStack(self.size, self.invalidate)
+        self.overlay_views = OverlayViews(self.overlays, self.invalidate)
         self.widgets = Widgets(self.width)
         self.working_message: str | None = None
         self.usage = Usage()
@@ -186,6 +190,8 @@ class TuiApp:
             footer=self._footer_fragments,
             status=self.status,
             width=self.width,
+            height=lambda: terminal_height(self.app),
+            overlays=self.overlay_views,
         )
         self.app.layout = Layout(rows.root(), focused_element=self._editor_window)
         self.idle = IdleNotifier(idle_seconds(), self._waits_quietly, self._idle_notification)
@@ -306,6 +312,7 @@ class TuiApp:
     def exit(self) -> None:
         self._leaving = True
         self.dialogs.cancel_all()
+        self.overlays.clear()
         if self.app.is_running and self.app.future is not None and not self.app.future.done():
             self.app.exit()
 
@@ -318,17 +325,30 @@ class TuiApp:
         finally:
             with contextlib.suppress(ValueError):
                 self.app.layout.focus(self._editor_window)
+            self._refocus()
 
     # -- output (and the rest of host.UIHost) -----------------------------------
 
     def invalidate(self) -> None:
-        dialog = self.dialogs.current
-        if dialog is not None and self.app.is_running:
-            with contextlib.suppress(ValueError):
-                if not self.app.layout.has_focus(dialog.container):
-                    self.app.layout.focus(dialog.focus)
         if self.app.is_running:
+            self._refocus()
             self.app.invalidate()
+
+    def _refocus(self) -> None:
+        """The keys go to the overlay that has them, else to the dialog shown, else (once
+        an overlay that had them is gone) to the editor."""
+        layout = self.app.layout
+        window = self.overlay_views.focused_window()
+        dialog = self.dialogs.current
+        with contextlib.suppress(ValueError):
+            if window is not None:
+                if not layout.has_focus(window):
+                    layout.focus(window)
+            elif dialog is not None:
+                if not layout.has_focus(dialog.container):
+                    layout.focus(dialog.focus)
+            elif isinstance(layout.current_control, ComponentControl):
+                layout.focus(self._editor_window)
 
     def print(self, renderable: RenderableType) -> None:
         """Print a finished block above the app (batched into one redraw)."""
@@ -369,6 +389,9 @@ class TuiApp:
 
     def set_title(self, title: str) -> None:
         self.app.output.set_title(title)
+
+    def size(self) -> tuple[int, int]:
+        return self.width(), terminal_height(self.app)
 
     def _tick(self) -> None:
         if self._ticker is None or self._ticker.done():
@@ -482,6 +505,7 @@ class TuiApp:
                 self._branch_watch.cancel()
             self.idle.cancel()
             self.dialogs.cancel_all()
+            self.overlays.clear()
             if agent.is_streaming:
                 agent.abort()
             await self.tasks.cancel_all()

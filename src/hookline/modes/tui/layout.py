@@ -3,8 +3,10 @@
 Hook header, live area, working line, widgets above the editor, a rule, the
 editor or a dialog (under the preview of the call it asks about), completions,
 widgets below, the footer (or the one a hook replaced it with), the hooks'
-status line (a hook's footer shows the statuses itself); a hook's overlay
-dialog floats centred over them.
+status line (a hook's footer shows the statuses itself). A hook's overlay
+floats over them: a component at the place its overlay options resolve to on
+the terminal (the app takes the terminal's whole height while it shows), a
+prompt_toolkit container centred.
 """
 
 from __future__ import annotations
@@ -28,7 +30,10 @@ from prompt_toolkit.layout import (
 )
 from prompt_toolkit.layout.menus import CompletionsMenu
 
+from hookline.components import overlay_size, resolve_overlay_layout
+from hookline.components.overlay_stack import OverlayEntry
 from hookline.core.ui import StatusLine
+from hookline.modes.tui.component_host import OverlayViews
 from hookline.modes.tui.dialogs import CustomDialog, DialogHost
 from hookline.modes.tui.hook_render import made_container
 from hookline.modes.tui.live_area import LiveArea
@@ -86,6 +91,8 @@ class Rows:
         footer: Callable[[], StyleAndTextTuples],
         status: StatusLine,
         width: Callable[[], int],
+        height: Callable[[], int],
+        overlays: OverlayViews,
     ) -> None:
         self._dialogs = dialogs
         self._preview = preview
@@ -97,6 +104,8 @@ class Rows:
         self._footer_text = footer
         self._status = status
         self._width = width
+        self._height = height
+        self._overlays = overlays
 
     def root(self) -> AnyContainer:
         """The app, with a float for a hook's overlay component over it.
@@ -110,16 +119,25 @@ class Rows:
         )
 
         def room() -> Dimension:
+            if self._overlays.stack.shown():  # the terminal's whole height, as pi places
+                return Dimension.exact(max(self._height() - self._app_rows(app), 0))
             if not self._overlay_shown():
                 return Dimension.exact(0)
             width = self._width()
             needed = overlay.preferred_height(width, 1000).preferred
             return Dimension.exact(max(needed - app.preferred_height(width, 1000).preferred, 0))
 
+        placed = [
+            _PlacedOver(index, self._overlays, self._width, self._height)
+            for index in range(MAX_OVERLAYS)
+        ]
         return FloatContainer(
             HSplit([app, Window(height=room)]),
-            floats=[_CenteredOver(overlay, app, self._width, self._overlay_shown)],
+            floats=[_CenteredOver(overlay, app, self._width, self._overlay_shown), *placed],
         )
+
+    def _app_rows(self, app: Container) -> int:
+        return app.preferred_height(self._width(), 1000).preferred
 
     def _overlay(self) -> CustomDialog | None:
         dialog = self._dialogs.current
@@ -160,7 +178,7 @@ class Rows:
 
     def _center(self) -> AnyContainer:
         dialog = self._dialogs.current
-        if dialog is not None and self._overlay() is None:
+        if dialog is not None and not getattr(dialog, "overlay", False):
             if self._preview.shown():  # the call this dialog asks about, right above it
                 return self._preview.container(dialog.container)
             return dialog.container
@@ -210,6 +228,78 @@ class _CenteredOver(Float):
 
     @top.setter
     def top(self, value: int | None) -> None:
+        """Set by ``Float.__init__``; the position is always computed."""
+
+
+#: The most component overlays drawn at once (the topmost ones).
+MAX_OVERLAYS = 8
+
+
+class _PlacedOver(Float):
+    """The ``index``-th visible overlay of the stack (back to front), at the cell its
+    options resolve to on the terminal.
+
+    While one shows the app is as tall as the terminal, so the float's rows are the
+    terminal's; its width is the one the component renders at, its height what it
+    rendered (cut to ``max_height``).
+    """
+
+    def __init__(
+        self,
+        index: int,
+        views: OverlayViews,
+        columns: Callable[[], int],
+        rows: Callable[[], int],
+    ) -> None:
+        content = ConditionalContainer(
+            DynamicContainer(self._window), filter=Condition(lambda: self._entry() is not None)
+        )
+        super().__init__(
+            content, z_index=10 + index, width=self._get_width, height=self._get_height
+        )
+        self._index, self._views, self._columns, self._rows = index, views, columns, rows
+
+    def _entry(self) -> OverlayEntry | None:
+        shown = self._views.stack.shown()[-MAX_OVERLAYS:]
+        return shown[self._index] if self._index < len(shown) else None
+
+    def _window(self) -> AnyContainer:
+        entry = self._entry()
+        return self._views.view(entry)[1] if entry is not None else Window(height=0)
+
+    def _place(self) -> tuple[int, int, int, int]:
+        """``(top, left, width, height)``; a cell when nothing floats here."""
+        entry = self._entry()
+        if entry is None:
+            return 0, 0, 1, 1
+        columns, rows = self._columns(), self._rows()
+        width, limit = overlay_size(entry.options, columns, rows)
+        control = self._views.view(entry)[0]
+        control.max_height = limit
+        height = max(len(control.lines(width)), 1)
+        layout = resolve_overlay_layout(entry.options, height, columns, rows)
+        return layout.row, layout.col, width, height
+
+    def _get_width(self) -> int:
+        return self._place()[2]
+
+    def _get_height(self) -> int:
+        return self._place()[3]
+
+    @property  # type: ignore[override]
+    def top(self) -> int:
+        return self._place()[0]
+
+    @top.setter
+    def top(self, value: int | None) -> None:
+        """Set by ``Float.__init__``; the position is always computed."""
+
+    @property  # type: ignore[override]
+    def left(self) -> int:
+        return self._place()[1]
+
+    @left.setter
+    def left(self, value: int | None) -> None:
         """Set by ``Float.__init__``; the position is always computed."""
 
 

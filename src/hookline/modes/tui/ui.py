@@ -6,7 +6,13 @@ import asyncio
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from hookline.core.ui import NotifyType, WidgetContent, WidgetPlacement, strip_terminal_controls
+from hookline.core.ui import (
+    NotifyType,
+    OverlayPlacement,
+    WidgetContent,
+    WidgetPlacement,
+    strip_terminal_controls,
+)
 from hookline.modes.tui.dialogs import CustomDialog, InputDialog, SelectDialog
 from hookline.modes.tui.hook_render import LiveTheme, ScreenHandle, call_upto
 
@@ -14,6 +20,8 @@ from hookline.modes.tui.hook_render import LiveTheme, ScreenHandle, call_upto
 HEADER_KEY, FOOTER_KEY = "\0header", "\0footer"
 
 if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
     from hookline.core.theme import Theme, ThemeInfo, ThemeResult
     from hookline.modes.tui.host import UIHost
 
@@ -100,9 +108,22 @@ class TuiUI:
         self._app.status.set(key, text)
         self._app.invalidate()
 
-    async def custom(self, factory: Callable[..., Any], *, overlay: bool = False) -> Any:
-        """``factory(done)`` builds a prompt_toolkit container; ``done(value)`` answers."""
-        return await self._app.ask(CustomDialog(factory, overlay=overlay))
+    async def custom(
+        self,
+        factory: Callable[..., Any],
+        *,
+        overlay: bool = False,
+        **placement: Unpack[OverlayPlacement],
+    ) -> Any:
+        """``factory(tui, theme, keybindings, done)`` returns a component (pi's form), shown
+        until ``done(value)``; a ``factory(done)`` returning a prompt_toolkit container is
+        shown as it is. The answer is the value given to ``done``."""
+        from hookline.components import is_component_factory
+        from hookline.modes.tui.component_host import show_component
+
+        if not is_component_factory(factory):
+            return await self._app.ask(CustomDialog(factory, overlay=overlay))
+        return await show_component(self._app, factory, overlay=overlay, placement=placement)
 
     def set_editor_text(self, text: str) -> None:
         self._app.editor.text = strip_terminal_controls(text)

@@ -10,7 +10,7 @@ from pathlib import Path
 from hookline.authoring import HookHarness
 from tests.modes.tui.pane import Pane, needs_tmux
 
-from .ui import print_mode, tui
+from .port_runs import print_mode, tui
 
 
 def run(pane: Pane, command: str) -> None:
@@ -55,9 +55,9 @@ def test_three_stacked_overlays_close_front_to_back(tmp_path: Path) -> None:
         middle = screen.splitlines()[front - 3]  # the front box is drawn over the middle one
         assert "Layer: middle" in middle and middle.rstrip().endswith("│")
         pane.keys("Enter")  # closes the front one: the keys go to the middle
-        pane.wait_for("Layer: middle (green border)")
+        pane.wait_for(lambda s: "Overlay #3" not in s and "Overlay #2" in s)
         pane.keys("Enter")
-        pane.wait_for("Layer: back (red border)")
+        pane.wait_for(lambda s: "Overlay #2" not in s and "Overlay #1" in s)
         pane.keys("Escape")
         pane.wait_for("Closed in order: Overlay 1, Overlay 2, Overlay 3", whole=True)
 

@@ -9,7 +9,7 @@ from pathlib import Path
 from hookline.authoring import HookHarness
 from tests.modes.tui.pane import HEIGHT, WIDTH, needs_tmux
 
-from .ui import print_mode, tui
+from .port_runs import print_mode, tui
 
 PANEL = 70
 

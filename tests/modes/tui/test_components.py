@@ -95,16 +95,17 @@ def test_an_overlay_is_placed_by_its_anchor_width_and_margin(tmp_path: Path) -> 
         screen = pane.wait_for("count 0")
         lines = screen.splitlines()
         left = WIDTH - 1 - 24  # the right margin, then the width
-        # row 1 (the top margin), ending one column before the right edge
-        assert lines[1][left:] == "╭─ Counter " + "─" * 12 + "╮" + "─", screen  # the rule under it
-        assert lines[2][left:].rstrip() == "│ count 0" + " " * 14 + "│", screen
-        assert lines[3][left : left + 24] == "╰" + "─" * 22 + "╯", screen
+        # row 1 (the top margin) of the screen (the app is one row shorter than the
+        # terminal while an overlay shows), ending one column before the right edge
+        assert lines[2][left:] == "╭─ Counter " + "─" * 12 + "╮" + "─", screen  # the rule under it
+        assert lines[3][left:].rstrip() == "│ count 0" + " " * 14 + "│", screen
+        assert lines[4][left : left + 24] == "╰" + "─" * 22 + "╯", screen
         assert "msgs · ctx" in screen  # the app, underneath
         pane.keys("C-k")  # a hook's shortcut, but the overlay has the keys
         pane.wait_for("ctrl+k reached me")
         pane.type("+++")
         screen = pane.wait_for("count 3")
-        assert screen.splitlines()[2][left:].startswith("│ count 3")
+        assert screen.splitlines()[3][left:].startswith("│ count 3")
         pane.keys("Escape")
         screen = pane.wait_for("counted 3", whole=True)
         assert "the shortcut ran" not in screen

@@ -17,10 +17,8 @@ def example(name: str) -> list[str]:
     return [str(example_path(name))]
 
 
-
-
 async def test_pis_tools_example_turns_a_tool_off_and_remembers(make_agent: MakeAgent) -> None:
-    tools = [str(EXAMPLES.parent / "pi" / "tools.py")]
+    tools = example("tools")
     h = await make_agent([], hook_paths=tools)
     await h.runner.run_command("tools", "bash")
     assert "bash" not in h.agent.get_active_tools()
@@ -45,8 +43,6 @@ async def test_bookmark_labels_the_latest_entry(make_agent: MakeAgent) -> None:
     await h.runner.run_command("unbookmark")
     assert h.agent.session.get_labels() == {}
     assert h.errors == []
-
-
 
 
 async def test_send_user_message_commands(make_agent: MakeAgent) -> None:

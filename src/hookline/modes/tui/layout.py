@@ -3,9 +3,9 @@
 Hook header, live area, working line, widgets above the editor, a rule, the
 editor or a dialog (under the preview of the call it asks about), completions,
 widgets below, the footer (or the one a hook replaced it with), the hooks'
-status line (a hook's footer shows the statuses itself). A hook's overlay
-floats over them: a component at the place its overlay options resolve to on
-the terminal (the app takes the terminal's whole height while it shows), a
+status line (a hook's footer shows the statuses itself). A hook's overlay floats
+over them: a component at the place its overlay options resolve to on the screen
+(the app takes the terminal's height less one row while one shows), a
 prompt_toolkit container centred.
 """
 
@@ -119,8 +119,8 @@ class Rows:
         )
 
         def room() -> Dimension:
-            if self._overlays.stack.shown():  # the terminal's whole height, as pi places
-                return Dimension.exact(max(self._height() - self._app_rows(app), 0))
+            if self._overlays.stack.shown():  # the screen's height, where pi places them
+                return Dimension.exact(max(self._screen_rows() - self._app_rows(app), 0))
             if not self._overlay_shown():
                 return Dimension.exact(0)
             width = self._width()
@@ -128,13 +128,19 @@ class Rows:
             return Dimension.exact(max(needed - app.preferred_height(width, 1000).preferred, 0))
 
         placed = [
-            _PlacedOver(index, self._overlays, self._width, self._height)
+            _PlacedOver(index, self._overlays, self._width, self._screen_rows)
             for index in range(MAX_OVERLAYS)
         ]
         return FloatContainer(
             HSplit([app, Window(height=room)]),
             floats=[_CenteredOver(overlay, app, self._width, self._overlay_shown), *placed],
         )
+
+    def _screen_rows(self) -> int:
+        """The rows component overlays are placed on: the terminal's less one (an app
+        exactly as tall as the terminal leaves a copy of itself in the scrollback at
+        each print above it)."""
+        return max(self._height() - 1, 1)
 
     def _app_rows(self, app: Container) -> int:
         return app.preferred_height(self._width(), 1000).preferred
@@ -239,9 +245,9 @@ class _PlacedOver(Float):
     """The ``index``-th visible overlay of the stack (back to front), at the cell its
     options resolve to on the terminal.
 
-    While one shows the app is as tall as the terminal, so the float's rows are the
-    terminal's; its width is the one the component renders at, its height what it
-    rendered (cut to ``max_height``).
+    While one shows the app is as tall as the screen (the terminal less one row),
+    so the float's rows are the screen's; its width is the one the component
+    renders at, its height what it rendered (cut to ``max_height``).
     """
 
     def __init__(

@@ -9,6 +9,10 @@ from tests.examples.harness import example_path
 from tests.modes.helpers import run_cli, write_script
 from tests.modes.tui.pane import Pane
 
+#: While a component overlay shows the app is one row shorter than the terminal: the
+#: screen row of an overlay's row 0.
+OVERLAY_TOP = 1
+
 
 def tui(tmp_path: Path, name: str, *extra: str) -> Pane:
     """The terminal app with the port ``name`` loaded, a scripted model, no session file."""

@@ -1,6 +1,7 @@
 """Every one of pi's 66 example extensions has a Python port in ``examples/pi/`` that a test
 drives: a port is ``examples/pi/<name>.py`` or a package ``examples/pi/<name>/``, and a test
-module under ``tests/`` that loads from ``examples/pi`` names it."""
+module under ``tests/`` that loads examples (``example_path``, the ``example`` fixture or a
+path into ``examples/pi``) names it as a string."""
 
 from __future__ import annotations
 
@@ -90,15 +91,12 @@ NOT_YET = {
     "doom-overlay",
     "dynamic-resources",
     "modal-editor",
-    "overlay-qa-tests",
-    "overlay-test",
     "rainbow-editor",
     "reload-runtime",
     "rpc-demo",
     "sandbox",
     "send-user-message",
     "shutdown-command",
-    "snake",
     "space-invaders",
     "ssh",
     "with-deps",
@@ -123,7 +121,8 @@ def _test_texts() -> list[str]:
         if path.resolve() == Path(__file__).resolve():
             continue
         text = path.read_text(encoding="utf-8")
-        if "PI_EXAMPLES" in text or '"examples" / "pi"' in text or "examples/pi" in text:
+        loaders = ("PI_EXAMPLES", '"examples" / "pi"', "examples/pi", "example_path", "example(")
+        if any(loader in text for loader in loaders):
             texts.append(text)
     return texts
 
@@ -148,7 +147,8 @@ def test_the_list_is_pis_66_examples() -> None:
 def test_each_example_has_a_port_a_test_drives(name: str) -> None:
     port = _port(name)
     assert port is not None, f"no examples/pi/{_module(name)}.py (or package) for pi's {name}"
-    pattern = re.compile(rf"\b{re.escape(_module(name))}\b")
+    # the port named as a string: "snake", "snake.py" (a path's last part counts too)
+    pattern = re.compile(rf"[\"'/]{re.escape(_module(name))}(\.py)?[\"']")
     assert any(pattern.search(text) for text in _TEXTS), (
         f"no test under tests/ loads examples/pi/{_module(name)}"
     )

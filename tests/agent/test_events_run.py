@@ -340,6 +340,30 @@ async def test_user_bash_can_be_rewritten_by_a_hook(make_agent: MakeAgent, proje
     assert h.errors == []
 
 
+USER_BASH_OPERATIONS_HOOK = """\
+class Recorded:
+    async def exec(self, command, cwd, *, on_data, signal, timeout, env):
+        on_data(f"ran {command} in {cwd} ({env['WHERE']}, {timeout:g}s)".encode())
+        return 3
+
+def register(pi):
+    @pi.on("user_bash")
+    def elsewhere(event, ctx):
+        return {"operations": Recorded(), "env": {"WHERE": "remote"}}
+"""
+
+
+@covers("user_bash")
+async def test_user_bash_runs_through_a_hooks_operations(
+    make_agent: MakeAgent, project: Path
+) -> None:
+    h = await make_agent(hooks={"remote": USER_BASH_OPERATIONS_HOOK})
+    result = await h.agent.run_user_bash("ls")
+    assert content_text(result.content) == f"ran ls in {project} (remote, 120s)\n(exit code 3)"
+    assert result.details == {"exit_code": 3}
+    assert h.errors == []
+
+
 USER_PYTHON_HOOK = """\
 def register(pi):
     @pi.on("user_python")

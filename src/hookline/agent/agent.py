@@ -101,6 +101,7 @@ if TYPE_CHECKING:
     from hookline.agent.model_registry import ModelRegistry
     from hookline.claude.adapter import ClaudeHooks
     from hookline.core.results import BashOutput
+    from hookline.tools.operations import BashOperations
 
 
 #: Seconds a normal exit waits for a compaction a hook asked for.
@@ -112,6 +113,18 @@ def _run_by_hook(done: BashOutput) -> ToolResult:
     return ToolResult(
         [{"type": "text", "text": done.output}], {"exit_code": done.exit_code, "from_hook": True}
     )
+
+
+def _user_result(
+    output: str, code: int | None, error: str | None, timed_out: bool, timeout: float
+) -> ToolResult:
+    """What the user sees of their own ``!command`` or ``$code``."""
+    text = output + (f"\n(exit code {code})" if code else "")
+    if error is not None:  # not started at all (python3 not on PATH, say)
+        text = error
+    if timed_out:
+        text += f"\n(timed out after {timeout:g} s; the command was killed)"
+    return ToolResult([{"type": "text", "text": text}], {"exit_code": code})
 
 
 class Agent:
@@ -908,7 +921,7 @@ class Agent:
 
         It stops on the run's abort, or on ``signal`` (RPC's ``abort_bash``) when given.
         """
-        cwd, env = self.cwd, None
+        cwd, env, operations = self.cwd, None, None
         result = await self.emit(UserBashEvent(command=command, cwd=cwd))
         if result is not None:
             from hookline.core.results import UserBashResult  # loaded: a hook answered
@@ -919,7 +932,39 @@ class Agent:
                 command = result.command or command
                 cwd = result.cwd or cwd
                 env = result.env
+                operations = result.operations
+        if operations is not None:
+            return await self._run_through(operations, command, cwd, env, signal)
         return await self._run_users(["bash", "-c", command], cwd, env, signal)
+
+    async def _run_through(
+        self,
+        operations: BashOperations,
+        command: str,
+        cwd: str,
+        env: dict[str, str] | None,
+        signal: asyncio.Event | None,
+    ) -> ToolResult:
+        """The user's ``!command`` run by a hook's ``BashOperations`` (on another host, say),
+        with the environment and timeout ``_run_users`` gives a local one."""
+        full_env = {**self._bash_env(), **self.extra_env, **(env or {})}
+        timeout, _ = bash_timeouts(full_env)
+        chunks: list[bytes] = []
+        timed_out = False
+        code: int | None = None
+        try:
+            code = await operations.exec(
+                command,
+                cwd,
+                on_data=chunks.append,
+                signal=signal or self._abort,
+                timeout=timeout,
+                env=full_env,
+            )
+        except TimeoutError:
+            timed_out = True
+        output = b"".join(chunks).decode("utf-8", errors="replace")
+        return _user_result(output, code, None, timed_out, timeout)
 
     async def run_user_python(
         self,
@@ -966,12 +1011,8 @@ class Agent:
             timeout=timeout,
             signal=signal or self._abort,
         )
-        text = done.stdout + (f"\n(exit code {done.code})" if done.code else "")
-        if done.error is not None:  # not started at all (python3 not on PATH, say)
-            text = f"could not run {argv[0]}: {done.error}"
-        if done.timed_out:
-            text += f"\n(timed out after {timeout:g} s; the command was killed)"
-        return ToolResult([{"type": "text", "text": text}], {"exit_code": done.code})
+        error = None if done.error is None else f"could not run {argv[0]}: {done.error}"
+        return _user_result(done.stdout, done.code, error, done.timed_out, timeout)
 
     async def set_model(self, provider: Provider, source: str = "set") -> None:
         # here: only a model change needs the catalog's facts (a registered model's too)

@@ -141,7 +141,8 @@ class BashOutput(HookResult):
 
 class UserBashResult(HookResult):
     """``user_bash``: run ``command`` in ``cwd`` with ``env`` added instead, or give the
-    ``result`` in full (nothing runs then).
+    ``result`` in full (nothing runs then), or run it through ``operations`` (a
+    ``hookline.tools.BashOperations``, e.g. on another host, as pi's ``{operations}``).
 
     Fields left ``None`` keep the previous value. Combination: chained.
     """
@@ -150,6 +151,7 @@ class UserBashResult(HookResult):
     cwd: str | None = None
     env: dict[str, str] | None = None
     result: BashOutput | None = None
+    operations: Any = None
 
 
 class UserPythonResult(HookResult):

@@ -393,6 +393,7 @@ async def _user_run(
     assert isinstance(event, (events.UserBashEvent, events.UserPythonEvent))
     current = event
     env: dict[str, str] | None = None
+    operations: dict[str, Any] = {}  # the last handler's ``operations`` (user_bash only)
     changed = False
     for path, fn in entries:
         result = await calls.guarded(path, fn, current)
@@ -404,10 +405,12 @@ async def _user_run(
         cwd = result.cwd or current.cwd
         current = dataclasses.replace(current, **{what: rewritten, "cwd": cwd})
         env = result.env if result.env is not None else env
+        if getattr(result, "operations", None) is not None:
+            operations = {"operations": result.operations}  # type: ignore[union-attr]
         changed = True
     if not changed:
         return None
-    return kind(**{what: getattr(current, what), "cwd": current.cwd, "env": env})
+    return kind(**{what: getattr(current, what), "cwd": current.cwd, "env": env, **operations})
 
 
 async def message_end(calls: HandlerCalls, event: Event, entries: list[Entry]) -> HookResult | None:

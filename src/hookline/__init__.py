@@ -125,6 +125,7 @@ _API: dict[str, tuple[str, ...]] = {
         "SessionCompactingEvent",
         "SessionForkEvent",
         "SessionShutdownEvent",
+        "ResourcesDiscoverEvent",
         "SessionStartEvent",
         "SessionSwitchEvent",
         "SessionTreeEvent",
@@ -200,6 +201,7 @@ _API: dict[str, tuple[str, ...]] = {
         "StopResult",
         "ToolCallResult",
         "ToolResultResult",
+        "ResourcesDiscoverResult",
         "UserBashResult",
         "UserPythonResult",
     ),
@@ -208,6 +210,7 @@ _API: dict[str, tuple[str, ...]] = {
         "HookError",
         "HookRunner",
     ),
+    "hookline.core.resources": ("SlashCommandInfo",),
     "hookline.core.tool": (
         "ContextToolExecute",
         "Tool",

@@ -16,6 +16,7 @@ import contextlib
 import os
 import time
 from collections.abc import Awaitable, Callable, Coroutine, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from hookline.agent.gate import PermissionGate
@@ -43,6 +44,7 @@ from hookline.core.events import (
     InputEvent,
     InstructionsLoadedEvent,
     ModelSelectEvent,
+    ResourcesDiscoverEvent,
     SessionShutdownEvent,
     StopEvent,
     TodoReminderEvent,
@@ -64,8 +66,10 @@ from hookline.core.messages import (
     tool_calls,
     user_message,
 )
+from hookline.core.paths import hookline_home
 from hookline.core.pipeline import Denial, ToolPipeline
 from hookline.core.process import run_process
+from hookline.core.resources import ResourcePaths, Resources, SlashCommandInfo
 from hookline.core.runner import HookRunner
 from hookline.core.tool import Tool, ToolInfo, ToolResult
 from hookline.core.tool_params import tool_json_schema
@@ -169,6 +173,8 @@ class Agent:
         self.cwd = cwd
         self.base_system_prompt = system_prompt
         self.system_prompt = system_prompt
+        #: Prompt templates, skills and themes: found at ``start`` and on ``reload``.
+        self.resources = Resources()
         self.gate = gate or PermissionGate(runner, cwd=cwd)
         self.gate.emit = self.emit
         self.pipeline = ToolPipeline(runner, authorize=self.gate.authorize, observe=self._observe)
@@ -344,6 +350,8 @@ class Agent:
         session opened with entries (``--continue``/``--resume``/``--session``), else
         ``startup``. Then each memory file in the system prompt (``instructions_loaded``)."""
         await self.sessions.start(source)
+        if source in (None, "startup", "resume"):
+            await self.discover_resources("startup")
         for f in self.memory_files:
             reason = "compact" if source == "compact" and f.parent is None else f.load_reason
             await self.emit(
@@ -609,6 +617,28 @@ class Agent:
         await self.emit(SessionShutdownEvent(reason="reload"))
         await self._reload_hooks()
         await self.sessions.start("reload")
+        await self.discover_resources("reload")
+
+    async def discover_resources(self, reason: str) -> None:
+        """Find the prompt templates, skills and themes again: on disk, and at the paths
+        ``resources_discover`` handlers return (relative ones from ``cwd``)."""
+        extra = ResourcePaths()
+        if self.runner.has_handlers("resources_discover"):
+            found = await self.emit(ResourcesDiscoverEvent(cwd=self.cwd, reason=reason))
+            from hookline.core.results import ResourcesDiscoverResult  # loaded: hooks ran
+
+            if isinstance(found, ResourcesDiscoverResult):
+                where = Path(self.cwd)
+                extra = ResourcePaths(
+                    tuple(str(where / p) for p in found.skill_paths),
+                    tuple(str(where / p) for p in found.prompt_paths),
+                    tuple(str(where / p) for p in found.theme_paths),
+                )
+        self.resources = await asyncio.to_thread(Resources.load, self.cwd, hookline_home(), extra)
+
+    def get_commands(self) -> list[SlashCommandInfo]:
+        """The hooks' commands, then the prompt templates' and the skills'."""
+        return [*self.runner.slash_commands(), *self.resources.commands()]
 
     async def _reload_hooks(self) -> None:
         """Discover and load the hooks again, and the tools they registered."""
@@ -656,6 +686,8 @@ class Agent:
                     return []
                 text = result.text if result.text is not None else text
                 images = result.images if result.images is not None else images
+        if source != "extension":  # a hook's own message is sent as it is, as in pi
+            text = self.resources.expand(text)
         if self.is_streaming:
             self.queues.hold(user_message([{"type": "text", "text": text}, *images]), True)
             return []
@@ -706,7 +738,7 @@ class Agent:
         self._abort = asyncio.Event()
         self._stop_reason = None
         added: list[Message] = []
-        self.system_prompt = self.base_system_prompt
+        self.system_prompt = self.resources.add_to_prompt(self.base_system_prompt)
         before = await self.emit(
             BeforeAgentStartEvent(
                 prompt=prompt, images=list(images or []), system_prompt=self.system_prompt

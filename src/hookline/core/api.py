@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from hookline.core.host import NamedModel
     from hookline.core.process import ExecResult
     from hookline.core.provider_config import ProviderConfig
+    from hookline.core.resources import SlashCommandInfo
 
 Handler = Callable[[Any, "HookContext"], Any]
 CommandHandler = Callable[[str, Any], Any]
@@ -280,6 +281,14 @@ class HookAPI:
         """Every tool (built-in or a hook's), active or not."""
         tools: list[ToolInfo] = self._host_call("get_all_tools", [])
         return tools
+
+    def get_commands(self) -> list[SlashCommandInfo]:
+        """The slash commands ``prompt`` runs: the hooks' (``source="extension"``), then
+        the prompt templates' (``"prompt"``), then the skills' (``"skill"``, named
+        ``skill:NAME``), each with its ``description`` and the ``path`` of its file.
+        The terminal app's own commands (``/model``, ``/quit`` ...) are not listed."""
+        commands: list[SlashCommandInfo] = self._host_call("get_commands", [])
+        return commands
 
     def set_active_tools(self, names: Sequence[str]) -> None:
         """Offer only these tools from the next model call on (unknown names raise)."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Literal, Self
 
-from pydantic import BaseModel, ConfigDict, PrivateAttr, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError
 from pydantic.alias_generators import to_camel
 
 from hookline.core.messages import Attribution, Content, Message
@@ -168,6 +168,18 @@ class UserPythonResult(HookResult):
     result: BashOutput | None = None
 
 
+class ResourcesDiscoverResult(HookResult):
+    """``resources_discover``: files or folders of skills, prompt templates and themes to
+    load besides the ones found on disk.
+
+    Combination: all kept, every handler's, in load order.
+    """
+
+    skill_paths: list[str] = Field(default_factory=list)
+    prompt_paths: list[str] = Field(default_factory=list)
+    theme_paths: list[str] = Field(default_factory=list)
+
+
 class MessageEndResult(HookResult):
     """``message_end``: the assistant message's final text."""
 
@@ -293,6 +305,7 @@ RESULT_TYPES: dict[str, type[HookResult]] = {
     "input": InputResult,
     "user_bash": UserBashResult,
     "user_python": UserPythonResult,
+    "resources_discover": ResourcesDiscoverResult,
     "message_end": MessageEndResult,
     "before_provider_request": BeforeProviderRequestResult,
     "session_before_switch": SessionBeforeSwitchResult,

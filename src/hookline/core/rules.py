@@ -56,6 +56,7 @@ if TYPE_CHECKING:
     from hookline.core.results import (
         HookResult,
         InjectedMessage,
+        ResourcesDiscoverResult,
         ToolCallResult,
         ToolResultResult,
         UserBashResult,
@@ -413,6 +414,26 @@ async def _user_run(
     return kind(**{what: getattr(current, what), "cwd": current.cwd, "env": env, **operations})
 
 
+async def resources_discover(
+    calls: HandlerCalls, event: Event, entries: list[Entry]
+) -> HookResult | None:
+    """Every handler's paths are kept, in load order."""
+    found: ResourcesDiscoverResult | None = None
+    for path, fn in entries:
+        result = await calls.guarded(path, fn, event)
+        if result is None:
+            continue
+        from hookline.core.results import ResourcesDiscoverResult
+
+        if not isinstance(result, ResourcesDiscoverResult):
+            continue
+        found = found or ResourcesDiscoverResult()
+        found.skill_paths += result.skill_paths
+        found.prompt_paths += result.prompt_paths
+        found.theme_paths += result.theme_paths
+    return found
+
+
 async def message_end(calls: HandlerCalls, event: Event, entries: list[Entry]) -> HookResult | None:
     """Chained: each handler sees the message with the previous handler's text."""
     assert isinstance(event, events.MessageEndEvent)
@@ -502,6 +523,7 @@ RULES: dict[str, Rule] = {
     "input": input_chain,
     "user_bash": user_bash,
     "user_python": user_python,
+    "resources_discover": resources_discover,
     "stop": first_block,
     "subagent_stop": first_block,
     "permission_request": first_decision,

@@ -482,7 +482,40 @@ class Agent:
         msg: Message = {**message, "timestamp": time.time()}  # type: ignore[assignment]
         if deliver_as is None and self.is_streaming:
             self.runner.report("<runtime>", "send_user_message", BUSY_REFUSAL)
-        elif deliver_as == "next_turn":
+        elif msg["role"] == "user" and not self.is_streaming and self._wants_input():
+            self._spawn(self._deliver_input(msg, deliver_as, trigger_turn))
+        else:
+            self._land(msg, deliver_as, trigger_turn)
+
+    def _wants_input(self) -> bool:
+        return self.runner.has_handlers("input") or bool(self._listeners)
+
+    async def _deliver_input(
+        self, msg: Message, deliver_as: str | None, trigger_turn: bool
+    ) -> None:
+        """A hook's user message that starts a run goes through the ``input`` hooks first
+        (``source="extension"``, as pi's ``sendUserMessage``): they may rewrite or handle
+        it. One queued while a run streams is queued at once (``has_pending_messages``
+        says so at the return), without them."""
+        raw = msg["content"]
+        blocks: list[Content] = list(raw) if isinstance(raw, list) else []  # type: ignore[arg-type]
+        text = "\n".join(b["text"] for b in blocks if b["type"] == "text")
+        images: list[Content] = [b for b in blocks if b["type"] == "image"]
+        result = await self.emit(InputEvent(text=text, images=images, source="extension"))
+        if result is not None:
+            if result.handled:
+                return
+            if result.text is not None or result.images is not None:
+                content: list[Content] = [
+                    {"type": "text", "text": result.text if result.text is not None else text},
+                    *(result.images if result.images is not None else images),
+                ]
+                msg = user_message(content, msg.get("timestamp"))
+        self._land(msg, deliver_as, trigger_turn)
+
+    def _land(self, msg: Message, deliver_as: str | None, trigger_turn: bool) -> None:
+        """Where a delivered message goes: queued, appended, or the start of a run."""
+        if deliver_as == "next_turn":
             self.queues.next_turn(msg)
         elif self.is_streaming:
             (self.queues.steer if deliver_as == "steer" else self.queues.follow_up)(msg)
@@ -679,7 +712,7 @@ class Agent:
     ) -> list[Message]:
         """Run one user prompt to the end; returns the messages it added."""
         images = images or []
-        if self.runner.has_handlers("input") or self._listeners:
+        if self._wants_input():
             result = await self.emit(InputEvent(text=text, images=images, source=source))
             if result is not None:
                 if result.handled:

@@ -512,4 +512,9 @@ def _with_context(tool: Tool, context: Callable[[], HookContext]) -> Tool:
         result: ToolResult = await call(tool_call_id, params, signal, on_update, context())
         return result
 
-    return dataclasses.replace(tool, execute=execute)
+    # the pipeline gives a ``task`` sub-agent's call its own ctx (no UI) through this
+    return dataclasses.replace(tool, execute=execute, meta={**tool.meta, CONTEXT_EXECUTE: inner})
+
+
+#: ``Tool.meta`` key of a hook tool's ``execute`` that takes ``ctx`` (fifth argument).
+CONTEXT_EXECUTE = "context_execute"

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from hookline.core.theme import available_themes, theme_by_name
 from tests.modes.helpers import run_cli, write_script
 
 from ..harness import PI_EXAMPLES
@@ -55,7 +56,10 @@ async def test_the_commands_are_listed_with_their_files(tmp_path: Path, project:
             ("dynamic", "prompt", "path", str(HOOK / "dynamic.md")),
             ("skill:dynamic-resources", "skill", "path", str(HOOK / "SKILL.md")),
         ]
-        assert [str(p) for p in bundle.agent.resources.themes] == [str(HOOK / "dynamic.json")]
+        themes = bundle.agent.resources.themes
+        assert themes == [HOOK / "dynamic.json"]
+        assert "dynamic" in [info.name for info in available_themes(themes)]
+        assert theme_by_name("dynamic", "truecolor", themes).hex("accent") == "#8abeb7"
     finally:
         await bundle.agent.shutdown()
         bundle.agent.session.close()

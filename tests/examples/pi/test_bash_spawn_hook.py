@@ -20,4 +20,4 @@ async def test_the_shell_gets_the_profile_and_the_marker(
     harness = example("bash_spawn_hook", project)
     bash = harness.runner.get_registered_tools()["bash"]
     outcome = await harness.run_tool(bash, {"command": 'echo "$FROM_PROFILE $PI_SPAWN_HOOK"; pwd'})
-    assert content_text(outcome.result.content) == f"sourced 1\n{project}"
+    assert content_text(outcome.result.content).rstrip("\n") == f"sourced 1\n{project}"

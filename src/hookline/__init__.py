@@ -301,6 +301,7 @@ _API: dict[str, tuple[str, ...]] = {
         "EditToolDetails",
         "FindToolDetails",
         "GrepToolDetails",
+        "LsOperations",
         "LsToolDetails",
         "ReadOperations",
         "ReadToolDetails",

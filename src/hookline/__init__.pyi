@@ -235,6 +235,7 @@ from hookline.tools import EditOperations as EditOperations
 from hookline.tools import EditToolDetails as EditToolDetails
 from hookline.tools import FindToolDetails as FindToolDetails
 from hookline.tools import GrepToolDetails as GrepToolDetails
+from hookline.tools import LsOperations as LsOperations
 from hookline.tools import LsToolDetails as LsToolDetails
 from hookline.tools import ReadOperations as ReadOperations
 from hookline.tools import ReadToolDetails as ReadToolDetails

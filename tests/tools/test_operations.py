@@ -13,6 +13,7 @@ from hookline.core.tool import ToolError
 from hookline.tools import (
     create_bash_tool,
     create_edit_tool,
+    create_ls_tool,
     create_read_tool,
     create_write_tool,
 )
@@ -134,3 +135,34 @@ async def test_bash_operations_timeout(tmp_path: Path) -> None:
     with pytest.raises(ToolError, match="timed out") as caught:
         await tool.execute("1", {"command": "sleep 5", "timeout": 0.2})
     assert caught.value.details == {"exit_code": None, "timed_out": True}
+
+
+class MemoryTree:
+    """``ls`` operations over a dict of folder → names (folders end in ``/``)."""
+
+    def __init__(self, tree: dict[str, list[str]]) -> None:
+        self.tree = tree
+
+    async def is_dir(self, path: str) -> bool:
+        if path in self.tree:
+            return True
+        parent, _, name = path.rpartition("/")
+        if parent in self.tree and name in self.tree[parent]:
+            return False
+        raise FileNotFoundError(path)
+
+    async def list_dir(self, path: str) -> list[str]:
+        return self.tree[path]
+
+
+async def test_ls_goes_through_operations(tmp_path: Path) -> None:
+    root = str(tmp_path)
+    ops = MemoryTree({root: ["b.txt", "A"], f"{root}/A": []})
+    tool = create_ls_tool(root, operations=ops)
+    result = await tool.execute("1", {})
+    assert content_text(result.content) == "A/\nb.txt"
+    assert content_text((await tool.execute("2", {"path": "A"})).content) == "(empty directory)"
+    with pytest.raises(ToolError, match="path not found: nope"):
+        await tool.execute("3", {"path": "nope"})
+    with pytest.raises(ToolError, match=r"b\.txt is not a directory"):
+        await tool.execute("4", {"path": "b.txt"})

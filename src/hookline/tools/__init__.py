@@ -44,6 +44,7 @@ if TYPE_CHECKING:
     from hookline.tools.operations import (
         BashOperations,
         EditOperations,
+        LsOperations,
         ReadOperations,
         WriteOperations,
     )
@@ -93,6 +94,7 @@ __all__ = [
     "GrepParams",
     "GrepToolDetails",
     "GrepToolResultEvent",
+    "LsOperations",
     "LsParams",
     "LsToolDetails",
     "LsToolResultEvent",
@@ -135,6 +137,7 @@ __all__ = [
 
 #: Public name → the module that defines it, imported when the name is first read.
 _EXPORTS = {
+    "LsOperations": "hookline.tools.operations",
     "WriteOperations": "hookline.tools.operations",
     "ReadOperations": "hookline.tools.operations",
     "EditOperations": "hookline.tools.operations",

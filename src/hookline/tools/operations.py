@@ -1,4 +1,4 @@
-"""Pluggable operations: where ``read``, ``write``, ``edit`` and ``bash`` do their I/O.
+"""Pluggable operations: where ``read``, ``write``, ``edit``, ``bash`` and ``ls`` do their I/O.
 
 A built-in tool made with ``operations=`` keeps its parameters, limits, truncation,
 messages and details, and sends only the I/O to the object given: a hook can run
@@ -52,6 +52,18 @@ class EditOperations(Protocol):
 
     async def access(self, path: str) -> None:
         """Raise when ``path`` is not a file that can be read and written."""
+        ...
+
+
+class LsOperations(Protocol):
+    """``ls``'s I/O (``grep`` and ``find`` search with ripgrep or their own walk: local only)."""
+
+    async def is_dir(self, path: str) -> bool:
+        """Whether ``path`` is a directory; raise ``FileNotFoundError`` when nothing is there."""
+        ...
+
+    async def list_dir(self, path: str) -> list[str]:
+        """The names in the directory ``path`` (dotfiles included)."""
         ...
 
 

@@ -406,8 +406,9 @@ async def _user_run(
         cwd = result.cwd or current.cwd
         current = dataclasses.replace(current, **{what: rewritten, "cwd": cwd})
         env = result.env if result.env is not None else env
-        if getattr(result, "operations", None) is not None:
-            operations = {"operations": result.operations}  # type: ignore[union-attr]
+        ops = getattr(result, "operations", None)  # user_bash's only
+        if ops is not None:
+            operations = {"operations": ops}
         changed = True
     if not changed:
         return None

@@ -81,6 +81,7 @@ from hookline.core.events import MessageUpdateEvent as MessageUpdateEvent
 from hookline.core.events import ModelSelectEvent as ModelSelectEvent
 from hookline.core.events import NotificationEvent as NotificationEvent
 from hookline.core.events import PermissionRequestEvent as PermissionRequestEvent
+from hookline.core.events import ResourcesDiscoverEvent as ResourcesDiscoverEvent
 from hookline.core.events import SessionBeforeBranchEvent as SessionBeforeBranchEvent
 from hookline.core.events import SessionBeforeCompactEvent as SessionBeforeCompactEvent
 from hookline.core.events import SessionBeforeForkEvent as SessionBeforeForkEvent
@@ -136,6 +137,7 @@ from hookline.core.provider_config import OAuthCredentials as OAuthCredentials
 from hookline.core.provider_config import ProviderConfig as ProviderConfig
 from hookline.core.provider_config import ProviderConfigError as ProviderConfigError
 from hookline.core.provider_config import ProviderModel as ProviderModel
+from hookline.core.resources import SlashCommandInfo as SlashCommandInfo
 from hookline.core.results import BashOutput as BashOutput
 from hookline.core.results import BeforeAgentStartResult as BeforeAgentStartResult
 from hookline.core.results import BeforeProviderRequestResult as BeforeProviderRequestResult
@@ -147,6 +149,7 @@ from hookline.core.results import InputResult as InputResult
 from hookline.core.results import InvalidResultError as InvalidResultError
 from hookline.core.results import MessageEndResult as MessageEndResult
 from hookline.core.results import PermissionRequestResult as PermissionRequestResult
+from hookline.core.results import ResourcesDiscoverResult as ResourcesDiscoverResult
 from hookline.core.results import SessionBeforeBranchResult as SessionBeforeBranchResult
 from hookline.core.results import SessionBeforeCompactResult as SessionBeforeCompactResult
 from hookline.core.results import SessionBeforeForkResult as SessionBeforeForkResult
@@ -224,15 +227,20 @@ from hookline.shell import ShellParseError as ShellParseError
 from hookline.shell import SimpleCommand as SimpleCommand
 from hookline.shell import parse_command as parse_command
 from hookline.tools import BUILTIN_TOOL_NAMES as BUILTIN_TOOL_NAMES
+from hookline.tools import BashOperations as BashOperations
 from hookline.tools import BashSpawnContext as BashSpawnContext
 from hookline.tools import BashSpawnHook as BashSpawnHook
 from hookline.tools import BashToolDetails as BashToolDetails
+from hookline.tools import EditOperations as EditOperations
 from hookline.tools import EditToolDetails as EditToolDetails
 from hookline.tools import FindToolDetails as FindToolDetails
 from hookline.tools import GrepToolDetails as GrepToolDetails
+from hookline.tools import LsOperations as LsOperations
 from hookline.tools import LsToolDetails as LsToolDetails
+from hookline.tools import ReadOperations as ReadOperations
 from hookline.tools import ReadToolDetails as ReadToolDetails
 from hookline.tools import TruncationResult as TruncationResult
+from hookline.tools import WriteOperations as WriteOperations
 from hookline.tools import WriteToolDetails as WriteToolDetails
 from hookline.tools import builtin_tools as builtin_tools
 from hookline.tools import create_bash_tool as create_bash_tool

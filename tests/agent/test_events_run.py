@@ -20,6 +20,7 @@ from hookline import (
     EmptyReplyNudgeEvent,
     InputEvent,
     ModelSelectEvent,
+    ResourcesDiscoverEvent,
     StopEvent,
     TodoReminderEvent,
     ToolCallEvent,
@@ -340,6 +341,30 @@ async def test_user_bash_can_be_rewritten_by_a_hook(make_agent: MakeAgent, proje
     assert h.errors == []
 
 
+USER_BASH_OPERATIONS_HOOK = """\
+class Recorded:
+    async def exec(self, command, cwd, *, on_data, signal, timeout, env):
+        on_data(f"ran {command} in {cwd} ({env['WHERE']}, {timeout:g}s)".encode())
+        return 3
+
+def register(pi):
+    @pi.on("user_bash")
+    def elsewhere(event, ctx):
+        return {"operations": Recorded(), "env": {"WHERE": "remote"}}
+"""
+
+
+@covers("user_bash")
+async def test_user_bash_runs_through_a_hooks_operations(
+    make_agent: MakeAgent, project: Path
+) -> None:
+    h = await make_agent(hooks={"remote": USER_BASH_OPERATIONS_HOOK})
+    result = await h.agent.run_user_bash("ls")
+    assert content_text(result.content) == f"ran ls in {project} (remote, 120s)\n(exit code 3)"
+    assert result.details == {"exit_code": 3}
+    assert h.errors == []
+
+
 USER_PYTHON_HOOK = """\
 def register(pi):
     @pi.on("user_python")
@@ -443,3 +468,46 @@ async def test_handlers_see_the_agents_state_in_ctx(make_agent: MakeAgent, proje
             "system_prompt": h.agent.base_system_prompt,
         }
     ]
+
+
+RESOURCES_HOOK = """\
+import os
+
+HERE = os.path.dirname(__file__)
+
+def register(pi):
+    @pi.on("resources_discover")
+    def extra(event, ctx):
+        return {
+            "skillPaths": [os.path.join(HERE, "skill", "SKILL.md")],
+            "promptPaths": ["prompts"],
+        }
+
+    @pi.register_command("mine", description="my own")
+    def mine(args, ctx):
+        pass
+
+    @pi.on("session_start")
+    def listed(event, ctx):
+        pass
+"""
+
+
+@covers("resources_discover")
+async def test_resources_discover_adds_templates_and_skills(
+    make_agent: MakeAgent, project: Path, tmp_path: Path
+) -> None:
+    skill = tmp_path / "hooks" / "skill" / "SKILL.md"
+    skill.parent.mkdir(parents=True)
+    skill.write_text("---\nname: deploy\ndescription: Deploy the app\n---\nSteps.\n")
+    (project / "prompts").mkdir()
+    (project / "prompts" / "greet.md").write_text("---\ndescription: Greet\n---\nSay hi to $1\n")
+    turns = [{"text": "ok", "expect_system_contains": ["<name>deploy</name>"]}]
+    h = await make_agent(turns, hooks={"res": RESOURCES_HOOK})
+    event = h.event(ResourcesDiscoverEvent)
+    assert (event.cwd, event.reason) == (str(project), "startup")
+    commands = [(c.name, c.source) for c in h.agent.get_commands()]
+    assert commands == [("mine", "extension"), ("greet", "prompt"), ("skill:deploy", "skill")]
+    await h.agent.prompt("/greet Ada")
+    assert texts(h.seen_by_model())[-1] == "Say hi to Ada\n"
+    assert h.errors == []

@@ -61,6 +61,7 @@ async def test_two_tool_turns_then_an_answer_emit_the_documented_order(
 
     assert h.types() == [
         "session_start",
+        "resources_discover",  # after session_start, as in pi
         "input",
         "before_agent_start",
         "agent_start",
@@ -103,7 +104,16 @@ async def test_a_second_prompt_repeats_the_run_events_but_not_session_start(
         "message_end",
         "turn_end",
     ]
-    assert h.types() == ["session_start", *run, "stop", "agent_end", *run, "stop", "agent_end"]
+    assert h.types() == [
+        "session_start",
+        "resources_discover",
+        *run,
+        "stop",
+        "agent_end",
+        *run,
+        "stop",
+        "agent_end",
+    ]
 
 
 @covers("tool_execution_update")

@@ -340,3 +340,32 @@ async def test_a_sub_agents_tool_calls_see_no_ui(
         ("tool_call", "bash", False, True, "DialogPausingUI", cwd),
         ("tool_result", "bash", False, True, "DialogPausingUI", cwd),
     ]
+
+
+TOOL_UI_PROBE = """\
+import json, os
+from hookline import Tool, ToolResult
+
+def register(pi):
+    async def probe(tool_call_id, params, signal, on_update, ctx):
+        with open(os.environ["HAS_UI_LOG"], "a") as log:
+            log.write(json.dumps([ctx.has_ui, type(ctx.ui).__name__]) + "\\n")
+        return ToolResult([{"type": "text", "text": "probed"}])
+
+    pi.register_tool(Tool("probe", "probe the ctx", {"type": "object"}, probe))
+"""
+
+
+async def test_a_hook_tool_called_by_a_sub_agent_sees_no_ui(
+    make_agent: MakeAgent, tmp_path: Path, monkeypatch: Any
+) -> None:
+    from hookline.core.ui import NoUI
+
+    log = tmp_path / "tool_ui.jsonl"
+    monkeypatch.setenv("HAS_UI_LOG", str(log))
+    probe = {"tool_calls": [{"name": "probe", "arguments": {}}]}
+    h = await make_agent(
+        [task("look"), probe, "SUB", probe, "done"], hooks={"probe": TOOL_UI_PROBE}, ui=NoUI()
+    )
+    await h.agent.prompt("delegate")
+    assert [tuple(x) for x in lines(log)] == [(False, "NoUI"), (True, "DialogPausingUI")]  # type: ignore[arg-type]

@@ -143,6 +143,7 @@ def test_every_design_event_name_is_known() -> None:
         "subagent_stop", "notification", "permission_request", "empty_reply_nudge",
         "message_start", "message_update", "message_end", "before_provider_request",
         "after_provider_response", "instructions_loaded", "mcp_notification",
+        "resources_discover",
     }  # fmt: skip
     assert names == set(EVENT_NAMES)
     for name, cls in EVENT_TYPES.items():

@@ -18,6 +18,7 @@ from hookline.discovery import (
     load_hooks,
     load_into_runner,
     module_name_for,
+    unload_modules,
 )
 
 from .conftest import WriteHook
@@ -252,3 +253,27 @@ def test_shadowed_and_skipped_are_carried_into_the_result(
     assert [h.path for h in result.hooks] == [str(dup)]
     assert [s.source.origin for s in result.shadowed] == ["user"]
     assert [s.source.origin for s in result.skipped] == ["project"]
+
+
+def test_a_package_hook_imports_its_own_modules(tmp_path: Path, write_hook: WriteHook) -> None:
+    """A package's ``__init__.py`` loads as a package: its relative imports find the modules
+    beside it (its own code and dependencies), named under the hook's module."""
+    package = tmp_path / "dep_hook"
+    write_hook(package / "_vendor" / "__init__.py", body="")
+    write_hook(package / "_vendor" / "greet.py", body="def greet(name):\n    return 'hi ' + name\n")
+    init = write_hook(
+        package / "__init__.py",
+        body=(
+            "from ._vendor.greet import greet\n\n"
+            "def register(pi):\n"
+            "    pi.register_command('greet', lambda args, ctx: None, description=greet('x'))\n"
+        ),
+    )
+    loaded = load_hook_file(str(init))
+    assert not isinstance(loaded, LoadError), loaded
+    hook, _ = loaded
+    assert hook.commands["greet"].description == "hi x"
+    name = module_name_for(str(init))
+    assert f"{name}._vendor.greet" in sys.modules
+    unload_modules([str(init)])
+    assert not [m for m in sys.modules if m.startswith(name)]

@@ -16,6 +16,7 @@ import contextlib
 import os
 import time
 from collections.abc import Awaitable, Callable, Coroutine, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from hookline.agent.gate import PermissionGate
@@ -43,6 +44,7 @@ from hookline.core.events import (
     InputEvent,
     InstructionsLoadedEvent,
     ModelSelectEvent,
+    ResourcesDiscoverEvent,
     SessionShutdownEvent,
     StopEvent,
     TodoReminderEvent,
@@ -64,8 +66,10 @@ from hookline.core.messages import (
     tool_calls,
     user_message,
 )
+from hookline.core.paths import hookline_home
 from hookline.core.pipeline import Denial, ToolPipeline
 from hookline.core.process import run_process
+from hookline.core.resources import ResourcePaths, Resources, SlashCommandInfo
 from hookline.core.runner import HookRunner
 from hookline.core.tool import Tool, ToolInfo, ToolResult
 from hookline.core.tool_params import tool_json_schema
@@ -101,6 +105,7 @@ if TYPE_CHECKING:
     from hookline.agent.model_registry import ModelRegistry
     from hookline.claude.adapter import ClaudeHooks
     from hookline.core.results import BashOutput
+    from hookline.tools.operations import BashOperations
 
 
 #: Seconds a normal exit waits for a compaction a hook asked for.
@@ -112,6 +117,18 @@ def _run_by_hook(done: BashOutput) -> ToolResult:
     return ToolResult(
         [{"type": "text", "text": done.output}], {"exit_code": done.exit_code, "from_hook": True}
     )
+
+
+def _user_result(
+    output: str, code: int | None, error: str | None, timed_out: bool, timeout: float
+) -> ToolResult:
+    """What the user sees of their own ``!command`` or ``$code``."""
+    text = output + (f"\n(exit code {code})" if code else "")
+    if error is not None:  # not started at all (python3 not on PATH, say)
+        text = error
+    if timed_out:
+        text += f"\n(timed out after {timeout:g} s; the command was killed)"
+    return ToolResult([{"type": "text", "text": text}], {"exit_code": code})
 
 
 class Agent:
@@ -156,6 +173,8 @@ class Agent:
         self.cwd = cwd
         self.base_system_prompt = system_prompt
         self.system_prompt = system_prompt
+        #: Prompt templates, skills and themes: found at ``start`` and on ``reload``.
+        self.resources = Resources()
         self.gate = gate or PermissionGate(runner, cwd=cwd)
         self.gate.emit = self.emit
         self.pipeline = ToolPipeline(runner, authorize=self.gate.authorize, observe=self._observe)
@@ -331,6 +350,8 @@ class Agent:
         session opened with entries (``--continue``/``--resume``/``--session``), else
         ``startup``. Then each memory file in the system prompt (``instructions_loaded``)."""
         await self.sessions.start(source)
+        if source in (None, "startup", "resume"):
+            await self.discover_resources("startup")
         for f in self.memory_files:
             reason = "compact" if source == "compact" and f.parent is None else f.load_reason
             await self.emit(
@@ -461,7 +482,40 @@ class Agent:
         msg: Message = {**message, "timestamp": time.time()}  # type: ignore[assignment]
         if deliver_as is None and self.is_streaming:
             self.runner.report("<runtime>", "send_user_message", BUSY_REFUSAL)
-        elif deliver_as == "next_turn":
+        elif msg["role"] == "user" and not self.is_streaming and self._wants_input():
+            self._spawn(self._deliver_input(msg, deliver_as, trigger_turn))
+        else:
+            self._land(msg, deliver_as, trigger_turn)
+
+    def _wants_input(self) -> bool:
+        return self.runner.has_handlers("input") or bool(self._listeners)
+
+    async def _deliver_input(
+        self, msg: Message, deliver_as: str | None, trigger_turn: bool
+    ) -> None:
+        """A hook's user message that starts a run goes through the ``input`` hooks first
+        (``source="extension"``, as pi's ``sendUserMessage``): they may rewrite or handle
+        it. One queued while a run streams is queued at once (``has_pending_messages``
+        says so at the return), without them."""
+        raw = msg["content"]
+        blocks: list[Content] = list(raw) if isinstance(raw, list) else []  # type: ignore[arg-type]
+        text = "\n".join(b["text"] for b in blocks if b["type"] == "text")
+        images: list[Content] = [b for b in blocks if b["type"] == "image"]
+        result = await self.emit(InputEvent(text=text, images=images, source="extension"))
+        if result is not None:
+            if result.handled:
+                return
+            if result.text is not None or result.images is not None:
+                content: list[Content] = [
+                    {"type": "text", "text": result.text if result.text is not None else text},
+                    *(result.images if result.images is not None else images),
+                ]
+                msg = user_message(content, msg.get("timestamp"))
+        self._land(msg, deliver_as, trigger_turn)
+
+    def _land(self, msg: Message, deliver_as: str | None, trigger_turn: bool) -> None:
+        """Where a delivered message goes: queued, appended, or the start of a run."""
+        if deliver_as == "next_turn":
             self.queues.next_turn(msg)
         elif self.is_streaming:
             (self.queues.steer if deliver_as == "steer" else self.queues.follow_up)(msg)
@@ -596,6 +650,28 @@ class Agent:
         await self.emit(SessionShutdownEvent(reason="reload"))
         await self._reload_hooks()
         await self.sessions.start("reload")
+        await self.discover_resources("reload")
+
+    async def discover_resources(self, reason: str) -> None:
+        """Find the prompt templates, skills and themes again: on disk, and at the paths
+        ``resources_discover`` handlers return (relative ones from ``cwd``)."""
+        extra = ResourcePaths()
+        if self.runner.has_handlers("resources_discover"):
+            found = await self.emit(ResourcesDiscoverEvent(cwd=self.cwd, reason=reason))
+            from hookline.core.results import ResourcesDiscoverResult  # loaded: hooks ran
+
+            if isinstance(found, ResourcesDiscoverResult):
+                where = Path(self.cwd)
+                extra = ResourcePaths(
+                    tuple(str(where / p) for p in found.skill_paths),
+                    tuple(str(where / p) for p in found.prompt_paths),
+                    tuple(str(where / p) for p in found.theme_paths),
+                )
+        self.resources = await asyncio.to_thread(Resources.load, self.cwd, hookline_home(), extra)
+
+    def get_commands(self) -> list[SlashCommandInfo]:
+        """The hooks' commands, then the prompt templates' and the skills'."""
+        return [*self.runner.slash_commands(), *self.resources.commands()]
 
     async def _reload_hooks(self) -> None:
         """Discover and load the hooks again, and the tools they registered."""
@@ -636,13 +712,15 @@ class Agent:
     ) -> list[Message]:
         """Run one user prompt to the end; returns the messages it added."""
         images = images or []
-        if self.runner.has_handlers("input") or self._listeners:
+        if self._wants_input():
             result = await self.emit(InputEvent(text=text, images=images, source=source))
             if result is not None:
                 if result.handled:
                     return []
                 text = result.text if result.text is not None else text
                 images = result.images if result.images is not None else images
+        if source != "extension":  # a hook's own message is sent as it is, as in pi
+            text = self.resources.expand(text)
         if self.is_streaming:
             self.queues.hold(user_message([{"type": "text", "text": text}, *images]), True)
             return []
@@ -693,7 +771,7 @@ class Agent:
         self._abort = asyncio.Event()
         self._stop_reason = None
         added: list[Message] = []
-        self.system_prompt = self.base_system_prompt
+        self.system_prompt = self.resources.add_to_prompt(self.base_system_prompt)
         before = await self.emit(
             BeforeAgentStartEvent(
                 prompt=prompt, images=list(images or []), system_prompt=self.system_prompt
@@ -908,7 +986,7 @@ class Agent:
 
         It stops on the run's abort, or on ``signal`` (RPC's ``abort_bash``) when given.
         """
-        cwd, env = self.cwd, None
+        cwd, env, operations = self.cwd, None, None
         result = await self.emit(UserBashEvent(command=command, cwd=cwd))
         if result is not None:
             from hookline.core.results import UserBashResult  # loaded: a hook answered
@@ -919,7 +997,39 @@ class Agent:
                 command = result.command or command
                 cwd = result.cwd or cwd
                 env = result.env
+                operations = result.operations
+        if operations is not None:
+            return await self._run_through(operations, command, cwd, env, signal)
         return await self._run_users(["bash", "-c", command], cwd, env, signal)
+
+    async def _run_through(
+        self,
+        operations: BashOperations,
+        command: str,
+        cwd: str,
+        env: dict[str, str] | None,
+        signal: asyncio.Event | None,
+    ) -> ToolResult:
+        """The user's ``!command`` run by a hook's ``BashOperations`` (on another host, say),
+        with the environment and timeout ``_run_users`` gives a local one."""
+        full_env = {**self._bash_env(), **self.extra_env, **(env or {})}
+        timeout, _ = bash_timeouts(full_env)
+        chunks: list[bytes] = []
+        timed_out = False
+        code: int | None = None
+        try:
+            code = await operations.exec(
+                command,
+                cwd,
+                on_data=chunks.append,
+                signal=signal or self._abort,
+                timeout=timeout,
+                env=full_env,
+            )
+        except TimeoutError:
+            timed_out = True
+        output = b"".join(chunks).decode("utf-8", errors="replace")
+        return _user_result(output, code, None, timed_out, timeout)
 
     async def run_user_python(
         self,
@@ -966,12 +1076,8 @@ class Agent:
             timeout=timeout,
             signal=signal or self._abort,
         )
-        text = done.stdout + (f"\n(exit code {done.code})" if done.code else "")
-        if done.error is not None:  # not started at all (python3 not on PATH, say)
-            text = f"could not run {argv[0]}: {done.error}"
-        if done.timed_out:
-            text += f"\n(timed out after {timeout:g} s; the command was killed)"
-        return ToolResult([{"type": "text", "text": text}], {"exit_code": done.code})
+        error = None if done.error is None else f"could not run {argv[0]}: {done.error}"
+        return _user_result(done.stdout, done.code, error, done.timed_out, timeout)
 
     async def set_model(self, provider: Provider, source: str = "set") -> None:
         # here: only a model change needs the catalog's facts (a registered model's too)

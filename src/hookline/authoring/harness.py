@@ -27,6 +27,7 @@ from hookline.core.events import Event
 from hookline.core.host import EMPTY_SESSION, DetachedHost, ModelRegistryView, SessionView
 from hookline.core.messages import Content, CustomMessage, Message
 from hookline.core.pipeline import Authorize, ToolOutcome, ToolPipeline
+from hookline.core.resources import SlashCommandInfo
 from hookline.core.results import (
     HookResult,
     InputResult,
@@ -66,12 +67,18 @@ class RecordingHost(DetachedHost):
         #: What hooks read as ``ctx.model_registry`` (a test's own, with its scripted
         #: models); by default one with the environment's keys, made when first read.
         self.model_registry: ModelRegistryView | None = None
+        #: The harness's runner, whose hooks' commands ``get_commands`` lists.
+        self.runner: HookRunner | None = None
 
     def get_session_manager(self) -> SessionView:
         return self.session_manager or EMPTY_SESSION
 
     def get_session_file(self) -> str | None:
         return self.session_file
+
+    def get_commands(self) -> list[SlashCommandInfo]:
+        """The loaded hooks' commands (the harness has no templates or skills)."""
+        return self.runner.slash_commands() if self.runner is not None else []
 
     def get_model_registry(self) -> ModelRegistryView:
         if self.model_registry is None:
@@ -217,6 +224,7 @@ class HookHarness:
         self.cwd = os.path.abspath(cwd)
         self.host = RecordingHost()
         self.runner = HookRunner(cwd=self.cwd, timeout=timeout, host=self.host)
+        self.host.runner = self.runner
         self.ui = ScriptedUI()
         self.runner.set_ui(self.ui, has_ui)
         self.errors: list[HookError] = []

@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from hookline.core.host import NamedModel
     from hookline.core.process import ExecResult
     from hookline.core.provider_config import ProviderConfig
+    from hookline.core.resources import SlashCommandInfo
 
 Handler = Callable[[Any, "HookContext"], Any]
 CommandHandler = Callable[[str, Any], Any]
@@ -281,6 +282,14 @@ class HookAPI:
         tools: list[ToolInfo] = self._host_call("get_all_tools", [])
         return tools
 
+    def get_commands(self) -> list[SlashCommandInfo]:
+        """The slash commands ``prompt`` runs: the hooks' (``source="extension"``), then
+        the prompt templates' (``"prompt"``), then the skills' (``"skill"``, named
+        ``skill:NAME``), each with its ``description`` and the ``path`` of its file.
+        The terminal app's own commands (``/model``, ``/quit`` ...) are not listed."""
+        commands: list[SlashCommandInfo] = self._host_call("get_commands", [])
+        return commands
+
     def set_active_tools(self, names: Sequence[str]) -> None:
         """Offer only these tools from the next model call on (unknown names raise)."""
         self._act("set_active_tools", list(names))
@@ -503,4 +512,9 @@ def _with_context(tool: Tool, context: Callable[[], HookContext]) -> Tool:
         result: ToolResult = await call(tool_call_id, params, signal, on_update, context())
         return result
 
-    return dataclasses.replace(tool, execute=execute)
+    # the pipeline gives a ``task`` sub-agent's call its own ctx (no UI) through this
+    return dataclasses.replace(tool, execute=execute, meta={**tool.meta, CONTEXT_EXECUTE: inner})
+
+
+#: ``Tool.meta`` key of a hook tool's ``execute`` that takes ``ctx`` (fifth argument).
+CONTEXT_EXECUTE = "context_execute"

@@ -12,6 +12,8 @@ from hookline.core.tool import ToolInfo
 if TYPE_CHECKING:
     import asyncio
 
+    from hookline.core.resources import SlashCommandInfo
+
 
 #: How the agent runs, as hooks read it in ``ctx.mode`` (``--mode``; ``serve`` answers
 #: another agent's events).
@@ -162,6 +164,7 @@ class AgentHost(Protocol):
     ) -> bool: ...
     def get_active_tools(self) -> list[str]: ...
     def get_all_tools(self) -> list[ToolInfo]: ...
+    def get_commands(self) -> list[SlashCommandInfo]: ...
     def set_active_tools(self, names: list[str]) -> None: ...
     def deliver(self, message: Message, deliver_as: str | None, trigger_turn: bool) -> None: ...
     def set_session_name(self, name: str) -> None: ...
@@ -229,6 +232,9 @@ class DetachedHost:
         return []
 
     def get_all_tools(self) -> list[ToolInfo]:
+        return []
+
+    def get_commands(self) -> list[SlashCommandInfo]:
         return []
 
     def set_active_tools(self, names: list[str]) -> None:

@@ -29,6 +29,8 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
+from hookline.core.api import CONTEXT_EXECUTE
+from hookline.core.context import HeadlessContext
 from hookline.core.driver import ABANDON_GRACE, HandlerAbandoned, Resume, caller_cancelled
 from hookline.core.events import Event, ToolCallEvent, ToolResultEvent
 from hookline.core.messages import text
@@ -174,7 +176,7 @@ class ToolPipeline:
         if signal is not None and await _stopped(signal, hooks_ran=hooks_ran):
             return ToolOutcome(ToolResult([text(ABORTED_BEFORE_RUN)], None, is_error=True), input)
         try:
-            result = await self._execute(tool, tool_call_id, input, signal, on_update)
+            result = await self._execute(tool, tool_call_id, input, signal, on_update, agent)
         except BaseException as exc:
             # A tool (a hook's own, too) that raises anything is a failed call; only
             # the caller's own cancellation (an abort, a signal) goes through.
@@ -190,15 +192,22 @@ class ToolPipeline:
         input: dict[str, Any],
         signal: asyncio.Event | None,
         on_update: ToolUpdate | None,
+        agent: SubagentRef | None = None,
     ) -> ToolResult:
         """The tool's result. A tool that swallows its cancellation (an abort, a signal) is
         abandoned after a short grace and runs on detached: the run ends all the same.
 
         Arguments are checked here, after every hook had its say (a rewritten ``input``
-        is checked too), so ``execute`` never sees arguments its model refuses."""
+        is checked too), so ``execute`` never sees arguments its model refuses. A hook
+        tool called by a ``task`` sub-agent gets a ctx without the UI, as its hooks do."""
         if not isinstance(tool.parameters, dict):
             parse_arguments(tool.name, parameters_model(tool.parameters), input)
-        coro = _awaited(tool.execute(tool_call_id, input, signal, on_update))
+        with_ctx = tool.meta.get(CONTEXT_EXECUTE) if agent is not None else None
+        if with_ctx is not None:
+            headless = HeadlessContext(self.runner.context)
+            coro = _awaited(with_ctx(tool_call_id, input, signal, on_update, headless))
+        else:
+            coro = _awaited(tool.execute(tool_call_id, input, signal, on_update))
         try:
             first = coro.send(None)
         except StopIteration as stop:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Literal, Self
 
-from pydantic import BaseModel, ConfigDict, PrivateAttr, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError
 from pydantic.alias_generators import to_camel
 
 from hookline.core.messages import Attribution, Content, Message
@@ -141,7 +141,8 @@ class BashOutput(HookResult):
 
 class UserBashResult(HookResult):
     """``user_bash``: run ``command`` in ``cwd`` with ``env`` added instead, or give the
-    ``result`` in full (nothing runs then).
+    ``result`` in full (nothing runs then), or run it through ``operations`` (a
+    ``hookline.tools.BashOperations``, e.g. on another host, as pi's ``{operations}``).
 
     Fields left ``None`` keep the previous value. Combination: chained.
     """
@@ -150,6 +151,7 @@ class UserBashResult(HookResult):
     cwd: str | None = None
     env: dict[str, str] | None = None
     result: BashOutput | None = None
+    operations: Any = None
 
 
 class UserPythonResult(HookResult):
@@ -164,6 +166,18 @@ class UserPythonResult(HookResult):
     env: dict[str, str] | None = None
     #: The handler ran the code itself: its output, in ``user_bash``'s shape.
     result: BashOutput | None = None
+
+
+class ResourcesDiscoverResult(HookResult):
+    """``resources_discover``: files or folders of skills, prompt templates and themes to
+    load besides the ones found on disk.
+
+    Combination: all kept, every handler's, in load order.
+    """
+
+    skill_paths: list[str] = Field(default_factory=list)
+    prompt_paths: list[str] = Field(default_factory=list)
+    theme_paths: list[str] = Field(default_factory=list)
 
 
 class MessageEndResult(HookResult):
@@ -291,6 +305,7 @@ RESULT_TYPES: dict[str, type[HookResult]] = {
     "input": InputResult,
     "user_bash": UserBashResult,
     "user_python": UserPythonResult,
+    "resources_discover": ResourcesDiscoverResult,
     "message_end": MessageEndResult,
     "before_provider_request": BeforeProviderRequestResult,
     "session_before_switch": SessionBeforeSwitchResult,

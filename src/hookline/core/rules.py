@@ -56,6 +56,7 @@ if TYPE_CHECKING:
     from hookline.core.results import (
         HookResult,
         InjectedMessage,
+        ResourcesDiscoverResult,
         ToolCallResult,
         ToolResultResult,
         UserBashResult,
@@ -393,6 +394,7 @@ async def _user_run(
     assert isinstance(event, (events.UserBashEvent, events.UserPythonEvent))
     current = event
     env: dict[str, str] | None = None
+    operations: dict[str, Any] = {}  # the last handler's ``operations`` (user_bash only)
     changed = False
     for path, fn in entries:
         result = await calls.guarded(path, fn, current)
@@ -404,10 +406,33 @@ async def _user_run(
         cwd = result.cwd or current.cwd
         current = dataclasses.replace(current, **{what: rewritten, "cwd": cwd})
         env = result.env if result.env is not None else env
+        ops = getattr(result, "operations", None)  # user_bash's only
+        if ops is not None:
+            operations = {"operations": ops}
         changed = True
     if not changed:
         return None
-    return kind(**{what: getattr(current, what), "cwd": current.cwd, "env": env})
+    return kind(**{what: getattr(current, what), "cwd": current.cwd, "env": env, **operations})
+
+
+async def resources_discover(
+    calls: HandlerCalls, event: Event, entries: list[Entry]
+) -> HookResult | None:
+    """Every handler's paths are kept, in load order."""
+    found: ResourcesDiscoverResult | None = None
+    for path, fn in entries:
+        result = await calls.guarded(path, fn, event)
+        if result is None:
+            continue
+        from hookline.core.results import ResourcesDiscoverResult
+
+        if not isinstance(result, ResourcesDiscoverResult):
+            continue
+        found = found or ResourcesDiscoverResult()
+        found.skill_paths += result.skill_paths
+        found.prompt_paths += result.prompt_paths
+        found.theme_paths += result.theme_paths
+    return found
 
 
 async def message_end(calls: HandlerCalls, event: Event, entries: list[Entry]) -> HookResult | None:
@@ -499,6 +524,7 @@ RULES: dict[str, Rule] = {
     "input": input_chain,
     "user_bash": user_bash,
     "user_python": user_python,
+    "resources_discover": resources_discover,
     "stop": first_block,
     "subagent_stop": first_block,
     "permission_request": first_decision,

@@ -55,6 +55,7 @@ if TYPE_CHECKING:
     import asyncio
 
     from hookline.core.events import InputEvent, ToolCallEvent, ToolResultEvent
+    from hookline.core.resources import SlashCommandInfo
 
     # Annotations only: the result models (pydantic) load when a handler returns a value.
     from hookline.core.results import HookResult, InputResult, ToolCallResult, ToolResultResult
@@ -188,6 +189,15 @@ class HookRunner:
     def get_registered_commands(self) -> list[RegisteredCommand]:
         """Every registered command, duplicates included, in load order."""
         return [cmd for hook in self.hooks for cmd in hook.commands.values()]
+
+    def slash_commands(self) -> list[SlashCommandInfo]:
+        """The hooks' commands as ``get_commands()`` lists them (``source="extension"``)."""
+        from hookline.core.resources import SlashCommandInfo
+
+        return [
+            SlashCommandInfo(c.name, c.description, "extension", path=c.hook_path or None)
+            for c in self.get_registered_commands()
+        ]
 
     def get_registered_shortcuts(self) -> dict[str, RegisteredShortcut]:
         """Hook shortcuts by normalized key; the first loaded hook wins a key."""

@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import os
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -349,23 +349,28 @@ def _builtin(name: str) -> Theme:
     return theme_from_json(json.loads(text), label=name)
 
 
-def available_themes() -> list[ThemeInfo]:
-    """The built-in themes and the custom ones in :func:`themes_dir`, by name."""
+def available_themes(extra: Sequence[Path] = ()) -> list[ThemeInfo]:
+    """The built-in themes, the custom ones in :func:`themes_dir`, then the ``extra`` files
+    (the agent's resources: a hook's ``resources_discover`` themes), by name."""
     found = {name: ThemeInfo(name, None) for name in BUILTIN_THEMES}
     folder = themes_dir()
     if folder.is_dir():
         for file in sorted(folder.glob("*.json")):
             found.setdefault(file.stem, ThemeInfo(file.stem, file))
+    for file in extra:
+        found.setdefault(file.stem, ThemeInfo(file.stem, file))
     return sorted(found.values(), key=lambda info: info.name)
 
 
-def theme_by_name(name: str, mode: ColorMode = "truecolor") -> Theme:
-    """A built-in or custom theme by its name, in ``mode``."""
+def theme_by_name(name: str, mode: ColorMode = "truecolor", extra: Sequence[Path] = ()) -> Theme:
+    """A built-in, custom or ``extra`` theme by its name (a file's stem), in ``mode``."""
     if name in BUILTIN_THEMES:
         return _builtin(name).with_mode(mode)
     file = themes_dir() / f"{name}.json"
     if not file.is_file():
-        names = [info.name for info in available_themes()]
+        file = next((f for f in extra if f.stem == name), file)
+    if not file.is_file():
+        names = [info.name for info in available_themes(extra)]
         raise ThemeError(f"theme not found: {name!r}{did_you_mean(name, names)}")
     return load_theme(file).with_mode(mode)
 

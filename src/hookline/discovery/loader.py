@@ -184,7 +184,7 @@ def _start_source(
                 _module_factory(_import_file(source.path)), source.path, cwd, shared
             )
         except _LoadFailure:
-            sys.modules.pop(module_name_for(source.path), None)
+            _forget(module_name_for(source.path))
             raise
     except _LoadFailure as failure:
         return _failed_source(source, failure, shared)
@@ -196,7 +196,7 @@ def _failed_source(
     if shared is not None:
         shared.events.forget(source.path)
     if source.entry_point is None:
-        sys.modules.pop(module_name_for(source.path), None)
+        _forget(module_name_for(source.path))
     return LoadError(source.path, failure.reason, source.origin, failure.exception)
 
 
@@ -240,12 +240,20 @@ def module_name_for(path: str) -> str:
 
 
 def _import_file(path: str) -> ModuleType:
-    """Execute the file as a fresh module registered in ``sys.modules``."""
+    """Execute the file as a fresh module registered in ``sys.modules``.
+
+    A package's ``__init__.py`` is imported as a package, so its relative imports
+    (``from ._vendor import dep``: the hook's own modules and dependencies, kept
+    beside it) find the folder's modules under the hook's own name.
+    """
     if not os.path.isfile(path):
         raise _LoadFailure("file not found" if not os.path.exists(path) else "not a file")
     name = module_name_for(path)
     loader = SourceFileLoader(name, path)  # any suffix: an explicit path is a module
-    spec = importlib.util.spec_from_file_location(name, path, loader=loader)
+    inside = [os.path.dirname(path)] if os.path.basename(path) == "__init__.py" else None
+    spec = importlib.util.spec_from_file_location(
+        name, path, loader=loader, submodule_search_locations=inside
+    )
     if spec is None:  # pragma: no cover - spec_from_file_location with a loader
         raise _LoadFailure("cannot create an import spec")
     module = importlib.util.module_from_spec(spec)
@@ -253,11 +261,17 @@ def _import_file(path: str) -> ModuleType:
     try:
         loader.exec_module(module)
     except BaseException as exc:
-        sys.modules.pop(name, None)
+        _forget(name)
         if isinstance(exc, KeyboardInterrupt):  # Ctrl+C while loading stops the agent
             raise
         raise _import_failure(exc, path) from exc
     return module
+
+
+def _forget(name: str) -> None:
+    """Drop a module and, for a package, the modules imported from it."""
+    for loaded in [m for m in sys.modules if m == name or m.startswith(f"{name}.")]:
+        sys.modules.pop(loaded, None)
 
 
 def _import_failure(exc: BaseException, path: str) -> _LoadFailure:
@@ -349,4 +363,4 @@ def _describe(exc: BaseException) -> str:
 def unload_modules(paths: Iterable[str]) -> None:
     """Forget imported hook modules (for reloads and tests)."""
     for path in paths:
-        sys.modules.pop(module_name_for(path), None)
+        _forget(module_name_for(path))

@@ -41,6 +41,13 @@ if TYPE_CHECKING:
     )
     from hookline.tools.edit import create_edit_tool, create_write_tool
     from hookline.tools.leftovers import ToolLeftovers, cleanup_leftovers, default_leftovers
+    from hookline.tools.operations import (
+        BashOperations,
+        EditOperations,
+        LsOperations,
+        ReadOperations,
+        WriteOperations,
+    )
     from hookline.tools.params import (
         BUILTIN_PARAMS,
         BashParams,
@@ -71,11 +78,13 @@ __all__ = [
     "DEFAULT_MAX_BYTES",
     "DEFAULT_MAX_LINES",
     "GREP_MAX_LINE_LENGTH",
+    "BashOperations",
     "BashParams",
     "BashSpawnContext",
     "BashSpawnHook",
     "BashToolDetails",
     "BashToolResultEvent",
+    "EditOperations",
     "EditParams",
     "EditToolDetails",
     "EditToolResultEvent",
@@ -85,9 +94,11 @@ __all__ = [
     "GrepParams",
     "GrepToolDetails",
     "GrepToolResultEvent",
+    "LsOperations",
     "LsParams",
     "LsToolDetails",
     "LsToolResultEvent",
+    "ReadOperations",
     "ReadParams",
     "ReadToolDetails",
     "ReadToolResultEvent",
@@ -95,6 +106,7 @@ __all__ = [
     "ToolParams",
     "TruncationResult",
     "TypedToolResultEvent",
+    "WriteOperations",
     "WriteParams",
     "WriteToolDetails",
     "WriteToolResultEvent",
@@ -125,6 +137,11 @@ __all__ = [
 
 #: Public name → the module that defines it, imported when the name is first read.
 _EXPORTS = {
+    "LsOperations": "hookline.tools.operations",
+    "WriteOperations": "hookline.tools.operations",
+    "ReadOperations": "hookline.tools.operations",
+    "EditOperations": "hookline.tools.operations",
+    "BashOperations": "hookline.tools.operations",
     "clean_terminal_output": "hookline.tools.terminal",
     "bash_timeouts": "hookline.tools.bash",
     "ToolLeftovers": "hookline.tools.leftovers",

@@ -48,7 +48,7 @@ from dataclasses import dataclass, field
 from typing import IO, TYPE_CHECKING, Any
 
 from hookline.core.messages import text
-from hookline.core.process import group_alive, run_process
+from hookline.core.process import ExecResult, group_alive, run_process
 from hookline.core.tool import Tool, ToolError, ToolResult, ToolUpdate
 from hookline.core.tool_params import parse_arguments
 from hookline.tools.details import BashToolDetails
@@ -68,6 +68,7 @@ if TYPE_CHECKING:
 
     from hookline.sandbox.launcher import Launch, Sandbox
     from hookline.sandbox.state import SandboxState
+    from hookline.tools.operations import BashOperations
 
 #: The parameter models' module, imported when a tool first runs or sends its schema.
 
@@ -349,8 +350,13 @@ def create_bash_tool(
     spill_bytes: int = DEFAULT_SPILL_BYTES,
     leftovers: ToolLeftovers | None = None,
     sandbox: SandboxState | Sandbox | None = None,
+    operations: BashOperations | None = None,
 ) -> Tool:
     """The ``bash`` tool for ``cwd``; ``spawn_hook`` rewrites command/cwd/env before spawning.
+
+    ``operations`` runs the command somewhere else (``hookline.tools.operations``): the
+    spawn hook, timeouts, truncation and spill file apply as they do locally; the
+    sandbox (a local one) does not.
 
     Background jobs and spill files are handed to ``leftovers`` (the process-wide
     ``default_leftovers`` unless given), whose ``close()`` ends them. With ``sandbox``
@@ -376,7 +382,7 @@ def create_bash_tool(
         if signal is not None and signal.is_set():
             raise ToolError("Command aborted", {"exit_code": None, "aborted": True})
         ctx = await _spawn(spawn_hook, BashSpawnContext(command, cwd, dict(os.environ)))
-        if not os.path.isdir(ctx.cwd):
+        if operations is None and not os.path.isdir(ctx.cwd):
             raise ToolError(f"bash: working directory {ctx.cwd} does not exist")
         default, maximum = bash_timeouts(ctx.env)
         timeout = default if asked is None else min(asked, maximum)
@@ -396,23 +402,26 @@ def create_bash_tool(
                 updates.feed(data)
 
         shell = shutil.which("bash") or "/bin/sh"
-        box = state.sandbox_for(params) if state is not None else None
+        box = state.sandbox_for(params) if state is not None and operations is None else None
         boxed = box is not None
         try:
             async with _launch(box, [shell, "-c", ctx.command], ctx) as go:
-                res = await run_process(
-                    go.argv,
-                    cwd=ctx.cwd,
-                    env=go.env,
-                    timeout=timeout,
-                    signal=signal,
-                    max_output=0,
-                    merge_stderr=True,
-                    on_stdout=stream,
-                    keep_group=True,
-                    pass_fds=go.pass_fds,
-                    on_spawn=go.spawned,
-                )
+                if operations is not None:
+                    res = await _run_through(operations, ctx, stream, signal, timeout)
+                else:
+                    res = await run_process(
+                        go.argv,
+                        cwd=ctx.cwd,
+                        env=go.env,
+                        timeout=timeout,
+                        signal=signal,
+                        max_output=0,
+                        merge_stderr=True,
+                        on_stdout=stream,
+                        keep_group=True,
+                        pass_fds=go.pass_fds,
+                        on_spawn=go.spawned,
+                    )
         except OSError as exc:  # the sandbox could not be prepared
             if updates is not None:
                 updates.close(send=False)
@@ -483,6 +492,30 @@ def create_bash_tool(
         label="bash",
         meta={"render_preview": _preview_call},
     )
+
+
+async def _run_through(
+    ops: BashOperations,
+    ctx: BashSpawnContext,
+    stream: Callable[[bytes], None],
+    signal: asyncio.Event | None,
+    timeout: float,
+) -> ExecResult:
+    """The command run by ``ops``, as ``run_process`` would report it (no local process)."""
+    try:
+        code = await ops.exec(
+            ctx.command, ctx.cwd, on_data=stream, signal=signal, timeout=timeout, env=ctx.env
+        )
+    except TimeoutError:
+        return ExecResult("", "", None, killed=True, timed_out=True)
+    except ToolError:
+        raise
+    except Exception as exc:
+        if signal is not None and signal.is_set():
+            return ExecResult("", "", None, killed=True)
+        raise ToolError(f"bash: {exc}") from exc
+    aborted = signal is not None and signal.is_set()
+    return ExecResult("", "", None if aborted else code, killed=aborted or code is None)
 
 
 def _preview_call(args: dict[str, Any], options: dict[str, Any]) -> RenderableType:

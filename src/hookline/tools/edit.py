@@ -30,6 +30,8 @@ from hookline.tools.schemas import params_ref
 if TYPE_CHECKING:
     from rich.console import RenderableType
 
+    from hookline.tools.operations import EditOperations, WriteOperations
+
 #: The parameter models' module, imported when a tool first runs or sends its schema.
 
 _BOM = "\ufeff"
@@ -84,8 +86,21 @@ def _read_file(full: str, path: str) -> bytes:
         return f.read(MAX_EDIT_BYTES + 1)
 
 
-def create_write_tool(cwd: str) -> Tool:
-    """The ``write`` tool for ``cwd``: creates parent directories, overwrites files."""
+def _io_error(tool: str, verb: str, path: str, exc: Exception) -> ToolError:
+    reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+    return ToolError(f"{tool}: cannot {verb} {path}: {reason}")
+
+
+async def _write_through(ops: WriteOperations, full: str, content: str) -> bool:
+    """Write with ``ops``; whether the file was created is not known there (False)."""
+    await ops.mkdir(os.path.dirname(full) or ".")
+    await ops.write_file(full, content)
+    return False
+
+
+def create_write_tool(cwd: str, *, operations: WriteOperations | None = None) -> Tool:
+    """The ``write`` tool for ``cwd``: creates parent directories, overwrites files;
+    ``operations`` writes them somewhere else (``hookline.tools.operations``)."""
 
     async def execute(
         tool_call_id: str,
@@ -100,9 +115,14 @@ def create_write_tool(cwd: str) -> Tool:
         full, outside = resolve_path(cwd, path)
         data = content.encode("utf-8")
         try:
-            created = await asyncio.to_thread(_write_file, full, path, "write", data)
-        except OSError as exc:
-            raise ToolError(f"write: cannot write {path}: {exc.strerror or exc}") from exc
+            if operations is not None:
+                created = await _write_through(operations, full, content)
+            else:
+                created = await asyncio.to_thread(_write_file, full, path, "write", data)
+        except ToolError:
+            raise
+        except Exception as exc:  # OSError, or an operations object's own error
+            raise _io_error("write", "write", path, exc) from exc
         details: WriteToolDetails = {
             "path": full,
             "outside_cwd": outside,
@@ -185,8 +205,28 @@ def _diff(before: str, after: str, name: str) -> str:
     return "".join(line if line.endswith("\n") else line + "\n" for line in lines)
 
 
-def create_edit_tool(cwd: str) -> Tool:
-    """The ``edit`` tool for ``cwd``: replace one exact occurrence of ``oldText``."""
+async def _edit_read(ops: EditOperations | None, full: str, path: str) -> bytes:
+    if ops is None:
+        return await asyncio.to_thread(_read_file, full, path)
+    await ops.access(full)
+    raw = await ops.read_file(full)
+    if len(raw) > MAX_EDIT_BYTES:
+        raise too_large(
+            "edit", path, len(raw), MAX_EDIT_BYTES, "Use bash (e.g. sed -i) to change it."
+        )
+    return raw
+
+
+async def _edit_write(ops: EditOperations | None, full: str, path: str, data: bytes) -> None:
+    if ops is None:
+        await asyncio.to_thread(_write_file, full, path, "edit", data)
+    else:
+        await ops.write_file(full, data.decode("utf-8", errors="surrogateescape"))
+
+
+def create_edit_tool(cwd: str, *, operations: EditOperations | None = None) -> Tool:
+    """The ``edit`` tool for ``cwd``: replace one exact occurrence of ``oldText``;
+    ``operations`` reads and writes the file somewhere else (``hookline.tools.operations``)."""
 
     async def execute(
         tool_call_id: str,
@@ -200,14 +240,18 @@ def create_edit_tool(cwd: str) -> Tool:
         path, old, new = args.path, args.old_text, args.new_text
         full, outside = resolve_path(cwd, path)
         try:
-            raw = await asyncio.to_thread(_read_file, full, path)
-        except OSError as exc:
-            raise ToolError(f"edit: cannot read {path}: {exc.strerror or exc}") from exc
+            raw = await _edit_read(operations, full, path)
+        except ToolError:
+            raise
+        except Exception as exc:
+            raise _io_error("edit", "read", path, exc) from exc
         edit = _edited(raw, path, old, new)
         try:
-            await asyncio.to_thread(_write_file, full, path, "edit", edit.data)
-        except OSError as exc:
-            raise ToolError(f"edit: cannot write {path}: {exc.strerror or exc}") from exc
+            await _edit_write(operations, full, path, edit.data)
+        except ToolError:
+            raise
+        except Exception as exc:
+            raise _io_error("edit", "write", path, exc) from exc
         shown = display_path(cwd, full)
         details: EditToolDetails = {
             "path": full,
@@ -224,7 +268,8 @@ def create_edit_tool(cwd: str) -> Tool:
         params_ref("EditParams"),
         execute,
         label="edit",
-        meta={"render_preview": _edit_preview(cwd)},
+        # the preview reads the local file: none for files that live elsewhere
+        meta={"render_preview": _edit_preview(cwd)} if operations is None else {},
     )
 
 

@@ -12,10 +12,11 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import io
 import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, BinaryIO
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 from hookline.core.messages import Content, text
 from hookline.core.tool import Tool, ToolError, ToolResult, ToolUpdate
@@ -30,6 +31,9 @@ from hookline.tools.truncation import (
     format_size,
     truncate_head,
 )
+
+if TYPE_CHECKING:
+    from hookline.tools.operations import ReadOperations
 
 #: The parameter models' module, imported when a tool first runs or sends its schema.
 
@@ -245,8 +249,30 @@ def _text_result(
     return ToolResult([text(shown)], details)
 
 
-def create_read_tool(cwd: str) -> Tool:
-    """The ``read`` tool for ``cwd``."""
+async def _read_through(
+    ops: ReadOperations,
+    full: str,
+    path: str,
+    start: int,
+    limit: int | None,
+    stop: Callable[[], bool],
+) -> _Window | bytes:
+    """``_read_file`` with the bytes from ``ops``: the same checks on what they hold."""
+    try:
+        await ops.access(full)
+        data = await ops.read_file(full)
+    except ToolError:
+        raise
+    except Exception as exc:
+        raise ToolError(f"read: cannot read {path}: {exc}") from exc
+    return await asyncio.to_thread(
+        _read_open, io.BytesIO(data), len(data), path, start, limit, stop
+    )
+
+
+def create_read_tool(cwd: str, *, operations: ReadOperations | None = None) -> Tool:
+    """The ``read`` tool for ``cwd``; ``operations`` reads the files somewhere else
+    (``hookline.tools.operations``)."""
 
     async def execute(
         tool_call_id: str,
@@ -260,7 +286,11 @@ def create_read_tool(cwd: str) -> Tool:
         path, offset, limit = args.path, args.offset, args.limit
         full, outside = resolve_path(cwd, path)
         stop = signal.is_set if signal is not None else _never
-        got = await asyncio.to_thread(_read_file, full, path, (offset or 1) - 1, limit, stop)
+        start = (offset or 1) - 1
+        if operations is not None:
+            got = await _read_through(operations, full, path, start, limit, stop)
+        else:
+            got = await asyncio.to_thread(_read_file, full, path, start, limit, stop)
         details: ReadToolDetails = {"path": full, "outside_cwd": outside}
         if isinstance(got, bytes):
             mime = image_mime(got[:16]) or "application/octet-stream"

@@ -19,14 +19,14 @@ import os
 import re
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from typing import Any, BinaryIO
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 from hookline.core.messages import text
 from hookline.core.tool import Tool, ToolError, ToolResult, ToolUpdate
 from hookline.core.tool_params import parse_arguments
 from hookline.tools import _ripgrep
 from hookline.tools._files import open_regular
-from hookline.tools._params import existing_dir, is_binary
+from hookline.tools._params import existing_dir, is_binary, resolve_path
 from hookline.tools._walk import GlobError, glob_matcher, walk
 from hookline.tools.details import FindToolDetails, GrepToolDetails, LsToolDetails
 from hookline.tools.schemas import params_ref
@@ -38,6 +38,9 @@ from hookline.tools.truncation import (
     truncate_head,
     truncate_line,
 )
+
+if TYPE_CHECKING:
+    from hookline.tools.operations import LsOperations
 
 #: The parameter models' module, imported when a tool first runs or sends its schema.
 
@@ -66,11 +69,35 @@ def _finish(body: str, notices: list[str]) -> tuple[str, TruncationResult]:
 # --- ls ---------------------------------------------------------------------
 
 
-def create_ls_tool(cwd: str, *, hide: HidePath | None = None) -> Tool:
+class _LocalLs:
+    """``ls`` on this machine's file system."""
+
+    async def is_dir(self, path: str) -> bool:
+        if not os.path.exists(path):
+            raise FileNotFoundError(path)
+        return os.path.isdir(path)
+
+    async def list_dir(self, path: str) -> list[str]:
+        return os.listdir(path)
+
+
+async def _marked(ops: LsOperations, folder: str, name: str) -> str:
+    """``name``, with a ``/`` when it is a directory (a dangling link is not)."""
+    try:
+        return name + "/" if await ops.is_dir(os.path.join(folder, name)) else name
+    except OSError:
+        return name
+
+
+def create_ls_tool(
+    cwd: str, *, hide: HidePath | None = None, operations: LsOperations | None = None
+) -> Tool:
     """The ``ls`` tool for ``cwd``: one directory's entries, dotfiles included, dirs with /.
 
-    ``hide`` leaves entries out (given each entry's absolute path).
+    ``hide`` leaves entries out (given each entry's absolute path); ``operations`` lists
+    directories somewhere else (``hookline.tools.operations``).
     """
+    ops: LsOperations = operations if operations is not None else _LocalLs()
 
     async def execute(
         tool_call_id: str,
@@ -83,13 +110,21 @@ def create_ls_tool(cwd: str, *, hide: HidePath | None = None) -> Tool:
         args = parse_arguments("ls", LsParams, params)
         path = args.path or "."
         limit = args.limit or DEFAULT_LS_LIMIT
-        full, outside = existing_dir("ls", cwd, path)
-        if not os.path.isdir(full):
-            raise ToolError(f"ls: {path} is not a directory. Use read to see a file.")
+        full, outside = resolve_path(cwd, path)
         try:
-            names = sorted(os.listdir(full), key=lambda n: (n.lower(), n))
-        except OSError as exc:
-            raise ToolError(f"ls: cannot list {path}: {exc.strerror or exc}") from exc
+            if not await ops.is_dir(full):
+                raise ToolError(f"ls: {path} is not a directory. Use read to see a file.")
+            names = sorted(await ops.list_dir(full), key=lambda n: (n.lower(), n))
+        except FileNotFoundError:
+            raise ToolError(
+                f"ls: path not found: {path} (resolved to {full}). "
+                "Paths are relative to the working directory."
+            ) from None
+        except ToolError:
+            raise
+        except Exception as exc:
+            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+            raise ToolError(f"ls: cannot list {path}: {reason}") from exc
         if hide is not None:
             names = [n for n in names if not hide(os.path.join(full, n))]
         details: LsToolDetails = {"path": full, "outside_cwd": outside}
@@ -100,7 +135,7 @@ def create_ls_tool(cwd: str, *, hide: HidePath | None = None) -> Tool:
             names = names[:limit]
             details["entry_limit_reached"] = limit
             notices.append(f"{limit} entries limit reached. Use limit={limit * 2} for more")
-        lines = [n + "/" if os.path.isdir(os.path.join(full, n)) else n for n in names]
+        lines = [await _marked(ops, full, n) for n in names]
         shown, trunc = _finish("\n".join(lines), notices)
         if trunc["truncated"]:
             details["truncation"] = trunc

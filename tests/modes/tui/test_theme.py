@@ -83,3 +83,30 @@ def test_every_style_the_transcript_names_is_defined() -> None:
     styles = rich_styles(theme_by_name("dark")).styles
     assert named <= set(styles), named - set(styles)
     assert str(styles["theme.error"]) == f"color({theme_by_name('dark').color_index('error')})"
+
+
+DISCOVERED = """
+from hookline import HookAPI
+
+
+def register(pi: HookAPI) -> None:
+    @pi.on("resources_discover")
+    def themes(event, ctx):
+        return {{"theme_paths": [{path!r}]}}
+
+    @pi.register_command("mine")
+    def mine(args, ctx):
+        names = [t.name for t in ctx.ui.get_all_themes()]
+        ctx.ui.set_widget("mine", [f"{{ctx.ui.set_theme('mine').success}} {{'mine' in names}}"])
+"""
+
+
+def test_a_theme_from_resources_discover_can_be_chosen(tmp_path: Path) -> None:
+    theme = tmp_path / "mine.json"  # pi's format: the dynamic-resources example's theme
+    shipped = Path(__file__).parents[3] / "examples" / "pi" / "dynamic_resources" / "dynamic.json"
+    theme.write_text(shipped.read_text())
+    with app(tmp_path, [], DISCOVERED.format(path=str(theme))) as pane:
+        pane.ready()
+        pane.type("/mine")
+        pane.keys("Enter")
+        pane.wait_for("True True")

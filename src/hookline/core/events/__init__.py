@@ -54,6 +54,7 @@ if TYPE_CHECKING:
     )
     from hookline.core.events._session import (
         CompactionPreparation,
+        ResourcesDiscoverEvent,
         SessionBeforeBranchEvent,
         SessionBeforeCompactEvent,
         SessionBeforeForkEvent,
@@ -103,6 +104,7 @@ __all__ = [
     "ModelSelectEvent",
     "NotificationEvent",
     "PermissionRequestEvent",
+    "ResourcesDiscoverEvent",
     "SessionBeforeBranchEvent",
     "SessionBeforeCompactEvent",
     "SessionBeforeForkEvent",
@@ -172,6 +174,7 @@ _EXPORTS: dict[str, str] = {
     "McpNotificationEvent": "hookline.core.events._claude",
     "PermissionRequestEvent": "hookline.core.events._claude",
     "SessionStartEvent": "hookline.core.events._session",
+    "ResourcesDiscoverEvent": "hookline.core.events._session",
     "SessionBeforeSwitchEvent": "hookline.core.events._session",
     "SessionSwitchEvent": "hookline.core.events._session",
     "SessionBeforeBranchEvent": "hookline.core.events._session",

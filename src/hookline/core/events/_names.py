@@ -39,6 +39,7 @@ EVENT_CLASS_NAMES: dict[str, str] = {
     "mcp_notification": "McpNotificationEvent",
     "permission_request": "PermissionRequestEvent",
     "session_start": "SessionStartEvent",
+    "resources_discover": "ResourcesDiscoverEvent",
     "session_before_switch": "SessionBeforeSwitchEvent",
     "session_switch": "SessionSwitchEvent",
     "session_before_branch": "SessionBeforeBranchEvent",

@@ -37,6 +37,24 @@ _PI_START_REASONS = {"clear": "new"}
 
 
 @dataclass(slots=True, kw_only=True)
+class ResourcesDiscoverEvent(Event):
+    """After ``session_start`` at start-up and on ``/reload``: a hook may add prompt
+    templates, skills and themes of its own, loaded as if found on disk.
+
+    Payload: ``cwd``, ``reason`` (``startup``, ``reload``).
+
+    Result: ``ResourcesDiscoverResult`` (``skill_paths``, ``prompt_paths``,
+    ``theme_paths``: files or folders).
+
+    Combination: every handler runs; their paths are all loaded, in load order.
+    """
+
+    type: ClassVar[str] = "resources_discover"
+    cwd: str = ""
+    reason: str = "startup"  # "startup" | "reload"
+
+
+@dataclass(slots=True, kw_only=True)
 class SessionBeforeSwitchEvent(Event):
     """The session is about to be replaced (``/new``, ``/resume``, RPC ``switch_session``).
 

@@ -365,15 +365,17 @@ async def _command(s: Server, m: Request) -> Any:
 
 
 async def _commands(s: Server, m: Request) -> Any:
+    """pi's ``get_commands``: the hooks' commands, then the templates' and the skills'."""
     return {
         "commands": [
             {
                 "name": c.name,
                 "description": c.description,
-                "source": "extension",
-                **({"path": c.hook_path} if c.hook_path else {}),
+                "source": c.source,
+                **({"location": c.location} if c.location else {}),
+                **({"path": c.path} if c.path else {}),
             }
-            for c in s.agent.runner.get_registered_commands()
+            for c in s.agent.get_commands()
         ]
     }
 

@@ -65,6 +65,8 @@ from hookline.modes.tui.ui import TuiUI
 from hookline.session.storage import project_slug
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from rich.console import RenderableType
 
     from hookline.agent.agent import Agent
@@ -382,6 +384,10 @@ class TuiApp:
     def set_theme(self, theme: Theme) -> None:
         self.palette.theme = theme
         self.invalidate()
+
+    @property
+    def theme_files(self) -> list[Path]:
+        return self.agent.resources.themes
 
     def set_working_message(self, text: str | None) -> None:
         self.working_message = text

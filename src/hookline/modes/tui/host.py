@@ -11,6 +11,8 @@ import asyncio
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from prompt_toolkit.buffer import Buffer
     from rich.console import RenderableType
 
@@ -57,6 +59,10 @@ class UIHost(Protocol):
 
     def set_theme(self, theme: Theme) -> None:
         """Draw the app in ``theme`` from the next frame on."""
+
+    @property
+    def theme_files(self) -> list[Path]:
+        """Themes beside the built-in and custom ones: the agent's resources' files."""
 
     def set_working_message(self, text: str | None) -> None:
         """The text beside the spinner while the agent works (``None``: the default)."""

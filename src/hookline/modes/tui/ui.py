@@ -20,6 +20,8 @@ from hookline.modes.tui.hook_render import LiveTheme, ScreenHandle, call_upto
 HEADER_KEY, FOOTER_KEY = "\0header", "\0footer"
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from typing_extensions import Unpack
 
     from hookline.core.theme import Theme, ThemeInfo, ThemeResult
@@ -182,7 +184,7 @@ class TuiUI:
 
         if isinstance(theme, str):
             try:
-                theme = theme_by_name(theme, detect_color_mode())
+                theme = theme_by_name(theme, detect_color_mode(), self._extra_themes())
             except ThemeError as exc:
                 return ThemeResult(False, str(exc))
         self._app.set_theme(theme)
@@ -193,11 +195,15 @@ class TuiUI:
         from hookline.core.theme import ThemeError, detect_color_mode, theme_by_name
 
         try:
-            return theme_by_name(name, detect_color_mode())
+            return theme_by_name(name, detect_color_mode(), self._extra_themes())
         except ThemeError:
             return None
 
     def get_all_themes(self) -> list[ThemeInfo]:
         from hookline.core.theme import available_themes
 
-        return available_themes()
+        return available_themes(self._extra_themes())
+
+    def _extra_themes(self) -> list[Path]:
+        """The theme files the agent's resources hold (``resources_discover``)."""
+        return self._app.theme_files

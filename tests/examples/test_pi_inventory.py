@@ -86,20 +86,10 @@ PI_NAMES = [
 
 # Not ported yet: each is a strict xfail, so a port that lands must leave this set.
 NOT_YET = {
-    "bash-spawn-hook",
-    "commands",
     "doom-overlay",
-    "dynamic-resources",
     "modal-editor",
     "rainbow-editor",
-    "reload-runtime",
-    "rpc-demo",
-    "sandbox",
-    "send-user-message",
-    "shutdown-command",
     "space-invaders",
-    "ssh",
-    "with-deps",
 }
 
 

@@ -26,6 +26,7 @@ from hookline.components.component import (
     is_component,
     is_component_factory,
 )
+from hookline.components.custom_editor import CustomEditor
 from hookline.components.keys import (
     Key,
     Keybindings,
@@ -53,6 +54,7 @@ __all__ = [
     "Box",
     "Component",
     "Container",
+    "CustomEditor",
     "DynamicBorder",
     "Editor",
     "EditorTheme",

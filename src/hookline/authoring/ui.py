@@ -219,7 +219,15 @@ class ScriptedUI(NoUI):
             return
         shown = ShownComponent(False, {}, self.columns, self.rows)
         editor = factory(shown, EditorTheme(), default_keybindings())
-        editor.on_submit = self.submitted.append
+
+        def submit(text: str) -> None:  # as the app sends: recorded, remembered, cleared
+            if text.strip():
+                self.submitted.append(text)
+                if callable(getattr(editor, "add_to_history", None)):
+                    editor.add_to_history(text)
+                editor.set_text("")
+
+        editor.on_submit = submit
         shown.component = editor
         self.prompt_editor = shown
 

@@ -34,6 +34,7 @@ from hookline.components.keys import (
     key_sequence,
     matches_key,
     parse_key,
+    released_key,
 )
 from hookline.components.loader import Loader
 from hookline.components.overlay import (
@@ -81,6 +82,7 @@ __all__ = [
     "matches_key",
     "overlay_size",
     "parse_key",
+    "released_key",
     "render_summary",
     "resolve_overlay_layout",
     "strip_ansi",

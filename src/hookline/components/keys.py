@@ -139,6 +139,15 @@ def parse_key(data: str) -> str | None:
     return None
 
 
+def released_key(data: str) -> str | None:
+    """The key id a key release is for (the kitty protocol's ``CSI code;mods:3 u``), or
+    ``None`` when ``data`` is no release; :func:`parse_key` knows no release."""
+    match = _KITTY.fullmatch(data)
+    if match is None or match.group(3) != "3":
+        return None
+    return parse_key(data[: match.start(3) - 1] + "u")
+
+
 def matches_key(data: str, key_id: str) -> bool:
     """Whether the raw sequence ``data`` is the key ``key_id`` (``"ctrl+c"``, ``Key.up``)."""
     key = parse_key(data)

@@ -189,10 +189,10 @@ class SpaceInvaders:
                 s.player_x += 1
         if self.fire_cooldown > 0:
             self.fire_cooldown -= 1
-        if self._holding("fire") and self.fire_cooldown == 0:
-            if sum(b.direction == -1 for b in s.bullets) < 2:
-                s.bullets.append(Bullet(s.player_x, PLAYER_Y - 1, -1))
-                self.fire_cooldown = 8
+        in_air = sum(b.direction == -1 for b in s.bullets)
+        if self._holding("fire") and self.fire_cooldown == 0 and in_air < 2:
+            s.bullets.append(Bullet(s.player_x, PLAYER_Y - 1, -1))
+            self.fire_cooldown = 8
         for bullet in s.bullets:
             bullet.y += bullet.direction
         s.bullets = [b for b in s.bullets if 0 <= b.y < GAME_HEIGHT]

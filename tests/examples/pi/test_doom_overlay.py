@@ -1,4 +1,6 @@
-"""pi's doom-overlay: a first-person maze at 35 fps in a centred overlay."""
+"""pi's doom-overlay (examples/pi/doom_overlay.py):
+A first-person maze at 35 fps in a centred overlay.
+"""
 
 from __future__ import annotations
 

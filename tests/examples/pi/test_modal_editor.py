@@ -1,4 +1,6 @@
-"""pi's modal editor: a vim-like prompt editor in place of the terminal app's."""
+"""pi's modal editor (examples/pi/modal_editor.py):
+A vim-like prompt editor in place of the terminal app's.
+"""
 
 from __future__ import annotations
 

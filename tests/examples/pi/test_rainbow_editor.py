@@ -1,4 +1,6 @@
-"""pi's rainbow editor: "ultrathink" in the prompt drawn in a moving rainbow."""
+"""pi's rainbow editor (examples/pi/rainbow_editor.py):
+"ultrathink" in the prompt drawn in a moving rainbow.
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,6 @@
-"""pi's space invaders: a component with a 50 ms game loop, saved in the session."""
+"""pi's space invaders (examples/pi/space_invaders.py):
+A component with a 50 ms game loop, saved in the session.
+"""
 
 from __future__ import annotations
 

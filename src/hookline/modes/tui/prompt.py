@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol
 
+from prompt_toolkit.document import Document
 from prompt_toolkit.layout import Window
 
 from hookline.components import EditorTheme, default_keybindings
@@ -93,7 +94,8 @@ class Prompt:
             self.custom.focused = False
         if factory is None:
             self.custom, self._window = None, None
-            self.set_text(text)
+            # a reset reads the history again: Up finds what the hook's editor sent
+            self.buffer.reset(Document(text, len(text)))
             return
         editor = factory(
             Terminal(self._host.size, self._host.invalidate),

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from hookline.components import (
     Box,
     Container,
@@ -13,6 +15,8 @@ from hookline.components import (
     SelectItem,
     SelectList,
     SelectListTheme,
+    SettingItem,
+    SettingsList,
     Spacer,
     Text,
     TruncatedText,
@@ -156,3 +160,49 @@ def test_every_builtin_is_a_component() -> None:
     for component in (Text(), TruncatedText(), Spacer(), Box(), Container(), Input(), Editor()):
         assert is_component(component)
         assert all(visible_width(line) <= 20 for line in component.render(20))
+
+
+def test_settings_list_cycles_values_opens_submenus_and_searches() -> None:
+    changes: list[tuple[str, str]] = []
+    cancelled: list[bool] = []
+
+    def submenu(current: str, done: Callable[[str | None], None]) -> SelectList:
+        picker = SelectList([SelectItem("vim"), SelectItem("emacs")], 5)
+        picker.on_select = lambda item: done(item.value)
+        picker.on_cancel = lambda: done(None)
+        return picker
+
+    settings = SettingsList(
+        [
+            SettingItem("theme", "Theme", "dark", "Colours of the app", values=["dark", "light"]),
+            SettingItem("keys", "Key bindings", "emacs", submenu=submenu),
+        ],
+        5,
+        None,
+        lambda id, value: changes.append((id, value)),
+        lambda: cancelled.append(True),
+    )
+    lines = plain(settings.render(40))
+    assert lines[0] == "→ Theme         dark" and "  Colours of the app" in lines
+    keys(settings, "enter")
+    assert changes == [("theme", "light")]
+    keys(settings, "down", "space")
+    assert plain(settings.render(40))[0] == "→ vim"  # the submenu, in its place
+    keys(settings, "enter")
+    assert changes[-1] == ("keys", "vim")
+    assert plain(settings.render(40))[1] == "→ Key bindings  vim"
+    keys(settings, "escape")
+    assert cancelled == [True]
+    searching = SettingsList(
+        [SettingItem("a", "Alpha", "1"), SettingItem("b", "Beta", "2")],
+        5,
+        None,
+        lambda id, value: None,
+        lambda: None,
+        enable_search=True,
+    )
+    for char in "bet":
+        searching.handle_input(char)
+    assert [line for line in plain(searching.render(40)) if "Alpha" in line or "Beta" in line] == [
+        "→ Beta   2"
+    ]

@@ -25,6 +25,7 @@ def register(pi):
 
         value = await ctx.ui.custom(factory, overlay=True, anchor="top-right", width=30)
         Path(RECORD).write_text(json.dumps(value))
+        ctx.ui.set_widget("progress", lambda tui, theme: Text(theme.fg("accent", "3 of 5"), 1, 0))
 """
 BOX = "╭─ Scores ─"
 
@@ -60,3 +61,15 @@ async def test_rpc_sends_the_summary_as_a_notification(tmp_path: Path) -> None:
     assert lines[1].startswith("│ high score 42") and len(lines[0]) == 80  # rendered at 80
     assert note["notifyType"] == "info"
     assert json.loads(record.read_text()) is None
+
+
+async def test_rpc_sends_a_component_widget_as_its_lines(tmp_path: Path) -> None:
+    _, hook, model = _hook(tmp_path)
+    async with RpcClient("--model", model, "--hook", str(hook), "--no-session") as rpc:
+        await rpc.send({"type": "prompt", "message": "go", "id": "p1"})
+        await rpc.read_until(lambda m: m["type"] == "agent_end")
+        assert await rpc.close_stdin() == 0
+    (widget,) = [
+        m for m in rpc.seen if m["type"] == "extension_ui_request" and m["method"] == "setWidget"
+    ]
+    assert widget["widgetKey"] == "progress" and widget["widgetLines"] == [" 3 of 5"]

@@ -17,14 +17,30 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from hookline.components import Component, handle_input, key_sequence, strip_ansi
+from hookline.components import (
+    Component,
+    OverlayOptions,
+    handle_input,
+    key_sequence,
+    strip_ansi,
+)
+from hookline.components.overlay_stack import OverlayHandle, OverlayStack
 
 
 class ShownComponent:
     """One ``ctx.ui.custom`` component: its placement, its renders and its answer."""
 
-    def __init__(self, overlay: bool, placement: dict[str, Any], columns: int, rows: int) -> None:
+    def __init__(
+        self,
+        overlay: bool,
+        placement: dict[str, Any],
+        columns: int,
+        rows: int,
+        overlays: OverlayStack,
+    ) -> None:
         self.overlay = overlay
+        #: The UI's overlays: this one (when ``overlay``) and those it showed itself.
+        self.overlays = overlays
         #: The overlay options ``custom`` was called with (``anchor``, ``width`` ...).
         self.placement = placement
         self.columns = columns
@@ -39,6 +55,12 @@ class ShownComponent:
     # the ``tui`` the factory gets
     def request_render(self) -> None:
         self.render_requests += 1
+
+    def show_overlay(
+        self, component: Component, options: OverlayOptions | None = None, **placement: Any
+    ) -> OverlayHandle:
+        """``tui.show_overlay``: onto the UI's overlay stack."""
+        return self.overlays.show(component, options or OverlayOptions.from_placement(placement))
 
     def finish(self, value: Any = None) -> None:
         """``done(value)``: the component is closed and ``custom`` returns ``value``."""
@@ -67,10 +89,12 @@ class ShownComponent:
         return "\n".join(strip_ansi(line) for line in self.render(width))
 
     def send(self, *data: str) -> ShownComponent:
-        """Give raw terminal sequences to the component's ``handle_input``."""
+        """Give raw terminal sequences to the component that has the keys: the overlay
+        focused on the stack, else this one."""
         for item in data:
-            if self.component is not None and not self.done:
-                handle_input(self.component, item)
+            target = self.overlays.focused or self.component
+            if target is not None and not self.done:
+                handle_input(target, item)
         return self
 
     def press(self, *keys: str) -> ShownComponent:

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 from hookline.authoring.shown import ShownComponent
+from hookline.components.overlay_stack import OverlayStack
 from hookline.core.ui import NoUI, OverlayPlacement, StatusLine
 
 if TYPE_CHECKING:
@@ -67,6 +68,8 @@ class ScriptedUI(NoUI):
         self._shown = asyncio.Condition()
         #: The terminal size components are drawn for.
         self.columns, self.rows = 80, 24
+        #: The overlays shown (``custom(..., overlay=True)`` and ``tui.show_overlay``).
+        self.overlays = OverlayStack(lambda: (self.columns, self.rows))
         #: The editor a hook put in place of the prompt (``set_editor_component``).
         self.prompt_editor: ShownComponent | None = None
         #: What that editor submitted, in order (the terminal app would send it).
@@ -191,8 +194,8 @@ class ScriptedUI(NoUI):
         """Build the component and wait until the test closes it (or a queued answer)."""
         from hookline.components import OverlayOptions, default_keybindings, is_component_factory
 
-        OverlayOptions.from_placement(placement)  # wrong options fail here as in the app
-        shown = ShownComponent(overlay, dict(placement), self.columns, self.rows)
+        options = OverlayOptions.from_placement(placement)  # wrong options fail as in the app
+        shown = ShownComponent(overlay, dict(placement), self.columns, self.rows, self.overlays)
         if is_component_factory(factory):
             shown.component = factory(shown, self.theme, default_keybindings(), shown.finish)
         else:
@@ -203,10 +206,20 @@ class ScriptedUI(NoUI):
             shown.finish(None if value is _TIMED_OUT else value)
         if shown.component is None:
             shown.finish(None)
+        handle = None
+        if overlay and shown.component is not None and not shown.done:
+            handle = self.overlays.show(shown.component, options, on_removed=shown.finish)
+            on_handle = placement.get("on_handle")
+            if on_handle is not None:
+                on_handle(handle)
         async with self._shown:
             self.components.append(shown)
             self._shown.notify_all()
-        value = await shown.future
+        try:
+            value = await shown.future
+        finally:
+            if handle is not None:
+                handle.hide()
         self.asked.append(Dialog("custom", "", shown, None, value))
         return value
 
@@ -217,7 +230,7 @@ class ScriptedUI(NoUI):
         if factory is None:
             self.prompt_editor = None
             return
-        shown = ShownComponent(False, {}, self.columns, self.rows)
+        shown = ShownComponent(False, {}, self.columns, self.rows, self.overlays)
         editor = factory(shown, EditorTheme(), default_keybindings())
 
         def submit(text: str) -> None:  # as the app sends: recorded, remembered, cleared

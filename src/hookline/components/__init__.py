@@ -22,6 +22,7 @@ from hookline.components.component import (
     Component,
     Container,
     Focusable,
+    accepts,
     handle_input,
     is_component,
     is_component_factory,
@@ -45,8 +46,10 @@ from hookline.components.overlay import (
     overlay_size,
     resolve_overlay_layout,
 )
+from hookline.components.overlay_stack import OverlayEntry, OverlayHandle, OverlayStack
 from hookline.components.select_list import SelectItem, SelectList, SelectListTheme
-from hookline.components.summary import render_summary, summarize
+from hookline.components.settings_list import SettingItem, SettingsList, SettingsListTheme
+from hookline.components.summary import render_summary, summarize, widget_lines
 from hookline.components.text_field import Editor, EditorTheme, Input
 
 __all__ = [
@@ -65,15 +68,22 @@ __all__ = [
     "Keybindings",
     "Loader",
     "OverlayAnchor",
+    "OverlayEntry",
+    "OverlayHandle",
     "OverlayLayout",
     "OverlayMargin",
     "OverlayOptions",
+    "OverlayStack",
     "SelectItem",
     "SelectList",
     "SelectListTheme",
+    "SettingItem",
+    "SettingsList",
+    "SettingsListTheme",
     "Spacer",
     "Text",
     "TruncatedText",
+    "accepts",
     "default_keybindings",
     "handle_input",
     "is_component",
@@ -89,5 +99,6 @@ __all__ = [
     "summarize",
     "truncate_to_width",
     "visible_width",
+    "widget_lines",
     "wrap_text_with_ansi",
 ]

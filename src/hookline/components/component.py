@@ -49,23 +49,32 @@ class TUI(Protocol):
     def rows(self) -> int:
         """The terminal's height in rows."""
 
+    def show_overlay(self, component: Component, options: Any = None, **placement: Any) -> Any:
+        """Show another component over the screen (pi's ``showOverlay``); its
+        ``OverlayHandle``. ``options`` is an ``OverlayOptions``, or give them by name."""
+
 
 def is_component(value: Any) -> bool:
     """Whether ``value`` is a component (it has ``render``), not a prompt_toolkit container."""
     return callable(getattr(value, "render", None)) and not hasattr(value, "__pt_container__")
 
 
+def accepts(factory: Callable[..., Any], count: int) -> bool:
+    """Whether ``factory`` can be called with ``count`` positional arguments."""
+    try:
+        inspect.signature(factory).bind(*[None] * count)
+    except TypeError:
+        return False
+    except ValueError:  # no signature to read (a builtin): assume it can
+        return True
+    return True
+
+
 def is_component_factory(factory: Callable[..., Any]) -> bool:
     """Whether ``factory`` takes pi's four arguments (``tui, theme, keybindings, done``)
     and so returns a component; a factory of one (``done``) is the terminal app's
     older form, returning a prompt_toolkit container."""
-    try:
-        inspect.signature(factory).bind(None, None, None, None)
-    except TypeError:
-        return False
-    except ValueError:  # no signature to read (a builtin): pi's form
-        return True
-    return True
+    return accepts(factory, 4)
 
 
 def handle_input(component: Any, data: str) -> None:

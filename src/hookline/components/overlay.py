@@ -9,7 +9,7 @@ is always clamped inside the terminal less the margins.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -54,6 +54,10 @@ class OverlayOptions:
     offset_y: int = 0
     row: SizeValue | None = None
     col: SizeValue | None = None
+    #: Shown only while this says yes for the terminal's ``(columns, rows)``.
+    visible: Callable[[int, int], bool] | None = None
+    #: Shown without taking the keys (a passive panel).
+    non_capturing: bool = False
 
     def __post_init__(self) -> None:
         if self.anchor not in ANCHORS:
@@ -67,7 +71,9 @@ class OverlayOptions:
 
     @classmethod
     def from_placement(cls, placement: Mapping[str, Any]) -> OverlayOptions:
-        """Options from ``custom``'s keyword arguments; an unknown name is an error."""
+        """Options from ``custom``'s keyword arguments (``on_handle`` is ``custom``'s own);
+        an unknown name is an error."""
+        placement = {k: v for k, v in placement.items() if k != "on_handle"}
         unknown = set(placement) - set(cls.__dataclass_fields__)
         if unknown:
             raise TypeError(

@@ -6,8 +6,15 @@ from collections.abc import Callable
 from typing import Any
 
 from hookline.components.ansi import strip_ansi
-from hookline.components.component import is_component, is_component_factory
+from hookline.components.component import (
+    Component,
+    accepts,
+    is_component,
+    is_component_factory,
+)
 from hookline.components.keys import default_keybindings
+from hookline.components.overlay import OverlayOptions
+from hookline.components.overlay_stack import OverlayHandle, OverlayStack
 
 #: The width a component is rendered at for its summary.
 SUMMARY_WIDTH = 80
@@ -30,8 +37,17 @@ class _Headless:
     columns = SUMMARY_WIDTH
     rows = 24
 
+    def __init__(self) -> None:
+        self.overlays = OverlayStack(lambda: (self.columns, self.rows))
+
     def request_render(self) -> None:
         return None
+
+    def show_overlay(
+        self, component: Component, options: OverlayOptions | None = None, **placement: Any
+    ) -> OverlayHandle:
+        """Kept on a stack nobody draws: only the component ``custom`` returned is shown."""
+        return self.overlays.show(component, options or OverlayOptions.from_placement(placement))
 
 
 def summarize(factory: Callable[..., Any], theme: Any) -> str | None:
@@ -46,6 +62,23 @@ def summarize(factory: Callable[..., Any], theme: Any) -> str | None:
         return None
     try:
         return render_summary(component) or None
+    finally:
+        dispose = getattr(component, "dispose", None)
+        if callable(dispose):
+            dispose()
+
+
+def widget_lines(factory: Callable[..., Any], theme: Any) -> list[str] | None:
+    """A widget's lines where nothing can draw its component: pi's ``factory(tui,
+    theme)`` rendered once at :data:`SUMMARY_WIDTH`, without escapes; ``None`` for
+    any other factory (a prompt_toolkit one) or no component."""
+    if not accepts(factory, 2):
+        return None
+    component = factory(_Headless(), theme)
+    if not is_component(component):
+        return None
+    try:
+        return [strip_ansi(line).rstrip() for line in component.render(SUMMARY_WIDTH)]
     finally:
         dispose = getattr(component, "dispose", None)
         if callable(dispose):

@@ -34,6 +34,10 @@ class OverlayPlacement(TypedDict, total=False):
     offset_y: int
     row: int | str
     col: int | str
+    visible: Callable[[int, int], bool]
+    non_capturing: bool
+    #: Called with the overlay's handle (``hide``, ``set_hidden``, ``focus`` ...) once shown.
+    on_handle: Callable[[Any], None]
 
 
 @runtime_checkable

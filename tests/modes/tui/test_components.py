@@ -14,6 +14,14 @@ from hookline.components import Box, Key, SelectItem, SelectList, SelectListThem
 
 
 def register(pi: HookAPI) -> None:
+    @pi.on("session_start")
+    def widget(event, ctx):
+        class Progress(Text):
+            def render(self, width):
+                return [f"progress at width {width}"]
+
+        ctx.ui.set_widget("progress", lambda tui, theme: Progress(), placement="below")
+
     @pi.register_command("fruit")
     async def fruit(args, ctx):
         def factory(tui, theme, keybindings, done):
@@ -94,3 +102,12 @@ def test_an_overlay_is_placed_by_its_anchor_width_and_margin(tmp_path: Path) -> 
         pane.keys("Escape")
         pane.wait_for("counted 3", whole=True)
         pane.wait_for(lambda s: "Counter" not in s)
+
+
+def test_a_widget_factory_of_tui_and_theme_draws_a_component(tmp_path: Path) -> None:
+    with app(tmp_path, [], COMPONENTS) as pane:
+        screen = pane.ready()
+        screen = pane.wait_for(f"progress at width {WIDTH}")
+        lines = screen.splitlines()
+        at = next(i for i, line in enumerate(lines) if "progress at width" in line)
+        assert lines[at - 1].startswith("›")  # below the editor

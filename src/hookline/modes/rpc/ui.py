@@ -267,7 +267,12 @@ class RpcUI:
     def set_widget(
         self, key: str, content: WidgetContent | None, *, placement: WidgetPlacement = "above"
     ) -> None:
-        lines = None if content is None or callable(content) else [str(x) for x in content]
+        if callable(content):  # a component factory: its lines, rendered once
+            from hookline.components import widget_lines
+
+            lines = widget_lines(content, self.theme)
+        else:
+            lines = None if content is None else [str(x) for x in content]
         self._write(
             {
                 "type": "extension_ui_request",

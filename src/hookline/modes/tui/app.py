@@ -29,11 +29,14 @@ from prompt_toolkit.key_binding.defaults import load_key_bindings
 from prompt_toolkit.layout import BufferControl, Dimension, Layout, Window
 from prompt_toolkit.styles import DynamicStyle
 
+from hookline.components import accepts
+from hookline.components.overlay_stack import OverlayStack
 from hookline.core.paths import hookline_home
 from hookline.core.ui import StatusLine, WidgetContent
 from hookline.modes.tui import render
 from hookline.modes.tui.activity import Activity, Update
 from hookline.modes.tui.commands import SlashCompleter
+from hookline.modes.tui.component_host import ComponentControl, OverlayViews, widget_container
 from hookline.modes.tui.dialogs import CustomDialog, Dialog, DialogHost
 from hookline.modes.tui.files import FileCompleter, FileIndex, project_paths
 from hookline.modes.tui.footer import Usage, footer_fragments, loading_line, measure
@@ -106,6 +109,8 @@ class TuiApp:
         self.palette = Palette(startup_theme())
         self.ui = TuiUI(self)
         self.dialogs = DialogHost(self.invalidate)
+        self.overlays = OverlayStack(self.size, self.invalidate)
+        self.overlay_views = OverlayViews(self.overlays, self.invalidate)
         self.widgets = Widgets()
         self.working_message: str | None = None
         self.usage = Usage()
@@ -177,6 +182,7 @@ class TuiApp:
             status=self.status,
             width=self.width,
             height=lambda: terminal_height(self.app),
+            overlays=self.overlay_views,
         )
         self.app.layout = Layout(rows.root(), focused_element=self._editor_window)
         self.idle = IdleNotifier(idle_seconds(), self._waits_quietly, self._idle_notification)
@@ -301,6 +307,7 @@ class TuiApp:
     def exit(self) -> None:
         self._leaving = True
         self.dialogs.cancel_all()
+        self.overlays.clear()
         if self.app.is_running and self.app.future is not None and not self.app.future.done():
             self.app.exit()
 
@@ -313,6 +320,7 @@ class TuiApp:
         finally:
             with contextlib.suppress(ValueError):
                 self.app.layout.focus(self.prompt.window)
+            self._refocus()
 
     # -- output (and the rest of host.UIHost) -----------------------------------
 
@@ -336,13 +344,27 @@ class TuiApp:
         return False
 
     def invalidate(self) -> None:
-        dialog = self.dialogs.current
-        if dialog is not None and self.app.is_running:
-            with contextlib.suppress(ValueError):
-                if not self.app.layout.has_focus(dialog.container):
-                    self.app.layout.focus(dialog.focus)
         if self.app.is_running:
+            self._refocus()
             self.app.invalidate()
+
+    def _refocus(self) -> None:
+        """The keys go to the overlay that has them, else to the dialog shown, else (once
+        an overlay that had them is gone) to the editor."""
+        layout = self.app.layout
+        window = self.overlay_views.focused_window()
+        dialog = self.dialogs.current
+        with contextlib.suppress(ValueError):
+            if window is not None:
+                if not layout.has_focus(window):
+                    layout.focus(window)
+            elif dialog is not None:
+                if not layout.has_focus(dialog.container):
+                    layout.focus(dialog.focus)
+            elif layout.current_window is not self.prompt.window and isinstance(
+                layout.current_control, ComponentControl
+            ):
+                layout.focus(self.prompt.window)
 
     def print(self, renderable: RenderableType) -> None:
         """Print a finished block above the app (batched into one redraw)."""
@@ -352,6 +374,9 @@ class TuiApp:
         self.scrollback.notice(text, kind)
 
     def set_widget(self, key: str, content: WidgetContent | None, placement: str) -> None:
+        if callable(content) and accepts(content, 2):  # pi's factory(tui, theme): a component
+            window = widget_container(content, self)
+            content = None if window is None else (lambda: window)
         self.widgets.set(key, content, placement)
         self.invalidate()
 
@@ -482,6 +507,7 @@ class TuiApp:
         finally:
             self.idle.cancel()
             self.dialogs.cancel_all()
+            self.overlays.clear()
             if agent.is_streaming:
                 agent.abort()
             await self.tasks.cancel_all()

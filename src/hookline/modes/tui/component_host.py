@@ -3,14 +3,15 @@
 The component renders to ANSI lines for the width it is given; a
 ``ComponentControl`` turns them into a prompt_toolkit control and hands every
 key to ``handle_input`` as the raw sequence the terminal sent. A
-``ComponentDialog`` is the dialog ``ctx.ui.custom`` waits on: inline in the
-editor's place, or an overlay placed by its ``OverlayOptions``.
+``ComponentDialog`` is an inline component in the editor's place; overlays live
+on the app's ``OverlayStack``, each drawn by a window ``OverlayViews`` keeps.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+import asyncio
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any
 
 from prompt_toolkit.application import get_app_or_none
 from prompt_toolkit.formatted_text import ANSI, StyleAndTextTuples, to_formatted_text
@@ -18,9 +19,19 @@ from prompt_toolkit.key_binding import KeyBindings, KeyPress, KeyPressEvent
 from prompt_toolkit.keys import Keys
 from prompt_toolkit.layout import UIContent, UIControl, Window
 
-from hookline.components import Component, OverlayOptions, handle_input
+from hookline.components import (
+    Component,
+    OverlayOptions,
+    default_keybindings,
+    handle_input,
+    is_component,
+)
+from hookline.components.overlay_stack import OverlayEntry, OverlayHandle, OverlayStack
 from hookline.core.ui import strip_all_but_style
-from hookline.modes.tui.dialogs import Dialog
+from hookline.modes.tui.dialogs import CustomDialog, Dialog
+
+if TYPE_CHECKING:
+    from hookline.modes.tui.host import UIHost
 
 #: Keys prompt_toolkit reports that are no key a user pressed.
 _NOT_KEYS = {Keys.Any, Keys.CPRResponse, Keys.Vt100MouseEvent, Keys.WindowsMouseEvent, Keys.Ignore}
@@ -37,12 +48,26 @@ def _raw(press: KeyPress) -> str:
 class Terminal:
     """The ``tui`` a component factory gets: redraw on request, the terminal's size."""
 
-    def __init__(self, size: Callable[[], tuple[int, int]], redraw: Callable[[], None]) -> None:
+    def __init__(
+        self,
+        size: Callable[[], tuple[int, int]],
+        redraw: Callable[[], None],
+        overlays: OverlayStack,
+    ) -> None:
         self._size = size
         self._redraw = redraw
+        self._overlays = overlays
 
     def request_render(self) -> None:
         self._redraw()
+
+    def show_overlay(
+        self, component: Component, options: OverlayOptions | None = None, **placement: Any
+    ) -> OverlayHandle:
+        """Show another component over the app (pi's ``tui.showOverlay``)."""
+        if options is None:
+            options = OverlayOptions.from_placement(placement)
+        return self._overlays.show(component, options)
 
     @property
     def columns(self) -> int:
@@ -61,9 +86,15 @@ class ComponentControl(UIControl):
     """
 
     def __init__(
-        self, component: Component, on_key: Callable[[], None], max_height: int | None = None
+        self,
+        component: Component,
+        on_key: Callable[[], None],
+        max_height: int | None = None,
+        *,
+        focusable: bool = True,
     ) -> None:
         self.component = component
+        self.focusable = focusable
         self.max_height = max_height
         self._cache: tuple[int, int, list[StyleAndTextTuples]] | None = None
         self._keys = KeyBindings()
@@ -107,7 +138,7 @@ class ComponentControl(UIControl):
         return len(self.lines(width))
 
     def is_focusable(self) -> bool:
-        return True
+        return self.focusable
 
     def create_content(self, width: int, height: int | None) -> UIContent:
         lines = self.lines(width)
@@ -118,39 +149,100 @@ class ComponentControl(UIControl):
 
 
 class ComponentDialog(Dialog):
-    """A component ``ctx.ui.custom`` shows until its ``done(value)`` is called.
+    """A component shown in the editor's place until its ``done(value)``.
 
     The component handles every key itself, Esc and Ctrl+C too (as in pi): a
     component that never calls ``done`` stays until the app ends.
     """
 
-    def __init__(
-        self,
-        component: Component,
-        *,
-        overlay: bool,
-        options: OverlayOptions,
-        redraw: Callable[[], None],
-    ) -> None:
+    overlay = False
+
+    def __init__(self, component: Component, *, redraw: Callable[[], None]) -> None:
         super().__init__("", None, None, None)
         self.kb = KeyBindings()  # no Esc binding of its own: the component decides
         self.component = component
-        self.overlay = overlay
-        self.options = options
         if hasattr(component, "focused"):
             component.focused = True
-        self.control = ComponentControl(component, redraw)
-        self.focus = Window(self.control, dont_extend_height=True, wrap_lines=False)
+        self.focus = Window(ComponentControl(component, redraw), dont_extend_height=True)
         self.container = self.focus
-        self.future.add_done_callback(lambda _: self._dispose())
+        self.future.add_done_callback(lambda _: dispose(component))
 
-    def _dispose(self) -> None:
-        if hasattr(self.component, "focused"):
-            self.component.focused = False
-        dispose = getattr(self.component, "dispose", None)
-        if callable(dispose):
-            dispose()
 
-    def height(self, width: int) -> int:
-        """How many rows the component takes at ``width`` (capped by ``max_height``)."""
-        return len(self.control.lines(width))
+def dispose(component: Component) -> None:
+    """The component is closed: no longer focused, its ``dispose()`` called."""
+    if hasattr(component, "focused"):
+        component.focused = False
+    hook = getattr(component, "dispose", None)
+    if callable(hook):
+        hook()
+
+
+class OverlayViews:
+    """The window that draws each overlay of the stack, made when first drawn."""
+
+    def __init__(self, stack: OverlayStack, redraw: Callable[[], None]) -> None:
+        self.stack = stack
+        self._redraw = redraw
+        self._windows: dict[int, tuple[OverlayEntry, ComponentControl, Window]] = {}
+
+    def view(self, entry: OverlayEntry) -> tuple[ComponentControl, Window]:
+        known = self._windows.get(id(entry))
+        if known is None or known[0] is not entry:
+            control = ComponentControl(entry.component, self._redraw)
+            known = (entry, control, Window(control, dont_extend_height=True))
+            self._windows[id(entry)] = known
+            live = {id(e) for e in self.stack.entries}
+            for key in [k for k in self._windows if k not in live]:
+                del self._windows[key]
+        return known[1], known[2]
+
+    def focused_window(self) -> Window | None:
+        """The window of the overlay that has the keys, if one has."""
+        for entry in self.stack.entries:
+            if entry.component is self.stack.focused:
+                return self.view(entry)[1]
+        return None
+
+
+async def show_component(
+    host: UIHost, factory: Callable[..., Any], *, overlay: bool, placement: Mapping[str, Any]
+) -> Any:
+    """``ctx.ui.custom`` with pi's factory: the component inline (a dialog in the
+    editor's place) or on the overlay stack, until its ``done(value)``; ``value``."""
+    options = OverlayOptions.from_placement(placement)
+    on_handle = placement.get("on_handle")
+    answer: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+
+    def done(value: Any = None) -> None:
+        if not answer.done():
+            answer.set_result(value)
+
+    terminal = Terminal(host.size, host.invalidate, host.overlays)
+    built = factory(terminal, host.theme, default_keybindings(), done)
+    if answer.done() or built is None:  # done inside the factory, or nothing to show
+        return answer.result() if answer.done() else None
+    if not is_component(built):  # a prompt_toolkit container after all
+        dialog: Dialog = CustomDialog(lambda _: built, overlay=overlay)
+    elif not overlay:
+        dialog = ComponentDialog(built, redraw=host.invalidate)
+    else:
+        handle = host.overlays.show(built, options, on_removed=lambda: done(None))
+        if on_handle is not None:
+            on_handle(handle)
+        try:
+            return await answer
+        finally:
+            handle.hide()
+            dispose(built)
+    answer.add_done_callback(lambda f: dialog.finish(f.result()))
+    return await host.ask(dialog)
+
+
+def widget_container(factory: Callable[..., Any], host: UIHost) -> Window | None:
+    """A widget (header, footer) from pi's ``factory(tui, theme)``: its component drawn
+    at the app's width, taking no keys; ``None`` when it returns no component."""
+    component = factory(Terminal(host.size, host.invalidate, host.overlays), host.theme)
+    if not is_component(component):
+        return None
+    control = ComponentControl(component, host.invalidate, focusable=False)
+    return Window(control, dont_extend_height=True)

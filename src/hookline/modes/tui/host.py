@@ -17,6 +17,7 @@ if TYPE_CHECKING:
 
     from hookline.agent.agent import Agent
     from hookline.agent.setup import AgentBundle
+    from hookline.components.overlay_stack import OverlayStack
     from hookline.core.theme import Theme
     from hookline.core.ui import HookUI, StatusLine, WidgetContent
     from hookline.modes.tui.dialogs import Dialog
@@ -64,6 +65,10 @@ class UIHost(Protocol):
 
     def size(self) -> tuple[int, int]:
         """The terminal's columns and rows."""
+
+    @property
+    def overlays(self) -> OverlayStack:
+        """The hooks' component overlays over the app."""
 
 
 class LoadedAgent(Protocol):

@@ -29,8 +29,9 @@ from prompt_toolkit.layout import (
 from prompt_toolkit.layout.menus import CompletionsMenu
 
 from hookline.components import overlay_size, resolve_overlay_layout
+from hookline.components.overlay_stack import OverlayEntry
 from hookline.core.ui import StatusLine, WidgetContent, strip_all_but_style
-from hookline.modes.tui.component_host import ComponentDialog
+from hookline.modes.tui.component_host import OverlayViews
 from hookline.modes.tui.dialogs import CustomDialog, DialogHost
 from hookline.modes.tui.live_area import LiveArea
 from hookline.modes.tui.preview import ApprovalPreview
@@ -87,6 +88,7 @@ class Rows:
         status: StatusLine,
         width: Callable[[], int],
         height: Callable[[], int],
+        overlays: OverlayViews,
     ) -> None:
         self._dialogs = dialogs
         self._preview = preview
@@ -99,6 +101,7 @@ class Rows:
         self._status = status
         self._width = width
         self._height = height
+        self._overlays = overlays
 
     def root(self) -> AnyContainer:
         """The app, with a float for a hook's overlay component over it.
@@ -111,12 +114,8 @@ class Rows:
             DynamicContainer(self._overlay_container), filter=Condition(self._overlay_shown)
         )
 
-        placed = ConditionalContainer(
-            DynamicContainer(self._placed_container), filter=Condition(self._placed_shown)
-        )
-
         def room() -> Dimension:
-            if self._placed() is not None:  # the terminal's whole height, as pi places
+            if self._overlays.stack.shown():  # the terminal's whole height, as pi places
                 return Dimension.exact(max(self._height() - self._app_rows(app), 0))
             if not self._overlay_shown():
                 return Dimension.exact(0)
@@ -124,12 +123,13 @@ class Rows:
             needed = overlay.preferred_height(width, 1000).preferred
             return Dimension.exact(max(needed - app.preferred_height(width, 1000).preferred, 0))
 
+        placed = [
+            _PlacedOver(index, self._overlays, self._width, self._height)
+            for index in range(MAX_OVERLAYS)
+        ]
         return FloatContainer(
             HSplit([app, Window(height=room)]),
-            floats=[
-                _CenteredOver(overlay, app, self._width, self._overlay_shown),
-                _PlacedOver(placed, self._placed, self._width, self._height),
-            ],
+            floats=[_CenteredOver(overlay, app, self._width, self._overlay_shown), *placed],
         )
 
     def _app_rows(self, app: Container) -> int:
@@ -144,17 +144,6 @@ class Rows:
 
     def _overlay_container(self) -> AnyContainer:
         dialog = self._overlay()
-        return dialog.container if dialog is not None else Window(height=0)
-
-    def _placed(self) -> ComponentDialog | None:
-        dialog = self._dialogs.current
-        return dialog if isinstance(dialog, ComponentDialog) and dialog.overlay else None
-
-    def _placed_shown(self) -> bool:
-        return self._placed() is not None
-
-    def _placed_container(self) -> AnyContainer:
-        dialog = self._placed()
         return dialog.container if dialog is not None else Window(height=0)
 
     def _rows(self) -> HSplit:
@@ -236,34 +225,53 @@ class _CenteredOver(Float):
         """Set by ``Float.__init__``; the position is always computed."""
 
 
-class _PlacedOver(Float):
-    """A component overlay at the cell its options resolve to on the terminal.
+#: The most component overlays drawn at once (the topmost ones).
+MAX_OVERLAYS = 8
 
-    While it shows the app is as tall as the terminal, so the float's rows are the
+
+class _PlacedOver(Float):
+    """The ``index``-th visible overlay of the stack (back to front), at the cell its
+    options resolve to on the terminal.
+
+    While one shows the app is as tall as the terminal, so the float's rows are the
     terminal's; its width is the one the component renders at, its height what it
     rendered (cut to ``max_height``).
     """
 
     def __init__(
         self,
-        content: Container,
-        dialog: Callable[[], ComponentDialog | None],
+        index: int,
+        views: OverlayViews,
         columns: Callable[[], int],
         rows: Callable[[], int],
     ) -> None:
-        super().__init__(content, z_index=10, width=self._get_width, height=self._get_height)
-        self._dialog, self._columns, self._rows = dialog, columns, rows
+        content = ConditionalContainer(
+            DynamicContainer(self._window), filter=Condition(lambda: self._entry() is not None)
+        )
+        super().__init__(
+            content, z_index=10 + index, width=self._get_width, height=self._get_height
+        )
+        self._index, self._views, self._columns, self._rows = index, views, columns, rows
+
+    def _entry(self) -> OverlayEntry | None:
+        shown = self._views.stack.shown()[-MAX_OVERLAYS:]
+        return shown[self._index] if self._index < len(shown) else None
+
+    def _window(self) -> AnyContainer:
+        entry = self._entry()
+        return self._views.view(entry)[1] if entry is not None else Window(height=0)
 
     def _place(self) -> tuple[int, int, int, int]:
-        """``(top, left, width, height)``, or zeros when nothing floats."""
-        dialog = self._dialog()
-        if dialog is None:
+        """``(top, left, width, height)``; a cell when nothing floats here."""
+        entry = self._entry()
+        if entry is None:
             return 0, 0, 1, 1
         columns, rows = self._columns(), self._rows()
-        width, limit = overlay_size(dialog.options, columns, rows)
-        dialog.control.max_height = limit
-        height = max(dialog.height(width), 1)
-        layout = resolve_overlay_layout(dialog.options, height, columns, rows)
+        width, limit = overlay_size(entry.options, columns, rows)
+        control = self._views.view(entry)[0]
+        control.max_height = limit
+        height = max(len(control.lines(width)), 1)
+        layout = resolve_overlay_layout(entry.options, height, columns, rows)
         return layout.row, layout.col, width, height
 
     def _get_width(self) -> int:

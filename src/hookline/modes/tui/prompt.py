@@ -24,6 +24,7 @@ from hookline.modes.tui.keys import KeyActions
 if TYPE_CHECKING:
     from prompt_toolkit.buffer import Buffer
 
+    from hookline.components import OverlayStack
     from hookline.core.theme import Theme
 
 
@@ -45,6 +46,10 @@ class PromptHost(KeyActions, Protocol):
     @property
     def theme(self) -> Theme:
         """The app's theme (the editor's border colour comes from it)."""
+
+    @property
+    def overlays(self) -> OverlayStack:
+        """The overlays a component may open (``tui.show_overlay``)."""
 
 
 class Prompt:
@@ -98,7 +103,7 @@ class Prompt:
             self.buffer.reset(Document(text, len(text)))
             return
         editor = factory(
-            Terminal(self._host.size, self._host.invalidate),
+            Terminal(self._host.size, self._host.invalidate, self._host.overlays),
             EditorTheme(border_color=lambda text: self._host.theme.fg("border_muted", text)),
             default_keybindings(),
         )

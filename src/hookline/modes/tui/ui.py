@@ -13,7 +13,7 @@ from hookline.core.ui import (
     WidgetPlacement,
     strip_terminal_controls,
 )
-from hookline.modes.tui.dialogs import CustomDialog, Dialog, InputDialog, SelectDialog
+from hookline.modes.tui.dialogs import CustomDialog, InputDialog, SelectDialog
 
 #: The widget keys that hold a hook's header and footer (no hook key starts with NUL).
 HEADER_KEY, FOOTER_KEY = "\0header", "\0footer"
@@ -117,39 +117,12 @@ class TuiUI:
         """``factory(tui, theme, keybindings, done)`` returns a component (pi's form), shown
         until ``done(value)``; a ``factory(done)`` returning a prompt_toolkit container is
         shown as it is. The answer is the value given to ``done``."""
-        from hookline.components import (
-            OverlayOptions,
-            default_keybindings,
-            is_component,
-            is_component_factory,
-        )
-        from hookline.modes.tui.component_host import ComponentDialog, Terminal
+        from hookline.components import is_component_factory
+        from hookline.modes.tui.component_host import show_component
 
-        options = OverlayOptions.from_placement(placement)
         if not is_component_factory(factory):
             return await self._app.ask(CustomDialog(factory, overlay=overlay))
-        shown: list[Dialog] = []
-        early: list[Any] = []
-
-        def done(value: Any = None) -> None:
-            if shown:
-                shown[0].finish(value)
-            else:  # done inside the factory
-                early.append(value)
-
-        terminal = Terminal(self._app.size, self._app.invalidate)
-        built = factory(terminal, self._app.theme, default_keybindings(), done)
-        if early or built is None:
-            return early[0] if early else None
-        dialog: Dialog
-        if is_component(built):
-            dialog = ComponentDialog(
-                built, overlay=overlay, options=options, redraw=self._app.invalidate
-            )
-        else:
-            dialog = CustomDialog(lambda _: built, overlay=overlay)
-        shown.append(dialog)
-        return await self._app.ask(dialog)
+        return await show_component(self._app, factory, overlay=overlay, placement=placement)
 
     def set_editor_text(self, text: str) -> None:
         self._app.prompt.set_text(strip_terminal_controls(text))

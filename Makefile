@@ -55,7 +55,8 @@ lint: $(STAMP)
 	$(VENV)/bin/ruff check src tests examples benchmarks integration_tests
 	$(VENV)/bin/ruff format --check src tests examples benchmarks integration_tests
 	$(VENV)/bin/mypy
-	$(VENV)/bin/mypy --strict examples/hooks examples/pi
+	$(VENV)/bin/mypy --strict examples/hooks
+	$(VENV)/bin/mypy --strict examples/pi
 
 format: $(STAMP)
 	$(VENV)/bin/ruff format src tests examples benchmarks integration_tests

@@ -22,7 +22,9 @@ def test_demo_shows_blocks_redaction_settings_hook_chained_denial_load_error_and
     out = done.stdout + done.stderr
     assert done.returncode == 0, out
     assert "broken_hook.py failed to load: unknown event 'tool_cal'" in out
-    assert "-> bash rm -rf build\n     [x] Blocked by user" in out
+    assert (
+        "-> bash rm -rf build\n     [x] Dangerous command blocked (no UI for confirmation)" in out
+    )
     assert "OPENAI_API_KEY=[REDACTED]" in out and "sk-demo" not in out
     assert "blocking: Piping a download into a shell is not allowed" in out
     assert "Done. The build folder was kept" in out

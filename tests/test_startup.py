@@ -71,8 +71,9 @@ SETTINGS_VALIDATION = (
 #: ``agent.queues``, and the sandbox's side of the agent, ``agent.sandbox_side``; +1: the
 #: hooks' reload, ``agent.reload``, out of ``agent.setup``; +1: the built-in tools' schemas
 #: written out, ``tools.schemas``, so no request imports pydantic; +1: the handlers a run
-#: does not wait for, ``agent.lagging``).
-MAX_TURN_HOOKLINE_MODULES = 117
+#: does not wait for, ``agent.lagging``; +1: the providers hooks register,
+#: ``agent.providers.registered``, which the chosen model is looked up in).
+MAX_TURN_HOOKLINE_MODULES = 118
 #: ``claude-hook --no-discovery`` with one hook (37 when this was pinned; +1: the watchdog;
 #: +2: ``core.driver`` and the loop-free runners, ``core.loopless``).
 MAX_BRIDGE_HOOKLINE_MODULES = 43

@@ -125,6 +125,30 @@ async def test_compact_on_a_short_session_asks_the_extension(
 
 
 @pytest.mark.parametrize("agent", AGENTS)
+@pytest.mark.parametrize("which", ["first", "second"])
+async def test_fork_tells_handlers_the_user_message(agent: str, which: str, tmp_path: Path) -> None:
+    """``fork`` names the chosen user message to ``session_before_fork``; the new session
+    holds what came before it (nothing, for the first message)."""
+    with FakeOpenAIServer() as fake:
+        fake.add_text("one")
+        fake.add_text("two")
+        async with _client(agent, fake, tmp_path, "none") as rpc:
+            await rpc.run("first")
+            await _settled(rpc)
+            await rpc.run("second")
+            await _settled(rpc)
+            messages = (await rpc.ok("get_fork_messages"))["messages"]
+            chosen = messages[0 if which == "first" else 1]
+            answer = await rpc.ok("fork", entryId=chosen["entryId"])
+            kept = (await rpc.ok("get_messages"))["messages"]
+    assert answer["cancelled"] is False and answer["text"] == which, answer
+    asked = [r for r in _records(tmp_path) if r["event"] == "session_before_fork"]
+    assert asked == [{"instance": 1, "event": "session_before_fork", "entryId": chosen["entryId"]}]
+    roles = [m["role"] for m in kept]
+    assert roles == ([] if which == "first" else ["user", "assistant"]), roles
+
+
+@pytest.mark.parametrize("agent", AGENTS)
 async def test_model_select_carries_the_model_object(agent: str, tmp_path: Path) -> None:
     with FakeOpenAIServer() as fake:
         client = _client(agent, fake, tmp_path, "none")

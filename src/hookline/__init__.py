@@ -38,6 +38,10 @@ _API: dict[str, tuple[str, ...]] = {
     ),
     "hookline.agent.providers.anthropic_provider": ("AnthropicProvider",),
     "hookline.agent.providers.openai_provider": ("OpenAIProvider",),
+    "hookline.agent.providers.registered": (
+        "StreamOptions",
+        "stream_api",
+    ),
     "hookline.agent.providers.registry": (
         "ProviderSpecError",
         "create_provider",
@@ -165,6 +169,15 @@ _API: dict[str, tuple[str, ...]] = {
         "ExecResult",
         "exec_command",
         "run_process",
+    ),
+    "hookline.core.provider_config": (
+        "LoginCallbacks",
+        "ModelCost",
+        "OAuthConfig",
+        "OAuthCredentials",
+        "ProviderConfig",
+        "ProviderConfigError",
+        "ProviderModel",
     ),
     "hookline.core.results": (
         "BashOutput",

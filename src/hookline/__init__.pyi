@@ -21,6 +21,8 @@ from hookline.agent.provider import ProviderError as ProviderError
 from hookline.agent.provider import ToolSpec as ToolSpec
 from hookline.agent.providers.anthropic_provider import AnthropicProvider as AnthropicProvider
 from hookline.agent.providers.openai_provider import OpenAIProvider as OpenAIProvider
+from hookline.agent.providers.registered import StreamOptions as StreamOptions
+from hookline.agent.providers.registered import stream_api as stream_api
 from hookline.agent.providers.registry import ProviderSpecError as ProviderSpecError
 from hookline.agent.providers.registry import create_provider as create_provider
 from hookline.agent.providers.scripted import ScriptedProvider as ScriptedProvider
@@ -127,6 +129,13 @@ from hookline.core.messages import UserMessage as UserMessage
 from hookline.core.process import ExecResult as ExecResult
 from hookline.core.process import exec_command as exec_command
 from hookline.core.process import run_process as run_process
+from hookline.core.provider_config import LoginCallbacks as LoginCallbacks
+from hookline.core.provider_config import ModelCost as ModelCost
+from hookline.core.provider_config import OAuthConfig as OAuthConfig
+from hookline.core.provider_config import OAuthCredentials as OAuthCredentials
+from hookline.core.provider_config import ProviderConfig as ProviderConfig
+from hookline.core.provider_config import ProviderConfigError as ProviderConfigError
+from hookline.core.provider_config import ProviderModel as ProviderModel
 from hookline.core.results import BashOutput as BashOutput
 from hookline.core.results import BeforeAgentStartResult as BeforeAgentStartResult
 from hookline.core.results import BeforeProviderRequestResult as BeforeProviderRequestResult

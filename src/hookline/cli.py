@@ -114,7 +114,7 @@ def _main_parser() -> argparse.ArgumentParser:
         default=None,
         metavar="SPEC",
         help="scripted:FILE (deterministic script; the default is an embedded one), "
-        "anthropic:NAME, openai:NAME",
+        "anthropic:NAME, openai:NAME, or PROVIDER:NAME of a provider a hook registers",
     )
     p.add_argument(
         "--base-url",
@@ -214,6 +214,18 @@ def _main_parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--system-prompt", default=None, metavar="TEXT", help="replace the default system prompt"
+    )
+    p.add_argument(
+        "--append-system-prompt",
+        default=None,
+        metavar="TEXT",
+        help="add TEXT (or the text of the file TEXT names) to the end of the system prompt",
+    )
+    p.add_argument(
+        "--tools",
+        default=None,
+        metavar="LIST",
+        help="offer only these tools, comma-separated (e.g. read,grep,find,ls)",
     )
     loudness = p.add_mutually_exclusive_group()
     loudness.add_argument(
@@ -479,6 +491,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             required_hooks=args.required_hooks,
             plugin_dirs=[os.path.join(cwd, os.path.expanduser(d)) for d in args.plugin_dirs],
             system_prompt=args.system_prompt,
+            append_system_prompt=_text_or_file(args.append_system_prompt, cwd),
+            tools=_tool_list(args.tools),
             interactive=interactive,
             verbose=level <= logging.DEBUG,
             verbose_context=args.verbose_context,
@@ -674,6 +688,24 @@ def _version() -> int:
 def _under(cwd: str, path: str | None) -> str | None:
     """``path`` with ``~`` expanded, relative to ``cwd``."""
     return None if path is None else os.path.join(cwd, os.path.expanduser(path))
+
+
+def _text_or_file(value: str | None, cwd: str) -> str | None:
+    """``--append-system-prompt``: the text of the file it names, else the text itself."""
+    if value is None:
+        return None
+    path = os.path.join(cwd, os.path.expanduser(value))
+    if os.path.isfile(path):
+        with open(path, encoding="utf-8") as file:
+            return file.read()
+    return value
+
+
+def _tool_list(value: str | None) -> list[str] | None:
+    """``--tools read,grep``: the names, in order, blanks left out."""
+    if value is None:
+        return None
+    return [name.strip() for name in value.split(",") if name.strip()]
 
 
 def _observers(agent: object, audit_log: str | None) -> Callable[[], None]:

@@ -18,7 +18,7 @@ from hookline import AgentEndEvent, AgentStartEvent, InputEvent, StopEvent, Tool
 from hookline.core.messages import content_text
 
 from .conftest import MakeAgent
-from .helpers import ScriptedUI, texts
+from .helpers import Harness, ScriptedUI, texts
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "hooks"
 
@@ -99,7 +99,7 @@ async def test_permission_gate_lets_the_command_run_when_the_user_says_yes(
 
 # -- git checkpointing ----------------------------------------------------------------
 
-GIT_CHECKPOINT = (EXAMPLES / "git_checkpoint.py").read_text()
+GIT_CHECKPOINT = (EXAMPLES.parent / "pi" / "git_checkpoint.py").read_text()
 
 
 def git(cwd: Path, *args: str) -> str:
@@ -112,18 +112,32 @@ def write_call(content: str) -> dict[str, object]:
     return {"tool_calls": [{"name": "write", "arguments": {"path": "app.py", "content": content}}]}
 
 
-async def test_git_checkpoint_restores_the_code_of_the_turn_branched_to(
-    make_agent: MakeAgent, project: Path
-) -> None:
+def _repo(project: Path, work: str) -> None:
     git(project, "init", "-q")
     git(project, "config", "user.email", "dev@example.invalid")
     git(project, "config", "user.name", "dev")
     (project / "app.py").write_text("v0\n")
     git(project, "add", "app.py")
     git(project, "commit", "-qm", "initial")
-    (project / "app.py").write_text("v1 (the user's uncommitted work)\n")
+    (project / "app.py").write_text(work)
 
-    ui = ScriptedUI(select="Yes, restore")
+
+def _tool_call_entries(h: Harness) -> list[str]:
+    """The assistant messages that asked for a tool call, oldest first."""
+    return [
+        e["id"]
+        for e in h.entries()
+        if e["type"] == "message"
+        and e["message"]["role"] == "assistant"
+        and any(b.get("type") == "tool_call" for b in e["message"]["content"])
+    ]
+
+
+async def test_git_checkpoint_restores_the_code_of_the_entry_forked_at(
+    make_agent: MakeAgent, project: Path
+) -> None:
+    _repo(project, "v1 (the user's uncommitted work)\n")
+    ui = ScriptedUI(select="Yes, restore code to that point")
     h = await make_agent(
         [write_call("v2\n"), write_call("v3\n"), "Rewrote app.py twice."],
         hooks={"checkpoint": GIT_CHECKPOINT},
@@ -132,41 +146,32 @@ async def test_git_checkpoint_restores_the_code_of_the_turn_branched_to(
     )
     await h.agent.prompt("rewrite app.py")
     assert (project / "app.py").read_text() == "v3\n"
-    checkpoints = h.hook("checkpoint").CHECKPOINTS
-    assert sorted(checkpoints) == [0, 1, 2]
+    first, _ = _tool_call_entries(h)
 
-    assert await h.agent.branch(1) is True
+    assert await h.agent.fork(first) is True
     assert ui.asked == [
         ("Restore code state?", ["Yes, restore code to that point", "No, keep current code"])
     ]
-    restored = h.hook("checkpoint").RESTORED
-    assert restored == [(checkpoints[1], 0)]
-    assert (project / "app.py").read_text() == "v2\n"  # as it was when turn 1 started
+    assert (project / "app.py").read_text() == "v2\n"  # as it was after that entry's write
     assert ("info", "Code restored to checkpoint") in ui.notifications
-    assert h.agent.session.get_leaf_id() == h.agent.turn_leaves[1]
+    assert h.agent.session.get_leaf_id() == first
     assert h.errors == []
 
 
 async def test_git_checkpoint_keeps_the_code_when_the_user_says_no(
     make_agent: MakeAgent, project: Path
 ) -> None:
-    git(project, "init", "-q")
-    git(project, "config", "user.email", "dev@example.invalid")
-    git(project, "config", "user.name", "dev")
-    (project / "app.py").write_text("v0\n")
-    git(project, "add", "app.py")
-    git(project, "commit", "-qm", "initial")
-    (project / "app.py").write_text("v1\n")
+    _repo(project, "v1\n")
     h = await make_agent(
-        [write_call("v2\n"), "done"],
+        [write_call("v2\n"), write_call("v3\n"), "done"],
         hooks={"checkpoint": GIT_CHECKPOINT},
-        ui=ScriptedUI(select="No"),
+        ui=ScriptedUI(select="No, keep current code"),
         permission_mode="acceptEdits",
     )
     await h.agent.prompt("rewrite app.py")
-    assert await h.agent.branch(0) is True
-    assert (project / "app.py").read_text() == "v2\n"
-    assert h.hook("checkpoint").RESTORED == []
+    first, _ = _tool_call_entries(h)
+    assert await h.agent.fork(first) is True
+    assert (project / "app.py").read_text() == "v3\n"
 
 
 # -- file watcher and pi.send -----------------------------------------------------------

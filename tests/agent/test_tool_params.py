@@ -124,28 +124,26 @@ async def test_a_built_in_tool_call_with_bad_arguments_is_the_models_to_fix(
 
 
 async def test_the_dynamic_tools_example_declares_echo_with_a_model(make_agent: MakeAgent) -> None:
-    example = Path(__file__).resolve().parents[2] / "examples" / "hooks" / "dynamic_tools.py"
+    example = Path(__file__).resolve().parents[2] / "examples" / "pi" / "dynamic_tools.py"
     h = await make_agent(
         [
-            {"tool_calls": [{"name": "shout", "arguments": {"text": 5}}]},
-            {"tool_calls": [{"name": "shout", "arguments": {"text": "hi"}}]},
+            {"tool_calls": [{"name": "shout", "arguments": {"message": 5}}]},
+            {"tool_calls": [{"name": "shout", "arguments": {"message": "hi"}}]},
             "done",
         ],
         hook_paths=[str(example)],
     )
-    await h.runner.run_command("add-echo", "shout >> ")
+    await h.runner.run_command("add-echo-tool", "shout")
     await h.agent.prompt("shout")
 
     results = [m for m in h.seen_by_model(2) if m["role"] == "tool"]
     assert [(content_text(r["content"]), r["is_error"]) for r in results] == [
-        ("shout: parameter 'text' must be a string, got int 5", True),
-        (">>hi", False),
+        ("shout: parameter 'message' must be a string, got int 5", True),
+        ("[shout] hi", False),
     ]
     spec = next(t for t in h.provider.requests[0].tools if t.name == "shout")
     assert spec.json_schema() == {
         "type": "object",
-        "properties": {
-            "text": {"type": "string", "default": "", "description": "The text to echo"}
-        },
-        "required": [],
+        "properties": {"message": {"type": "string", "description": "Message to echo"}},
+        "required": ["message"],
     }

@@ -72,6 +72,18 @@ def test_directories_are_sorted_by_name_and_skip_helpers(
     assert _names(found) == ["a.py", "b.py", "Mid.py", "alpha.py", "zeta.py"]
 
 
+def test_a_named_package_is_one_hook_its_init(tmp_path: Path, write_hook: WriteHook) -> None:
+    """``--hook examples/pi/subagent``: a folder with ``__init__.py`` is one hook (its other
+    modules and data files are its own), as pi loads ``<name>/index.ts``."""
+    package = tmp_path / "subagent"
+    init = write_hook(package / "__init__.py")
+    write_hook(package / "helpers.py")
+
+    found = discover_hooks(cli_paths=[package], packages=False)
+
+    assert [s.path for s in found.sources] == [str(init)]
+
+
 def test_cli_relative_paths_resolve_against_cwd(tmp_path: Path, write_hook: WriteHook) -> None:
     hook = write_hook(tmp_path / "work" / "hooks" / "h.py")
 

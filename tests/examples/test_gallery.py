@@ -1,5 +1,5 @@
 """The gallery's newer hooks, through hookline's pytest plugin: the package-manager rewriter,
-the safety policy, the file-watcher trigger, the HTTP webhook and the Claude settings example."""
+the safety policy, the HTTP webhook and the Claude settings example."""
 
 from __future__ import annotations
 
@@ -118,26 +118,6 @@ async def test_safety_keeps_writes_inside_the_project(example: Example, tmp_path
     for path in ("../x.py", "/etc/passwd", "escape/x.py", "~/.bashrc"):
         emitted = await harness.tool_call("edit", {"path": path, "oldText": "a", "newText": "b"})
         emitted.assert_blocked("outside the project")
-
-
-# -- file_trigger ------------------------------------------------------------------------
-
-
-async def test_file_trigger_sends_what_is_written_then_stops(
-    example: Example, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    trigger = tmp_path / "trigger.txt"
-    monkeypatch.setenv("HOOKLINE_TRIGGER_FILE", str(trigger))
-    harness = example("file_trigger", cwd=tmp_path)
-    (await harness.emit("session_start")).assert_allowed()
-    assert ("info", f"Watching {trigger}") in harness.ui.notifications
-    trigger.write_text("Run the tests\n")
-    await until(lambda: harness.host.prompts == ["External trigger: Run the tests"], "the prompt")
-    await until(lambda: trigger.read_text() == "", "the file to be emptied")
-    (await harness.emit("session_shutdown")).assert_allowed()
-    trigger.write_text("after shutdown")
-    assert harness.host.prompts == ["External trigger: Run the tests"]
-    assert trigger.read_text() == "after shutdown"
 
 
 # -- webhook ---------------------------------------------------------------------------

@@ -243,3 +243,27 @@ def test_hook_flags_are_parsed_once_hooks_load_and_listed_in_help(tmp_path: Path
     assert "hook flags:" in done.stdout
     assert "--plan  start in plan mode" in done.stdout and f"[hook {hook}]" in done.stdout
     assert "--preset VALUE  a preset name (default: fast)" in done.stdout
+
+
+def test_tools_and_append_system_prompt_shape_the_run(tmp_path: Path) -> None:
+    """``--tools`` offers only the tools named; ``--append-system-prompt`` adds a file's text
+    (or the text itself) after the system prompt."""
+    (tmp_path / "scout.md").write_text("You are a scout.")
+    write = {"name": "write", "arguments": {"path": "out.txt", "content": "x"}}
+    model = write_script(
+        tmp_path / "script.json",
+        [{"tool_calls": [write], "expect_system_contains": "\n\nYou are a scout."}, "done"],
+    )
+    done = run_cli(
+        *("-p", "go", "--mode", "json", "--no-session", "--model", model),
+        *("--tools", "read, ls", "--append-system-prompt", "scout.md"),
+        cwd=tmp_path,
+    )
+    assert done.returncode == 0, done.stderr
+    assert not (tmp_path / "out.txt").exists()  # write was not offered: the call failed
+    results = [e for e in json_lines(done.stdout) if e.get("type") == "tool_execution_end"]
+    assert results and results[0]["is_error"] is True
+
+    bad = run_cli("-p", "go", "--model", model, "--tools", "read,nosuch", cwd=tmp_path)
+    assert bad.returncode == 2
+    assert "--tools: unknown tool(s) 'nosuch'" in _one_error_line(bad.stderr)

@@ -32,6 +32,10 @@ def register(pi: Any) -> None:
         record({"event": "session_before_compact"})
         return {"cancel": True} if CASE == "cancel_compact" else None
 
+    @pi.on("session_before_fork")
+    async def before_fork(event: Any, ctx: Any) -> None:
+        record({"event": "session_before_fork", "entryId": event.entry_id})
+
     @pi.on("model_select")
     async def model_select(event: Any, ctx: Any) -> None:
         model = event.model

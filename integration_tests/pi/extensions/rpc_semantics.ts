@@ -20,6 +20,9 @@ export default function (pi: any) {
 		record({ event: "session_before_compact" });
 		if (CASE === "cancel_compact") return { cancel: true };
 	});
+	pi.on("session_before_fork", async (event: any) => {
+		record({ event: "session_before_fork", entryId: event.entryId });
+	});
 	pi.on("model_select", async (event: any) => {
 		const model = event.model;
 		record({ event: "model_select", provider: model.provider, id: model.id, source: event.source });

@@ -367,6 +367,10 @@ class Agent:
         """Copy the path up to ``entry_id`` into a new session file."""
         return await self.sessions.fork(entry_id)
 
+    async def fork_before(self, user_entry_id: str) -> bool:
+        """Fork from a user message as pi does: the new session ends just before it."""
+        return await self.sessions.fork_before(user_entry_id)
+
     async def navigate_tree(
         self,
         target_id: str,
@@ -508,14 +512,15 @@ class Agent:
         await self.shutdown("shutdown")
         self.shutdown_requested.set()
 
-    def start_compaction(self, custom_instructions: str | None) -> None:
+    def start_compaction(self, custom_instructions: str | None) -> asyncio.Task[bool]:
         task = self._spawn(self._compact_when_idle(custom_instructions))
         self._compactions.add(task)
         task.add_done_callback(self._compactions.discard)
+        return task
 
-    async def _compact_when_idle(self, custom_instructions: str | None) -> None:
+    async def _compact_when_idle(self, custom_instructions: str | None) -> bool:
         await self._idle.wait()
-        await self.compact(custom_instructions)
+        return await self.compact(custom_instructions)
 
     def get_context_usage(self) -> ContextUsage | None:
         window = self.context_window
@@ -969,17 +974,18 @@ class Agent:
         return ToolResult([{"type": "text", "text": text}], {"exit_code": done.code})
 
     async def set_model(self, provider: Provider, source: str = "set") -> None:
-        # here: only a model change needs the catalog's facts
-        from hookline.agent.model_catalog import describe
+        # here: only a model change needs the catalog's facts (a registered model's too)
+        from hookline.agent.model_catalog import ModelCatalog
 
+        catalog = self._catalog() if self._catalog is not None else ModelCatalog(os.environ)
         previous = self.provider.model_id
         self.provider = provider
         self.session.append_model_change(provider.model_id, previous)
         await self.emit(
             ModelSelectEvent(
-                model=describe(provider.model_id).to_pi(),
+                model=catalog.entry(provider.model_id).to_pi(),
                 spec=provider.model_id,
-                previous_model=describe(previous).to_pi(),
+                previous_model=catalog.entry(previous).to_pi(),
                 previous_spec=previous,
                 source=source,
             )

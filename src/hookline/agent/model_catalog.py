@@ -14,11 +14,15 @@ import importlib.util
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hookline.agent.model_choice import MODEL_ENV, normalize_spec
 from hookline.agent.provider import THINKING_LEVELS, ThinkingLevel
 from hookline.agent.providers.registry import ProviderSpecError, parse_spec
+from hookline.core.provider_config import ModelCost
+
+if TYPE_CHECKING:
+    from hookline.agent.providers.registered import ProviderTable
 
 #: The embedded scripted model (what runs with nothing configured).
 SCRIPTED_DEFAULT = "scripted:" + str(Path(__file__).with_name("default_script.yaml"))
@@ -37,14 +41,8 @@ _KEYS = {"anthropic": "ANTHROPIC_API_KEY", "openai": "OPENAI_API_KEY"}
 _SDKS = {"openai": "openai"}
 
 
-@dataclass(frozen=True, slots=True)
-class Cost:
-    """US dollars per million tokens."""
-
-    input: float = 0.0
-    output: float = 0.0
-    cache_read: float = 0.0
-    cache_write: float = 0.0
+#: US dollars per million tokens: what a hook's ``register_provider`` model states.
+Cost = ModelCost
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +58,8 @@ class ModelEntry:
     input: tuple[str, ...] = ("text", "image")
     cost: Cost = field(default_factory=Cost)
     base_url: str | None = None
+    #: The wire protocol (pi's ``api``), when not the provider's own (a registered one's).
+    api: str | None = None
 
     @property
     def spec(self) -> str:
@@ -75,6 +75,7 @@ class ModelEntry:
     def to_pi(self) -> dict[str, Any]:
         """pi's ``Model`` object (camelCase)."""
         api, default_url = _APIS.get(self.provider, ("hookline-scripted", ""))
+        api = self.api or api
         return {
             "id": self.id,
             "name": self.name,
@@ -167,14 +168,25 @@ class ModelCatalog:
     settings_model: str | None = None
     base_url: str | None = None
     installed: Callable[[str], bool] = _sdk_installed
+    #: The providers hooks registered (``pi.register_provider``): their models are listed
+    #: too, and replace the built-in ones of their name.
+    registered: ProviderTable | None = None
 
     def entry(self, spec: str) -> ModelEntry:
+        if self.registered is not None:
+            found = self.registered.entry(spec)
+            if found is not None:
+                return found
         provider = normalize_spec(spec).partition(":")[0]
         return describe(spec, self.base_url if provider in _KEYS else None)
 
     def usable(self, provider: str) -> bool:
         """Whether a model of ``provider`` can be built here: scripted always; the others
-        need their API key (OpenAI: or ``--base-url``, a local server) and their SDK."""
+        need their API key (OpenAI: or ``--base-url``, a local server) and their SDK; a
+        registered provider's, a key or a login."""
+        registration = self.registered.get(provider) if self.registered is not None else None
+        if self.registered is not None and registration is not None and registration.config.models:
+            return self.registered.stored_key(provider) is not None
         if provider not in _KEYS:
             return True
         keyed = bool(self.env.get(_KEYS[provider], "").strip())
@@ -187,18 +199,27 @@ class ModelCatalog:
         """The model in use, the ones named by the user, the scripted model, then every
         provider's known models; no repeats, nothing whose spec names no provider."""
         named = [s for s in (self.env.get(MODEL_ENV, ""), self.settings_model or "") if s.strip()]
-        specs = [current, *named, SCRIPTED_DEFAULT, *(m.spec for m in KNOWN)]
+        registered = self.registered.models() if self.registered is not None else []
+        replaced = {m.provider for m in registered}
+        known = [m.spec for m in KNOWN if m.provider not in replaced]
+        specs = [current, *named, SCRIPTED_DEFAULT, *known, *(m.spec for m in registered)]
         seen: dict[str, ModelEntry] = {}
         for spec in specs:
-            if _names_a_provider(spec):  # a bad name in the environment or settings is not a model
+            if self.names_a_provider(spec):  # a bad name in the environment or settings is not one
                 entry = self.entry(spec)
                 seen.setdefault(entry.spec, entry)
         return list(seen.values())
 
     def available(self, current: str) -> list[ModelEntry]:
         """``listed`` less what could not be built here (the model in use always stays)."""
-        in_use = self.entry(current).spec if _names_a_provider(current) else None
+        in_use = self.entry(current).spec if self.names_a_provider(current) else None
         return [e for e in self.listed(current) if e.spec == in_use or self.usable(e.provider)]
+
+    def names_a_provider(self, spec: str) -> bool:
+        """Whether ``spec`` names a built-in or a registered provider."""
+        if self.registered is not None and self.registered.split(spec) is not None:
+            return True
+        return _names_a_provider(spec)
 
 
 def _names_a_provider(spec: str) -> bool:

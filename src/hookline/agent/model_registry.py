@@ -13,12 +13,17 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from hookline.agent.model_catalog import ModelCatalog, ModelEntry
 from hookline.agent.model_choice import normalize_spec
 from hookline.agent.provider import PayloadHook, Provider, ProviderError, ResponseHook
 from hookline.agent.providers.registry import create_provider
 from hookline.core.host import ModelInfo
+from hookline.core.provider_config import LoginCallbacks, OAuthCredentials, ProviderConfig
+
+if TYPE_CHECKING:
+    from hookline.agent.providers.registered import ProviderTable
 
 #: What names a model: a registry entry, ``ctx.model_info``, or a ``provider:id`` spec.
 ModelRef = ModelEntry | ModelInfo | str
@@ -109,6 +114,15 @@ class ModelRegistry:
         OpenAI's ``OPENAI_API_KEY`` (else a placeholder for a ``--base-url`` server); a
         scripted model needs none."""
         entry = self.resolve(model)
+        table = self.catalog.registered
+        registration = table.get(entry.provider) if table is not None else None
+        if table is not None and registration is not None and registration.config.models:
+            key = table.stored_key(entry.provider)
+            if key is None:
+                return RequestAuth(False, error=f"{entry.provider}: no key; log in or set one")
+            return RequestAuth(
+                True, api_key=key, headers=table.headers(registration, entry.id, key)
+            )
         try:
             if entry.provider == "anthropic":
                 from hookline.agent.providers.anthropic_http import Credentials
@@ -131,10 +145,43 @@ class ModelRegistry:
         return auth.api_key if auth.ok else None
 
     def get_api_key_for_provider(self, provider: str) -> str | None:
-        """The API key calls to ``provider``'s models would send (None for a provider the
-        registry has no model of)."""
+        """The API key calls to ``provider``'s models would send; for a provider the
+        registry has no model of, the key stored for it in ``auth.json``, if any."""
         model = next((m for m in self.get_all() if m.provider == provider), None)
-        return self.get_api_key(model) if model is not None else None
+        if model is not None:
+            return self.get_api_key(model)
+        return self.table.stored_key(provider)
+
+    # -- registered providers ------------------------------------------------------------
+
+    @property
+    def table(self) -> ProviderTable:
+        """The providers hooks registered (made here when the catalog has none)."""
+        if self.catalog.registered is None:
+            from hookline.agent.providers.registered import ProviderTable
+
+            self.catalog.registered = ProviderTable()
+        return self.catalog.registered
+
+    def register_provider(self, name: str, config: ProviderConfig, hook_path: str = "") -> None:
+        """pi's ``registerProvider``: ``name``'s models are listed and callable from now on."""
+        self.table.register(name, config, hook_path)
+        self._forget(name)
+
+    def unregister_provider(self, name: str) -> None:
+        """pi's ``unregisterProvider``: ``name``'s models are gone, built-in ones restored."""
+        self.table.unregister(name)
+        self._forget(name)
+
+    async def login(self, provider: str, callbacks: LoginCallbacks) -> OAuthCredentials:
+        """Log in to a registered provider (its ``oauth.login``) and store the credentials
+        in ``$HOOKLINE_HOME/auth.json`` (pi's ``/login``)."""
+        return await self.table.login(provider, callbacks)
+
+    def _forget(self, provider: str) -> None:
+        """Drop the providers built for ``provider``'s models (its config changed)."""
+        for key in [k for k in self._built if k[0].partition(":")[0] == provider]:
+            del self._built[key]
 
     def has_configured_auth(self, model: ModelRef) -> bool:
         """Whether a call to ``model`` has the credentials it needs."""
@@ -157,7 +204,13 @@ class ModelRegistry:
                 return current
         built = self._built.get((spec, api_key))
         if built is None:
-            built = create_provider(spec, base_url=entry.base_url, cwd=self.cwd, api_key=api_key)
+            built = create_provider(
+                spec,
+                base_url=entry.base_url,
+                cwd=self.cwd,
+                api_key=api_key,
+                registered=self.catalog.registered,
+            )
             self._built[(spec, api_key)] = built
         return built
 

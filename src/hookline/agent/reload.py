@@ -1,6 +1,7 @@
 """``/reload`` and ``ctx.reload()``: discover the hooks again and swap them in, whole.
 
-Module hooks are discovered and imported anew (files added since count) and
+Module hooks are discovered and imported anew (files added since count), the
+providers they register replace the ones they registered before, and
 the settings hooks are read again, both with the trust decided at start-up,
 so an untrusted project's hooks stay out. Everything is loaded first and
 swapped into the runner in one step: a module that now fails to load is
@@ -18,6 +19,7 @@ from typing import TYPE_CHECKING, TextIO
 from hookline.discovery import LoadResult, load_hooks_async
 
 if TYPE_CHECKING:
+    from hookline.agent.providers.registered import ProviderTable
     from hookline.agent.setup import ModuleHookPlan
     from hookline.claude.adapter import ClaudeHooks
     from hookline.core.api import HookAPI, LoadedHook
@@ -49,8 +51,10 @@ class HookReload:
         read_settings: Callable[[], LoadedSettings] | None = None,
         claude: ClaudeHooks | None = None,
         err: TextIO | None = None,
+        registered: ProviderTable | None = None,
     ) -> None:
         self._plan = plan
+        self._registered = registered
         self._runner = runner
         self.loaded = loaded
         self._cwd = cwd
@@ -78,6 +82,8 @@ class HookReload:
             old += [h for h in self._runner.hooks if h.path == SETTINGS_HOOK_PATH]
             new.append((settings_hook, None))
         self._runner.replace_hooks(old, new)
+        if self._registered is not None:  # the providers the hooks register, anew
+            problems += self._registered.load(fresh.hooks, replacing=self.loaded.hooks)
         self.loaded = fresh
         for problem in problems:
             self._say(problem)

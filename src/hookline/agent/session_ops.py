@@ -175,10 +175,20 @@ class SessionLifecycle:
 
     async def fork(self, entry_id: str | None = None) -> bool:
         """Copy the path up to ``entry_id`` (default: the leaf) into a new session file."""
-        if await self._cancelled(SessionBeforeForkEvent(entry_id=entry_id)):
+        return await self._fork(entry_id, entry_id or self.session.get_leaf_id())
+
+    async def fork_before(self, user_entry_id: str) -> bool:
+        """pi's fork from a user message: handlers see that message's id, the new
+        session holds the path before it (nothing, when it was the first)."""
+        entry = self.session.get_entry(user_entry_id)
+        parent = entry.get("parent_id") if entry is not None else None
+        return await self._fork(user_entry_id, parent)
+
+    async def _fork(self, asked: str | None, keep_up_to: str | None) -> bool:
+        if await self._cancelled(SessionBeforeForkEvent(entry_id=asked)):
             return False
         previous = self.session.get_session_file()
-        forked = self.session.fork(entry_id or self.session.get_leaf_id())
+        forked = self.session.fork(keep_up_to)
         self.session.close()
         self.session = forked
         now = forked.get_session_file()

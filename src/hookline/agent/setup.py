@@ -26,6 +26,7 @@ from hookline.agent.memory import Memory, load_memory, system_prompt_with_memory
 from hookline.agent.model_choice import choose_model, normalize_spec
 from hookline.agent.permissions import PermissionRules
 from hookline.agent.provider import Provider, ProviderError
+from hookline.agent.providers.registered import ProviderTable
 from hookline.agent.providers.registry import ProviderSpecError, create_provider
 from hookline.agent.providers.scripted import ScriptError
 from hookline.agent.reload import HookReload
@@ -112,6 +113,10 @@ class AgentOptions:
     allow_bypass_permissions: bool = False
     trust_project: bool = False
     system_prompt: str | None = None
+    #: ``--append-system-prompt``: added to the end of the (default or given) system prompt.
+    append_system_prompt: str | None = None
+    #: ``--tools``: the tools offered from the start (None: every tool).
+    tools: list[str] | None = None
     interactive: bool = False
     verbose: bool = False
     verbose_context: bool = False
@@ -178,16 +183,34 @@ def _say(
         print(f"hookline: {text}", file=stream, flush=True)
 
 
-def _provider(spec: str, *, base_url: str | None, cwd: str, prefetch: bool) -> Provider:
+def _provider(
+    spec: str,
+    *,
+    base_url: str | None,
+    cwd: str,
+    prefetch: bool,
+    registered: ProviderTable | None = None,
+) -> Provider:
     """The provider for a ``provider:name`` spec (``set_model``, a sub-agent type's model)."""
     try:
-        return create_provider(normalize_spec(spec), base_url=base_url, cwd=cwd, prefetch=prefetch)
+        return create_provider(
+            normalize_spec(spec),
+            base_url=base_url,
+            cwd=cwd,
+            prefetch=prefetch,
+            registered=registered,
+        )
     except (ProviderSpecError, ScriptError, ProviderError) as exc:
         raise SetupError(str(exc)) from None
 
 
 def _chosen_provider(
-    options: AgentOptions, settings: LoadedSettings, cwd: str, err: TextIO | None
+    options: AgentOptions,
+    settings: LoadedSettings,
+    cwd: str,
+    err: TextIO | None,
+    *,
+    registered: ProviderTable | None = None,
 ) -> Provider:
     """``--model`` > ``HOOKLINE_MODEL`` > settings ``model`` > an API key > the scripted model."""
     origin = next(
@@ -204,7 +227,13 @@ def _chosen_provider(
     try:
         # The terminal app has keys to read while an SDK imports; other runs go straight on.
         prefetch = options.interactive
-        return create_provider(choice.spec, base_url=options.base_url, cwd=cwd, prefetch=prefetch)
+        return create_provider(
+            choice.spec,
+            base_url=options.base_url,
+            cwd=cwd,
+            prefetch=prefetch,
+            registered=registered,
+        )
     except (ProviderSpecError, ScriptError, ProviderError) as exc:
         where = "" if choice.source in ("--model", "default") else f"{choice.source}: "
         raise SetupError(f"{where}{exc}") from None
@@ -393,6 +422,8 @@ class AgentBuilder:
         self._set_aside = frozenset(set_aside)
         #: What a step built before the agent that reaches it later; ``bind`` gives it.
         self._awaiting_agent: list[_AwaitsAgent] = []
+        #: The providers hooks registered (``pi.register_provider``), once they are loaded.
+        self.registered = ProviderTable()
 
     async def build(self) -> AgentBundle:
         if not os.path.isdir(self.cwd):
@@ -401,14 +432,24 @@ class AgentBuilder:
         read_settings = self.settings_reader(trusted)
         settings = self.settings(read_settings, trusted)
         rules = _permission_rules(settings, self.options, self.cwd, self.err)  # before any hook
-        provider = _chosen_provider(self.options, settings, self.cwd, self.err)
         runner = self.runner(settings)
         plan = self.hook_plan(settings, trusted)
         loaded = await self.module_hooks(plan(), runner, settings)
+        self.registered = _registered_providers(loaded)
+        provider = _chosen_provider(
+            self.options, settings, self.cwd, self.err, registered=self.registered
+        )
         plugins = self.plugins(settings, trusted)
         claude = self.claude_hooks(settings, trusted, plugins, loaded, runner)
         reload = HookReload(
-            plan, runner, loaded, self.cwd, read_settings=read_settings, claude=claude, err=self.err
+            plan,
+            runner,
+            loaded,
+            self.cwd,
+            read_settings=read_settings,
+            claude=claude,
+            err=self.err,
+            registered=self.registered,
         )
         mode = self.permission_mode(settings)
         sandbox = self.sandbox(settings, rules, runner, read_settings)
@@ -434,9 +475,7 @@ class AgentBuilder:
             session=session,
             tools=self.tools(rules, claude, leftovers, sandbox),
             cwd=self.cwd,
-            system_prompt=system_prompt_with_memory(
-                self.options.system_prompt or DEFAULT_SYSTEM_PROMPT, memory
-            ),
+            system_prompt=system_prompt_with_memory(self.system_prompt(), memory),
             gate=gate,
             leftovers=leftovers,
             claude=claude,
@@ -450,6 +489,13 @@ class AgentBuilder:
             catalog=catalog,
         )
         self.bind(agent, claude)
+        if self.options.tools is not None:
+            try:
+                agent.set_active_tools(self.options.tools)
+            except ValueError as exc:
+                raise SetupError(
+                    f"--tools: {str(exc).removeprefix('set_active_tools: ')}"
+                ) from None
         agent.on_shutdown(sandbox.aclose)
         await _start_mcp_servers(agent, claude, settings, self.cwd, trusted, self.err)
         if self.options.verbose:
@@ -467,6 +513,12 @@ class AgentBuilder:
         )
 
     # -- the steps, in order ---------------------------------------------------------
+
+    def system_prompt(self) -> str:
+        """``--system-prompt`` (else the default), with ``--append-system-prompt`` after it."""
+        prompt = self.options.system_prompt or DEFAULT_SYSTEM_PROMPT
+        extra = self.options.append_system_prompt
+        return f"{prompt}\n\n{extra}" if extra else prompt
 
     def settings_reader(self, trusted: bool) -> Callable[[], LoadedSettings]:
         """How this session reads its settings (its trust, ``--settings``, managed): at
@@ -669,7 +721,7 @@ class AgentBuilder:
     def catalog(self, settings: LoadedSettings) -> Callable[[], ModelCatalog]:
         """The models ``/model`` and RPC list: the usable providers', the named ones."""
         named = None if settings.empty else settings.merged.model  # no settings: no models
-        return functools.partial(_catalog, named, self.options.base_url)
+        return functools.partial(_catalog, named, self.options.base_url, self.registered)
 
     def provider_factory(self) -> Callable[[str], Provider]:
         """How a model is switched to by name: ``set_model``, a sub-agent type's model."""
@@ -678,6 +730,7 @@ class AgentBuilder:
             base_url=self.options.base_url,
             cwd=self.cwd,
             prefetch=self.options.interactive,
+            registered=self.registered,
         )
 
     def tools(
@@ -707,10 +760,20 @@ class AgentBuilder:
             )
 
 
-def _catalog(named: str | None, base_url: str | None) -> ModelCatalog:
+def _catalog(named: str | None, base_url: str | None, registered: ProviderTable) -> ModelCatalog:
     from hookline.agent.model_catalog import ModelCatalog
 
-    return ModelCatalog(os.environ, named, base_url)
+    return ModelCatalog(os.environ, named, base_url, registered=registered)
+
+
+def _registered_providers(loaded: LoadResult) -> ProviderTable:
+    """The providers the loaded hooks registered; one that cannot be applied stops the
+    start, naming its hook."""
+    table = ProviderTable()
+    problems = table.load(loaded.hooks)
+    if problems:
+        raise SetupError(problems[0])
+    return table
 
 
 def _spawn_hook(claude: ClaudeHooks | None, mode: RunMode) -> BashSpawnHook:

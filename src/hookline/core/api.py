@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 import inspect
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, TypeVar, overload
 
@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from hookline.core.context import HookContext
     from hookline.core.host import NamedModel
     from hookline.core.process import ExecResult
+    from hookline.core.provider_config import ProviderConfig
 
 Handler = Callable[[Any, "HookContext"], Any]
 CommandHandler = Callable[[str, Any], Any]
@@ -98,6 +99,8 @@ class LoadedHook:
     tool_wrappers: list[tuple[str, ToolWrapperExecute]] = field(default_factory=list)
     flags: dict[str, RegisteredFlag] = field(default_factory=dict)
     stream_rules: list[StreamRule] = field(default_factory=list)
+    #: ``register_provider`` calls made while the hook loaded, applied by the agent.
+    providers: dict[str, ProviderConfig] = field(default_factory=dict)
     #: The hook enforces its own time limits (settings hooks: one per command), so the
     #: runner's ``hook_timeout`` is not applied to its handlers.
     own_deadlines: bool = False
@@ -315,6 +318,35 @@ class HookAPI:
         except re.error as exc:
             raise ValueError(f"stream rule {name!r}: bad pattern {pattern!r}: {exc}") from None
         self.hook.stream_rules.append(StreamRule(name, compiled, text, self.hook.path))
+
+    def register_provider(self, name: str, config: ProviderConfig | Mapping[str, Any]) -> None:
+        """Add the model provider ``name``, or change an existing one's endpoint and headers
+        (pi's ``registerProvider``; the config's fields in ``ProviderConfig``).
+
+        Checked here: a bad config raises ``ProviderConfigError`` naming this hook. Made
+        while the hook loads, it takes effect when the agent starts; later (a command,
+        a handler), at once.
+        """
+        from hookline.core.provider_config import ProviderConfigError, provider_config
+
+        try:
+            checked = provider_config(name, config)
+        except ProviderConfigError as exc:
+            raise ProviderConfigError(
+                f"hook {self.hook.path}: register_provider({name!r}): {exc}"
+            ) from None
+        if self._context is None:
+            self.hook.providers[name] = checked
+        else:
+            self._context.host.get_model_registry().register_provider(name, checked, self.hook.path)
+
+    def unregister_provider(self, name: str) -> None:
+        """Remove a provider ``register_provider`` added (built-in models it changed come
+        back); nothing happens for one never registered."""
+        if self._context is None:
+            self.hook.providers.pop(name, None)
+        else:
+            self._context.host.get_model_registry().unregister_provider(name)
 
     # -- actions -----------------------------------------------------------
 

@@ -100,9 +100,21 @@ class HookContext:
         """Ask for a graceful exit: after the current run, with ``session_shutdown``."""
         self.host.request_shutdown()
 
-    def compact(self, custom_instructions: str | None = None) -> None:
-        """Start a compaction now (or after the current run), without waiting for it."""
-        self.host.start_compaction(custom_instructions)
+    def compact(
+        self,
+        custom_instructions: str | None = None,
+        *,
+        on_complete: Callable[[], object] | None = None,
+        on_error: Callable[[Exception], object] | None = None,
+    ) -> None:
+        """Start a compaction now (or after the current run), without waiting for it.
+
+        As pi's ``onComplete``/``onError``: ``on_complete()`` runs once a compaction is
+        written, ``on_error(exc)`` when it failed, was cancelled or found nothing to compact.
+        """
+        task = self.host.start_compaction(custom_instructions)
+        if on_complete is not None or on_error is not None:
+            task.add_done_callback(lambda done: _report_compaction(done, on_complete, on_error))
 
     def get_context_usage(self) -> ContextUsage | None:
         """Tokens in the context, the window and the percentage used (None before a call)."""
@@ -238,3 +250,26 @@ class CommandContext(HookContext):
         """Re-discover and reload hooks: ``session_shutdown``, load, ``session_start``
         with ``source="reload"``."""
         await self.host.reload()
+
+
+class CompactionError(Exception):
+    """Why ``ctx.compact()`` wrote no compaction (given to its ``on_error``)."""
+
+
+def _report_compaction(
+    done: asyncio.Future[bool],
+    on_complete: Callable[[], object] | None,
+    on_error: Callable[[Exception], object] | None,
+) -> None:
+    error: Exception | None = None
+    if done.cancelled():
+        error = CompactionError("compaction cancelled")
+    elif (exc := done.exception()) is not None:
+        error = exc if isinstance(exc, Exception) else CompactionError(str(exc))
+    elif not done.result():
+        error = CompactionError("nothing was compacted (cancelled, or nothing to compact)")
+    if error is None:
+        if on_complete is not None:
+            on_complete()
+    elif on_error is not None:
+        on_error(error)

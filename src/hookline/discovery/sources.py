@@ -173,11 +173,14 @@ def _file_source(path: Path, origin: str, project_dir: str | None) -> HookSource
 
 
 def _files_at(path: Path, origin: str, project_dir: str | None) -> list[HookSource]:
-    """An explicit path: a folder means its modules; anything else is one module.
+    """An explicit path: a package (a folder with ``__init__.py``) is one hook, its
+    ``__init__.py``; another folder means its modules; anything else is one module.
 
     A missing file is still returned so that loading reports it as an error
     rather than silently ignoring a path the user asked for.
     """
+    if (path / "__init__.py").is_file():
+        return [_file_source(path / "__init__.py", origin, project_dir)]
     if path.is_dir():
         return _files_in(path, origin, project_dir)
     return [_file_source(path, origin, project_dir)]

@@ -70,6 +70,8 @@ NEED_UI: frozenset[str] = frozenset(
         "sandbox",
         "hooks",
         "reload",  # a -p run loads its hooks once: there is nothing to reload
+        "login",  # a login asks and shows where to go
+        "logout",
         "quit",
         "exit",
     }

@@ -62,7 +62,7 @@ def test_bad_specs_list_the_valid_forms(spec: str) -> None:
         create_provider(spec)
     message = str(err.value)
     assert "\n" not in message
-    assert "scripted:FILE, anthropic:NAME or openai:NAME" in message
+    assert "scripted:FILE, anthropic:NAME, openai:NAME or PROVIDER:NAME" in message
     assert repr(spec) in message
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 from hookline.authoring import HookHarness
 from tests.modes.tui.pane import needs_tmux
 
-from .ui import print_mode, tui
+from .port_runs import print_mode, tui
 
 
 async def test_normal_mode_moves_and_deletes_insert_mode_types(

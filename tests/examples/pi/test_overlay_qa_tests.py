@@ -10,7 +10,7 @@ from pathlib import Path
 from hookline.authoring import HookHarness
 from tests.modes.tui.pane import Pane, needs_tmux
 
-from .ui import print_mode, tui
+from .port_runs import OVERLAY_TOP, print_mode, tui
 
 
 def run(pane: Pane, command: str) -> None:
@@ -32,10 +32,10 @@ def test_anchors_place_the_box_at_each_corner_and_enter_picks(tmp_path: Path) ->
     with tui(tmp_path, "overlay_qa_tests", "--no-session") as pane:
         run(pane, "overlay-anchors")
         screen = pane.wait_for("Current: top-left")
-        assert row_of(screen, "╭") == (0, 0)  # no margin: the terminal's corner
+        assert row_of(screen, "╭") == (OVERLAY_TOP, 0)  # no margin: the screen's corner
         pane.keys("Space")
         screen = pane.wait_for("Current: top-center")
-        assert row_of(screen, "╭") == (0, 30)  # (100 - 40) / 2
+        assert row_of(screen, "╭") == (OVERLAY_TOP, 30)  # (100 - 40) / 2
         pane.keys("Right")
         pane.wait_for("Current: top-right")
         pane.keys("Right")
@@ -55,9 +55,9 @@ def test_three_stacked_overlays_close_front_to_back(tmp_path: Path) -> None:
         middle = screen.splitlines()[front - 3]  # the front box is drawn over the middle one
         assert "Layer: middle" in middle and middle.rstrip().endswith("│")
         pane.keys("Enter")  # closes the front one: the keys go to the middle
-        pane.wait_for("Layer: middle (green border)")
+        pane.wait_for(lambda s: "Overlay #3" not in s and "Overlay #2" in s)
         pane.keys("Enter")
-        pane.wait_for("Layer: back (red border)")
+        pane.wait_for(lambda s: "Overlay #2" not in s and "Overlay #1" in s)
         pane.keys("Escape")
         pane.wait_for("Closed in order: Overlay 1, Overlay 2, Overlay 3", whole=True)
 
@@ -69,7 +69,7 @@ def test_max_height_cuts_the_overlay(tmp_path: Path) -> None:
         screen = pane.wait_for("Line 6 of 14")
         assert "Line 7 of 14" not in screen and "╰" not in screen.split("Line 6 of 14")[1]
         top, _ = row_of(screen, "MaxHeight Test")
-        assert top == 10  # 10 rows centred on 30
+        assert top == OVERLAY_TOP + 9  # 10 rows centred on 29
         pane.keys("Escape")
         pane.wait_for(lambda s: "MaxHeight Test" not in s)
 
@@ -113,7 +113,7 @@ def test_a_passive_timer_ticks_beside_the_overlay_that_has_the_keys(tmp_path: Pa
         run(pane, "overlay-passive")
         screen = pane.wait_for("00:01")
         top, left = row_of(screen, "╭")
-        assert top == 1 and left == 100 - 2 - 22  # top-right, margins 1 and 2
+        assert top == OVERLAY_TOP + 1 and left == 100 - 2 - 22  # top-right, margins 1 and 2
         pane.type("abc")
         pane.wait_for(" > abc")
         pane.keys("Escape")

@@ -9,7 +9,7 @@ from pathlib import Path
 from hookline.authoring import HookHarness
 from tests.modes.tui.pane import HEIGHT, WIDTH, needs_tmux
 
-from .ui import print_mode, tui
+from .port_runs import OVERLAY_TOP, print_mode, tui
 
 PANEL = 70
 
@@ -51,7 +51,8 @@ def test_the_overlay_is_centred_over_the_app_and_takes_the_keys(tmp_path: Path) 
         top = next(i for i, line in enumerate(lines) if "╭" in line)
         left = (WIDTH - 80) // 2  # centred as 80 columns wide (pi's default), drawn 70
         assert lines[top][left : left + PANEL] == "╭" + "─" * (PANEL - 2) + "╮", screen
-        assert top == (HEIGHT - 16) // 2, screen  # 16 rows, centred on the terminal
+        # 16 rows, centred on the screen (the terminal less one row)
+        assert top == OVERLAY_TOP + (HEIGHT - 1 - 16) // 2, screen
         assert lines[top + 15][left] == "╰"
         pane.type("hello")
         pane.wait_for(" ▶ Search: hello")

@@ -13,7 +13,7 @@ from hookline.authoring import HookHarness
 from hookline.components import strip_ansi
 from tests.modes.tui.pane import needs_tmux
 
-from .ui import tui
+from .port_runs import tui
 
 #: The colour escape before each letter of the word, as tmux reports the screen.
 _LETTERS = re.compile("".join(rf"\x1b\[38;5;(\d+)m{c}" for c in "ultrathink"))

@@ -13,7 +13,7 @@ from typing import Any
 from hookline.authoring import HookHarness
 from tests.modes.tui.pane import needs_tmux
 
-from .ui import print_mode, tui
+from .port_runs import print_mode, tui
 
 
 async def _open(harness: HookHarness) -> tuple[asyncio.Future[Any], Any]:

@@ -204,10 +204,21 @@ def test_the_client_is_not_hookline_specific() -> None:
     assert imports and not any("hookline" in x or "helpers" in x for x in imports), imports
 
 
+#: A hook naming the session after its first prompt's first line.
+FIRST_PROMPT_NAMES = """
+def register(pi):
+    @pi.on("before_agent_start")
+    def name(event, ctx):
+        if pi.get_session_name() is None:
+            pi.set_session_name(event.prompt.strip().splitlines()[0])
+"""
+
+
 async def test_session_names_are_the_agents_whether_a_hook_or_the_client_gives_them(
     tmp_path: Path,
 ) -> None:
-    hook = Path(__file__).resolve().parents[3] / "examples" / "hooks" / "session_name.py"
+    hook = tmp_path / "first_prompt_names.py"
+    hook.write_text(FIRST_PROMPT_NAMES)
     model = write_script(tmp_path / "script.json", ["one"])
     async with _client(tmp_path, model, "--hook", str(hook)) as pi:
         await pi.run("fix the parser\nplease")

@@ -101,7 +101,7 @@ def test_fork_copies_the_conversation_into_a_new_session(tmp_path: Path) -> None
 
 
 def test_tree_shows_bookmarks_set_by_a_hook(tmp_path: Path) -> None:
-    bookmark = Path(__file__).resolve().parents[3] / "examples" / "hooks" / "bookmark.py"
+    bookmark = Path(__file__).resolve().parents[3] / "examples" / "pi" / "bookmark.py"
     with app(tmp_path, ["answer one", "answer two"], None, "--hook", str(bookmark)) as pane:
         pane.ready()
         pane.type("question one")
@@ -109,7 +109,7 @@ def test_tree_shows_bookmarks_set_by_a_hook(tmp_path: Path) -> None:
         pane.wait_for("answer one")
         pane.type("/bookmark good state")
         pane.keys("Enter")
-        pane.wait_for("as 'good state'", whole=True)
+        pane.wait_for("Bookmarked as: good state", whole=True)
         pane.type("/tree")
         pane.keys("Enter")
         pane.wait_all(["Go to which entry?", "assistant: answer one  [good state]"])

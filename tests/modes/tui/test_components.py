@@ -48,6 +48,8 @@ def register(pi: HookAPI) -> None:
             def handle_input(self, data):
                 if matches_key(data, Key.escape):
                     self.done(self.count)
+                elif matches_key(data, "ctrl+k"):
+                    self.label.set_text("ctrl+k reached me")
                 elif matches_key(data, "+"):
                     self.count += 1
                     self.label.set_text(f"count {self.count}")
@@ -61,6 +63,8 @@ def register(pi: HookAPI) -> None:
             margin=1,
         )
         ctx.ui.notify(f"counted {value}")
+
+    pi.register_shortcut("ctrl+k", lambda ctx: ctx.ui.notify("the shortcut ran"))
 """
 
 
@@ -91,16 +95,20 @@ def test_an_overlay_is_placed_by_its_anchor_width_and_margin(tmp_path: Path) -> 
         screen = pane.wait_for("count 0")
         lines = screen.splitlines()
         left = WIDTH - 1 - 24  # the right margin, then the width
-        # row 1 (the top margin), ending one column before the right edge
-        assert lines[1][left:] == "╭─ Counter " + "─" * 12 + "╮" + "─", screen  # the rule under it
-        assert lines[2][left:].rstrip() == "│ count 0" + " " * 14 + "│", screen
-        assert lines[3][left : left + 24] == "╰" + "─" * 22 + "╯", screen
+        # row 1 (the top margin) of the screen (the app is one row shorter than the
+        # terminal while an overlay shows), ending one column before the right edge
+        assert lines[2][left:] == "╭─ Counter " + "─" * 12 + "╮" + "─", screen  # the rule under it
+        assert lines[3][left:].rstrip() == "│ count 0" + " " * 14 + "│", screen
+        assert lines[4][left : left + 24] == "╰" + "─" * 22 + "╯", screen
         assert "msgs · ctx" in screen  # the app, underneath
+        pane.keys("C-k")  # a hook's shortcut, but the overlay has the keys
+        pane.wait_for("ctrl+k reached me")
         pane.type("+++")
         screen = pane.wait_for("count 3")
-        assert screen.splitlines()[2][left:].startswith("│ count 3")
+        assert screen.splitlines()[3][left:].startswith("│ count 3")
         pane.keys("Escape")
-        pane.wait_for("counted 3", whole=True)
+        screen = pane.wait_for("counted 3", whole=True)
+        assert "the shortcut ran" not in screen
         pane.wait_for(lambda s: "Counter" not in s)
 
 

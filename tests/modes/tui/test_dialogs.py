@@ -197,11 +197,11 @@ def test_a_long_select_scrolls_instead_of_overflowing(tmp_path: Path) -> None:
         pane.wait_for("picked option-25", whole=True)
 
 
-GATE = Path(__file__).resolve().parents[3] / "examples" / "hooks" / "permission_gate.py"
+GATE = Path(__file__).resolve().parents[3] / "examples" / "pi" / "permission_gate.py"
 
 
 def _gate_app(tmp_path: Path) -> tuple[Pane, Path]:
-    """``hookline --hook examples/hooks/permission_gate.py``, a scripted model asking for
+    """``hookline --hook examples/pi/permission_gate.py``, a scripted model asking for
     ``rm -rf build`` in a project that has a build folder."""
     model = write_script(tmp_path / "script.json", [bash("rm -rf build"), "that is what happened"])
     project = tmp_path / "project"

@@ -311,3 +311,53 @@ def test_a_tool_renders_its_own_call_and_result(tmp_path: Path) -> None:
         pane.keys("Enter")
         screen = pane.wait_all(["✓ weather  forecast for oslo", "SUNNY RAW-RESULT-OSLO", "nice"])
         assert "⎿ raw-result-oslo" not in screen
+
+
+STATEFUL_RENDERER = """
+import asyncio
+
+from hookline import HookAPI, Tool, ToolResult
+
+
+async def execute(call_id, params, signal=None, on_update=None):
+    process = await asyncio.create_subprocess_shell(f"read word < {params['fifo']}")
+    await process.wait()
+    return ToolResult([{"type": "text", "text": "l1\\nl2"}], details={"count": 2})
+
+
+def render_result(text, options, theme):
+    if options["is_partial"]:
+        return "waiting on the fifo..."
+    count = options["details"]["count"]
+    return f"{count} lines" + (": " + text.replace("\\n", ",") if options["expanded"] else "")
+
+
+def register(pi: HookAPI) -> None:
+    pi.register_tool(
+        Tool(
+            "wait",
+            "waits",
+            {"type": "object", "properties": {"fifo": {"type": "string"}}},
+            execute,
+            meta={"render_result": render_result},
+        )
+    )
+"""
+
+
+def test_a_renderer_gets_the_partial_and_expanded_states(tmp_path: Path) -> None:
+    fifo = tmp_path / "release"
+    os.mkfifo(fifo)
+    call = {"tool_calls": [{"name": "wait", "arguments": {"fifo": str(fifo)}}]}
+    bypass = ("--permission-mode", "bypassPermissions")
+    with app(tmp_path, [call, "waited"], STATEFUL_RENDERER, *bypass) as pane:
+        pane.ready()
+        pane.type("go")
+        pane.keys("Enter")
+        pane.wait_for("waiting on the fifo...")  # drawn live while it runs
+        with fifo.open("w") as writer:
+            writer.write("go\n")
+        screen = pane.wait_all(["✓ wait", "2 lines", "waited"])
+        assert "waiting on the fifo" not in pane.screen() and "l1,l2" not in screen
+        pane.keys("C-o")
+        pane.wait_all(["tool output expanded", "2 lines: l1,l2"])

@@ -89,10 +89,17 @@ class MessagesApi:
 
     ``http`` is ``httpx2`` being imported (in a thread while the terminal app starts);
     the client is built at the first request, with the SDK's timeouts, and
-    proxies and certificates from the environment as the SDK's were.
+    proxies and certificates from the environment as the SDK's were. ``headers`` are
+    sent over the ones here (a gateway's ``authorization``, say).
     """
 
-    def __init__(self, url: str, credentials: Credentials, http: SdkImport) -> None:
+    def __init__(
+        self,
+        url: str,
+        credentials: Credentials,
+        http: SdkImport,
+        headers: Mapping[str, str] | None = None,
+    ) -> None:
         self.url = url
         self._headers = {
             **credentials.headers(),
@@ -100,6 +107,7 @@ class MessagesApi:
             "content-type": "application/json",
             "accept": "text/event-stream",
             "user-agent": f"hookline/{__version__}",
+            **{k.lower(): v for k, v in (headers or {}).items()},
         }
         self._http = http
         self._client: httpx2.AsyncClient | None = None

@@ -7,6 +7,7 @@ folds them into the message. The conversion functions here are pure.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, cast
 
 from hookline.agent.blocks import StreamBlocks
@@ -30,7 +31,8 @@ class AnthropicProvider:
     (a bearer token); the base URL ``base_url``, else ``ANTHROPIC_BASE_URL``. A
     failed call raises a ``ProviderError``; ``complete_with_retry`` retries the
     transient ones. ``prefetch``: import ``httpx2`` in a thread until the first
-    request (the terminal app, which reads keys meanwhile), else now.
+    request (the terminal app, which reads keys meanwhile), else now. ``headers`` go
+    with every request, over the provider's own (a registered provider's).
     """
 
     def __init__(
@@ -40,11 +42,12 @@ class AnthropicProvider:
         api_key: str | None = None,
         base_url: str | None = None,
         prefetch: bool = False,
+        headers: Mapping[str, str] | None = None,
     ) -> None:
         self.model = model
         credentials = Credentials.find(api_key, model)
         http = SdkImport("httpx2", in_thread=prefetch)
-        self._api = MessagesApi(messages_url(base_url), credentials, http)
+        self._api = MessagesApi(messages_url(base_url), credentials, http, headers)
 
     @property
     def model_id(self) -> str:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -64,7 +65,9 @@ def find_api_key(api_key: str | None, model: str, base_url: str | None) -> str:
 
 
 class OpenAIProvider:
-    """``openai:NAME`` — streams text to ``on_text``, returns the final message."""
+    """``openai:NAME`` — streams text to ``on_text``, returns the final message.
+
+    ``headers`` go with every request (a registered provider's)."""
 
     def __init__(
         self,
@@ -75,6 +78,7 @@ class OpenAIProvider:
         max_retries: int = 0,
         client: Any = None,
         prefetch: bool = False,
+        headers: Mapping[str, str] | None = None,
     ) -> None:
         self.model = model
         self.base_url = base_url
@@ -84,7 +88,13 @@ class OpenAIProvider:
             return
         self._sdk = SdkImport("openai", in_thread=prefetch)
         key = find_api_key(api_key, model, base_url)
-        self._client_args = {"api_key": key, "base_url": base_url, "max_retries": max_retries}
+        self._client_args: dict[str, Any] = {
+            "api_key": key,
+            "base_url": base_url,
+            "max_retries": max_retries,
+        }
+        if headers:
+            self._client_args["default_headers"] = dict(headers)
 
     async def _sdk_client(self) -> Any:
         """The SDK client, built at the first request once the SDK's import is done."""

@@ -7,10 +7,16 @@ Anthropic, the SDK for OpenAI) is imported when it is built, never for a scripte
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from hookline.agent.provider import Provider
 
-VALID_FORMS = "scripted:FILE, anthropic:NAME or openai:NAME"
+if TYPE_CHECKING:
+    from hookline.agent.providers.registered import ProviderTable
+
+VALID_FORMS = (
+    "scripted:FILE, anthropic:NAME, openai:NAME or PROVIDER:NAME of a provider a hook registers"
+)
 _KINDS = ("scripted", "anthropic", "openai")
 
 
@@ -38,14 +44,20 @@ def create_provider(
     cwd: str | Path = ".",
     prefetch: bool = False,
     api_key: str | None = None,
+    registered: ProviderTable | None = None,
 ) -> Provider:
     """The provider ``spec`` names; ``scripted:`` paths are relative to ``cwd``. ``prefetch``:
     import its client library in a background thread until the first request (``SdkImport``).
-    ``api_key`` overrides the one the provider finds in the environment.
+    ``api_key`` overrides the one the provider finds in the environment. ``registered``:
+    the providers hooks registered, which win over the built-in ones of their name.
 
     Raises ``ProviderSpecError`` for a bad spec, ``ScriptError`` for a bad
     script and ``ProviderError`` when an API key is missing.
     """
+    if registered is not None:
+        provider = registered.create(spec, api_key=api_key, prefetch=prefetch)
+        if provider is not None:
+            return provider
     kind, name = parse_spec(spec)
     if kind == "scripted":
         from hookline.agent.providers.scripted import ScriptedProvider

@@ -182,15 +182,14 @@ def _user_text(entry: Mapping[str, Any]) -> str | None:
 async def _fork(s: Server, m: Request) -> Any:
     """pi forks *before* a user message: the new session ends at its parent."""
     entry_id = optional_string(m, "entryId")
-    text = ""
-    target = entry_id
-    if entry_id is not None:
+    if entry_id is None:
+        text, done = "", await s.agent.fork()
+    else:
         entry = s.agent.session.get_entry(entry_id)
         found = _user_text(entry) if entry is not None else None
-        if entry is None or found is None:
+        if found is None:
             raise ValueError(f"no user message with entryId {entry_id[:80]!r}")
-        text, target = found, entry.get("parent_id")
-    done = await s.agent.fork(target) if target is not None or entry_id is None else False
+        text, done = found, await s.agent.fork_before(entry_id)
     return {"text": text, "cancelled": not done, "sessionFile": s.agent.session.get_session_file()}
 
 

@@ -64,7 +64,7 @@ class SettingsBlock:
 class RunningTool:
     """A call on screen while it runs: the tail of its output, never all of it."""
 
-    __slots__ = ("args", "blockers", "lines", "name", "output")
+    __slots__ = ("args", "blockers", "details", "lines", "name", "output")
 
     def __init__(self, name: str, args: Any) -> None:
         self.name = name
@@ -72,6 +72,8 @@ class RunningTool:
         #: The last lines of output (``render.LIVE_TAIL_LINES``), and how many lines came.
         self.output = ""
         self.lines = 0
+        #: The details of the latest partial result (a tool's own renderer reads them).
+        self.details: Any = None
         #: The settings hooks (PreToolUse) that blocked this call.
         self.blockers: list[SettingsBlock] = []
 
@@ -117,6 +119,8 @@ class ToolEnded:
     tool: RunningTool
     text: str
     is_error: bool
+    #: The result's typed details (a tool's own renderer reads them).
+    details: Any = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -201,7 +205,10 @@ class Activity:
             self._settled(str(payload.get("tool_call_id")))
             tool = self.running.get(str(payload.get("tool_call_id")))
             if tool is not None:
-                tool.add_output(_partial_text(payload.get("partial_result")))
+                partial = payload.get("partial_result")
+                tool.add_output(_partial_text(partial))
+                if isinstance(partial, dict):
+                    tool.details = partial.get("details")
             return _NOTHING
         if kind == "tool_execution_end":
             call_id = str(payload.get("tool_call_id"))
@@ -264,7 +271,8 @@ class Activity:
             or RunningTool(str(message.get("tool_name")), {})
         )
         text = content_text(message.get("content") or [])
-        return ToolEnded(call_id, tool, text, bool(message.get("is_error")))
+        is_error = bool(message.get("is_error"))
+        return ToolEnded(call_id, tool, text, is_error, message.get("details"))
 
     def _settings_outcome(self, payload: dict[str, Any]) -> Update:
         """A settings hook that blocked: on its tool call (PreToolUse), else a block of its own."""

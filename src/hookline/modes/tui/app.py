@@ -29,17 +29,23 @@ from prompt_toolkit.key_binding.defaults import load_key_bindings
 from prompt_toolkit.layout import BufferControl, Dimension, Layout, Window
 from prompt_toolkit.styles import DynamicStyle
 
-from hookline.components import accepts
 from hookline.components.overlay_stack import OverlayStack
 from hookline.core.paths import hookline_home
-from hookline.core.ui import StatusLine, WidgetContent
+from hookline.core.ui import StatusLine
 from hookline.modes.tui import render
 from hookline.modes.tui.activity import Activity, Update
 from hookline.modes.tui.commands import SlashCompleter
-from hookline.modes.tui.component_host import ComponentControl, OverlayViews, widget_container
+from hookline.modes.tui.component_host import ComponentControl, OverlayViews
 from hookline.modes.tui.dialogs import CustomDialog, Dialog, DialogHost
 from hookline.modes.tui.files import FileCompleter, FileIndex, project_paths
-from hookline.modes.tui.footer import Usage, footer_fragments, loading_line, measure
+from hookline.modes.tui.footer import (
+    Usage,
+    footer_fragments,
+    loading_line,
+    measure,
+    model_label,
+)
+from hookline.modes.tui.footer_data import BRANCH_POLL_INTERVAL, FooterData
 from hookline.modes.tui.idle import IDLE_MESSAGE, IdleNotifier, idle_seconds
 from hookline.modes.tui.keys import editor_keys, shortcut_keys
 from hookline.modes.tui.layout import Rows, Widgets, prompt_prefix
@@ -111,7 +117,7 @@ class TuiApp:
         self.dialogs = DialogHost(self.invalidate)
         self.overlays = OverlayStack(self.size, self.invalidate)
         self.overlay_views = OverlayViews(self.overlays, self.invalidate)
-        self.widgets = Widgets()
+        self.widgets = Widgets(self.width)
         self.working_message: str | None = None
         self.usage = Usage()
         self.activity = Activity()
@@ -155,10 +161,17 @@ class TuiApp:
         self.app.ttimeoutlen = 0.05
         self.app.timeoutlen = 0.5
         self.scrollback = Scrollback(self.app, self.palette)
-        self.transcript = Transcript(self.scrollback, self.width, self)
+        self.transcript = Transcript(self.scrollback, self.width, self, lambda: self.palette.theme)
         self.live = LiveArea(
-            self.activity, self.width, self.invalidate, self.transcript.call_text, self.palette
+            self.activity,
+            self.width,
+            self.invalidate,
+            self.transcript.call_text,
+            self.palette,
+            self.transcript.partial_result,
         )
+        self._footer_data = FooterData(cwd, self.status, self._model_label, lambda: self.usage)
+        self._branch_watch: asyncio.Task[None] | None = None
         self.preview = ApprovalPreview(
             self.activity,
             self,
@@ -284,8 +297,8 @@ class TuiApp:
         if self.busy() and self.loaded.is_set():
             self.stop_turn()
 
-    def expand_last(self) -> None:
-        self.transcript.expand_last()
+    def toggle_expanded(self) -> None:
+        self.transcript.toggle_expanded()
 
     def cycle_mode(self) -> None:
         """Shift+Tab: the next permission mode, from the next tool call (not while loading)."""
@@ -373,12 +386,23 @@ class TuiApp:
     def notice(self, text: str, kind: str = "info") -> None:
         self.scrollback.notice(text, kind)
 
-    def set_widget(self, key: str, content: WidgetContent | None, placement: str) -> None:
-        if callable(content) and accepts(content, 2):  # pi's factory(tui, theme): a component
-            window = widget_container(content, self)
-            content = None if window is None else (lambda: window)
-        self.widgets.set(key, content, placement)
+    def set_widget(self, key: str, made: object | None, placement: str) -> None:
+        self.widgets.set(key, made, placement)
         self.invalidate()
+
+    @property
+    def footer_data(self) -> FooterData:
+        return self._footer_data
+
+    def _model_label(self) -> str | None:
+        return model_label(self._agent.provider.model_id) if self._agent is not None else None
+
+    async def _watch_branch(self) -> None:
+        """Look at the git branch now and then: a footer subscribed to it draws again."""
+        while self.app.is_running:
+            if self._footer_data.poll():
+                self.invalidate()
+            await asyncio.sleep(BRANCH_POLL_INTERVAL)
 
     @property
     def theme(self) -> Theme:
@@ -489,6 +513,7 @@ class TuiApp:
             self.hooks_changed()
             self._refresh_usage()
             warm_up = asyncio.ensure_future(asyncio.to_thread(_warm_up, self.palette.theme))
+            self._branch_watch = asyncio.ensure_future(self._watch_branch())
             await agent.start()
             self.replay_session()  # a resumed session: its conversation before the prompt
             if prompt is not None:
@@ -505,6 +530,8 @@ class TuiApp:
             await asyncio.gather(app_task, return_exceptions=True)
             raise
         finally:
+            if self._branch_watch is not None:
+                self._branch_watch.cancel()
             self.idle.cancel()
             self.dialogs.cancel_all()
             self.overlays.clear()

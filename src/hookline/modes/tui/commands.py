@@ -45,7 +45,7 @@ async def _help(app: CommandHost, args: str) -> None:
         ("ctrl+c", "stop the turn · twice on an empty editor: exit"),
         ("ctrl+d", "exit (empty editor)"),
         ("esc", "cancel a dialog · stop the turn"),
-        ("ctrl+o", "expand the last collapsed tool output"),
+        ("ctrl+o", "expand or collapse tool output (the last one drawn again)"),
         ("shift+tab", "next permission mode: default → acceptEdits → plan (shown in the footer)"),
         ("up/down", "history"),
     ]
@@ -181,6 +181,56 @@ async def _pick_model(app: CommandHost) -> str | None:
     return choice if isinstance(choice, str) else None
 
 
+async def _login(app: CommandHost, args: str) -> None:
+    """pi's ``/login``: a registered provider's OAuth login, stored in ``auth.json``."""
+    from hookline.core.provider_config import LoginCallbacks
+
+    registry = app.agent.get_model_registry()
+    logins = registry.table.logins()
+    if not logins:
+        app.notice("no provider here has a login (hooks add them with register_provider)")
+        return
+    name = args.strip()
+    if not name:
+        labels = [f"{title} ({key})" for key, title in logins.items()]
+        choice = await app.ui.select("Log in to", labels)
+        if choice is None:
+            return
+        name = list(logins)[labels.index(choice)]
+    if name not in logins:
+        app.notice(f"no login for {name!r} (there is: {', '.join(logins)})", "error")
+        return
+
+    def on_auth(url: str, instructions: str | None) -> None:
+        app.notice(f"open {url}" + (f"\n{instructions}" if instructions else ""))
+
+    def on_device_code(user_code: str, verification_uri: str) -> None:
+        app.notice(f"enter the code {user_code} at {verification_uri}")
+
+    async def on_prompt(message: str) -> str:
+        answer = await app.ui.input(message)
+        if answer is None:
+            raise RuntimeError("cancelled")
+        return answer
+
+    try:
+        await registry.login(name, LoginCallbacks(on_auth, on_device_code, on_prompt))
+    except Exception as exc:
+        app.notice(f"login to {name} failed: {exc}", "error")
+        return
+    app.notice(f"logged in to {logins[name]}; stored in {registry.table.store.path}")
+
+
+async def _logout(app: CommandHost, args: str) -> None:
+    """pi's ``/logout``: forget a provider's stored login."""
+    name = args.strip()
+    if not name:
+        app.notice("usage: /logout PROVIDER", "error")
+        return
+    app.agent.get_model_registry().table.store.remove(name)
+    app.notice(f"logged out of {name}")
+
+
 async def _sandbox(app: CommandHost, args: str) -> None:
     """What ``hookline sandbox check`` shows, then a choice of mode (Claude Code's panel)."""
     from hookline.sandbox.availability import probe
@@ -287,6 +337,8 @@ BUILTINS: dict[str, Builtin] = {
         Builtin("fork", "copy this conversation into a new session", _fork),
         Builtin("compact", "summarize older messages", _compact, "[instructions]"),
         Builtin("model", "switch the model", _model, "[spec]"),
+        Builtin("login", "log in to a provider a hook registered", _login, "[provider]"),
+        Builtin("logout", "forget a provider's stored login", _logout, "provider"),
         Builtin(
             "permissions",
             "the permission mode and rules by file; add or remove local rules",

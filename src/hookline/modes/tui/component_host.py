@@ -90,11 +90,8 @@ class ComponentControl(UIControl):
         component: Component,
         on_key: Callable[[], None],
         max_height: int | None = None,
-        *,
-        focusable: bool = True,
     ) -> None:
         self.component = component
-        self.focusable = focusable
         self.max_height = max_height
         self._cache: tuple[int, int, list[StyleAndTextTuples]] | None = None
         self._keys = KeyBindings()
@@ -138,7 +135,7 @@ class ComponentControl(UIControl):
         return len(self.lines(width))
 
     def is_focusable(self) -> bool:
-        return self.focusable
+        return True
 
     def create_content(self, width: int, height: int | None) -> UIContent:
         lines = self.lines(width)
@@ -236,13 +233,3 @@ async def show_component(
             dispose(built)
     answer.add_done_callback(lambda f: dialog.finish(f.result()))
     return await host.ask(dialog)
-
-
-def widget_container(factory: Callable[..., Any], host: UIHost) -> Window | None:
-    """A widget (header, footer) from pi's ``factory(tui, theme)``: its component drawn
-    at the app's width, taking no keys; ``None`` when it returns no component."""
-    component = factory(Terminal(host.size, host.invalidate, host.overlays), host.theme)
-    if not is_component(component):
-        return None
-    control = ComponentControl(component, host.invalidate, focusable=False)
-    return Window(control, dont_extend_height=True)

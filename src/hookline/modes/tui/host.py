@@ -19,8 +19,9 @@ if TYPE_CHECKING:
     from hookline.agent.setup import AgentBundle
     from hookline.components.overlay_stack import OverlayStack
     from hookline.core.theme import Theme
-    from hookline.core.ui import HookUI, StatusLine, WidgetContent
+    from hookline.core.ui import HookUI, StatusLine
     from hookline.modes.tui.dialogs import Dialog
+    from hookline.modes.tui.footer_data import FooterData
     from hookline.modes.tui.prompt import Prompt
 
 
@@ -47,8 +48,13 @@ class UIHost(Protocol):
     def invalidate(self) -> None:
         """Draw the app again."""
 
-    def set_widget(self, key: str, content: WidgetContent | None, placement: str) -> None:
-        """Show (``None``: remove) a hook's widget at ``placement``."""
+    def set_widget(self, key: str, made: object | None, placement: str) -> None:
+        """Show (``None``: remove) a hook's widget at ``placement``: lines, a component or
+        a prompt_toolkit container."""
+
+    @property
+    def footer_data(self) -> FooterData:
+        """What a hook's footer factory reads (branch, statuses, model, usage)."""
 
     @property
     def theme(self) -> Theme:

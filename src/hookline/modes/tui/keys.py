@@ -35,8 +35,8 @@ class KeyActions(Protocol):
     def stop(self) -> None:
         """Esc: stop the turn, if one runs."""
 
-    def expand_last(self) -> None:
-        """Ctrl+O: the last collapsed tool output, whole."""
+    def toggle_expanded(self) -> None:
+        """Ctrl+O: tool outputs expanded (or collapsed again), the last one drawn again."""
 
     def cycle_mode(self) -> None:
         """Shift+Tab: the next permission mode (default → acceptEdits → plan …)."""
@@ -77,7 +77,7 @@ def editor_keys(editor: Buffer, in_editor: Filter, actions: KeyActions) -> KeyBi
 
     @kb.add("c-o", filter=in_editor)
     def _expand(event: KeyPressEvent) -> None:
-        actions.expand_last()
+        actions.toggle_expanded()
 
     @kb.add("s-tab", filter=in_editor)
     def _cycle(event: KeyPressEvent) -> None:

@@ -3,13 +3,15 @@
 Hook header, live area, working line, widgets above the editor, a rule, the
 editor or a dialog (under the preview of the call it asks about), completions,
 widgets below, the footer (or the one a hook replaced it with), the hooks'
-status line. A hook's overlay floats over them: a component at the place its
-overlay options resolve to on the terminal (the app takes the terminal's whole
-height while it shows), a prompt_toolkit container centred.
+status line (a hook's footer shows the statuses itself). A hook's overlay floats
+over them: a component at the place its overlay options resolve to on the screen
+(the app takes the terminal's height less one row while one shows), a
+prompt_toolkit container centred.
 """
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 
 from prompt_toolkit.filters import Condition, has_completions
@@ -30,9 +32,10 @@ from prompt_toolkit.layout.menus import CompletionsMenu
 
 from hookline.components import overlay_size, resolve_overlay_layout
 from hookline.components.overlay_stack import OverlayEntry
-from hookline.core.ui import StatusLine, WidgetContent, strip_all_but_style
+from hookline.core.ui import StatusLine
 from hookline.modes.tui.component_host import OverlayViews
 from hookline.modes.tui.dialogs import CustomDialog, DialogHost
+from hookline.modes.tui.hook_render import made_container
 from hookline.modes.tui.live_area import LiveArea
 from hookline.modes.tui.preview import ApprovalPreview
 from hookline.modes.tui.prompt import Prompt
@@ -42,33 +45,35 @@ class Widgets:
     """Hook widgets by key: where each goes ("above"/"below" the editor, or the
     "header"/"footer" a hook replaced) and the container shown."""
 
-    def __init__(self) -> None:
-        self._shown: dict[str, tuple[str, AnyContainer]] = {}
+    def __init__(self, width: Callable[[], int]) -> None:
+        self._shown: dict[str, tuple[str, AnyContainer, object]] = {}
+        self._width = width
 
-    def set(self, key: str, content: WidgetContent | None, placement: str) -> None:
-        """Lines (cleaned) or a component factory's container; ``None`` removes it."""
-        if content is None:
-            self._shown.pop(key, None)
-        elif callable(content):
-            self._shown[key] = (placement, content())
-        else:
-            # a theme's colours stay (prompt_toolkit draws them); other escapes go
-            text = "\n".join(strip_all_but_style(str(line)) for line in content)
-            self._shown[key] = (
-                placement,
-                Window(
-                    FormattedTextControl(ANSI(text), style="class:widget"),
-                    dont_extend_height=True,
-                    wrap_lines=True,
-                ),
-            )
+    def set(self, key: str, made: object | None, placement: str) -> None:
+        """Lines, a component (``render(width)``, drawn at each frame) or a prompt_toolkit
+        container (what a factory made); ``None`` removes it. The one replaced is
+        disposed of (its ``dispose()``, when it has one: a footer unsubscribing)."""
+        old = self._shown.pop(key, None)
+        if old is not None:
+            _dispose(old[2])
+        if made is not None:
+            self._shown[key] = (placement, made_container(made, self._width), made)
 
     def at(self, placement: str) -> list[AnyContainer]:
-        return [c for p, c in self._shown.values() if p == placement]
+        return [c for p, c, _ in self._shown.values() if p == placement]
 
     def box(self, placement: str) -> AnyContainer:
         items = self.at(placement)
         return HSplit(items) if items else Window(height=0)
+
+
+def _dispose(made: object) -> None:
+    from hookline.core.calling import HOOK_FAILURES
+
+    dispose = getattr(made, "dispose", None)
+    if callable(dispose):
+        with contextlib.suppress(*HOOK_FAILURES):
+            dispose()
 
 
 class Rows:
@@ -115,8 +120,8 @@ class Rows:
         )
 
         def room() -> Dimension:
-            if self._overlays.stack.shown():  # the terminal's whole height, as pi places
-                return Dimension.exact(max(self._height() - self._app_rows(app), 0))
+            if self._overlays.stack.shown():  # the screen's height, where pi places them
+                return Dimension.exact(max(self._screen_rows() - self._app_rows(app), 0))
             if not self._overlay_shown():
                 return Dimension.exact(0)
             width = self._width()
@@ -124,13 +129,19 @@ class Rows:
             return Dimension.exact(max(needed - app.preferred_height(width, 1000).preferred, 0))
 
         placed = [
-            _PlacedOver(index, self._overlays, self._width, self._height)
+            _PlacedOver(index, self._overlays, self._width, self._screen_rows)
             for index in range(MAX_OVERLAYS)
         ]
         return FloatContainer(
             HSplit([app, Window(height=room)]),
             floats=[_CenteredOver(overlay, app, self._width, self._overlay_shown), *placed],
         )
+
+    def _screen_rows(self) -> int:
+        """The rows component overlays are placed on: the terminal's less one (an app
+        exactly as tall as the terminal leaves a copy of itself in the scrollback at
+        each print above it)."""
+        return max(self._height() - 1, 1)
 
     def _app_rows(self, app: Container) -> int:
         return app.preferred_height(self._width(), 1000).preferred
@@ -170,7 +181,7 @@ class Rows:
                 DynamicContainer(self._footer),
                 ConditionalContainer(
                     Window(FormattedTextControl(self._status_fragments), height=1),
-                    filter=Condition(lambda: bool(self._status.items())),
+                    filter=Condition(self._status_shown),
                 ),
             ]
         )
@@ -188,6 +199,11 @@ class Rows:
         if replaced:
             return replaced[0]
         return Window(FormattedTextControl(self._footer_text), height=1, style="class:footer")
+
+    def _status_shown(self) -> bool:
+        """There are status texts and the footer is the app's (a hook's footer shows them
+        itself, from ``footer_data.get_extension_statuses()``, as in pi)."""
+        return bool(self._status.items()) and not self._widgets.at("footer")
 
     def _status_fragments(self) -> StyleAndTextTuples:
         # a theme's colours drawn over the status style
@@ -233,9 +249,9 @@ class _PlacedOver(Float):
     """The ``index``-th visible overlay of the stack (back to front), at the cell its
     options resolve to on the terminal.
 
-    While one shows the app is as tall as the terminal, so the float's rows are the
-    terminal's; its width is the one the component renders at, its height what it
-    rendered (cut to ``max_height``).
+    While one shows the app is as tall as the screen (the terminal less one row),
+    so the float's rows are the screen's; its width is the one the component
+    renders at, its height what it rendered (cut to ``max_height``).
     """
 
     def __init__(

@@ -22,6 +22,8 @@ from hookline.modes.tui.activity import Activity, RunningTool
 from hookline.modes.tui.live import LiveAnswer
 
 if TYPE_CHECKING:
+    from rich.console import RenderableType
+
     from hookline.core.theme import Theme
     from hookline.modes.tui.style import Palette
 
@@ -50,12 +52,15 @@ class LiveArea:
         redraw: Callable[[], None],
         call_text: Callable[[RunningTool], str | None],
         palette: Palette,
+        partial: Callable[[RunningTool], RenderableType | None] = lambda tool: None,
     ) -> None:
         self._activity = activity
         self._palette = palette
         self._width = width
         self._redraw = redraw
         self._call_text = call_text
+        #: A running call's own rendering (its ``render_result`` with ``is_partial``).
+        self._partial = partial
         self._live = LiveAnswer(LIVE_TEXT_LINES)
         #: The streaming answer's rendered tail: (answer number, text length, width,
         #: fragments), when the last render started, and the render under way.
@@ -125,7 +130,14 @@ class LiveArea:
         parts: list[str] = []
         for tool in self._activity.running.values():
             block = render.running_tool(
-                tool.name, tool.args, tool.output, frame, width, self._call_text(tool), tool.lines
+                tool.name,
+                tool.args,
+                tool.output,
+                frame,
+                width,
+                self._call_text(tool),
+                tool.lines,
+                self._partial(tool),
             )
             parts.append(render.to_ansi(block, width, self._palette.theme).rstrip("\n"))
         if not parts:

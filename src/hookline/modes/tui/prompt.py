@@ -134,7 +134,7 @@ class Prompt:
         if getattr(editor, "on_extension_shortcut", None) is None:
             editor.on_extension_shortcut = host.run_shortcut
         editor.action_handlers.setdefault("clear", host.interrupt)
-        editor.action_handlers.setdefault("expand_tools", host.expand_last)
+        editor.action_handlers.setdefault("expand_tools", host.toggle_expanded)
         editor.action_handlers.setdefault("cycle_permission_mode", host.cycle_mode)
 
     def _submit(self, text: str) -> None:

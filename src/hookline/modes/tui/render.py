@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from io import StringIO
 from typing import TYPE_CHECKING, Any
 
-from hookline.core.ui import strip_terminal_controls
+from hookline.core.ui import strip_all_but_style, strip_terminal_controls
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
@@ -185,14 +185,36 @@ def tail(text: str, lines: int) -> list[str]:
 def tool_header(
     name: str, args: Any, mark: str, style: str, width: int, call: str | None = None
 ) -> Text:
-    """``mark name  key-argument``; ``call`` is a tool's own ``render_call`` text."""
+    """``mark name  key-argument``; ``call`` is a tool's own ``render_call`` text, drawn in
+    its own colours (its first line)."""
     line = styled()
     line.append(f"{mark} ", style=style)
     line.append(clean(name), style="bold")
-    arg = clean(call if call is not None else key_argument(name, args))
+    room = max(width - len(name) - 6, 10)
+    if call is not None:
+        from rich.text import Text
+
+        own = Text.from_ansi(strip_all_but_style(call).split("\n", 1)[0].expandtabs(4))
+        own.truncate(room, overflow="ellipsis")
+        if own.plain.strip():
+            line.append("  ")
+            line.append_text(own)
+        return line
+    arg = clean(key_argument(name, args))
     if arg:
-        line.append("  " + one_line(arg, max(width - len(name) - 6, 10)), style="theme.accent")
+        line.append("  " + one_line(arg, room), style="theme.accent")
     return line
+
+
+def with_body(header: Text, body: RenderableType) -> RenderableType:
+    """``header`` with a tool's own rendering under it, indented; an empty one (a
+    collapsed "minimal" result) draws the header alone."""
+    from rich.console import Group
+    from rich.text import Text
+
+    if isinstance(body, Text) and not body.plain.strip():
+        return header
+    return Group(header, indented(body, 4))
 
 
 def tool_mark(is_error: bool, blocked: bool) -> tuple[str, str]:
@@ -257,13 +279,17 @@ def running_tool(
     width: int,
     call: str | None = None,
     lines: int = 0,
-) -> Text:
-    """A call still running: header, how many lines came, and the live tail of its output.
+    own: RenderableType | None = None,
+) -> RenderableType:
+    """A call still running: header, how many lines came, and the live tail of its output;
+    or the tool's own partial rendering (``own``) under the header.
 
     ``output`` is already a tail (``keep_tail``): a frame costs the same after
     5 000 lines as after 5.
     """
     block = tool_header(name, args, spinner, "theme.warning", width, call)
+    if own is not None:
+        return with_body(block, own)
     shown = tail(clean(output), LIVE_TAIL_LINES)
     if lines > len(shown):
         block.append(f"\n    … {lines - len(shown)} lines above", style="theme.muted.italic")

@@ -73,7 +73,9 @@ class Scrollback:
             # Rendered off the loop: an expanded 5 000-line output takes rich most of a
             # second, and keys go on being read meanwhile. Batches stay in order.
             theme = self._palette.theme
-            self.write_above(await asyncio.to_thread(_render_batch, batch, width, theme))
+            text = await asyncio.to_thread(_render_batch, batch, width, theme)
+            await _terminal_free(self._app)
+            self.write_above(text)
 
     def write_above(self, text: str) -> None:
         """Erase the live part, write ``text`` where it was, and draw the live part below.
@@ -92,6 +94,14 @@ class Scrollback:
             app.renderer.reset()
             app.renderer.request_absolute_cursor_position()
             app.invalidate()
+
+
+async def _terminal_free(app: Application[None]) -> None:
+    """Wait while a program has the terminal (a hook's ``run_in_terminal``: an editor, a
+    pager): what is printed meanwhile would land on its screen, and the cursor position
+    the app asks for after writing would be read as the program's input."""
+    while (handed_over := app._running_in_terminal_f) is not None and not handed_over.done():
+        await asyncio.shield(handed_over)
 
 
 class PrintedLines(io.TextIOBase):

@@ -4,8 +4,10 @@ A tool's block says who blocked the call, if anyone did (a hook, a settings
 hook, a rule, you); a tool or a hook may draw its own call line, result or
 custom message (``meta["render_call"]``, ``meta["render_result"]``,
 ``register_message_renderer``; ``meta["render_preview"]`` is drawn by
-``preview``), and a failing renderer falls back to the default. The last
-collapsed output is kept for Ctrl+O.
+``preview``), and a failing renderer falls back to the default. Renderers get
+pi's render state: ``expanded`` (Ctrl+O toggles it for every block from then
+on, and prints the last tool or custom block again in the new state: the
+scrollback above cannot change) and, for a running call, ``is_partial``.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from hookline.core.messages import content_text
-from hookline.modes.tui import render
+from hookline.modes.tui import hook_render, render
 from hookline.modes.tui.activity import (
     AnswerEnded,
     CustomShown,
@@ -27,11 +29,13 @@ from hookline.modes.tui.activity import (
     ToolEnded,
     UserText,
 )
+from hookline.modes.tui.hook_render import call_upto
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
 
     from hookline.core.pipeline import Denial
+    from hookline.core.theme import Theme
     from hookline.modes.tui.host import LoadedAgent
     from hookline.modes.tui.scrollback import Scrollback
 
@@ -45,20 +49,27 @@ _BLOCKED_BY = {
     "no_ui": "with no one to ask",
 }
 
-#: A collapsed tool output, to print expanded: name, args, text, is_error, blocked.
-_Collapsed = tuple[str, Any, str, bool, bool]
+#: The last block that has a collapsed and an expanded look: draws it in either.
+_Redrawable = Callable[[bool], "RenderableType"]
 
 
 class Transcript:
     """Prints finished blocks; knows how each kind looks and who may draw it."""
 
     def __init__(
-        self, scrollback: Scrollback, width: Callable[[], int], loaded: LoadedAgent
+        self,
+        scrollback: Scrollback,
+        width: Callable[[], int],
+        loaded: LoadedAgent,
+        theme: Callable[[], Theme],
     ) -> None:
         self._scrollback = scrollback
         self._width = width
         self._loaded = loaded
-        self._last_collapsed: _Collapsed | None = None
+        self._theme = theme
+        #: Tool outputs and custom messages drawn expanded (Ctrl+O toggles it).
+        self.expanded = False
+        self._last: _Redrawable | None = None
 
     def show(self, shown: Shown) -> None:
         """Print what the activity finished."""
@@ -74,7 +85,7 @@ class Transcript:
         elif isinstance(shown, ToolEnded):
             self._tool_ended(shown)
         elif isinstance(shown, CustomShown):
-            self._scrollback.print(self._custom(shown.message))
+            self._custom(shown.message)
         elif isinstance(shown, Notice):
             self._scrollback.notice(shown.text, shown.kind)
         elif isinstance(shown, SettingsBlocked):
@@ -85,41 +96,50 @@ class Transcript:
     def bash_output(self, command: str, output: str, failed: bool) -> None:
         """What a ``!cmd`` or ``!!cmd`` you ran printed."""
         args = {"command": command}
-        block, collapsed = render.tool_block(
-            "$", args, output, is_error=failed, blocked=False, width=self._width()
-        )
-        if collapsed:
-            self._last_collapsed = ("$", args, output, failed, False)
-        self._scrollback.print(block)
 
-    def expand_last(self) -> None:
-        """Ctrl+O: the last collapsed tool output, printed whole."""
-        if self._last_collapsed is None:
-            self._scrollback.notice("nothing to expand")
-            return
-        name, args, result, is_error, blocked = self._last_collapsed
-        block, _ = render.tool_block(
-            name,
-            args,
-            result,
-            is_error=is_error,
-            blocked=blocked,
-            width=self._width(),
-            expanded=True,
-        )
-        self._scrollback.print(block)
+        def block(expanded: bool) -> RenderableType:
+            drawn, _ = render.tool_block(
+                "$",
+                args,
+                output,
+                is_error=failed,
+                blocked=False,
+                width=self._width(),
+                expanded=expanded,
+            )
+            return drawn
+
+        self._print_redrawable(block)
+
+    def toggle_expanded(self) -> None:
+        """Ctrl+O: tool outputs and custom messages expanded (or collapsed again) from now
+        on; the last one printed again in the new state."""
+        self.expanded = not self.expanded
+        state = "expanded" if self.expanded else "collapsed"
+        self._scrollback.notice(f"tool output {state} (ctrl+o to toggle)")
+        if self._last is not None:
+            self._scrollback.print(self._last(self.expanded))
+
+    def _print_redrawable(self, block: _Redrawable) -> None:
+        self._last = block
+        self._scrollback.print(block(self.expanded))
 
     def call_text(self, tool: RunningTool) -> str | None:
-        """A tool's own ``meta["render_call"](args)`` text; errors fall back to the default."""
+        """A tool's own ``meta["render_call"](args, theme)``: text (its colours kept) or a
+        component; errors fall back to the default."""
         fn = tool_renderer(self._loaded, tool.name, "render_call")
         if fn is None:
             return None
+        args = tool.args if isinstance(tool.args, dict) else {}
         try:
-            text = fn(tool.args if isinstance(tool.args, dict) else {})
+            return hook_render.one_line(call_upto(fn, args, self._theme()), self._width())
         except hook_failures() as exc:
             self._loaded.agent.runner.report("", f"render_call:{tool.name}", exc)
             return None
-        return str(text) if text is not None else None
+
+    def partial_result(self, tool: RunningTool) -> RenderableType | None:
+        """A running call's own ``render_result`` (``is_partial``), under its header."""
+        return self._result(tool, tool.output, tool.details, False, self.expanded, partial=True)
 
     def _short_path(self, path: str) -> str:
         """``path`` relative to the project when inside it, else with ``~`` for home."""
@@ -135,28 +155,30 @@ class Transcript:
             text = f"{self._blocked_by(denial, tool)}: {denial.reason}"
             if denial.hint:
                 text += f"\n{denial.hint}"
-        width = self._width()
-        call = self.call_text(tool)
-        own = None if blocked else self._result(tool, text, ended.is_error)
-        if own is not None:
-            mark, style = render.tool_mark(ended.is_error, False)
-            self._scrollback.print(
-                render.tool_header(tool.name, tool.args, mark, style, width, call)
+
+        def block(expanded: bool) -> RenderableType:
+            width = self._width()
+            call = self.call_text(tool)
+            own = None
+            if not blocked:
+                own = self._result(tool, text, ended.details, ended.is_error, expanded)
+            if own is not None:
+                mark, style = render.tool_mark(ended.is_error, False)
+                header = render.tool_header(tool.name, tool.args, mark, style, width, call)
+                return render.with_body(header, own)
+            drawn, _ = render.tool_block(
+                tool.name,
+                tool.args,
+                text,
+                is_error=ended.is_error,
+                blocked=blocked,
+                width=width,
+                expanded=expanded,
+                call=call,
             )
-            self._scrollback.print(render.indented(own, 4))
-            return
-        block, collapsed = render.tool_block(
-            tool.name,
-            tool.args,
-            text,
-            is_error=ended.is_error,
-            blocked=blocked,
-            width=width,
-            call=call,
-        )
-        if collapsed:
-            self._last_collapsed = (tool.name, tool.args, text, ended.is_error, blocked)
-        self._scrollback.print(block)
+            return drawn
+
+        self._print_redrawable(block)
 
     def _blocked_by(self, denial: Denial, tool: RunningTool) -> str:
         """Who stopped a call: the hook file, the settings hooks (command and file), ..."""
@@ -179,35 +201,59 @@ class Transcript:
         where = self._short_path(block.origin) if block.origin.startswith("/") else block.origin
         return f"{block.event} hook `{one_line_text(what)}` in {where}"
 
-    def _result(self, tool: RunningTool, text: str, is_error: bool) -> Any:
-        """A tool's own ``meta["render_result"](text, options)``: a string or rich renderable."""
+    def _result(
+        self,
+        tool: RunningTool,
+        text: str,
+        details: Any,
+        is_error: bool,
+        expanded: bool,
+        *,
+        partial: bool = False,
+    ) -> RenderableType | None:
+        """A tool's own ``meta["render_result"](text, options, theme)``: text, a rich
+        renderable or a component; ``None`` for the default block."""
         fn = tool_renderer(self._loaded, tool.name, "render_result")
         if fn is None:
             return None
-        options = {"expanded": False, "is_error": is_error, "width": self._width()}
+        width = self._width()
+        options = {
+            "expanded": expanded,
+            "is_partial": partial,
+            "is_error": is_error,
+            "width": width,
+            "details": details,
+        }
         try:
-            shown = fn(text, options)
+            return hook_render.renderable(call_upto(fn, text, options, self._theme()), width)
         except hook_failures() as exc:
-            self._loaded.agent.runner.report("", f"render_result:{tool.name}", exc)
+            if not partial:  # a live one is drawn ten times a second: the final one reports
+                self._loaded.agent.runner.report("", f"render_result:{tool.name}", exc)
             return None
-        return render.drawn(shown)
 
-    def _custom(self, message: dict[str, Any]) -> RenderableType:
+    def _custom(self, message: dict[str, Any]) -> None:
         custom_type = str(message.get("custom_type", ""))
         content = message.get("content", "")
         text = content if isinstance(content, str) else content_text(content)
         runner = self._loaded.agent.runner
         renderer = runner.get_message_renderer(custom_type)
-        if renderer is not None:
+        plain = render.custom_message(custom_type, text)
+        if renderer is None:
+            self._scrollback.print(plain)
+            return
+
+        def block(expanded: bool) -> RenderableType:
+            width = self._width()
+            options = {"expanded": expanded, "width": width}
             try:
-                shown = renderer(message, {"expanded": False, "width": self._width()})
+                shown = call_upto(renderer, message, options, self._theme())
+                drawn = hook_render.renderable(shown, width)
             except hook_failures() as exc:
                 runner.report("", f"renderer:{custom_type}", exc)
-                shown = None
-            drawn = render.drawn(shown)
-            if drawn is not None:
-                return drawn
-        return render.custom_message(custom_type, text)
+                drawn = None
+            return plain if drawn is None else drawn
+
+        self._print_redrawable(block)
 
 
 def tool_renderer(loaded: LoadedAgent, name: str, key: str) -> Callable[..., Any] | None:

@@ -14,6 +14,7 @@ from hookline.core.ui import (
     strip_terminal_controls,
 )
 from hookline.modes.tui.dialogs import CustomDialog, InputDialog, SelectDialog
+from hookline.modes.tui.hook_render import LiveTheme, ScreenHandle, call_upto
 
 #: The widget keys that hold a hook's header and footer (no hook key starts with NUL).
 HEADER_KEY, FOOTER_KEY = "\0header", "\0footer"
@@ -143,18 +144,31 @@ class TuiUI:
     def set_widget(
         self, key: str, content: WidgetContent | None, *, placement: WidgetPlacement = "above"
     ) -> None:
-        self._app.set_widget(key, content, placement)
+        """Lines, or ``factory(tui, theme)`` making a component (``render(width)``) or a
+        prompt_toolkit container; ``None`` removes it."""
+        self._app.set_widget(key, self._made(content), placement)
 
     def set_working_message(self, text: str | None) -> None:
         self._app.set_working_message(strip_terminal_controls(text).strip() if text else None)
 
     def set_header(self, content: WidgetContent | None) -> None:
-        """Lines (or a component factory) at the top of the app; ``None`` removes them."""
-        self._app.set_widget(HEADER_KEY, content, "header")
+        """Lines, or ``factory(tui, theme)``, at the top of the app; ``None`` removes them."""
+        self._app.set_widget(HEADER_KEY, self._made(content), "header")
 
     def set_footer(self, content: WidgetContent | None) -> None:
-        """Replace the footer line (model, usage, mode); ``None`` brings it back."""
-        self._app.set_widget(FOOTER_KEY, content, "footer")
+        """Replace the footer (model, usage, mode, statuses) with lines, or with what
+        ``factory(tui, theme, footer_data)`` makes: a component drawn at every frame, so
+        it shows ``footer_data`` live. ``None`` brings the app's footer back."""
+        self._app.set_widget(FOOTER_KEY, self._made(content, self._app.footer_data), "footer")
+
+    def _made(self, content: WidgetContent | None, *more: Any) -> object | None:
+        """Lines as they are; a factory called with pi's arguments (``tui``, ``theme``,
+        then ``more``), as many as it takes; its theme follows ``set_theme``."""
+        if content is None or not callable(content):
+            return content
+        theme = LiveTheme(lambda: self._app.theme)
+        made: object = call_upto(content, ScreenHandle(self._app.invalidate), theme, *more)
+        return made
 
     def set_title(self, title: str) -> None:
         clean = " ".join(strip_terminal_controls(title).split())

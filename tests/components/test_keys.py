@@ -57,3 +57,12 @@ def test_keybindings_match_actions_by_pi_or_snake_case_name() -> None:
     assert kb.matches("\x03", "select_cancel") and kb.matches("\x1b", "tui.select.cancel")
     custom = Keybindings({"selectUp": ["ctrl+p"]})
     assert custom.matches("\x10", "select_up") and not custom.matches("\x1b[A", "select_up")
+
+
+def test_a_kitty_key_release_names_its_key_and_is_no_press() -> None:
+    from hookline.components import parse_key, released_key
+
+    assert released_key("\x1b[97;1:3u") == "a"
+    assert released_key("\x1b[97;5:3u") == "ctrl+a"
+    assert parse_key("\x1b[97;1:3u") is None
+    assert released_key("\x1b[97;1:1u") is None and released_key("a") is None

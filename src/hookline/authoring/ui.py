@@ -11,6 +11,10 @@ a ``ShownComponent`` to render, press keys on and read ``done``'s value from); a
 ``custom`` answer queued with ``ui.answer("custom", value)`` closes the next one at
 once with ``value``.
 
+``ctx.ui.set_editor_component(factory)`` builds the hook's editor at once, as the
+terminal app would (``ui.prompt_editor``, a ``ShownComponent`` to press keys on);
+what its Enter submits is recorded in ``ui.submitted``.
+
 ``ctx.ui.theme`` is plain (text unchanged, easy to assert on); ``set_theme``
 switches by name and stays plain, or to a given ``Theme`` as it is (to test colours).
 """
@@ -66,6 +70,10 @@ class ScriptedUI(NoUI):
         self.columns, self.rows = 80, 24
         #: The overlays shown (``custom(..., overlay=True)`` and ``tui.show_overlay``).
         self.overlays = OverlayStack(lambda: (self.columns, self.rows))
+        #: The editor a hook put in place of the prompt (``set_editor_component``).
+        self.prompt_editor: ShownComponent | None = None
+        #: What that editor submitted, in order (the terminal app would send it).
+        self.submitted: list[str] = []
 
     @property
     def theme(self) -> Theme:
@@ -214,6 +222,27 @@ class ScriptedUI(NoUI):
                 handle.hide()
         self.asked.append(Dialog("custom", "", shown, None, value))
         return value
+
+    def set_editor_component(self, factory: Callable[..., Any] | None) -> None:
+        """Build the hook's editor now (``None``: back to no editor of a hook's)."""
+        from hookline.components import EditorTheme, default_keybindings
+
+        if factory is None:
+            self.prompt_editor = None
+            return
+        shown = ShownComponent(False, {}, self.columns, self.rows, self.overlays)
+        editor = factory(shown, EditorTheme(), default_keybindings())
+
+        def submit(text: str) -> None:  # as the app sends: recorded, remembered, cleared
+            if text.strip():
+                self.submitted.append(text)
+                if callable(getattr(editor, "add_to_history", None)):
+                    editor.add_to_history(text)
+                editor.set_text("")
+
+        editor.on_submit = submit
+        shown.component = editor
+        self.prompt_editor = shown
 
     async def next_component(self, timeout: float = 5.0) -> ShownComponent:
         """The next component ``custom`` shows (one already shown and still open first)."""

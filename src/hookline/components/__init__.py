@@ -28,6 +28,7 @@ from hookline.components.component import (
     is_component,
     is_component_factory,
 )
+from hookline.components.custom_editor import CustomEditor
 from hookline.components.keys import (
     Key,
     Keybindings,
@@ -35,6 +36,7 @@ from hookline.components.keys import (
     key_sequence,
     matches_key,
     parse_key,
+    released_key,
 )
 from hookline.components.loader import Loader
 from hookline.components.overlay import (
@@ -62,6 +64,7 @@ __all__ = [
     "Box",
     "Component",
     "Container",
+    "CustomEditor",
     "DynamicBorder",
     "Editor",
     "EditorTheme",
@@ -96,6 +99,7 @@ __all__ = [
     "matches_key",
     "overlay_size",
     "parse_key",
+    "released_key",
     "render_summary",
     "resolve_overlay_layout",
     "settings_list_theme",

@@ -139,6 +139,15 @@ def parse_key(data: str) -> str | None:
     return None
 
 
+def released_key(data: str) -> str | None:
+    """The key id a key release is for (the kitty protocol's ``CSI code;mods:3 u``), or
+    ``None`` when ``data`` is no release; :func:`parse_key` knows no release."""
+    match = _KITTY.fullmatch(data)
+    if match is None or match.group(3) != "3":
+        return None
+    return parse_key(data[: match.start(3) - 1] + "u")
+
+
 def matches_key(data: str, key_id: str) -> bool:
     """Whether the raw sequence ``data`` is the key ``key_id`` (``"ctrl+c"``, ``Key.up``)."""
     key = parse_key(data)
@@ -225,6 +234,12 @@ DEFAULT_KEYBINDINGS: Mapping[str, tuple[str, ...]] = {
     "select_page_down": ("pagedown",),
     "select_confirm": ("enter",),
     "select_cancel": ("escape", "ctrl+c"),
+    # the terminal app's own actions, which a ``CustomEditor`` hands back to it
+    "interrupt": ("escape",),
+    "clear": ("ctrl+c",),
+    "exit": ("ctrl+d",),
+    "expand_tools": ("ctrl+o",),
+    "cycle_permission_mode": ("shift+tab",),
 }
 _CAMEL = re.compile(r"(?<=[a-z])([A-Z])")
 
@@ -235,7 +250,7 @@ class Keybindings:
     def __init__(self, bindings: Mapping[str, Sequence[str]] | None = None) -> None:
         merged = {
             **DEFAULT_KEYBINDINGS,
-            **{_action(k): tuple(v) for k, v in (bindings or {}).items()},
+            **{action_name(k): tuple(v) for k, v in (bindings or {}).items()},
         }
         self._bindings = {
             name: tuple(normalize_key_id(k) for k in keys) for name, keys in merged.items()
@@ -243,13 +258,13 @@ class Keybindings:
 
     def matches(self, data: str, action: str) -> bool:
         """Whether the raw sequence ``data`` is one of the keys of ``action``."""
-        return any(matches_key(data, key) for key in self._bindings.get(_action(action), ()))
+        return any(matches_key(data, key) for key in self._bindings.get(action_name(action), ()))
 
     def get_keys(self, action: str) -> tuple[str, ...]:
-        return self._bindings.get(_action(action), ())
+        return self._bindings.get(action_name(action), ())
 
 
-def _action(name: str) -> str:
+def action_name(name: str) -> str:
     """``selectUp`` → ``select_up``; a namespaced ``tui.select.up`` → ``select_up``."""
     name = name.removeprefix("tui.").replace(".", "_")
     return _CAMEL.sub(r"_\1", name).lower()

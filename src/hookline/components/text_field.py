@@ -6,7 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from hookline.components.ansi import truncate_to_width
-from hookline.components.component import CURSOR_MARKER
+from hookline.components.component import CURSOR_MARKER, TUI
 from hookline.components.keys import Keybindings, default_keybindings, parse_key
 from hookline.components.select_list import SelectListTheme
 
@@ -130,19 +130,30 @@ class EditorTheme:
     select_list: SelectListTheme = field(default_factory=SelectListTheme)
 
 
+#: Prompts an editor remembers for Up and Down (pi's limit).
+_HISTORY_SIZE = 100
+
+
 class Editor:
     """Several lines of text between two rules: Enter calls ``on_submit(text)``,
     Shift+Enter (or Alt+Enter, Ctrl+J) starts a new line, each change calls
-    ``on_change(text)``. ``disable_submit`` makes Enter do nothing."""
+    ``on_change(text)``. ``disable_submit`` makes Enter do nothing.
+
+    Up in an empty editor (or on the first line while browsing) brings back the
+    prompts given to ``add_to_history``, newest first; Down goes back towards
+    the text being written, as pi's editor does.
+    """
 
     def __init__(
         self,
-        tui: object | None = None,
+        tui: TUI | None = None,
         theme: EditorTheme | None = None,
         *,
         padding_x: int = 0,
         keybindings: Keybindings | None = None,
     ) -> None:
+        #: The host, for ``tui.request_render()`` from a timer.
+        self.tui = tui
         self.theme = theme or EditorTheme()
         self.padding_x = padding_x
         self.keybindings = keybindings or default_keybindings()
@@ -153,15 +164,38 @@ class Editor:
         self.disable_submit = False
         self.on_submit: Callable[[str], object] | None = None
         self.on_change: Callable[[str], object] | None = None
+        self._history: list[str] = []
+        #: -1 while writing; 0 the newest prompt of the history shown, 1 the one before ...
+        self._browsing = -1
 
     def get_text(self) -> str:
         return "\n".join(self.lines)
 
     def set_text(self, text: str) -> None:
+        self._browsing = -1
+        self._show(text)
+
+    def _show(self, text: str) -> None:
         self.lines = text.replace("\r\n", "\n").split("\n")
         self.row = len(self.lines) - 1
         self.col = len(self.lines[-1])
         self._changed()
+
+    def add_to_history(self, text: str) -> None:
+        """Remember a sent prompt for Up (blank ones and a repeat of the last are not)."""
+        text = text.strip()
+        if not text or (self._history and self._history[0] == text):
+            return
+        self._history.insert(0, text)
+        del self._history[_HISTORY_SIZE:]
+
+    def _browse(self, step: int) -> None:
+        """Move ``step`` prompts back (1) or forward (-1) in the history."""
+        index = self._browsing + step
+        if not self._history or not -1 <= index < len(self._history):
+            return
+        self._browsing = index
+        self._show(self._history[index] if index >= 0 else "")
 
     def insert_text_at_cursor(self, text: str) -> None:
         line = self.lines[self.row]
@@ -181,17 +215,18 @@ class Editor:
 
     def handle_input(self, data: str) -> None:
         kb = self.keybindings
+        if kb.matches(data, "cursor_up"):
+            self._up()
+            return
+        if kb.matches(data, "cursor_down"):
+            self._down()
+            return
+        self._browsing = -1  # any other key edits what is shown
         if kb.matches(data, "new_line"):
             self.insert_text_at_cursor("\n")
         elif kb.matches(data, "submit"):
             if not self.disable_submit and self.on_submit is not None:
                 self.on_submit(self.get_text())
-        elif kb.matches(data, "cursor_up") and self.row > 0:
-            self.row -= 1
-            self.col = min(self.col, len(self.lines[self.row]))
-        elif kb.matches(data, "cursor_down") and self.row < len(self.lines) - 1:
-            self.row += 1
-            self.col = min(self.col, len(self.lines[self.row]))
         elif kb.matches(data, "delete_char_backward") and self.col == 0 and self.row > 0:
             self.col = len(self.lines[self.row - 1])
             self.lines[self.row - 1 : self.row + 1] = [
@@ -208,6 +243,25 @@ class Editor:
             self._changed()
         else:
             self._edit_line(data)
+
+    def _up(self) -> None:
+        if self.get_text() == "" or (self._browsing >= 0 and self.row == 0):
+            self._browse(1)
+        elif self.row == 0:
+            self.col = 0
+        else:
+            self.row -= 1
+            self.col = min(self.col, len(self.lines[self.row]))
+
+    def _down(self) -> None:
+        last = len(self.lines) - 1
+        if self._browsing >= 0 and self.row == last:
+            self._browse(-1)
+        elif self.row == last:
+            self.col = len(self.lines[last])
+        else:
+            self.row += 1
+            self.col = min(self.col, len(self.lines[self.row]))
 
     def _edit_line(self, data: str) -> None:
         line = _Line()

@@ -90,6 +90,7 @@ class HookUI(Protocol):
     def set_editor_text(self, text: str) -> None: ...
     def get_editor_text(self) -> str: ...
     def paste_to_editor(self, text: str) -> None: ...
+    def set_editor_component(self, factory: Callable[..., Any] | None) -> None: ...
     def set_widget(
         self, key: str, content: WidgetContent | None, *, placement: WidgetPlacement = "above"
     ) -> None: ...
@@ -181,6 +182,10 @@ class StatusLine:
         return "".join(kept) + "…" + ("\x1b[0m" if len(pieces) > 1 else "")
 
 
+#: Said once where ``set_editor_component`` has no editor to replace.
+NO_EDITOR_NOTICE = "a hook's editor (set_editor_component) is only used in the terminal app"
+
+
 class NoUI:
     """The answers of a mode with no UI (print mode, tests, embedders).
 
@@ -192,6 +197,7 @@ class NoUI:
     def __init__(self) -> None:
         self.status = StatusLine()
         self.notifications: list[tuple[str, str]] = []
+        self._told_no_editor = False
 
     async def select(
         self,
@@ -259,6 +265,13 @@ class NoUI:
 
     def paste_to_editor(self, text: str) -> None:
         return None
+
+    def set_editor_component(self, factory: Callable[..., Any] | None) -> None:
+        """Only the terminal app has a prompt editor to replace: the factory is not
+        called, and the first time a notification says so."""
+        if factory is not None and not self._told_no_editor:
+            self._told_no_editor = True
+            self.notify(NO_EDITOR_NOTICE)
 
     def set_widget(
         self, key: str, content: WidgetContent | None, *, placement: WidgetPlacement = "above"

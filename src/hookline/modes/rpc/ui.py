@@ -15,6 +15,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from hookline.core.ui import (
+    NO_EDITOR_NOTICE,
     NotifyType,
     OverlayPlacement,
     StatusLine,
@@ -43,6 +44,7 @@ class RpcUI:
         self._asked: dict[str, tuple[str, tuple[str, ...]]] = {}
         self.status = StatusLine()
         self._editor_text = ""
+        self._told_no_editor = False
         self.closed = False
         #: While an abort winds the run down, new dialogs are answered 'cancelled' at once.
         self.refusing = False
@@ -255,6 +257,12 @@ class RpcUI:
 
     def paste_to_editor(self, text: str) -> None:
         self.set_editor_text(self._editor_text + text)
+
+    def set_editor_component(self, factory: Callable[..., Any] | None) -> None:
+        """The client draws its own editor: the factory is not called; said once."""
+        if factory is not None and not self._told_no_editor:
+            self._told_no_editor = True
+            self.notify(NO_EDITOR_NOTICE)
 
     def set_widget(
         self, key: str, content: WidgetContent | None, *, placement: WidgetPlacement = "above"

@@ -51,6 +51,7 @@ from hookline.modes.tui.keys import editor_keys, shortcut_keys
 from hookline.modes.tui.layout import Rows, Widgets, prompt_prefix
 from hookline.modes.tui.live_area import LiveArea, spinner_frame
 from hookline.modes.tui.preview import ApprovalPreview
+from hookline.modes.tui.prompt import Prompt
 from hookline.modes.tui.scrollback import (
     Scrollback,
     printed_above,
@@ -65,6 +66,7 @@ from hookline.modes.tui.ui import TuiUI
 from hookline.session.storage import project_slug
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from pathlib import Path
 
     from rich.console import RenderableType
@@ -141,6 +143,7 @@ class TuiApp:
             # column at a time, at every frame
             get_line_prefix=prompt_prefix,
         )
+        self.prompt = Prompt(self.editor, self._editor_window, self)
         self.app: Application[None] = Application(
             key_bindings=merge_key_bindings(
                 [
@@ -186,7 +189,7 @@ class TuiApp:
             preview=self.preview,
             widgets=self.widgets,
             live=self.live,
-            editor=self._editor_window,
+            prompt=self.prompt,
             working=self._working_fragments,
             busy=self.busy,
             footer=self._footer_fragments,
@@ -264,6 +267,10 @@ class TuiApp:
             return
         self.editor.append_to_history()
         self.editor.reset()
+        self.send(text)
+
+    def send(self, text: str) -> None:
+        """Send a prompt written in either editor (its history already has it)."""
         if self.files is not None:
             self.files.forget()  # the next prompt's @ lists the files again
         self._exit_armed = False
@@ -278,8 +285,8 @@ class TuiApp:
             self.exit()
         elif self.busy():
             self.stop_turn()
-        elif self.editor.text:
-            self.editor.reset()
+        elif self.prompt.text:
+            self.prompt.clear()
         elif self._exit_armed:
             self.exit()
         else:
@@ -326,10 +333,29 @@ class TuiApp:
             return await self.dialogs.run(dialog)
         finally:
             with contextlib.suppress(ValueError):
-                self.app.layout.focus(self._editor_window)
+                self.app.layout.focus(self.prompt.window)
             self._refocus()
 
     # -- output (and the rest of host.UIHost) -----------------------------------
+
+    def set_editor_component(self, factory: Callable[..., Any] | None) -> None:
+        self.prompt.replace(factory)
+        if self.app.is_running and self.dialogs.current is None:
+            with contextlib.suppress(ValueError):
+                self.app.layout.focus(self.prompt.window)
+        self.invalidate()
+
+    def run_shortcut(self, data: str) -> bool:
+        """A hook's shortcut pressed in a hook's editor: run it as the app's keys would."""
+        from hookline.components import matches_key
+
+        if self._agent is None or not self.loaded.is_set():
+            return False
+        for key in self._agent.runner.get_registered_shortcuts():
+            if matches_key(data, key):
+                self.tasks.spawn(self._agent.runner.run_shortcut(key))
+                return True
+        return False
 
     def invalidate(self) -> None:
         if self.app.is_running:
@@ -349,8 +375,10 @@ class TuiApp:
             elif dialog is not None:
                 if not layout.has_focus(dialog.container):
                     layout.focus(dialog.focus)
-            elif isinstance(layout.current_control, ComponentControl):
-                layout.focus(self._editor_window)
+            elif layout.current_window is not self.prompt.window and isinstance(
+                layout.current_control, ComponentControl
+            ):
+                layout.focus(self.prompt.window)
 
     def print(self, renderable: RenderableType) -> None:
         """Print a finished block above the app (batched into one redraw)."""

@@ -305,7 +305,9 @@ async def _hooks(app: CommandHost, args: str) -> None:
 
 async def _reload(app: CommandHost, args: str) -> None:
     """pi's ``/reload``: ``session_shutdown``, the hooks discovered and loaded again,
-    ``session_start`` with ``source="reload"``; what failed is said above."""
+    ``session_start`` with ``source="reload"``; what failed is said above. A hook's
+    editor goes first: the reloaded hooks set theirs again, as in pi."""
+    app.set_editor_component(None)
     await app.agent.reload()
     app.hooks_changed()
     found = app.bundle.hooks.last

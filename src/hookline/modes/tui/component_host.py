@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from prompt_toolkit.application import get_app_or_none
 from prompt_toolkit.formatted_text import ANSI, StyleAndTextTuples, to_formatted_text
-from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
+from prompt_toolkit.key_binding import KeyBindings, KeyPress, KeyPressEvent
 from prompt_toolkit.keys import Keys
 from prompt_toolkit.layout import UIContent, UIControl, Window
 
@@ -37,6 +37,13 @@ if TYPE_CHECKING:
 #: Keys prompt_toolkit reports that are no key a user pressed.
 _NOT_KEYS = {Keys.Any, Keys.CPRResponse, Keys.Vt100MouseEvent, Keys.WindowsMouseEvent, Keys.Ignore}
 _NOT_KEYS |= {Keys.ScrollUp, Keys.ScrollDown, Keys.SIGINT}
+
+
+def _raw(press: KeyPress) -> str:
+    """The sequence the terminal sent: prompt_toolkit hands a paste over unwrapped."""
+    if press.key == Keys.BracketedPaste:
+        return f"\x1b[200~{press.data}\x1b[201~"
+    return press.data
 
 
 class Terminal:
@@ -119,7 +126,7 @@ class ComponentControl(UIControl):
 
         def _key(event: KeyPressEvent) -> None:
             for press in event.key_sequence:
-                handle_input(component, press.data)
+                handle_input(component, _raw(press))
             on_key()
 
         # every key by name too: an exact binding of the app (a hook shortcut) would

@@ -11,9 +11,9 @@ import asyncio
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from pathlib import Path
 
-    from prompt_toolkit.buffer import Buffer
     from rich.console import RenderableType
 
     from hookline.agent.agent import Agent
@@ -23,14 +23,18 @@ if TYPE_CHECKING:
     from hookline.core.ui import HookUI, StatusLine
     from hookline.modes.tui.dialogs import Dialog
     from hookline.modes.tui.footer_data import FooterData
+    from hookline.modes.tui.prompt import Prompt
 
 
 class UIHost(Protocol):
     """What ``ctx.ui`` does on the screen: dialogs, lines, widgets, the editor's text."""
 
     @property
-    def editor(self) -> Buffer:
-        """The editor's buffer (hooks read, set and paste its text)."""
+    def prompt(self) -> Prompt:
+        """Where the prompt is written (hooks read, set and paste its text)."""
+
+    def set_editor_component(self, factory: Callable[..., Any] | None) -> None:
+        """Write prompts in ``factory``'s editor component (``None``: the app's own)."""
 
     @property
     def status(self) -> StatusLine:

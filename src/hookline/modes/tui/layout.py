@@ -38,6 +38,7 @@ from hookline.modes.tui.dialogs import CustomDialog, DialogHost
 from hookline.modes.tui.hook_render import made_container
 from hookline.modes.tui.live_area import LiveArea
 from hookline.modes.tui.preview import ApprovalPreview
+from hookline.modes.tui.prompt import Prompt
 
 
 class Widgets:
@@ -85,7 +86,7 @@ class Rows:
         preview: ApprovalPreview,
         widgets: Widgets,
         live: LiveArea,
-        editor: Window,
+        prompt: Prompt,
         working: Callable[[], StyleAndTextTuples],
         busy: Callable[[], bool],
         footer: Callable[[], StyleAndTextTuples],
@@ -98,7 +99,7 @@ class Rows:
         self._preview = preview
         self._widgets = widgets
         self._live = live
-        self._editor = editor
+        self._prompt = prompt
         self._working = working
         self._busy = busy
         self._footer_text = footer
@@ -167,7 +168,10 @@ class Rows:
                     filter=Condition(self._busy),
                 ),
                 DynamicContainer(lambda: self._widgets.box("above")),
-                Window(height=1, char="─", style="class:rule"),
+                ConditionalContainer(  # a hook's editor draws its own rules
+                    Window(height=1, char="─", style="class:rule"),
+                    filter=Condition(lambda: self._prompt.custom is None),
+                ),
                 DynamicContainer(self._center),
                 ConditionalContainer(
                     CompletionsMenu(max_height=8, scroll_offset=1),
@@ -188,7 +192,7 @@ class Rows:
             if self._preview.shown():  # the call this dialog asks about, right above it
                 return self._preview.container(dialog.container)
             return dialog.container
-        return self._editor
+        return self._prompt.window
 
     def _footer(self) -> AnyContainer:
         replaced = self._widgets.at("footer")

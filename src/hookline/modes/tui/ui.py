@@ -128,16 +128,20 @@ class TuiUI:
         return await show_component(self._app, factory, overlay=overlay, placement=placement)
 
     def set_editor_text(self, text: str) -> None:
-        self._app.editor.text = strip_terminal_controls(text)
-        self._app.editor.cursor_position = len(self._app.editor.text)
+        self._app.prompt.set_text(strip_terminal_controls(text))
         self._app.invalidate()
 
     def get_editor_text(self) -> str:
-        return self._app.editor.text
+        return self._app.prompt.text
 
     def paste_to_editor(self, text: str) -> None:
-        self._app.editor.insert_text(strip_terminal_controls(text))
+        self._app.prompt.paste(strip_terminal_controls(text))
         self._app.invalidate()
+
+    def set_editor_component(self, factory: Callable[..., Any] | None) -> None:
+        """``factory(tui, editor_theme, keybindings)`` builds the editor prompts are
+        written in from now on (``None``: the app's own); see ``prompt.Prompt``."""
+        self._app.set_editor_component(factory)
 
     def set_widget(
         self, key: str, content: WidgetContent | None, *, placement: WidgetPlacement = "above"

@@ -86,10 +86,6 @@ PI_NAMES = [
 
 # Not ported yet: each is a strict xfail, so a port that lands must leave this set.
 NOT_YET = {
-    "doom-overlay",
-    "modal-editor",
-    "rainbow-editor",
-    "space-invaders",
 }
 
 

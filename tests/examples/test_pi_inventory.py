@@ -84,10 +84,6 @@ PI_NAMES = [
     "with-deps",
 ]
 
-# Not ported yet: each is a strict xfail, so a port that lands must leave this set.
-NOT_YET = {
-}
-
 
 def _module(name: str) -> str:
     return name.replace("-", "_")
@@ -118,18 +114,9 @@ _TEXTS = _test_texts()
 
 def test_the_list_is_pis_66_examples() -> None:
     assert len(PI_NAMES) == len(set(PI_NAMES)) == 66
-    assert set(PI_NAMES) >= NOT_YET
 
 
-@pytest.mark.parametrize(
-    "name",
-    [
-        pytest.param(name, marks=pytest.mark.xfail(strict=True, reason="not ported yet"))
-        if name in NOT_YET
-        else name
-        for name in PI_NAMES
-    ],
-)
+@pytest.mark.parametrize("name", PI_NAMES)
 def test_each_example_has_a_port_a_test_drives(name: str) -> None:
     port = _port(name)
     assert port is not None, f"no examples/pi/{_module(name)}.py (or package) for pi's {name}"

@@ -55,7 +55,7 @@ from hookline.components.settings_list import (
     SettingsListTheme,
     settings_list_theme,
 )
-from hookline.components.summary import render_summary, summarize, widget_lines
+from hookline.components.summary import render_summary, show_summary, summarize, widget_lines
 from hookline.components.text_field import Editor, EditorTheme, Input
 
 __all__ = [
@@ -103,6 +103,7 @@ __all__ = [
     "render_summary",
     "resolve_overlay_layout",
     "settings_list_theme",
+    "show_summary",
     "strip_ansi",
     "summarize",
     "truncate_to_width",

@@ -67,8 +67,15 @@ class Stoppable(Protocol):
 
 
 def is_component(value: Any) -> bool:
-    """Whether ``value`` is a component (it has ``render``), not a prompt_toolkit container."""
-    return callable(getattr(value, "render", None)) and not hasattr(value, "__pt_container__")
+    """Whether ``value`` is a component (it has ``render``): not a prompt_toolkit
+    container, nor a rich renderable (rich's ``Text`` has a ``render`` method too)."""
+    if not callable(getattr(value, "render", None)):
+        return False
+    return not any(hasattr(value, name) for name in _NOT_COMPONENTS)
+
+
+#: What marks a prompt_toolkit container and a rich renderable.
+_NOT_COMPONENTS = ("__pt_container__", "__rich_console__", "__rich__")
 
 
 def accepts(factory: Callable[..., Any], count: int) -> bool:

@@ -68,6 +68,14 @@ def summarize(factory: Callable[..., Any], theme: Any) -> str | None:
             dispose()
 
 
+def show_summary(factory: Callable[..., Any], theme: Any, notify: Callable[[str], None]) -> None:
+    """``ctx.ui.custom`` where there is no terminal (print, JSON, RPC, line mode): the
+    component's summary given to ``notify``; ``custom`` then answers ``None``."""
+    text = summarize(factory, theme)
+    if text:
+        notify(text)
+
+
 def widget_lines(factory: Callable[..., Any], theme: Any) -> list[str] | None:
     """A widget's lines where nothing can draw its component: pi's ``factory(tui,
     theme)`` rendered once at :data:`SUMMARY_WIDTH`, without escapes; ``None`` for

@@ -109,11 +109,9 @@ class TerminalUI(NoUI):
     ) -> Any:
         """No terminal to draw a component on: its text summary is shown as a
         notification (rendered once, 80 columns, no colours) and the answer is ``None``."""
-        from hookline.components import summarize
+        from hookline.components import show_summary
 
-        text = summarize(factory, self.theme)
-        if text:
-            self.notify(text)
+        show_summary(factory, self.theme, self.notify)
         return None
 
     def set_editor_text(self, text: str) -> None:

@@ -46,11 +46,9 @@ class StderrUI(NoUI):
     ) -> Any:
         """No terminal to draw a component on: its text summary is shown as a
         notification (rendered once, 80 columns, no colours) and the answer is ``None``."""
-        from hookline.components import summarize
+        from hookline.components import show_summary
 
-        text = summarize(factory, self.theme)
-        if text:
-            self.notify(text)
+        show_summary(factory, self.theme, self.notify)
         return None
 
 

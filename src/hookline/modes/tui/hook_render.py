@@ -20,23 +20,13 @@ from typing import TYPE_CHECKING, Any
 from prompt_toolkit.formatted_text import ANSI
 from prompt_toolkit.layout import AnyContainer, FormattedTextControl, Window
 
+from hookline.components import is_component
 from hookline.core.ui import strip_all_but_style
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
 
     from hookline.core.theme import Theme
-
-
-class ScreenHandle:
-    """The ``tui`` a factory gets: ``request_render()`` draws the app again (a footer
-    subscribed to a change calls it; pi's ``tui.requestRender``)."""
-
-    def __init__(self, redraw: Callable[[], None]) -> None:
-        self._redraw = redraw
-
-    def request_render(self) -> None:
-        self._redraw()
 
 
 class LiveTheme:
@@ -75,11 +65,6 @@ def _positional_room(fn: Callable[..., Any], most: int) -> int:
 
 def is_rich(value: Any) -> bool:
     return hasattr(value, "__rich_console__") or hasattr(value, "__rich__")
-
-
-def is_component(value: Any) -> bool:
-    """pi-tui's contract: a ``render(width)`` method (a rich renderable is not one)."""
-    return callable(getattr(value, "render", None)) and not is_rich(value)
 
 
 def component_lines(component: Any, width: int) -> list[str]:

@@ -14,7 +14,7 @@ from hookline.core.ui import (
     strip_terminal_controls,
 )
 from hookline.modes.tui.dialogs import CustomDialog, InputDialog, SelectDialog
-from hookline.modes.tui.hook_render import LiveTheme, ScreenHandle, call_upto
+from hookline.modes.tui.hook_render import LiveTheme, call_upto
 
 #: The widget keys that hold a hook's header and footer (no hook key starts with NUL).
 HEADER_KEY, FOOTER_KEY = "\0header", "\0footer"
@@ -168,8 +168,11 @@ class TuiUI:
         then ``more``), as many as it takes; its theme follows ``set_theme``."""
         if content is None or not callable(content):
             return content
+        from hookline.modes.tui.component_host import Terminal
+
         theme = LiveTheme(lambda: self._app.theme)
-        made: object = call_upto(content, ScreenHandle(self._app.invalidate), theme, *more)
+        tui = Terminal(self._app.size, self._app.invalidate, self._app.overlays)
+        made: object = call_upto(content, tui, theme, *more)
         return made
 
     def set_title(self, title: str) -> None:

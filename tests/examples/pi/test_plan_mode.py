@@ -3,12 +3,15 @@ pick "execute", and watch the steps ticked off as the model marks them done."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from hookline.authoring.ui import ScriptedUI
 from hookline.core.messages import content_text
 from hookline.core.ui import WidgetContent, WidgetPlacement
 from tests.agent.conftest import MakeAgent
+from tests.modes.tui.helpers import app
+from tests.modes.tui.pane import needs_tmux
 
 from ..harness import PI_EXAMPLES
 
@@ -139,3 +142,24 @@ async def test_refine_sends_the_refinement_as_the_next_prompt(make_agent: MakeAg
     users = [content_text(m["content"]) for m in h.seen_by_model(1) if m["role"] == "user"]
     assert users == ["add a parser", "also handle errors"]
     assert "write" not in h.agent.get_active_tools()  # still planning
+
+
+@needs_tmux
+def test_plan_mode_in_the_terminal_app(tmp_path: Path) -> None:
+    turns = [bash("echo x > out.txt"), PLAN, "Made the parser. [DONE:1]", "Tests written. [DONE:2]"]
+    with app(tmp_path, turns, None, "--hook", HOOK[0]) as pane:
+        pane.ready()
+        pane.type("/plan")
+        pane.keys("Enter")
+        pane.wait_for(lambda s: "Plan mode enabled" in s and "⏸ plan" in s)
+        pane.type("add a parser")
+        pane.keys("Enter")
+        pane.wait_for("Plan mode - what next?")
+        pane.wait_flat(["Plan mode: command blocked"])  # the write was refused
+        assert not (tmp_path / "project" / "out.txt").exists()
+        pane.keys("Enter")  # execute the plan
+        # the todo widget above the editor ticks off the step the model marked [DONE:1]
+        pane.wait_for(lambda s: "📋 1/2" in s and "☑ Parser module\n☐ Tests for the parser" in s)
+        pane.type("go on")
+        pane.keys("Enter")
+        pane.wait_for("Plan Complete!")

@@ -13,6 +13,8 @@ import pytest
 from hookline.authoring.ui import ScriptedUI
 from tests.agent.conftest import MakeAgent
 from tests.fakes import FakeOpenAIServer
+from tests.modes.tui.helpers import app
+from tests.modes.tui.pane import needs_tmux
 
 from ..harness import PI_EXAMPLES
 
@@ -127,3 +129,21 @@ async def test_without_presets_it_says_where_to_put_them(make_agent: MakeAgent) 
     assert _said(ui) == [
         "No presets defined. Add presets to ~/.hookline/presets.json or .hookline/presets.json"
     ]
+
+
+@needs_tmux
+def test_the_picker_in_the_terminal_app(tmp_path: Path) -> None:
+    project = tmp_path / "project"
+    (project / ".hookline").mkdir(parents=True)
+    (project / ".hookline" / "presets.json").write_text(json.dumps({"quick": PRESETS["quick"]}))
+    turns = [{"tool_calls": [{"name": "bash", "arguments": {"command": "echo hi"}}]}, "Done."]
+    with app(tmp_path, turns, None, "--hook", HOOK[0]) as pane:
+        pane.ready()
+        pane.type("/preset")
+        pane.keys("Enter")
+        pane.wait_for(lambda s: "Select Preset" in s and "quick" in s and "(none)" in s)
+        pane.keys("Enter")
+        pane.wait_for(lambda s: 'Preset "quick" activated' in s and "preset:quick" in s)
+        pane.type("say hi")
+        pane.keys("Enter")
+        pane.wait_for("unknown tool 'bash'; available: read, ls")  # the preset's tools only

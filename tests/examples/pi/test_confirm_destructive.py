@@ -11,6 +11,8 @@ from typing import Any
 from hookline.core.host import EmptySession
 from tests.examples.harness import PI_EXAMPLES, Example
 from tests.modes.helpers import RpcClient, write_script
+from tests.modes.tui.helpers import app
+from tests.modes.tui.pane import needs_tmux
 
 from .dialogs import answering, said
 
@@ -72,3 +74,19 @@ async def test_without_a_ui_nothing_is_asked(example: Example) -> None:
     assert not (await harness.emit("session_before_switch", reason="new")).blocked
     assert not (await harness.emit("session_before_fork", entry_id="abc")).blocked
     assert harness.ui.asked == []
+
+
+@needs_tmux
+def test_no_in_the_terminal_app_keeps_the_session(tmp_path: Path) -> None:
+    with app(tmp_path, ["Kept."], None, "--hook", PORT) as pane:
+        pane.ready()
+        pane.type("remember me")
+        pane.keys("Enter")
+        pane.wait_for("Kept.")
+        pane.type("/new")
+        pane.keys("Enter")
+        pane.wait_for("This will delete all messages in the current session.")
+        pane.keys("n")
+        # the editor is back under the same conversation
+        screen = pane.wait_for(lambda s: "Clear cancelled" in s and "2 msgs" in s)
+        assert "remember me" in screen and "Kept." in screen

@@ -9,6 +9,8 @@ from pathlib import Path
 
 from tests.examples.harness import PI_EXAMPLES
 from tests.modes.helpers import RpcClient, run_cli, write_script
+from tests.modes.tui.helpers import app
+from tests.modes.tui.pane import needs_tmux
 
 from .dialogs import answering, said
 
@@ -78,3 +80,31 @@ async def test_the_user_chooses(tmp_path: Path) -> None:
         assert data["cancelled"] is True
         assert said(seen)[0] == "You have 2 uncommitted file(s). fork anyway?"
         assert await client.close_stdin() == 0
+
+
+@needs_tmux
+def test_the_select_dialog_in_the_terminal_app(tmp_path: Path) -> None:
+    project = _repo(tmp_path / "project")
+    (project / "a.txt").write_text("changed\n")
+    with app(tmp_path, ["Kept."], None, "--hook", PORT) as pane:
+        pane.ready()
+        pane.type("remember me")
+        pane.keys("Enter")
+        pane.wait_for("Kept.")
+        pane.type("/new")
+        pane.keys("Enter")
+        pane.wait_for(
+            lambda s: (
+                "You have 1 uncommitted file(s). new session anyway?" in s
+                and "No, let me commit first" in s
+            )
+        )
+        pane.keys("Down")
+        pane.keys("Enter")
+        screen = pane.wait_for(lambda s: "Commit your changes first" in s and "2 msgs" in s)
+        assert "remember me" in screen  # the session was kept
+        pane.type("/new")
+        pane.keys("Enter")
+        pane.wait_for("Yes, proceed anyway")
+        pane.keys("Enter")
+        pane.wait_for(lambda s: "new session started" in s and "0 msgs" in s)

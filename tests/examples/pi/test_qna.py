@@ -3,9 +3,13 @@ last answer's questions, and the list lands in the input box."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from hookline.authoring.ui import ScriptedUI
 from hookline.core.messages import content_text
 from tests.agent.conftest import MakeAgent
+from tests.modes.tui.helpers import app
+from tests.modes.tui.pane import needs_tmux
 
 from ..harness import PI_EXAMPLES
 
@@ -63,3 +67,28 @@ async def test_it_needs_a_ui_and_an_answer(make_agent: MakeAgent) -> None:
     await h.runner.run_command("qna")
     assert ui.notifications[-1] == ("error", "qna requires interactive mode")
     assert h.provider.remaining == 1  # the model was never asked
+
+
+def _editor(screen: str) -> str:
+    """The input box: the lines between its top rule and the footer."""
+    lines = screen.rstrip("\n").splitlines()
+    top = max(i for i, line in enumerate(lines) if line.startswith("────"))
+    return "\n".join(lines[top + 1 :])
+
+
+@needs_tmux
+def test_the_questions_land_in_the_terminal_apps_editor(tmp_path: Path) -> None:
+    turns = [
+        ASKED,
+        {"text": FORM, "expect_system_contains": "You are a question extractor."},
+    ]
+    with app(tmp_path, turns, None, "--hook", HOOK[0]) as pane:
+        pane.ready()
+        pane.type("set up the project")
+        pane.keys("Enter")
+        pane.wait_for("Which database do you prefer? And TypeScript")
+        pane.type("/qna")
+        pane.keys("Enter")
+        pane.wait_for("Questions loaded. Edit and submit when ready.")
+        editor = pane.wait_for(lambda s: "Q: TypeScript or JavaScript?" in _editor(s))
+        assert "Q: Which database do you prefer?" in _editor(editor)

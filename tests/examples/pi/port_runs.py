@@ -29,3 +29,11 @@ def print_mode(tmp_path: Path, name: str, prompt: str) -> subprocess.CompletedPr
     return run_cli(
         "-p", prompt, "--model", model, "--hook", str(example_path(name)), "--no-session"
     )
+
+
+def input_box(screen: str) -> str:
+    """The app's input box on ``screen``: the lines below its top rule, the footer included
+    (none while a redraw is under way)."""
+    lines = screen.rstrip("\n").splitlines()
+    rules = [i for i, line in enumerate(lines) if line.startswith("────")]
+    return "\n".join(lines[rules[-1] + 1 :]) if rules else ""

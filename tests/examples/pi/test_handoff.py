@@ -11,6 +11,8 @@ from tests.examples.harness import PI_EXAMPLES
 from tests.modes.tui.helpers import app
 from tests.modes.tui.pane import needs_tmux
 
+from .port_runs import input_box
+
 pytestmark = needs_tmux
 
 #: Not ``example_path("handoff")``: that finds oh-my-pi's /handoff in examples/hooks first.
@@ -34,12 +36,5 @@ def test_the_prompt_opens_in_an_editor_then_waits_in_a_new_session(tmp_path: Pat
         pane.wait_for(lambda s: "Edit handoff prompt" in s and "Do the same for teams." in s)
         pane.keys("Enter")  # accept the model's prompt
         screen = pane.wait_for(lambda s: "Handoff ready. Submit when ready." in s and "0 msgs" in s)
-        pane.wait_for(lambda s: "Do the same for teams." in _editor(s))
+        pane.wait_for(lambda s: "Do the same for teams." in input_box(s))
         assert "Edit handoff prompt" not in screen  # the dialog closed
-
-
-def _editor(screen: str) -> str:
-    """The input box: the lines between its top rule and the footer."""
-    lines = screen.rstrip("\n").splitlines()
-    top = max(i for i, line in enumerate(lines) if line.startswith("────"))
-    return "\n".join(lines[top + 1 :])

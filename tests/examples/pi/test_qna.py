@@ -12,6 +12,7 @@ from tests.modes.tui.helpers import app
 from tests.modes.tui.pane import needs_tmux
 
 from ..harness import PI_EXAMPLES
+from .port_runs import input_box
 
 HOOK = [str(PI_EXAMPLES / "qna.py")]
 ASKED = "I can do it. Which database do you prefer? And TypeScript or JavaScript?"
@@ -69,15 +70,8 @@ async def test_it_needs_a_ui_and_an_answer(make_agent: MakeAgent) -> None:
     assert h.provider.remaining == 1  # the model was never asked
 
 
-def _editor(screen: str) -> str:
-    """The input box: the lines between its top rule and the footer."""
-    lines = screen.rstrip("\n").splitlines()
-    top = max(i for i, line in enumerate(lines) if line.startswith("────"))
-    return "\n".join(lines[top + 1 :])
-
-
 @needs_tmux
-def test_the_questions_land_in_the_terminal_apps_editor(tmp_path: Path) -> None:
+def test_the_questions_land_in_the_terminal_apps_input_box(tmp_path: Path) -> None:
     turns = [
         ASKED,
         {"text": FORM, "expect_system_contains": "You are a question extractor."},
@@ -90,5 +84,5 @@ def test_the_questions_land_in_the_terminal_apps_editor(tmp_path: Path) -> None:
         pane.type("/qna")
         pane.keys("Enter")
         pane.wait_for("Questions loaded. Edit and submit when ready.")
-        editor = pane.wait_for(lambda s: "Q: TypeScript or JavaScript?" in _editor(s))
-        assert "Q: Which database do you prefer?" in _editor(editor)
+        editor = pane.wait_for(lambda s: "Q: TypeScript or JavaScript?" in input_box(s))
+        assert "Q: Which database do you prefer?" in input_box(editor)

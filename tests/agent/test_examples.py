@@ -274,7 +274,7 @@ async def test_send_while_streaming_is_queued_and_seen_at_the_next_model_call(
 
 # -- the handoff command ------------------------------------------------------------------
 
-HANDOFF = (EXAMPLES / "handoff.py").read_text()
+HANDOFF = (EXAMPLES / "omp_handoff.py").read_text()
 
 
 async def test_handoff_waits_for_the_run_then_starts_a_child_session(

@@ -16,14 +16,20 @@ PI_EXAMPLES = EXAMPLES.parent / "pi"
 def example_path(name: str) -> Path:
     """``examples/hooks/<name>.py``, else the port of pi's example in ``examples/pi/``
     (a module, or a package's ``__init__.py``)."""
-    for candidate in (
-        EXAMPLES / f"{name}.py",
-        PI_EXAMPLES / f"{name}.py",
-        PI_EXAMPLES / name / "__init__.py",
-    ):
-        if candidate.is_file():
-            return candidate
-    raise FileNotFoundError(f"no example named {name!r} in {EXAMPLES} or {PI_EXAMPLES}")
+    found = [
+        candidate
+        for candidate in (
+            EXAMPLES / f"{name}.py",
+            PI_EXAMPLES / f"{name}.py",
+            PI_EXAMPLES / name / "__init__.py",
+        )
+        if candidate.is_file()
+    ]
+    if not found:
+        raise FileNotFoundError(f"no example named {name!r} in {EXAMPLES} or {PI_EXAMPLES}")
+    if len(found) > 1:  # a test would silently load the other one
+        raise LookupError(f"two examples named {name!r}: {', '.join(map(str, found))}")
+    return found[0]
 
 
 class Example(Protocol):

@@ -22,7 +22,7 @@ class _Session:
 
 
 async def test_handoff_opens_a_child_session_seeded_with_a_message(example: Example) -> None:
-    harness = example("handoff")
+    harness = example("omp_handoff")
     harness.host.session_manager = _Session()
     assert await harness.command("handoff") == []
     [(parent, setup)] = harness.host.new_sessions
@@ -36,4 +36,4 @@ async def test_handoff_opens_a_child_session_seeded_with_a_message(example: Exam
 
 async def test_an_unknown_command_is_an_error(example: Example) -> None:
     with pytest.raises(LookupError, match="/nope"):
-        await example("handoff").command("nope")
+        await example("omp_handoff").command("nope")

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.examples.harness import PI_EXAMPLES
+from tests.examples.harness import example_path
 from tests.modes.tui.helpers import app
 from tests.modes.tui.pane import needs_tmux
 
@@ -15,8 +15,7 @@ from .port_runs import input_box
 
 pytestmark = needs_tmux
 
-#: Not ``example_path("handoff")``: that finds oh-my-pi's /handoff in examples/hooks first.
-PORT = str(PI_EXAMPLES / "handoff.py")
+PORT = str(example_path("handoff"))
 
 PROMPT = "## Context\nWe built the parser.\n\n## Task\nDo the same for teams."
 

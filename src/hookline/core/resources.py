@@ -10,14 +10,22 @@ They are found in ``.hookline/{prompts,skills,themes}`` of the project and of
 ``~/.hookline``, and at the paths ``resources_discover`` handlers return
 (at start-up and on ``/reload``). ``get_commands()`` lists the commands they
 make, after the hooks' own.
+
+A project's files are read before it is trusted (they are prompt text and
+colours, as its ``CLAUDE.md`` is), so they must stay inside it: a file whose
+real path leaves the project (a symlink to ``~/.ssh``) is skipped, and names
+and descriptions the app draws keep no escape sequence or control character.
 """
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
+
+from hookline.core.ui import strip_terminal_controls
 
 CommandSource = Literal["extension", "prompt", "skill"]
 #: Where a template or skill was found: the user's folder, the project's, or a given path.
@@ -89,17 +97,35 @@ def load_prompt_template(path: Path, location: ResourceLocation) -> PromptTempla
     description = fields.get("description") or next(
         (line.strip()[:60] for line in body.splitlines() if line.strip()), ""
     )
-    return PromptTemplate(path.stem, description, body, str(path), location)
+    return PromptTemplate(path.stem, _printable(description), body, str(path), location)
 
 
 def load_skill(path: Path, location: ResourceLocation) -> Skill | None:
     """The skill in ``path``; None without a description (the model could not choose it)."""
     fields, _ = split_front_matter(path.read_text(encoding="utf-8"))
-    description = fields.get("description", "")
+    description = _printable(fields.get("description", ""))
     if not description:
         return None
     default = path.parent.name if path.name == "SKILL.md" else path.stem
     return Skill(fields.get("name") or default, description, str(path), location)
+
+
+def _printable(text: str) -> str:
+    """``text`` as the app may draw it: no escape sequence, no control character."""
+    return "".join(c for c in strip_terminal_controls(text) if c.isprintable()).strip()
+
+
+def _drawable(name: str) -> bool:
+    """A name the app may draw and ``/name`` may type: printable, no spaces."""
+    return bool(name) and name.isprintable() and not any(c.isspace() for c in name)
+
+
+def _inside(path: Path, root: Path | None) -> bool:
+    """Whether ``path``'s real path stays in ``root`` (always, without a root)."""
+    if root is None:
+        return True
+    real = Path(os.path.realpath(path))
+    return real == root or root in real.parents
 
 
 def _markdown(path: Path, *, skills: bool) -> list[Path]:
@@ -169,12 +195,13 @@ class Resources:
         """What the project's and the user's ``.hookline`` folders hold, then ``extra``;
         the first of a name wins (project before user before extra)."""
         found = cls()
-        roots: list[tuple[Path, ResourceLocation]] = [
-            (Path(cwd) / ".hookline", "project"),
-            (home, "user"),
+        project = Path(os.path.realpath(cwd))
+        roots: list[tuple[Path, ResourceLocation, Path | None]] = [
+            (Path(cwd) / ".hookline", "project", project),
+            (home, "user", None),
         ]
-        for root, location in roots:
-            found._add([root / "prompts"], [root / "skills"], [root / "themes"], location)
+        for root, location, confine in roots:
+            found._add([root / "prompts"], [root / "skills"], [root / "themes"], location, confine)
         found._add(
             [Path(p) for p in extra.prompts],
             [Path(p) for p in extra.skills],
@@ -189,22 +216,36 @@ class Resources:
         skills: list[Path],
         themes: list[Path],
         location: ResourceLocation,
+        confine: Path | None = None,
     ) -> None:
+        """Add what the folders hold; with ``confine`` (the project), only files whose
+        real path stays in it."""
         names = {t.name for t in self.templates}
         for path in (f for p in prompts for f in _markdown(p, skills=False)):
+            if not _inside(path, confine) or not _drawable(path.stem):
+                continue
             template = load_prompt_template(path, location)
             if template.name not in names:
                 names.add(template.name)
                 self.templates.append(template)
         names = {s.name for s in self.skills}
         for path in (f for p in skills for f in _markdown(p, skills=True)):
+            if not _inside(path, confine):
+                continue
             skill = load_skill(path, location)
-            if skill is not None and skill.name not in names:
+            if skill is not None and _drawable(skill.name) and skill.name not in names:
                 names.add(skill.name)
                 self.skills.append(skill)
         for theme in themes:
             files = sorted(theme.glob("*.json")) if theme.is_dir() else [theme]
-            self.themes += [f for f in files if f.is_file() and f not in self.themes]
+            self.themes += [
+                f
+                for f in files
+                if f.is_file()
+                and _inside(f, confine)
+                and _drawable(f.stem)
+                and f not in self.themes
+            ]
 
     def commands(self) -> list[SlashCommandInfo]:
         """The templates' commands, then the skills' (``skill:name``)."""

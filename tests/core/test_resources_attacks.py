@@ -219,3 +219,23 @@ def test_a_fifo_in_prompts_does_not_hang_the_load(tree):
     os.mkfifo(prompts / "pipe.md")
     found = Resources.load(str(project), home)
     assert found.templates == []
+
+
+@pytest.mark.parametrize("how", ["file", "folder"])
+def test_a_skill_swapped_for_a_link_after_loading_is_not_read(tree, how):
+    """The project (or a tool call) swaps SKILL.md for a link once the skill is listed:
+    ``/skill:name`` must not read the link's target."""
+    project, home, outside = tree
+    folder = project / ".hookline" / "skills" / "s"
+    folder.mkdir(parents=True)
+    (folder / "SKILL.md").write_text("---\nname: s\ndescription: d\n---\nOWN\n")
+    found = Resources.load(str(project), home)
+    assert "OWN" in found.expand("/skill:s")
+    if how == "file":
+        (folder / "SKILL.md").unlink()
+        (folder / "SKILL.md").symlink_to(outside / "skill" / "SKILL.md")
+    else:
+        (folder / "SKILL.md").unlink()
+        folder.rmdir()
+        folder.symlink_to(outside / "skill")
+    assert SECRET not in found.expand("/skill:s")

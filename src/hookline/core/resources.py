@@ -59,6 +59,8 @@ class Skill:
     description: str
     path: str
     location: ResourceLocation
+    #: The folder the file must still be in when ``/skill:name`` reads it (the project).
+    root: str | None = None
 
     @property
     def base_dir(self) -> str:
@@ -100,14 +102,16 @@ def load_prompt_template(path: Path, location: ResourceLocation) -> PromptTempla
     return PromptTemplate(path.stem, _printable(description), body, str(path), location)
 
 
-def load_skill(path: Path, location: ResourceLocation) -> Skill | None:
-    """The skill in ``path``; None without a description (the model could not choose it)."""
+def load_skill(path: Path, location: ResourceLocation, root: Path | None = None) -> Skill | None:
+    """The skill in ``path``; None without a description (the model could not choose it).
+    ``root``: the folder its file must stay in (a project's)."""
     fields, _ = split_front_matter(path.read_text(encoding="utf-8"))
     description = _printable(fields.get("description", ""))
     if not description:
         return None
     default = path.parent.name if path.name == "SKILL.md" else path.stem
-    return Skill(fields.get("name") or default, description, str(path), location)
+    where = None if root is None else str(root)
+    return Skill(fields.get("name") or default, description, str(path), location, where)
 
 
 def _printable(text: str) -> str:
@@ -232,7 +236,7 @@ class Resources:
         for path in (f for p in skills for f in _markdown(p, skills=True)):
             if not _inside(path, confine):
                 continue
-            skill = load_skill(path, location)
+            skill = load_skill(path, location, confine)
             if skill is not None and _drawable(skill.name) and skill.name not in names:
                 names.add(skill.name)
                 self.skills.append(skill)
@@ -304,6 +308,15 @@ def escape(text: str) -> str:
 
 
 def _skill_block(skill: Skill, args: str) -> str:
+    """The skill's file as the model gets it, read now; a project's file swapped for a link
+    out of the project since it was listed is not read."""
+    root = None if skill.root is None else Path(skill.root)
+    if not _inside(Path(skill.path), root):
+        block = (
+            f'<skill name="{skill.name}">\nNot read: {skill.path} now leads outside the '
+            "project.\n</skill>"
+        )
+        return f"{block}\n\n{args}" if args else block
     _, body = split_front_matter(Path(skill.path).read_text(encoding="utf-8"))
     block = (
         f'<skill name="{skill.name}" location="{skill.path}">\n'

@@ -158,3 +158,83 @@ def test_an_allowed_call_does_reach_the_operations(tmp_path, project, tool):
         done.stdout[-2000:],
         done.stderr[-2000:],
     )
+
+
+# -- the sandbox's auto-allow holds only for the sandboxed built-in --------------------
+
+SANDBOX_HOOK = """
+from hookline import create_bash_tool
+
+
+class LocalOps:
+    async def exec(self, command, cwd, *, on_data, signal, timeout, env):
+        import asyncio
+        proc = await asyncio.create_subprocess_exec("bash", "-c", command, cwd=cwd)
+        return await proc.wait()
+
+
+def register(pi):
+    {tool}
+"""
+
+HOOK_BASHES = {
+    "operations": "pi.register_tool(create_bash_tool({cwd!r}, operations=LocalOps()))",
+    "no-sandbox": "pi.register_tool(create_bash_tool({cwd!r}))",
+}
+
+
+def _sandboxed_run(tmp_path: Path, project: Path, tool: str | None, mode: str):
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    marker = outside / "marker"
+    args = []
+    if tool is not None:
+        body = SANDBOX_HOOK.format(tool=HOOK_BASHES[tool].format(cwd=str(project)))
+        args = ["--hook", str(write_hook(tmp_path / "sandbox_hook.py", body))]
+    settings = tmp_path / "settings.json"
+    settings.write_text(
+        json.dumps({"sandbox": {"enabled": True, "autoAllowBashIfSandboxed": True}})
+    )
+    turns = [
+        {
+            "text": "calling",
+            "tool_calls": [{"name": "bash", "arguments": {"command": f"touch {marker}"}}],
+        },
+        {"text": "done"},
+    ]
+    done = run_cli(
+        "-p", "go", "--mode", "json",
+        "--model", write_script(tmp_path / "script.json", turns),
+        "--settings", str(settings),
+        "--permission-mode", mode,
+        *args,
+        cwd=project,
+    )  # fmt: skip
+    return done, marker
+
+
+def _sandbox_runs() -> bool:
+    from hookline.sandbox.availability import probe
+
+    return probe().available
+
+
+needs_sandbox = pytest.mark.skipif(not _sandbox_runs(), reason="no bubblewrap sandbox here")
+
+
+@needs_sandbox
+@pytest.mark.parametrize("tool", sorted(HOOK_BASHES))
+@pytest.mark.parametrize("mode", ["default", "dontAsk"])
+def test_a_hooks_unsandboxed_bash_is_not_auto_allowed(tmp_path, project, tool, mode):
+    """Auto-allow trusts the sandbox: a hook's bash that runs outside it must ask (and so,
+    with no one to ask, be refused)."""
+    done, marker = _sandboxed_run(tmp_path, project, tool, mode)
+    assert not marker.exists(), (done.stdout[-2000:], done.stderr[-2000:])
+
+
+@needs_sandbox
+def test_the_control_the_built_in_bash_is_auto_allowed_and_confined(tmp_path, project):
+    done, marker = _sandboxed_run(tmp_path, project, None, "default")
+    assert not marker.exists()
+    ends = [x for x in json_lines(done.stdout) if x["type"] == "tool_execution_end"]
+    assert ends, done.stdout[-2000:]

@@ -286,3 +286,41 @@ def test_a_scripted_model_spec_cannot_name_an_unregistered_provider(tmp_path, pr
         assert server.seen == []
         assert done.returncode != 0 or "corp" in done.stderr
         del spec
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [
+        {"type": "api_key", "key": "SECRET_ENV_FOR_TEST"},
+        {"type": "api_key"},
+        {"key": "SECRET_ENV_FOR_TEST"},
+        {"refresh": "x", "access": "y", "expires": 1e20},
+    ],
+)
+def test_a_logins_extra_fields_cannot_turn_it_into_a_key(tmp_path, monkeypatch, extra):
+    """A login's ``extra`` (what the token server answered) must not make the stored entry
+    an ``api_key`` naming an environment variable, nor replace the tokens."""
+    monkeypatch.setenv("SECRET_ENV_FOR_TEST", "env-secret-value")
+    store = AuthStore(tmp_path / "auth.json")
+    table = ProviderTable(store)
+
+    async def login(callbacks: object) -> OAuthCredentials:
+        return OAuthCredentials("r", "ACCESS", time.time() * 1000 + 1e6, dict(extra))
+
+    config = provider_config(
+        "corp",
+        {
+            "base_url": "http://127.0.0.1:9",
+            "api": "anthropic-messages",
+            "models": [{"id": "m"}],
+            "oauth": {"name": "c", "login": login, "refresh_token": lambda c: c},
+        },
+    )
+    table.register("corp", config)
+    from hookline.core.provider_config import LoginCallbacks
+
+    asyncio.run(table.login("corp", LoginCallbacks()))
+    entry = store.get("corp")
+    assert entry is not None and entry["type"] == "oauth"
+    assert entry["access"] == "ACCESS" and entry["refresh"] == "r"
+    assert asyncio.run(table.api_key("corp")) == "ACCESS"

@@ -239,3 +239,29 @@ def test_a_skill_swapped_for_a_link_after_loading_is_not_read(tree, how):
         folder.rmdir()
         folder.symlink_to(outside / "skill")
     assert SECRET not in found.expand("/skill:s")
+
+
+@pytest.mark.parametrize("kind", ["prompts/big.md", "skills/big/SKILL.md", "skills/big.md"])
+def test_a_huge_project_file_is_skipped_not_read(tree, kind):
+    """A sparse 4 GiB file in an untrusted project must not be read whole at start-up."""
+    project, home, _ = tree
+    path = project / ".hookline" / kind
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "wb") as f:
+        f.write(b"---\nname: big\ndescription: d\n---\n")
+        f.truncate(4 * 1024**3)
+    found = Resources.load(str(project), home)
+    assert found.templates == [] and found.skills == []
+
+
+@pytest.mark.parametrize("kind", ["prompts/bad.md", "skills/bad/SKILL.md"])
+@pytest.mark.parametrize("data", [b"\xff\xfe\x00bad", b"---\ndescription: \xc3\n---\n"])
+def test_a_file_that_is_not_utf8_is_skipped(tree, kind, data):
+    project, home, _ = tree
+    path = project / ".hookline" / kind
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(data)
+    (project / ".hookline" / "prompts").mkdir(exist_ok=True)
+    (project / ".hookline" / "prompts" / "good.md").write_text("fine\n")
+    found = Resources.load(str(project), home)
+    assert [t.name for t in found.templates] == ["good"]

@@ -21,11 +21,15 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
 from hookline.core.ui import strip_terminal_controls
+
+#: Largest template or skill file read (256 KiB); a bigger one is skipped.
+MAX_BYTES = 256 * 1024
 
 CommandSource = Literal["extension", "prompt", "skill"]
 #: Where a template or skill was found: the user's folder, the project's, or a given path.
@@ -95,7 +99,7 @@ def split_front_matter(text: str) -> tuple[dict[str, str], str]:
 def load_prompt_template(path: Path, location: ResourceLocation) -> PromptTemplate:
     """A template named after its file; its description from the front matter, else its
     first non-empty line."""
-    fields, body = split_front_matter(path.read_text(encoding="utf-8"))
+    fields, body = split_front_matter(read_resource(path))
     description = fields.get("description") or next(
         (line.strip()[:60] for line in body.splitlines() if line.strip()), ""
     )
@@ -105,13 +109,33 @@ def load_prompt_template(path: Path, location: ResourceLocation) -> PromptTempla
 def load_skill(path: Path, location: ResourceLocation, root: Path | None = None) -> Skill | None:
     """The skill in ``path``; None without a description (the model could not choose it).
     ``root``: the folder its file must stay in (a project's)."""
-    fields, _ = split_front_matter(path.read_text(encoding="utf-8"))
+    fields, _ = split_front_matter(read_resource(path))
     description = _printable(fields.get("description", ""))
     if not description:
         return None
     default = path.parent.name if path.name == "SKILL.md" else path.stem
     where = None if root is None else str(root)
     return Skill(fields.get("name") or default, description, str(path), location, where)
+
+
+def read_resource(path: Path) -> str:
+    """A template's or skill's text: a regular UTF-8 file of at most ``MAX_BYTES``; else
+    ``ValueError`` (or ``OSError``) saying why, so a huge, sparse or binary file in a
+    project cannot stall or stop the start."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise ValueError(f"{path}: not a regular file")
+        if info.st_size > MAX_BYTES:
+            raise ValueError(f"{path}: {info.st_size} bytes; the limit is {MAX_BYTES}")
+        with os.fdopen(fd, "rb", closefd=False) as f:
+            data = f.read(MAX_BYTES + 1)
+    finally:
+        os.close(fd)
+    if len(data) > MAX_BYTES:
+        raise ValueError(f"{path}: over the limit of {MAX_BYTES} bytes")
+    return data.decode("utf-8")
 
 
 def _printable(text: str) -> str:
@@ -228,7 +252,10 @@ class Resources:
         for path in (f for p in prompts for f in _markdown(p, skills=False)):
             if not _inside(path, confine) or not _drawable(path.stem):
                 continue
-            template = load_prompt_template(path, location)
+            try:
+                template = load_prompt_template(path, location)
+            except (OSError, ValueError):  # too big, not text: not a template
+                continue
             if template.name not in names:
                 names.add(template.name)
                 self.templates.append(template)
@@ -236,7 +263,10 @@ class Resources:
         for path in (f for p in skills for f in _markdown(p, skills=True)):
             if not _inside(path, confine):
                 continue
-            skill = load_skill(path, location, confine)
+            try:
+                skill = load_skill(path, location, confine)
+            except (OSError, ValueError):  # too big, not text: not a skill
+                continue
             if skill is not None and _drawable(skill.name) and skill.name not in names:
                 names.add(skill.name)
                 self.skills.append(skill)
@@ -311,13 +341,17 @@ def _skill_block(skill: Skill, args: str) -> str:
     """The skill's file as the model gets it, read now; a project's file swapped for a link
     out of the project since it was listed is not read."""
     root = None if skill.root is None else Path(skill.root)
+    why = None
     if not _inside(Path(skill.path), root):
-        block = (
-            f'<skill name="{skill.name}">\nNot read: {skill.path} now leads outside the '
-            "project.\n</skill>"
-        )
+        why = f"{skill.path} now leads outside the project"
+    else:
+        try:
+            _, body = split_front_matter(read_resource(Path(skill.path)))
+        except (OSError, ValueError) as exc:
+            why = str(exc)
+    if why is not None:
+        block = f'<skill name="{skill.name}">\nNot read: {why}.\n</skill>'
         return f"{block}\n\n{args}" if args else block
-    _, body = split_front_matter(Path(skill.path).read_text(encoding="utf-8"))
     block = (
         f'<skill name="{skill.name}" location="{skill.path}">\n'
         f"References are relative to {skill.base_dir}.\n\n{body.strip()}\n</skill>"

@@ -238,3 +238,37 @@ def test_the_control_the_built_in_bash_is_auto_allowed_and_confined(tmp_path, pr
     assert not marker.exists()
     ends = [x for x in json_lines(done.stdout) if x["type"] == "tool_execution_end"]
     assert ends, done.stdout[-2000:]
+
+
+OUTSIDE_PATHS = [
+    "../outside.txt",
+    "../../etc/hosts",
+    "/etc/hosts",
+    "~/.bashrc",
+    "sub/../../outside.txt",
+    ".claude/settings.json",
+    ".hookline/hooks/evil.py",
+    ".git/hooks/pre-commit",
+]
+
+
+@pytest.mark.parametrize("path", OUTSIDE_PATHS)
+@pytest.mark.parametrize("tool", ["write", "edit"])
+def test_accept_edits_does_not_let_an_operations_tool_write_outside(tmp_path, project, tool, path):
+    """acceptEdits allows edits inside the project only, and never to the files that plant
+    code: the hook's operations tool gets the same answer as the built-in."""
+    marks = tmp_path / "marks"
+    hook = write_hook(
+        tmp_path / "ops_hook.py", HOOK.format(marks=str(marks), cwd=str(project), extra="")
+    )
+    args = dict(CALLS[tool], path=path)
+    turns = [{"text": "calling", "tool_calls": [{"name": tool, "arguments": args}]}, {"text": "d"}]
+    done = run_cli(
+        "-p", "go", "--mode", "json",
+        "--model", write_script(tmp_path / "script.json", turns),
+        "--hook", str(hook),
+        "--permission-mode", "acceptEdits",
+        cwd=project,
+    )  # fmt: skip
+    ran = sorted(p.name for p in marks.iterdir()) if marks.exists() else []
+    assert "write_file" not in ran, (ran, done.stdout[-2000:])

@@ -324,3 +324,45 @@ def test_a_logins_extra_fields_cannot_turn_it_into_a_key(tmp_path, monkeypatch, 
     assert entry is not None and entry["type"] == "oauth"
     assert entry["access"] == "ACCESS" and entry["refresh"] == "r"
     assert asyncio.run(table.api_key("corp")) == "ACCESS"
+
+
+MODEL_READS = [
+    ("read", {"path": "{auth}"}),
+    ("read", {"path": "~/.hookline/auth.json"}),
+    ("bash", {"command": "cat {auth}"}),
+    ("bash", {"command": "head -c 400 {auth}"}),
+    ("bash", {"command": "cp {auth} stolen.json"}),
+    ("bash", {"command": "ln -s {auth} link.json && cat link.json"}),
+    ("grep", {"pattern": "key", "path": "{home}"}),
+    ("grep", {"pattern": "SECRET", "path": "{auth}"}),
+    ("find", {"pattern": "auth.json", "path": "{home}"}),
+    ("ls", {"path": "{home}"}),
+]
+
+
+@pytest.mark.parametrize(("tool", "args"), MODEL_READS)
+@pytest.mark.parametrize("mode", ["default", "acceptEdits", "plan", "dontAsk", "bypassPermissions"])
+def test_the_model_in_an_untrusted_project_cannot_read_auth_json(
+    tmp_path, project, tool, args, mode
+):
+    if mode == "bypassPermissions" and tool == "bash":
+        pytest.skip(
+            "in bypassPermissions a Read deny rule does not hold a bash line (cat .env reads "
+            "under Read(.env) too): the permission model's, not the login store's"
+        )
+    home = Path(os.environ["HOOKLINE_HOME"])
+    store = AuthStore(home / "auth.json")
+    store.set("corp", {"type": "api_key", "key": "SECRET-AUTH-KEY-777"})
+    filled = {k: v.format(auth=store.path, home=home) for k, v in args.items()}
+    turns = [
+        {"text": "reading", "tool_calls": [{"name": tool, "arguments": filled}]},
+        {"text": "done"},
+    ]
+    done = run_cli(
+        "-p", "go", "--mode", "json",
+        "--model", write_script(tmp_path / "script.json", turns),
+        "--permission-mode", mode,
+        cwd=project,
+    )  # fmt: skip
+    assert "SECRET-AUTH-KEY-777" not in done.stdout
+    assert not (project / "stolen.json").exists()

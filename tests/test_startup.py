@@ -73,8 +73,9 @@ SETTINGS_VALIDATION = (
 #: written out, ``tools.schemas``, so no request imports pydantic; +1: the handlers a run
 #: does not wait for, ``agent.lagging``; +1: the providers hooks register,
 #: ``agent.providers.registered``, which the chosen model is looked up in; +1: prompt
-#: templates and skills found at start, ``core.resources``).
-MAX_TURN_HOOKLINE_MODULES = 119
+#: templates and skills found at start, ``core.resources``; +1: the login store's path,
+#: ``agent.auth_store``, which built-in deny rules keep from the model).
+MAX_TURN_HOOKLINE_MODULES = 120
 #: ``claude-hook --no-discovery`` with one hook (37 when this was pinned; +1: the watchdog;
 #: +2: ``core.driver`` and the loop-free runners, ``core.loopless``).
 MAX_BRIDGE_HOOKLINE_MODULES = 43

@@ -177,6 +177,7 @@ class Agent:
         self.resources = Resources()
         self.gate = gate or PermissionGate(runner, cwd=cwd)
         self.gate.emit = self.emit
+        self.gate.tool_named = lambda name: self.tools.get(name)
         self.pipeline = ToolPipeline(runner, authorize=self.gate.authorize, observe=self._observe)
         #: Tool calls that did not run in the current run (print/JSON modes summarise them).
         self.denials: list[Denial] = []

@@ -3,16 +3,23 @@
 pi keeps them in ``~/.pi/agent/auth.json``, one entry per provider: ``{"type":
 "oauth", "refresh", "access", "expires", ...}`` or ``{"type": "api_key", "key"}``;
 hookline keeps the same entries in its own home. The file is written whole
-(a temporary file renamed over it), readable by its owner only, and read at
-each ask, so another process's refresh is seen.
+(a temporary file renamed over it, writers taking turns on a lock of its
+folder, so two processes' logins are both kept), readable by its owner only
+(a looser file is made so when read), and read at each ask, so another
+process's refresh is seen. Only a regular file is read: a symlink planted at
+its path, or a FIFO, is refused, never followed.
 """
 
 from __future__ import annotations
 
+import contextlib
+import errno
+import fcntl
 import json
 import os
+import stat
 import tempfile
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -33,12 +40,31 @@ class AuthStore:
         return self._path if self._path is not None else hookline_home() / AUTH_FILE
 
     def _read(self) -> dict[str, Any]:
+        path = self.path
+        flags = os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW | os.O_CLOEXEC
         try:
-            data = json.loads(self.path.read_text(encoding="utf-8"))
+            fd = os.open(path, flags)
         except FileNotFoundError:
             return {}
-        except (OSError, ValueError) as exc:
-            raise OSError(f"cannot read {self.path}: {exc}") from exc
+        except OSError as exc:
+            if exc.errno == errno.ELOOP:
+                raise OSError(
+                    f"{path} is a symlink: credentials are kept only in a regular file; "
+                    "remove the link (and log in again)"
+                ) from None
+            raise OSError(f"cannot read {path}: {exc}") from exc
+        try:
+            info = os.fstat(fd)
+            if not stat.S_ISREG(info.st_mode):
+                raise OSError(f"{path} is not a regular file; credentials are not read from it")
+            if info.st_mode & 0o077:  # readable by others: owner-only from now on
+                os.fchmod(fd, 0o600)
+            with os.fdopen(fd, "rb", closefd=False) as f:
+                data = json.loads(f.read().decode("utf-8"))
+        except ValueError as exc:
+            raise OSError(f"cannot read {path}: {exc}") from exc
+        finally:
+            os.close(fd)
         return data if isinstance(data, dict) else {}
 
     def get(self, provider: str) -> Mapping[str, Any] | None:
@@ -48,18 +74,31 @@ class AuthStore:
 
     def set(self, provider: str, entry: Mapping[str, Any]) -> None:
         """Store ``entry`` for ``provider`` (the file is created, owner-only)."""
-        data = self._read()
-        data[provider] = dict(entry)
-        self._write(data)
+        with self._turn():
+            data = self._read()
+            data[provider] = dict(entry)
+            self._write(data)
 
     def remove(self, provider: str) -> None:
         """Forget ``provider``'s credentials (``/logout``)."""
-        data = self._read()
-        if data.pop(provider, None) is not None:
-            self._write(data)
+        with self._turn():
+            data = self._read()
+            if data.pop(provider, None) is not None:
+                self._write(data)
+
+    @contextlib.contextmanager
+    def _turn(self) -> Iterator[None]:
+        """One writer at a time (an exclusive ``flock`` on the folder): a read-change-write
+        of another process or thread never drops this one's entry."""
+        self.path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        fd = os.open(self.path.parent, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            yield
+        finally:
+            os.close(fd)  # releases the lock
 
     def _write(self, data: Mapping[str, Any]) -> None:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=self.path.parent, prefix=".auth-", suffix=".json")
         try:
             with os.fdopen(fd, "w", encoding="utf-8") as f:

@@ -6,7 +6,9 @@ Order, as in Claude Code (and stricter where noted):
 2. the ``tool_call`` hooks' decision (``permission``: allow / ask, passed in as
    an argument): ``allow`` skips the prompt, but never a deny or an ``ask`` rule;
 3. rules and mode for the rest (ask rules, a sandboxed bash call the sandbox vets —
-   ``autoAllowBashIfSandboxed`` —, allow rules, read-only tools, acceptEdits);
+   ``autoAllowBashIfSandboxed``, only while the ``bash`` in force is the one that
+   runs in the session's sandbox, not a hook's own or one with ``operations`` —,
+   allow rules, read-only tools, acceptEdits);
 4. an ``ask`` goes to ``permission_request`` hooks (an input they rewrite is
    checked against the rules again), then to the user through the UI (the dialog of
    ``approval``: yes; yes, and don't ask again; no, and tell the agent), announced
@@ -35,6 +37,7 @@ from hookline.core.vocabulary import PermissionMode
 
 if TYPE_CHECKING:
     from hookline.core.results import HookResult, PermissionRequestResult, ToolCallResult
+    from hookline.core.tool import Tool
     from hookline.core.ui import HookUI
     from hookline.sandbox.state import SandboxState
     from hookline.settings.permission_rules.syntax import RuleBehavior
@@ -62,6 +65,9 @@ class PermissionGate:
         #: the session's sandbox, read at each call: the bash calls it runs and vets are
         #: allowed without asking (``autoAllowBashIfSandboxed``)
         self.sandbox = sandbox
+        #: the tool in force under a name (the agent sets it): auto-allow holds only for
+        #: the bash that runs in ``sandbox``; without it, none is auto-allowed
+        self.tool_named: Callable[[str], Tool | None] = lambda name: None
         #: read at each call: a change (``Agent.set_permission_mode``) holds from the next
         self.mode: PermissionMode = mode
         #: whether ``set_mode`` may enter bypassPermissions (``settings.bypass_available``);
@@ -117,6 +123,7 @@ class PermissionGate:
         sandboxed = (
             tool_name == "bash"
             and self.sandbox is not None
+            and self._in_sandbox(tool_name)
             and self.sandbox.auto_allows(input, self.cwd)
         )
         return check_permission(
@@ -127,6 +134,13 @@ class PermissionGate:
             self.cwd,
             sandboxed=sandboxed,
         )
+
+    def _in_sandbox(self, tool_name: str) -> bool:
+        """Whether the tool in force under ``tool_name`` runs its calls in the session's
+        sandbox (the built-in bash; a hook's own bash, or one with ``operations``, does
+        not, so the sandbox cannot vouch for it)."""
+        tool = self.tool_named(tool_name)
+        return tool is not None and tool.meta.get("sandbox") is self.sandbox
 
     async def authorize(
         self,

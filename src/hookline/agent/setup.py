@@ -857,6 +857,7 @@ def _permission_rules(
         )
     for error in rules.errors_in("allow"):
         _say(err, f"settings permissions: {error} (rule skipped)")
+    _guard_credentials(rules, cwd)
     for folder in options.add_dirs:
         full = os.path.normpath(os.path.join(cwd, os.path.expanduser(folder)))
         if not os.path.isdir(full):
@@ -864,6 +865,21 @@ def _permission_rules(
         if full not in rules.additional_directories:
             rules.additional_directories.append(full)
     return rules
+
+
+def _guard_credentials(rules: PermissionRules, cwd: str) -> None:
+    """The login store (``$HOOKLINE_HOME/auth.json``) is never the model's to read or
+    change: its tokens would reach the model's provider, or a prompt-injected project.
+    Built-in ``Read``/``Edit`` deny rules, so every tool and bash line naming it, and a
+    grep or ls over its folder, is refused in every mode."""
+    from hookline.agent.auth_store import AUTH_FILE
+    from hookline.core.paths import hookline_home
+
+    store = os.path.realpath(hookline_home() / AUTH_FILE)
+    for tool in ("Read", "Edit"):
+        rules.add(
+            "deny", f"{tool}(/{store})", file="hookline (login store)", scope="code", root=cwd
+        )
 
 
 def enabled_plugins(

@@ -80,10 +80,11 @@ class OAuthCredentials:
     extra: dict[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
-        """pi's ``auth.json`` entry."""
+        """pi's ``auth.json`` entry (``extra`` never changes its ``type``: a token
+        server's answer must not turn a login into an ``api_key`` entry)."""
         return {
             "type": "oauth",
-            **self.extra,
+            **{k: v for k, v in self.extra.items() if k != "type"},
             "refresh": self.refresh,
             "access": self.access,
             "expires": self.expires,

@@ -10,14 +10,26 @@ They are found in ``.hookline/{prompts,skills,themes}`` of the project and of
 ``~/.hookline``, and at the paths ``resources_discover`` handlers return
 (at start-up and on ``/reload``). ``get_commands()`` lists the commands they
 make, after the hooks' own.
+
+A project's files are read before it is trusted (they are prompt text and
+colours, as its ``CLAUDE.md`` is), so they must stay inside it: a file whose
+real path leaves the project (a symlink to ``~/.ssh``) is skipped, and names
+and descriptions the app draws keep no escape sequence or control character.
 """
 
 from __future__ import annotations
 
+import os
 import re
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
+
+from hookline.core.ui import strip_terminal_controls
+
+#: Largest template or skill file read (256 KiB); a bigger one is skipped.
+MAX_BYTES = 256 * 1024
 
 CommandSource = Literal["extension", "prompt", "skill"]
 #: Where a template or skill was found: the user's folder, the project's, or a given path.
@@ -51,6 +63,8 @@ class Skill:
     description: str
     path: str
     location: ResourceLocation
+    #: The folder the file must still be in when ``/skill:name`` reads it (the project).
+    root: str | None = None
 
     @property
     def base_dir(self) -> str:
@@ -85,21 +99,61 @@ def split_front_matter(text: str) -> tuple[dict[str, str], str]:
 def load_prompt_template(path: Path, location: ResourceLocation) -> PromptTemplate:
     """A template named after its file; its description from the front matter, else its
     first non-empty line."""
-    fields, body = split_front_matter(path.read_text(encoding="utf-8"))
+    fields, body = split_front_matter(read_resource(path))
     description = fields.get("description") or next(
         (line.strip()[:60] for line in body.splitlines() if line.strip()), ""
     )
-    return PromptTemplate(path.stem, description, body, str(path), location)
+    return PromptTemplate(path.stem, _printable(description), body, str(path), location)
 
 
-def load_skill(path: Path, location: ResourceLocation) -> Skill | None:
-    """The skill in ``path``; None without a description (the model could not choose it)."""
-    fields, _ = split_front_matter(path.read_text(encoding="utf-8"))
-    description = fields.get("description", "")
+def load_skill(path: Path, location: ResourceLocation, root: Path | None = None) -> Skill | None:
+    """The skill in ``path``; None without a description (the model could not choose it).
+    ``root``: the folder its file must stay in (a project's)."""
+    fields, _ = split_front_matter(read_resource(path))
+    description = _printable(fields.get("description", ""))
     if not description:
         return None
     default = path.parent.name if path.name == "SKILL.md" else path.stem
-    return Skill(fields.get("name") or default, description, str(path), location)
+    where = None if root is None else str(root)
+    return Skill(fields.get("name") or default, description, str(path), location, where)
+
+
+def read_resource(path: Path) -> str:
+    """A template's or skill's text: a regular UTF-8 file of at most ``MAX_BYTES``; else
+    ``ValueError`` (or ``OSError``) saying why, so a huge, sparse or binary file in a
+    project cannot stall or stop the start."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise ValueError(f"{path}: not a regular file")
+        if info.st_size > MAX_BYTES:
+            raise ValueError(f"{path}: {info.st_size} bytes; the limit is {MAX_BYTES}")
+        with os.fdopen(fd, "rb", closefd=False) as f:
+            data = f.read(MAX_BYTES + 1)
+    finally:
+        os.close(fd)
+    if len(data) > MAX_BYTES:
+        raise ValueError(f"{path}: over the limit of {MAX_BYTES} bytes")
+    return data.decode("utf-8")
+
+
+def _printable(text: str) -> str:
+    """``text`` as the app may draw it: no escape sequence, no control character."""
+    return "".join(c for c in strip_terminal_controls(text) if c.isprintable()).strip()
+
+
+def _drawable(name: str) -> bool:
+    """A name the app may draw and ``/name`` may type: printable, no spaces."""
+    return bool(name) and name.isprintable() and not any(c.isspace() for c in name)
+
+
+def _inside(path: Path, root: Path | None) -> bool:
+    """Whether ``path``'s real path stays in ``root`` (always, without a root)."""
+    if root is None:
+        return True
+    real = Path(os.path.realpath(path))
+    return real == root or root in real.parents
 
 
 def _markdown(path: Path, *, skills: bool) -> list[Path]:
@@ -169,12 +223,13 @@ class Resources:
         """What the project's and the user's ``.hookline`` folders hold, then ``extra``;
         the first of a name wins (project before user before extra)."""
         found = cls()
-        roots: list[tuple[Path, ResourceLocation]] = [
-            (Path(cwd) / ".hookline", "project"),
-            (home, "user"),
+        project = Path(os.path.realpath(cwd))
+        roots: list[tuple[Path, ResourceLocation, Path | None]] = [
+            (Path(cwd) / ".hookline", "project", project),
+            (home, "user", None),
         ]
-        for root, location in roots:
-            found._add([root / "prompts"], [root / "skills"], [root / "themes"], location)
+        for root, location, confine in roots:
+            found._add([root / "prompts"], [root / "skills"], [root / "themes"], location, confine)
         found._add(
             [Path(p) for p in extra.prompts],
             [Path(p) for p in extra.skills],
@@ -189,22 +244,42 @@ class Resources:
         skills: list[Path],
         themes: list[Path],
         location: ResourceLocation,
+        confine: Path | None = None,
     ) -> None:
+        """Add what the folders hold; with ``confine`` (the project), only files whose
+        real path stays in it."""
         names = {t.name for t in self.templates}
         for path in (f for p in prompts for f in _markdown(p, skills=False)):
-            template = load_prompt_template(path, location)
+            if not _inside(path, confine) or not _drawable(path.stem):
+                continue
+            try:
+                template = load_prompt_template(path, location)
+            except (OSError, ValueError):  # too big, not text: not a template
+                continue
             if template.name not in names:
                 names.add(template.name)
                 self.templates.append(template)
         names = {s.name for s in self.skills}
         for path in (f for p in skills for f in _markdown(p, skills=True)):
-            skill = load_skill(path, location)
-            if skill is not None and skill.name not in names:
+            if not _inside(path, confine):
+                continue
+            try:
+                skill = load_skill(path, location, confine)
+            except (OSError, ValueError):  # too big, not text: not a skill
+                continue
+            if skill is not None and _drawable(skill.name) and skill.name not in names:
                 names.add(skill.name)
                 self.skills.append(skill)
         for theme in themes:
             files = sorted(theme.glob("*.json")) if theme.is_dir() else [theme]
-            self.themes += [f for f in files if f.is_file() and f not in self.themes]
+            self.themes += [
+                f
+                for f in files
+                if f.is_file()
+                and _inside(f, confine)
+                and _drawable(f.stem)
+                and f not in self.themes
+            ]
 
     def commands(self) -> list[SlashCommandInfo]:
         """The templates' commands, then the skills' (``skill:name``)."""
@@ -263,7 +338,20 @@ def escape(text: str) -> str:
 
 
 def _skill_block(skill: Skill, args: str) -> str:
-    _, body = split_front_matter(Path(skill.path).read_text(encoding="utf-8"))
+    """The skill's file as the model gets it, read now; a project's file swapped for a link
+    out of the project since it was listed is not read."""
+    root = None if skill.root is None else Path(skill.root)
+    why = None
+    if not _inside(Path(skill.path), root):
+        why = f"{skill.path} now leads outside the project"
+    else:
+        try:
+            _, body = split_front_matter(read_resource(Path(skill.path)))
+        except (OSError, ValueError) as exc:
+            why = str(exc)
+    if why is not None:
+        block = f'<skill name="{skill.name}">\nNot read: {why}.\n</skill>'
+        return f"{block}\n\n{args}" if args else block
     block = (
         f'<skill name="{skill.name}" location="{skill.path}">\n'
         f"References are relative to {skill.base_dir}.\n\n{body.strip()}\n</skill>"

@@ -99,4 +99,7 @@ def _wrapped(tool: Tool, wrapper: ToolWrapperExecute) -> Tool:
     ) -> ToolResult:
         return await wrapper(original, tool_call_id, params, signal, on_update)
 
-    return replace(tool, execute=execute)
+    # its calls no longer run (only) in the sandbox the tool was made with: the wrapper's
+    # own code runs outside it, so the sandbox cannot vouch for them (no auto-allow)
+    meta = {k: v for k, v in tool.meta.items() if k != "sandbox"}
+    return replace(tool, execute=execute, meta=meta)

@@ -484,14 +484,10 @@ def create_bash_tool(
     description = _description(os.environ)
     if state is not None and state.sandbox is not None:  # what the model is told at start
         description += _sandbox_description(state.sandbox)
-    return Tool(
-        "bash",
-        description,
-        params_ref("BashParams"),
-        execute,
-        label="bash",
-        meta={"render_preview": _preview_call},
-    )
+    meta: dict[str, Any] = {"render_preview": _preview_call}
+    if state is not None and operations is None:  # its calls run in this sandbox
+        meta["sandbox"] = state
+    return Tool("bash", description, params_ref("BashParams"), execute, label="bash", meta=meta)
 
 
 async def _run_through(

@@ -104,7 +104,9 @@ def check_permission(
         return PermissionCheck("deny", f"denied by rule {rule.describe()}", rule)
     if tool_name in INTERNAL_TOOLS:
         return PermissionCheck("allow", f"the agent's own {tool_name} tool")
-    read_only = call.read_only and all(_reads_unasked(c, rules, dirs) for c in call.commands)
+    read_only = call.read_only and all(
+        _reads_unasked(c, rules, dirs, call.cwd) for c in call.commands
+    )
     if mode == "plan" and tool_name not in READ_ONLY_TOOLS and not read_only:
         return PermissionCheck("deny", "plan mode: only read-only tools and commands run")
     # What cannot be checked against a deny rule asks in that rule's name, before any ask
@@ -172,7 +174,7 @@ def _bash(
     by_mode: list[str] = []
     for command in call.commands:
         rule = next((r for r in rules.allow if r.allows_command(command)), None)
-        if rule is None and _reads_unasked(command, rules, dirs):
+        if rule is None and _reads_unasked(command, rules, dirs, call.cwd):
             by_mode.append("read-only command")
             continue
         if rule is None and mode == "acceptEdits" and _inside(command.touches, dirs):
@@ -199,15 +201,17 @@ def _bash(
     return PermissionCheck("allow", f"allowed by rule {shown}", granted[0])
 
 
-def _reads_unasked(command: ShellCommand, rules: PermissionRules, dirs: Sequence[str]) -> bool:
+def _reads_unasked(
+    command: ShellCommand, rules: PermissionRules, dirs: Sequence[str], cwd: str
+) -> bool:
     """A read-only command that reads only inside the working directories, with no rule
-    watching reads (bash reads in too many ways to hold it to one)."""
+    watching reads there (bash reads in too many ways to hold it to one)."""
     files = command.looks_at
     return (
         command.read_only
         and files is not None
         and all(within(file, dirs) for file in files)
-        and not rules.watches_reads()
+        and not rules.watches_reads(dirs, cwd)
     )
 
 
@@ -292,8 +296,17 @@ def _guard(
     rules: Sequence[PermissionRule], tools: Sequence[str] | frozenset[str]
 ) -> PermissionRule | None:
     """A rule with a specifier that watches these tools (it cannot be checked on what is
-    known only at run time, so even bypassPermissions asks)."""
-    return next((r for r in rules if r.tool in tools and r.specifier is not None), None)
+    known only at run time, so even bypassPermissions asks). The rules hookline gives in
+    code (the login store's) are left out: they would make every ``cat "$f"`` ask, in
+    every mode; they hold for the files a call names, as every rule does."""
+    return next(
+        (
+            r
+            for r in rules
+            if r.tool in tools and r.specifier is not None and r.origin.scope != "code"
+        ),
+        None,
+    )
 
 
 def _ask(mode: PermissionMode, reason: str, rule: PermissionRule | None = None) -> PermissionCheck:

@@ -141,6 +141,26 @@ class PathPattern:
             return False
         return inode in protected_inodes(self, os.path.realpath(self._anchor(cwd)))
 
+    def reaches_into(self, folders: Iterable[str], cwd: str) -> bool:
+        """Whether a file inside one of ``folders`` could match: a pattern whose fixed
+        leading part (its anchor and the glob-free folders after it) lies outside every
+        folder, with no folder inside it, cannot (``Read(//home/u/.keys)`` for a project
+        in ``/work``); everything else is assumed to (``Read(**/.env)``)."""
+        fixed = self._anchor(cwd)
+        if self.base is not None or self.up:
+            for part in self.pattern.strip("/").split("/"):
+                if not part or any(c in part for c in "*?[\\"):
+                    break
+                fixed = os.path.join(fixed, part)
+        else:
+            return True  # relative to the working directory, which is one of the folders
+        fixed = os.path.realpath(fixed)
+        for folder in folders:
+            real = os.path.realpath(folder)
+            if _contains(real, fixed) or _contains(fixed, real):
+                return True
+        return False
+
     def _anchor(self, cwd: str) -> str:
         base = self.base if self.base is not None else cwd
         for _ in range(self.up):
@@ -158,6 +178,10 @@ class PathPattern:
         return (
             self.pattern.endswith("/") and os.path.isdir(path) and self._spec.match_file(rel + "/")
         )
+
+
+def _contains(folder: str, path: str) -> bool:
+    return path == folder or path.startswith(folder.rstrip("/") + "/")
 
 
 def within(file: FilePath, dirs: Iterable[str]) -> bool:

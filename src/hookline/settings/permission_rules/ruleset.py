@@ -135,12 +135,17 @@ class PermissionRules:
             return None
         return lambda path: self.hides(path, cwd)
 
-    def watches_reads(self) -> bool:
+    def watches_reads(self, folders: Sequence[str], cwd: str) -> bool:
         """Whether a deny or ask rule watches what is read (``Read``, ``Grep``, ``Glob``,
-        ``LS``): a bash line's reads cannot be held to it (globs, recursive searches, git
-        objects), so no bash line counts as read-only then."""
+        ``LS``) inside ``folders``: a bash line's reads cannot be held to it (globs,
+        recursive searches, git objects), so no bash line counts as read-only then. A
+        rule on a path outside every folder (the login store's) leaves them be: a
+        read-only line is one that reads only inside them."""
         tools = READ_RULE_TOOLS | SEARCH_RULE_TOOLS
-        return any(r.tool in tools for r in (*self.deny, *self.ask))
+        return any(
+            r.tool in tools and (r.path is None or r.path.reaches_into(folders, cwd))
+            for r in (*self.deny, *self.ask)
+        )
 
     def _read_guards(self) -> Iterable[PermissionRule]:
         return (r for r in (*self.deny, *self.ask) if r.tool in READ_RULE_TOOLS)

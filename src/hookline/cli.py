@@ -364,7 +364,33 @@ def _sandbox(argv: Sequence[str]) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the ``hookline`` console script."""
+    """Entry point of the ``hookline`` console script: quiet when whoever reads its output
+    goes away (``hookline hooks list | head``), as a shell tool killed by SIGPIPE is."""
+    try:
+        code = _main(argv)
+        sys.stdout.flush()  # here, not at exit, where a closed pipe is printed as noise
+    except BrokenPipeError:
+        _silence_stdout()
+        return _CLOSED_PIPE
+    return code
+
+
+#: The status a shell reports for a program that SIGPIPE ended (128 + 13).
+_CLOSED_PIPE = 141
+
+
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null: what is still buffered is dropped at exit, not raised."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):  # no file descriptor (a replaced sys.stdout)
+        pass
+    finally:
+        os.close(devnull)
+
+
+def _main(argv: Sequence[str] | None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
     if args_list == ["--version"]:
         return _version()

@@ -368,7 +368,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     goes away (``hookline hooks list | head``), as a shell tool killed by SIGPIPE is."""
     try:
         code = _main(argv)
-        sys.stdout.flush()  # here, not at exit, where a closed pipe is printed as noise
+        if sys.stdout is not None:  # None when started with fd 1 closed (``>&-``)
+            sys.stdout.flush()  # here, not at exit, where a closed pipe is printed as noise
     except BrokenPipeError:
         _silence_stdout()
         return _CLOSED_PIPE
@@ -384,7 +385,7 @@ def _silence_stdout() -> None:
     devnull = os.open(os.devnull, os.O_WRONLY)
     try:
         os.dup2(devnull, sys.stdout.fileno())
-    except (OSError, ValueError):  # no file descriptor (a replaced sys.stdout)
+    except (OSError, ValueError, AttributeError):  # no file descriptor behind sys.stdout
         pass
     finally:
         os.close(devnull)

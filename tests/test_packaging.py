@@ -87,7 +87,12 @@ def test_the_provider_sdks_are_extras_not_dependencies() -> None:
         "opentelemetry-sdk",
         "opentelemetry-exporter-otlp-proto-http",
     }
-    assert extras["all"] == ["hookline[anthropic,openai,mcp,otel]"]
+    assert {_requirement_name(r) for r in extras["serve"]} == {
+        "uvicorn",
+        "redis",
+        "prometheus-client",
+    }
+    assert extras["all"] == ["hookline[anthropic,openai,mcp,otel,serve]"]
 
 
 def test_metadata_license_is_spdx_and_platforms_are_stated() -> None:

@@ -195,58 +195,140 @@ class HookAPI:
         description: str = "",
         get_argument_completions: ArgumentCompletions | None = None,
     ) -> C: ...
+    @overload
+    def register_command(self, name: str, handler: Mapping[str, Any]) -> CommandHandler: ...
     def register_command(
         self,
         name: str,
-        handler: C | None = None,
+        handler: C | Mapping[str, Any] | None = None,
         *,
         description: str = "",
         get_argument_completions: ArgumentCompletions | None = None,
-    ) -> C | Callable[[C], C]:
-        """Add a slash command ``/name``; ``handler(args, ctx)``. Decorator without a handler.
+    ) -> C | CommandHandler | Callable[[C], C]:
+        """Add the slash command ``/name``, run as ``handler(args, ctx)`` when typed.
 
+        ``args`` is the text after the name; ``ctx`` is a command context (it may also
+        ``wait_for_idle()``, ``new_session()``, ``fork()``). ``description`` is shown by
+        ``/help``, the completion menu and ``get_commands()``;
         ``get_argument_completions(prefix)`` offers values for the argument in the
-        terminal app's completion menu.
+        terminal app's completion menu. Without a handler it is a decorator. pi's
+        options object is accepted too: ``register_command(name, {"description": ...,
+        "handler": fn})``, camelCase keys included; an unknown key or a handler that
+        cannot be called fails while the hook loads.
+
+        Example::
+
+            @pi.register_command("deploy", description="Deploy the current branch")
+            async def deploy(args: str, ctx) -> None:
+                ctx.ui.notify(f"deploying {args or 'main'}", "info")
         """
+        from hookline.core.options import OptionsError, check_callable, option_keywords
+
+        form = f'register_command({name!r}, description="…", handler=fn)'
+        given: Any = handler
+        if isinstance(handler, Mapping):
+            call = f"register_command({name!r}, {{...}})"
+            _no_keywords(
+                call, description=description, get_argument_completions=get_argument_completions
+            )
+            options = option_keywords(
+                handler,
+                ("description", "handler", "get_argument_completions"),
+                call=call,
+                python_form=form,
+            )
+            if "handler" not in options:
+                raise OptionsError(f"{call}: no 'handler' (the Python form: {form})")
+            given = options["handler"]
+            description = options.get("description", "")
+            get_argument_completions = options.get("get_argument_completions")
+        call = f"register_command({name!r})"
+        if get_argument_completions is not None:
+            check_callable(
+                get_argument_completions, "get_argument_completions", call=call, python_form=form
+            )
+        if not isinstance(description, str):
+            raise OptionsError(f"{call}: description must be a string, got {description!r}")
 
         def add(fn: C) -> C:
+            check_callable(fn, "the handler", call=call, python_form=form)
             self.hook.commands[name] = RegisteredCommand(
                 name, fn, description, self.hook.path, get_argument_completions
             )
             return fn
 
-        return add if handler is None else add(handler)
+        return add if given is None else add(given)
 
     def register_shortcut(
-        self, key: str, handler: ShortcutHandler, *, description: str = ""
+        self,
+        key: str,
+        handler: ShortcutHandler | Mapping[str, Any],
+        *,
+        description: str = "",
     ) -> ShortcutHandler:
-        """Bind ``key`` (``"ctrl+k"``, ``"alt+x"``, ``"f5"``) in the terminal app to ``handler``.
+        """Bind ``key`` (``"ctrl+k"``, ``"alt+x"``, ``"f5"``) in the terminal app to
+        ``handler(ctx)``; ``description`` is listed with the app's keys.
 
         Keys hookline needs itself (Ctrl+C, Ctrl+D, Enter, Escape, Tab, arrows, ...)
-        and malformed keys raise ``KeySpecError`` here, at load time.
+        and malformed keys raise ``KeySpecError`` here, at load time. pi's
+        ``{"description": ..., "handler": fn}`` is accepted too.
+
+        Example::
+
+            def clear_status(ctx) -> None:
+                ctx.ui.set_status("deploy", None)
+
+            pi.register_shortcut("ctrl+k", clear_status, description="Clear the deploy status")
         """
-        if not callable(handler):
-            raise TypeError(f"shortcut {key!r}: handler is not callable: {handler!r}")
+        from hookline.core.options import check_callable, option_keywords
+
+        form = f'register_shortcut({key!r}, handler, description="…")'
+        call = f"register_shortcut({key!r})"
+        given: object = handler
+        if isinstance(handler, Mapping):
+            call = f"register_shortcut({key!r}, {{...}})"
+            _no_keywords(call, description=description)
+            options = option_keywords(
+                handler, ("description", "handler"), call=call, python_form=form
+            )
+            given = options.get("handler")
+            description = options.get("description", "")
+        fn = check_callable(given, "the handler", call=call, python_form=form)
         normalized = check_shortcut_key(key)
         self.hook.shortcuts[normalized] = RegisteredShortcut(
-            normalized, handler, description, self.hook.path
+            normalized, fn, description, self.hook.path
         )
-        return handler
+        return fn
 
     def register_message_renderer(self, custom_type: str, renderer: MessageRenderer) -> None:
         """Render custom messages of ``custom_type`` in the UI."""
         self.hook.renderers[custom_type] = renderer
 
-    def register_tool(self, tool: Tool) -> None:
+    def register_tool(self, tool: Tool | Mapping[str, Any]) -> None:
         """Offer a tool to the model; a built-in's name replaces the built-in.
 
         After start-up (from ``session_start``, a command, a handler) the tool is
         live on the next model call. An ``execute`` with a fifth parameter gets
         the hook context (``ctx``) as its last argument. ``parameters`` may be a
         pydantic model class; one whose schema cannot be generated is refused here.
+        pi's tool definition (a mapping with ``name``, ``description``,
+        ``parameters``, ``execute``, ``label``, ``promptSnippet``,
+        ``promptGuidelines``, ``renderCall``, ``renderResult``) is accepted too.
+
+        Example::
+
+            async def forecast(tool_call_id, params, signal, on_update):
+                return ToolResult(content=[{"type": "text", "text": "sunny"}])
+
+            pi.register_tool(Tool("forecast", "Weather forecast for a city.", Forecast, forecast))
         """
+        if isinstance(tool, Mapping):
+            tool = _tool_from_options(tool)
         if not isinstance(tool, Tool):
-            raise TypeError(f"register_tool takes a Tool, got {type(tool).__name__}")
+            raise TypeError(
+                f"register_tool takes a Tool, got {type(tool).__name__} (the Python form: "
+                "register_tool(Tool(name, description, parameters, execute)))"
+            )
         check_parameters(tool.name, tool.parameters)
         self.hook.tools[tool.name] = _with_context(tool, self._current_context)
 
@@ -297,12 +379,36 @@ class HookAPI:
     def register_flag(
         self,
         name: str,
+        options: Mapping[str, Any] | None = None,
         *,
         type: Literal["boolean", "string"] = "boolean",
         default: bool | str | None = None,
         description: str = "",
     ) -> None:
-        """Add ``--name`` to the command line (read with ``get_flag``)."""
+        """Add ``--name`` to the command line (read with ``get_flag``); ``hookline --help``
+        lists it with its ``description`` and hook. pi's ``{"type": ..., "default": ...,
+        "description": ...}`` is accepted too.
+
+        Example::
+
+            pi.register_flag("plan", type="boolean", default=False, description="Plan only")
+            if pi.get_flag("plan"):
+                pi.set_active_tools(["read", "grep", "find", "ls"])
+        """
+        if options is not None:
+            from hookline.core.options import OptionsError, option_keywords
+
+            call = f"register_flag({name!r}, {{...}})"
+            form = f'register_flag({name!r}, type="boolean", default=False, description="…")'
+            if not isinstance(options, Mapping):
+                raise OptionsError(f"{call}: options must be a mapping (the Python form: {form})")
+            _no_keywords(call, type=type != "boolean", default=default, description=description)
+            chosen = option_keywords(
+                options, ("type", "default", "description"), call=call, python_form=form
+            )
+            type = chosen.get("type", "boolean")
+            default = chosen.get("default")
+            description = chosen.get("description", "")
         if not re.fullmatch(r"[a-z][a-z0-9-]*", name):
             raise ValueError(
                 f"flag name {name!r}: use lowercase letters, digits and dashes (e.g. 'plan')"
@@ -475,6 +581,47 @@ class HookAPI:
 ExtensionAPI = HookAPI
 
 DeliverAs = Literal["steer", "follow_up", "next_turn"]
+
+
+def _no_keywords(call: str, **given: object) -> None:
+    """Refuse keyword arguments given beside a pi options mapping: one place says each."""
+    from hookline.core.options import OptionsError
+
+    named = [k for k, v in given.items() if v not in (None, "", False)]
+    if named:
+        raise OptionsError(
+            f"{call}: give {', '.join(named)} in the mapping or as keywords, not both"
+        )
+
+
+#: pi's tool definition keys (snake_case) that are ``Tool`` fields, and the renderers
+#: hookline reads from ``Tool.meta``.
+_TOOL_FIELDS = ("name", "description", "parameters", "execute", "label", "meta")
+_TOOL_PROMPT = ("prompt_snippet", "prompt_guidelines")
+_TOOL_RENDERERS = ("render_call", "render_result")
+
+
+def _tool_from_options(options: Mapping[str, Any]) -> Tool:
+    """pi's ``registerTool({...})`` definition as a ``Tool``; unknown keys fail here."""
+    from hookline.core.options import OptionsError, check_callable, option_keywords
+
+    name = options.get("name", "?")
+    call = f"register_tool({{'name': {name!r}, ...}})"
+    form = f"register_tool(Tool({name!r}, description, parameters, execute))"
+    values = option_keywords(
+        options, (*_TOOL_FIELDS, *_TOOL_PROMPT, *_TOOL_RENDERERS), call=call, python_form=form
+    )
+    missing = [k for k in ("name", "description", "parameters", "execute") if k not in values]
+    if missing:
+        raise OptionsError(f"{call}: no {', '.join(map(repr, missing))} (the Python form: {form})")
+    check_callable(values["execute"], "execute", call=call, python_form=form)
+    meta = dict(values.pop("meta", None) or {})
+    for key in _TOOL_RENDERERS:
+        if key in values:
+            meta[key] = check_callable(values.pop(key), key, call=call, python_form=form)
+    if "prompt_guidelines" in values:
+        values["prompt_guidelines"] = list(values["prompt_guidelines"])
+    return Tool(**values, meta=meta)
 
 
 def _check_delivery(value: str, allowed: tuple[str, ...]) -> None:

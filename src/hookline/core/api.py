@@ -140,7 +140,7 @@ class HookAPI:
     Attributes: ``cwd`` (the project folder), ``events`` (a bus shared by the hooks
     loaded together: ``pi.events.on(channel, fn)``, ``pi.events.emit(channel, data)``).
 
-    Example::
+    Example:
 
         def register(pi):
             @pi.on("tool_call")
@@ -180,7 +180,7 @@ class HookAPI:
         with a did-you-mean at load time. The handler may be ``async``; what it
         returns (``None``, a dict or the event's result class) is the event's result.
 
-        Example::
+        Example:
 
             @pi.on("session_start")
             async def hello(event, ctx):
@@ -245,7 +245,7 @@ class HookAPI:
         "handler": fn})``, camelCase keys included; an unknown key or a handler that
         cannot be called fails while the hook loads.
 
-        Example::
+        Example:
 
             @pi.register_command("deploy", description="Deploy the current branch")
             async def deploy(args: str, ctx) -> None:
@@ -302,7 +302,7 @@ class HookAPI:
         and malformed keys raise ``KeySpecError`` here, at load time. pi's
         ``{"description": ..., "handler": fn}`` is accepted too.
 
-        Example::
+        Example:
 
             def clear_status(ctx) -> None:
                 ctx.ui.set_status("deploy", None)
@@ -334,7 +334,7 @@ class HookAPI:
         app with ``renderer(message, options, theme)``; it returns text (colours kept), a
         rich renderable or a component.
 
-        Example::
+        Example:
 
             pi.register_message_renderer(
                 "deploy", lambda message, options, theme: theme.fg("success", message["content"])
@@ -353,7 +353,7 @@ class HookAPI:
         ``parameters``, ``execute``, ``label``, ``promptSnippet``,
         ``promptGuidelines``, ``renderCall``, ``renderResult``) is accepted too.
 
-        Example::
+        Example:
 
             async def forecast(tool_call_id, params, signal, on_update):
                 return ToolResult(content=[{"type": "text", "text": "sunny"}])
@@ -375,7 +375,7 @@ class HookAPI:
         tool_call_id, params, signal, on_update, ctx)`` runs instead, ``original`` being
         the wrapped tool's ``execute`` to delegate to. Wraps stack in load order.
 
-        Example::
+        Example:
 
             async def timed(original, tool_call_id, params, signal, on_update, ctx):
                 ctx.ui.set_status("bash", "running")
@@ -407,7 +407,7 @@ class HookAPI:
     def get_active_tools(self) -> list[str]:
         """The names of the tools the model is offered now (``[]`` before an agent is bound).
 
-        Example::
+        Example:
 
             if "bash" in pi.get_active_tools():
                 ctx.ui.notify("bash is on", "info")
@@ -419,7 +419,7 @@ class HookAPI:
         """Every tool (built-in or a hook's), active or not, as ``ToolInfo`` (``name``,
         ``description``, ``parameters``, ``hook_path``: ``None`` for a built-in).
 
-        Example::
+        Example:
 
             mine = [t.name for t in pi.get_all_tools() if t.hook_path is not None]
         """
@@ -432,7 +432,7 @@ class HookAPI:
         ``skill:NAME``), each with its ``description`` and the ``path`` of its file.
         The terminal app's own commands (``/model``, ``/quit`` ...) are not listed.
 
-        Example::
+        Example:
 
             for command in pi.get_commands():
                 print(f"/{command.name}: {command.description}")
@@ -444,7 +444,7 @@ class HookAPI:
         """Offer only these tools from the next model call on (unknown names raise); a
         call to an inactive tool is refused. Kept until an agent is bound.
 
-        Example::
+        Example:
 
             pi.set_active_tools(["read", "grep", "find", "ls"])  # a read-only session
         """
@@ -463,7 +463,7 @@ class HookAPI:
         lists it with its ``description`` and hook. pi's ``{"type": ..., "default": ...,
         "description": ...}`` is accepted too.
 
-        Example::
+        Example:
 
             pi.register_flag("plan", type="boolean", default=False, description="Plan only")
             if pi.get_flag("plan"):
@@ -494,7 +494,7 @@ class HookAPI:
     def get_flag(self, name: str) -> bool | str | None:
         """The flag's value from the command line, else its default; None if unknown.
 
-        Example::
+        Example:
 
             target = pi.get_flag("target") or "staging"
         """
@@ -509,7 +509,7 @@ class HookAPI:
         is retried; each rule fires at most once per turn. A bad pattern raises
         ``ValueError`` at load time.
 
-        Example::
+        Example:
 
             pi.register_stream_rule(
                 "no-force-push", r"git push (-f|--force)", "Never force-push; ask the user."
@@ -529,7 +529,7 @@ class HookAPI:
         while the hook loads, it takes effect when the agent starts; later (a command,
         a handler), at once.
 
-        Example::
+        Example:
 
             pi.register_provider(
                 "local",
@@ -557,7 +557,7 @@ class HookAPI:
         """Remove a provider ``register_provider`` added (built-in models it changed come
         back); nothing happens for one never registered.
 
-        Example::
+        Example:
 
             pi.unregister_provider("local")
         """
@@ -608,7 +608,7 @@ class HookAPI:
         prompt (idle or not). Without it the message lands at the end of the turn;
         ``trigger_turn`` starts a run when idle.
 
-        Example::
+        Example:
 
             pi.send_message(
                 {"custom_type": "deploy", "content": "deployed v1.2", "display": True},
@@ -636,7 +636,7 @@ class HookAPI:
         included: the run is still ending) it is refused, as in pi: an error of
         ``send_user_message`` is reported and nothing is sent.
 
-        Example::
+        Example:
 
             pi.send_user_message("Now run the tests.", deliver_as="follow_up")
         """
@@ -651,7 +651,7 @@ class HookAPI:
         """Switch the model (``provider:name``, or a ``ctx.model_registry`` entry as in pi);
         False when it cannot be built.
 
-        Example::
+        Example:
 
             if not await pi.set_model("anthropic:claude-haiku-4-5"):
                 ctx.ui.notify("no haiku here", "warning")
@@ -662,7 +662,7 @@ class HookAPI:
         """The reasoning effort of the next model call: ``off`` | ``minimal`` | ``low`` |
         ``medium`` | ``high`` | ``xhigh``.
 
-        Example::
+        Example:
 
             if pi.get_thinking_level() == "off":
                 pi.set_thinking_level("low")
@@ -673,7 +673,7 @@ class HookAPI:
         """``off`` | ``minimal`` | ``low`` | ``medium`` | ``high`` | ``xhigh`` (next model call),
         mapped to the provider's reasoning setting.
 
-        Example::
+        Example:
 
             pi.set_thinking_level("high")
         """
@@ -682,7 +682,7 @@ class HookAPI:
     def set_session_name(self, name: str) -> None:
         """Name the session (a session entry; listings show it).
 
-        Example::
+        Example:
 
             pi.set_session_name("deploy v1.2")
         """
@@ -691,7 +691,7 @@ class HookAPI:
     def get_session_name(self) -> str | None:
         """The session's name (``set_session_name``), None when it has none.
 
-        Example::
+        Example:
 
             name = pi.get_session_name() or "unnamed"
         """
@@ -700,7 +700,7 @@ class HookAPI:
     def set_label(self, entry_id: str, label: str | None) -> None:
         """Set (or with None clear) a bookmark label on a session entry; ``/tree`` shows it.
 
-        Example::
+        Example:
 
             leaf = ctx.session_manager.get_leaf_id()
             pi.set_label(leaf, "before refactor")
@@ -710,7 +710,7 @@ class HookAPI:
     def send(self, text: str, attachments: list[Content] | None = None) -> None:
         """Inject a user message: queued while the agent streams, else starts a run.
 
-        Example::
+        Example:
 
             pi.send("Summarise what changed.")
         """
@@ -720,7 +720,7 @@ class HookAPI:
         """Persist hook state in the session file; the model never sees it. Read it back
         from ``ctx.session_manager.get_entries()`` (``type == "custom"``).
 
-        Example::
+        Example:
 
             pi.append_entry("deploy-state", {"last": "v1.2"})
         """
@@ -739,7 +739,7 @@ class HookAPI:
         ``timeout`` in seconds, or ``signal`` set, kills its whole process group. The
         result has ``stdout``, ``stderr``, ``code`` and ``killed``.
 
-        Example::
+        Example:
 
             result = await pi.exec("git", ["status", "--short"], timeout=5)
             if result.code == 0 and result.stdout:

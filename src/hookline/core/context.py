@@ -36,7 +36,7 @@ class HookContext:
     in the terminal app, RPC requests, or the no-UI answers), ``has_ui`` (False where
     nobody can answer a dialog: print mode, a sub-agent, tests).
 
-    Example::
+    Example:
 
         @pi.on("tool_call")
         async def confirm_writes(event, ctx):
@@ -56,7 +56,7 @@ class HookContext:
         """The agent hooks talk to (``HookRunner.bind_host``), or the one lent for an event.
         Plumbing: a hook uses the methods below instead.
 
-        Example::
+        Example:
 
             idle = ctx.host.is_idle()  # the same as ctx.is_idle()
         """
@@ -66,7 +66,7 @@ class HookContext:
         """Make ``host`` the one answering from now on; returns the one it replaces
         (called by whoever runs the hooks, not by a hook).
 
-        Example::
+        Example:
 
             previous = runner.context.attach(agent)
         """
@@ -79,7 +79,7 @@ class HookContext:
         agent's (``hookline serve``), after which the context's own host answers again
         (called by whoever runs the hooks, not by a hook).
 
-        Example::
+        Example:
 
             with runner.context.lend(remote_agent):
                 await runner.emit(event)
@@ -96,7 +96,7 @@ class HookContext:
     def session_file(self) -> str | None:
         """The session's file; None for a session kept in memory (``--no-session``).
 
-        Example::
+        Example:
 
             ctx.ui.notify(f"session: {ctx.session_file or 'in memory'}", "info")
         """
@@ -107,7 +107,7 @@ class HookContext:
         """A read-only view of the session (``ReadonlySession``): hooks read, the agent writes.
         With no agent it is an empty session, never ``None``.
 
-        Example::
+        Example:
 
             entries = ctx.session_manager.get_entries()
             mine = [e for e in entries if e.get("custom_type") == "deploy-state"]
@@ -118,7 +118,7 @@ class HookContext:
     def model(self) -> str | None:
         """The model spec (``provider:name``); ``model_info`` is the object.
 
-        Example::
+        Example:
 
             if ctx.model and ctx.model.startswith("anthropic:"):
                 ...
@@ -130,7 +130,7 @@ class HookContext:
     def mode(self) -> RunMode:
         """How the agent runs: ``interactive``, ``rpc``, ``json``, ``print`` or ``serve``.
 
-        Example::
+        Example:
 
             if ctx.mode == "print":
                 return {"block": True, "reason": "blocked: no UI to ask"}
@@ -142,7 +142,7 @@ class HookContext:
     def is_idle(self) -> bool:
         """True when no run is streaming.
 
-        Example::
+        Example:
 
             if ctx.is_idle():
                 pi.send("Continue.")
@@ -153,7 +153,7 @@ class HookContext:
         """Stop the current run (the model call and running tools are cancelled), as
         Escape does in the terminal app.
 
-        Example::
+        Example:
 
             if event.tool_name == "bash" and "shutdown" in event.input["command"]:
                 ctx.abort()
@@ -163,7 +163,7 @@ class HookContext:
     def has_pending_messages(self) -> bool:
         """True when sent messages wait for the run to reach their landing point.
 
-        Example::
+        Example:
 
             if not ctx.has_pending_messages():
                 pi.send_user_message("Run the tests.", deliver_as="follow_up")
@@ -173,7 +173,7 @@ class HookContext:
     def shutdown(self) -> None:
         """Ask for a graceful exit: after the current run, with ``session_shutdown``.
 
-        Example::
+        Example:
 
             @pi.register_command("bye", description="Quit after this run")
             def bye(args, ctx):
@@ -193,7 +193,7 @@ class HookContext:
         As pi's ``onComplete``/``onError``: ``on_complete()`` runs once a compaction is
         written, ``on_error(exc)`` when it failed, was cancelled or found nothing to compact.
 
-        Example::
+        Example:
 
             usage = ctx.get_context_usage()
             if usage is not None and (usage.percent or 0) > 80:
@@ -207,7 +207,7 @@ class HookContext:
     def get_context_usage(self) -> ContextUsage | None:
         """Tokens in the context, the window and the percentage used (None before a call).
 
-        Example::
+        Example:
 
             usage = ctx.get_context_usage()
             if usage is not None and usage.percent is not None:
@@ -220,7 +220,7 @@ class HookContext:
         """Set when the current run is aborted; None while idle. Pass it to long work so
         Escape stops it too.
 
-        Example::
+        Example:
 
             result = await ctx.exec("make", ["test"], signal=ctx.signal)
         """
@@ -230,7 +230,7 @@ class HookContext:
     def model_info(self) -> ModelInfo | None:
         """The current model: provider, id and context window (None before one is chosen).
 
-        Example::
+        Example:
 
             window = ctx.model_info.context_window if ctx.model_info else 0
         """
@@ -241,7 +241,7 @@ class HookContext:
         """The models a hook may call with ``complete()``, and their credentials as the
         providers find them (pi's ``ctx.modelRegistry``).
 
-        Example::
+        Example:
 
             usable = [m.spec for m in ctx.model_registry.get_available()]
         """
@@ -251,7 +251,7 @@ class HookContext:
         """Switch the model (``provider:name``, ``model_info`` or a ``model_registry`` entry);
         False when it cannot be built (the reason is shown).
 
-        Example::
+        Example:
 
             await ctx.set_model("openai:gpt-5-mini")
         """
@@ -260,7 +260,7 @@ class HookContext:
     def get_thinking_level(self) -> str:
         """``off`` | ``minimal`` | ``low`` | ``medium`` | ``high`` | ``xhigh``.
 
-        Example::
+        Example:
 
             ctx.ui.set_status("thinking", ctx.get_thinking_level())
         """
@@ -270,7 +270,7 @@ class HookContext:
         """One of ``get_thinking_level``'s values, mapped to the provider's reasoning setting
         on the next model call.
 
-        Example::
+        Example:
 
             ctx.set_thinking_level("high")
         """
@@ -289,7 +289,7 @@ class HookContext:
         in seconds, or ``signal`` set, kills its process group. The result has ``stdout``,
         ``stderr``, ``code``, ``killed`` and ``timed_out``.
 
-        Example::
+        Example:
 
             result = await ctx.exec("git", ["diff", "--stat"], timeout=10)
             ctx.ui.notify(result.stdout or "no changes", "info")
@@ -303,7 +303,7 @@ class HookContext:
     def get_system_prompt(self) -> str:
         """The system prompt of the current run (after ``before_agent_start`` handlers).
 
-        Example::
+        Example:
 
             if "TDD" not in ctx.get_system_prompt():
                 ctx.set_system_prompt(ctx.get_system_prompt() + "\nWrite the test first.")
@@ -313,7 +313,7 @@ class HookContext:
     def set_system_prompt(self, prompt: str) -> None:
         """Replace the system prompt for this run (reset every run, never cumulative).
 
-        Example::
+        Example:
 
             ctx.set_system_prompt(ctx.get_system_prompt() + "\nAnswer in French.")
         """
@@ -344,7 +344,7 @@ class CommandContext(HookContext):
     It reads through to the runner's live context, so after ``new_session``
     ``session_file`` and ``session_manager`` are the new session's.
 
-    Example::
+    Example:
 
         @pi.register_command("fresh", description="Start over, keeping a note")
         async def fresh(args, ctx):
@@ -364,7 +364,7 @@ class CommandContext(HookContext):
     async def wait_for_idle(self) -> None:
         """Return once the agent is not streaming (at once when idle).
 
-        Example::
+        Example:
 
             await ctx.wait_for_idle()
             ctx.ui.notify("the run is over", "info")
@@ -380,7 +380,7 @@ class CommandContext(HookContext):
         """Start a fresh session; ``setup(session_manager)`` may seed it. False if a
         ``session_before_switch`` handler cancelled it.
 
-        Example::
+        Example:
 
             await ctx.new_session(setup=lambda sm: sm.append_custom_entry("seed", {"from": "x"}))
         """
@@ -390,7 +390,7 @@ class CommandContext(HookContext):
         """Copy the path up to ``entry_id`` (the leaf by default) into a new session file
         and continue there. False if a ``session_before_fork`` handler cancelled it.
 
-        Example::
+        Example:
 
             await ctx.fork(ctx.session_manager.get_leaf_id())
         """
@@ -408,7 +408,7 @@ class CommandContext(HookContext):
         """Move the session's leaf to ``target_id``; the options reach ``session_before_tree``
         hooks (``label`` goes on the summary a hook writes). False if cancelled.
 
-        Example::
+        Example:
 
             await ctx.navigate_tree(entry_id, summarize=True, label="first attempt")
         """
@@ -424,7 +424,7 @@ class CommandContext(HookContext):
         """Resume another session file. False if a ``session_before_switch`` handler
         cancelled it.
 
-        Example::
+        Example:
 
             await ctx.switch_session("/home/me/.hookline/sessions/x/2026-01-01_abc.jsonl")
         """
@@ -434,7 +434,7 @@ class CommandContext(HookContext):
         """Re-discover and reload hooks: ``session_shutdown``, load, ``session_start``
         with ``source="reload"``, as ``/reload`` does.
 
-        Example::
+        Example:
 
             @pi.register_command("rehook", description="Reload the hooks")
             async def rehook(args, ctx):

@@ -22,7 +22,7 @@ class HookResult(BaseModel):
     A handler returns its event's result class, or a dict with the same keys; an
     unknown key or a wrong type is reported with the hook and the event.
 
-    Example::
+    Example:
 
         from hookline import ToolCallResult
 
@@ -51,7 +51,7 @@ class HookResult(BaseModel):
         """The path of the hook that decided (a blocking ``tool_call``, a ``permission_request``
         decision), so whoever shows the decision can say which hook made it.
 
-        Example::
+        Example:
 
             if result.block:
                 print(f"blocked by {result.hook_path}: {result.reason}")
@@ -62,7 +62,7 @@ class HookResult(BaseModel):
         """A copy of this result, attributed to the hook at ``hook_path`` (the runner's
         combination rules call it; a handler has no need to).
 
-        Example::
+        Example:
 
             decided = ToolCallResult(block=True).decided_by("/p/.hookline/hooks/guard.py")
         """

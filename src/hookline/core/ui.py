@@ -51,7 +51,7 @@ class HookUI(Protocol):
     let something through unasked checks it. Text a hook shows has its terminal
     escape sequences removed (a theme's colours kept).
 
-    Example::
+    Example:
 
         @pi.on("tool_call")
         async def ask(event, ctx):
@@ -76,7 +76,7 @@ class HookUI(Protocol):
         dismissed, timed out (``timeout`` seconds, a countdown shows) or closed by
         ``signal``. ``descriptions`` maps an option to a line shown beside it.
 
-        Example::
+        Example:
 
             env = await ctx.ui.select(
                 "Deploy to", ["staging", "prod"], descriptions={"prod": "customers see it"}
@@ -95,7 +95,7 @@ class HookUI(Protocol):
         """Ask a yes/no question; True only when the user says yes (False when dismissed,
         timed out, or where there is no UI).
 
-        Example::
+        Example:
 
             if await ctx.ui.confirm("Force push?", "origin/main will be rewritten"):
                 ...
@@ -112,7 +112,7 @@ class HookUI(Protocol):
     ) -> str | None:
         """Ask for one line of text; the text, or None when dismissed or timed out.
 
-        Example::
+        Example:
 
             branch = await ctx.ui.input("Branch name", placeholder="feature/...")
         """
@@ -131,7 +131,7 @@ class HookUI(Protocol):
         dismissed. By default (and with ``prompt_style=True``) Enter submits and
         Alt+Enter adds a line; with False, Enter adds a line and Ctrl+Enter submits.
 
-        Example::
+        Example:
 
             message = await ctx.ui.editor("Commit message", prefill="fix: ")
         """
@@ -142,7 +142,7 @@ class HookUI(Protocol):
         ``"warning"`` or ``"error"`` (its colour and mark). Where there is no UI it is
         kept, not shown (``NoUI.notifications``).
 
-        Example::
+        Example:
 
             ctx.ui.notify("tests passed", "info")
             ctx.ui.notify("3 files outside src/ were skipped", "warning")
@@ -153,7 +153,7 @@ class HookUI(Protocol):
         """Show ``text`` in the status line under ``key`` (one text per key, sorted by
         key); None or ``""`` removes it.
 
-        Example::
+        Example:
 
             ctx.ui.set_status("deploy", "deploying…")
             ctx.ui.set_status("deploy", None)
@@ -173,7 +173,7 @@ class HookUI(Protocol):
         ``placement`` says (``anchor``, ``width``, ``margin``, ...: ``OverlayPlacement``).
         Only the terminal app can show one: elsewhere it returns None.
 
-        Example::
+        Example:
 
             from hookline.components import SelectItem, SelectList
 
@@ -190,7 +190,7 @@ class HookUI(Protocol):
     def set_editor_text(self, text: str) -> None:
         """Replace the text of the prompt editor (what the user is typing).
 
-        Example::
+        Example:
 
             ctx.ui.set_editor_text("/deploy staging")
         """
@@ -199,7 +199,7 @@ class HookUI(Protocol):
     def get_editor_text(self) -> str:
         """The text in the prompt editor now (``""`` where there is none).
 
-        Example::
+        Example:
 
             draft = ctx.ui.get_editor_text()
         """
@@ -208,7 +208,7 @@ class HookUI(Protocol):
     def paste_to_editor(self, text: str) -> None:
         """Insert ``text`` at the prompt editor's cursor, as a paste.
 
-        Example::
+        Example:
 
             ctx.ui.paste_to_editor(result.stdout)
         """
@@ -219,7 +219,7 @@ class HookUI(Protocol):
         pi's); None restores the built-in one. Only the terminal app has a prompt
         editor: elsewhere a notification says so once.
 
-        Example::
+        Example:
 
             from hookline.components import CustomEditor
 
@@ -233,7 +233,7 @@ class HookUI(Protocol):
         """Show lines (or a component factory's component) ``"above"`` or ``"below"`` the
         prompt editor under ``key``; None removes it.
 
-        Example::
+        Example:
 
             ctx.ui.set_widget("todo", ["todo:", "  - write the test"], placement="below")
         """
@@ -242,7 +242,7 @@ class HookUI(Protocol):
     def set_working_message(self, text: str | None) -> None:
         """Replace the text shown while the agent works (None: the default).
 
-        Example::
+        Example:
 
             ctx.ui.set_working_message("Deploying…")
         """
@@ -251,7 +251,7 @@ class HookUI(Protocol):
     def set_title(self, title: str) -> None:
         """Set the terminal window's title.
 
-        Example::
+        Example:
 
             ctx.ui.set_title(f"hookline · {ctx.cwd}")
         """
@@ -261,7 +261,7 @@ class HookUI(Protocol):
         """Replace the header above the transcript with lines or a component factory's
         component; None restores the default.
 
-        Example::
+        Example:
 
             ctx.ui.set_header(["deploy bot", "  /deploy <env>"])
         """
@@ -273,7 +273,7 @@ class HookUI(Protocol):
         read ``footer_data.get_git_branch()``, ``get_model()``, ``get_usage()``);
         None restores the default.
 
-        Example::
+        Example:
 
             ctx.ui.set_footer([f"model: {ctx.model}"])
         """
@@ -284,7 +284,7 @@ class HookUI(Protocol):
         """The current theme, to colour a hook's text with pi's colour names
         (``fg(color, text)``, ``bg``, ``bold``); plain where nothing is coloured.
 
-        Example::
+        Example:
 
             theme = ctx.ui.theme
             ctx.ui.set_status("tests", theme.fg("success", "✓ passed"))
@@ -295,7 +295,7 @@ class HookUI(Protocol):
         """Switch to the theme named (or given); a ``ThemeResult(success, error)`` says
         whether it did (RPC and no-UI modes cannot).
 
-        Example::
+        Example:
 
             result = ctx.ui.set_theme("light")
             if not result.success:
@@ -306,7 +306,7 @@ class HookUI(Protocol):
     def get_theme(self, name: str) -> Theme | None:
         """The theme ``name`` without switching to it; None when there is none.
 
-        Example::
+        Example:
 
             light = ctx.ui.get_theme("light")
         """
@@ -315,7 +315,7 @@ class HookUI(Protocol):
     def get_all_themes(self) -> list[ThemeInfo]:
         """The themes ``set_theme`` can switch to, as ``ThemeInfo(name, path)``.
 
-        Example::
+        Example:
 
             names = [t.name for t in ctx.ui.get_all_themes()]
         """

@@ -19,7 +19,7 @@ class ShellParseError(ValueError):
     """Raised by ``parse_command(text, strict=True)`` when the text cannot be analysed;
     ``problems`` says why, as ``ParsedCommandLine.problems`` would.
 
-    Example::
+    Example:
 
         >>> from hookline.shell import ShellParseError, parse_command
         >>> try:
@@ -41,7 +41,7 @@ class Redirection:
     and ``>&-``), the file descriptor written before the operator, and whether the
     target is decided at run time (``> $FILE``).
 
-    Example::
+    Example:
 
         >>> from hookline.shell import parse_command
         >>> parse_command("make 2>&1 > build.log").commands[0].redirections
@@ -59,7 +59,7 @@ target='build.log', fd=None, dynamic=False)]
         """True when this opens ``target`` for writing (an fd dup such as ``2>&1`` does not),
         so a rule about which files a command writes sees every one.
 
-        Example::
+        Example:
 
             >>> from hookline.shell import parse_command
             >>> make = parse_command("make 2>&1 > build.log").commands[0]
@@ -89,7 +89,7 @@ class SimpleCommand:
     ``argv``; ``dynamic`` is true when any word is decided at run time or the
     wrapper adds arguments at run time (``xargs``, ``find -exec``).
 
-    Example::
+    Example:
 
         >>> from hookline.shell import parse_command
         >>> rm = parse_command("sudo -u root rm -rf $DIR").commands[0]
@@ -111,7 +111,7 @@ class SimpleCommand:
     def name(self) -> str:
         """The program's basename: ``rm`` for ``/bin/rm``, so one rule sees both.
 
-        Example::
+        Example:
 
             >>> from hookline.shell import parse_command
             >>> parse_command("/bin/rm x").commands[0].name
@@ -123,7 +123,7 @@ class SimpleCommand:
     def args(self) -> list[str]:
         """The arguments after the program.
 
-        Example::
+        Example:
 
             >>> from hookline.shell import parse_command
             >>> parse_command("git push --force").commands[0].args
@@ -136,7 +136,7 @@ class SimpleCommand:
         """True when the program itself is unknown until run time (``$CMD``, ``/bin/r?``):
         no rule about a program name can allow it.
 
-        Example::
+        Example:
 
             >>> from hookline.shell import parse_command
             >>> parse_command("$CMD x").commands[0].program_dynamic
@@ -148,7 +148,7 @@ class SimpleCommand:
     def writes(self) -> tuple[str, ...]:
         """Files opened for writing by output redirections (not ``/dev/null``, not ``2>&1``).
 
-        Example::
+        Example:
 
             >>> from hookline.shell import parse_command
             >>> parse_command("echo hi > out.txt 2>/dev/null").commands[0].writes
@@ -161,7 +161,7 @@ class SimpleCommand:
 class ParsedCommandLine:
     """Every simple command of a line, in source order, and whether the line could be analysed.
 
-    Example::
+    Example:
 
         >>> from hookline.shell import parse_command
         >>> line = parse_command("PATH=/tmp; ls | grep x")
@@ -181,7 +181,7 @@ class ParsedCommandLine:
         """True when some part could not be analysed (``problems`` says why): callers must
         not auto-allow the line.
 
-        Example::
+        Example:
 
             >>> from hookline.shell import parse_command
             >>> line = parse_command('python -c "import os"')
@@ -194,7 +194,7 @@ class ParsedCommandLine:
     def writes(self) -> tuple[str, ...]:
         """Every file any command of the line writes through a redirection.
 
-        Example::
+        Example:
 
             >>> from hookline.shell import parse_command
             >>> parse_command("date > a.txt && cat a.txt >> b.txt").writes

@@ -13,7 +13,7 @@ def parse_command(text: str, *, strict: bool = False) -> ParsedCommandLine:
     :class:`ShellParseError` instead of returning an unparsable result. Never auto-allow
     a line whose result is ``unparsable``.
 
-    Example::
+    Example:
 
         >>> from hookline.shell import parse_command
         >>> [c.argv for c in parse_command("echo hi; bash -c 'rm -rf build'").commands]

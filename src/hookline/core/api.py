@@ -570,7 +570,14 @@ class HookAPI:
 
     def bind_context(self, context: HookContext) -> None:
         """Called by ``HookRunner.add_hook``, not by a hook: the context the hook's calls go
-        to from now on; the calls kept until then are replayed into its host, in order."""
+        to from now on; the calls kept until then are replayed into its host, in order.
+
+        Example:
+
+            api = HookAPI(LoadedHook("guard.py"), cwd)
+            register(api)  # the hook's calls to send() ... are kept
+            api.bind_context(runner.context)  # ... and replayed here
+        """
         self._context = context
         kept, self._kept = self._kept, []
         for name, args in kept:

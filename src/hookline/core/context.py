@@ -306,7 +306,7 @@ class HookContext:
         Example:
 
             if "TDD" not in ctx.get_system_prompt():
-                ctx.set_system_prompt(ctx.get_system_prompt() + "\nWrite the test first.")
+                ctx.set_system_prompt(ctx.get_system_prompt() + " Write the test first.")
         """
         return self.host.get_system_prompt()
 
@@ -315,7 +315,7 @@ class HookContext:
 
         Example:
 
-            ctx.set_system_prompt(ctx.get_system_prompt() + "\nAnswer in French.")
+            ctx.set_system_prompt(ctx.get_system_prompt() + " Answer in French.")
         """
         self.host.set_system_prompt(prompt)
 

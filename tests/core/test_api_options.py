@@ -267,3 +267,12 @@ def test_something_else_than_a_tool_says_the_python_form() -> None:
         "register_tool takes a Tool, got str (the Python form: "
         "register_tool(Tool(name, description, parameters, execute)))"
     )
+
+
+def test_a_flag_s_options_that_are_not_a_mapping_say_the_python_form() -> None:
+    with pytest.raises(OptionsError) as caught:
+        _api().register_flag("plan", "boolean")  # type: ignore[arg-type]
+    assert str(caught.value) == (
+        "register_flag('plan', {...}): options must be a mapping (the Python form: "
+        'register_flag(\'plan\', type="boolean", default=False, description="…"))'
+    )

@@ -253,11 +253,13 @@ def _hookline_serve(workers: int | None, hook: Path) -> list[str]:
 
 
 def _uvicorn(app: str, workers: int) -> list[str]:
-    """The same options as ``serve``'s uvicorn: uvloop, httptools, no access log."""
+    """The options ``serve`` runs uvicorn with: uvloop, httptools, no access log, no
+    server header, no proxy headers, a backlog of 2048."""
     return [
         *(sys.executable, "-m", "uvicorn", app, "--host", "127.0.0.1", "--port", "{port}"),
         *("--workers", str(workers), "--loop", "uvloop", "--http", "httptools"),
-        *("--no-access-log", "--log-level", "warning"),
+        *("--no-access-log", "--log-level", "warning", "--no-server-header"),
+        *("--no-proxy-headers", "--backlog", "2048"),
     ]
 
 
@@ -276,11 +278,11 @@ def _hypercorn(app: str, workers: int) -> list[str]:
     ]
 
 
-def serve_has_workers() -> bool:
-    """This checkout's ``hookline serve`` runs on the ASGI server (it takes ``--workers``)."""
+def serve_has_workers(src: Path) -> bool:
+    """That ``hookline serve`` runs on the ASGI server (it takes ``--workers``)."""
     done = subprocess.run(
         [sys.executable, "-m", "hookline.cli", "serve", "--help"],
-        env=_env(SRC, Path(tempfile.gettempdir())),
+        env=_env(src, Path(tempfile.gettempdir())),
         capture_output=True,
         text=True,
         check=False,
@@ -460,7 +462,7 @@ def _load_table(args: argparse.Namespace, tmp: Path, pin: Pinning) -> None:
     script.write_text(LUA % {"body": json.dumps(_payload())})
     home = tmp / "home"
     home.mkdir()
-    new = serve_has_workers()
+    new = serve_has_workers(args.src)
     old = old_src(tmp)
     old_results: dict[int, Result] = {}
     if old is not None:
@@ -471,7 +473,7 @@ def _load_table(args: argparse.Namespace, tmp: Path, pin: Pinning) -> None:
     else:
         print("old: not a git checkout; its figures as recorded on this machine")
     if not new:
-        print("new: not measured: this tree's `hookline serve` takes no --workers yet")
+        print(f"new: not measured: the `hookline serve` of {args.src} takes no --workers")
     head = f"{'workers':>7} {'conns':>5}  {'new (hookline serve)':<46} {'bare (uvicorn hello)':<46}"
     print(f"{head} {'old (hand-written)':<46} new/old new/bare")
     for workers in args.workers:
@@ -479,11 +481,11 @@ def _load_table(args: argparse.Namespace, tmp: Path, pin: Pinning) -> None:
         bare: dict[int, Result] = {}
         if new:
             argv = _hookline_serve(workers, hook)
-            with _running(argv, _env(SRC, home), pin, "serve", tmp) as (port, _):
+            with _running(argv, _env(args.src, home), pin, "serve", tmp) as (port, _):
                 for c in args.connections:
                     new_results[c] = _measure(port, c, args.seconds, script, pin)
         argv = _uvicorn("bench_serve_load:hello", workers)
-        with _running(argv, _env(SRC, home), pin, "bare", HERE) as (port, _):
+        with _running(argv, _env(args.src, home), pin, "bare", HERE) as (port, _):
             for c in args.connections:
                 bare[c] = _measure(port, c, args.seconds, script, pin)
         for c in args.connections:
@@ -494,7 +496,8 @@ def _load_table(args: argparse.Namespace, tmp: Path, pin: Pinning) -> None:
                 f"{_ratio(mine, before)}  {_ratio(mine, floor)}"
             )
     if new:
-        with _running(_hookline_serve(1, hook), _env(SRC, home), pin, "serve", tmp) as (p, pr):
+        serve = _hookline_serve(1, hook)
+        with _running(serve, _env(args.src, home), pin, "serve", tmp) as (p, pr):
             print(
                 f"fixed rate, 1 000 req/s over 100 connections, 1 worker: {_paced_row(p, pin, 10)}"
             )
@@ -510,7 +513,7 @@ def _servers_table(args: argparse.Namespace, tmp: Path, pin: Pinning) -> None:
     script.write_text(LUA % {"body": json.dumps(_payload())})
     home = tmp / "home"
     home.mkdir(exist_ok=True)
-    env = _env(SRC, home, HOOKLINE_BENCH_HOOK=str(hook))
+    env = _env(args.src, home, HOOKLINE_BENCH_HOOK=str(hook))
     servers: dict[str, Callable[[str, int], list[str]]] = {
         "uvicorn (uvloop, httptools)": _uvicorn,
         "granian (asgi, uvloop)": _granian,
@@ -534,6 +537,9 @@ def _options(argv: Sequence[str]) -> argparse.Namespace:
     p.add_argument("--soak", type=float, default=0, metavar="SECONDS", help="600: 10 minutes")
     p.add_argument("--no-pin", action="store_true", help="let generator and server share cores")
     p.add_argument("--servers", action="store_true", help="uvicorn, granian and hypercorn")
+    p.add_argument(
+        "--src", type=Path, default=SRC, help="the src folder of the hookline to measure"
+    )
     return p.parse_args(argv)
 
 

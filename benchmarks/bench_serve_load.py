@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import importlib.util
 import json
 import os
 import re
@@ -514,13 +515,16 @@ def _servers_table(args: argparse.Namespace, tmp: Path, pin: Pinning) -> None:
     home = tmp / "home"
     home.mkdir(exist_ok=True)
     env = _env(args.src, home, HOOKLINE_BENCH_HOOK=str(hook))
-    servers: dict[str, Callable[[str, int], list[str]]] = {
-        "uvicorn (uvloop, httptools)": _uvicorn,
-        "granian (asgi, uvloop)": _granian,
-        "hypercorn (uvloop)": _hypercorn,
+    servers: dict[str, tuple[str, Callable[[str, int], list[str]]]] = {
+        "uvicorn (uvloop, httptools)": ("uvicorn", _uvicorn),
+        "granian (asgi, uvloop)": ("granian", _granian),
+        "hypercorn (uvloop)": ("hypercorn", _hypercorn),
     }
     print(f"{'server':<28} {'app':<6} {'conns':>5}  result")
-    for name, command in servers.items():
+    for name, (module, command) in servers.items():
+        if importlib.util.find_spec(module) is None:
+            print(f"{name:<28} not installed (the dev extra has it)")
+            continue
         for app in ("hello", "hook_app"):
             argv = command(f"bench_serve_load:{app}", 1)
             with _running(argv, env, pin, name, HERE) as (port, _):

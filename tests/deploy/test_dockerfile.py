@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -106,3 +107,27 @@ def test_image_builds(tmp_path: Path) -> None:
         timeout=1800,
     )
     assert done.returncode == 0, done.stderr[-3000:]
+
+
+def test_the_copied_files_are_enough_to_build_the_package(tmp_path: Path) -> None:
+    """What the image's COPY lines bring in (and the dockerignore lets through) builds the
+    wheel pip installs there: no file of the checkout outside them is needed."""
+    context = tmp_path / "context"
+    for word, rest in _instructions():
+        if word == "COPY" and "--chown" not in rest:
+            for source in rest.split()[:-1]:
+                if (ROOT / source).is_dir():
+                    ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
+                    shutil.copytree(ROOT / source, context / source, ignore=ignore)
+                else:
+                    (context / source).parent.mkdir(parents=True, exist_ok=True)
+                    shutil.copy2(ROOT / source, context / source)
+    pip = [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q"]
+    done = subprocess.run(
+        [*pip, "-w", str(tmp_path / "wheels"), str(context)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert [p.name.split("-")[0] for p in (tmp_path / "wheels").iterdir()] == ["hookline"]

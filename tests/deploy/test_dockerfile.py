@@ -79,6 +79,8 @@ def test_command_is_hookline_serve_on_all_interfaces_with_workers() -> None:
     assert "--allow-remote" in argv  # a public address needs it, and then a token
     assert (option(argv, "--workers") or "").isdigit()
     assert option(argv, "--token") is None, "a token on the command line shows in ps"
+    baked = [rest for word, rest in _instructions() if word in ("ENV", "ARG")]
+    assert not any("TOKEN" in rest for rest in baked), "a token baked into the image"
     assert option(argv, "--hook") == "/etc/hookline/hooks"
 
 

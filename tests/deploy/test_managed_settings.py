@@ -53,7 +53,9 @@ def test_every_hook_posts_to_the_service_root_with_the_token_header() -> None:
             assert url is not None, problem
             assert urlsplit(hook.url).scheme == "https" and urlsplit(hook.url).path == "/"
             names = policy.env_vars(hook)
-            header = interpolate(hook.headers["Authorization"], names, {"HOOKLINE_SERVE_TOKEN": "t0k"})
+            header = interpolate(
+                hook.headers["Authorization"], names, {"HOOKLINE_SERVE_TOKEN": "t0k"}
+            )
             assert header == "Bearer t0k"
             assert hook.timeout is not None and hook.timeout > 30  # above serve's --timeout
 
@@ -63,7 +65,9 @@ def _run(hook: HttpHookConfig, port: int, payload: dict[str, object], token: str
     definition = HookDefinition("PreToolUse", "*", local, "managed", str(MANAGED), 0, 0)
     policy = HttpHookPolicy((f"http://127.0.0.1:{port}/*",), frozenset(local.allowed_env_vars))
     return asyncio.run(
-        run_http_hook(definition, payload, timeout=30, env={"HOOKLINE_SERVE_TOKEN": token}, policy=policy)
+        run_http_hook(
+            definition, payload, timeout=30, env={"HOOKLINE_SERVE_TOKEN": token}, policy=policy
+        )
     )
 
 

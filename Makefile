@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test test-integrations test-integrations-claude test-integrations-pi lint format bench soak install clean docs bubblewrap
+.PHONY: demo test test-integrations test-integrations-claude test-integrations-pi lint format bench soak install clean docs bubblewrap nginx wrk
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -12,7 +12,7 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
-install: $(STAMP) bubblewrap
+install: $(STAMP) bubblewrap nginx wrk
 
 # The bash sandbox runs on bubblewrap (Debian's package, what Claude Code uses): installed
 # when missing and we are root with apt-get; otherwise say what to install (docs/sandbox.md).
@@ -24,6 +24,18 @@ bubblewrap:
 	  else \
 	    echo "bubblewrap (bwrap) is not installed: the bash sandbox and its tests need it" \
 	      "(apt-get install bubblewrap; Fedora: dnf install bubblewrap)" >&2; \
+	  fi; }
+
+# Debian's packages: nginx runs the reverse-proxy config of deploy/nginx in its test (TLS in
+# front of `hookline serve`); wrk is the load generator of `make bench` (bench_serve_load).
+# Installed when missing and we are root with apt-get, else the test or bench says it skipped.
+nginx wrk:
+	@command -v $@ >/dev/null 2>&1 || [ -x /usr/sbin/$@ ] || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    apt-get install -y --no-install-recommends $@ \
+	      || { apt-get update && apt-get install -y --no-install-recommends $@; }; \
+	  else \
+	    echo "$@ is not installed: apt-get install $@ (its test or bench is skipped)" >&2; \
 	  fi; }
 
 demo: $(STAMP)
@@ -67,7 +79,7 @@ docs: $(STAMP)
 	$(PY) -m pip install --quiet -e '.[dev,docs]'
 	$(VENV)/bin/mkdocs build --strict
 
-bench: $(STAMP)
+bench: $(STAMP) wrk
 	$(PY) benchmarks/run.py
 
 clean:

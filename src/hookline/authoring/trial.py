@@ -162,7 +162,7 @@ async def replay(
             raise ValueError("replaying with execute needs the permission stage (authorize)")
         from hookline.tools import builtin_tools
 
-        tools = {t.name: t for t in builtin_tools(harness.cwd)}
+        tools = {t.name: t for t in builtin_tools(str(harness.cwd))}
     out = []
     for name, call_id, args, recorded in recorded_calls(session_file):
         tool = tools.get(name, name)

@@ -114,10 +114,13 @@ def test_new_writes_a_typed_hook_whose_test_passes(tmp_path: Path) -> None:
     test = tmp_path / "hooks" / "tests" / "test_no_todo.py"
     assert '@pi.on("tool_call")' in hook.read_text()
     assert "ToolCallResult | None" in hook.read_text()
+    # It ends with the command that runs the test: the Python hookline runs on.
+    python, run_line = done.stdout.splitlines()[-1].removeprefix("run: ").split(" -m pytest ")
+    assert run_line == str(test) and python in ("python", sys.executable)
     # The generated test runs through the plugin with no async plugin configured.
     run = subprocess.run(
         [
-            sys.executable,
+            python,
             "-m",
             "pytest",
             "-q",
@@ -146,3 +149,19 @@ def test_new_never_overwrites_and_rejects_bad_names(tmp_path: Path) -> None:
     assert bad.returncode == 2 and "not a Python identifier" in bad.stderr
     wrong = hooks(tmp_path, "new", "x", "--event", "Stopp", "--dir", "h")
     assert wrong.returncode == 2 and "unknown event" in wrong.stderr
+
+
+def test_new_says_how_to_get_pytest_when_it_is_missing(tmp_path: Path) -> None:
+    code = (
+        "import sys; sys.modules['pytest'] = None\n"
+        "from hookline.cli import main\n"
+        "sys.exit(main(['hooks', 'new', 'gate', '--dir', 'h']))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[-1] == (
+        "pytest is not installed here: pip install '.[test]' in a clone of hookline "
+        "(the README's Install section has the wheel, pipx and uv forms)"
+    )

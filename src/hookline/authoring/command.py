@@ -250,7 +250,7 @@ def _replay(args: argparse.Namespace) -> int:
 
 
 def _new(args: argparse.Namespace) -> int:
-    from hookline.authoring.scaffold import ScaffoldError, scaffold
+    from hookline.authoring.scaffold import ScaffoldError, run_line, scaffold
     from hookline.authoring.synthetic import EventInputError, event_name
 
     try:
@@ -258,7 +258,7 @@ def _new(args: argparse.Namespace) -> int:
         hook, test = scaffold(args.name, event, Path(args.dir).absolute())
     except (ScaffoldError, EventInputError) as exc:
         raise _Failure(str(exc)) from None
-    print(f"wrote {hook}\nwrote {test}\nrun: python -m pytest {test}")
+    print(f"wrote {hook}\nwrote {test}\n{run_line(test)}")
     return 0
 
 

@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test test-integrations test-integrations-claude test-integrations-pi lint format bench soak install clean docs bubblewrap nginx wrk
+.PHONY: demo test test-integrations test-integrations-claude test-integrations-pi lint format bench soak install clean docs bubblewrap nginx wrk dist
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -79,11 +79,19 @@ docs: $(STAMP)
 	$(PY) -m pip install --quiet -e '.[dev,docs]'
 	$(VENV)/bin/mkdocs build --strict
 
+# hookline's sdist and wheel, into $(DIST) (`pip install dist/hookline-*.whl`, or with
+# pipx / uv tool): python -m build, from the dev extra, in an isolated build environment.
+DIST ?= dist
+
+dist: $(STAMP)
+	rm -rf $(DIST)
+	$(PY) -m build --outdir $(DIST) .
+
 bench: $(STAMP) wrk
 	$(PY) benchmarks/run.py
 
 clean:
-	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache site
+	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache site dist build
 
 # Not part of `make test`: 10 000 tool calls through module and command hooks, a tenth
 # adversarial; prints RSS growth, fds, stray processes, session entries and time per call.

@@ -1036,6 +1036,11 @@ def plan_module_hooks(
     )
 
 
+#: ``--verbose`` shows a tool's result by its first and last lines (a ``bash`` result
+#: ends with where its output was cut).
+_VERBOSE_HEAD_LINES, _VERBOSE_TAIL_LINES = 2, 2
+
+
 def _verbose_transcript(agent: Agent, err: TextIO | None) -> None:
     """``--verbose``: each tool call and what became of it, on stderr (or ``err``).
 
@@ -1058,9 +1063,15 @@ def _verbose_transcript(agent: Agent, err: TextIO | None) -> None:
                 flush=True,
             )
         elif kind == "tool_execution_end":
+            from hookline.tools.elided import elide_lines
+
             text = str(payload.get("result_text") or "").strip().splitlines()
-            first = text[0] if text else ""
-            mark = "x" if payload.get("is_error") else "ok"
-            print(f"     [{mark}] {first[:160]}", file=stream, flush=True)
+            shown = elide_lines(text, _VERBOSE_HEAD_LINES, _VERBOSE_TAIL_LINES).lines() or [""]
+            mark = f"[{'x' if payload.get('is_error') else 'ok'}] "
+            indent = " " * len(mark)
+            lines = [
+                f"     {indent if i else mark}{line[:160]}".rstrip() for i, line in enumerate(shown)
+            ]
+            print("\n".join(lines), file=stream, flush=True)
 
     agent.subscribe(show)

@@ -51,8 +51,10 @@ def configure_from_env() -> tuple[SdkTracerProvider, SdkMeterProvider]:
         from opentelemetry.sdk.trace import TracerProvider as _TracerProvider
         from opentelemetry.sdk.trace.export import BatchSpanProcessor
     except ImportError:
+        from hookline._extras import install_hint
+
         raise TelemetryUnavailable(
-            "telemetry needs the OpenTelemetry SDK: pip install 'hookline[otel]'"
+            "telemetry needs the OpenTelemetry SDK: " + install_hint("otel")
         ) from None
     resource = Resource.create({"service.name": os.environ.get("OTEL_SERVICE_NAME", "hookline")})
     tracer_provider = _TracerProvider(resource=resource)

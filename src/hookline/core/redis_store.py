@@ -4,9 +4,10 @@ Loaded only when ``HOOKLINE_STORE`` is a ``redis://`` or ``rediss://`` URL, and
 redis-py (the ``serve`` extra) only then. Plain calls use a blocking client,
 ``a``-calls an asyncio client of the running loop's own (an asyncio connection
 belongs to one loop: the agent's, or the thread ``hookline serve`` runs hooks
-on). Every call is bounded by ``timeout`` seconds to connect and to answer, and
-retried once on a broken connection (a restarted server), so a server that is
-down is a ``StoreError`` within about twice ``timeout``, never a hang.
+on), from a pool of ``MAX_CONNECTIONS``. Every call is bounded by ``timeout``
+seconds to connect and to answer, and retried once on a broken connection (a
+restarted server), so a server that is down is a ``StoreError`` within about
+twice ``timeout``, never a hang.
 """
 
 from __future__ import annotations
@@ -24,6 +25,8 @@ T = TypeVar("T")
 
 #: Seconds to connect, and to wait for each answer.
 DEFAULT_TIMEOUT = 2.0
+#: Connections an event loop opens at most; more calls at once wait (up to the timeout).
+MAX_CONNECTIONS = 64
 
 
 class RedisBackend:
@@ -117,9 +120,14 @@ class RedisBackend:
         loop = asyncio.get_running_loop()
         client = self._async.get(loop)
         if client is None:
-            client = redis.asyncio.Redis.from_url(
-                self.url, retry=_retry_once(asyncio=True), **self._options
+            pool = redis.asyncio.BlockingConnectionPool.from_url(
+                self.url,
+                max_connections=MAX_CONNECTIONS,
+                timeout=self._options["socket_timeout"],
+                retry=_retry_once(asyncio=True),
+                **self._options,
             )
+            client = redis.asyncio.Redis(connection_pool=pool)
             self._async[loop] = client
         return client
 

@@ -257,7 +257,7 @@ _backends_lock = threading.Lock()
 def process_backend(environ: Mapping[str, str] = os.environ) -> StoreBackend:
     """The backend ``HOOKLINE_STORE`` names, one per value for the process (its memory,
     or its connection pool). Raises ``StoreConfigError`` for a value it cannot take."""
-    setting = environ.get(STORE_ENV, "").strip()
+    setting = environ.get(STORE_ENV, "").strip() or "memory"
     with _backends_lock:
         found = _backends.get(setting)
         if found is None:

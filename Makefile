@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test test-integrations test-integrations-claude test-integrations-pi lint format bench soak install clean docs bubblewrap
+.PHONY: demo test test-integrations test-integrations-claude test-integrations-pi lint format bench soak install clean docs bubblewrap redis-server
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -12,7 +12,7 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
-install: $(STAMP) bubblewrap
+install: $(STAMP) bubblewrap redis-server
 
 # The bash sandbox runs on bubblewrap (Debian's package, what Claude Code uses): installed
 # when missing and we are root with apt-get; otherwise say what to install (docs/sandbox.md).
@@ -24,6 +24,18 @@ bubblewrap:
 	  else \
 	    echo "bubblewrap (bwrap) is not installed: the bash sandbox and its tests need it" \
 	      "(apt-get install bubblewrap; Fedora: dnf install bubblewrap)" >&2; \
+	  fi; }
+
+# ctx.store's Redis backend is tested against a real redis-server the tests start (skipped,
+# saying so, without one): installed as bubblewrap is.
+redis-server:
+	@command -v redis-server >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    apt-get install -y --no-install-recommends redis-server \
+	      || { apt-get update && apt-get install -y --no-install-recommends redis-server; }; \
+	  else \
+	    echo "redis-server is not installed: the Redis store tests need it" \
+	      "(apt-get install redis-server; Fedora: dnf install redis; macOS: brew install redis)" >&2; \
 	  fi; }
 
 demo: $(STAMP)

@@ -24,7 +24,6 @@ timeout raises ``StoreError``: a hook failure, which blocks a tool call.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import re
@@ -318,6 +317,8 @@ def _escaped_id(ident: str) -> str:
     escaped = quote(ident, safe="")
     if len(escaped) <= MAX_ID:
         return escaped
+    import hashlib  # OpenSSL's: loaded for a long id only
+
     return "#" + hashlib.sha256(ident.encode("utf-8", "surrogatepass")).hexdigest()
 
 

@@ -4,6 +4,8 @@ shared by ``claude-hook`` processes through Redis; a store that fails denies the
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 import textwrap
 from pathlib import Path
 from typing import Any
@@ -119,3 +121,17 @@ def test_a_store_that_fails_denies_the_call(tmp_path: Path, store: str, error: s
     decision, reason = _claude_hook(tmp_path, hook, "a", store)
     assert decision == "deny"
     assert error in reason
+
+
+def test_serve_refuses_to_start_with_an_unknown_store(tmp_path: Path) -> None:
+    env = {**os.environ, "HOOKLINE_STORE": "redis:/no-host"}
+    done = subprocess.run(
+        [sys.executable, "-m", "hookline.cli", "serve", "--http", "127.0.0.1:0", "--no-discovery"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env=env,
+        timeout=60,
+    )
+    assert done.returncode == 2
+    assert "HOOKLINE_STORE='redis:/no-host': expected memory" in done.stderr

@@ -3,10 +3,13 @@ one that restarts, and several processes sharing it."""
 
 from __future__ import annotations
 
+import asyncio
 import os
+import socket
 import subprocess
 import sys
 import textwrap
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -119,3 +122,32 @@ def test_the_store_does_not_load_redis_until_it_is_named() -> None:
         [sys.executable, "-c", probe], capture_output=True, text=True, check=True
     ).stdout
     assert out.strip() == "False"
+
+
+@pytest.fixture
+def silent_server() -> Iterator[str]:
+    """A port that accepts connections and never answers (a stuck Redis)."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        sock.listen(64)
+        yield f"redis://127.0.0.1:{sock.getsockname()[1]}/0"
+
+
+def test_a_server_that_never_answers_is_a_store_error(silent_server: str) -> None:
+    scope = HookStore(RedisBackend(silent_server, timeout=0.2), "s1", "/p").session
+    with pytest.raises(StoreError, match="did not answer"):
+        scope.get("k")
+
+
+async def test_an_awaited_call_leaves_the_loop_free(silent_server: str) -> None:
+    scope = HookStore(RedisBackend(silent_server, timeout=0.2), "s1", "/p").session
+    waiting = asyncio.create_task(scope.aget("k"))
+    other = asyncio.create_task(_done())
+    finished, _ = await asyncio.wait({waiting, other}, return_when=asyncio.FIRST_COMPLETED)
+    assert finished == {other}  # the loop ran another task while Redis kept silent
+    with pytest.raises(StoreError, match="did not answer"):
+        await waiting
+
+
+async def _done() -> None:
+    return None

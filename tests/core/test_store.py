@@ -335,7 +335,19 @@ def test_the_setting_names_the_backend(setting: str, kind: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "setting", ["redis", "redis://", "http://h:6379", "Memory", "memcached://h", "/tmp/x"]
+    "setting",
+    [
+        "redis",
+        "redis://",
+        "http://h:6379",
+        "Memory",
+        "memcached://h",
+        "/tmp/x",
+        "redis://h:port",
+        "redis://h/db",
+        "redis://[::1",
+        "redis://h/0?socket_timeout=soon",
+    ],
 )
 def test_an_unknown_setting_is_a_config_error(setting: str) -> None:
     with pytest.raises(StoreConfigError, match="HOOKLINE_STORE"):

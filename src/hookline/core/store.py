@@ -269,17 +269,30 @@ def open_backend(setting: str) -> StoreBackend:
     kind = check_setting(setting)
     if kind == "memory":
         return MemoryBackend()
-    from hookline.core.redis_store import RedisBackend  # imports redis-py: only now
+    try:
+        from hookline.core.redis_store import RedisBackend  # imports redis-py: only now
 
-    return RedisBackend(setting)
+        return RedisBackend(setting)
+    except ImportError:
+        raise StoreConfigError(
+            f"{STORE_ENV}={shown_url(setting)!r} needs redis-py: pip install 'hookline[serve]'"
+        ) from None
+    except ValueError as exc:  # an option redis-py cannot take (``?socket_timeout=x``)
+        raise StoreConfigError(f"{STORE_ENV}={shown_url(setting)!r}: {exc}") from None
 
 
 def check_setting(setting: str) -> Literal["memory", "redis"]:
     """Which backend ``setting`` names, or ``StoreConfigError`` saying what it may be."""
     if setting in ("", "memory"):
         return "memory"
-    parts = urlsplit(setting)
-    if parts.scheme in ("redis", "rediss") and parts.hostname:
+    try:
+        parts = urlsplit(setting)
+        named = parts.scheme in ("redis", "rediss") and bool(parts.hostname)
+        _ = parts.port  # a port that is no number raises here
+        _ = int(parts.path.strip("/") or 0)  # so does a database that is no number
+    except ValueError:
+        named = False
+    if named:
         return "redis"
     raise StoreConfigError(
         f"{STORE_ENV}={shown_url(setting)!r}: expected memory, redis://HOST[:PORT][/DB] "
@@ -288,11 +301,15 @@ def check_setting(setting: str) -> Literal["memory", "redis"]:
 
 
 def shown_url(url: str) -> str:
-    """``url`` without its password, for messages."""
-    parts = urlsplit(url)
-    if parts.password is None:
+    """``url`` without its password, for messages (a URL that cannot be read: as a scheme)."""
+    try:
+        parts = urlsplit(url)
+        password = parts.password
+    except ValueError:
+        return url.split("//", 1)[0] + "//…" if "//" in url else url
+    if password is None:
         return url
-    netloc = parts.netloc.replace(f":{parts.password}@", ":***@", 1)
+    netloc = parts.netloc.replace(f":{password}@", ":***@", 1)
     return parts._replace(netloc=netloc).geturl()
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import shutil
 import socket
 import subprocess
+import threading
 from pathlib import Path
 
 import pytest
@@ -20,6 +21,7 @@ class RedisServer:
         self.folder = folder
         self.port = 0
         self._process: subprocess.Popen[str] | None = None
+        self._drain = threading.Thread()
 
     @property
     def url(self) -> str:
@@ -47,6 +49,9 @@ class RedisServer:
             for line in process.stdout:  # the log line it prints once it accepts
                 if "Ready to accept connections" in line:
                     self.port, self._process = port, process
+                    # Its later log lines are read so a full pipe never stops it.
+                    self._drain = threading.Thread(target=process.stdout.read, daemon=True)
+                    self._drain.start()
                     self._ping()
                     return self
             process.wait()
@@ -59,6 +64,7 @@ class RedisServer:
         if self._process is not None:
             self._process.terminate()
             self._process.wait(timeout=30)
+            self._drain.join(timeout=30)  # at the end of its output, once it exited
             assert self._process.stdout is not None
             self._process.stdout.close()
             self._process = None

@@ -106,6 +106,7 @@ def test_two_processes_share_counts_and_keep_sessions_apart(
     for process in processes:
         assert process.stdout is not None
         said.append(process.stdout.read().strip())
+        process.stdout.close()
         process.wait(timeout=60)
     assert said == ["300", "300"]  # each session its own count
     shared = HookStore(RedisBackend(redis_server.url), "", "/srv/project")

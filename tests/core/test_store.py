@@ -48,6 +48,11 @@ class Backend:
                 rest = left - round(seconds * 1000)
                 client.delete(key) if rest <= 0 else client.pexpire(key, rest)
 
+    async def aclose(self) -> None:
+        """Close this loop's connections, if the backend has any."""
+        if not isinstance(self.store, MemoryBackend):
+            await self.store.aclose()
+
     def hooks(self, session: str = "s1", project: str = "/srv/project") -> HookStore:
         return HookStore(self.store, session, project)
 
@@ -308,18 +313,25 @@ async def test_the_awaitable_forms_do_the_same(backend: Backend) -> None:
     await scope.aset("t", "text")
     with pytest.raises(StoreError, match="integer"):
         await scope.aincr("t")
+    await backend.aclose()
 
 
 async def test_awaitable_counts_from_many_tasks_add_up(backend: Backend) -> None:
     scope = backend.hooks().session
     await asyncio.gather(*(scope.aincr("n") for _ in range(300)))
     assert await scope.aget("n") == 300
+    await backend.aclose()
 
 
 def test_each_event_loop_gets_its_own_connection(backend: Backend) -> None:
     scope = backend.hooks().session
+
+    async def count() -> None:
+        await scope.aincr("n")
+        await backend.aclose()
+
     for _ in range(3):  # the serve worker's loop is replaced after a stuck handler
-        asyncio.run(scope.aincr("n"))
+        asyncio.run(count())
     assert scope.get("n") == 3
 
 

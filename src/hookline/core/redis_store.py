@@ -81,6 +81,14 @@ class RedisBackend:
         """Close the blocking client's connections (the asyncio ones go with their loop)."""
         self._sync.close()
 
+    async def aclose(self) -> None:
+        """Close the running loop's asyncio connections (before that loop closes)."""
+        import asyncio
+
+        client = self._async.pop(asyncio.get_running_loop(), None)
+        if client is not None:
+            await client.aclose(close_connection_pool=True)
+
     # -- awaitable ---------------------------------------------------------------------
 
     async def aget(self, key: str) -> str | None:

@@ -87,6 +87,18 @@ async def test_an_input_without_a_session_id_is_denied(tmp_path: Path) -> None:
     assert "no session id" in reason
 
 
+async def test_an_input_without_a_cwd_has_no_project_not_the_last_ones(tmp_path: Path) -> None:
+    hook = tmp_path / "limit.py"
+    hook.write_text(LIMIT)
+    bridge = load_bridge([str(hook)], cwd=str(tmp_path), discover=False)
+    first = await bridge.answer(_bash(tmp_path, f"{tmp_path.name}-a"))
+    assert "hookSpecificOutput" in first.output
+    no_cwd = {k: v for k, v in _bash(tmp_path, f"{tmp_path.name}-b").items() if k != "cwd"}
+    decision, reason = _decision(dict((await bridge.answer(no_cwd)).output))
+    assert decision == "deny"
+    assert "no project folder" in reason
+
+
 def _claude_hook(tmp_path: Path, hook: Path, session: str, store: str) -> tuple[str, str]:
     env = {**os.environ, "HOOKLINE_STORE": store}
     answer = run_claude_hook(

@@ -84,11 +84,12 @@ class HookContext:
         session's keys) and ``ctx.store.project`` (every session's in this project), with
         ``get``/``set``/``incr``/``delete`` and their awaitable ``a…`` forms
         (``hookline.core.store``). The backend is ``HOOKLINE_STORE``'s; the ids are the
-        session's, as the host has them now."""
+        session view's id and folder, as the host has them now (never ``ctx.cwd``, which
+        behind the bridges is whichever input came last)."""
         from hookline.core.store import HookStore, process_backend  # loaded on use
 
         session = self.session_manager
-        return HookStore(process_backend(), session.get_session_id(), session.get_cwd() or self.cwd)
+        return HookStore(process_backend(), session.get_session_id(), session.get_cwd())
 
     @property
     def mode(self) -> RunMode:

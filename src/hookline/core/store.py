@@ -233,17 +233,18 @@ class HookStore:
         """Keys of this session only (the agent's session, or Claude Code's ``session_id``)."""
         if not self._session:
             raise StoreError("ctx.store.session: this event has no session id")
-        return self.scope("session", self._session)
+        return self._scope("session", self._session)
 
     @property
     def project(self) -> StoreScope:
         """Keys shared by every session in this project (its folder)."""
         if not self._project:
             raise StoreError("ctx.store.project: this event has no project folder")
-        return self.scope("project", self._project)
+        return self._scope("project", self._project)
 
-    def scope(self, scope: Scope, ident: str) -> StoreScope:
-        """The namespace ``hookline:{scope}:{ident}``, ``ident`` escaped."""
+    def _scope(self, scope: Scope, ident: str) -> StoreScope:
+        """The namespace ``hookline:{scope}:{ident}``, ``ident`` escaped (private: a hook
+        reaches its own session's and project's only)."""
         return StoreScope(self._backend, f"hookline:{scope}:{_escaped_id(ident)}")
 
 

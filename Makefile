@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test test-integrations test-integrations-claude test-integrations-pi lint format bench soak install clean docs bubblewrap nginx wrk dist
+.PHONY: demo test test-integrations test-integrations-claude test-integrations-pi lint format bench soak install clean docs bubblewrap nginx wrk redis-server dist
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -12,7 +12,7 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
-install: $(STAMP) bubblewrap nginx wrk
+install: $(STAMP) bubblewrap nginx wrk redis-server
 
 # The bash sandbox runs on bubblewrap (Debian's package, what Claude Code uses): installed
 # when missing and we are root with apt-get; otherwise say what to install (docs/sandbox.md).
@@ -27,15 +27,16 @@ bubblewrap:
 	  fi; }
 
 # Debian's packages: nginx runs the reverse-proxy config of deploy/nginx in its test (TLS in
-# front of `hookline serve`); wrk is the load generator of `make bench` (bench_serve_load).
-# Installed when missing and we are root with apt-get, else the test or bench says it skipped.
-nginx wrk:
+# front of `hookline serve`); wrk is the load generator of `make bench` (bench_serve_load);
+# ctx.store's Redis backend is tested against a real redis-server the tests start. Installed
+# when missing and we are root with apt-get, else the test or bench says it skipped.
+nginx wrk redis-server:
 	@command -v $@ >/dev/null 2>&1 || [ -x /usr/sbin/$@ ] || { \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
 	    apt-get install -y --no-install-recommends $@ \
 	      || { apt-get update && apt-get install -y --no-install-recommends $@; }; \
 	  else \
-	    echo "$@ is not installed: apt-get install $@ (its test or bench is skipped)" >&2; \
+	    echo "$@ is not installed: apt-get install $@ (its tests or bench are skipped)" >&2; \
 	  fi; }
 
 demo: $(STAMP)

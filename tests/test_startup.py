@@ -74,8 +74,9 @@ SETTINGS_VALIDATION = (
 #: does not wait for, ``agent.lagging``; +1: the providers hooks register,
 #: ``agent.providers.registered``, which the chosen model is looked up in; +1: prompt
 #: templates and skills found at start, ``core.resources``; +1: the login store's path,
-#: ``agent.auth_store``, which built-in deny rules keep from the model).
-MAX_TURN_HOOKLINE_MODULES = 120
+#: ``agent.auth_store``, which built-in deny rules keep from the model; +1: ``core.store``,
+#: whose ``HOOKLINE_STORE`` setting is checked at start).
+MAX_TURN_HOOKLINE_MODULES = 121
 #: ``claude-hook --no-discovery`` with one hook (37 when this was pinned; +1: the watchdog;
 #: +2: ``core.driver`` and the loop-free runners, ``core.loopless``).
 MAX_BRIDGE_HOOKLINE_MODULES = 43

@@ -557,6 +557,12 @@ class AgentBuilder:
 
     def runner(self, settings: LoadedSettings) -> HookRunner:
         """The hook runner; a failing hook is said at once (its traceback under --verbose)."""
+        from hookline.core.store import StoreConfigError, process_backend
+
+        try:
+            process_backend()  # HOOKLINE_STORE names a backend: said now, not at a hook's use
+        except StoreConfigError as exc:
+            raise SetupError(str(exc)) from None
         runner = HookRunner(cwd=self.cwd, timeout=settings.hook_timeout_seconds)
         err, verbose = self.err, self.options.verbose
         runner.on_error(lambda e: _report_hook_error(err, e, verbose))

@@ -29,7 +29,7 @@ from hookline.core.bus import EventBus
 from hookline.core.calling import HookError, describe
 from hookline.core.context import HookContext
 from hookline.core.events import Event
-from hookline.core.host import DetachedHost, RunMode
+from hookline.core.host import EMPTY_SESSION, DetachedHost, EmptySession, RunMode, SessionView
 from hookline.core.loopless import run_inline, run_to_end
 from hookline.core.messages import CustomMessage
 from hookline.core.runner import DEFAULT_HOOK_TIMEOUT, HookRunner
@@ -45,13 +45,17 @@ class EventHost(DetachedHost):
     at the end of the event, as no agent here can take it.
     """
 
-    def __init__(self, mode: RunMode = "print") -> None:
+    def __init__(self, mode: RunMode = "print", session: SessionView = EMPTY_SESSION) -> None:
         super().__init__()
         self.context: list[str] = []
         self._mode: RunMode = mode
+        self._session = session
 
     def get_mode(self) -> RunMode:
         return self._mode
+
+    def get_session_manager(self) -> SessionView:
+        return self._session
 
     def send_message(self, message: CustomMessage, trigger_turn: bool) -> None:
         content = message.get("content")
@@ -59,6 +63,24 @@ class EventHost(DetachedHost):
             self.context.append(content)
         elif isinstance(content, list):
             self.context += [str(c.get("text", "")) for c in content if c.get("type") == "text"]
+
+
+class InputSession(EmptySession):
+    """The session a hook input names: Claude Code's ``session_id``, and its ``cwd`` as the
+    project's folder (what ``ctx.store`` keys by); no entries are known here."""
+
+    __slots__ = ("_cwd", "_id")
+
+    def __init__(self, payload: Mapping[str, Any]) -> None:
+        session_id, cwd = payload.get("session_id"), payload.get("cwd")
+        self._id = session_id if isinstance(session_id, str) else ""
+        self._cwd = cwd if isinstance(cwd, str) and os.path.isabs(cwd) else ""
+
+    def get_session_id(self) -> str:
+        return self._id
+
+    def get_cwd(self) -> str:
+        return self._cwd
 
 
 @dataclass(slots=True)
@@ -162,7 +184,8 @@ class BridgeHooks:
         if isinstance(cwd, str) and os.path.isabs(cwd):
             self.runner.context.cwd = cwd  # `ctx.cwd` is the agent's folder at this event
         errors: list[HookError] = []
-        host = EventHost(self.mode)  # this event's: what hooks send ends with it
+        # This event's: what hooks send ends with it; the input names the session.
+        host = EventHost(self.mode, InputSession(payload))
         with contextlib.ExitStack() as lending:
             lending.callback(self.runner.on_error(errors.append))
             for context in (self.runner.context, *self.lent):

@@ -43,6 +43,7 @@ from hookline.bridge.mapping import (
 )
 from hookline.bridge.worker import AnswerWorker
 from hookline.core.runner import DEFAULT_HOOK_TIMEOUT
+from hookline.core.store import StoreConfigError, process_backend
 from hookline.modes.rpc.wire import LineTooLong
 
 #: The environment variable a token may come from (keeps it out of ``ps``).
@@ -437,7 +438,8 @@ def main(argv: Sequence[str]) -> int:
     try:
         address = parse_address(args.http)
         check_bind(address[0], token, args.allow_remote)
-    except ServeError as exc:
+        process_backend()  # HOOKLINE_STORE names a backend hooks' ctx.store can use
+    except (ServeError, StoreConfigError) as exc:
         print(f"hookline serve: error: {exc}", file=sys.stderr)
         return 2
     from hookline.modes.stdout import claim_stdout

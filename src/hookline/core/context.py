@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     import asyncio
 
     from hookline.core.process import ExecResult
+    from hookline.core.store import HookStore
 
 
 class HookContext:
@@ -125,6 +126,19 @@ class HookContext:
         """
         info = self.host.get_model_info()
         return info.spec if info is not None else None
+
+    @property
+    def store(self) -> HookStore:
+        """State that outlives the event and the process: ``ctx.store.session`` (this
+        session's keys) and ``ctx.store.project`` (every session's in this project), with
+        ``get``/``set``/``incr``/``delete`` and their awaitable ``a…`` forms
+        (``hookline.core.store``). The backend is ``HOOKLINE_STORE``'s; the ids are the
+        session view's id and folder, as the host has them now (never ``ctx.cwd``, which
+        behind the bridges is whichever input came last)."""
+        from hookline.core.store import HookStore, process_backend  # loaded on use
+
+        session = self.session_manager
+        return HookStore(process_backend(), session.get_session_id(), session.get_cwd())
 
     @property
     def mode(self) -> RunMode:

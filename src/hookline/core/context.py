@@ -134,7 +134,17 @@ class HookContext:
         ``get``/``set``/``incr``/``delete`` and their awaitable ``a…`` forms
         (``hookline.core.store``). The backend is ``HOOKLINE_STORE``'s; the ids are the
         session view's id and folder, as the host has them now (never ``ctx.cwd``, which
-        behind the bridges is whichever input came last)."""
+        behind the bridges is whichever input came last).
+
+        Example:
+
+            @pi.on("tool_call")
+            async def budget(event, ctx):
+                if event.tool_name == "bash":
+                    used = await ctx.store.session.aincr("bash", ttl=3600)
+                    if used > 50:
+                        return {"block": True, "reason": "50 bash calls an hour"}
+        """
         from hookline.core.store import HookStore, process_backend  # loaded on use
 
         session = self.session_manager

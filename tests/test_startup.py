@@ -77,8 +77,9 @@ SETTINGS_VALIDATION = (
 #: ``agent.auth_store``, which built-in deny rules keep from the model).
 MAX_TURN_HOOKLINE_MODULES = 120
 #: ``claude-hook --no-discovery`` with one hook (37 when this was pinned; +1: the watchdog;
-#: +2: ``core.driver`` and the loop-free runners, ``core.loopless``).
-MAX_BRIDGE_HOOKLINE_MODULES = 43
+#: +2: ``core.driver`` and the loop-free runners, ``core.loopless``; +3: ``bridge.metrics``
+#: and ``telemetry.otel``, which says whether telemetry is on, with its package).
+MAX_BRIDGE_HOOKLINE_MODULES = 46
 LAZY_PACKAGES = (
     "hookline",
     "hookline.agent.providers",
@@ -89,6 +90,7 @@ LAZY_PACKAGES = (
     "hookline.mcp",
     "hookline.session",
     "hookline.settings",
+    "hookline.telemetry",
     "hookline.tools",
 )
 

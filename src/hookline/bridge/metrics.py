@@ -25,8 +25,7 @@ import contextlib
 import os
 import time
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from hookline.bridge.mapping import EVENT_MAP, ClaudeAnswer
 from hookline.core.vocabulary import CLAUDE_ONLY_EVENTS, HOOKLINE_EVENT_NAMES
@@ -57,10 +56,10 @@ BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2
 MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"
 
 
-@dataclass(frozen=True, slots=True)
-class Decision:
+class Decision(NamedTuple):
     """One answer's labels: the host (``claude``, ``pi``), its event name, hookline's event,
-    the hook that decided (its path, or ``NO_HOOK``) and the outcome (``OUTCOMES``)."""
+    the hook that decided (its path, or ``NO_HOOK``) and the outcome (``OUTCOMES``).
+    A tuple: made on every answer, and a key to the instruments' labelled children."""
 
     host: str
     host_event: str
@@ -174,6 +173,9 @@ class PrometheusSink:
         if directory is not None:  # read at import time by prometheus_client: set it here too
             values.ValueClass = values.MultiProcessValue()  # type: ignore[no-untyped-call]
         self.registry = registry
+        #: The labelled children of one decision's counter and histogram (``labels`` checks
+        #: and locks on each call; a decision's labels repeat).
+        self._children: dict[Decision, tuple[Any, Any]] = {}
         self.decisions = Counter(
             "hookline_decisions",
             "Answers the bridge gave, by host, event, deciding hook and outcome",
@@ -201,9 +203,16 @@ class PrometheusSink:
         )
 
     def decided(self, decision: Decision, seconds: float) -> None:
-        d = decision
-        self.decisions.labels(d.host, d.host_event, d.event, d.hook, d.outcome).inc()
-        self.latency.labels(d.host, d.host_event).observe(seconds)
+        children = self._children.get(decision)
+        if children is None:
+            d = decision
+            children = (
+                self.decisions.labels(d.host, d.host_event, d.event, d.hook, d.outcome),
+                self.latency.labels(d.host, d.host_event),
+            )
+            self._children[decision] = children
+        children[0].inc()
+        children[1].observe(seconds)
 
     def failed(self, hook: str, event: str, timed_out: bool) -> None:
         (self.timeouts if timed_out else self.failures).labels(hook, event).inc()

@@ -6,10 +6,12 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import queue
 import subprocess
 import sys
 import threading
 from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +32,8 @@ from hookline.bridge.metrics import (
     shared_metrics_dir,
 )
 from hookline.bridge.worker import AnswerWorker
+
+from .helpers import run_claude_hook
 
 GUARD = """
 import asyncio, os
@@ -389,3 +393,101 @@ def test_a_given_folder_is_emptied_of_earlier_counts(multiproc_dir: Path) -> Non
 )
 def test_claude_outcomes(answer: ClaudeAnswer, outcome: str) -> None:
     assert claude_outcome(answer) == outcome
+
+
+# -- claude-hook: OpenTelemetry, sent before the process leaves ----------------------------
+
+
+@pytest.fixture
+def collector() -> Iterator[tuple[str, queue.Queue[Any]]]:
+    """A local OTLP/HTTP endpoint: each metrics export it receives, decoded, on a queue."""
+    from opentelemetry.proto.collector.metrics.v1.metrics_service_pb2 import (
+        ExportMetricsServiceRequest,
+    )
+
+    received: queue.Queue[Any] = queue.Queue()
+
+    class Receiver(BaseHTTPRequestHandler):
+        def log_message(self, format: str, *args: Any) -> None:
+            pass
+
+        def do_POST(self) -> None:
+            body = self.rfile.read(int(self.headers["Content-Length"]))
+            if self.path == "/v1/metrics":
+                received.put(ExportMetricsServiceRequest.FromString(body))
+            self.send_response(200)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Receiver)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}", received
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def _exported(request: Any) -> dict[str, list[dict[str, Any]]]:
+    """Metric name → the attributes (and ``value``/``count``) of each of its points."""
+    found: dict[str, list[dict[str, Any]]] = {}
+    for rm in request.resource_metrics:
+        for sm in rm.scope_metrics:
+            for metric in sm.metrics:
+                data = metric.sum if metric.HasField("sum") else metric.histogram
+                for point in data.data_points:
+                    attributes = {a.key: a.value.string_value for a in point.attributes}
+                    number = {"value": point.as_int} if metric.HasField("sum") else {}
+                    count = {} if metric.HasField("sum") else {"count": point.count}
+                    found.setdefault(metric.name, []).append({**attributes, **number, **count})
+    return found
+
+
+def _otel_env(endpoint: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("OTEL_")}
+    return {**env, "HOOKLINE_TELEMETRY": "1", "OTEL_EXPORTER_OTLP_ENDPOINT": endpoint}
+
+
+def test_claude_hook_sends_its_count_before_it_leaves(
+    tmp_path: Path, collector: tuple[str, queue.Queue[Any]]
+) -> None:
+    endpoint, received = collector
+    (tmp_path / "guard.py").write_text(GUARD, encoding="utf-8")
+    argv = ("--no-discovery", "--hook", "guard.py")
+    answer = run_claude_hook(_pre("rm x", tmp_path), *argv, cwd=tmp_path, env=_otel_env(endpoint))
+
+    assert answer.output["hookSpecificOutput"]["permissionDecision"] == "deny"
+    found = _exported(received.get(timeout=60))
+    [decision] = found["hookline.bridge.decisions"]
+    hook = str(tmp_path / "guard.py")
+    assert decision == {
+        "host": "claude",
+        "host_event": "PreToolUse",
+        "event": "tool_call",
+        "hook": hook,
+        "outcome": "deny",
+        "value": 1,
+    }
+    assert [p["count"] for p in found["hookline.bridge.decision.duration"]] == [1]
+
+
+def test_claude_hooks_deadline_is_counted_by_the_process_that_answered(
+    tmp_path: Path, collector: tuple[str, queue.Queue[Any]]
+) -> None:
+    endpoint, received = collector
+    (tmp_path / "slow.py").write_text(
+        "import time\n\ndef register(pi):\n    @pi.on('tool_call')\n"
+        "    def slow(event, ctx):\n        time.sleep(60)\n",
+        encoding="utf-8",
+    )
+    argv = ("--no-discovery", "--timeout", "0.5", "--hook", "slow.py")
+    answer = run_claude_hook(_pre("ls", tmp_path), *argv, cwd=tmp_path, env=_otel_env(endpoint))
+
+    assert answer.code == 2  # denied: the hooks gave no answer in time
+    found = _exported(received.get(timeout=60))
+    assert found["hookline.bridge.hook_timeouts"] == [
+        {"hook": "unknown", "event": "tool_call", "value": 1}
+    ]
+    [decision] = found["hookline.bridge.decisions"]
+    assert (decision["hook"], decision["outcome"]) == ("none", "deny")

@@ -25,7 +25,7 @@ from typing import Any
 
 from hookline.bridge.engine import BridgeHooks
 from hookline.bridge.mapping import ClaudeAnswer, claude_event_name, failure_answer
-from hookline.bridge.metrics import NO_HOOK, claude_decision
+from hookline.bridge.metrics import NO_HOOK, Decision, claude_decision
 
 
 class AnswerWorker:
@@ -50,10 +50,7 @@ class AnswerWorker:
             try:
                 answer, decision = await asyncio.wait_for(asyncio.wrap_future(future), self.seconds)
             except TimeoutError:
-                answer = self._expired(payload, loop)
-                event = claude_event_name(payload)
-                decision = claude_decision(event, NO_HOOK, answer)
-                self.bridge.metrics.event_timed_out(decision.event)
+                answer, decision = self._expired(payload, loop)
         self.bridge.metrics.decided(decision, started)
         return answer
 
@@ -66,8 +63,11 @@ class AnswerWorker:
         self._loop = loop
         return loop
 
-    def _expired(self, payload: Mapping[str, Any], loop: asyncio.AbstractEventLoop) -> ClaudeAnswer:
-        """Deny, report, and leave the stuck thread: its loop stops once the handler returns."""
+    def _expired(
+        self, payload: Mapping[str, Any], loop: asyncio.AbstractEventLoop
+    ) -> tuple[ClaudeAnswer, Decision]:
+        """Deny, report (and count the event's timeout), and leave the stuck thread: its
+        loop stops once the handler returns."""
         self._loop = None
         self.abandoned += 1
         loop.call_soon_threadsafe(loop.stop)
@@ -77,4 +77,7 @@ class AnswerWorker:
             f"{event}: {reason}; answered for them, and the thread running them is abandoned "
             f"(still running; {self.abandoned} so far): fix the handler that blocks"
         )
-        return failure_answer(event, reason)
+        answer = failure_answer(event, reason)
+        decision = claude_decision(event, NO_HOOK, answer)
+        self.bridge.metrics.event_timed_out(decision.event)
+        return answer, decision

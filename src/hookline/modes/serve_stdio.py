@@ -300,12 +300,8 @@ async def serve_stdio(
         if claude is not None and _is_claude(text):
             write(dumps(await claude(text)))
             continue
-        started = time.perf_counter()
-        answer, hook = await _answer(agent.runner, text, broken)
+        answer = await answer_event(agent.runner, text, broken, observer)
         kind = _object(text).get("type")
-        if observer is not None and kind is not None:
-            known = kind if isinstance(kind, str) and kind in _EVENTS else None
-            observer.pi_answered(known, answer, hook, started)
         host.settle(str(kind if kind is not None else "request")[:80])
         if claude is not None and "result" not in answer and kind is None:
             # Not a pi event and not a hook input: refuse in both shapes (fail closed).
@@ -349,6 +345,25 @@ def _is_claude(text: str) -> bool:
     """A Claude Code hook-input line: ``{"id", "input"}`` or a bare hook input, no ``type``."""
     request = _object(text)
     return "type" not in request and ("input" in request or "hook_event_name" in request)
+
+
+async def answer_event(
+    runner: HookRunner,
+    text: str,
+    broken: Sequence[str] = (),
+    observer: Observer | None = None,
+) -> dict[str, Any]:
+    """The reply to one pi event request (``text``, its JSON), whatever carried it in;
+    ``observer`` hears it (the runner's failures it hears by subscribing once, as
+    ``serve_stdio`` does). ``broken``: as ``serve_stdio``'s."""
+    started = time.perf_counter()
+    answer, hook = await _answer(runner, text, broken)
+    if observer is not None:
+        kind = _object(text).get("type")
+        if kind is not None:
+            known = kind if isinstance(kind, str) and kind in _EVENTS else None
+            observer.pi_answered(known, answer, hook, started)
+    return answer
 
 
 async def _answer(

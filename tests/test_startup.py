@@ -78,8 +78,9 @@ SETTINGS_VALIDATION = (
 #: whose ``HOOKLINE_STORE`` setting is checked at start).
 MAX_TURN_HOOKLINE_MODULES = 121
 #: ``claude-hook --no-discovery`` with one hook (37 when this was pinned; +1: the watchdog;
-#: +2: ``core.driver`` and the loop-free runners, ``core.loopless``).
-MAX_BRIDGE_HOOKLINE_MODULES = 43
+#: +2: ``core.driver`` and the loop-free runners, ``core.loopless``; +3: ``bridge.metrics``
+#: and ``telemetry.otel``, which says whether telemetry is on, with its package).
+MAX_BRIDGE_HOOKLINE_MODULES = 46
 LAZY_PACKAGES = (
     "hookline",
     "hookline.agent.providers",
@@ -90,6 +91,7 @@ LAZY_PACKAGES = (
     "hookline.mcp",
     "hookline.session",
     "hookline.settings",
+    "hookline.telemetry",
     "hookline.tools",
 )
 

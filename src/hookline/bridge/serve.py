@@ -364,13 +364,18 @@ def claude_lines(
 
 
 def _worker(bridge: BridgeHooks, seconds: float) -> AnswerWorker:
-    return AnswerWorker(
-        bridge, seconds, lambda text: print(f"hookline serve: {text}", file=sys.stderr, flush=True)
-    )
+    return AnswerWorker(bridge, seconds, _say)
+
+
+def _say(text: str) -> None:
+    print(f"hookline serve: {text}", file=sys.stderr, flush=True)
 
 
 def _load(args: argparse.Namespace, cwd: str) -> BridgeHooks:
-    """Load the hooks as ``claude-hook`` does; say on stderr what failed or was skipped."""
+    """Load the hooks as ``claude-hook`` does, counting answers in the process's
+    ``serving_metrics``; say on stderr what failed or was skipped."""
+    from hookline.bridge.metrics import serving_metrics
+
     bridge = load_bridge(
         args.hooks,
         cwd=cwd,
@@ -379,6 +384,7 @@ def _load(args: argparse.Namespace, cwd: str) -> BridgeHooks:
         trust_project=args.trust_project,
         allow_skip=args.allow_untrusted_skip,
         timeout=args.timeout,
+        metrics=serving_metrics(scraped=True, warn=_say),
     )
     for problem in bridge.load_errors:
         print(f"hookline serve: {problem} (tool calls will be denied)", file=sys.stderr)

@@ -6,7 +6,8 @@ thread of their own (with an event loop there for ``async`` handlers) and the
 server waits for each answer at most ``seconds``. Past that the answer is a deny
 (``failure_answer``), the stuck thread is reported on stderr and abandoned, and
 the next event gets a new thread; module state carries over, as it is the same
-modules. What the abandoned thread returns later is dropped.
+modules. What the abandoned thread returns later is dropped. Each answer is counted in
+the bridge's ``metrics`` here, where it is known which one was sent.
 
 A thread cannot be killed: code that holds the GIL without pause (a catastrophic
 regular expression in C) stalls the whole server until it returns, and an
@@ -18,11 +19,13 @@ from __future__ import annotations
 
 import asyncio
 import threading
+import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
 from hookline.bridge.engine import BridgeHooks
 from hookline.bridge.mapping import ClaudeAnswer, claude_event_name, failure_answer
+from hookline.bridge.metrics import NO_HOOK, Decision, claude_decision
 
 
 class AnswerWorker:
@@ -38,15 +41,18 @@ class AnswerWorker:
 
     async def answer(self, payload: Mapping[str, Any]) -> ClaudeAnswer:
         """The hooks' answer to ``payload``, or a deny when they gave none in time."""
+        started = time.perf_counter()
         if self._turn is None:
             self._turn = asyncio.Lock()
         async with self._turn:  # one event at a time: hooks keep state
             loop = self._loop or self._start()
-            future = asyncio.run_coroutine_threadsafe(self.bridge.answer(payload), loop)
+            future = asyncio.run_coroutine_threadsafe(self.bridge.decide(payload), loop)
             try:
-                return await asyncio.wait_for(asyncio.wrap_future(future), self.seconds)
+                answer, decision = await asyncio.wait_for(asyncio.wrap_future(future), self.seconds)
             except TimeoutError:
-                return self._expired(payload, loop)
+                answer, decision = self._expired(payload, loop)
+        self.bridge.metrics.decided(decision, started)
+        return answer
 
     def _start(self) -> asyncio.AbstractEventLoop:
         loop = asyncio.new_event_loop()
@@ -57,8 +63,11 @@ class AnswerWorker:
         self._loop = loop
         return loop
 
-    def _expired(self, payload: Mapping[str, Any], loop: asyncio.AbstractEventLoop) -> ClaudeAnswer:
-        """Deny, report, and leave the stuck thread: its loop stops once the handler returns."""
+    def _expired(
+        self, payload: Mapping[str, Any], loop: asyncio.AbstractEventLoop
+    ) -> tuple[ClaudeAnswer, Decision]:
+        """Deny, report (and count the event's timeout), and leave the stuck thread: its
+        loop stops once the handler returns."""
         self._loop = None
         self.abandoned += 1
         loop.call_soon_threadsafe(loop.stop)
@@ -68,4 +77,7 @@ class AnswerWorker:
             f"{event}: {reason}; answered for them, and the thread running them is abandoned "
             f"(still running; {self.abandoned} so far): fix the handler that blocks"
         )
-        return failure_answer(event, reason)
+        answer = failure_answer(event, reason)
+        decision = claude_decision(event, NO_HOOK, answer)
+        self.bridge.metrics.event_timed_out(decision.event)
+        return answer, decision

@@ -275,8 +275,10 @@ def open_backend(setting: str) -> StoreBackend:
 
         return RedisBackend(setting)
     except ImportError:
+        from hookline._extras import install_hint
+
         raise StoreConfigError(
-            f"{STORE_ENV}={shown_url(setting)!r} needs redis-py: pip install 'hookline[serve]'"
+            f"{STORE_ENV}={shown_url(setting)!r} needs redis-py: {install_hint('serve')}"
         ) from None
     except ValueError as exc:  # an option redis-py cannot take (``?socket_timeout=x``)
         raise StoreConfigError(f"{STORE_ENV}={shown_url(setting)!r}: {exc}") from None

@@ -276,7 +276,7 @@ async def serve_stdio(
         if claude is not None and _is_claude(text):
             write(dumps(await claude(text)))
             continue
-        answer = await _answer(agent.runner, text, broken)
+        answer = await answer_request(agent.runner, text, broken)
         host.settle(str(_object(text).get("type", "request"))[:80])
         if claude is not None and "result" not in answer and "type" not in _object(text):
             # Not a pi event and not a hook input: refuse in both shapes (fail closed).
@@ -322,7 +322,9 @@ def _is_claude(text: str) -> bool:
     return "type" not in request and ("input" in request or "hook_event_name" in request)
 
 
-async def _answer(runner: HookRunner, text: str, broken: Sequence[str]) -> dict[str, Any]:
+async def answer_request(runner: HookRunner, text: str, broken: Sequence[str]) -> dict[str, Any]:
+    """One pi event request (a JSON object as text) answered: ``{"id", "result"}``, or
+    ``{"id", "error"}`` with a block for a ``tool_call`` (``POST /pi`` answers the same)."""
     request_id: Any = None
     event = ""
     try:

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import argparse
 import functools
-import importlib.util
 import json
 import os
 import sys
@@ -242,14 +241,20 @@ def main(argv: Sequence[str]) -> int:
         check_bind(address[0], tokens, args.allow_remote)
         if args.ssl_keyfile and not args.ssl_certfile:
             raise ServeError("--ssl-keyfile needs --ssl-certfile")
-        if importlib.util.find_spec("uvicorn") is None:
-            raise ServeError(_NEEDS_EXTRA)
+        _needs_uvicorn()
     except ServeError as exc:
         print(f"hookline serve: error: {exc}", file=sys.stderr)
         return 2
     if args.store:
         os.environ[STORE_ENV] = args.store  # read where hooks' state lives, in every worker
     return _serve_http(args, address, tokens)
+
+
+def _needs_uvicorn() -> None:
+    try:
+        import uvicorn  # noqa: F401
+    except ImportError:
+        raise ServeError(_NEEDS_EXTRA) from None
 
 
 def _tokens(args: argparse.Namespace) -> list[str]:

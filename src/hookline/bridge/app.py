@@ -44,8 +44,10 @@ _EXTRA_HINT = "metrics need the serve extra: pip install 'hookline[serve]'\n"
 
 
 def say(text: str) -> None:
-    """A line on stderr, where the server's operator reads."""
-    print(f"hookline serve: {text}", file=sys.stderr, flush=True)
+    """A line on stderr, where the server's operator reads: one write, so the lines of
+    several workers never interleave."""
+    sys.stderr.write(f"hookline serve: {text}\n")
+    sys.stderr.flush()
 
 
 class _TooLarge(Exception):

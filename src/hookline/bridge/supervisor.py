@@ -11,6 +11,7 @@ restart the processes, and a reload that fails must keep the loaded hooks).
 
 from __future__ import annotations
 
+import asyncio
 import os
 import signal
 import socket
@@ -42,6 +43,8 @@ def run(app: HookApp, sock: socket.socket, workers: int, tls: Tls | None) -> Non
     """Serve ``app`` on ``sock`` until ``SIGTERM`` or ``SIGINT``."""
     config = uvicorn.Config(
         app,
+        http=_protocol(),
+        ws="none",
         workers=workers,
         lifespan="on",
         log_level="warning",
@@ -64,3 +67,13 @@ class _Supervisor(Multiprocess):
         for process in self.processes:
             if process.pid is not None:
                 os.kill(process.pid, signal.SIGHUP)
+
+
+def _protocol() -> type[asyncio.Protocol] | str:
+    """httptools with its head bounded, or h11 (which bounds it) where httptools is not
+    installed."""
+    try:
+        from hookline.bridge.head_limit import BoundedHead
+    except ImportError:
+        return "h11"
+    return BoundedHead

@@ -95,6 +95,16 @@ def test_reload_takes_the_new_hooks_and_a_failed_one_keeps_the_old(
         assert ready["load_errors"] == []
 
 
+def test_an_edit_in_the_same_second_is_reloaded(tmp_path: Path, hook: Path) -> None:
+    """Bytecode caches would hide an edit of the same size within a second of the load."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    with serving(tmp_path, *FLAGS, env=env) as served:
+        for n in range(2, 6):
+            hook.write_text(hook.read_text().replace(f'"v{n - 1}"', f'"v{n}"'))
+            assert served.post("/reload", b"")["reloaded"] is True
+            assert _reason(served).startswith(f"v{n} ")
+
+
 def test_sighup_reloads(tmp_path: Path, hook: Path) -> None:
     with serving(tmp_path, *FLAGS) as served:
         served.wait_for("ready")

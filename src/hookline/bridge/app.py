@@ -69,9 +69,8 @@ class HookApp:
             await _Exchange(self, scope, receive, send).run()
 
     @property
-    def service(self) -> HookService:
-        if self._service is None:
-            raise RuntimeError("the app has not started")
+    def service(self) -> HookService | None:
+        """The loaded hooks; ``None`` until start-up has loaded them."""
         return self._service
 
     async def _lifespan(self, receive: Receive, send: Send) -> None:
@@ -94,6 +93,10 @@ class HookApp:
         from hookline.modes.stdout import claim_stdout
 
         claim_stdout()  # hooks' print() goes to stderr, never to a stdout someone reads
+        # No bytecode cached for hook modules: a .pyc is checked by the source's mtime in
+        # whole seconds and its size, so an edit within the second of the last load,
+        # of the same size, would reload the old code.
+        sys.dont_write_bytecode = True
         service = HookService(self.source, say)
         service.start()
         self._service = service
@@ -149,7 +152,7 @@ class _Exchange:
         elif not guard.authorized(self.headers):
             await self._unauthorized()
         elif path == "/reload":
-            result = await self.app.service.reload()
+            result = await self._service().reload()
             body = json.dumps({"reloaded": result.ok, "message": result.message}).encode()
             await self.reply(200 if result.ok else 500, body, _JSON)
         elif path == "/pi":
@@ -164,7 +167,7 @@ class _Exchange:
             answer = unknown_event_answer(f"hook input larger than {MAX_BODY} bytes")
             await self.reply(200, json.dumps(dict(answer.output)).encode(), _JSON)
             return
-        answer = await self.app.service.answer_claude(body)
+        answer = await self._service().answer_claude(body)
         if answer.exit_code == 1 and not answer.output:
             await self.reply(500, answer.stderr.encode(), _TEXT)
         else:
@@ -179,11 +182,11 @@ class _Exchange:
             refusal = pi_refusal(None, None, f"request larger than {MAX_BODY} bytes")
             await self.reply(200, json.dumps(refusal).encode(), _JSON)
             return
-        answer = await self.app.service.answer_pi(body)
+        answer = await self._service().answer_pi(body)
         await self.reply(200, json.dumps(answer).encode(), _JSON)
 
     async def _ready(self) -> None:
-        service = self.app._service
+        service = self.app.service
         problems = service.unready() if service is not None else ["starting"]
         errors = service.load_errors() if service is not None else []
         body = {"ready": not problems, "problems": problems, "load_errors": errors}
@@ -198,6 +201,12 @@ class _Exchange:
         else:
             body, kind = found
             await self.reply(200, body, kind.encode("latin-1"))
+
+    def _service(self) -> HookService:
+        service = self.app.service
+        if service is None:  # uvicorn serves no request before start-up is complete
+            raise RuntimeError("the hook modules are not loaded")
+        return service
 
     async def _unauthorized(self) -> None:
         await self.reply(401, b"missing or wrong bearer token\n", _TEXT)

@@ -26,6 +26,8 @@ def register(pi):
     async def redact(event, ctx):
         if "secret" in event.content[0]["text"]:
             return {"content": [{"type": "text", "text": "REDACTED"}]}
+        if "odd" in event.content[0]["text"]:
+            return {"details": {"seen": Ellipsis, "when": {1, 2}}}
 
     @pi.on("input")
     def quick(event, ctx):
@@ -53,6 +55,11 @@ REQUESTS: list[Any] = [
         "id": 5,
         "type": "tool_result",
         "data": {**_call("cat"), "content": [{"type": "text", "text": "a secret"}]},
+    },
+    {
+        "id": 55,
+        "type": "tool_result",
+        "data": {**_call("cat"), "content": [{"type": "text", "text": "odd"}]},
     },
     {"id": 6, "type": "input", "data": {"text": "?quick hi", "source": "rpc"}},
     {"id": 7, "type": "input", "data": {"text": "ping", "source": "rpc"}},
@@ -94,6 +101,7 @@ def test_pi_events_over_http_answer_as_stdio_does(tmp_path: Path) -> None:
     assert [("error" in a) for a in answers] == [("error" in a) for a in expected]
     results = {a["id"]: a.get("result") for a in answers}
     assert results[2] == {"block": True, "reason": "no rm here (call 1)"}
+    assert set(results[55]["details"]) == {"seen", "when"}  # not JSON: shown, not fatal
     assert results[8] == {"systemPrompt": "S RULE"}
     assert results[9] == {"systemPrompt": "T RULE"}  # nothing of the last event's prompt
     assert "error" in answers[-2]  # not JSON: pi's bridge blocks a tool call on an error

@@ -182,8 +182,10 @@ class _Exchange:
             refusal = pi_refusal(None, None, f"request larger than {MAX_BODY} bytes")
             await self.reply(200, json.dumps(refusal).encode(), _JSON)
             return
+        from hookline.modes.print_mode import dumps  # as serve --stdio writes its answers
+
         answer = await self._service().answer_pi(body)
-        await self.reply(200, json.dumps(answer).encode(), _JSON)
+        await self.reply(200, dumps(answer).encode(), _JSON)
 
     async def _ready(self) -> None:
         service = self.app.service

@@ -217,3 +217,41 @@ def test_a_request_head_without_end_is_cut_off(tmp_path: Path, hook: list[str], 
         assert answer == b"" or answer.startswith(b"HTTP/1.1 431 ")
         sock.close()
         assert decision(served.post("/", pre("rm x"))) == ("deny", "no rm (call 1)")
+
+
+@pytest.mark.parametrize("how", ["POST /reload", "SIGHUP"])
+def test_a_token_file_is_read_again_on_reload(tmp_path: Path, hook: list[str], how: str) -> None:
+    """Rotation without a restart: roll the new token in, move clients, drop the old one.
+    A token file emptied or gone keeps the tokens read before (never an open service)."""
+    import signal
+
+    tokens = tmp_path / "tokens"
+    tokens.write_text("old\n")
+    with serving(tmp_path, *hook, "--token-file", "tokens") as served:
+        served.wait_for("ready")
+
+        def reload(using: str) -> None:
+            if how == "SIGHUP":
+                count = len(served.wait_for("hook modules reloaded", 0))
+                served.signal(signal.SIGHUP)
+                served.wait_for("hook modules reloaded", count + 1)
+            else:
+                assert served.post("/reload", b"", _bearer(using))["reloaded"] is True
+
+        def status(token: str) -> int:
+            return served.request("POST", "/", pre("ls"), _bearer(token))[0]
+
+        tokens.write_text("old\nnew\n")
+        reload("old")
+        assert (status("old"), status("new")) == (200, 200)
+        tokens.write_text("new\n")
+        reload("new")
+        assert (status("old"), status("new")) == (401, 200)
+        for broken in ("", None):
+            if broken is None:
+                tokens.unlink()
+            else:
+                tokens.write_text(broken)
+            reload("new")
+            assert (status("old"), status("new"), status("")) == (401, 200, 401)
+        assert any("the tokens read before stay" in line for line in served.lines)

@@ -4,7 +4,7 @@ Routes (every one refuses a request a web page could send, see ``Guard``):
 
 - ``POST /pi``: a pi event request (``{"id", "type", "data"}``), answered as
   ``hookline serve --stdio`` answers it (``{"id", "result"}`` or ``{"id", "error"}``).
-- ``POST /reload``: load the hook modules again (``HookService.reload``).
+- ``POST /reload``: read the token file and load the hook modules again (``reload``).
 - ``POST`` on any other path: a Claude Code hook input (an ``http`` hook, or the
   command-hook bridge); the body of the reply is the decision JSON (200), or the
   answer's stderr with status 500 when the hooks failed without deciding (Claude
@@ -29,7 +29,7 @@ from typing import Any
 
 from hookline.bridge.guard import Guard, request_headers
 from hookline.bridge.mapping import MAX_INPUT, unknown_event_answer
-from hookline.bridge.service import HookService, HookSource, pi_refusal
+from hookline.bridge.service import HookService, HookSource, Reload, pi_refusal
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -73,6 +73,16 @@ class HookApp:
         """The loaded hooks; ``None`` until start-up has loaded them."""
         return self._service
 
+    async def reload(self) -> tuple[Reload, str]:
+        """Read the token file again and reload the hook modules (``POST /reload``,
+        ``SIGHUP``): what the reload did, and what became of the tokens (``""``: no file)."""
+        if self._service is None:  # uvicorn serves no request before start-up is complete
+            raise RuntimeError("the hook modules are not loaded")
+        tokens = self.guard.refresh()
+        if tokens:
+            say(f"{tokens} (pid {os.getpid()})")
+        return await self._service.reload(), tokens
+
     async def _lifespan(self, receive: Receive, send: Send) -> None:
         while True:
             message = await receive()
@@ -103,7 +113,7 @@ class HookApp:
         reloads: set[asyncio.Task[Any]] = set()
 
         def reload() -> None:  # SIGHUP: the supervisor forwards it to every worker
-            task = asyncio.get_running_loop().create_task(service.reload())
+            task = asyncio.get_running_loop().create_task(self.reload())
             reloads.add(task)
             task.add_done_callback(reloads.discard)
 
@@ -152,8 +162,9 @@ class _Exchange:
         elif not guard.authorized(self.headers):
             await self._unauthorized()
         elif path == "/reload":
-            result = await self._service().reload()
-            body = json.dumps({"reloaded": result.ok, "message": result.message}).encode()
+            result, tokens = await self.app.reload()
+            said = {"reloaded": result.ok, "message": result.message, "tokens": tokens}
+            body = json.dumps(said).encode()
             await self.reply(200 if result.ok else 500, body, _JSON)
         elif path == "/pi":
             await self._pi()

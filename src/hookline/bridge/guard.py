@@ -5,7 +5,8 @@ with an ``Origin`` header (browsers send one, Claude Code and pi do not) is
 refused, and on loopback so is a ``Host`` that does not name it (DNS
 rebinding). With tokens, every request but the health checks must carry
 ``Authorization: Bearer TOKEN`` naming one of them, compared in constant time;
-several tokens let one be rotated out while the next is rolled in.
+several tokens let one be rotated out while the next is rolled in. Tokens from a
+file are read again on a reload, so a rotation needs no restart.
 """
 
 from __future__ import annotations
@@ -35,12 +36,47 @@ def request_headers(raw: Iterable[tuple[bytes, bytes]]) -> dict[str, str]:
     return headers
 
 
-class Guard:
-    """The refusals and the token check; ``remote``: bound beyond loopback (no Host check)."""
+class TokenFileError(ValueError):
+    """A token file that cannot be read, or names no token."""
 
-    def __init__(self, tokens: Sequence[str], remote: bool) -> None:
-        self._expected = tuple(f"Bearer {token}".encode() for token in tokens if token)
+
+def read_token_file(path: str) -> list[str]:
+    """The tokens in ``path``, one a line (blank lines skipped)."""
+    try:
+        with open(path, encoding="utf-8") as lines:
+            tokens = [line.strip() for line in lines if line.strip()]
+    except (OSError, UnicodeDecodeError) as exc:
+        raise TokenFileError(f"--token-file {path}: {exc}") from None
+    if not tokens:
+        raise TokenFileError(f"--token-file {path}: no token in it")
+    return tokens
+
+
+class Guard:
+    """The refusals and the token check; ``remote``: bound beyond loopback (no Host check).
+
+    ``token_file``'s tokens are accepted beside ``tokens`` and read again by ``refresh``.
+    """
+
+    def __init__(self, tokens: Sequence[str], remote: bool, token_file: str | None = None) -> None:
+        self._fixed = tuple(token for token in tokens if token)
+        self._file = token_file
+        self._expected = self._bearers(read_token_file(token_file) if token_file else [])
         self.remote = remote
+
+    def refresh(self) -> str:
+        """Read the token file again; what changed, or why the old tokens stay (a file
+        that cannot be read or is empty never leaves the service open)."""
+        if self._file is None:
+            return ""
+        try:
+            self._expected = self._bearers(read_token_file(self._file))
+        except TokenFileError as exc:
+            return f"{exc}: the tokens read before stay"
+        return "tokens read again"
+
+    def _bearers(self, from_file: Sequence[str]) -> tuple[bytes, ...]:
+        return tuple(f"Bearer {token}".encode() for token in (*self._fixed, *from_file))
 
     @property
     def has_tokens(self) -> bool:

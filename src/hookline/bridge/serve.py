@@ -27,7 +27,7 @@ from typing import Any
 
 from hookline.bridge._help import Formatter, positive_seconds
 from hookline.bridge.engine import BridgeHooks
-from hookline.bridge.guard import is_loopback
+from hookline.bridge.guard import Guard, TokenFileError, is_loopback
 from hookline.bridge.mapping import input_failure, unknown_event_answer
 from hookline.bridge.service import HookSource, answer_text
 from hookline.bridge.worker import AnswerWorker
@@ -80,7 +80,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--token-file",
         metavar="PATH",
-        help="read the accepted tokens from PATH, one a line (kept out of `ps` and the env)",
+        help="read the accepted tokens from PATH, one a line (kept out of `ps` and the env); "
+        "read again on a reload",
     )
     p.add_argument(
         "--workers",
@@ -159,7 +160,7 @@ def parse_address(text: str) -> tuple[str, int]:
     return host.removeprefix("[").removesuffix("]") or DEFAULT_HOST, int(port)
 
 
-def check_bind(host: str, tokens: Sequence[str], allow_remote: bool) -> None:
+def check_bind(host: str, has_token: bool, allow_remote: bool) -> None:
     """Refuse a non-loopback bind unless asked for, and then never without a token."""
     if is_loopback(host):
         return
@@ -168,7 +169,7 @@ def check_bind(host: str, tokens: Sequence[str], allow_remote: bool) -> None:
             f"refusing to listen on {host}: not a loopback address (anyone who reaches it "
             "could steer your hooks); use 127.0.0.1, or pass --allow-remote with a --token"
         )
-    if not tokens:
+    if not has_token:
         raise ServeError(f"--allow-remote on {host} needs a token: --token or ${TOKEN_ENV}")
 
 
@@ -236,18 +237,18 @@ def main(argv: Sequence[str]) -> int:
     if not args.http:
         parser.error("--stdio is run by `hookline serve --stdio`")
     try:
-        tokens = _tokens(args)
         address = parse_address(args.http)
-        check_bind(address[0], tokens, args.allow_remote)
+        guard = Guard(_given_tokens(args), not is_loopback(address[0]), args.token_file)
+        check_bind(address[0], guard.has_tokens, args.allow_remote)
         if args.ssl_keyfile and not args.ssl_certfile:
             raise ServeError("--ssl-keyfile needs --ssl-certfile")
         _needs_uvicorn()
-    except ServeError as exc:
+    except (ServeError, TokenFileError) as exc:
         print(f"hookline serve: error: {exc}", file=sys.stderr)
         return 2
     if args.store:
         os.environ[STORE_ENV] = args.store  # read where hooks' state lives, in every worker
-    return _serve_http(args, address, tokens)
+    return _serve_http(args, address, guard)
 
 
 def _needs_uvicorn() -> None:
@@ -257,23 +258,14 @@ def _needs_uvicorn() -> None:
         raise ServeError(_NEEDS_EXTRA) from None
 
 
-def _tokens(args: argparse.Namespace) -> list[str]:
-    """``--token``s and ``--token-file``'s lines, else ``$HOOKLINE_SERVE_TOKEN``'s."""
-    tokens = list(args.tokens)
-    if args.token_file:
-        try:
-            with open(args.token_file, encoding="utf-8") as lines:
-                tokens += [line.strip() for line in lines]
-        except OSError as exc:
-            raise ServeError(f"--token-file: {exc.strerror}: {args.token_file}") from None
-    if not tokens:
-        tokens = os.environ.get(TOKEN_ENV, "").split(",")
+def _given_tokens(args: argparse.Namespace) -> list[str]:
+    """``--token``s; without them or a ``--token-file``, ``$HOOKLINE_SERVE_TOKEN``'s."""
+    tokens = args.tokens or ([] if args.token_file else os.environ.get(TOKEN_ENV, "").split(","))
     return [token.strip() for token in tokens if token.strip()]
 
 
-def _serve_http(args: argparse.Namespace, address: tuple[str, int], tokens: list[str]) -> int:
+def _serve_http(args: argparse.Namespace, address: tuple[str, int], guard: Guard) -> int:
     from hookline.bridge.app import HookApp
-    from hookline.bridge.guard import Guard
     from hookline.bridge.supervisor import Tls, listen, run
 
     cwd = os.getcwd()
@@ -286,7 +278,7 @@ def _serve_http(args: argparse.Namespace, address: tuple[str, int], tokens: list
         allow_skip=args.allow_untrusted_skip,
         timeout=args.timeout,
     )
-    app = HookApp(source, Guard(tokens, remote=not is_loopback(address[0])))
+    app = HookApp(source, guard)
     try:
         sock = listen(*address)
     except OSError as exc:

@@ -178,6 +178,20 @@ def test_sigterm_finishes_the_decision_in_flight(tmp_path: Path, hook: Path) -> 
         served.proc.wait(timeout=60)
 
 
+def test_a_stalled_upload_is_answered_and_holds_up_no_shutdown(tmp_path: Path, hook: Path) -> None:
+    with serving(tmp_path, *FLAGS) as served:
+        stalled = socket.create_connection(("127.0.0.1", served.port), timeout=60)
+        head = b"POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 999\r\n\r\n"
+        stalled.sendall(head + b'{"hook_event_name": "PreToolUse"')
+        assert _reason(served).startswith("v1 ")  # others are answered meanwhile
+        served.signal(signal.SIGTERM)
+        answer = stalled.recv(65536)  # within the body deadline: a deny Claude Code reads
+        assert answer.startswith(b"HTTP/1.1 200 "), answer
+        assert b'"permissionDecision": "deny"' in answer and b"not received within" in answer
+        served.proc.wait(timeout=60)
+        stalled.close()
+
+
 def test_workers_each_load_the_hooks_and_answer(tmp_path: Path, hook: Path) -> None:
     with serving(tmp_path, *FLAGS, "--workers", "2") as served:
         ready = served.wait_for("ready", count=2)

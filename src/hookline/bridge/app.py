@@ -38,6 +38,9 @@ Send = Callable[[Message], Awaitable[None]]
 
 #: Request bodies larger than this are refused unread: Claude's are a few KB.
 MAX_BODY = MAX_INPUT
+#: How long a request body may take to arrive: a client that stalls is answered (and a
+#: shutdown, which waits for the requests in flight, is not held up by it).
+BODY_SECONDS = 10.0
 _JSON = b"application/json"
 _TEXT = b"text/plain; charset=utf-8"
 _EXTRA_HINT = "metrics need the serve extra: pip install 'hookline[serve]'\n"
@@ -50,8 +53,8 @@ def say(text: str) -> None:
     sys.stderr.flush()
 
 
-class _TooLarge(Exception):
-    """The request body is over ``MAX_BODY``."""
+class _Unread(Exception):
+    """The request body is over ``MAX_BODY``, or did not arrive in time."""
 
 
 class HookApp:
@@ -174,8 +177,8 @@ class _Exchange:
     async def _claude(self) -> None:
         try:
             body = await self._body()
-        except _TooLarge:  # a 413 would be a non-blocking error: Claude runs the tool
-            answer = unknown_event_answer(f"hook input larger than {MAX_BODY} bytes")
+        except _Unread as exc:  # a 413 or 408 would be a non-blocking error: the tool runs
+            answer = unknown_event_answer(f"hook input {exc}")
             await self.reply(200, json.dumps(dict(answer.output)).encode(), _JSON)
             return
         answer = await self._service().answer_claude(body)
@@ -189,8 +192,8 @@ class _Exchange:
     async def _pi(self) -> None:
         try:
             body = await self._body()
-        except _TooLarge:
-            refusal = pi_refusal(None, None, f"request larger than {MAX_BODY} bytes")
+        except _Unread as exc:
+            refusal = pi_refusal(None, None, f"request {exc}")
             await self.reply(200, json.dumps(refusal).encode(), _JSON)
             return
         from hookline.modes.print_mode import dumps  # as serve --stdio writes its answers
@@ -225,12 +228,20 @@ class _Exchange:
         await self.reply(401, b"missing or wrong bearer token\n", _TEXT)
 
     async def _body(self) -> bytes:
-        """The request body, or ``_TooLarge`` once it is over ``MAX_BODY``. The answer goes
-        out at once; the server reads and drops what the client still sends until its
-        keep-alive timeout, so the client can read the answer."""
+        """The request body, or ``_Unread`` once it is over ``MAX_BODY`` or has taken longer
+        than ``BODY_SECONDS``. The answer goes out at once; the server reads and drops
+        what the client still sends until its keep-alive timeout, so the client can read
+        the answer."""
         declared = self.headers.get("content-length", "")
         if declared.isdigit() and int(declared) > MAX_BODY:
-            raise _TooLarge
+            raise _Unread(f"larger than {MAX_BODY} bytes")
+        try:
+            async with asyncio.timeout(BODY_SECONDS):
+                return await self._read(MAX_BODY)
+        except TimeoutError:
+            raise _Unread(f"not received within {BODY_SECONDS:g} s") from None
+
+    async def _read(self, limit: int) -> bytes:
         chunks: list[bytes] = []
         size = 0
         while True:
@@ -239,8 +250,8 @@ class _Exchange:
                 raise ConnectionError("the client went away")
             chunk = message.get("body", b"")
             size += len(chunk)
-            if size > MAX_BODY:
-                raise _TooLarge
+            if size > limit:
+                raise _Unread(f"larger than {limit} bytes")
             chunks.append(chunk)
             if not message.get("more_body", False):
                 return b"".join(chunks)

@@ -51,8 +51,8 @@ def _parser() -> argparse.ArgumentParser:
         prog="hookline serve",
         description=(
             "Keep hookline's hook modules loaded and answer Claude Code hook inputs with the "
-            "same mapping as `hookline claude-hook`: over HTTP (Claude Code `http` hooks) or "
-            "JSON lines on stdin/stdout."
+            "same mapping as `hookline claude-hook`: over HTTP (Claude Code `http` hooks, and "
+            "pi's events at /pi; the `serve` extra) or JSON lines on stdin/stdout."
         ),
     )
     how = p.add_mutually_exclusive_group(required=True)
@@ -60,7 +60,8 @@ def _parser() -> argparse.ArgumentParser:
         "--http",
         metavar="HOST:PORT",
         help="listen for POSTed hook inputs (port 0 picks a free port; the address is printed; "
-        f"PORT alone listens on {DEFAULT_HOST})",
+        f"PORT alone listens on {DEFAULT_HOST}); also GET /healthz, /readyz, /metrics and "
+        "POST /pi, /reload",
     )
     how.add_argument(
         "--stdio",

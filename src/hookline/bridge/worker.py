@@ -6,8 +6,7 @@ thread of their own (with an event loop there for ``async`` handlers) and the
 server waits for each answer at most ``seconds``. Past that the answer is a deny
 (``failure_answer``), the stuck thread is reported on stderr and abandoned, and
 the next event gets a new thread; module state carries over, as it is the same
-modules. What the abandoned thread returns later is dropped. Each answer is counted in
-the bridge's ``metrics`` here, where it is known which one was sent.
+modules. What the abandoned thread returns later is dropped.
 
 A thread cannot be killed: code that holds the GIL without pause (a catastrophic
 regular expression in C) stalls the whole server until it returns, and an
@@ -20,12 +19,14 @@ from __future__ import annotations
 import asyncio
 import threading
 import time
-from collections.abc import Callable, Mapping
-from typing import Any
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any, TypeVar
 
 from hookline.bridge.engine import BridgeHooks
 from hookline.bridge.mapping import ClaudeAnswer, claude_event_name, failure_answer
 from hookline.bridge.metrics import NO_HOOK, Decision, claude_decision
+
+T = TypeVar("T")
 
 
 class AnswerWorker:
@@ -42,17 +43,45 @@ class AnswerWorker:
     async def answer(self, payload: Mapping[str, Any]) -> ClaudeAnswer:
         """The hooks' answer to ``payload``, or a deny when they gave none in time."""
         started = time.perf_counter()
+        event = claude_event_name(payload)
+        answer, decision = await self.run(
+            lambda: self.bridge.decide(payload), lambda reason: self._late(event, reason), event
+        )
+        self.bridge.metrics.decided(decision, started)  # never a late answer of a lost thread
+        return answer
+
+    def _late(self, event: str, reason: str) -> tuple[ClaudeAnswer, Decision]:
+        """The deny for an event the hooks did not answer in time, counted as a timeout."""
+        answer = failure_answer(event, reason)
+        decision = claude_decision(event, NO_HOOK, answer)
+        self.bridge.metrics.event_timed_out(decision.event)
+        return answer, decision
+
+    async def run(
+        self, work: Callable[[], Awaitable[T]], expired: Callable[[str], T], what: str
+    ) -> T:
+        """``work()`` on the hooks' thread, in turn; ``expired(reason)`` when it is late.
+
+        ``what`` names the request in the warning about an abandoned thread.
+        """
         if self._turn is None:
             self._turn = asyncio.Lock()
         async with self._turn:  # one event at a time: hooks keep state
             loop = self._loop or self._start()
-            future = asyncio.run_coroutine_threadsafe(self.bridge.decide(payload), loop)
+            future = asyncio.run_coroutine_threadsafe(_awaited(work), loop)
             try:
-                answer, decision = await asyncio.wait_for(asyncio.wrap_future(future), self.seconds)
+                return await asyncio.wait_for(asyncio.wrap_future(future), self.seconds)
             except TimeoutError:
-                answer, decision = self._expired(payload, loop)
-        self.bridge.metrics.decided(decision, started)
-        return answer
+                return expired(self._expired(what, loop))
+
+    async def close(self) -> None:
+        """Stop the hooks' thread once the event it runs (if any) has been answered."""
+        if self._turn is None:
+            self._turn = asyncio.Lock()
+        async with self._turn:
+            if self._loop is not None:
+                self._loop.call_soon_threadsafe(self._loop.stop)
+                self._loop = None
 
     def _start(self) -> asyncio.AbstractEventLoop:
         loop = asyncio.new_event_loop()
@@ -63,21 +92,19 @@ class AnswerWorker:
         self._loop = loop
         return loop
 
-    def _expired(
-        self, payload: Mapping[str, Any], loop: asyncio.AbstractEventLoop
-    ) -> tuple[ClaudeAnswer, Decision]:
-        """Deny, report (and count the event's timeout), and leave the stuck thread: its
-        loop stops once the handler returns."""
+    def _expired(self, what: str, loop: asyncio.AbstractEventLoop) -> str:
+        """Report and leave the stuck thread (its loop stops once the handler returns);
+        the reason the answer gives."""
         self._loop = None
         self.abandoned += 1
         loop.call_soon_threadsafe(loop.stop)
-        event = claude_event_name(payload)
         reason = f"the hooks gave no answer within {self.seconds:g} s"
         self._warn(
-            f"{event}: {reason}; answered for them, and the thread running them is abandoned "
+            f"{what}: {reason}; answered for them, and the thread running them is abandoned "
             f"(still running; {self.abandoned} so far): fix the handler that blocks"
         )
-        answer = failure_answer(event, reason)
-        decision = claude_decision(event, NO_HOOK, answer)
-        self.bridge.metrics.event_timed_out(decision.event)
-        return answer, decision
+        return reason
+
+
+async def _awaited(work: Callable[[], Awaitable[T]]) -> T:
+    return await work()

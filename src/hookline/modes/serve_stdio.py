@@ -353,7 +353,8 @@ async def answer_event(
     broken: Sequence[str] = (),
     observer: Observer | None = None,
 ) -> dict[str, Any]:
-    """The reply to one pi event request (``text``, its JSON), whatever carried it in;
+    """The reply to one pi event request (``text``, its JSON), whatever carried it in
+    (stdin here, ``POST /pi`` in ``hookline serve --http``);
     ``observer`` hears it (the runner's failures it hears by subscribing once, as
     ``serve_stdio`` does). ``broken``: as ``serve_stdio``'s."""
     started = time.perf_counter()
@@ -361,9 +362,13 @@ async def answer_event(
     if observer is not None:
         kind = _object(text).get("type")
         if kind is not None:
-            known = kind if isinstance(kind, str) and kind in _EVENTS else None
-            observer.pi_answered(known, answer, hook, started)
+            observer.pi_answered(known_event(kind), answer, hook, started)
     return answer
+
+
+def known_event(kind: object) -> str | None:
+    """``kind`` when it is a pi event this bridge answers (a label a client cannot invent)."""
+    return kind if isinstance(kind, str) and kind in _EVENTS else None
 
 
 async def _answer(

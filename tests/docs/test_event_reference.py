@@ -1,5 +1,6 @@
 """The event reference (docs/events/) is what the code says: every subscribe name, its Claude
-Code name, fields, result keys, combination rule and example, each read from where it lives."""
+Code name, fields, result keys, combination rule and example; every Claude Code event, what
+hookline does with its answer and its example; each read from where it lives."""
 
 from __future__ import annotations
 
@@ -8,12 +9,17 @@ import re
 
 import pytest
 
+from hookline.claude.adapter import UNBOUND_EVENTS
+from hookline.claude.names import NEVER_FIRES
 from hookline.core import rules
 from hookline.core.calling import DirectRule
 from hookline.core.events import EVENT_NAMES, EVENT_TYPES
 from hookline.core.results import RESULT_TYPES
 from hookline.core.vocabulary import HOOKLINE_EVENT_NAMES
+from hookline.settings.models import CLAUDE_EVENTS
 from tools.reference.build import DOCS, stale
+from tools.reference.claude_events import behaviour, firing, settings_example
+from tools.reference.claude_render import output_keys
 from tools.reference.facts import example_path, first_paragraph
 from tools.reference.render import markdown
 
@@ -24,7 +30,7 @@ def _sections() -> dict[str, list[str]]:
     """Subscribe name → the text of each section headed with it, over every family page."""
     found: dict[str, list[str]] = {}
     for page in PAGES:
-        if page.name == "index.md":
+        if page.name in ("index.md", "settings.md"):
             continue
         for part in re.split(r"^## ", page.read_text(encoding="utf-8"), flags=re.M)[1:]:
             heading, _, body = part.partition("\n")
@@ -126,3 +132,47 @@ def test_every_rule_describes_itself(rule: object) -> None:
 @pytest.mark.parametrize("name", sorted(EVENT_NAMES))
 def test_the_section_shows_its_example_whole(name: str) -> None:
     assert example_path(name).read_text(encoding="utf-8").rstrip("\n") in _section(name)
+
+
+# -- settings hooks by Claude Code event ------------------------------------------------
+
+SETTINGS_PAGE = (DOCS / "events" / "settings.md").read_text(encoding="utf-8")
+
+
+def _claude_sections() -> dict[str, str]:
+    parts = re.split(r"^## ", SETTINGS_PAGE, flags=re.M)[1:]
+    return {
+        head.strip().strip("`"): body
+        for head, _, body in (p.partition("\n") for p in parts)
+        if head.startswith("`")
+    }
+
+
+def test_every_claude_event_has_a_section_or_says_why_it_never_fires() -> None:
+    assert sorted(_claude_sections()) == sorted(firing())
+    never = SETTINGS_PAGE.split("## Events that never fire in hookline", 1)[1]
+    listed = re.findall(r"^\| `(\w+)` \|", never, re.M)
+    assert sorted(listed) == sorted([*NEVER_FIRES, *UNBOUND_EVENTS])
+    assert sorted([*firing(), *listed]) == sorted(CLAUDE_EVENTS)
+
+
+@pytest.mark.parametrize("event", firing())
+def test_the_claude_section_says_what_hookline_does_with_the_answer(event: str) -> None:
+    said = behaviour(event)
+    assert said, f"{event}: no ``{event}``: paragraph in its adapter handler's docstring"
+    assert markdown(said) in _claude_sections()[event]
+
+
+@pytest.mark.parametrize("event", firing())
+def test_the_claude_section_shows_its_example_whole(event: str) -> None:
+    example = settings_example(event).read_text(encoding="utf-8").rstrip("\n")
+    assert example in _claude_sections()[event]
+
+
+def test_the_output_keys_are_those_the_outcome_reader_takes() -> None:
+    keys = output_keys()
+    for key in ("continue", "decision", "reason", "systemMessage"):
+        assert key in keys["obj"]
+    for key in ("permissionDecision", "updatedInput", "additionalContext", "retry"):
+        assert key in keys["spec"]
+    assert "behavior" in keys["decision"]

@@ -66,9 +66,16 @@ def _doc(cls: type) -> str:
     return inspect.cleandoc(cls.__dict__.get("__doc__") or "")
 
 
+def _claude_link(claude: str) -> str:
+    """A Claude event, linked to its section on the settings-hooks page when it fires."""
+    from tools.reference.claude_events import firing
+
+    return f"[`{claude}`](settings.md#{anchor(claude)})" if claude in firing() else f"`{claude}`"
+
+
 def section(event: EventFacts) -> list[str]:
     out = [f"## `{event.name}`", ""]
-    claude = ", ".join(f"`{c}`" for c in event.claude) or "none (hookline's own)"
+    claude = ", ".join(_claude_link(c) for c in event.claude) or "none (hookline's own)"
     out += [f"Claude Code: {claude} · class `{event.cls.__name__}`", ""]
     out += [markdown(event.doc), ""]
     if event.fields:
@@ -144,6 +151,9 @@ def pages(events: list[EventFacts]) -> dict[str, str]:
     for module, (page, _) in FAMILIES.items():
         mine = [e for e in events if e.family == module]
         out[f"events/{page}.md"] = family_page(module, mine)
+    from tools.reference.claude_render import settings_page
+
+    out["events/settings.md"] = settings_page()
     unknown = {e.family for e in events} - FAMILIES.keys()
     if unknown:
         raise KeyError(f"event families with no page in FAMILIES: {sorted(unknown)}")

@@ -137,12 +137,32 @@ def index_page(events: list[EventFacts]) -> str:
     out = [GENERATED, "", "# Event reference", "", INTRO]
     out += ["## Every subscribe name", ""]
     out += [*_table(["Subscribe name", "Claude Code", "Result"], rows), ""]
+    out += ["## How several handlers combine", ""]
+    out += ["Each rule as `hookline.core.rules` states it (the events sharing it together):", ""]
+    out += [*_table(["Events", "Rule"], _rule_rows(events)), ""]
     out += ["## Families", ""]
     for module, (page, title) in FAMILIES.items():
-        out.append(
-            f"- [{title}]({page}.md): {markdown(first_paragraph(sys.modules[module].__doc__))}"
-        )
+        intro = markdown(first_paragraph(sys.modules[module].__doc__))
+        out.append(f"- [{title}]({page}.md): {intro}")
+    out.append(
+        "- [Settings hooks by Claude Code event](settings.md): the same for "
+        "`.claude/settings.json` hooks, by the Claude Code event they take."
+    )
     return "\n".join(out) + "\n"
+
+
+def _rule_rows(events: list[EventFacts]) -> list[list[str]]:
+    """One row per rule, naming every event it combines, in the registry's order."""
+    page = {e.name: FAMILIES[e.family][0] for e in events}
+    names: dict[str, list[str]] = {}
+    texts: dict[str, str] = {}
+    for e in events:
+        names.setdefault(e.rule.name, []).append(e.name)
+        texts[e.rule.name] = e.rule.text
+    return [
+        [", ".join(f"[`{n}`]({page[n]}.md#{anchor(n)})" for n in members), _cell(texts[rule])]
+        for rule, members in names.items()
+    ]
 
 
 def pages(events: list[EventFacts]) -> dict[str, str]:

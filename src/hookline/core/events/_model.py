@@ -50,7 +50,8 @@ class MessageEndEvent(Event):
 class BeforeProviderRequestEvent(Event):
     """A request is about to be sent to the model provider.
 
-    A plain dict returned is the new payload.
+    A dict returned is the new payload itself (pi's form), not a result with a ``payload``
+    key; return ``BeforeProviderRequestResult(payload=...)`` to use the key.
     """
 
     type: ClassVar[str] = "before_provider_request"

@@ -20,7 +20,7 @@ from hookline.settings.models import CLAUDE_EVENTS
 from tools.reference.build import DOCS, stale
 from tools.reference.claude_events import behaviour, firing, settings_example
 from tools.reference.claude_render import output_keys
-from tools.reference.facts import example_path, first_paragraph
+from tools.reference.facts import example_path, first_paragraph, nested_fields
 from tools.reference.render import markdown
 
 PAGES = sorted((DOCS / "events").glob("*.md"))
@@ -87,13 +87,29 @@ def test_the_section_names_the_claude_event_it_maps_to(name: str) -> None:
 
 @pytest.mark.parametrize("name", sorted(EVENT_NAMES))
 def test_the_section_gives_every_field_its_type_and_meaning(name: str) -> None:
-    rows = _rows(_section(name).split("**Result**")[0])
     fields = dataclasses.fields(EVENT_TYPES[name])
+    if not fields:
+        assert "**Fields**: none." in _section(name)
+        return
+    rows = _rows(_first_table(_section(name).split("**Fields**", 1)[1]))
     assert sorted(rows) == sorted(f.name for f in fields)
     for f in fields:
         cells = [c.strip() for c in rows[f.name].strip("|").split(" | ")]
         assert cells[1] == f"`{f.type}`".replace("|", "\\|"), f"{f.name}: type {cells[1]}"
         assert cells[2], f"{name}.{f.name} has no meaning: add a #: comment above the field"
+
+
+@pytest.mark.parametrize("name", sorted(EVENT_NAMES))
+def test_the_section_explains_the_records_its_fields_hold(name: str) -> None:
+    """``preparation``'s ``CompactionPreparation``: a table of its own, every field explained."""
+    fields_part = _section(name).split("**Result**")[0]
+    for record in nested_fields(EVENT_TYPES[name]):
+        table = _first_table(fields_part.split(f"`{record.__name__}`: ", 1)[1])
+        rows = _rows(table)
+        assert sorted(rows) == sorted(f.name for f in dataclasses.fields(record))
+        for f in dataclasses.fields(record):
+            cells = [c.strip() for c in rows[f.name].strip().strip("|").split(" | ")]
+            assert cells[2], f"{record.__name__}.{f.name} has no meaning: add a #: comment"
 
 
 @pytest.mark.parametrize("name", sorted(EVENT_NAMES))

@@ -92,6 +92,31 @@ def event_fields(cls: type[Event]) -> tuple[Field, ...]:
     )
 
 
+def nested_fields(cls: type[Event]) -> list[type]:
+    """The dataclasses of the events package a field of ``cls`` holds (``preparation``)."""
+    module = sys.modules[cls.__module__]
+    found: list[type] = []
+    for f in dataclasses.fields(cls):
+        for word in re.findall(r"\w+", str(f.type)):
+            other = getattr(module, word, None)
+            if (
+                isinstance(other, type)
+                and dataclasses.is_dataclass(other)
+                and not issubclass(other, Event)
+                and other not in found
+            ):
+                found.append(other)
+    return found
+
+
+def record_fields(cls: type) -> tuple[Field, ...]:
+    """A plain dataclass's fields, typed and explained as an event's are."""
+    meanings = field_comments(cls)
+    return tuple(
+        Field(f.name, str(f.type), meanings.get(f.name, "")) for f in dataclasses.fields(cls)
+    )
+
+
 def result_keys(cls: type[HookResult]) -> tuple[ResultKey, ...]:
     """Every key a handler may return (own fields first, in declaration order)."""
     meanings = field_comments(cls)

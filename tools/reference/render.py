@@ -11,8 +11,11 @@ from tools.reference.facts import (
     FAMILIES,
     ROOT,
     EventFacts,
+    Field,
     first_paragraph,
+    nested_fields,
     nested_results,
+    record_fields,
     result_keys,
 )
 
@@ -41,6 +44,11 @@ def _table(head: Iterable[str], rows: Iterable[Iterable[str]]) -> list[str]:
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     lines += ["| " + " | ".join(row) + " |" for row in rows]
     return lines
+
+
+def _field_table(fields: Iterable[Field]) -> list[str]:
+    rows = [[f"`{f.name}`", f"`{_cell(f.type)}`", _cell(f.meaning)] for f in fields]
+    return _table(["Field", "Type", "Meaning"], rows)
 
 
 def _without_combination(doc: str) -> str:
@@ -79,8 +87,10 @@ def section(event: EventFacts) -> list[str]:
     out += [f"Claude Code: {claude} · class `{event.cls.__name__}`", ""]
     out += [markdown(event.doc), ""]
     if event.fields:
-        rows = [[f"`{f.name}`", f"`{_cell(f.type)}`", _cell(f.meaning)] for f in event.fields]
-        out += ["**Fields**", "", *_table(["Field", "Type", "Meaning"], rows), ""]
+        out += ["**Fields**", "", *_field_table(event.fields), ""]
+        for nested in nested_fields(event.cls):
+            text = markdown(_doc(nested))
+            out += [f"`{nested.__name__}`: {text}", "", *_field_table(record_fields(nested)), ""]
     else:
         out += ["**Fields**: none.", ""]
     if event.result is None:

@@ -121,10 +121,15 @@ class CompactionPreparation:
     """What a compaction would do: summarise ``messages_to_summarize`` (after
     ``previous_summary``, the last compaction's), keep from ``first_kept_entry_id`` on."""
 
+    #: The first entry kept after the compaction.
     first_kept_entry_id: str | None = None
+    #: The last compaction's summary, when there was one.
     previous_summary: str | None = None
+    #: The messages the summary replaces.
     messages_to_summarize: list[Message] = field(default_factory=list)
+    #: Their session entries' ids.
     entry_ids_to_summarize: list[str] = field(default_factory=list)
+    #: The context's size before, in tokens.
     tokens_before: int = 0
 
 
@@ -185,13 +190,21 @@ class TreePreparation:
     """A tree move: the branch left (``entry_ids_to_summarize``, after the common ancestor)
     and the summary options the user chose."""
 
+    #: The entry the leaf moves to.
     target_id: str
+    #: The leaf before the move.
     old_leaf_id: str | None = None
+    #: The last entry the old and the new branch share.
     common_ancestor_id: str | None = None
+    #: The entries of the branch left, after the common ancestor.
     entry_ids_to_summarize: list[str] = field(default_factory=list)
+    #: The user asked for a summary of the branch left.
     user_wants_summary: bool = False
+    #: What the user asked the summary to focus on.
     custom_instructions: str | None = None
+    #: ``custom_instructions`` replace the summary prompt instead of adding to it.
     replace_instructions: bool = False
+    #: The label set on the summary entry.
     label: str | None = None
 
 

@@ -56,6 +56,20 @@ def _rows(section: str) -> dict[str, str]:
     return rows
 
 
+def _cells(row: str) -> list[str]:
+    """A table row's cells: split on the pipes outside backquotes and not escaped."""
+    cells, current, code = [], "", False
+    for i, char in enumerate(row.strip().strip("|")):
+        if char == "`":
+            code = not code
+        if char == "|" and not code and row.strip().strip("|")[i - 1 : i] != "\\":
+            cells.append(current.strip())
+            current = ""
+        else:
+            current += char
+    return [*cells, current.strip()]
+
+
 def _first_table(text: str) -> str:
     lines = text.splitlines()
     start = next(i for i, line in enumerate(lines) if line.startswith("|"))
@@ -94,8 +108,8 @@ def test_the_section_gives_every_field_its_type_and_meaning(name: str) -> None:
     rows = _rows(_first_table(_section(name).split("**Fields**", 1)[1]))
     assert sorted(rows) == sorted(f.name for f in fields)
     for f in fields:
-        cells = [c.strip() for c in rows[f.name].strip("|").split(" | ")]
-        assert cells[1] == f"`{f.type}`".replace("|", "\\|"), f"{f.name}: type {cells[1]}"
+        cells = _cells(rows[f.name])
+        assert cells[1] == f"`{f.type}`", f"{f.name}: type {cells[1]}"
         assert cells[2], f"{name}.{f.name} has no meaning: add a #: comment above the field"
 
 
@@ -108,7 +122,7 @@ def test_the_section_explains_the_records_its_fields_hold(name: str) -> None:
         rows = _rows(table)
         assert sorted(rows) == sorted(f.name for f in dataclasses.fields(record))
         for f in dataclasses.fields(record):
-            cells = [c.strip() for c in rows[f.name].strip().strip("|").split(" | ")]
+            cells = _cells(rows[f.name])
             assert cells[2], f"{record.__name__}.{f.name} has no meaning: add a #: comment"
 
 

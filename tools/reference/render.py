@@ -36,7 +36,15 @@ def anchor(name: str) -> str:
 
 
 def _cell(text: str) -> str:
-    return markdown(" ".join(text.split())).replace("|", "\\|")
+    """One table cell: on one line, a ``|`` outside code escaped (MkDocs' tables split on
+    it; inside backquotes it is kept, and an escape there would show)."""
+    parts = markdown(" ".join(text.split())).split("`")
+    return "`".join(p if i % 2 else p.replace("|", "\\|") for i, p in enumerate(parts))
+
+
+def _code(text: str) -> str:
+    """A type as code, on one line (a ``|`` in it needs no escape inside backquotes)."""
+    return f"`{' '.join(text.split())}`"
 
 
 def _table(head: Iterable[str], rows: Iterable[Iterable[str]]) -> list[str]:
@@ -47,7 +55,7 @@ def _table(head: Iterable[str], rows: Iterable[Iterable[str]]) -> list[str]:
 
 
 def _field_table(fields: Iterable[Field]) -> list[str]:
-    rows = [[f"`{f.name}`", f"`{_cell(f.type)}`", _cell(f.meaning)] for f in fields]
+    rows = [[f"`{f.name}`", _code(f.type), _cell(f.meaning)] for f in fields]
     return _table(["Field", "Type", "Meaning"], rows)
 
 
@@ -63,7 +71,7 @@ def _result_table(cls: type[HookResult]) -> list[str]:
     rows = []
     for key in keys:
         alias = f" (`{key.alias}`)" if key.alias != key.name else ""
-        row = [f"`{key.name}`{alias}", f"`{_cell(key.type)}`"]
+        row = [f"`{key.name}`{alias}", _code(key.type)]
         rows.append([*row, _cell(key.meaning)] if meanings else row)
     return _table(["Key", "Type", *(["Meaning"] if meanings else [])], rows)
 

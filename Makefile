@@ -65,19 +65,22 @@ test-integrations-claude: $(STAMP) $(CLAUDE_STAMP)
 	$(PY) -m pytest -q -n 2 integration_tests --ignore=integration_tests/pi
 
 lint: $(STAMP)
-	$(VENV)/bin/ruff check src tests examples benchmarks integration_tests
-	$(VENV)/bin/ruff format --check src tests examples benchmarks integration_tests
+	$(VENV)/bin/ruff check src tests examples benchmarks integration_tests tools
+	$(VENV)/bin/ruff format --check src tests examples benchmarks integration_tests tools
 	$(VENV)/bin/mypy
 	$(VENV)/bin/mypy --strict examples/hooks
 	$(VENV)/bin/mypy --strict examples/pi
+	$(VENV)/bin/mypy --strict examples/events tools
 
 format: $(STAMP)
-	$(VENV)/bin/ruff format src tests examples benchmarks integration_tests
-	$(VENV)/bin/ruff check --fix src tests examples benchmarks integration_tests
+	$(VENV)/bin/ruff format src tests examples benchmarks integration_tests tools
+	$(VENV)/bin/ruff check --fix src tests examples benchmarks integration_tests tools
 
 # The documentation site (MkDocs Material + mkdocstrings) into site/; needs the docs extra.
+# The event reference (docs/events/) is generated from the code first (tools/reference).
 docs: $(STAMP)
 	$(PY) -m pip install --quiet -e '.[dev,docs]'
+	$(PY) -m tools.reference
 	$(VENV)/bin/mkdocs build --strict
 
 # hookline's sdist and wheel, into $(DIST) (`pip install dist/hookline-*.whl`, or with

@@ -96,7 +96,7 @@ class ToolResultResult(HookResult):
     override (a redaction stays redacted); on a failed tool it is attached to
     the re-raised error as notes.
 
-    Combination: every handler sees the original; the last override wins;
+    Combination: chained like middleware (each handler sees the previous one's patch);
     ``append`` blocks accumulate.
     """
 

@@ -1,5 +1,5 @@
-"""Many agents, one service: 200 Claude Code sessions' events, interleaved over several
-``hookline serve --http`` processes sharing a Redis store.
+"""Many agents, one service: 200 Claude Code sessions' events, interleaved over the four
+workers of one ``hookline serve --http`` and a second server, all sharing a Redis store.
 
 Each session is what Claude Code sends over a session (SessionStart,
 UserPromptSubmit, PreToolUse/PostToolUse per tool call, Stop). The hook counts
@@ -31,8 +31,8 @@ from hookline.core.store import HookStore
 from tests.redis_server import RedisServer
 
 #: The services the events go to: the extra flags of each ``hookline serve --http``, requests
-#: alternating between them. One server with workers is ``SERVICES = [["--workers", "4"]]``.
-SERVICES: list[list[str]] = [[], []]
+#: alternating between them: four workers of one server, and another machine's server.
+SERVICES: list[list[str]] = [["--workers", "4"], []]
 SESSIONS = 200
 PROJECTS = 5
 LIMIT = 4  # bash calls a session may make

@@ -185,11 +185,19 @@ def test_a_stalled_upload_is_answered_and_holds_up_no_shutdown(tmp_path: Path, h
         stalled.sendall(head + b'{"hook_event_name": "PreToolUse"')
         assert _reason(served).startswith("v1 ")  # others are answered meanwhile
         served.signal(signal.SIGTERM)
-        answer = stalled.recv(65536)  # within the body deadline: a deny Claude Code reads
+        answer = _read_to_close(stalled)  # within the body deadline: a deny Claude Code reads
         assert answer.startswith(b"HTTP/1.1 200 "), answer
         assert b'"permissionDecision": "deny"' in answer and b"not received within" in answer
         served.proc.wait(timeout=60)
         stalled.close()
+
+
+def _read_to_close(sock: socket.socket) -> bytes:
+    """Everything the server sends until it closes (head and body may come apart)."""
+    chunks = []
+    while chunk := sock.recv(65536):
+        chunks.append(chunk)
+    return b"".join(chunks)
 
 
 def test_workers_each_load_the_hooks_and_answer(tmp_path: Path, hook: Path) -> None:

@@ -27,6 +27,7 @@ import sys
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
+from hookline._extras import install_hint
 from hookline.bridge.guard import Guard, request_headers
 from hookline.bridge.mapping import MAX_INPUT, unknown_event_answer
 from hookline.bridge.service import HookService, HookSource, Reload, pi_refusal
@@ -43,7 +44,6 @@ MAX_BODY = MAX_INPUT
 BODY_SECONDS = 10.0
 _JSON = b"application/json"
 _TEXT = b"text/plain; charset=utf-8"
-_EXTRA_HINT = "metrics need the serve extra: pip install 'hookline[serve]'\n"
 
 
 def say(text: str) -> None:
@@ -213,7 +213,8 @@ class _Exchange:
 
         found = metrics_response()
         if found is None:
-            await self.reply(404, _EXTRA_HINT.encode(), _TEXT)
+            hint = "metrics need the serve extra: " + install_hint("serve") + "\n"
+            await self.reply(404, hint.encode(), _TEXT)
         else:
             body, kind = found
             await self.reply(200, body, kind.encode("latin-1"))

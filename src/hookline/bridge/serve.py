@@ -26,6 +26,7 @@ import sys
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
+from hookline._extras import install_hint
 from hookline.bridge._help import Formatter, positive_seconds
 from hookline.bridge.engine import BridgeHooks
 from hookline.bridge.guard import Guard, TokenFileError, is_loopback
@@ -38,7 +39,6 @@ from hookline.modes.rpc.wire import LineTooLong
 
 #: The environment variable a token may come from (keeps it out of ``ps``).
 TOKEN_ENV = "HOOKLINE_SERVE_TOKEN"
-_NEEDS_EXTRA = "--http needs the serve extra (uvicorn): pip install 'hookline[serve]'"
 
 
 class ServeError(ValueError):
@@ -257,7 +257,9 @@ def _needs_uvicorn() -> None:
     try:
         import uvicorn  # noqa: F401
     except ImportError:
-        raise ServeError(_NEEDS_EXTRA) from None
+        raise ServeError(
+            "--http needs the serve extra (uvicorn): " + install_hint("serve")
+        ) from None
 
 
 def _given_tokens(args: argparse.Namespace) -> list[str]:

@@ -14,6 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError
 from pydantic.alias_generators import to_camel
 
 from hookline.core.messages import Attribution, Content, Message
+from hookline.core.plain_errors import PlainError
 
 
 class HookResult(BaseModel):
@@ -60,6 +61,22 @@ class ToolCallResult(HookResult):
     reason: str | None = None
     input: dict[str, Any] | None = None
     permission: Literal["allow", "ask"] | None = None
+
+    #: Set when the block is a handler's failure (reported as a hook error already),
+    #: not its decision; set by the combination rule, never by a handler.
+    _failed: bool = PrivateAttr(default=False)
+
+    @property
+    def hook_failed(self) -> bool:
+        """Whether the block is the deciding hook's failure rather than its decision, so
+        whoever shows the denial can point at the error instead of repeating it."""
+        return self._failed
+
+    def failure_of(self, hook_path: str) -> Self:
+        """A copy of this result, the failure of the hook at ``hook_path``."""
+        copy = self.decided_by(hook_path)
+        copy._failed = True
+        return copy
 
 
 class ToolResultResult(HookResult):
@@ -320,18 +337,34 @@ RESULT_TYPES: dict[str, type[HookResult]] = {
 }
 
 
-class InvalidResultError(ValueError):
+class InvalidResultError(PlainError):
     """A handler returned something its event does not accept."""
 
 
-def _describe(exc: ValidationError) -> str:
+def _describe(event_type: str, cls: type[HookResult], exc: ValidationError) -> str:
+    """Each problem in plain words: an unknown key with its did-you-mean and the keys
+    accepted (or Claude Code's name for it), a bad value with what was expected."""
+    from hookline.core.plain_errors import key_path, plain_message
     from hookline.core.vocabulary import claude_result_hint
 
+    keys = list(cls.model_fields)
     parts = []
     for err in exc.errors():
-        loc = ".".join(str(p) for p in err["loc"]) or "(result)"
-        hint = claude_result_hint(str(err["loc"][0])) if len(err["loc"]) == 1 else ""
-        parts.append(f"{loc}: {err['msg']}{hint}")
+        loc = tuple(err["loc"])
+        if err["type"] == "extra_forbidden" and len(loc) == 1:
+            key = str(loc[0])
+            hint = claude_result_hint(key)
+            if not hint:
+                from hookline._typos import closest
+
+                guess = closest(key, keys)
+                hint = f" — did you mean {guess!r}?" if guess else ""
+            parts.append(
+                f"unknown result key {key!r} for {event_type}{hint} "
+                f"(accepted keys: {', '.join(keys)})"
+            )
+        else:
+            parts.append(f"invalid {event_type} result: {key_path(loc)}: {plain_message(err)}")
     return "; ".join(parts)
 
 
@@ -363,10 +396,7 @@ def coerce_result(event_type: str, value: Any) -> HookResult | None:
         try:
             return cls.model_validate(value)
         except ValidationError as exc:
-            raise InvalidResultError(
-                f"invalid {event_type} result: {_describe(exc)} (expected keys: "
-                f"{', '.join(cls.model_fields)})"
-            ) from None
+            raise InvalidResultError(_describe(event_type, cls, exc)) from None
     raise InvalidResultError(
         f"invalid {event_type} result: got {type(value).__name__}, "
         f"expected None, a dict or {cls.__name__}"

@@ -1041,26 +1041,38 @@ def _verbose_transcript(agent: Agent, err: TextIO | None) -> None:
 
     This is the product's output for a watching user, not a log: its layout stays."""
 
+    #: A failed call's line waits for the next payload: when that is its denial by a
+    #: failing hook, the hook's error (printed when it failed) is not said again.
+    ended: list[str] = []
+
+    def say(line: str) -> None:
+        print(line, file=err or sys.stderr, flush=True)
+
     def show(payload: dict[str, object]) -> None:
-        stream = err or sys.stderr
         kind = payload.get("type")
+        if ended:
+            line = ended.pop()
+            if kind == "tool_denied" and payload.get("hook_failed"):
+                line = f"     [x] blocked: its hook {payload.get('hook')} failed (error above)"
+            say(line)
         if kind == "tool_execution_start":
             args = payload.get("input") or {}
             detail = ""
             if isinstance(args, dict):
                 detail = str(args.get("command") or args.get("path") or "")
-            print(f"  -> {payload.get('tool_name')} {detail}", file=stream, flush=True)
+            say(f"  -> {payload.get('tool_name')} {detail}")
         elif kind == "settings_hook_outcome" and payload.get("kind") != "success":
-            print(
+            say(
                 f"     settings hook {payload.get('event')} ({payload.get('hook_id')}): "
-                f"{payload.get('kind')}: {payload.get('reason')}",
-                file=stream,
-                flush=True,
+                f"{payload.get('kind')}: {payload.get('reason')}"
             )
         elif kind == "tool_execution_end":
             text = str(payload.get("result_text") or "").strip().splitlines()
             first = text[0] if text else ""
-            mark = "x" if payload.get("is_error") else "ok"
-            print(f"     [{mark}] {first[:160]}", file=stream, flush=True)
+            line = f"     [{'x' if payload.get('is_error') else 'ok'}] {first[:160]}"
+            if payload.get("is_error"):
+                ended.append(line)
+            else:
+                say(line)
 
     agent.subscribe(show)

@@ -8,6 +8,7 @@ import pytest
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from hookline.core.plain_errors import plain_errors
+from hookline.core.results import InvalidResultError, coerce_result
 
 
 class _Model(BaseModel):
@@ -49,3 +50,42 @@ def test_a_missing_field_and_the_count_beyond_the_limit() -> None:
     lines = plain_errors(info.value.errors(), limit=2)
     assert lines[-1] == "... and 2 more errors"
     assert "needed: required, but missing" in plain_errors(info.value.errors())
+
+
+@pytest.mark.parametrize(
+    ("event", "value", "message"),
+    [
+        (
+            "tool_result",
+            {"content": [{"type": "txt", "text": "x"}]},
+            "invalid tool_result result: content[0].type: expected 'text' or 'image', "
+            "got str 'txt'",
+        ),
+        (
+            "tool_result",
+            {"content": [{"type": "text", "txt": "x"}]},
+            "invalid tool_result result: content[0].text: required, but missing; "
+            "content[0].txt: unknown key 'txt' (did you mean 'text'?)",
+        ),
+        (
+            "session_before_compact",
+            {"compaction": {"sumary": "x"}},
+            "invalid session_before_compact result: compaction.summary: required, but missing; "
+            "compaction.sumary: unknown key 'sumary' (did you mean 'summary'?)",
+        ),
+        (
+            "tool_call",
+            {"blok": True, "reason": 5},
+            "unknown result key 'blok' for tool_call — did you mean 'block'? (accepted keys: "
+            "block, reason, input, permission); invalid tool_call result: reason: expected a "
+            "string, got int 5",
+        ),
+    ],
+)
+def test_a_nested_result_error_names_the_member_meant_and_the_key(
+    event: str, value: dict[str, object], message: str
+) -> None:
+    """Union members (TextContent, ImageContent) are pydantic's names: never shown."""
+    with pytest.raises(InvalidResultError) as info:
+        coerce_result(event, value)
+    assert str(info.value) == message

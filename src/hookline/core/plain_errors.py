@@ -14,6 +14,8 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
+from hookline._typos import closest, closest_hint
+
 #: Characters of a given value quoted back.
 _MAX_SHOWN = 60
 
@@ -115,8 +117,6 @@ def plain_message(error: Mapping[str, Any], known: Collection[str] = ()) -> str:
 def unknown_key(key: str, known: Collection[str], what: str = "key", within: str = "") -> str:
     """``unknown key 'blok' in a command hook (did you mean 'block'?)``: the closest
     of ``known``, else all of them."""
-    from hookline._typos import closest_hint
-
     hint = closest_hint(key, known)
     if not hint and known:
         hint = f" ({what}s: {', '.join(sorted(known))})"
@@ -139,9 +139,75 @@ def plain_errors(
     errors: Sequence[Mapping[str, Any]], known: Collection[str] = (), limit: int = 10
 ) -> list[str]:
     """``path: message`` for each error (at most ``limit``, then how many more)."""
-    lines = [
-        f"{key_path(tuple(e.get('loc', ())))}: {plain_message(e, known)}" for e in errors[:limit]
-    ]
+    errors = without_union_branches(errors)
+    missing: dict[tuple[int | str, ...], list[str]] = {}  # a misspelt key explains a missing one
+    for e in errors:
+        loc = tuple(e.get("loc", ()))
+        if e.get("type") == "missing" and loc:
+            missing.setdefault(loc[:-1], []).append(str(loc[-1]))
+    lines = []
+    for e in errors[:limit]:
+        loc = tuple(e.get("loc", ()))
+        near: Collection[str] = known
+        if len(loc) > 1 or not known:  # a nested key: only a missing sibling is a guess
+            siblings = missing.get(loc[:-1], [])
+            near = siblings if loc and closest(str(loc[-1]), siblings) else ()
+        lines.append(f"{key_path(loc)}: {plain_message(e, near)}")
     if len(errors) > limit:
         lines.append(f"... and {len(errors) - limit} more errors")
     return lines
+
+
+def _tag_at(loc: Sequence[int | str]) -> int | None:
+    """Where a union member's class name (``TextContent``) sits in a location, if it does:
+    pydantic names the branch it tried; the user never wrote it."""
+    for i, segment in enumerate(loc[:-1]):
+        if isinstance(segment, str) and segment[:1].isupper() and segment.isidentifier():
+            return i
+    return None
+
+
+def without_union_branches(errors: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+    """The errors of the union member the value was meant for, member names dropped.
+
+    A value that fits no member of a union gets errors for every member; the one
+    whose ``type`` tag the value carries is the one meant. When it carries none
+    of them, one error says which tags there are.
+    """
+    slots: list[Mapping[str, Any] | tuple[int | str, ...]] = []  # an error, or a union's place
+    unions: dict[tuple[int | str, ...], dict[str, list[Mapping[str, Any]]]] = {}
+    for error in errors:
+        loc = tuple(error.get("loc", ()))
+        at = _tag_at(loc)
+        if at is None:
+            slots.append(error)
+            continue
+        place = loc[:at]
+        if place not in unions:
+            unions[place] = {}
+            slots.append(place)
+        unions[place].setdefault(str(loc[at]), []).append({**error, "loc": place + loc[at + 1 :]})
+    out: list[Mapping[str, Any]] = []
+    for slot in slots:
+        if isinstance(slot, tuple):
+            out += _meant(slot, unions[slot])
+        else:
+            out.append(slot)
+    return out
+
+
+def _meant(
+    place: tuple[int | str, ...], members: dict[str, list[Mapping[str, Any]]]
+) -> list[Mapping[str, Any]]:
+    """The errors of the members whose ``type`` tag matched (all of them when several did)."""
+    wrong_tag = {
+        name: e
+        for name, found in members.items()
+        for e in found
+        if e.get("type") == "literal_error" and tuple(e["loc"]) == (*place, "type")
+    }
+    meant = [e for name, found in members.items() if name not in wrong_tag for e in found]
+    if meant or not wrong_tag:
+        return meant
+    tags = " or ".join(str((e.get("ctx") or {}).get("expected")) for e in wrong_tag.values())
+    return [{**next(iter(wrong_tag.values())), "ctx": {"expected": tags}}]

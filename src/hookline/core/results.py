@@ -344,28 +344,32 @@ class InvalidResultError(PlainError):
 def _describe(event_type: str, cls: type[HookResult], exc: ValidationError) -> str:
     """Each problem in plain words: an unknown key with its did-you-mean and the keys
     accepted (or Claude Code's name for it), a bad value with what was expected."""
-    from hookline.core.plain_errors import key_path, plain_message
-    from hookline.core.vocabulary import claude_result_hint
+    from hookline.core.plain_errors import plain_errors, without_union_branches
 
     keys = list(cls.model_fields)
-    parts = []
-    for err in exc.errors():
-        loc = tuple(err["loc"])
-        if err["type"] == "extra_forbidden" and len(loc) == 1:
-            key = str(loc[0])
-            hint = claude_result_hint(key)
-            if not hint:
-                from hookline._typos import closest
-
-                guess = closest(key, keys)
-                hint = f" — did you mean {guess!r}?" if guess else ""
-            parts.append(
-                f"unknown result key {key!r} for {event_type}{hint} "
-                f"(accepted keys: {', '.join(keys)})"
-            )
+    unknown, other = [], []
+    for err in without_union_branches(exc.errors()):
+        if err["type"] == "extra_forbidden" and len(err["loc"]) == 1:
+            unknown.append(_unknown_result_key(event_type, str(err["loc"][0]), keys))
         else:
-            parts.append(f"invalid {event_type} result: {key_path(loc)}: {plain_message(err)}")
-    return "; ".join(parts)
+            other.append(err)
+    if other:
+        unknown.append(f"invalid {event_type} result: " + "; ".join(plain_errors(other)))
+    return "; ".join(unknown)
+
+
+def _unknown_result_key(event_type: str, key: str, keys: list[str]) -> str:
+    """``unknown result key 'blok' for tool_call — did you mean 'block'? (accepted keys:
+    ...)``; Claude Code's name for a key is answered with hookline's."""
+    from hookline.core.vocabulary import claude_result_hint
+
+    hint = claude_result_hint(key)
+    if not hint:
+        from hookline._typos import closest
+
+        guess = closest(key, keys)
+        hint = f" — did you mean {guess!r}?" if guess else ""
+    return f"unknown result key {key!r} for {event_type}{hint} (accepted keys: {', '.join(keys)})"
 
 
 def coerce_result(event_type: str, value: Any) -> HookResult | None:

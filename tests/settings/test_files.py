@@ -250,6 +250,10 @@ def test_entries_hookline_does_not_understand_are_warnings_naming_the_key_path(
         ({"permissions": {"ask": [1]}}, "permissions.ask: must be a list of strings"),
         ({"permissions": {"defaultMode": "strict"}}, "permissions.defaultMode: unknown mode"),
         (
+            {"permissions": {"defaultMode": "acceptEdit"}},
+            "permissions.defaultMode: unknown mode 'acceptEdit' (did you mean 'acceptEdits'?)",
+        ),
+        (
             {"permissions": {"disableBypassPermissionsMode": True}},
             'permissions.disableBypassPermissionsMode: the only value is "disable"',
         ),

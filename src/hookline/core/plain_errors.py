@@ -119,7 +119,8 @@ def unknown_key(key: str, known: Collection[str], what: str = "key", within: str
     of ``known``, else all of them."""
     hint = closest_hint(key, known)
     if not hint and known:
-        hint = f" ({what}s: {', '.join(sorted(known))})"
+        listed = known if isinstance(known, Sequence) else sorted(known)  # a set: sorted
+        hint = f" ({what}s: {', '.join(listed)})"
     return f"unknown {what} {key!r}{f' {within}' if within else ''}{hint}"
 
 

@@ -231,7 +231,7 @@ def _check_permissions(value: Any, out: Checked) -> None:
                 problem = f"{where}: must be a list of strings"
         elif key == "defaultMode":
             if item not in PERMISSION_MODES:
-                problem = f"{where}: unknown mode {item!r} (one of: {', '.join(PERMISSION_MODES)})"
+                problem = f"{where}: {unknown_key(str(item), PERMISSION_MODES, 'mode')}"
         elif key == "disableBypassPermissionsMode" and item != "disable":
             problem = f'{where}: the only value is "disable"'
         if problem is None:

@@ -352,6 +352,11 @@ class Forecast(BaseModel):
             "forecast: unknown parameter 'town'; the parameters are 'places', 'days', 'units'",
         ),
         (
+            {"places": [{"city": "Oslo"}], "unit": "metric"},
+            "forecast: unknown parameter 'unit' (did you mean 'units'?); the parameters are "
+            "'places', 'days', 'units'",
+        ),
+        (
             {"places": [{"city": "Oslo"}, {"country": "SE"}]},
             "forecast: missing required parameter 'places[1].city'",
         ),

@@ -219,8 +219,11 @@ def _explain(err: ErrorDetails, params: Mapping[str, Any], schema: Mapping[str, 
     if err["type"] == "missing" or (len(loc) == 1 and loc[0] in params and value is None):
         return f"missing required parameter {name!r}" + (f" ({expected})" if expected else "")
     if err["type"] == "extra_forbidden":
+        from hookline._typos import closest_hint
+
         known = ", ".join(repr(k) for k in props)
-        return f"unknown parameter {name!r}; the parameters are {known or 'none'}"
+        hint = closest_hint(str(loc[-1]), props) if len(loc) == 1 else ""
+        return f"unknown parameter {name!r}{hint}; the parameters are {known or 'none'}"
     if err["type"] == "string_too_short" and value == "":
         return f"parameter {name!r} must not be empty"
     if expected is not None and (err["type"].endswith("_type") or err["type"] in _TYPE_ERRORS):

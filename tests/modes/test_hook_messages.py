@@ -72,6 +72,14 @@ def test_a_result_key_typo_gets_did_you_mean_once(tmp_path: Path) -> None:
     )
 
 
+def test_a_result_key_typo_under_verbose_has_no_internal_traceback(tmp_path: Path) -> None:
+    """The invalid result is found by hookline, not in the hook's code: nothing to show."""
+    hook, stderr = _print_run(tmp_path, TYPO_HOOK, "--verbose")
+    assert "Traceback" not in stderr and "InvalidResultError" not in stderr
+    _assert_once_each_line_one_path(stderr, "unknown result key", hook)
+    assert f"     [x] blocked: its hook {hook} failed (error above)" in stderr
+
+
 def test_a_result_value_of_the_wrong_type_says_what_was_expected(tmp_path: Path) -> None:
     hook, stderr = _print_run(tmp_path, BAD_VALUE_HOOK)
     assert "invalid tool_call result: reason: expected a string, got int 5" in stderr

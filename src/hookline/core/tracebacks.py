@@ -36,9 +36,10 @@ def hook_traceback(exc: BaseException | None) -> str:
     if exc is None or exc.__traceback__ is None or isinstance(exc, SyntaxError):
         return ""
     shown = traceback.TracebackException.from_exception(exc)
-    for part in _chain(shown):
+    parts = _chain(shown)
+    for part in parts:
         part.stack = traceback.StackSummary.from_list([f for f in part.stack if _own(f)])
-    if len(shown.stack) <= 1 and shown.__cause__ is None and shown.__context__ is None:
+    if sum(len(part.stack) for part in parts) <= 1:
         return ""
     return "".join(shown.format()).rstrip("\n")
 
@@ -52,7 +53,8 @@ def _chain(top: traceback.TracebackException) -> list[traceback.TracebackExcepti
         if any(part is seen for seen in out):
             continue
         out.append(part)
-        todo += [p for p in (part.__cause__, part.__context__) if p is not None]
+        context = None if part.__suppress_context__ else part.__context__
+        todo += [p for p in (part.__cause__, context) if p is not None]
     return out
 
 

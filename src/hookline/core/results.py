@@ -69,11 +69,23 @@ class ToolCallResult(HookResult):
     @property
     def hook_failed(self) -> bool:
         """Whether the block is the deciding hook's failure rather than its decision, so
-        whoever shows the denial can point at the error instead of repeating it."""
+        whoever shows the denial can point at the error instead of repeating it.
+
+        Example:
+
+            if result.block and result.hook_failed:
+                print(f"blocked: hook {result.hook_path} failed (its error was reported)")
+        """
         return self._failed
 
     def failure_of(self, hook_path: str) -> Self:
-        """A copy of this result, the failure of the hook at ``hook_path``."""
+        """A copy of this result, the failure of the hook at ``hook_path`` (the runner's
+        ``tool_call`` rule calls it; a handler has no need to).
+
+        Example:
+
+            failed = ToolCallResult(block=True, reason="...").failure_of("/p/guard.py")
+        """
         copy = self.decided_by(hook_path)
         copy._failed = True
         return copy

@@ -89,3 +89,8 @@ def test_a_nested_result_error_names_the_member_meant_and_the_key(
     with pytest.raises(InvalidResultError) as info:
         coerce_result(event, value)
     assert str(info.value) == message
+
+
+def test_a_capitalised_key_of_the_users_is_not_taken_for_a_union_member() -> None:
+    errors = [{"type": "missing", "loc": ("PreToolUse", 0, "hooks", 0, "command"), "input": {}}]
+    assert plain_errors(errors) == ["PreToolUse[0].hooks[0].command: required, but missing"]

@@ -160,8 +160,8 @@ def plain_errors(
 
 
 def _tag_at(loc: Sequence[int | str]) -> int | None:
-    """Where a union member's class name (``TextContent``) sits in a location, if it does:
-    pydantic names the branch it tried; the user never wrote it."""
+    """Where a union member's class name (``TextContent``) may sit in a location: pydantic
+    names the member it tried; the user never wrote it."""
     for i, segment in enumerate(loc[:-1]):
         if isinstance(segment, str) and segment[:1].isupper() and segment.isidentifier():
             return i
@@ -171,16 +171,23 @@ def _tag_at(loc: Sequence[int | str]) -> int | None:
 def without_union_branches(errors: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
     """The errors of the union member the value was meant for, member names dropped.
 
-    A value that fits no member of a union gets errors for every member; the one
-    whose ``type`` tag the value carries is the one meant. When it carries none
-    of them, one error says which tags there are.
+    A value that fits no member of a union gets errors for every member (two names
+    or more at one place: a single capitalised key, ``PreToolUse``, is the user's);
+    the one whose ``type`` tag the value carries is the one meant. When it carries
+    none of them, one error says which tags there are.
     """
+    names: dict[tuple[int | str, ...], set[str]] = {}
+    for error in errors:
+        loc = tuple(error.get("loc", ()))
+        at = _tag_at(loc)
+        if at is not None:
+            names.setdefault(loc[:at], set()).add(str(loc[at]))
     slots: list[Mapping[str, Any] | tuple[int | str, ...]] = []  # an error, or a union's place
     unions: dict[tuple[int | str, ...], dict[str, list[Mapping[str, Any]]]] = {}
     for error in errors:
         loc = tuple(error.get("loc", ()))
         at = _tag_at(loc)
-        if at is None:
+        if at is None or len(names[loc[:at]]) < 2:
             slots.append(error)
             continue
         place = loc[:at]

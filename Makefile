@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test test-integrations test-integrations-claude test-integrations-pi lint format bench soak install clean docs bubblewrap
+.PHONY: demo test test-integrations test-integrations-claude test-integrations-pi lint format bench soak install clean docs bubblewrap nginx wrk redis-server dist
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -12,7 +12,7 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
-install: $(STAMP) bubblewrap
+install: $(STAMP) bubblewrap nginx wrk redis-server
 
 # The bash sandbox runs on bubblewrap (Debian's package, what Claude Code uses): installed
 # when missing and we are root with apt-get; otherwise say what to install (docs/sandbox.md).
@@ -24,6 +24,19 @@ bubblewrap:
 	  else \
 	    echo "bubblewrap (bwrap) is not installed: the bash sandbox and its tests need it" \
 	      "(apt-get install bubblewrap; Fedora: dnf install bubblewrap)" >&2; \
+	  fi; }
+
+# Debian's packages: nginx runs the reverse-proxy config of deploy/nginx in its test (TLS in
+# front of `hookline serve`); wrk is the load generator of `make bench` (bench_serve_load);
+# ctx.store's Redis backend is tested against a real redis-server the tests start. Installed
+# when missing and we are root with apt-get, else the test or bench says it skipped.
+nginx wrk redis-server:
+	@command -v $@ >/dev/null 2>&1 || [ -x /usr/sbin/$@ ] || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    apt-get install -y --no-install-recommends $@ \
+	      || { apt-get update && apt-get install -y --no-install-recommends $@; }; \
+	  else \
+	    echo "$@ is not installed: apt-get install $@ (its tests or bench are skipped)" >&2; \
 	  fi; }
 
 demo: $(STAMP)
@@ -52,26 +65,37 @@ test-integrations-claude: $(STAMP) $(CLAUDE_STAMP)
 	$(PY) -m pytest -q -n 2 integration_tests --ignore=integration_tests/pi
 
 lint: $(STAMP)
-	$(VENV)/bin/ruff check src tests examples benchmarks integration_tests
-	$(VENV)/bin/ruff format --check src tests examples benchmarks integration_tests
+	$(VENV)/bin/ruff check src tests examples benchmarks integration_tests tools
+	$(VENV)/bin/ruff format --check src tests examples benchmarks integration_tests tools
 	$(VENV)/bin/mypy
 	$(VENV)/bin/mypy --strict examples/hooks
 	$(VENV)/bin/mypy --strict examples/pi
+	$(VENV)/bin/mypy --strict examples/events tools
 
 format: $(STAMP)
-	$(VENV)/bin/ruff format src tests examples benchmarks integration_tests
-	$(VENV)/bin/ruff check --fix src tests examples benchmarks integration_tests
+	$(VENV)/bin/ruff format src tests examples benchmarks integration_tests tools
+	$(VENV)/bin/ruff check --fix src tests examples benchmarks integration_tests tools
 
 # The documentation site (MkDocs Material + mkdocstrings) into site/; needs the docs extra.
+# The event reference (docs/events/) is generated from the code first (tools/reference).
 docs: $(STAMP)
 	$(PY) -m pip install --quiet -e '.[dev,docs]'
+	$(PY) -m tools.reference
 	$(VENV)/bin/mkdocs build --strict
 
-bench: $(STAMP)
+# hookline's sdist and wheel, into $(DIST) (`pip install dist/hookline-*.whl`, or with
+# pipx / uv tool): python -m build, from the dev extra, in an isolated build environment.
+DIST ?= dist
+
+dist: $(STAMP)
+	rm -rf $(DIST)
+	$(PY) -m build --outdir $(DIST) .
+
+bench: $(STAMP) wrk
 	$(PY) benchmarks/run.py
 
 clean:
-	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache site
+	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache site dist build
 
 # Not part of `make test`: 10 000 tool calls through module and command hooks, a tenth
 # adversarial; prints RSS growth, fds, stray processes, session entries and time per call.

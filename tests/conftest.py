@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
+from tests.redis_server import RedisServer
 
 
 @pytest.fixture(autouse=True)
@@ -20,6 +23,7 @@ def isolated_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.delenv("HOOKLINE_MODEL", raising=False)
     monkeypatch.delenv("HOOKLINE_LOG", raising=False)  # a developer's log level is not the tests'
     monkeypatch.delenv("HOOKLINE_LOG_FILE", raising=False)
+    monkeypatch.delenv("HOOKLINE_STORE", raising=False)  # hooks' state: in this process
     return home
 
 
@@ -33,3 +37,16 @@ def project(tmp_path: Path) -> Path:
     root = tmp_path / "project"
     root.mkdir()
     return root
+
+
+@pytest.fixture
+def redis_server(tmp_path: Path) -> Iterator[RedisServer]:
+    """A real ``redis-server`` of the test's own on a free port (skipped, saying so, where
+    the binary is missing); stopped at the end."""
+    folder = tmp_path / "redis"
+    folder.mkdir()
+    server = RedisServer(folder).start()
+    try:
+        yield server
+    finally:
+        server.stop()

@@ -87,7 +87,21 @@ def test_the_provider_sdks_are_extras_not_dependencies() -> None:
         "opentelemetry-sdk",
         "opentelemetry-exporter-otlp-proto-http",
     }
-    assert extras["all"] == ["hookline[anthropic,openai,mcp,otel]"]
+    assert {_requirement_name(r) for r in extras["serve"]} == {
+        "uvicorn",
+        "redis",
+        "prometheus-client",
+    }
+    assert extras["all"] == ["hookline[anthropic,openai,mcp,otel,serve]"]
+
+
+def test_the_test_extra_brings_pytest_and_dev_includes_it() -> None:
+    """``hooks new`` writes a pytest test: ``pip install '.[test]'`` is what it needs (the
+    plugin runs its async tests itself), and the dev extra has it and ``build``."""
+    extras = PROJECT["optional-dependencies"]
+    assert [_requirement_name(r) for r in extras["test"]] == ["pytest"]
+    assert "hookline[all,test]" in extras["dev"]
+    assert "build" in {_requirement_name(r) for r in extras["dev"]}
 
 
 def test_metadata_license_is_spdx_and_platforms_are_stated() -> None:
@@ -146,7 +160,11 @@ def test_a_provider_without_its_sdk_says_which_extra_to_install(tmp_path: Path) 
         check=False,
     )
     assert done.returncode == 2, done.stderr
-    assert "pip install 'hookline[openai]'" in done.stderr
+    assert done.stderr == (
+        "hookline: error: the openai provider needs the openai SDK, which is not installed: "
+        "pip install '.[openai]' in a clone of hookline "
+        "(the README's Install section has the wheel, pipx and uv forms)\n"
+    )
     assert "Traceback" not in done.stderr
 
 

@@ -74,11 +74,13 @@ SETTINGS_VALIDATION = (
 #: does not wait for, ``agent.lagging``; +1: the providers hooks register,
 #: ``agent.providers.registered``, which the chosen model is looked up in; +1: prompt
 #: templates and skills found at start, ``core.resources``; +1: the login store's path,
-#: ``agent.auth_store``, which built-in deny rules keep from the model).
-MAX_TURN_HOOKLINE_MODULES = 120
+#: ``agent.auth_store``, which built-in deny rules keep from the model; +1: ``core.store``,
+#: whose ``HOOKLINE_STORE`` setting is checked at start).
+MAX_TURN_HOOKLINE_MODULES = 121
 #: ``claude-hook --no-discovery`` with one hook (37 when this was pinned; +1: the watchdog;
-#: +2: ``core.driver`` and the loop-free runners, ``core.loopless``).
-MAX_BRIDGE_HOOKLINE_MODULES = 43
+#: +2: ``core.driver`` and the loop-free runners, ``core.loopless``; +3: ``bridge.metrics``
+#: and ``telemetry.otel``, which says whether telemetry is on, with its package).
+MAX_BRIDGE_HOOKLINE_MODULES = 46
 LAZY_PACKAGES = (
     "hookline",
     "hookline.agent.providers",
@@ -89,6 +91,7 @@ LAZY_PACKAGES = (
     "hookline.mcp",
     "hookline.session",
     "hookline.settings",
+    "hookline.telemetry",
     "hookline.tools",
 )
 

@@ -11,7 +11,11 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import subprocess
 import sys
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -109,3 +113,25 @@ def bridged_pi_agent(
         "HOOKLINE_HOME": str(home / ".hookline"),
     }
     return pi_agent(fake, home, cwd, extension=BRIDGE, env=bridge_env)
+
+
+@contextmanager
+def http_service(hook: Path, cwd: Path, env: dict[str, str]) -> Iterator[str]:
+    """``hookline serve --http`` with one hook (a team's shared service): its URL."""
+    argv = [sys.executable, "-m", "hookline.cli", "serve", "--http", "127.0.0.1:0"]
+    proc = subprocess.Popen(
+        [*argv, "--no-discovery", "--hook", str(hook)],
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=cwd,
+        env={**os.environ, **env},
+    )
+    try:
+        assert proc.stderr is not None
+        line = proc.stderr.readline()
+        assert "listening on " in line, line
+        threading.Thread(target=proc.stderr.read, daemon=True).start()
+        yield line.split("listening on ", 1)[1].strip()
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)

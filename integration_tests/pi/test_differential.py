@@ -7,6 +7,7 @@ received next.
 
 from __future__ import annotations
 
+import contextlib
 import json
 from dataclasses import dataclass
 from pathlib import Path
@@ -14,7 +15,14 @@ from typing import Any
 
 import pytest
 
-from .agents import FakeOpenAIServer, bridged_pi_agent, hookline_agent, pi_agent
+from .agents import (
+    BRIDGE,
+    FakeOpenAIServer,
+    bridged_pi_agent,
+    hookline_agent,
+    http_service,
+    pi_agent,
+)
 
 HERE = Path(__file__).parent
 
@@ -37,13 +45,18 @@ async def _run(agent: str, case: str, tmp_path: Path, prompt: str, replies: list
     record = base / "record.jsonl"
     record.touch()
     env = {"CASE": case, "RECORD": str(record)}
-    with FakeOpenAIServer() as fake:
+    with contextlib.ExitStack() as stack:
+        fake = stack.enter_context(FakeOpenAIServer())
         for reply in replies:
             fake.add(reply) if not isinstance(reply, str) else fake.add_text(reply)
         if agent == "pi":
             client = pi_agent(fake, home, work, extension=HERE / "extensions/rules.ts", env=env)
         elif agent == "pi+hookline":  # the Python hook governs pi through the bridge
             client = bridged_pi_agent(fake, home, work, hook=HERE / "extensions/rules.py", env=env)
+        elif agent == "pi+service":  # the same, through a shared `hookline serve --http`
+            url = stack.enter_context(http_service(HERE / "extensions/rules.py", work, env))
+            service = {**env, "HOOKLINE_SERVE_URL": url}
+            client = pi_agent(fake, home, work, extension=BRIDGE, env=service)
         else:
             hook = HERE / "extensions/rules.py"
             client = hookline_agent(fake, home, work, hook=hook, env=env)
@@ -60,10 +73,11 @@ async def _both(case: str, tmp_path: Path, prompt: str, *replies: Any) -> tuple[
     rule through ``integrations/pi/hookline.ts``, which must match pi with the TS rule."""
     pi = await _run("pi", case, tmp_path, prompt, list(replies))
     hookline = await _run("hookline", case, tmp_path, prompt, list(replies))
-    bridged = await _run("pi+hookline", case, tmp_path, prompt, list(replies))
-    assert bridged.records == pi.records
-    assert [r["messages"] for r in bridged.requests] == [r["messages"] for r in pi.requests]
-    assert (bridged.workdir / "victim.txt").exists() == (pi.workdir / "victim.txt").exists()
+    for how in ("pi+hookline", "pi+service"):
+        bridged = await _run(how, case, tmp_path, prompt, list(replies))
+        assert bridged.records == pi.records, how
+        assert [r["messages"] for r in bridged.requests] == [r["messages"] for r in pi.requests]
+        assert (bridged.workdir / "victim.txt").exists() == (pi.workdir / "victim.txt").exists()
     return pi, hookline
 
 

@@ -3,8 +3,11 @@
 //
 // The server command is HOOKLINE_SERVE_COMMAND (a JSON array), by default
 // ["hookline", "serve", "--stdio", "--no-session"]; hooks are found as hookline finds them
-// (or add "--hook", "path.py" to the command). A tool call is blocked when hookline cannot
-// answer it (the server is gone or the request failed): the bridge fails closed.
+// (or add "--hook", "path.py" to the command). With HOOKLINE_SERVE_URL (a shared
+// `hookline serve --http`, e.g. http://127.0.0.1:8377) each event is POSTed to URL/pi
+// instead, with `Authorization: Bearer $HOOKLINE_SERVE_TOKEN` when that is set. A tool call
+// is blocked when hookline cannot answer it (the server is gone or the request failed): the
+// bridge fails closed.
 import { type ChildProcess, spawn } from "node:child_process";
 
 type Answer = { id: number; result?: any; error?: string };
@@ -61,11 +64,42 @@ class HooklineServer {
 	}
 }
 
+class HooklineService {
+	private nextId = 1;
+
+	constructor(
+		private readonly url: string,
+		private readonly token: string | undefined,
+	) {}
+
+	async ask(type: string, data: unknown): Promise<Answer> {
+		const id = this.nextId++;
+		const headers: Record<string, string> = { "content-type": "application/json" };
+		if (this.token) headers.authorization = `Bearer ${this.token}`;
+		try {
+			const response = await fetch(`${this.url.replace(/\/+$/, "")}/pi`, {
+				method: "POST",
+				headers,
+				body: JSON.stringify({ id, type, data }),
+			});
+			const text = await response.text();
+			if (!response.ok) return { id, error: `hookline answered ${response.status}: ${text.slice(0, 200)}` };
+			return JSON.parse(text) as Answer;
+		} catch (err) {
+			return { id, error: `hookline could not be asked: ${(err as Error).message}` };
+		}
+	}
+
+	stop(): void {}
+}
+
 export default function hookline(pi: any) {
 	const argv = process.env.HOOKLINE_SERVE_COMMAND
 		? (JSON.parse(process.env.HOOKLINE_SERVE_COMMAND) as string[])
 		: ["hookline", "serve", "--stdio", "--no-session"];
-	const server = new HooklineServer(argv);
+	const server = process.env.HOOKLINE_SERVE_URL
+		? new HooklineService(process.env.HOOKLINE_SERVE_URL, process.env.HOOKLINE_SERVE_TOKEN)
+		: new HooklineServer(argv);
 
 	pi.on("session_start", async (event: any) => {
 		await server.ask("session_start", { reason: event.reason ?? "startup" });

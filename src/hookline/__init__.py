@@ -211,6 +211,11 @@ _API: dict[str, tuple[str, ...]] = {
         "HookRunner",
     ),
     "hookline.core.resources": ("SlashCommandInfo",),
+    "hookline.core.store": (
+        "HookStore",
+        "StoreError",
+        "StoreScope",
+    ),
     "hookline.core.tool": (
         "ContextToolExecute",
         "Tool",

@@ -164,6 +164,9 @@ from hookline.core.results import UserPythonResult as UserPythonResult
 from hookline.core.runner import DEFAULT_HOOK_TIMEOUT as DEFAULT_HOOK_TIMEOUT
 from hookline.core.runner import HookError as HookError
 from hookline.core.runner import HookRunner as HookRunner
+from hookline.core.store import HookStore as HookStore
+from hookline.core.store import StoreError as StoreError
+from hookline.core.store import StoreScope as StoreScope
 from hookline.core.theme import Theme as Theme
 from hookline.core.theme import ThemeError as ThemeError
 from hookline.core.theme import ThemeInfo as ThemeInfo

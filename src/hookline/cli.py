@@ -836,14 +836,18 @@ async def _run(
             code = await _until_shutdown(agent, rpc)
         elif mode == "serve":
             from hookline.bridge.engine import share_bridge
+            from hookline.bridge.metrics import serving_metrics
             from hookline.bridge.serve import claude_lines
             from hookline.modes.serve_stdio import serve_stdio
 
             agent.runner.set_ui(StderrUI(), False)
             # Claude Code's lines are answered by the modules the agent loaded: one state.
-            bridge = share_bridge(bundle.load_result, agent.runner, allow_skip)
+            metrics = serving_metrics(
+                scraped=False, warn=lambda text: print(f"hookline serve: {text}", file=sys.stderr)
+            )
+            bridge = share_bridge(bundle.load_result, agent.runner, allow_skip, metrics)
             claude = claude_lines(bridge, agent.runner.timeout)
-            served = serve_stdio(agent, out, claude, bridge.missing())
+            served = serve_stdio(agent, out, claude, bridge.missing(), metrics)
             code = await _until_shutdown(agent, served)
         elif interactive:
             from hookline.modes.interactive import run_interactive

@@ -222,3 +222,20 @@ async def test_a_hook_calls_a_scripted_model_through_the_harness(
     hook_harness.register(judge, "judge.py")
     outcome = await hook_harness.emit("tool_call", tool_name="bash", input={"command": "ls"})
     outcome.assert_allowed()
+
+
+async def test_cwd_is_the_tests_tmp_path_as_a_path(
+    hook_harness: HookHarness, tmp_path: Path
+) -> None:
+    """``hook_harness.cwd / "x"`` works: the folder is a ``Path``, the test's ``tmp_path``."""
+    assert isinstance(hook_harness.cwd, Path) and hook_harness.cwd == tmp_path
+    (hook_harness.cwd / "guard.py").write_text(
+        "def register(pi):\n    pi.on('tool_call', lambda e, c: {'block': True, 'reason': c.cwd})\n"
+    )
+    hook_harness.load("guard.py")  # relative to cwd, as a str still
+    (await hook_harness.tool_call("bash", {"command": "ls"})).assert_blocked(str(tmp_path))
+
+
+def test_a_str_cwd_is_accepted_and_made_a_path(tmp_path: Path) -> None:
+    harness = HookHarness(str(tmp_path))
+    assert harness.cwd == tmp_path and isinstance(harness.cwd, Path)

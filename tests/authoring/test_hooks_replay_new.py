@@ -58,19 +58,27 @@ def test_replay_reports_what_would_now_be_blocked_or_changed(project: Path, tmp_
         ],
     )
     done = hooks(project, "replay", str(session), "--json", "--trust-project")
-    assert done.returncode == 0, done.stderr
+    assert done.returncode == 1, done.stderr  # a call would now be blocked, as `hooks test`
     calls = {c["tool_call_id"]: c for c in json.loads(done.stdout)["calls"]}
     assert calls["c1"]["blocked"] is None and calls["c1"]["new_input"] is None
     assert calls["c2"]["blocked"] == "no rm -rf"
     assert calls["c3"]["new_input"] == {"path": "new.txt"}
     assert not marker.exists()  # nothing was executed
+    text = hooks(project, "replay", str(session), "--trust-project")
+    assert text.returncode == 1, text.stderr
+    assert text.stdout.splitlines()[-1] == (
+        "3 recorded tool calls: 1 would now be blocked (bash c2), 1 changed"
+    )
+    assert "BLOCKED  bash c2 " in text.stdout and text.stdout.count("BLOCKED") == 1
 
 
 def test_replay_without_execute_runs_no_tool(project: Path, tmp_path: Path) -> None:
     marker = project / "made.txt"
     session = record(tmp_path / "s", project, [("bash", "c1", {"command": f"touch {marker}"}, "")])
     done = hooks(project, "replay", str(session), "--trust-project")
-    assert "same" in done.stdout and "0 would now be blocked or changed" in done.stdout
+    assert done.returncode == 0, done.stderr
+    last = done.stdout.splitlines()[-1]
+    assert last == "1 recorded tool call: 0 would now be blocked, 0 changed"
     assert not marker.exists()
     allow = '{"permissions": {"allow": ["Bash(touch *)"]}}'
     (project / ".hookline" / "settings.json").write_text(allow)
@@ -96,7 +104,7 @@ def test_replay_execute_runs_only_what_the_permission_rules_allow(
         ],
     )
     done = hooks(project, "replay", str(session), "--execute", "--json", "--trust-project")
-    assert done.returncode == 0, done.stderr
+    assert done.returncode == 1, done.stderr
     calls = {c["tool_call_id"]: c for c in json.loads(done.stdout)["calls"]}
     assert calls["c1"]["blocked"] and calls["c2"]["blocked"]
     assert not asked.exists() and not denied.exists()
@@ -104,7 +112,8 @@ def test_replay_execute_runs_only_what_the_permission_rules_allow(
 
 def test_replay_a_missing_file_is_a_clear_error(project: Path) -> None:
     done = hooks(project, "replay", "nope.jsonl")
-    assert done.returncode == 2 and "no such session file" in done.stderr
+    assert done.returncode == 2
+    assert done.stderr == f"hookline hooks replay: error: no session file {project}/nope.jsonl\n"
 
 
 def test_new_writes_a_typed_hook_whose_test_passes(tmp_path: Path) -> None:
@@ -114,10 +123,13 @@ def test_new_writes_a_typed_hook_whose_test_passes(tmp_path: Path) -> None:
     test = tmp_path / "hooks" / "tests" / "test_no_todo.py"
     assert '@pi.on("tool_call")' in hook.read_text()
     assert "ToolCallResult | None" in hook.read_text()
+    # It ends with the command that runs the test: the Python hookline runs on.
+    python, run_line = done.stdout.splitlines()[-1].removeprefix("run: ").split(" -m pytest ")
+    assert run_line == str(test) and python in ("python", sys.executable)
     # The generated test runs through the plugin with no async plugin configured.
     run = subprocess.run(
         [
-            sys.executable,
+            python,
             "-m",
             "pytest",
             "-q",
@@ -146,3 +158,19 @@ def test_new_never_overwrites_and_rejects_bad_names(tmp_path: Path) -> None:
     assert bad.returncode == 2 and "not a Python identifier" in bad.stderr
     wrong = hooks(tmp_path, "new", "x", "--event", "Stopp", "--dir", "h")
     assert wrong.returncode == 2 and "unknown event" in wrong.stderr
+
+
+def test_new_says_how_to_get_pytest_when_it_is_missing(tmp_path: Path) -> None:
+    code = (
+        "import sys; sys.modules['pytest'] = None\n"
+        "from hookline.cli import main\n"
+        "sys.exit(main(['hooks', 'new', 'gate', '--dir', 'h']))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[-1] == (
+        "pytest is not installed here: pip install '.[test]' in a clone of hookline "
+        "(the README's Install section has the wheel, pipx and uv forms)"
+    )

@@ -82,6 +82,7 @@ async def test_tool_call_awaiting_forever_is_blocked_at_its_deadline(
     assert [(e.hook_path, e.event, e.error) for e in built.errors] == [
         ("hook0.py", "tool_call", "timed out after 0.05 s; the call is blocked")
     ]
+    assert [e.timed_out for e in built.errors] == [True]
 
 
 async def test_no_deadline_when_the_timeout_is_none(make_runner: MakeRunner) -> None:
@@ -184,6 +185,7 @@ async def test_tool_call_handler_ignoring_cancellation_is_abandoned_and_blocks()
         "(abandoned after 0.05 s more); the call is blocked"
     )
     assert later == []
+    assert [e.timed_out for e in built.errors] == [True]
     assert len(built.runner.orphans) == 1  # still running, detached
     release.set()
     await asyncio.wait(list(built.runner.orphans))
@@ -341,6 +343,7 @@ async def test_any_exception_in_a_notification_is_reported(
     await built.runner.emit(turn())
     assert ran == ["next"]
     assert [e.exception for e in built.errors] == [exc]
+    assert [e.timed_out for e in built.errors] == [False]  # a failure, not a timeout
 
 
 @pytest.mark.parametrize("suspend", [False, True], ids=["at-once", "after-suspending"])

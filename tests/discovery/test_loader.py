@@ -54,6 +54,13 @@ FAILURES: dict[str, tuple[str, str]] = {
         "unknown event 'tool_cal' (did you mean 'tool_call'?)",
     ),
     "exits": ("import sys\nsys.exit(3)\n", "error while importing: SystemExit: 3"),
+    "pi_options_typo": (
+        "def register(pi):\n"
+        "    pi.register_command('deploy', {'description': 'd', 'handle': lambda a, c: None})\n",
+        "register() raised OptionsError: register_command('deploy', {...}): unknown key "
+        "'handle' (did you mean 'handler'?); keys: description, get_argument_completions, "
+        "handler (the Python form: register_command('deploy', description=\"…\", handler=fn))",
+    ),
     "returns_coroutine": (
         "async def _later(pi): pass\n\ndef register(pi):\n    return _later(pi)\n",
         "register() is async: load it with load_hooks_async",

@@ -13,6 +13,7 @@ import hookline
 import hookline.components
 from hookline.core.api import HookAPI
 from hookline.core.events._names import EVENT_NAMES
+from hookline.core.store import StoreScope
 from hookline.core.ui import HookUI
 
 README = Path(__file__).resolve().parents[2] / "README.md"
@@ -65,6 +66,8 @@ def test_each_example_uses_names_that_exist(row: str) -> None:
         assert callable(getattr(HookAPI, name, None)), f"HookAPI.{name}"
     for name in re.findall(r"ctx\.ui\.(\w+)", example):
         assert hasattr(HookUI, name), f"ctx.ui.{name}"
+    for name in re.findall(r"ctx\.store\.(?:session|project)\.(\w+)", example):
+        assert callable(getattr(StoreScope, name, None)), f"ctx.store scopes' {name}"
     for name in re.findall(r'pi\.on\("(\w+)"\)', example):
         assert name in EVENT_NAMES, f"event {name}"
     for call, target in (

@@ -3,8 +3,8 @@
 The README is a front page and ``docs/`` the manual (its pages stand alone);
 the README repeats the tables a newcomer needs first. Each pair below is
 compared, so neither copy can drift, and a README section listed here that
-loses its table fails too. The combination-rule table is also checked against
-the rules the runner really has.
+loses its table fails too. (The event reference's tables are generated from the
+code: tests/docs/test_event_reference.py.)
 """
 
 from __future__ import annotations
@@ -13,8 +13,6 @@ import re
 from pathlib import Path
 
 import pytest
-
-from hookline.core import rules
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
@@ -109,14 +107,6 @@ def test_the_comparison_sees_a_changed_cell_and_ignores_code_blocks() -> None:
         section_tables(page, "## C")
 
 
-def test_the_combination_table_names_every_event_with_a_rule() -> None:
-    """A rule the runner applies and the docs leave out would be a silent surprise."""
-    text = (DOCS / "writing-hooks.md").read_text(encoding="utf-8")
-    table = next(t for t in section_tables(text, "# Writing a hook") if "| event | rule |" in t)
-    named = {name for row in table[2:] for name in re.findall(r"`([\w.]+)`", row.split("|")[1])}
-    assert set(rules.DIRECT) | set(rules.RULES) <= named
-
-
 def test_the_embedding_page_documents_every_event_serve_answers() -> None:
     from hookline.modes.serve_stdio import _EVENTS
 
@@ -125,19 +115,3 @@ def test_the_embedding_page_documents_every_event_serve_answers() -> None:
     [table] = section_tables(text, heading)
     documented = [re.findall(r"`(\w+)`", row.split("|")[1])[0] for row in table[2:]]
     assert documented == list(_EVENTS)
-
-
-def test_the_event_name_table_is_the_vocabulary_hooks_get_hints_from() -> None:
-    from hookline.core.vocabulary import HOOKLINE_EVENT_NAMES
-
-    text = (DOCS / "settings-hooks.md").read_text(encoding="utf-8")
-    [table] = section_tables(text, "## Claude Code events and hookline events")
-    pairs: dict[str, str] = {}
-    for row in table[2:]:
-        claude_cell, ours_cell = row.split("|")[1:3]
-        claude_names = re.findall(r"`(\w+)`", claude_cell)
-        ours = re.findall(r"`([\w.]+)`", ours_cell.partition("(")[0])
-        # "`Stop`, `SubagentStop` | `stop`, `subagent_stop`": pairwise; else all map to one.
-        for i, name in enumerate(claude_names):
-            pairs[name] = ours[i] if len(ours) == len(claude_names) else ours[0]
-    assert pairs == HOOKLINE_EVENT_NAMES

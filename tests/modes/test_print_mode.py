@@ -94,3 +94,31 @@ def test_transient_error_is_retried_and_the_run_succeeds(tmp_path: Path) -> None
 
     assert done.returncode == 0, done.stderr
     assert done.stdout == "Recovered.\n"
+
+
+def test_verbose_shows_a_long_result_by_its_head_and_tail_with_the_exact_count(
+    tmp_path: Path,
+) -> None:
+    """4 000 lines: the first two, how many between, and the tail that says where bash cut."""
+    model = write_script(
+        tmp_path / "script.json",
+        [{"tool_calls": [{"name": "bash", "arguments": {"command": "seq 4000"}}]}, "done"],
+    )
+    args = ("--verbose", "--no-session", "--permission-mode", "bypassPermissions")
+    done = run_cli("-p", "count", "--model", model, *args, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    shown = done.stderr.split("  -> bash seq 4000\n", 1)[1].splitlines()[:5]
+    # bash kept the last 2000 lines and a notice: 2002 lines, two at each end shown
+    assert shown[:4] == ["     [ok] 2001", "          2002", "          … 1998 more lines …", ""]
+    assert shown[4].startswith("          [Showing lines 2001-4000 of 4000. Full output: ")
+
+
+def test_verbose_shows_a_short_result_whole(tmp_path: Path) -> None:
+    model = write_script(
+        tmp_path / "script.json",
+        [{"tool_calls": [{"name": "bash", "arguments": {"command": "seq 5"}}]}, "done"],
+    )
+    args = ("--verbose", "--no-session", "--permission-mode", "bypassPermissions")
+    done = run_cli("-p", "count", "--model", model, *args, cwd=tmp_path)
+    rows = [f"{' ' * 10}{n}" for n in range(2, 6)]
+    assert "  -> bash seq 5\n     [ok] 1\n" + "\n".join(rows) + "\n" in done.stderr

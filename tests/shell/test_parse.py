@@ -7,11 +7,14 @@ import doctest
 import sys
 import threading
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
 import hookline
 import hookline.shell
+import hookline.shell.model
+import hookline.shell.parse
 from hookline.shell import (
     MAX_LENGTH,
     MAX_SCRIPT_DEPTH,
@@ -471,6 +474,13 @@ def test_the_package_imports_only_the_standard_library_and_tree_sitter() -> None
 def test_the_module_documentation_examples_hold() -> None:
     failed, tried = doctest.testmod(hookline.shell)
     assert tried >= 3 and failed == 0
+
+
+@pytest.mark.parametrize("module", [hookline.shell.model, hookline.shell.parse])
+def test_the_api_reference_examples_hold(module: ModuleType) -> None:
+    """The examples the API reference shows are run: they cannot drift from the code."""
+    failed, tried = doctest.testmod(module)
+    assert tried >= 1 and failed == 0
 
 
 def test_a_program_is_registered_once() -> None:

@@ -49,7 +49,7 @@ def test_a_long_write_is_cut_and_counted(project: Path) -> None:
     text = _show(create_write_tool(str(project)), {"path": "rows.txt", "content": content})
     rows = re.findall(r"row (\d+)", text)
     assert rows[-1] == str(_preview.PREVIEW_MAX_LINES) and len(rows) == _preview.PREVIEW_MAX_LINES
-    assert "… 25 more lines not shown" in text
+    assert "… 25 more lines …" in text
 
 
 def test_an_invalid_write_says_why() -> None:

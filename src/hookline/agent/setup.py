@@ -557,6 +557,12 @@ class AgentBuilder:
 
     def runner(self, settings: LoadedSettings) -> HookRunner:
         """The hook runner; a failing hook is said at once (its traceback under --verbose)."""
+        from hookline.core.store import StoreConfigError, process_backend
+
+        try:
+            process_backend()  # HOOKLINE_STORE names a backend: said now, not at a hook's use
+        except StoreConfigError as exc:
+            raise SetupError(str(exc)) from None
         runner = HookRunner(cwd=self.cwd, timeout=settings.hook_timeout_seconds)
         err, verbose = self.err, self.options.verbose
         runner.on_error(lambda e: _report_hook_error(err, e, verbose))
@@ -1036,12 +1042,17 @@ def plan_module_hooks(
     )
 
 
+#: ``--verbose`` shows a tool's result by its first and last lines (a ``bash`` result
+#: ends with where its output was cut).
+_VERBOSE_HEAD_LINES, _VERBOSE_TAIL_LINES = 2, 2
+
+
 def _verbose_transcript(agent: Agent, err: TextIO | None) -> None:
     """``--verbose``: each tool call and what became of it, on stderr (or ``err``).
 
     This is the product's output for a watching user, not a log: its layout stays."""
 
-    #: A failed call's line waits for the next payload: when that is its denial by a
+    #: A failed call's lines wait for the next payload: when that is its denial by a
     #: failing hook, the hook's error (printed when it failed) is not said again.
     ended: list[str] = []
 
@@ -1051,10 +1062,10 @@ def _verbose_transcript(agent: Agent, err: TextIO | None) -> None:
     def show(payload: dict[str, object]) -> None:
         kind = payload.get("type")
         if ended:
-            line = ended.pop()
+            block = ended.pop()
             if kind == "tool_denied" and payload.get("hook_failed"):
-                line = f"     [x] blocked: its hook {payload.get('hook')} failed (error above)"
-            say(line)
+                block = f"     [x] blocked: its hook {payload.get('hook')} failed (error above)"
+            say(block)
         if kind == "tool_execution_start":
             args = payload.get("input") or {}
             detail = ""
@@ -1067,12 +1078,18 @@ def _verbose_transcript(agent: Agent, err: TextIO | None) -> None:
                 f"{payload.get('kind')}: {payload.get('reason')}"
             )
         elif kind == "tool_execution_end":
+            from hookline.tools.elided import elide_lines
+
             text = str(payload.get("result_text") or "").strip().splitlines()
-            first = text[0] if text else ""
-            line = f"     [{'x' if payload.get('is_error') else 'ok'}] {first[:160]}"
+            shown = elide_lines(text, _VERBOSE_HEAD_LINES, _VERBOSE_TAIL_LINES).lines() or [""]
+            mark = f"[{'x' if payload.get('is_error') else 'ok'}] "
+            indent = " " * len(mark)
+            block = "\n".join(
+                f"     {indent if i else mark}{line[:160]}".rstrip() for i, line in enumerate(shown)
+            )
             if payload.get("is_error"):
-                ended.append(line)
+                ended.append(block)
             else:
-                say(line)
+                say(block)
 
     agent.subscribe(show)

@@ -87,13 +87,18 @@ def _parser() -> argparse.ArgumentParser:
     _project_options(te)
     rp = sub.add_parser(
         "replay",
-        help="re-run a session's tool calls through the current hooks",
-        description="Run every tool call recorded in SESSION_FILE through today's hooks and "
-        "report what would now be blocked or changed. Tools are not executed (their recorded "
+        help="re-run a session's tool calls through the current hooks; exit 1 if one is "
+        "now blocked",
+        description="Run every tool call recorded in SESSION through today's hooks and "
+        "report what would now be blocked or changed; exit 0, or 1 when a call would now be "
+        "blocked. SESSION is a session file, a session id or a unique start of one; --last "
+        "is the project's newest session; with neither, a terminal offers the project's "
+        "sessions to pick from. Tools are not executed (their recorded "
         "output is given to tool_result hooks) unless --execute is given; then the project's "
         "permission rules apply and whatever would ask is denied (no one is asked).",
     )
-    rp.add_argument("session_file", metavar="SESSION_FILE")
+    rp.add_argument("session", nargs="?", metavar="SESSION")
+    rp.add_argument("--last", action="store_true", help="the project's newest session")
     rp.add_argument(
         "--execute",
         action="store_true",
@@ -229,12 +234,14 @@ def _replay(args: argparse.Namespace) -> int:
         project_harness,
         render_replay,
         replay,
+        replay_exit_code,
     )
     from hookline.session import SessionError
 
-    path = os.path.join(os.path.abspath(args.cwd), args.session_file)
-    if not os.path.isfile(path):
-        raise _Failure(f"{path}: no such session file")
+    path = _session_to_replay(args)
+    if path is None:
+        print("No session replayed.")
+        return 0
     project = _project(args)
     harness = project_harness(project)
     authorize = permission_stage(project, harness) if args.execute else None
@@ -243,14 +250,53 @@ def _replay(args: argparse.Namespace) -> int:
     except SessionError as exc:
         raise _Failure(str(exc)) from None
     if args.json:
-        print(json.dumps({"calls": [i.to_dict() for i in items]}))
+        print(json.dumps({"session": path, "calls": [i.to_dict() for i in items]}))
     else:
         print(render_replay(items, args.execute))
-    return 0
+    return replay_exit_code(items)
+
+
+def _session_to_replay(args: argparse.Namespace) -> str | None:
+    """The file SESSION or ``--last`` names, or the one picked on a terminal (``None``: the
+    user left the picker); with neither and no terminal, the sessions are listed."""
+    from hookline.session.lookup import SessionNotFoundError, find_session
+    from hookline.session.manager import SessionManager
+    from hookline.session.storage import sessions_dir
+
+    cwd = os.path.abspath(args.cwd)
+    if args.last and args.session is not None:
+        raise _Failure("SESSION and --last each name a session: give one")
+    if args.session == "last":
+        raise _Failure("no session named 'last': --last replays this project's newest session")
+    if args.session is not None:
+        try:
+            return find_session(cwd, args.session)
+        except SessionNotFoundError as exc:
+            raise _Failure(str(exc)) from None
+    sessions = SessionManager.list_sessions(cwd)
+    if not sessions:
+        where = sessions_dir(cwd, None)
+        raise _Failure(f"no session of {cwd} to replay (sessions are kept in {where})")
+    if args.last:
+        return sessions[0].path
+    from hookline.modes.interactive import on_terminal
+
+    if on_terminal():
+        from hookline.modes.tui.picker import pick_session
+
+        title = f"Replay a session of {cwd} through today's hooks"
+        return asyncio.run(pick_session(cwd, sessions, title=title))
+    from hookline.authoring.trial import session_rows
+
+    print("\n".join(session_rows(sessions)))
+    raise _Failure(
+        "which session? give SESSION (a session file, an id or its start, from the list "
+        "above) or --last for the newest"
+    )
 
 
 def _new(args: argparse.Namespace) -> int:
-    from hookline.authoring.scaffold import ScaffoldError, scaffold
+    from hookline.authoring.scaffold import ScaffoldError, run_line, scaffold
     from hookline.authoring.synthetic import EventInputError, event_name
 
     try:
@@ -258,7 +304,7 @@ def _new(args: argparse.Namespace) -> int:
         hook, test = scaffold(args.name, event, Path(args.dir).absolute())
     except (ScaffoldError, EventInputError) as exc:
         raise _Failure(str(exc)) from None
-    print(f"wrote {hook}\nwrote {test}\nrun: python -m pytest {test}")
+    print(f"wrote {hook}\nwrote {test}\n{run_line(test)}")
     return 0
 
 

@@ -221,9 +221,11 @@ class HookHarness:
         timeout: float | None = DEFAULT_HOOK_TIMEOUT,
         has_ui: bool = True,
     ) -> None:
-        self.cwd = os.path.abspath(cwd)
+        #: The folder hooks run in, as a ``Path`` (``harness.cwd / "x"``): the test's
+        #: ``tmp_path`` under the pytest plugin.
+        self.cwd = Path(os.path.abspath(cwd))
         self.host = RecordingHost()
-        self.runner = HookRunner(cwd=self.cwd, timeout=timeout, host=self.host)
+        self.runner = HookRunner(cwd=str(self.cwd), timeout=timeout, host=self.host)
         self.host.runner = self.runner
         self.ui = ScriptedUI()
         self.runner.set_ui(self.ui, has_ui)
@@ -240,7 +242,7 @@ class HookHarness:
         if self.claude is not None:
             raise RuntimeError("load module hooks before settings hooks (they run after them)")
         for path in paths:
-            loaded = load_hook_file(os.path.join(self.cwd, os.fspath(path)), cwd=self.cwd)
+            loaded = load_hook_file(str(self.cwd / path), cwd=str(self.cwd))
             if isinstance(loaded, LoadError):
                 raise HookLoadFailed(str(loaded))
             self.add(*loaded)
@@ -256,7 +258,7 @@ class HookHarness:
     def register(self, factory: Callable[[HookAPI], Any], path: str = "inline.py") -> HookHarness:
         """Add a hook from a ``register(pi)`` function defined in the test itself."""
         hook = LoadedHook(path)
-        api = HookAPI(hook, self.cwd)
+        api = HookAPI(hook, str(self.cwd))
         factory(api)
         return self.add(hook, api)
 
@@ -267,7 +269,7 @@ class HookHarness:
         if claude is None:
             if path is None:
                 raise TypeError("use_settings needs a settings file or a ClaudeHooks")
-            claude = ClaudeHooks(_settings_sources(Path(self.cwd, path)), project_dir=self.cwd)
+            claude = ClaudeHooks(_settings_sources(self.cwd / path), project_dir=str(self.cwd))
         claude.engine.on_outcome(self.outcomes.append)
         claude.install(self.runner)
         self.claude = claude

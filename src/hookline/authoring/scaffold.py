@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import importlib.util
 import keyword
 import re
+import shutil
+import sys
 from pathlib import Path
 
+from hookline._extras import install_hint
 from hookline.core.events import EVENT_TYPES
 from hookline.core.results import RESULT_TYPES
 
@@ -115,3 +119,21 @@ def scaffold(name: str, event: str, folder: Path) -> tuple[Path, Path]:
     hook.write_text(_hook_source(name, event).replace("{name}", name), encoding="utf-8")
     test.write_text(_test_source(name, event, hook.name), encoding="utf-8")
     return hook, test
+
+
+def run_line(test: Path) -> str:
+    """How to run the new test: with the Python hookline runs on (its pytest plugin is
+    there), and how to get pytest first when that Python has none."""
+    line = f"run: {_python()} -m pytest {test}"
+    if importlib.util.find_spec("pytest") is None:
+        line += f"\npytest is not installed here: {install_hint('test')}"
+    return line
+
+
+def _python() -> str:
+    """``python`` when that is hookline's own interpreter on the PATH, else its full path
+    (a tool install's venv, a python3-only system)."""
+    found = shutil.which("python")
+    if found is not None and Path(found).parent == Path(sys.executable).parent:
+        return "python"
+    return sys.executable

@@ -3,14 +3,19 @@ calls, with no model. The harness is the pytest plugin's, so both see the same o
 
 from __future__ import annotations
 
+import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hookline.authoring.harness import Emitted, HookHarness, short
 from hookline.authoring.project import ProjectHooks
 from hookline.core.messages import content_text
 from hookline.core.pipeline import Authorize
+
+if TYPE_CHECKING:
+    from hookline.session.listing import SessionInfo
 
 #: ``hooks test`` exit codes: the event's action allowed, refused, or a hook or input error.
 EXIT_ALLOWED, EXIT_BLOCKED, EXIT_ERROR = 0, 1, 2
@@ -168,7 +173,7 @@ async def replay(
             raise ValueError("replaying with execute needs the permission stage (authorize)")
         from hookline.tools import builtin_tools
 
-        tools = {t.name: t for t in builtin_tools(harness.cwd)}
+        tools = {t.name: t for t in builtin_tools(str(harness.cwd))}
     out = []
     for name, call_id, args, recorded in recorded_calls(session_file):
         tool = tools.get(name, name)
@@ -187,6 +192,23 @@ async def replay(
     return out
 
 
+def replay_exit_code(items: list[Replayed]) -> int:
+    """1 when a recorded call would now be blocked (as ``hooks test``), else 0."""
+    return EXIT_BLOCKED if any(r.blocked is not None for r in items) else EXIT_ALLOWED
+
+
+def session_rows(sessions: Sequence[SessionInfo], shown: int = 10) -> list[str]:
+    """The newest ``shown`` sessions, one line each: id, when written, size, first prompt."""
+    rows = []
+    for info in sessions[:shown]:
+        when = time.strftime("%Y-%m-%d %H:%M", time.localtime(info.modified))
+        label = info.name or info.first_message or "(no prompt)"
+        rows.append(f"  {info.id}  {when}  {info.message_count} msgs  {label[:60]}")
+    if len(sessions) > shown:
+        rows.append(f"  … and {len(sessions) - shown} older")
+    return rows
+
+
 def render_replay(items: list[Replayed], execute: bool) -> str:
     out = []
     for r in items:
@@ -202,6 +224,9 @@ def render_replay(items: list[Replayed], execute: bool) -> str:
             out.append(f"CHANGED  {head}: {'; '.join(what)}")
         else:
             out.append(f"same     {head}")
-    changed = sum(r.changed for r in items)
-    out.append(f"{len(items)} recorded tool calls; {changed} would now be blocked or changed")
+    blocked = [f"{r.tool_name} {r.tool_call_id}" for r in items if r.blocked is not None]
+    changed = sum(r.changed and r.blocked is None for r in items)
+    which = f" ({', '.join(blocked)})" if blocked else ""
+    calls = f"{len(items)} recorded tool call{'' if len(items) == 1 else 's'}"
+    out.append(f"{calls}: {len(blocked)} would now be blocked{which}, {changed} changed")
     return "\n".join(out)

@@ -1,7 +1,8 @@
 """hookline.bridge: hookline's hook modules inside other agents (Claude Code's hook format).
 
 ``hookline claude-hook`` answers one command hook per process; ``hookline
-serve`` keeps the hooks loaded and answers ``http`` hooks or JSON lines.
+serve`` keeps the hooks loaded and answers JSON lines, or ``http`` hooks and
+pi's events as an ASGI service (``bridge.app``, on uvicorn: the ``serve`` extra).
 """
 
 from typing import TYPE_CHECKING

@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import time
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
@@ -92,7 +93,12 @@ def main(argv: Sequence[str]) -> int:
     # The answer goes to a private stdout: a hook's print() (or a program it starts)
     # writes to stderr and cannot forge or corrupt the decision JSON.
     out = claim_stdout()
-    code, stdout, stderr = reply_within(args.timeout, lambda tell: _run(args, tell), _failed)
+    started = time.perf_counter()
+    code, stdout, stderr = reply_within(
+        args.timeout,
+        lambda tell: _run(args, tell),
+        lambda why, event, timed_out: _failed(why, event, timed_out, started),
+    )
     if stdout:
         out.write(stdout + "\n")
     out.flush()
@@ -122,6 +128,7 @@ def _run(args: argparse.Namespace, tell: Callable[[str], None]) -> tuple[int, st
     tell(payload["hook_event_name"])
     with gc_paused():
         from hookline.bridge.engine import load_bridge
+        from hookline.bridge.metrics import hook_metrics
 
     cwd = payload.get("cwd") if isinstance(payload.get("cwd"), str) else None
     cwd = cwd or os.getcwd()
@@ -135,15 +142,34 @@ def _run(args: argparse.Namespace, tell: Callable[[str], None]) -> tuple[int, st
             trust_project=args.trust_project,
             allow_skip=args.allow_untrusted_skip,
             timeout=args.timeout,
+            metrics=hook_metrics(_warn),
         )
-    return _reply(bridge.answer_once(payload))
+    answer = bridge.answer_once(payload)
+    bridge.metrics.flush()  # this process ends with the event: send its counts now
+    return _reply(answer)
 
 
-def _failed(reason: str, event: str | None) -> tuple[int, str, str]:
-    """The parent's answer when the child gave none: a deny where the event can block."""
+def _failed(
+    reason: str, event: str | None, timed_out: bool, started: float
+) -> tuple[int, str, str]:
+    """The parent's answer when the child gave none: a deny where the event can block
+    (counted, with the timeout, when telemetry is on: the child's counts died with it)."""
     from hookline.bridge.mapping import failure_answer, unknown_event_answer
+    from hookline.bridge.metrics import NO_HOOK, claude_decision, hook_metrics
 
-    return _reply(failure_answer(event, reason) if event else unknown_event_answer(reason))
+    answer = failure_answer(event, reason) if event else unknown_event_answer(reason)
+    metrics = hook_metrics(_warn)
+    if metrics.sinks:
+        decision = claude_decision(event or "", NO_HOOK, answer)
+        if timed_out:
+            metrics.event_timed_out(decision.event)
+        metrics.decided(decision, started)
+        metrics.flush()
+    return _reply(answer)
+
+
+def _warn(text: str) -> None:
+    sys.stderr.write(f"hookline claude-hook: {text}\n")
 
 
 def _reply(answer: ClaudeAnswer) -> tuple[int, str, str]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -25,11 +26,12 @@ from hookline.bridge.mapping import (
     unknown_event_answer,
     with_context,
 )
+from hookline.bridge.metrics import NO_METRICS, BridgeMetrics, Decision, claude_decision
 from hookline.core.bus import EventBus
 from hookline.core.calling import HookError, describe
 from hookline.core.context import HookContext
 from hookline.core.events import Event
-from hookline.core.host import DetachedHost, RunMode
+from hookline.core.host import EMPTY_SESSION, DetachedHost, EmptySession, RunMode, SessionView
 from hookline.core.loopless import run_inline, run_to_end
 from hookline.core.messages import CustomMessage
 from hookline.core.runner import DEFAULT_HOOK_TIMEOUT, HookRunner
@@ -45,13 +47,17 @@ class EventHost(DetachedHost):
     at the end of the event, as no agent here can take it.
     """
 
-    def __init__(self, mode: RunMode = "print") -> None:
+    def __init__(self, mode: RunMode = "print", session: SessionView = EMPTY_SESSION) -> None:
         super().__init__()
         self.context: list[str] = []
         self._mode: RunMode = mode
+        self._session = session
 
     def get_mode(self) -> RunMode:
         return self._mode
+
+    def get_session_manager(self) -> SessionView:
+        return self._session
 
     def send_message(self, message: CustomMessage, trigger_turn: bool) -> None:
         content = message.get("content")
@@ -59,6 +65,24 @@ class EventHost(DetachedHost):
             self.context.append(content)
         elif isinstance(content, list):
             self.context += [str(c.get("text", "")) for c in content if c.get("type") == "text"]
+
+
+class InputSession(EmptySession):
+    """The session a hook input names: Claude Code's ``session_id``, and its ``cwd`` as the
+    project's folder (what ``ctx.store`` keys by); no entries are known here."""
+
+    __slots__ = ("_cwd", "_id")
+
+    def __init__(self, payload: Mapping[str, Any]) -> None:
+        session_id, cwd = payload.get("session_id"), payload.get("cwd")
+        self._id = session_id if isinstance(session_id, str) else ""
+        self._cwd = cwd if isinstance(cwd, str) and os.path.isabs(cwd) else ""
+
+    def get_session_id(self) -> str:
+        return self._id
+
+    def get_cwd(self) -> str:
+        return self._cwd
 
 
 @dataclass(slots=True)
@@ -90,37 +114,64 @@ class BridgeHooks:
     #: Let calls through while the untrusted project's hooks are skipped
     #: (``--allow-untrusted-skip``): the skip is then only said once, on stderr.
     allow_skip: bool = False
+    #: Where decisions and hook failures are counted (``hookline.bridge.metrics``).
+    metrics: BridgeMetrics = NO_METRICS
     #: Whether the skipped hooks were told of (a ``systemMessage``, or stderr).
     _told: bool = False
 
     async def answer(self, payload: Mapping[str, Any]) -> ClaudeAnswer:
-        """Run the hooks for one hook input and say what Claude Code should do."""
+        """Run the hooks for one hook input and say what Claude Code should do (counted
+        in ``metrics``)."""
+        started = time.perf_counter()
+        answer, decision = await self.decide(payload)
+        self.metrics.decided(decision, started)
+        return answer
+
+    async def decide(self, payload: Mapping[str, Any]) -> tuple[ClaudeAnswer, Decision]:
+        """``answer``'s answer and its labels, not counted yet: for a caller that may
+        answer otherwise (``AnswerWorker``, when the hooks are late)."""
         prepared = self._prepare(payload)
         if isinstance(prepared, ClaudeAnswer):
-            return self._noted(payload, prepared)
+            return self._decided(payload, prepared, None)
         try:
-            answer = await self._answer(payload, *prepared)
+            answer, hook = await self._answer(payload, *prepared)
         except Exception as exc:  # an answer that cannot be made must not be no answer
             answer = failure_answer(prepared[0], f"no answer could be made ({describe(exc)})")
-        return self._noted(payload, answer)
+            hook = None
+        return self._decided(payload, answer, hook)
 
     def answer_once(self, payload: Mapping[str, Any]) -> ClaudeAnswer:
         """``answer`` for a process that answers one event (``claude-hook``): when every
         handler of the event is a plain function they run without an event loop, and
         asyncio is never imported (start-up is that command's product)."""
+        started = time.perf_counter()
+        answer, decision = self._decide_once(payload)
+        self.metrics.decided(decision, started)
+        return answer
+
+    def _decide_once(self, payload: Mapping[str, Any]) -> tuple[ClaudeAnswer, Decision]:
         prepared = self._prepare(payload)
         if isinstance(prepared, ClaudeAnswer):
-            return self._noted(payload, prepared)
+            return self._decided(payload, prepared, None)
         run = self._answer(payload, *prepared)
         inline = self.runner.runs_inline(prepared[1].type)
         if self.events is not None and self.events.has_subscribers():
             inline = False  # an ``async`` subscriber a plain handler emits to needs the loop
         try:
-            answer = run_inline(run) if inline else run_to_end(run)
+            answer, hook = run_inline(run) if inline else run_to_end(run)
         except Exception as exc:
             # Crashing would exit 1, a non-blocking error: the call would run unchecked.
             answer = failure_answer(prepared[0], f"no answer could be made ({describe(exc)})")
-        return self._noted(payload, answer)
+            hook = None
+        return self._decided(payload, answer, hook)
+
+    def _decided(
+        self, payload: Mapping[str, Any], answer: ClaudeAnswer, hook: str | None
+    ) -> tuple[ClaudeAnswer, Decision]:
+        """The answer as sent (``_noted``) and its labels (``hook``: who decided)."""
+        answer = self._noted(payload, answer)
+        event = payload.get("hook_event_name")
+        return answer, claude_decision(event if isinstance(event, str) else "", hook, answer)
 
     def missing(self) -> list[str]:
         """Why hooks meant to guard tool calls are not there: each module that failed to
@@ -157,30 +208,38 @@ class BridgeHooks:
 
     async def _answer(
         self, payload: Mapping[str, Any], claude_event: str, event: Event
-    ) -> ClaudeAnswer:
+    ) -> tuple[ClaudeAnswer, str | None]:
+        """The hooks' answer, and the hook that decided it (a failing one when its failure
+        is the answer; ``None``: none did)."""
         cwd = payload.get("cwd")
         if isinstance(cwd, str) and os.path.isabs(cwd):
             self.runner.context.cwd = cwd  # `ctx.cwd` is the agent's folder at this event
         errors: list[HookError] = []
-        host = EventHost(self.mode)  # this event's: what hooks send ends with it
+        # This event's: what hooks send ends with it; the input names the session.
+        host = EventHost(self.mode, InputSession(payload))
         with contextlib.ExitStack() as lending:
             lending.callback(self.runner.on_error(errors.append))
             for context in (self.runner.context, *self.lent):
                 lending.enter_context(context.lend(host))
             result = await self.runner.emit(event)
+        for error in errors:
+            self.metrics.hook_error(error)
+        hook = getattr(result, "hook_path", None)
         answer = to_answer(claude_event, payload, event, result)
         answer = with_context(claude_event, answer, host.context)
         try:
             answer.stdout  # noqa: B018 - Claude reads JSON: an answer it cannot carry is none
         except (TypeError, ValueError) as exc:  # serve would fail to send it: the call would run
-            return failure_answer(claude_event, f"the hooks' answer is not JSON ({describe(exc)})")
+            why = f"the hooks' answer is not JSON ({describe(exc)})"
+            return failure_answer(claude_event, why), hook
         if not errors:
-            return answer
+            return answer, hook
         said = "\n".join(f"hookline: {e.hook_path}: {e.event}: {e.error}" for e in errors)
         stderr = f"{answer.stderr}\n{said}" if answer.stderr else said
         # A failure that decided nothing is a non-blocking error Claude Code shows the user.
         code = answer.exit_code or (0 if answer.output else 1)
-        return ClaudeAnswer(code, answer.output, stderr)
+        failing = errors[0].hook_path if not answer.output else None  # its failure is the answer
+        return ClaudeAnswer(code, answer.output, stderr), hook or failing
 
     def _noted(self, payload: Mapping[str, Any], answer: ClaudeAnswer) -> ClaudeAnswer:
         """``answer`` with the ``systemMessage`` about skipped hooks, the first time an
@@ -213,6 +272,7 @@ def load_bridge(
     trust_project: bool = False,
     allow_skip: bool = False,
     timeout: float | None = DEFAULT_HOOK_TIMEOUT,
+    metrics: BridgeMetrics = NO_METRICS,
 ) -> BridgeHooks:
     """Load ``hook_paths`` and, with ``discover``, the usual sources; hooks see ``cwd``.
 
@@ -224,7 +284,8 @@ def load_bridge(
     project is trusted: ``hookline trust`` or ``trust_project``), the user's
     ``$HOOKLINE_HOME/hooks/`` and installed packages' ``hookline.hooks``
     entry points. Settings ``hooks`` lists are hookline-agent settings and
-    are not read here. ``timeout`` is each handler's deadline once it suspends.
+    are not read here. ``timeout`` is each handler's deadline once it suspends;
+    ``metrics`` counts the answers.
     """
     project = project_dir or cwd
     trusted = trust_project or (discover and _is_trusted(project))
@@ -244,10 +305,16 @@ def load_bridge(
         [f"{s.source.path}: {s.reason}" for s in result.skipped],
         events=result.events,
         allow_skip=allow_skip,
+        metrics=metrics,
     )
 
 
-def share_bridge(loaded: LoadResult, owner: HookRunner, allow_skip: bool = False) -> BridgeHooks:
+def share_bridge(
+    loaded: LoadResult,
+    owner: HookRunner,
+    allow_skip: bool = False,
+    metrics: BridgeMetrics = NO_METRICS,
+) -> BridgeHooks:
     """Answer Claude Code hook inputs with the hook modules ``owner`` already loaded.
 
     One import, one state: a hook keeping a count in its module sees the
@@ -268,6 +335,7 @@ def share_bridge(loaded: LoadResult, owner: HookRunner, allow_skip: bool = False
         lent=[owner.context],
         events=loaded.events,
         allow_skip=allow_skip,
+        metrics=metrics,
     )
 
 

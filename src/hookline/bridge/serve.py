@@ -1,30 +1,25 @@
-"""``hookline serve``: hook modules loaded once, answering Claude Code hook inputs.
+"""``hookline serve``: hook modules loaded once, answering Claude Code and pi.
 
-``--http HOST:PORT`` answers Claude Code's ``http`` hooks (POST the hook
-input, the body of the reply is read like a command hook's stdout);
-``--stdio`` answers JSON lines (``{"id", "input"}`` → ``{"id", "exit_code",
-"output", "stderr"}``). Hooks keep their state between events and no process
-starts per event. ``hookline serve --stdio`` itself is the CLI's: it answers
-pi's events too (``hookline.modes.serve_stdio``) and hands Claude Code lines
-to ``claude_lines`` over the same loaded hooks (``share_bridge``).
+``--http HOST:PORT`` serves ``hookline.bridge.app`` on uvicorn (the ``serve``
+extra), ``--workers N`` processes each loading the hooks: Claude Code's
+``http`` hooks POST the hook input and read the reply like a command hook's
+stdout, pi's extension POSTs its events to ``/pi``. ``--stdio`` answers JSON
+lines (``{"id", "input"}`` → ``{"id", "exit_code", "output", "stderr"}``).
+Hooks keep their state between events and no process starts per event.
+``hookline serve --stdio`` itself is the CLI's: it answers pi's events too
+(``hookline.modes.serve_stdio``) and hands Claude Code lines to
+``claude_lines`` over the same loaded hooks (``share_bridge``).
 
 Safety: the HTTP server binds loopback unless ``--allow-remote`` is given
-(and then a token is required); with a token (``--token`` or
-``HOOKLINE_SERVE_TOKEN``) every request must carry ``Authorization: Bearer
-TOKEN``, compared in constant time. A web page in the user's browser can
-reach loopback too, so a request with an ``Origin`` header (browsers send
-one, Claude Code does not) is refused, and on loopback so is a ``Host`` that
-does not name it (DNS rebinding).
+(and then a token is required); with tokens every request must carry one
+(``hookline.bridge.guard``).
 """
 
 from __future__ import annotations
 
 import argparse
-import asyncio
 import contextlib
 import functools
-import hmac
-import ipaddress
 import json
 import os
 import sys
@@ -32,39 +27,18 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from hookline.bridge._help import Formatter, positive_seconds
-from hookline.bridge.engine import BridgeHooks, load_bridge
-from hookline.bridge.mapping import (
-    MAX_INPUT,
-    BridgeInputError,
-    ClaudeAnswer,
-    input_failure,
-    parse_input,
-    unknown_event_answer,
-)
+from hookline.bridge.engine import BridgeHooks
+from hookline.bridge.guard import Guard, TokenFileError, is_loopback
+from hookline.bridge.mapping import input_failure, unknown_event_answer
+from hookline.bridge.service import HookSource, answer_text
 from hookline.bridge.worker import AnswerWorker
 from hookline.core.runner import DEFAULT_HOOK_TIMEOUT
+from hookline.core.store import STORE_ENV, StoreConfigError, process_backend
 from hookline.modes.rpc.wire import LineTooLong
 
 #: The environment variable a token may come from (keeps it out of ``ps``).
 TOKEN_ENV = "HOOKLINE_SERVE_TOKEN"
-#: Hook inputs larger than this are denied unread: Claude's are a few KB.
-MAX_BODY = MAX_INPUT
-_MAX_HEADER_LINES = 100
-#: How long the rest of an oversized body is read (and dropped) after its answer.
-_DRAIN_SECONDS = 10.0
-_JSON = "application/json"
-_REASONS = {
-    200: "OK",
-    400: "Bad Request",
-    401: "Unauthorized",
-    403: "Forbidden",
-    404: "Not Found",
-    405: "Method Not Allowed",
-    411: "Length Required",
-    413: "Payload Too Large",
-    431: "Request Header Fields Too Large",
-    500: "Internal Server Error",
-}
+_NEEDS_EXTRA = "--http needs the serve extra (uvicorn): pip install 'hookline[serve]'"
 
 
 class ServeError(ValueError):
@@ -77,8 +51,8 @@ def _parser() -> argparse.ArgumentParser:
         prog="hookline serve",
         description=(
             "Keep hookline's hook modules loaded and answer Claude Code hook inputs with the "
-            "same mapping as `hookline claude-hook`: over HTTP (Claude Code `http` hooks) or "
-            "JSON lines on stdin/stdout."
+            "same mapping as `hookline claude-hook`: over HTTP (Claude Code `http` hooks, and "
+            "pi's events at /pi; the `serve` extra) or JSON lines on stdin/stdout."
         ),
     )
     how = p.add_mutually_exclusive_group(required=True)
@@ -86,7 +60,8 @@ def _parser() -> argparse.ArgumentParser:
         "--http",
         metavar="HOST:PORT",
         help="listen for POSTed hook inputs (port 0 picks a free port; the address is printed; "
-        f"PORT alone listens on {DEFAULT_HOST})",
+        f"PORT alone listens on {DEFAULT_HOST}); also GET /healthz, /readyz, /metrics and "
+        "POST /pi, /reload",
     )
     how.add_argument(
         "--stdio",
@@ -97,9 +72,34 @@ def _parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--token",
-        default=None,
-        help=f"require `Authorization: Bearer TOKEN` (default: ${TOKEN_ENV} when set)",
+        dest="tokens",
+        action="append",
+        default=[],
+        help="require `Authorization: Bearer TOKEN` (repeatable: any of them is accepted, "
+        f"for rotation; default: ${TOKEN_ENV}, comma-separated, when set)",
     )
+    p.add_argument(
+        "--token-file",
+        metavar="PATH",
+        help="read the accepted tokens from PATH, one a line (kept out of `ps` and the env); "
+        "read again on a reload",
+    )
+    p.add_argument(
+        "--workers",
+        type=_positive_int,
+        default=1,
+        metavar="N",
+        help="N worker processes, each with the hooks loaded (default 1); SIGHUP reloads "
+        "the hooks in every one",
+    )
+    p.add_argument(
+        "--store",
+        metavar="URL",
+        help=f"where hooks keep state shared by workers (`memory`, `redis://...`; sets "
+        f"${STORE_ENV})",
+    )
+    p.add_argument("--ssl-certfile", metavar="PATH", help="serve HTTPS with this certificate")
+    p.add_argument("--ssl-keyfile", metavar="PATH", help="the certificate's private key")
     p.add_argument(
         "--allow-remote",
         action="store_true",
@@ -140,6 +140,12 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
+def _positive_int(text: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive whole number, got {text!r}")
+    return int(text)
+
+
 #: Where ``--http PORT`` (or ``:PORT``) listens: loopback unless a host is named.
 DEFAULT_HOST = "127.0.0.1"
 
@@ -155,17 +161,7 @@ def parse_address(text: str) -> tuple[str, int]:
     return host.removeprefix("[").removesuffix("]") or DEFAULT_HOST, int(port)
 
 
-def is_loopback(host: str) -> bool:
-    """True for ``localhost`` and loopback addresses; hostnames are never trusted."""
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
-
-
-def check_bind(host: str, token: str | None, allow_remote: bool) -> None:
+def check_bind(host: str, has_token: bool, allow_remote: bool) -> None:
     """Refuse a non-loopback bind unless asked for, and then never without a token."""
     if is_loopback(host):
         return
@@ -174,181 +170,8 @@ def check_bind(host: str, token: str | None, allow_remote: bool) -> None:
             f"refusing to listen on {host}: not a loopback address (anyone who reaches it "
             "could steer your hooks); use 127.0.0.1, or pass --allow-remote with a --token"
         )
-    if not token:
+    if not has_token:
         raise ServeError(f"--allow-remote on {host} needs a token: --token or ${TOKEN_ENV}")
-
-
-# -- HTTP -------------------------------------------------------------------------------
-
-
-class _HttpError(Exception):
-    def __init__(self, status: int, message: str) -> None:
-        super().__init__(message)
-        self.status = status
-        self.message = message
-
-
-class HookHttpServer:
-    """A minimal HTTP/1.1 server (keep-alive, Content-Length bodies) for hook inputs.
-
-    ``POST`` on any path is a hook input; the reply body is the answer's
-    decision JSON (200), or the answer's stderr with status 500 when the
-    hooks failed without deciding (Claude Code shows it as a non-blocking
-    error). ``GET /health`` answers ``ok``. Unless ``remote`` (bound beyond
-    loopback, behind a token), the ``Host`` must name a loopback address.
-    """
-
-    def __init__(
-        self, worker: AnswerWorker, token: str | None = None, remote: bool = False
-    ) -> None:
-        self.worker = worker
-        self.token = token
-        self.remote = remote
-
-    async def start(self, host: str, port: int) -> asyncio.Server:
-        return await asyncio.start_server(self._connection, host, port)
-
-    async def _connection(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        try:
-            while True:
-                try:
-                    keep = await self._one(reader, writer)
-                except _HttpError as exc:
-                    await self._send(writer, exc.status, exc.message.encode(), "text/plain", False)
-                    return
-                except (ConnectionError, asyncio.IncompleteReadError):
-                    raise
-                except Exception as exc:  # never close without an answer: the call would run
-                    answer = unknown_event_answer(f"no answer could be made ({exc!r:.200})")
-                    body = json.dumps(dict(answer.output)).encode()
-                    await self._send(writer, 200, body, _JSON, False)
-                    print(answer.stderr, file=sys.stderr, flush=True)
-                    return
-                if not keep:
-                    return
-        except (ConnectionError, asyncio.IncompleteReadError):
-            return
-        finally:
-            writer.close()
-
-    async def _one(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> bool:
-        line = await reader.readline()
-        if not line:
-            return False
-        parts = line.decode("latin-1").split()
-        if len(parts) != 3 or not parts[2].startswith("HTTP/1."):
-            raise _HttpError(400, "bad request line")
-        method, path, version = parts
-        headers = await _read_headers(reader)
-        keep = headers.get("connection", "").lower() != "close" and version == "HTTP/1.1"
-        if "transfer-encoding" in headers:
-            raise _HttpError(411, "send the hook input with Content-Length")
-        length = _content_length(headers)
-        if length > MAX_BODY:  # a 413 would be a non-blocking error: Claude runs the tool
-            answer = unknown_event_answer(f"hook input larger than {MAX_BODY} bytes")
-            await self._send(writer, 200, json.dumps(dict(answer.output)).encode(), _JSON, False)
-            await _discard(reader)
-            return False
-        body = await reader.readexactly(length) if length else b""
-        refused = _refusal(headers, self.remote)
-        if refused:
-            await self._send(writer, 403, refused.encode(), "text/plain", keep)
-            return keep
-        if method == "GET" and path == "/health":
-            await self._send(writer, 200, b"ok\n", "text/plain", keep)
-            return keep
-        if method != "POST":
-            raise _HttpError(405, "POST the hook input JSON")
-        if not self._authorized(headers):
-            await self._send(writer, 401, b"missing or wrong bearer token\n", "text/plain", keep)
-            return keep
-        answer = await _answer_text(self.worker, body)
-        if answer.exit_code == 1 and not answer.output:
-            await self._send(writer, 500, answer.stderr.encode(), "text/plain", keep)
-        else:
-            payload = json.dumps(dict(answer.output)).encode()
-            await self._send(writer, 200, payload, _JSON, keep)
-        if answer.stderr:
-            print(answer.stderr, file=sys.stderr, flush=True)
-        return keep
-
-    def _authorized(self, headers: dict[str, str]) -> bool:
-        if not self.token:
-            return True
-        given = headers.get("authorization", "")
-        expected = f"Bearer {self.token}"
-        return hmac.compare_digest(given.encode(), expected.encode())
-
-    async def _send(
-        self, writer: asyncio.StreamWriter, status: int, body: bytes, kind: str, keep: bool
-    ) -> None:
-        head = (
-            f"HTTP/1.1 {status} {_REASONS.get(status, 'Error')}\r\n"
-            f"Content-Type: {kind}\r\nContent-Length: {len(body)}\r\n"
-            f"Connection: {'keep-alive' if keep else 'close'}\r\n\r\n"
-        )
-        writer.write(head.encode("latin-1") + body)
-        await writer.drain()
-
-
-async def _read_headers(reader: asyncio.StreamReader) -> dict[str, str]:
-    headers: dict[str, str] = {}
-    for _ in range(_MAX_HEADER_LINES):
-        line = await reader.readline()
-        if line in (b"\r\n", b"\n", b""):
-            return headers
-        name, sep, value = line.decode("latin-1").partition(":")
-        if not sep:
-            raise _HttpError(400, "bad header line")
-        headers[name.strip().lower()] = value.strip()
-    raise _HttpError(431, "too many header lines")
-
-
-def _refusal(headers: dict[str, str], remote: bool) -> str:
-    """Why a request that may come from a web page is refused (``""``: it is not)."""
-    if "origin" in headers:
-        return "requests from a web page (an Origin header) are refused\n"
-    if remote:
-        return ""
-    host = _host_name(headers.get("host", "").lower())
-    if not is_loopback(host):
-        shown = headers.get("host", "")[:100] or "none"
-        return (
-            f"Host {shown!r} is not a loopback address: use http://127.0.0.1:PORT "
-            "or http://localhost:PORT in the hook's url\n"
-        )
-    return ""
-
-
-def _host_name(value: str) -> str:
-    """The host of a ``Host`` header (``[::1]:80`` → ``::1``, ``localhost:80`` → ``localhost``)."""
-    if value.startswith("["):
-        return value[1:].partition("]")[0]
-    return value.rpartition(":")[0] if value.count(":") == 1 else value
-
-
-def _content_length(headers: dict[str, str]) -> int:
-    raw = headers.get("content-length", "0")
-    if not raw.isdigit():
-        raise _HttpError(400, "bad Content-Length")
-    return int(raw)
-
-
-async def _discard(reader: asyncio.StreamReader) -> None:
-    """Read what the client still sends (a bounded while) so closing does not reset the
-    connection before it has read the answer."""
-    with contextlib.suppress(TimeoutError, ConnectionError):
-        async with asyncio.timeout(_DRAIN_SECONDS):
-            while await reader.read(65536):
-                pass
-
-
-async def _answer_text(worker: AnswerWorker, body: str | bytes) -> ClaudeAnswer:
-    try:
-        payload = parse_input(body)
-    except BridgeInputError as exc:
-        return input_failure(body, str(exc))
-    return await worker.answer(payload)
 
 
 # -- stdio ------------------------------------------------------------------------------
@@ -366,25 +189,6 @@ def _worker(bridge: BridgeHooks, seconds: float) -> AnswerWorker:
     return AnswerWorker(
         bridge, seconds, lambda text: print(f"hookline serve: {text}", file=sys.stderr, flush=True)
     )
-
-
-def _load(args: argparse.Namespace, cwd: str) -> BridgeHooks:
-    """Load the hooks as ``claude-hook`` does; say on stderr what failed or was skipped."""
-    bridge = load_bridge(
-        args.hooks,
-        cwd=cwd,
-        project_dir=os.environ.get("CLAUDE_PROJECT_DIR") or cwd,
-        discover=not args.no_discovery,
-        trust_project=args.trust_project,
-        allow_skip=args.allow_untrusted_skip,
-        timeout=args.timeout,
-    )
-    for problem in bridge.load_errors:
-        print(f"hookline serve: {problem} (tool calls will be denied)", file=sys.stderr)
-    for skipped in bridge.skipped:
-        then = "let through" if args.allow_untrusted_skip else "denied"
-        print(f"hookline serve: skipped {skipped} (tool calls will be {then})", file=sys.stderr)
-    return bridge
 
 
 async def _stdio_reply(worker: AnswerWorker, line: str | bytes | LineTooLong) -> dict[str, Any]:
@@ -410,7 +214,7 @@ async def _stdio_reply(worker: AnswerWorker, line: str | bytes | LineTooLong) ->
             text = json.dumps(payload)
         except (RecursionError, ValueError):
             text = line  # refused by parse_input below, with the event when it can be told
-        answer = await _answer_text(worker, text)
+        answer = await answer_text(worker, text)
     return {
         "id": request_id,
         "exit_code": answer.exit_code,
@@ -433,29 +237,66 @@ def main(argv: Sequence[str]) -> int:
     args = parser.parse_args(argv)
     if not args.http:
         parser.error("--stdio is run by `hookline serve --stdio`")
-    token = args.token or os.environ.get(TOKEN_ENV) or None
     try:
         address = parse_address(args.http)
-        check_bind(address[0], token, args.allow_remote)
-    except ServeError as exc:
+        guard = Guard(_given_tokens(args), not is_loopback(address[0]), args.token_file)
+        check_bind(address[0], guard.has_tokens, args.allow_remote)
+        if args.ssl_keyfile and not args.ssl_certfile:
+            raise ServeError("--ssl-keyfile needs --ssl-certfile")
+        _needs_uvicorn()
+        if args.store:
+            os.environ[STORE_ENV] = args.store  # read where hooks' state lives, in every worker
+        process_backend()  # HOOKLINE_STORE names a backend hooks' ctx.store can use
+    except (ServeError, TokenFileError, StoreConfigError) as exc:
         print(f"hookline serve: error: {exc}", file=sys.stderr)
         return 2
-    from hookline.modes.stdout import claim_stdout
+    return _serve_http(args, address, guard)
 
-    claim_stdout()  # hooks' print() goes to stderr, never to a stdout someone reads
-    bridge = _load(args, os.getcwd())
+
+def _needs_uvicorn() -> None:
     try:
-        asyncio.run(_serve_http(_worker(bridge, args.timeout), address, token))
+        import uvicorn  # noqa: F401
+    except ImportError:
+        raise ServeError(_NEEDS_EXTRA) from None
+
+
+def _given_tokens(args: argparse.Namespace) -> list[str]:
+    """``--token``s; without them or a ``--token-file``, ``$HOOKLINE_SERVE_TOKEN``'s."""
+    tokens = args.tokens or ([] if args.token_file else os.environ.get(TOKEN_ENV, "").split(","))
+    return [token.strip() for token in tokens if token.strip()]
+
+
+def _serve_http(args: argparse.Namespace, address: tuple[str, int], guard: Guard) -> int:
+    from hookline.bridge.app import HookApp
+    from hookline.bridge.metrics import shared_metrics_dir
+    from hookline.bridge.supervisor import Tls, listen, run
+
+    cwd = os.getcwd()
+    source = HookSource(
+        tuple(args.hooks),
+        cwd=cwd,
+        project_dir=os.environ.get("CLAUDE_PROJECT_DIR") or cwd,
+        discover=not args.no_discovery,
+        trust_project=args.trust_project,
+        allow_skip=args.allow_untrusted_skip,
+        timeout=args.timeout,
+    )
+    app = HookApp(source, guard)
+    try:
+        sock = listen(*address)
+    except OSError as exc:
+        print(f"hookline serve: error: cannot listen on {args.http}: {exc}", file=sys.stderr)
+        return 1
+    host, port = sock.getsockname()[:2]
+    shown = f"[{host}]" if ":" in host else host
+    scheme = "https" if args.ssl_certfile else "http"
+    print(f"hookline serve: listening on {scheme}://{shown}:{port}", file=sys.stderr, flush=True)
+    tls = Tls(args.ssl_certfile, args.ssl_keyfile) if args.ssl_certfile else None
+    # Several workers count into files one scrape sums (Prometheus' multiprocess mode).
+    shared = shared_metrics_dir() if args.workers > 1 else contextlib.nullcontext()
+    try:
+        with shared:
+            run(app, sock, args.workers, tls)
     except KeyboardInterrupt:
         return 130
     return 0
-
-
-async def _serve_http(worker: AnswerWorker, address: tuple[str, int], token: str | None) -> None:
-    remote = not is_loopback(address[0])
-    server = await HookHttpServer(worker, token, remote).start(*address)
-    host, port = server.sockets[0].getsockname()[:2]
-    shown = f"[{host}]" if ":" in host else host
-    print(f"hookline serve: listening on http://{shown}:{port}", file=sys.stderr, flush=True)
-    async with server:
-        await server.serve_forever()

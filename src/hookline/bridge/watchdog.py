@@ -35,6 +35,10 @@ Reply = tuple[int, str, str]
 #: Called by the work with the input's event name, once it is known.
 Tell = Callable[[str], None]
 
+#: ``(why, event, timed_out)``: the answer when the child gave none (``event``: what it
+#: told, else ``None``; ``timed_out``: the deadline passed, rather than the child ending).
+Failed = Callable[[str, str | None, bool], Reply]
+
 #: Seconds the hooks have to answer one event: hookline's hook timeout
 #: (``core.runner.DEFAULT_HOOK_TIMEOUT``, a test keeps them equal; imported here it
 #: would load the runner before the fork), well below Claude Code's own (600 s).
@@ -45,11 +49,9 @@ EXIT_GRACE = 1.0
 FORKS = hasattr(os, "fork")
 
 
-def reply_within(
-    seconds: float, work: Callable[[Tell], Reply], failed: Callable[[str, str | None], Reply]
-) -> Reply:
-    """``work(tell)`` run in a child process; ``failed(why, event)`` when no answer came in
-    ``seconds`` or the child ended without one (``event``: what it told, else ``None``).
+def reply_within(seconds: float, work: Callable[[Tell], Reply], failed: Failed) -> Reply:
+    """``work(tell)`` run in a child process; ``failed(why, event, timed_out)`` when no
+    answer came in ``seconds`` or the child ended without one.
 
     Where ``os.fork`` does not exist (``FORKS`` is false), ``work`` runs here, without a
     deadline.
@@ -81,8 +83,10 @@ def reply_within(
     if heard.reply is not None:
         return heard.reply
     if heard.ended:
-        return failed(f"the hooks' process ended without an answer ({status})", heard.event)
-    return failed(f"the hook modules gave no answer within {seconds:g} s (--timeout)", heard.event)
+        why = f"the hooks' process ended without an answer ({status})"
+        return failed(why, heard.event, False)
+    why = f"the hook modules gave no answer within {seconds:g} s (--timeout)"
+    return failed(why, heard.event, True)
 
 
 def leave(code: int) -> NoReturn:

@@ -18,11 +18,15 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from collections.abc import Callable, Mapping
-from typing import Any
+import time
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any, TypeVar
 
 from hookline.bridge.engine import BridgeHooks
 from hookline.bridge.mapping import ClaudeAnswer, claude_event_name, failure_answer
+from hookline.bridge.metrics import NO_HOOK, Decision, claude_decision
+
+T = TypeVar("T")
 
 
 class AnswerWorker:
@@ -38,15 +42,46 @@ class AnswerWorker:
 
     async def answer(self, payload: Mapping[str, Any]) -> ClaudeAnswer:
         """The hooks' answer to ``payload``, or a deny when they gave none in time."""
+        started = time.perf_counter()
+        event = claude_event_name(payload)
+        answer, decision = await self.run(
+            lambda: self.bridge.decide(payload), lambda reason: self._late(event, reason), event
+        )
+        self.bridge.metrics.decided(decision, started)  # never a late answer of a lost thread
+        return answer
+
+    def _late(self, event: str, reason: str) -> tuple[ClaudeAnswer, Decision]:
+        """The deny for an event the hooks did not answer in time, counted as a timeout."""
+        answer = failure_answer(event, reason)
+        decision = claude_decision(event, NO_HOOK, answer)
+        self.bridge.metrics.event_timed_out(decision.event)
+        return answer, decision
+
+    async def run(
+        self, work: Callable[[], Awaitable[T]], expired: Callable[[str], T], what: str
+    ) -> T:
+        """``work()`` on the hooks' thread, in turn; ``expired(reason)`` when it is late.
+
+        ``what`` names the request in the warning about an abandoned thread.
+        """
         if self._turn is None:
             self._turn = asyncio.Lock()
         async with self._turn:  # one event at a time: hooks keep state
             loop = self._loop or self._start()
-            future = asyncio.run_coroutine_threadsafe(self.bridge.answer(payload), loop)
+            future = asyncio.run_coroutine_threadsafe(_awaited(work), loop)
             try:
                 return await asyncio.wait_for(asyncio.wrap_future(future), self.seconds)
             except TimeoutError:
-                return self._expired(payload, loop)
+                return expired(self._expired(what, loop))
+
+    async def close(self) -> None:
+        """Stop the hooks' thread once the event it runs (if any) has been answered."""
+        if self._turn is None:
+            self._turn = asyncio.Lock()
+        async with self._turn:
+            if self._loop is not None:
+                self._loop.call_soon_threadsafe(self._loop.stop)
+                self._loop = None
 
     def _start(self) -> asyncio.AbstractEventLoop:
         loop = asyncio.new_event_loop()
@@ -57,15 +92,19 @@ class AnswerWorker:
         self._loop = loop
         return loop
 
-    def _expired(self, payload: Mapping[str, Any], loop: asyncio.AbstractEventLoop) -> ClaudeAnswer:
-        """Deny, report, and leave the stuck thread: its loop stops once the handler returns."""
+    def _expired(self, what: str, loop: asyncio.AbstractEventLoop) -> str:
+        """Report and leave the stuck thread (its loop stops once the handler returns);
+        the reason the answer gives."""
         self._loop = None
         self.abandoned += 1
         loop.call_soon_threadsafe(loop.stop)
-        event = claude_event_name(payload)
         reason = f"the hooks gave no answer within {self.seconds:g} s"
         self._warn(
-            f"{event}: {reason}; answered for them, and the thread running them is abandoned "
+            f"{what}: {reason}; answered for them, and the thread running them is abandoned "
             f"(still running; {self.abandoned} so far): fix the handler that blocks"
         )
-        return failure_answer(event, reason)
+        return reason
+
+
+async def _awaited(work: Callable[[], Awaitable[T]]) -> T:
+    return await work()

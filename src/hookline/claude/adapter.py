@@ -327,6 +327,9 @@ class ClaudeHooks:
     ) -> bool:
         """Run PermissionDenied for a denied call; True when a hook says it may be retried.
 
+        ``PermissionDenied``: a call was denied (by the rules, the mode, a hook, the user,
+        or with no UI to ask); ``retry: true`` tells the model it may try the call again.
+
         The agent calls it (no bus event carries denials); the model is told about
         ``retry`` in the denied call's result.
         """
@@ -390,6 +393,11 @@ class ClaudeHooks:
     # -- handlers -----------------------------------------------------------------
 
     async def _on_tool_call(self, ev: ToolCallEvent, ctx: HookContext) -> ToolCallResult | None:
+        """``PreToolUse``: exit 2, ``decision: "block"``, ``permissionDecision: "deny"`` or
+        ``continue: false`` block the call (the reason goes to the model);
+        ``permissionDecision`` ``allow`` skips the permission prompt, ``ask`` forces it,
+        ``defer`` leaves the call to the normal permission flow; ``updatedInput`` replaces
+        the input (not with ``defer``); ``additionalContext`` is sent to the model."""
         if not self.engine.has_hooks("PreToolUse"):
             return None
         v = (await self._run("PreToolUse", payloads.pre_tool_use(ev, ctx.cwd), ctx)).verdict
@@ -418,6 +426,13 @@ class ClaudeHooks:
     async def _on_tool_result(
         self, ev: ToolResultEvent, ctx: HookContext
     ) -> ToolResultResult | None:
+        """``PostToolUse``: exit 2 or ``decision: "block"`` (its reason) and
+        ``additionalContext`` are appended to the result the model sees, as feedback;
+        ``updatedToolOutput`` replaces the output (for Bash only in Bash's own shape).
+
+        ``PostToolUseFailure``: the same for a tool that failed, except that
+        ``updatedToolOutput`` is not read.
+        """
         event = "PostToolUseFailure" if ev.is_error else "PostToolUse"
         started = self._started.pop(ev.tool_call_id, None)
         if not self.engine.has_hooks(event):
@@ -438,6 +453,9 @@ class ClaudeHooks:
         self._started[ev.tool_call_id] = time.monotonic()
 
     async def _on_input(self, ev: InputEvent, ctx: HookContext) -> InputResult | None:
+        """``UserPromptSubmit``: exit 2, ``decision: "block"`` or ``continue: false`` drop the
+        prompt (the model never sees it; the user is told why); ``additionalContext``, or
+        plain stdout on exit 0, is appended to the prompt."""
         self.prompt_id = str(uuid.uuid4())
         if not self.engine.has_hooks("UserPromptSubmit"):
             return None
@@ -451,6 +469,8 @@ class ClaudeHooks:
         return None
 
     async def _on_session_start(self, ev: SessionStartEvent, ctx: HookContext) -> None:
+        """``SessionStart``: ``additionalContext``, or plain stdout on exit 0, is sent to the
+        model as context; a block changes nothing."""
         if self.engine.has_hooks("SessionStart"):
             facts = self.facts(ctx)
             fields = payloads.session_start(ev, facts.model)
@@ -484,12 +504,16 @@ class ClaudeHooks:
         )
 
     async def _on_session_shutdown(self, ev: SessionShutdownEvent, ctx: HookContext) -> None:
+        """``SessionEnd``: the session ends (quit, ``/new``, a signal, a switch to another
+        session); an observer: its output changes nothing."""
         if self.engine.has_hooks("SessionEnd"):
             await self._run("SessionEnd", payloads.session_end(ev), ctx)
 
     async def _on_session_before_compact(
         self, ev: SessionBeforeCompactEvent, ctx: HookContext
     ) -> SessionBeforeCompactResult | None:
+        """``PreCompact``: exit 2, ``decision: "block"`` or ``continue: false`` cancel the
+        compaction (the user is told)."""
         if not self.engine.has_hooks("PreCompact"):
             return None
         v = (await self._run("PreCompact", payloads.pre_compact(ev), ctx)).verdict
@@ -499,6 +523,12 @@ class ClaudeHooks:
         return None
 
     async def _on_turn_start(self, ev: TurnStartEvent, ctx: HookContext) -> None:
+        """``ConfigChange``: a settings file changed (checked when a turn starts); a block is
+        reported, and hookline keeps the settings it started with either way.
+
+        ``FileChanged``: a file a FileChanged matcher names (``.envrc|.env``) changed
+        (checked when a turn starts); ``additionalContext`` is sent to the model.
+        """
         if self.engine.has_hooks("ConfigChange"):
             for change in self._config.changes():
                 source = self._config_source.get(change.path, "user_settings")
@@ -513,10 +543,17 @@ class ClaudeHooks:
                 _send_context(ctx, v.contexts)
 
     async def _on_session_compact(self, ev: SessionCompactEvent, ctx: HookContext) -> None:
+        """``PostCompact``: a compaction was written; an observer: its output changes
+        nothing."""
         if self.engine.has_hooks("PostCompact"):
             await self._run("PostCompact", payloads.post_compact(ev), ctx)
 
     async def _on_turn_end(self, ev: TurnEndEvent, ctx: HookContext) -> None:
+        """``PostToolBatch``: a model turn with tool calls ended; blocking reasons (as
+        feedback) and ``additionalContext`` reach the next model call.
+
+        ``StopFailure``: a turn the model API ended with an error; its output is ignored.
+        """
         message = ev.message
         if message is not None and message.get("stop_reason") == "error":
             if self.engine.has_hooks("StopFailure"):  # its output is ignored, as in Claude Code
@@ -541,21 +578,28 @@ class ClaudeHooks:
         return None
 
     async def _on_stop(self, ev: StopEvent, ctx: HookContext) -> StopResult | None:
+        """``Stop``: exit 2 or ``decision: "block"`` keeps the agent going, the reason its
+        next prompt; ``continue: false`` lets it stop; ``additionalContext`` is sent to the
+        model."""
         if not self.engine.has_hooks("Stop"):
             return None
         return await self._stop_like("Stop", payloads.stop(ev), ctx)
 
     async def _on_subagent_stop(self, ev: SubagentStopEvent, ctx: HookContext) -> StopResult | None:
+        """``SubagentStop``: as ``Stop``, for a sub-agent: a block sends it back to work."""
         if not self.engine.has_hooks("SubagentStop"):
             return None
         return await self._stop_like("SubagentStop", payloads.subagent_stop(ev), ctx)
 
     async def _on_subagent_start(self, ev: SubagentStartEvent, ctx: HookContext) -> None:
+        """``SubagentStart``: ``additionalContext`` is sent to the model; a block changes
+        nothing."""
         if self.engine.has_hooks("SubagentStart"):
             v = (await self._run("SubagentStart", payloads.subagent_start(ev), ctx)).verdict
             _send_context(ctx, v.contexts)
 
     async def _on_instructions_loaded(self, ev: InstructionsLoadedEvent, ctx: HookContext) -> None:
+        """``InstructionsLoaded``: an observer: its output changes nothing."""
         if self.engine.has_hooks("InstructionsLoaded"):
             fields = payloads.instructions_loaded(
                 ev.file_path,
@@ -568,6 +612,8 @@ class ClaudeHooks:
             await self._run("InstructionsLoaded", fields, ctx)
 
     async def _on_notification(self, ev: NotificationEvent, ctx: HookContext) -> None:
+        """``Notification``: ``additionalContext`` is sent to the model; a block changes
+        nothing."""
         if self.engine.has_hooks("Notification"):
             v = (await self._run("Notification", payloads.notification(ev), ctx)).verdict
             _send_context(ctx, v.contexts)
@@ -575,6 +621,10 @@ class ClaudeHooks:
     async def _on_permission_request(
         self, ev: PermissionRequestEvent, ctx: HookContext
     ) -> PermissionRequestResult | None:
+        """``PermissionRequest``: ``decision.behavior: "deny"`` (or exit 2,
+        ``permissionDecision: "deny"``) denies the call with ``decision.message``; ``allow``
+        allows it, ``decision.updatedInput`` (or ``updatedInput``) replacing the input; no
+        decision: the user is asked."""
         if not self.engine.has_hooks("PermissionRequest"):
             return None
         fields = payloads.permission_request(ev, ctx.cwd)

@@ -127,11 +127,26 @@ def _suggest(name: str) -> str:
 
 
 class HookAPI:
-    """Registers handlers, commands, renderers and tools for one hook module.
+    """``pi``: what a hook module's ``register(pi)`` receives, one per module.
 
+    It subscribes handlers (``on``), registers commands, shortcuts, flags, tools and
+    renderers, and acts on the agent (``send_user_message``, ``set_model``, ``exec``).
     ``ExtensionAPI`` is the same class: hookline has one object for both.
-    Calls to ``send``/``send_message``/``append_entry`` made before an agent
-    is bound are kept and replayed into it, never dropped.
+    Registrations are read when ``register(pi)`` returns, so they belong inside it;
+    calls to ``send``/``send_message``/``append_entry`` made before an agent is bound
+    are kept and replayed into it, never dropped. pi's call forms work too
+    (``register_command(name, {"description": ..., "handler": fn})``, camelCase keys).
+
+    Attributes: ``cwd`` (the project folder), ``events`` (a bus shared by the hooks
+    loaded together: ``pi.events.on(channel, fn)``, ``pi.events.emit(channel, data)``).
+
+    Example:
+
+        def register(pi):
+            @pi.on("tool_call")
+            def guard(event, ctx):
+                if event.tool_name == "bash" and "rm -rf" in event.input["command"]:
+                    return {"block": True, "reason": "no rm -rf here"}
     """
 
     def __init__(
@@ -158,7 +173,21 @@ class HookAPI:
     @overload
     def on(self, event: str, handler: F) -> F: ...
     def on(self, event: str, handler: F | None = None) -> F | Callable[[F], F]:
-        """Subscribe ``handler`` to ``event``; without a handler, a decorator."""
+        """Subscribe ``handler(event, ctx)`` to ``event``; without a handler, a decorator.
+
+        ``event`` is a name from the event reference (``tool_call``,
+        ``session_before_compact`` ...); a mistyped one raises ``UnknownEventError``
+        with a did-you-mean at load time. The handler may be ``async``; what it
+        returns (``None``, a dict or the event's result class) is the event's result.
+
+        Example:
+
+            @pi.on("session_start")
+            async def hello(event, ctx):
+                ctx.ui.notify("hook loaded", "info")
+
+            pi.on("agent_end", lambda event, ctx: ctx.ui.set_status("run", None))
+        """
         if event not in EVENT_NAMES:
             raise UnknownEventError(f"unknown event {event!r}{_suggest(event)}")
         if self._context is not None:  # bound: the runner has read the handlers
@@ -195,65 +224,168 @@ class HookAPI:
         description: str = "",
         get_argument_completions: ArgumentCompletions | None = None,
     ) -> C: ...
+    @overload
+    def register_command(self, name: str, handler: Mapping[str, Any]) -> CommandHandler: ...
     def register_command(
         self,
         name: str,
-        handler: C | None = None,
+        handler: C | Mapping[str, Any] | None = None,
         *,
         description: str = "",
         get_argument_completions: ArgumentCompletions | None = None,
-    ) -> C | Callable[[C], C]:
-        """Add a slash command ``/name``; ``handler(args, ctx)``. Decorator without a handler.
+    ) -> C | CommandHandler | Callable[[C], C]:
+        """Add the slash command ``/name``, run as ``handler(args, ctx)`` when typed.
 
+        ``args`` is the text after the name; ``ctx`` is a command context (it may also
+        ``wait_for_idle()``, ``new_session()``, ``fork()``). ``description`` is shown by
+        ``/help``, the completion menu and ``get_commands()``;
         ``get_argument_completions(prefix)`` offers values for the argument in the
-        terminal app's completion menu.
+        terminal app's completion menu. Without a handler it is a decorator. pi's
+        options object is accepted too: ``register_command(name, {"description": ...,
+        "handler": fn})``, camelCase keys included; an unknown key or a handler that
+        cannot be called fails while the hook loads.
+
+        Example:
+
+            @pi.register_command("deploy", description="Deploy the current branch")
+            async def deploy(args: str, ctx) -> None:
+                ctx.ui.notify(f"deploying {args or 'main'}", "info")
         """
+        from hookline.core.options import OptionsError, check_callable, option_keywords
+
+        form = f'register_command({name!r}, description="…", handler=fn)'
+        given: Any = handler
+        if isinstance(handler, Mapping):
+            call = f"register_command({name!r}, {{...}})"
+            _no_keywords(
+                call, description=description, get_argument_completions=get_argument_completions
+            )
+            options = option_keywords(
+                handler,
+                ("description", "handler", "get_argument_completions"),
+                call=call,
+                python_form=form,
+            )
+            if "handler" not in options:
+                raise OptionsError(f"{call}: no 'handler' (the Python form: {form})")
+            given = options["handler"]
+            description = options.get("description", "")
+            get_argument_completions = options.get("get_argument_completions")
+        call = f"register_command({name!r})"
+        if get_argument_completions is not None:
+            check_callable(
+                get_argument_completions, "get_argument_completions", call=call, python_form=form
+            )
+        if not isinstance(description, str):
+            raise OptionsError(f"{call}: description must be a string, got {description!r}")
 
         def add(fn: C) -> C:
+            check_callable(fn, "the handler", call=call, python_form=form)
             self.hook.commands[name] = RegisteredCommand(
                 name, fn, description, self.hook.path, get_argument_completions
             )
             return fn
 
-        return add if handler is None else add(handler)
+        return add if given is None else add(given)
 
     def register_shortcut(
-        self, key: str, handler: ShortcutHandler, *, description: str = ""
+        self,
+        key: str,
+        handler: ShortcutHandler | Mapping[str, Any],
+        *,
+        description: str = "",
     ) -> ShortcutHandler:
-        """Bind ``key`` (``"ctrl+k"``, ``"alt+x"``, ``"f5"``) in the terminal app to ``handler``.
+        """Bind ``key`` (``"ctrl+k"``, ``"alt+x"``, ``"f5"``) in the terminal app to
+        ``handler(ctx)``; ``description`` is listed with the app's keys.
 
         Keys hookline needs itself (Ctrl+C, Ctrl+D, Enter, Escape, Tab, arrows, ...)
-        and malformed keys raise ``KeySpecError`` here, at load time.
+        and malformed keys raise ``KeySpecError`` here, at load time. pi's
+        ``{"description": ..., "handler": fn}`` is accepted too.
+
+        Example:
+
+            def clear_status(ctx) -> None:
+                ctx.ui.set_status("deploy", None)
+
+            pi.register_shortcut("ctrl+k", clear_status, description="Clear the deploy status")
         """
-        if not callable(handler):
-            raise TypeError(f"shortcut {key!r}: handler is not callable: {handler!r}")
+        from hookline.core.options import check_callable, option_keywords
+
+        form = f'register_shortcut({key!r}, handler, description="…")'
+        call = f"register_shortcut({key!r})"
+        given: object = handler
+        if isinstance(handler, Mapping):
+            call = f"register_shortcut({key!r}, {{...}})"
+            _no_keywords(call, description=description)
+            options = option_keywords(
+                handler, ("description", "handler"), call=call, python_form=form
+            )
+            given = options.get("handler")
+            description = options.get("description", "")
+        fn = check_callable(given, "the handler", call=call, python_form=form)
         normalized = check_shortcut_key(key)
         self.hook.shortcuts[normalized] = RegisteredShortcut(
-            normalized, handler, description, self.hook.path
+            normalized, fn, description, self.hook.path
         )
-        return handler
+        return fn
 
     def register_message_renderer(self, custom_type: str, renderer: MessageRenderer) -> None:
-        """Render custom messages of ``custom_type`` in the UI."""
+        """Draw custom messages of ``custom_type`` (from ``send_message``) in the terminal
+        app with ``renderer(message, options, theme)``; it returns text (colours kept), a
+        rich renderable or a component.
+
+        Example:
+
+            pi.register_message_renderer(
+                "deploy", lambda message, options, theme: theme.fg("success", message["content"])
+            )
+        """
         self.hook.renderers[custom_type] = renderer
 
-    def register_tool(self, tool: Tool) -> None:
+    def register_tool(self, tool: Tool | Mapping[str, Any]) -> None:
         """Offer a tool to the model; a built-in's name replaces the built-in.
 
         After start-up (from ``session_start``, a command, a handler) the tool is
         live on the next model call. An ``execute`` with a fifth parameter gets
         the hook context (``ctx``) as its last argument. ``parameters`` may be a
         pydantic model class; one whose schema cannot be generated is refused here.
+        pi's tool definition (a mapping with ``name``, ``description``,
+        ``parameters``, ``execute``, ``label``, ``promptSnippet``,
+        ``promptGuidelines``, ``renderCall``, ``renderResult``) is accepted too.
+
+        Example:
+
+            async def forecast(tool_call_id, params, signal, on_update):
+                return ToolResult(content=[{"type": "text", "text": "sunny"}])
+
+            pi.register_tool(Tool("forecast", "Weather forecast for a city.", Forecast, forecast))
         """
+        if isinstance(tool, Mapping):
+            tool = _tool_from_options(tool)
         if not isinstance(tool, Tool):
-            raise TypeError(f"register_tool takes a Tool, got {type(tool).__name__}")
+            raise TypeError(
+                f"register_tool takes a Tool, got {type(tool).__name__} (the Python form: "
+                "register_tool(Tool(name, description, parameters, execute)))"
+            )
         check_parameters(tool.name, tool.parameters)
         self.hook.tools[tool.name] = _with_context(tool, self._current_context)
 
     def wrap_tool(self, name: str, execute: ToolWrapperExecute) -> None:
         """Wrap the tool ``name`` (a built-in or another hook's): ``execute(original,
         tool_call_id, params, signal, on_update, ctx)`` runs instead, ``original`` being
-        the wrapped tool's ``execute`` to delegate to. Wraps stack in load order."""
+        the wrapped tool's ``execute`` to delegate to. Wraps stack in load order.
+
+        Example:
+
+            async def timed(original, tool_call_id, params, signal, on_update, ctx):
+                ctx.ui.set_status("bash", "running")
+                try:
+                    return await original(tool_call_id, params, signal, on_update)
+                finally:
+                    ctx.ui.set_status("bash", None)
+
+            pi.wrap_tool("bash", timed)
+        """
         if not callable(execute):
             raise TypeError(f"wrap_tool({name!r}): execute is not callable: {execute!r}")
         current = self._current_context
@@ -273,12 +405,24 @@ class HookAPI:
         self.hook.tool_wrappers.append((name, wrapper))
 
     def get_active_tools(self) -> list[str]:
-        """The names of the tools the model is offered now."""
+        """The names of the tools the model is offered now (``[]`` before an agent is bound).
+
+        Example:
+
+            if "bash" in pi.get_active_tools():
+                ctx.ui.notify("bash is on", "info")
+        """
         names: list[str] = self._host_call("get_active_tools", [])
         return names
 
     def get_all_tools(self) -> list[ToolInfo]:
-        """Every tool (built-in or a hook's), active or not."""
+        """Every tool (built-in or a hook's), active or not, as ``ToolInfo`` (``name``,
+        ``description``, ``parameters``, ``hook_path``: ``None`` for a built-in).
+
+        Example:
+
+            mine = [t.name for t in pi.get_all_tools() if t.hook_path is not None]
+        """
         tools: list[ToolInfo] = self._host_call("get_all_tools", [])
         return tools
 
@@ -286,23 +430,59 @@ class HookAPI:
         """The slash commands ``prompt`` runs: the hooks' (``source="extension"``), then
         the prompt templates' (``"prompt"``), then the skills' (``"skill"``, named
         ``skill:NAME``), each with its ``description`` and the ``path`` of its file.
-        The terminal app's own commands (``/model``, ``/quit`` ...) are not listed."""
+        The terminal app's own commands (``/model``, ``/quit`` ...) are not listed.
+
+        Example:
+
+            for command in pi.get_commands():
+                print(f"/{command.name}: {command.description}")
+        """
         commands: list[SlashCommandInfo] = self._host_call("get_commands", [])
         return commands
 
     def set_active_tools(self, names: Sequence[str]) -> None:
-        """Offer only these tools from the next model call on (unknown names raise)."""
+        """Offer only these tools from the next model call on (unknown names raise); a
+        call to an inactive tool is refused. Kept until an agent is bound.
+
+        Example:
+
+            pi.set_active_tools(["read", "grep", "find", "ls"])  # a read-only session
+        """
         self._act("set_active_tools", list(names))
 
     def register_flag(
         self,
         name: str,
+        options: Mapping[str, Any] | None = None,
         *,
         type: Literal["boolean", "string"] = "boolean",
         default: bool | str | None = None,
         description: str = "",
     ) -> None:
-        """Add ``--name`` to the command line (read with ``get_flag``)."""
+        """Add ``--name`` to the command line (read with ``get_flag``); ``hookline --help``
+        lists it with its ``description`` and hook. pi's ``{"type": ..., "default": ...,
+        "description": ...}`` is accepted too.
+
+        Example:
+
+            pi.register_flag("plan", type="boolean", default=False, description="Plan only")
+            if pi.get_flag("plan"):
+                pi.set_active_tools(["read", "grep", "find", "ls"])
+        """
+        if options is not None:
+            from hookline.core.options import OptionsError, option_keywords
+
+            call = f"register_flag({name!r}, {{...}})"
+            form = f'register_flag({name!r}, type="boolean", default=False, description="…")'
+            if not isinstance(options, Mapping):
+                raise OptionsError(f"{call}: options must be a mapping (the Python form: {form})")
+            _no_keywords(call, type=type != "boolean", default=default, description=description)
+            chosen = option_keywords(
+                options, ("type", "default", "description"), call=call, python_form=form
+            )
+            type = chosen.get("type", "boolean")
+            default = chosen.get("default")
+            description = chosen.get("description", "")
         if not re.fullmatch(r"[a-z][a-z0-9-]*", name):
             raise ValueError(
                 f"flag name {name!r}: use lowercase letters, digits and dashes (e.g. 'plan')"
@@ -312,7 +492,12 @@ class HookAPI:
         self.hook.flags[name] = RegisteredFlag(name, type, default, description, self.hook.path)
 
     def get_flag(self, name: str) -> bool | str | None:
-        """The flag's value from the command line, else its default; None if unknown."""
+        """The flag's value from the command line, else its default; None if unknown.
+
+        Example:
+
+            target = pi.get_flag("target") or "staging"
+        """
         if name in self.flag_values:
             return self.flag_values[name]
         flag = self.hook.flags.get(name)
@@ -321,7 +506,15 @@ class HookAPI:
     def register_stream_rule(self, name: str, pattern: str, text: str) -> None:
         """A Time-Traveling Stream Rule: when ``pattern`` (a regex) matches what the model
         streams, the stream is cut, ``text`` is injected as a system reminder and the request
-        is retried; each rule fires at most once per turn."""
+        is retried; each rule fires at most once per turn. A bad pattern raises
+        ``ValueError`` at load time.
+
+        Example:
+
+            pi.register_stream_rule(
+                "no-force-push", r"git push (-f|--force)", "Never force-push; ask the user."
+            )
+        """
         try:
             compiled = re.compile(pattern)
         except re.error as exc:
@@ -335,6 +528,17 @@ class HookAPI:
         Checked here: a bad config raises ``ProviderConfigError`` naming this hook. Made
         while the hook loads, it takes effect when the agent starts; later (a command,
         a handler), at once.
+
+        Example:
+
+            pi.register_provider(
+                "local",
+                {
+                    "base_url": "http://localhost:11434/v1",
+                    "api": "openai-completions",
+                    "models": [{"id": "qwen3", "context_window": 32_000}],
+                },
+            )
         """
         from hookline.core.provider_config import ProviderConfigError, provider_config
 
@@ -351,7 +555,12 @@ class HookAPI:
 
     def unregister_provider(self, name: str) -> None:
         """Remove a provider ``register_provider`` added (built-in models it changed come
-        back); nothing happens for one never registered."""
+        back); nothing happens for one never registered.
+
+        Example:
+
+            pi.unregister_provider("local")
+        """
         if self._context is None:
             self.hook.providers.pop(name, None)
         else:
@@ -360,8 +569,15 @@ class HookAPI:
     # -- actions -----------------------------------------------------------
 
     def bind_context(self, context: HookContext) -> None:
-        """Called by ``HookRunner.add_hook``: the context the hook's calls go to from now on;
-        the calls kept until then are replayed into its host, in order."""
+        """Called by ``HookRunner.add_hook``, not by a hook: the context the hook's calls go
+        to from now on; the calls kept until then are replayed into its host, in order.
+
+        Example:
+
+            api = HookAPI(LoadedHook("guard.py"), cwd)
+            register(api)  # the hook's calls to send() ... are kept
+            api.bind_context(runner.context)  # ... and replayed here
+        """
         self._context = context
         kept, self._kept = self._kept, []
         for name, args in kept:
@@ -396,7 +612,15 @@ class HookAPI:
         While the agent streams, ``deliver_as`` says where it lands: ``"steer"``
         after the current tool call (the turn's other calls are skipped),
         ``"follow_up"`` after the run, ``"next_turn"`` with the next user
-        prompt (idle or not). Without it the message lands at the end of the turn.
+        prompt (idle or not). Without it the message lands at the end of the turn;
+        ``trigger_turn`` starts a run when idle.
+
+        Example:
+
+            pi.send_message(
+                {"custom_type": "deploy", "content": "deployed v1.2", "display": True},
+                deliver_as="follow_up",
+            )
         """
         msg: dict[str, Any] = {"role": "custom", "display": True, **message}
         if "custom_type" not in msg or "content" not in msg:
@@ -417,7 +641,12 @@ class HookAPI:
         agent streams, ``"steer"`` lands after the current tool call, ``"follow_up"``
         when the run would stop. Without ``deliver_as`` while a run streams (``agent_end``
         included: the run is still ending) it is refused, as in pi: an error of
-        ``send_user_message`` is reported and nothing is sent."""
+        ``send_user_message`` is reported and nothing is sent.
+
+        Example:
+
+            pi.send_user_message("Now run the tests.", deliver_as="follow_up")
+        """
         if deliver_as is not None:
             _check_delivery(deliver_as, ("steer", "follow_up"))
         blocks: list[Content] = (
@@ -427,33 +656,81 @@ class HookAPI:
 
     async def set_model(self, spec: str | NamedModel) -> bool:
         """Switch the model (``provider:name``, or a ``ctx.model_registry`` entry as in pi);
-        False when it cannot be built."""
+        False when it cannot be built.
+
+        Example:
+
+            if not await pi.set_model("anthropic:claude-haiku-4-5"):
+                ctx.ui.notify("no haiku here", "warning")
+        """
         return await self._current_context().set_model(spec)
 
     def get_thinking_level(self) -> str:
+        """The reasoning effort of the next model call: ``off`` | ``minimal`` | ``low`` |
+        ``medium`` | ``high`` | ``xhigh``.
+
+        Example:
+
+            if pi.get_thinking_level() == "off":
+                pi.set_thinking_level("low")
+        """
         return self._current_context().get_thinking_level()
 
     def set_thinking_level(self, level: str) -> None:
-        """``off`` | ``minimal`` | ``low`` | ``medium`` | ``high`` | ``xhigh`` (next model call)."""
+        """``off`` | ``minimal`` | ``low`` | ``medium`` | ``high`` | ``xhigh`` (next model call),
+        mapped to the provider's reasoning setting.
+
+        Example:
+
+            pi.set_thinking_level("high")
+        """
         self._current_context().set_thinking_level(level)
 
     def set_session_name(self, name: str) -> None:
-        """Name the session (a session entry; listings show it)."""
+        """Name the session (a session entry; listings show it).
+
+        Example:
+
+            pi.set_session_name("deploy v1.2")
+        """
         self._act("set_session_name", name)
 
     def get_session_name(self) -> str | None:
+        """The session's name (``set_session_name``), None when it has none.
+
+        Example:
+
+            name = pi.get_session_name() or "unnamed"
+        """
         return self._host_call("get_session_name", None)  # type: ignore[no-any-return]
 
     def set_label(self, entry_id: str, label: str | None) -> None:
-        """Set (or with None clear) a bookmark label on a session entry."""
+        """Set (or with None clear) a bookmark label on a session entry; ``/tree`` shows it.
+
+        Example:
+
+            leaf = ctx.session_manager.get_leaf_id()
+            pi.set_label(leaf, "before refactor")
+        """
         self._act("set_label", entry_id, label)
 
     def send(self, text: str, attachments: list[Content] | None = None) -> None:
-        """Inject a user message: queued while the agent streams, else starts a run."""
+        """Inject a user message: queued while the agent streams, else starts a run.
+
+        Example:
+
+            pi.send("Summarise what changed.")
+        """
         self._act("send", text, attachments)
 
     def append_entry(self, custom_type: str, data: Any = None) -> None:
-        """Persist hook state in the session file; the model never sees it."""
+        """Persist hook state in the session file; the model never sees it. Read it back
+        from ``ctx.session_manager.get_entries()`` (``type == "custom"``).
+
+        Example:
+
+            pi.append_entry("deploy-state", {"last": "v1.2"})
+        """
         self._act("append_entry", custom_type, data)
 
     async def exec(
@@ -465,7 +742,16 @@ class HookAPI:
         signal: asyncio.Event | None = None,
         cwd: str | None = None,
     ) -> ExecResult:
-        """Run ``command args...``; ``timeout`` in seconds kills its whole process group."""
+        """Run ``command args...`` (no shell) in ``cwd`` (the project by default);
+        ``timeout`` in seconds, or ``signal`` set, kills its whole process group. The
+        result has ``stdout``, ``stderr``, ``code`` and ``killed``.
+
+        Example:
+
+            result = await pi.exec("git", ["status", "--short"], timeout=5)
+            if result.code == 0 and result.stdout:
+                ctx.ui.notify("uncommitted changes", "warning")
+        """
         from hookline.core.process import exec_command  # asyncio's subprocess: loaded on use
 
         return await exec_command(command, args, cwd or self.cwd, timeout=timeout, signal=signal)
@@ -475,6 +761,47 @@ class HookAPI:
 ExtensionAPI = HookAPI
 
 DeliverAs = Literal["steer", "follow_up", "next_turn"]
+
+
+def _no_keywords(call: str, **given: object) -> None:
+    """Refuse keyword arguments given beside a pi options mapping: one place says each."""
+    from hookline.core.options import OptionsError
+
+    named = [k for k, v in given.items() if v not in (None, "", False)]
+    if named:
+        raise OptionsError(
+            f"{call}: give {', '.join(named)} in the mapping or as keywords, not both"
+        )
+
+
+#: pi's tool definition keys (snake_case) that are ``Tool`` fields, and the renderers
+#: hookline reads from ``Tool.meta``.
+_TOOL_FIELDS = ("name", "description", "parameters", "execute", "label", "meta")
+_TOOL_PROMPT = ("prompt_snippet", "prompt_guidelines")
+_TOOL_RENDERERS = ("render_call", "render_result")
+
+
+def _tool_from_options(options: Mapping[str, Any]) -> Tool:
+    """pi's ``registerTool({...})`` definition as a ``Tool``; unknown keys fail here."""
+    from hookline.core.options import OptionsError, check_callable, option_keywords
+
+    name = options.get("name", "?")
+    call = f"register_tool({{'name': {name!r}, ...}})"
+    form = f"register_tool(Tool({name!r}, description, parameters, execute))"
+    values = option_keywords(
+        options, (*_TOOL_FIELDS, *_TOOL_PROMPT, *_TOOL_RENDERERS), call=call, python_form=form
+    )
+    missing = [k for k in ("name", "description", "parameters", "execute") if k not in values]
+    if missing:
+        raise OptionsError(f"{call}: no {', '.join(map(repr, missing))} (the Python form: {form})")
+    check_callable(values["execute"], "execute", call=call, python_form=form)
+    meta = dict(values.pop("meta", None) or {})
+    for key in _TOOL_RENDERERS:
+        if key in values:
+            meta[key] = check_callable(values.pop(key), key, call=call, python_form=form)
+    if "prompt_guidelines" in values:
+        values["prompt_guidelines"] = list(values["prompt_guidelines"])
+    return Tool(**values, meta=meta)
 
 
 def _check_delivery(value: str, allowed: tuple[str, ...]) -> None:

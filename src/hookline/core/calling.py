@@ -74,6 +74,12 @@ class HookError:
     error: str
     exception: BaseException | None = None
 
+    @property
+    def timed_out(self) -> bool:
+        """Whether the runner's deadline ended the handler (its own ``TimeoutError`` is a
+        failure like any other)."""
+        return self.exception is None and self.error.startswith(TIMED_OUT)
+
 
 @dataclass(frozen=True, slots=True)
 class Failed:
@@ -81,6 +87,10 @@ class Failed:
 
     text: str
     exception: BaseException | None = None
+
+
+#: How the text of a failure the runner's deadline caused begins (``HookError.timed_out``).
+TIMED_OUT = "timed out after"
 
 
 class DeadlineExceeded(Exception):
@@ -223,7 +233,7 @@ class HandlerCalls:
 
     def overdue(self, seconds: float | None, aborted: bool) -> str:
         """Why a handler's wait ended: its deadline passed, or an abort expired it."""
-        return "was stopped: the run was aborted" if aborted else f"timed out after {seconds:g} s"
+        return "was stopped: the run was aborted" if aborted else f"{TIMED_OUT} {seconds:g} s"
 
     def ignored(self, overdue: str) -> str:
         """``overdue``, for a handler that also ignored its cancellation past the grace."""

@@ -18,7 +18,21 @@ from hookline.core.plain_errors import PlainError
 
 
 class HookResult(BaseModel):
-    """Base of results: strict keys, snake_case or camelCase accepted."""
+    """Base of results: strict keys, snake_case or camelCase accepted.
+
+    A handler returns its event's result class, or a dict with the same keys; an
+    unknown key or a wrong type is reported with the hook and the event.
+
+    Example:
+
+        from hookline import ToolCallResult
+
+        @pi.on("tool_call")
+        def guard(event, ctx):
+            if event.tool_name == "write" and not event.input["path"].startswith("src/"):
+                return ToolCallResult(block=True, reason="writes stay in src/")
+                # the same: {"block": True, "reason": "writes stay in src/"}
+    """
 
     model_config = ConfigDict(
         extra="forbid",
@@ -36,11 +50,23 @@ class HookResult(BaseModel):
     @property
     def hook_path(self) -> str | None:
         """The path of the hook that decided (a blocking ``tool_call``, a ``permission_request``
-        decision), so whoever shows the decision can say which hook made it."""
+        decision), so whoever shows the decision can say which hook made it.
+
+        Example:
+
+            if result.block:
+                print(f"blocked by {result.hook_path}: {result.reason}")
+        """
         return self._hook_path
 
     def decided_by(self, hook_path: str) -> Self:
-        """A copy of this result, attributed to the hook at ``hook_path``."""
+        """A copy of this result, attributed to the hook at ``hook_path`` (the runner's
+        combination rules call it; a handler has no need to).
+
+        Example:
+
+            decided = ToolCallResult(block=True).decided_by("/p/.hookline/hooks/guard.py")
+        """
         copy = self.model_copy()
         copy._hook_path = hook_path
         return copy
@@ -99,7 +125,7 @@ class ToolResultResult(HookResult):
     override (a redaction stays redacted); on a failed tool it is attached to
     the re-raised error as notes.
 
-    Combination: every handler sees the original; the last override wins;
+    Combination: chained like middleware (each handler sees the previous one's patch);
     ``append`` blocks accumulate.
     """
 

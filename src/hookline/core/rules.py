@@ -1,4 +1,7 @@
-"""The combination rules (the README's table): how several handlers of one event combine.
+"""The combination rules: how several handlers of one event combine.
+
+Each rule's docstring (its first paragraph) is what the event reference says of it: the
+reference is generated from ``RULE_OF`` and these docstrings.
 
 Each rule is a plain function of the runner's ``HandlerCalls`` (how one
 handler is called, under which deadline, where its failures go), the event,
@@ -73,7 +76,8 @@ WITHHELD = "the tool's output was withheld"
 
 
 async def _notify(calls: HandlerCalls, event: Event, handlers: Iterator[Entry], late: Late) -> None:
-    """Notifications: every handler runs; failures are reported and the chain goes on."""
+    """A notification: every handler runs, in order; return values are ignored; a handler
+    that fails is reported and the next one still runs."""
     # The hottest non-tool path: each handler is awaited inline (see ``calling.RuleDeadlines``).
     ctx = calls.context
     for entry in handlers:
@@ -102,7 +106,10 @@ NOTIFY = DirectRule(_notify, _notify_rest)
 async def run_tool_call(
     calls: HandlerCalls, event: Event, handlers: Iterator[Entry], late: Late
 ) -> HookResult | None:
-    """First block wins; a failing or late handler blocks; input rewrites chain."""
+    """The first ``block`` stops the chain and blocks the call; ``input`` rewrites chain
+    (the next handler sees the rewritten input); ``permission`` goes to the permission
+    stage, ``ask`` from any handler beating ``allow``. A handler that raises, returns
+    something invalid or misses its deadline blocks the call (fail closed)."""
     current: ToolCallEvent = event  # type: ignore[assignment]  # no ``cast`` call: hot
     last: ToolCallResult | None = None
     permission: str | None = None
@@ -167,8 +174,10 @@ TOOL_CALL = DirectRule(run_tool_call, _tool_call_abandoned)
 async def _tool_result(
     calls: HandlerCalls, event: Event, handlers: Iterator[Entry], late: Late
 ) -> HookResult | None:
-    """Middleware: each handler sees the previous handler's patch (fields it omits keep
-    their value), appends accumulate; a failing or late handler withholds the output.
+    """Middleware: each handler sees the previous handler's patch (``content``, ``details``,
+    ``is_error``; fields it omits keep their value); ``append`` blocks accumulate. A handler
+    that raises, returns something invalid or misses its deadline withholds the output
+    (fail closed) and stops the chain.
 
     So a later handler cannot undo an earlier redaction by accident: it sees the
     redacted content, not the original.
@@ -236,7 +245,9 @@ def withheld(reason: str) -> ToolResultResult:
 
 
 async def context(calls: HandlerCalls, event: Event, entries: list[Entry]) -> HookResult | None:
-    """Chained: each handler gets the previous handler's list, passed on without a copy.
+    """Chained: each handler gets the previous handler's ``messages``, passed on without a
+    copy; a malformed message is blamed on the hook whose list brought it in, and the list
+    before that hook is sent.
 
     Lists are checked by shape once, at the end (only messages the chain added
     are looked at): a 10 000-message list through five handlers costs one
@@ -323,6 +334,7 @@ async def before_agent_start(
 
 
 async def cancellable(calls: HandlerCalls, event: Event, entries: list[Entry]) -> HookResult | None:
+    """The latest result is kept; the first ``cancel`` stops the chain and the action."""
     kept = None
     for path, fn in entries:
         result = await calls.guarded(path, fn, event)
@@ -334,6 +346,7 @@ async def cancellable(calls: HandlerCalls, event: Event, entries: list[Entry]) -
 
 
 async def latest(calls: HandlerCalls, event: Event, entries: list[Entry]) -> HookResult | None:
+    """Every handler runs; the latest result wins."""
     kept = None
     for path, fn in entries:
         result = await calls.guarded(path, fn, event)
@@ -343,6 +356,8 @@ async def latest(calls: HandlerCalls, event: Event, entries: list[Entry]) -> Hoo
 
 
 async def input_chain(calls: HandlerCalls, event: Event, entries: list[Entry]) -> HookResult | None:
+    """Chained transforms: each handler sees the previous handler's ``text`` and ``images``;
+    ``handled`` stops the chain (the model never sees the prompt)."""
     assert isinstance(event, events.InputEvent)
     current = event
     changed = False
@@ -371,12 +386,16 @@ async def input_chain(calls: HandlerCalls, event: Event, entries: list[Entry]) -
 
 
 async def user_bash(calls: HandlerCalls, event: Event, entries: list[Entry]) -> HookResult | None:
+    """Chained: ``command`` and ``cwd`` rewrites chain, the last ``env`` and ``operations``
+    win; a handler's ``result`` (it ran the command itself) ends the chain."""
     from hookline.core.results import UserBashResult
 
     return await _user_run(calls, event, entries, UserBashResult, "command")
 
 
 async def user_python(calls: HandlerCalls, event: Event, entries: list[Entry]) -> HookResult | None:
+    """Chained: ``code`` and ``cwd`` rewrites chain, the last ``env`` wins; a handler's
+    ``result`` (it ran the code itself) ends the chain."""
     from hookline.core.results import UserPythonResult
 
     return await _user_run(calls, event, entries, UserPythonResult, "code")
@@ -418,7 +437,8 @@ async def _user_run(
 async def resources_discover(
     calls: HandlerCalls, event: Event, entries: list[Entry]
 ) -> HookResult | None:
-    """Every handler's paths are kept, in load order."""
+    """Every handler's ``skill_paths``, ``prompt_paths`` and ``theme_paths`` are kept, in
+    load order."""
     found: ResourcesDiscoverResult | None = None
     for path, fn in entries:
         result = await calls.guarded(path, fn, event)
@@ -436,7 +456,8 @@ async def resources_discover(
 
 
 async def message_end(calls: HandlerCalls, event: Event, entries: list[Entry]) -> HookResult | None:
-    """Chained: each handler sees the message with the previous handler's text."""
+    """Chained: each handler sees the message with the previous handler's ``text``; the
+    last text is kept."""
     assert isinstance(event, events.MessageEndEvent)
     current = event
     text_now: str | None = None
@@ -461,7 +482,8 @@ async def message_end(calls: HandlerCalls, event: Event, entries: list[Entry]) -
 async def provider_request(
     calls: HandlerCalls, event: Event, entries: list[Entry]
 ) -> HookResult | None:
-    """Chained: each handler sees the payload the previous one returned."""
+    """Chained: each handler sees the ``payload`` the previous one returned; the last one
+    is sent."""
     assert isinstance(event, events.BeforeProviderRequestEvent)
     current = event
     for path, fn in entries:
@@ -480,6 +502,7 @@ async def provider_request(
 
 
 async def first_block(calls: HandlerCalls, event: Event, entries: list[Entry]) -> HookResult | None:
+    """The first ``block`` wins and stops the chain."""
     for path, fn in entries:
         result = await calls.guarded(path, fn, event)
         if result is None:
@@ -494,6 +517,7 @@ async def first_block(calls: HandlerCalls, event: Event, entries: list[Entry]) -
 async def first_decision(
     calls: HandlerCalls, event: Event, entries: list[Entry]
 ) -> HookResult | None:
+    """The first handler with a ``decision`` wins and stops the chain."""
     for path, fn in entries:
         result = await calls.guarded(path, fn, event)
         if result is None:

@@ -85,7 +85,6 @@ BACKGROUNDS: tuple[str, ...] = (
 )
 BUILTIN_THEMES = ("dark", "light")
 
-_CAMEL = re.compile(r"(?<=[a-z0-9])([A-Z])")
 _HEX = re.compile(r"#[0-9a-fA-F]{6}")
 #: The 256-colour cube's channel values, and its grey ramp (232-255).
 _CUBE = (0, 95, 135, 175, 215, 255)
@@ -135,7 +134,9 @@ class ThemeResult:
 
 def color_key(name: str) -> str:
     """A colour's snake_case name, from either spelling (``toolTitle`` → ``tool_title``)."""
-    return _CAMEL.sub(r"_\1", name).lower()
+    from hookline.core.options import snake_key  # pi's camelCase, read as everywhere
+
+    return snake_key(name)
 
 
 class Theme:

@@ -42,7 +42,26 @@ class OverlayPlacement(TypedDict, total=False):
 
 @runtime_checkable
 class HookUI(Protocol):
-    """What every mode provides: TUI dialogs, RPC requests, or the no-UI answers."""
+    """``ctx.ui``: dialogs, notifications and the screen's parts a hook may fill.
+
+    Every mode provides it: the terminal app draws it, RPC mode sends
+    ``extension_ui_request`` lines its client answers, and where nobody can answer
+    (print and JSON modes, a sub-agent, ``hooks test``) each dialog gives its default
+    at once (``None``, ``False``) and ``ctx.has_ui`` is false; a hook that must not
+    let something through unasked checks it. Text a hook shows has its terminal
+    escape sequences removed (a theme's colours kept).
+
+    Example:
+
+        @pi.on("tool_call")
+        async def ask(event, ctx):
+            if event.tool_name != "bash":
+                return None
+            if not ctx.has_ui:
+                return {"block": True, "reason": "blocked: no UI to ask"}
+            if not await ctx.ui.confirm("Run this?", event.input["command"], timeout=30):
+                return {"block": True, "reason": "declined"}
+    """
 
     async def select(
         self,
@@ -52,7 +71,19 @@ class HookUI(Protocol):
         timeout: float | None = None,
         signal: asyncio.Event | None = None,
         descriptions: Mapping[str, str] | None = None,
-    ) -> str | None: ...
+    ) -> str | None:
+        """Ask the user to pick one of ``options``; the option chosen, or None when
+        dismissed, timed out (``timeout`` seconds, a countdown shows) or closed by
+        ``signal``. ``descriptions`` maps an option to a line shown beside it.
+
+        Example:
+
+            env = await ctx.ui.select(
+                "Deploy to", ["staging", "prod"], descriptions={"prod": "customers see it"}
+            )
+        """
+        ...
+
     async def confirm(
         self,
         title: str,
@@ -60,7 +91,17 @@ class HookUI(Protocol):
         *,
         timeout: float | None = None,
         signal: asyncio.Event | None = None,
-    ) -> bool: ...
+    ) -> bool:
+        """Ask a yes/no question; True only when the user says yes (False when dismissed,
+        timed out, or where there is no UI).
+
+        Example:
+
+            if await ctx.ui.confirm("Force push?", "origin/main will be rewritten"):
+                ...
+        """
+        ...
+
     async def input(
         self,
         title: str,
@@ -68,7 +109,15 @@ class HookUI(Protocol):
         *,
         timeout: float | None = None,
         signal: asyncio.Event | None = None,
-    ) -> str | None: ...
+    ) -> str | None:
+        """Ask for one line of text; the text, or None when dismissed or timed out.
+
+        Example:
+
+            branch = await ctx.ui.input("Branch name", placeholder="feature/...")
+        """
+        ...
+
     async def editor(
         self,
         title: str,
@@ -77,32 +126,200 @@ class HookUI(Protocol):
         timeout: float | None = None,
         signal: asyncio.Event | None = None,
         prompt_style: bool | None = None,
-    ) -> str | None: ...
-    def notify(self, message: str, type: NotifyType = "info") -> None: ...
-    def set_status(self, key: str, text: str | None) -> None: ...
+    ) -> str | None:
+        """Ask for several lines, starting from ``prefill``; the text, or None when
+        dismissed. By default (and with ``prompt_style=True``) Enter submits and
+        Alt+Enter adds a line; with False, Enter adds a line and Ctrl+Enter submits.
+
+        Example:
+
+            message = await ctx.ui.editor("Commit message", prefill="fix: ")
+        """
+        ...
+
+    def notify(self, message: str, type: NotifyType = "info") -> None:
+        """Show ``message`` to the user without waiting; ``type`` is ``"info"``,
+        ``"warning"`` or ``"error"`` (its colour and mark). Where there is no UI it is
+        kept, not shown (``NoUI.notifications``).
+
+        Example:
+
+            ctx.ui.notify("tests passed", "info")
+            ctx.ui.notify("3 files outside src/ were skipped", "warning")
+        """
+        ...
+
+    def set_status(self, key: str, text: str | None) -> None:
+        """Show ``text`` in the status line under ``key`` (one text per key, sorted by
+        key); None or ``""`` removes it.
+
+        Example:
+
+            ctx.ui.set_status("deploy", "deploying…")
+            ctx.ui.set_status("deploy", None)
+        """
+        ...
+
     async def custom(
         self,
         factory: Callable[..., Any],
         *,
         overlay: bool = False,
         **placement: Unpack[OverlayPlacement],
-    ) -> Any: ...
-    def set_editor_text(self, text: str) -> None: ...
-    def get_editor_text(self) -> str: ...
-    def paste_to_editor(self, text: str) -> None: ...
-    def set_editor_component(self, factory: Callable[..., Any] | None) -> None: ...
+    ) -> Any:
+        """Show a component of the hook's own until it calls ``done(value)``; returns that
+        value. ``factory(tui, theme, keybindings, done)`` (pi's) builds it; it replaces
+        the prompt editor, or with ``overlay=True`` floats over the screen where
+        ``placement`` says (``anchor``, ``width``, ``margin``, ...: ``OverlayPlacement``).
+        Only the terminal app can show one: elsewhere it returns None.
+
+        Example:
+
+            from hookline.components import SelectItem, SelectList
+
+            def factory(tui, theme, keybindings, done):
+                items = SelectList([SelectItem("apple"), SelectItem("banana")])
+                items.on_select = lambda item: done(item.value)
+                items.on_cancel = lambda: done(None)
+                return items
+
+            fruit = await ctx.ui.custom(factory, overlay=True, anchor="center", width="40%")
+        """
+        ...
+
+    def set_editor_text(self, text: str) -> None:
+        """Replace the text of the prompt editor (what the user is typing).
+
+        Example:
+
+            ctx.ui.set_editor_text("/deploy staging")
+        """
+        ...
+
+    def get_editor_text(self) -> str:
+        """The text in the prompt editor now (``""`` where there is none).
+
+        Example:
+
+            draft = ctx.ui.get_editor_text()
+        """
+        ...
+
+    def paste_to_editor(self, text: str) -> None:
+        """Insert ``text`` at the prompt editor's cursor, as a paste.
+
+        Example:
+
+            ctx.ui.paste_to_editor(result.stdout)
+        """
+        ...
+
+    def set_editor_component(self, factory: Callable[..., Any] | None) -> None:
+        """Use the hook's own editor for the prompt (``factory(tui, theme, keybindings)``,
+        pi's); None restores the built-in one. Only the terminal app has a prompt
+        editor: elsewhere a notification says so once.
+
+        Example:
+
+            from hookline.components import CustomEditor
+
+            ctx.ui.set_editor_component(lambda tui, theme, keys: CustomEditor(tui, theme, keys))
+        """
+        ...
+
     def set_widget(
         self, key: str, content: WidgetContent | None, *, placement: WidgetPlacement = "above"
-    ) -> None: ...
-    def set_working_message(self, text: str | None) -> None: ...
-    def set_title(self, title: str) -> None: ...
-    def set_header(self, content: WidgetContent | None) -> None: ...
-    def set_footer(self, content: WidgetContent | None) -> None: ...
+    ) -> None:
+        """Show lines (or a component factory's component) ``"above"`` or ``"below"`` the
+        prompt editor under ``key``; None removes it.
+
+        Example:
+
+            ctx.ui.set_widget("todo", ["todo:", "  - write the test"], placement="below")
+        """
+        ...
+
+    def set_working_message(self, text: str | None) -> None:
+        """Replace the text shown while the agent works (None: the default).
+
+        Example:
+
+            ctx.ui.set_working_message("Deploying…")
+        """
+        ...
+
+    def set_title(self, title: str) -> None:
+        """Set the terminal window's title.
+
+        Example:
+
+            ctx.ui.set_title(f"hookline · {ctx.cwd}")
+        """
+        ...
+
+    def set_header(self, content: WidgetContent | None) -> None:
+        """Replace the header above the transcript with lines or a component factory's
+        component; None restores the default.
+
+        Example:
+
+            ctx.ui.set_header(["deploy bot", "  /deploy <env>"])
+        """
+        ...
+
+    def set_footer(self, content: WidgetContent | None) -> None:
+        """Replace the footer under the prompt editor: lines, or pi's factory
+        ``factory(tui, theme, footer_data)`` whose component is redrawn live (it may
+        read ``footer_data.get_git_branch()``, ``get_model()``, ``get_usage()``);
+        None restores the default.
+
+        Example:
+
+            ctx.ui.set_footer([f"model: {ctx.model}"])
+        """
+        ...
+
     @property
-    def theme(self) -> Theme: ...
-    def set_theme(self, theme: str | Theme) -> ThemeResult: ...
-    def get_theme(self, name: str) -> Theme | None: ...
-    def get_all_themes(self) -> list[ThemeInfo]: ...
+    def theme(self) -> Theme:
+        """The current theme, to colour a hook's text with pi's colour names
+        (``fg(color, text)``, ``bg``, ``bold``); plain where nothing is coloured.
+
+        Example:
+
+            theme = ctx.ui.theme
+            ctx.ui.set_status("tests", theme.fg("success", "✓ passed"))
+        """
+        ...
+
+    def set_theme(self, theme: str | Theme) -> ThemeResult:
+        """Switch to the theme named (or given); a ``ThemeResult(success, error)`` says
+        whether it did (RPC and no-UI modes cannot).
+
+        Example:
+
+            result = ctx.ui.set_theme("light")
+            if not result.success:
+                ctx.ui.notify(result.error or "", "warning")
+        """
+        ...
+
+    def get_theme(self, name: str) -> Theme | None:
+        """The theme ``name`` without switching to it; None when there is none.
+
+        Example:
+
+            light = ctx.ui.get_theme("light")
+        """
+        ...
+
+    def get_all_themes(self) -> list[ThemeInfo]:
+        """The themes ``set_theme`` can switch to, as ``ThemeInfo(name, path)``.
+
+        Example:
+
+            names = [t.name for t in ctx.ui.get_all_themes()]
+        """
+        ...
 
 
 _SPACES = re.compile(r" {2,}")

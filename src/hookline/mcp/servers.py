@@ -132,9 +132,9 @@ class _Server:
             try:
                 from mcp import Client
             except ImportError:
-                raise RuntimeError(
-                    "the mcp SDK is not installed: pip install 'hookline[mcp]'"
-                ) from None
+                from hookline._extras import install_hint
+
+                raise RuntimeError("the mcp SDK is not installed: " + install_hint("mcp")) from None
             transport = self._transport()
             async with Client(
                 transport, mode="auto", message_handler=self._on_message, log_level="info"

@@ -12,7 +12,8 @@ Every request gets exactly one answer with its id: ``result`` (``null`` when
 no hook changed anything) or ``error``. A ``tool_call`` that cannot be
 decided (bad request, a hook error the rules turn into a block) answers a
 block: the host fails closed, as it does while a hook module failed to load.
-Events are answered in order, one at a time.
+Events are answered in order, one at a time. An ``Observer`` (the bridge's
+metrics) hears each answer, the hook that decided it and the hooks' failures.
 
 The same stream may carry Claude Code hook inputs (``{"id", "input"}``, see
 ``hookline.bridge.serve``): the caller passes ``claude``, which answers those
@@ -24,8 +25,9 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Awaitable, Callable, Sequence
-from typing import Any, TextIO
+import time
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from typing import Any, Protocol, TextIO
 
 from hookline.agent.agent import Agent
 from hookline.core.events import (
@@ -44,7 +46,7 @@ from hookline.core.results import (
     ToolCallResult,
     ToolResultResult,
 )
-from hookline.core.runner import HookRunner
+from hookline.core.runner import HookError, HookRunner
 from hookline.modes.print_mode import LineWriter, dumps
 from hookline.modes.rpc.events import wire_message
 from hookline.modes.rpc.wire import LineTooLong, open_stdin, parse_command, read_lines
@@ -82,7 +84,11 @@ def _text(data: dict[str, Any], key: str) -> str:
     return value
 
 
-async def _tool_call(runner: HookRunner, data: dict[str, Any]) -> Any:
+#: An event's answer (``result``) and the path of the hook that decided it (``None``: none).
+Answered = tuple[Any, str | None]
+
+
+async def _tool_call(runner: HookRunner, data: dict[str, Any]) -> Answered:
     event = ToolCallEvent(
         tool_name=_text(data, "toolName"),
         tool_call_id=str(data.get("toolCallId", "")),
@@ -90,13 +96,13 @@ async def _tool_call(runner: HookRunner, data: dict[str, Any]) -> Any:
     )
     result = await runner.emit_tool_call(event)
     if not isinstance(result, ToolCallResult):
-        return None
+        return None, None
     if result.block:
-        return {"block": True, "reason": result.reason or "blocked by a hook"}
-    return {"input": result.input} if result.input is not None else None
+        return {"block": True, "reason": result.reason or "blocked by a hook"}, result.hook_path
+    return ({"input": result.input} if result.input is not None else None), result.hook_path
 
 
-async def _tool_result(runner: HookRunner, data: dict[str, Any]) -> Any:
+async def _tool_result(runner: HookRunner, data: dict[str, Any]) -> Answered:
     event = ToolResultEvent(
         tool_name=_text(data, "toolName"),
         tool_call_id=str(data.get("toolCallId", "")),
@@ -107,7 +113,7 @@ async def _tool_result(runner: HookRunner, data: dict[str, Any]) -> Any:
     )
     result = await runner.emit_tool_result(event)
     if not isinstance(result, ToolResultResult):
-        return None
+        return None, None
     patch: dict[str, Any] = {}
     content = result.content
     if result.append:
@@ -118,10 +124,10 @@ async def _tool_result(runner: HookRunner, data: dict[str, Any]) -> Any:
         patch["details"] = result.details
     if result.is_error is not None:
         patch["isError"] = result.is_error
-    return patch or None
+    return patch or None, result.hook_path
 
 
-async def _input(runner: HookRunner, data: dict[str, Any]) -> Any:
+async def _input(runner: HookRunner, data: dict[str, Any]) -> Answered:
     source = data.get("source")
     event = InputEvent(
         text=_text(data, "text"),
@@ -130,18 +136,18 @@ async def _input(runner: HookRunner, data: dict[str, Any]) -> Any:
     )
     result = await runner.emit(event)
     if not isinstance(result, InputResult):
-        return {"action": "continue"}
+        return {"action": "continue"}, None
     if result.handled:
-        return {"action": "handled"}
+        return {"action": "handled"}, result.hook_path
     if result.text is None and result.images is None:
-        return {"action": "continue"}
+        return {"action": "continue"}, None
     answer: dict[str, Any] = {"action": "transform", "text": result.text or event.text}
     if result.images is not None:
         answer["images"] = _content_out(result.images)
-    return answer
+    return answer, result.hook_path
 
 
-async def _before_agent_start(runner: HookRunner, data: dict[str, Any]) -> Any:
+async def _before_agent_start(runner: HookRunner, data: dict[str, Any]) -> Answered:
     """A hook sets the prompt with ``ctx.set_system_prompt``; the change is the answer."""
     system_prompt = _text(data, "systemPrompt")
     host = runner.context.host
@@ -164,10 +170,10 @@ async def _before_agent_start(runner: HookRunner, data: dict[str, Any]) -> Any:
             **({"details": message.details} if message.details is not None else {}),
             **({"attribution": message.attribution} if message.attribution else {}),
         }
-    return answer or None
+    return answer or None, None
 
 
-async def _session_start(runner: HookRunner, data: dict[str, Any]) -> Any:
+async def _session_start(runner: HookRunner, data: dict[str, Any]) -> Answered:
     reason = data.get("reason")
     file = data.get("sessionFile")
     await runner.emit(
@@ -176,15 +182,15 @@ async def _session_start(runner: HookRunner, data: dict[str, Any]) -> Any:
             session_file=file if isinstance(file, str) else None,
         )
     )
-    return None
+    return None, None
 
 
-async def _session_shutdown(runner: HookRunner, data: dict[str, Any]) -> Any:
+async def _session_shutdown(runner: HookRunner, data: dict[str, Any]) -> Answered:
     await runner.emit(SessionShutdownEvent(reason="quit"))
-    return None
+    return None, None
 
 
-_EVENTS: dict[str, Callable[[HookRunner, dict[str, Any]], Any]] = {
+_EVENTS: dict[str, Callable[[HookRunner, dict[str, Any]], Awaitable[Answered]]] = {
     "tool_call": _tool_call,
     "tool_result": _tool_result,
     "input": _input,
@@ -241,11 +247,26 @@ class ServeHost(DetachedHost):
 ClaudeLines = Callable[[str | bytes | LineTooLong], Awaitable[dict[str, Any]]]
 
 
+class Observer(Protocol):
+    """Hears what the pi bridge answers (``hookline.bridge.metrics.BridgeMetrics``)."""
+
+    def pi_answered(
+        self, event: str | None, answer: Mapping[str, Any], hook: str | None, started: float
+    ) -> None:
+        """``answer`` to an ``event`` request (``None``: not an event answered here) that
+        came at ``time.perf_counter()`` ``started``, decided by the hook at ``hook``
+        (``None``: none)."""
+
+    def hook_error(self, error: HookError) -> None:
+        """A handler failed or timed out."""
+
+
 async def serve_stdio(
     agent: Agent,
     out: TextIO | None = None,
     claude: ClaudeLines | None = None,
     broken: Sequence[str] = (),
+    observer: Observer | None = None,
 ) -> int:
     """Answer event requests on stdin until EOF; a bad line is answered, never fatal.
 
@@ -254,13 +275,16 @@ async def serve_stdio(
     untrusted project's, skipped): every ``tool_call`` is then blocked, as the
     hook meant to guard it is missing (Claude Code's
     ``PreToolUse`` lines are denied alike). Hooks see a ``ServeHost``, never
-    the agent: it runs no turns here.
+    the agent: it runs no turns here. ``observer`` hears each pi answer and every
+    hook failure.
     """
     write = LineWriter(out)
     host = ServeHost(
         lambda text: print(f"hookline serve: {text}", file=sys.stderr, flush=True), agent
     )
     agent.runner.bind_host(host)
+    if observer is not None:
+        agent.runner.on_error(observer.hook_error)
     async for line in read_lines(await open_stdin()):
         if isinstance(line, LineTooLong):  # refused in both shapes: either host fails closed
             error = f"line of {line.size} bytes is too long"
@@ -276,9 +300,10 @@ async def serve_stdio(
         if claude is not None and _is_claude(text):
             write(dumps(await claude(text)))
             continue
-        answer = await _answer(agent.runner, text, broken)
-        host.settle(str(_object(text).get("type", "request"))[:80])
-        if claude is not None and "result" not in answer and "type" not in _object(text):
+        answer = await answer_event(agent.runner, text, broken, observer)
+        kind = _object(text).get("type")
+        host.settle(str(kind if kind is not None else "request")[:80])
+        if claude is not None and "result" not in answer and kind is None:
             # Not a pi event and not a hook input: refuse in both shapes (fail closed).
             answer = {**answer, **await claude(text)}
         write(dumps(answer))
@@ -322,7 +347,34 @@ def _is_claude(text: str) -> bool:
     return "type" not in request and ("input" in request or "hook_event_name" in request)
 
 
-async def _answer(runner: HookRunner, text: str, broken: Sequence[str]) -> dict[str, Any]:
+async def answer_event(
+    runner: HookRunner,
+    text: str,
+    broken: Sequence[str] = (),
+    observer: Observer | None = None,
+) -> dict[str, Any]:
+    """The reply to one pi event request (``text``, its JSON), whatever carried it in
+    (stdin here, ``POST /pi`` in ``hookline serve --http``);
+    ``observer`` hears it (the runner's failures it hears by subscribing once, as
+    ``serve_stdio`` does). ``broken``: as ``serve_stdio``'s."""
+    started = time.perf_counter()
+    answer, hook = await _answer(runner, text, broken)
+    if observer is not None:
+        kind = _object(text).get("type")
+        if kind is not None:
+            observer.pi_answered(known_event(kind), answer, hook, started)
+    return answer
+
+
+def known_event(kind: object) -> str | None:
+    """``kind`` when it is a pi event this bridge answers (a label a client cannot invent)."""
+    return kind if isinstance(kind, str) and kind in _EVENTS else None
+
+
+async def _answer(
+    runner: HookRunner, text: str, broken: Sequence[str]
+) -> tuple[dict[str, Any], str | None]:
+    """The reply to a pi event request, and the hook that decided it (``None``: none)."""
     request_id: Any = None
     event = ""
     try:
@@ -339,10 +391,11 @@ async def _answer(runner: HookRunner, text: str, broken: Sequence[str]) -> dict[
         if event == "tool_call" and broken:
             failed = "; ".join(broken)
             reason = f"hookline: hook modules failed to load or were skipped: {failed}"
-            return {"id": request_id, "result": {"block": True, "reason": reason}}
-        return {"id": request_id, "result": await handler(runner, data)}
+            return {"id": request_id, "result": {"block": True, "reason": reason}}, None
+        result, hook = await handler(runner, data)
+        return {"id": request_id, "result": result}, hook
     except Exception as exc:  # a hook's own failure is the runner's; this is a bad request
         answer: dict[str, Any] = {"id": request_id, "error": f"{type(exc).__name__}: {exc}"}
         if event == "tool_call":  # undecidable: the host blocks (fail closed)
             answer["result"] = {"block": True, "reason": f"hookline: {answer['error']}"}
-        return answer
+        return answer, None

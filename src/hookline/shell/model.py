@@ -16,7 +16,18 @@ _NOT_WRITTEN = frozenset({"/dev/null", "/dev/stdout", "/dev/stderr"})
 
 
 class ShellParseError(ValueError):
-    """Raised by ``parse_command(text, strict=True)`` when the text cannot be analysed."""
+    """Raised by ``parse_command(text, strict=True)`` when the text cannot be analysed;
+    ``problems`` says why, as ``ParsedCommandLine.problems`` would.
+
+    Example:
+
+        >>> from hookline.shell import ShellParseError, parse_command
+        >>> try:
+        ...     parse_command('eval "$X"', strict=True)
+        ... except ShellParseError as exc:
+        ...     exc.problems
+        ('eval script is not static: "$X"',)
+    """
 
     def __init__(self, problems: Sequence[str]) -> None:
         self.problems = tuple(problems)
@@ -28,7 +39,15 @@ class Redirection:
     """One redirection: ``op`` as written (``>``, ``>>``, ``<``, ``&>``, ``>|``, ``>&``,
     ``<<``, ``<<<``, …), its unquoted ``target`` (``None`` for heredocs, herestrings
     and ``>&-``), the file descriptor written before the operator, and whether the
-    target is decided at run time (``> $FILE``)."""
+    target is decided at run time (``> $FILE``).
+
+    Example:
+
+        >>> from hookline.shell import parse_command
+        >>> parse_command("make 2>&1 > build.log").commands[0].redirections
+        [Redirection(op='>&', target='1', fd=2, dynamic=False), Redirection(op='>', \
+target='build.log', fd=None, dynamic=False)]
+    """
 
     op: str
     target: str | None
@@ -37,7 +56,16 @@ class Redirection:
 
     @property
     def writes_file(self) -> bool:
-        """True when this opens ``target`` for writing (an fd dup such as ``2>&1`` does not)."""
+        """True when this opens ``target`` for writing (an fd dup such as ``2>&1`` does not),
+        so a rule about which files a command writes sees every one.
+
+        Example:
+
+            >>> from hookline.shell import parse_command
+            >>> make = parse_command("make 2>&1 > build.log").commands[0]
+            >>> [r.writes_file for r in make.redirections]
+            [False, True]
+        """
         if self.op not in _OUTPUT_OPS or self.target is None:
             return False
         if self.op == ">&" and (self.target == "-" or self.target.isdigit()):
@@ -60,6 +88,13 @@ class SimpleCommand:
     so a rule can match the wrapper as written. ``dynamic_words`` is parallel to
     ``argv``; ``dynamic`` is true when any word is decided at run time or the
     wrapper adds arguments at run time (``xargs``, ``find -exec``).
+
+    Example:
+
+        >>> from hookline.shell import parse_command
+        >>> rm = parse_command("sudo -u root rm -rf $DIR").commands[0]
+        >>> rm.argv, rm.wrappers, rm.dynamic_words
+        (['rm', '-rf', '$DIR'], ['sudo'], [False, False, True])
     """
 
     program: str
@@ -74,28 +109,65 @@ class SimpleCommand:
 
     @property
     def name(self) -> str:
-        """The program's basename: ``rm`` for ``/bin/rm``."""
+        """The program's basename: ``rm`` for ``/bin/rm``, so one rule sees both.
+
+        Example:
+
+            >>> from hookline.shell import parse_command
+            >>> parse_command("/bin/rm x").commands[0].name
+            'rm'
+        """
         return posixpath.basename(self.program)
 
     @property
     def args(self) -> list[str]:
-        """The arguments after the program."""
+        """The arguments after the program.
+
+        Example:
+
+            >>> from hookline.shell import parse_command
+            >>> parse_command("git push --force").commands[0].args
+            ['push', '--force']
+        """
         return self.argv[1:]
 
     @property
     def program_dynamic(self) -> bool:
-        """True when the program itself is unknown until run time (``$CMD``, ``/bin/r?``)."""
+        """True when the program itself is unknown until run time (``$CMD``, ``/bin/r?``):
+        no rule about a program name can allow it.
+
+        Example:
+
+            >>> from hookline.shell import parse_command
+            >>> parse_command("$CMD x").commands[0].program_dynamic
+            True
+        """
         return bool(self.dynamic_words) and self.dynamic_words[0]
 
     @property
     def writes(self) -> tuple[str, ...]:
-        """Files opened for writing by output redirections (not ``/dev/null``, not ``2>&1``)."""
+        """Files opened for writing by output redirections (not ``/dev/null``, not ``2>&1``).
+
+        Example:
+
+            >>> from hookline.shell import parse_command
+            >>> parse_command("echo hi > out.txt 2>/dev/null").commands[0].writes
+            ('out.txt',)
+        """
         return tuple(r.target for r in self.redirections if r.writes_file and r.target is not None)
 
 
 @dataclass(frozen=True, slots=True)
 class ParsedCommandLine:
-    """Every simple command of a line, in source order, and whether the line could be analysed."""
+    """Every simple command of a line, in source order, and whether the line could be analysed.
+
+    Example:
+
+        >>> from hookline.shell import parse_command
+        >>> line = parse_command("PATH=/tmp; ls | grep x")
+        >>> [c.name for c in line.commands], line.assigned, line.unparsable
+        (['ls', 'grep'], ('PATH',), False)
+    """
 
     text: str
     commands: tuple[SimpleCommand, ...]
@@ -106,10 +178,26 @@ class ParsedCommandLine:
 
     @property
     def unparsable(self) -> bool:
-        """True when some part could not be analysed: callers must not auto-allow the line."""
+        """True when some part could not be analysed (``problems`` says why): callers must
+        not auto-allow the line.
+
+        Example:
+
+            >>> from hookline.shell import parse_command
+            >>> line = parse_command('python -c "import os"')
+            >>> line.unparsable, line.problems
+            (True, ('python runs inline code: -c',))
+        """
         return bool(self.problems)
 
     @property
     def writes(self) -> tuple[str, ...]:
-        """Every file any command of the line writes through a redirection."""
+        """Every file any command of the line writes through a redirection.
+
+        Example:
+
+            >>> from hookline.shell import parse_command
+            >>> parse_command("date > a.txt && cat a.txt >> b.txt").writes
+            ('a.txt', 'b.txt')
+        """
         return tuple(path for command in self.commands for path in command.writes)

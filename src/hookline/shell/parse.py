@@ -8,8 +8,17 @@ from hookline.shell.walker import walk_script
 
 
 def parse_command(text: str, *, strict: bool = False) -> ParsedCommandLine:
-    """The simple commands ``text`` would run; ``strict`` raises :class:`ShellParseError`
-    instead of returning an unparsable result."""
+    """The simple commands ``text`` would run, seen through syntax and wrappers (the
+    package's docstring lists what is followed); ``strict`` raises
+    :class:`ShellParseError` instead of returning an unparsable result. Never auto-allow
+    a line whose result is ``unparsable``.
+
+    Example:
+
+        >>> from hookline.shell import parse_command
+        >>> [c.argv for c in parse_command("echo hi; bash -c 'rm -rf build'").commands]
+        [['echo', 'hi'], ['rm', '-rf', 'build']]
+    """
     if not isinstance(text, str):
         raise TypeError(f"parse_command expects str, not {type(text).__name__}")
     if len(text) > MAX_LENGTH:

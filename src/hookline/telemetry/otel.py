@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from opentelemetry.metrics import MeterProvider
     from opentelemetry.sdk.metrics import MeterProvider as SdkMeterProvider
+    from opentelemetry.sdk.resources import Resource
     from opentelemetry.sdk.trace import TracerProvider as SdkTracerProvider
     from opentelemetry.trace import Span, TracerProvider
 
@@ -44,19 +45,13 @@ def enabled_by_env(environ: dict[str, str] | None = None) -> bool:
 def configure_from_env() -> tuple[SdkTracerProvider, SdkMeterProvider]:
     """SDK providers exporting over OTLP/HTTP, set up by ``OTEL_*`` (endpoint, headers,
     service name, resource attributes, ``OTEL_TRACES_EXPORTER=console`` for stdout…)."""
+    resource = _resource()
     try:
-        from opentelemetry.sdk.metrics import MeterProvider as _MeterProvider
-        from opentelemetry.sdk.metrics.export import MetricReader, PeriodicExportingMetricReader
-        from opentelemetry.sdk.resources import Resource
         from opentelemetry.sdk.trace import TracerProvider as _TracerProvider
         from opentelemetry.sdk.trace.export import BatchSpanProcessor
     except ImportError:
-        raise TelemetryUnavailable(
-            "telemetry needs the OpenTelemetry SDK: pip install 'hookline[otel]'"
-        ) from None
-    resource = Resource.create({"service.name": os.environ.get("OTEL_SERVICE_NAME", "hookline")})
+        raise TelemetryUnavailable(_no_sdk()) from None
     tracer_provider = _TracerProvider(resource=resource)
-    metric_readers: list[MetricReader] = []
     if os.environ.get("OTEL_TRACES_EXPORTER", "otlp") == "console":
         from opentelemetry.sdk.trace.export import ConsoleSpanExporter
 
@@ -65,12 +60,37 @@ def configure_from_env() -> tuple[SdkTracerProvider, SdkMeterProvider]:
         from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter
 
         tracer_provider.add_span_processor(BatchSpanProcessor(OTLPSpanExporter()))
+    return tracer_provider, meter_from_env(resource)
+
+
+def meter_from_env(resource: Resource | None = None) -> SdkMeterProvider:
+    """The SDK meter provider alone (for processes that count, with no spans to send):
+    exporting over OTLP/HTTP unless ``OTEL_METRICS_EXPORTER`` says otherwise."""
+    try:
+        from opentelemetry.sdk.metrics import MeterProvider as _MeterProvider
+        from opentelemetry.sdk.metrics.export import MetricReader, PeriodicExportingMetricReader
+    except ImportError:
+        raise TelemetryUnavailable(_no_sdk()) from None
+    metric_readers: list[MetricReader] = []
     if os.environ.get("OTEL_METRICS_EXPORTER", "otlp") == "otlp":
         from opentelemetry.exporter.otlp.proto.http.metric_exporter import OTLPMetricExporter
 
         metric_readers.append(PeriodicExportingMetricReader(OTLPMetricExporter()))
-    meter_provider = _MeterProvider(resource=resource, metric_readers=metric_readers)
-    return tracer_provider, meter_provider
+    return _MeterProvider(resource=resource or _resource(), metric_readers=metric_readers)
+
+
+def _no_sdk() -> str:
+    from hookline._extras import install_hint
+
+    return "telemetry needs the OpenTelemetry SDK: " + install_hint("otel")
+
+
+def _resource() -> Resource:
+    try:
+        from opentelemetry.sdk.resources import Resource
+    except ImportError:
+        raise TelemetryUnavailable(_no_sdk()) from None
+    return Resource.create({"service.name": os.environ.get("OTEL_SERVICE_NAME", "hookline")})
 
 
 def _clip(value: Any) -> str:
@@ -293,8 +313,7 @@ class OtelRecorder:
 
     def on_hook_error(self, error: Any) -> None:
         """A module hook failed or timed out: counted, and an event on the current span."""
-        text = str(getattr(error, "error", ""))
-        failure = "timeout" if "timed out" in text or "deadline" in text else "error"
+        failure = "timeout" if getattr(error, "timed_out", False) else "error"
         attributes = {
             "hook": str(getattr(error, "hook_path", "")),
             "event": str(getattr(error, "event", "")),

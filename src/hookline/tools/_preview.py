@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from hookline.tools.elided import elide_lines
+
 if TYPE_CHECKING:
     from rich.console import RenderableType
 
@@ -71,18 +73,17 @@ def command_preview(command: str, parsed: ParsedCommandLine) -> RenderableType:
     return Group(code, listing)
 
 
-def _cut(text: str) -> tuple[str, int]:
-    """The first ``PREVIEW_MAX_LINES`` lines of ``text`` and how many lines were left out."""
-    lines = text.splitlines(keepends=True)
-    if len(lines) <= PREVIEW_MAX_LINES:
-        return text.rstrip("\n"), 0
-    return "".join(lines[:PREVIEW_MAX_LINES]).rstrip("\n"), len(lines) - PREVIEW_MAX_LINES
+def _cut(text: str) -> tuple[str, str]:
+    """The first ``PREVIEW_MAX_LINES`` lines of ``text`` and what says how many were left
+    out (empty when none was)."""
+    summary = elide_lines(text.rstrip("\n").splitlines(), PREVIEW_MAX_LINES, 0)
+    return "\n".join(summary.head), summary.marker
 
 
-def _with_more(shown: RenderableType, more: int) -> RenderableType:
-    if not more:
+def _with_more(shown: RenderableType, marker: str) -> RenderableType:
+    if not marker:
         return shown
     from rich.console import Group
     from rich.text import Text
 
-    return Group(shown, Text(f"… {more} more lines not shown", style="grey50 italic"))
+    return Group(shown, Text(marker, style="grey50 italic"))

@@ -36,7 +36,7 @@ async def test_which_commands_take_the_terminal(
 ) -> None:
     monkeypatch.setenv("SHELL", "/bin/true")  # the hand-over without the program
     harness = example("interactive_shell", answers={})
-    emitted = await harness.emit(UserBashEvent(command=command, cwd=harness.cwd))
+    emitted = await harness.emit(UserBashEvent(command=command, cwd=str(harness.cwd)))
     assert emitted.errors == []
     shown = harness.ui.components
     assert bool(shown) is interactive, command

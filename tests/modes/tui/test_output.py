@@ -9,7 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from hookline.modes.tui.render import COLLAPSED_LINES, LIVE_TAIL_LINES
+from hookline.modes.tui.render import COLLAPSED_HEAD_LINES, COLLAPSED_TAIL_LINES, LIVE_TAIL_LINES
 
 from .helpers import app, bash
 
@@ -20,8 +20,10 @@ def test_long_output_is_collapsed_and_ctrl_o_expands_it(tmp_path: Path) -> None:
         pane.ready()
         pane.type("count")
         pane.keys("Enter")
-        screen = pane.wait_all(["✓ bash  seq 1 5000", "more lines (ctrl+o to expand)", "counted"])
-        assert "5000" not in screen.replace("seq 1 5000", "")  # the tail is collapsed
+        more = "… 1994 more lines … (ctrl+o to expand)"  # bash kept 2000, then a notice
+        screen = pane.wait_all(["✓ bash  seq 1 5000", more, "counted"])
+        assert "    3005\n" in screen and "    3006\n" not in screen  # the head
+        assert "    4999\n" not in screen and "    5000\n" in screen  # the tail
         pane.keys("C-o")
         pane.wait_for(lambda s: "    4999\n" in s and "    5000\n" in s)
 
@@ -54,11 +56,12 @@ def test_a_5000_line_output_streams_as_a_bounded_tail_and_typing_goes_on(
         assert "released-" not in pane.scrollback()  # still running
         with fifo.open("w") as writer:
             writer.write("go\n")
-        pane.wait_all(["✓ bash", "more lines (ctrl+o to expand)", "counted"])
+        pane.wait_all(["✓ bash", "more lines … (ctrl+o to expand)", "counted"])
         assert "lines above" not in pane.screen()
         # the terminal received a tail and a collapsed result, never the 5 000 lines
         whole = pane.scrollback()
-        assert len(re.findall(r"(?m)^ {4}\d+ *$", whole)) <= COLLAPSED_LINES + LIVE_TAIL_LINES
+        collapsed = COLLAPSED_HEAD_LINES + COLLAPSED_TAIL_LINES
+        assert len(re.findall(r"(?m)^ {4}\d+ *$", whole)) <= collapsed + LIVE_TAIL_LINES
         assert "› typed while it streams" in pane.screen()  # the draft survived the turn
 
 

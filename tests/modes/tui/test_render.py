@@ -106,3 +106,45 @@ def test_keep_tail_keeps_whole_lines_and_the_line_being_written() -> None:
     assert render.keep_tail("1\n2\n3\n4", 2) == "3\n4"
     assert render.keep_tail("1\n2", 5) == "1\n2"
     assert render.keep_tail("", 3) == ""
+
+
+def _plain(renderable: object, width: int = 80) -> str:
+    ansi = render.to_ansi(renderable, width, theme_by_name("dark"))  # type: ignore[arg-type]
+    return re.sub(r"\x1b\[[0-9;]*m", "", ansi)
+
+
+def test_a_long_result_shows_its_head_and_tail_with_the_exact_count_between() -> None:
+    result = "\n".join(str(n) for n in range(1, 4001))
+    block, collapsed = render.tool_block(
+        "bash", {"command": "seq 4000"}, result, is_error=False, blocked=False, width=80
+    )
+    lines = [line.strip() for line in _plain(block).splitlines()[1:]]
+    head = [str(n) for n in range(1, render.COLLAPSED_HEAD_LINES + 1)]
+    tail = [str(n) for n in range(4001 - render.COLLAPSED_TAIL_LINES, 4001)]
+    hidden = 4000 - len(head) - len(tail)
+    marker = f"… {hidden} more lines … (ctrl+o to expand)"
+    assert collapsed and lines == ["⎿ " + head[0], *head[1:], marker, *tail]
+
+
+def test_a_long_result_with_wrapping_lines_keeps_the_same_summary() -> None:
+    result = "\n".join(f"line-{n}-" + "x" * 100 for n in range(1, 21))
+    block, collapsed = render.tool_block(
+        "bash", {"command": "x"}, result, is_error=False, blocked=False, width=60
+    )
+    text = _plain(block, 60)
+    assert collapsed and "… 12 more lines … (ctrl+o to expand)" in text
+    assert "line-5-" in text and "line-18-" in text and "line-6-" not in text
+
+
+def test_one_line_over_is_shown_not_collapsed_and_expanded_shows_all() -> None:
+    fits = render.COLLAPSED_HEAD_LINES + render.COLLAPSED_TAIL_LINES + 1
+    result = "\n".join(str(n) for n in range(1, fits + 1))
+    block, collapsed = render.tool_block(
+        "bash", {"command": "x"}, result, is_error=False, blocked=False, width=80
+    )
+    assert not collapsed and "more lines" not in _plain(block)
+    many = "\n".join(str(n) for n in range(1, 100))
+    block, collapsed = render.tool_block(
+        "bash", {"command": "x"}, many, is_error=False, blocked=False, width=80, expanded=True
+    )
+    assert not collapsed and "    99" in _plain(block)

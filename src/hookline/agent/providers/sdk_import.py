@@ -28,9 +28,11 @@ PREFETCH_ENV = "HOOKLINE_SDK_PREFETCH"
 def _missing(module: str) -> ProviderError:
     """The SDKs are optional (``hookline[openai]``, ``hookline[all]``) so the scripted
     default stays small: say which extra to install."""
+    from hookline._extras import install_hint
+
     return ProviderError(
         f"the {module} provider needs the {module} SDK, which is not installed: "
-        f"pip install 'hookline[{module}]' (or 'hookline[all]' for every provider)",
+        + install_hint(module),
         transient=False,
     )
 

@@ -1,4 +1,4 @@
-"""Message and provider events, and ``context``: what goes to and comes from the model."""
+"""Message and provider events: what goes to and comes from the model."""
 
 from __future__ import annotations
 
@@ -11,38 +11,26 @@ from hookline.core.messages import AssistantMessage
 
 @dataclass(slots=True, kw_only=True)
 class MessageStartEvent(Event):
-    """An assistant message starts streaming from the model.
-
-    Payload: ``message`` (the assistant message, empty so far).
-
-    Result: none (a notification).
-
-    Combination: every handler runs; failures are reported, the chain goes on.
-    """
+    """An assistant message starts streaming from the model."""
 
     type: ClassVar[str] = "message_start"
+    #: The assistant message, empty so far.
     message: AssistantMessage
 
 
 @dataclass(slots=True, kw_only=True)
 class MessageUpdateEvent(Event):
-    """A piece of the assistant message arrived while it streams.
-
-    Payload: ``assistant_message_event`` (pi's event: ``text_start``/``text_delta``/
-    ``text_end``, ``thinking_*``, ``toolcall_*``, with ``content_index`` and its
-    ``delta``, or at the end the whole ``content``/``tool_call``), ``delta`` (its new
-    text, ``""`` for a start or end), ``delta_type`` (``text`` | ``thinking`` |
-    ``toolcall``), ``message`` (the message so far).
-
-    Result: none (a notification).
-
-    Combination: every handler runs; failures are reported, the chain goes on.
-    """
+    """A piece of the assistant message arrived while it streams."""
 
     type: ClassVar[str] = "message_update"
+    #: The message so far.
     message: AssistantMessage
+    #: The new text; ``""`` for a start or end.
     delta: str
+    #: ``text``, ``thinking`` or ``toolcall``.
     delta_type: str = "text"
+    #: pi's event: ``text_start``/``text_delta``/``text_end``, ``thinking_*``, ``toolcall_*``, with
+    #: ``content_index`` and its ``delta``, or at the end the whole ``content``/``tool_call``.
     assistant_message_event: dict[str, Any] = field(default_factory=dict)
 
 
@@ -50,15 +38,11 @@ class MessageUpdateEvent(Event):
 class MessageEndEvent(Event):
     """The assistant message is complete, before it is stored and acted on.
 
-    Payload: ``message`` (the whole assistant message).
-
-    Result: ``MessageEndResult`` (``text`` replaces the message's final text); a
-    plain string is the new text.
-
-    Combination: chained: each handler sees the previous rewrite; the last one is kept.
+    A plain string returned is the new text.
     """
 
     type: ClassVar[str] = "message_end"
+    #: The whole assistant message.
     message: AssistantMessage
 
 
@@ -66,34 +50,27 @@ class MessageEndEvent(Event):
 class BeforeProviderRequestEvent(Event):
     """A request is about to be sent to the model provider.
 
-    Payload: ``payload`` (the SDK request arguments, a copy), ``provider``
-    (``anthropic``, ``openai`` or ``scripted``).
-
-    Result: ``BeforeProviderRequestResult`` (``payload`` to send instead); a plain
-    dict is the new payload.
-
-    Combination: chained: each handler sees the previous replacement; the last one is sent.
+    A dict returned is the new payload itself (pi's form), not a result with a ``payload``
+    key; return ``BeforeProviderRequestResult(payload=...)`` to use the key.
     """
 
     type: ClassVar[str] = "before_provider_request"
+    #: The SDK request arguments (a copy).
     payload: dict[str, Any]
+    #: ``anthropic``, ``openai`` or ``scripted``.
     provider: str = ""
 
 
 @dataclass(slots=True, kw_only=True)
 class AfterProviderResponseEvent(Event):
-    """The model provider answered a request (before its stream is read).
-
-    Payload: ``status`` (HTTP status), ``headers`` (response headers),
-    ``request_id``, ``provider``.
-
-    Result: none (a notification).
-
-    Combination: every handler runs; failures are reported, the chain goes on.
-    """
+    """The model provider answered a request (before its stream is read)."""
 
     type: ClassVar[str] = "after_provider_response"
+    #: The HTTP status.
     status: int | None = None
+    #: The response headers.
     headers: dict[str, str] = field(default_factory=dict)
+    #: The provider's request id, when it sent one.
     request_id: str | None = None
+    #: ``anthropic``, ``openai`` or ``scripted``.
     provider: str = ""

@@ -11,87 +11,53 @@ from hookline.core.messages import AssistantMessage, Content, Message, ToolResul
 
 @dataclass(slots=True, kw_only=True)
 class ContextEvent(Event):
-    """Fires before every model call with the messages the model is about to see.
-
-    Payload: ``messages`` (the conversation as the model will get it).
-
-    Result: ``ContextResult`` (``messages``: the list to send instead).
-
-    Combination: chained: each handler gets the previous handler's list (no
-    copy); the result is shape-checked once at the end, a bad message blamed on
-    the hook that brought it in.
-
-    Example: ``return {"messages": [m for m in event.messages if keep(m)]}``.
-    """
+    """Fires before every model call with the messages the model is about to see."""
 
     type: ClassVar[str] = "context"
+    #: The conversation as the model will get it.
     messages: list[Message]
 
 
 @dataclass(slots=True, kw_only=True)
 class BeforeAgentStartEvent(Event):
-    """A prompt was accepted and a run is about to start.
-
-    Payload: ``prompt``, ``images``, ``system_prompt``.
-
-    Result: ``BeforeAgentStartResult`` (``message``: a message to add to
-    the conversation before the prompt).
-
-    Combination: every handler runs; the first returned message is kept.
-    """
+    """A prompt was accepted and a run is about to start."""
 
     type: ClassVar[str] = "before_agent_start"
+    #: The prompt's text.
     prompt: str = ""
+    #: Images sent with the prompt (content blocks).
     images: list[Content] = field(default_factory=list)
+    #: The system prompt of this run (the previous handler's, when one replaced it).
     system_prompt: str = ""
 
 
 @dataclass(slots=True, kw_only=True)
 class AgentStartEvent(Event):
-    """A run (one prompt and the turns it causes) started.
-
-    Payload: none.
-
-    Result: none (a notification).
-
-    Combination: every handler runs; failures are reported, the chain goes on.
-    """
+    """A run (one prompt and the turns it causes) started."""
 
     type: ClassVar[str] = "agent_start"
 
 
 @dataclass(slots=True, kw_only=True)
 class AgentEndEvent(Event):
-    """The run ended.
-
-    Payload: ``messages`` (those added during the run), ``denials`` (each tool
-    call that did not run: ``tool_name``, ``tool_call_id``, ``reason``,
-    ``source``, ``hint`` with the rule or flag that would allow it).
-
-    Result: none (a notification).
-
-    Combination: every handler runs; failures are reported, the chain goes on.
-    """
+    """The run ended."""
 
     type: ClassVar[str] = "agent_end"
+    #: The messages added during the run.
     messages: list[Message] = field(default_factory=list)
+    #: Each tool call that did not run: ``tool_name``, ``tool_call_id``, ``reason``, ``source``, and
+    #: ``hint`` with the rule or flag that would allow it.
     denials: list[dict[str, Any]] = field(default_factory=list)
 
 
 @dataclass(slots=True, kw_only=True)
 class TurnStartEvent(Event):
-    """A turn (one model call and the tool calls it asked for) starts.
-
-    Payload: ``turn_index`` (0 for the first turn of a run), ``timestamp`` (seconds
-    since the epoch).
-
-    Result: none (a notification).
-
-    Combination: every handler runs; failures are reported, the chain goes on.
-    """
+    """A turn (one model call and the tool calls it asked for) starts."""
 
     type: ClassVar[str] = "turn_start"
+    #: 0 for the first turn of a run.
     turn_index: int
+    #: Seconds since the epoch.
     timestamp: float
 
 
@@ -99,12 +65,7 @@ class TurnStartEvent(Event):
 class TurnEndEvent(Event):
     """A turn ended: the model answered and its tool calls ran.
 
-    Payload: ``turn_index``, ``message`` (the assistant message), ``tool_results``.
-
-    Result: none (a notification).
-
-    Combination: every handler runs; failures are reported, the chain goes on.
-    As in pi, the agent does not wait for them: the next model call goes out
+    As in pi, the agent does not wait for its handlers: the next model call goes out
     while a slow handler runs. The notifications after it (``turn_start``,
     ``message_start``, ...) wait behind it; a tool call, ``message_end``,
     ``stop`` and ``agent_end`` wait until it has finished. Settings hooks
@@ -112,8 +73,11 @@ class TurnEndEvent(Event):
     """
 
     type: ClassVar[str] = "turn_end"
+    #: 0 for the first turn of a run.
     turn_index: int
+    #: The assistant message of the turn.
     message: AssistantMessage | None = None
+    #: The results of the turn's tool calls.
     tool_results: list[ToolResultMessage] = field(default_factory=list)
 
 
@@ -121,35 +85,26 @@ class TurnEndEvent(Event):
 class InputEvent(Event):
     """The user (or an RPC host, print mode, a hook's ``send``) submitted a prompt.
 
-    Payload: ``text``, ``images``, ``source`` (``interactive``, ``rpc``,
-    ``print`` or ``extension``).
-
-    Result: ``InputResult`` (``text`` / ``images`` replace the prompt;
-    ``handled`` stops it: the model never sees it). A plain string is the new text.
-
-    Combination: chained transforms: each handler sees the previous handler's
-    text; ``handled`` stops the chain. Claude's name: ``UserPromptSubmit``.
+    A plain string returned is the new text.
     """
 
     type: ClassVar[str] = "input"
+    #: The prompt's text.
     text: str
+    #: Images sent with the prompt (content blocks).
     images: list[Content] = field(default_factory=list)
-    source: str = "interactive"  # "interactive" | "rpc" | "print" | "extension"
+    #: Where it came from: ``interactive``, ``rpc``, ``print`` or ``extension``.
+    source: str = "interactive"
 
 
 @dataclass(slots=True, kw_only=True)
 class UserBashEvent(Event):
-    """The user ran ``!cmd`` (or ``!!cmd``) in the terminal app or over RPC.
-
-    Payload: ``command``, ``cwd``.
-
-    Result: ``UserBashResult`` (``command``, ``cwd``, ``env`` to run instead).
-
-    Combination: chained: each handler sees the previous rewrite; the last ``env`` wins.
-    """
+    """The user ran ``!cmd`` (or ``!!cmd``) in the terminal app or over RPC."""
 
     type: ClassVar[str] = "user_bash"
+    #: The command line after ``!``.
     command: str
+    #: The directory it runs in.
     cwd: str
 
 
@@ -157,110 +112,85 @@ class UserBashEvent(Event):
 class UserPythonEvent(Event):
     """The user ran Python with ``$code`` (or ``$$code``, kept out of the model's context)
     in the terminal app, as in oh-my-pi.
-
-    Payload: ``code``, ``cwd``, ``exclude_from_context`` (``$$``).
-
-    Result: ``UserPythonResult`` (``code``, ``cwd``, ``env`` to run instead, or the
-    ``result`` in full: nothing runs then).
-
-    Combination: chained: each handler sees the previous rewrite; the last ``env`` wins.
     """
 
     type: ClassVar[str] = "user_python"
+    #: The Python code after ``$``.
     code: str
+    #: The directory it runs in.
     cwd: str
+    #: Run with ``$$``: the output is kept out of the model's context.
     exclude_from_context: bool = False
 
 
 @dataclass(slots=True, kw_only=True)
 class ModelSelectEvent(Event):
-    """The model changed (``/model``, RPC ``set_model``, or restored with a session).
-
-    Payload: ``model`` and ``previous_model`` as pi's ``Model`` objects (``provider``,
-    ``id``, ``name``, ``api``, ``baseUrl``, ``contextWindow``, ...); ``spec`` and
-    ``previous_spec``, the same models as hookline's ``provider:id`` strings (what
-    ``--model`` and ``ctx.model`` take); ``source`` (``set``, ``cycle`` or ``restore``).
-
-    Result: none (a notification).
-
-    Combination: every handler runs; failures are reported, the chain goes on.
-    """
+    """The model changed (``/model``, RPC ``set_model``, or restored with a session)."""
 
     type: ClassVar[str] = "model_select"
+    #: The new model as pi's ``Model`` object (``provider``, ``id``, ``name``, ``api``, ``baseUrl``,
+    #: ``contextWindow``, ...).
     model: dict[str, Any]
+    #: The new model as hookline's ``provider:id`` string (what ``--model`` and ``ctx.model`` take).
     spec: str
+    #: The model before, as pi's ``Model`` object.
     previous_model: dict[str, Any] | None = None
+    #: The model before, as a ``provider:id`` string.
     previous_spec: str | None = None
-    source: str = "set"  # "set" | "cycle" | "restore"
+    #: ``set``, ``cycle`` or ``restore``.
+    source: str = "set"
 
 
 @dataclass(slots=True, kw_only=True)
 class AutoCompactionStartEvent(Event):
-    """The context is near the model's window and an automatic compaction starts.
-
-    Payload: ``reason`` (``threshold`` or ``overflow``).
-
-    Result: none (a notification).
-
-    Combination: every handler runs; failures are reported, the chain goes on.
-    """
+    """The context is near the model's window and an automatic compaction starts."""
 
     type: ClassVar[str] = "auto_compaction_start"
-    reason: str = "threshold"  # "threshold" | "overflow"
+    #: ``threshold`` or ``overflow``.
+    reason: str = "threshold"
 
 
 @dataclass(slots=True, kw_only=True)
 class AutoCompactionEndEvent(Event):
-    """An automatic compaction ended.
-
-    Payload: ``aborted`` (a hook cancelled it or it was interrupted), ``error``,
-    ``result`` (the compaction written: ``summary``, ``first_kept_entry_id``,
-    ``tokens_before``; None when none was), ``will_retry`` (the run goes on after it).
-
-    Result: none (a notification).
-
-    Combination: every handler runs; failures are reported, the chain goes on.
-    """
+    """An automatic compaction ended."""
 
     type: ClassVar[str] = "auto_compaction_end"
+    #: A hook cancelled it or it was interrupted.
     aborted: bool = False
+    #: Why it failed, when it did.
     error: str | None = None
+    #: The compaction written (``summary``, ``first_kept_entry_id``, ``tokens_before``); ``None``
+    #: when none was.
     result: dict[str, Any] | None = None
+    #: The run goes on after it.
     will_retry: bool = False
 
 
 @dataclass(slots=True, kw_only=True)
 class AutoRetryStartEvent(Event):
-    """A model call failed with a retryable error; a retry is scheduled.
-
-    Payload: ``attempt``, ``max_attempts``, ``delay_ms``, ``error``.
-
-    Result: none (a notification).
-
-    Combination: every handler runs; failures are reported, the chain goes on.
-    """
+    """A model call failed with a retryable error; a retry is scheduled."""
 
     type: ClassVar[str] = "auto_retry_start"
+    #: The attempt about to be made (1 for the first retry).
     attempt: int
+    #: How many attempts are allowed.
     max_attempts: int
+    #: The wait before the retry, in milliseconds.
     delay_ms: int
+    #: The error that failed the call.
     error: str
 
 
 @dataclass(slots=True, kw_only=True)
 class AutoRetryEndEvent(Event):
-    """The retries of a model call ended.
-
-    Payload: ``success``, ``attempt``, ``final_error`` (when every attempt failed).
-
-    Result: none (a notification).
-
-    Combination: every handler runs; failures are reported, the chain goes on.
-    """
+    """The retries of a model call ended."""
 
     type: ClassVar[str] = "auto_retry_end"
+    #: A retry succeeded.
     success: bool
+    #: The last attempt made.
     attempt: int
+    #: The last error, when every attempt failed.
     final_error: str | None = None
 
 
@@ -268,52 +198,40 @@ class AutoRetryEndEvent(Event):
 class TtsrTriggeredEvent(Event):
     """A Time-Traveling Stream Rule matched the model's streamed output: the stream was
     cut, the rules' text injected as a system reminder, and the request retried.
-
-    Payload: ``rules`` (the names that fired), ``pattern``, ``matched_text``, ``text``
-    (the reminder injected), ``turn_index``.
-
-    Result: none (a notification).
-
-    Combination: every handler runs; failures are reported, the chain goes on.
     """
 
     type: ClassVar[str] = "ttsr_triggered"
+    #: The turn whose stream was cut.
     turn_index: int = 0
+    #: The names of the rules that fired.
     rules: list[str] = field(default_factory=list)
+    #: The pattern that matched.
     pattern: str = ""
+    #: The streamed text it matched.
     matched_text: str = ""
+    #: The reminder injected.
     text: str = ""
 
 
 @dataclass(slots=True, kw_only=True)
 class EmptyReplyNudgeEvent(Event):
-    """The model answered with no text and no tool call; the agent asks it once more.
-
-    Payload: ``turn_index``, ``message`` (the empty assistant message).
-
-    Result: none (a notification).
-
-    Combination: every handler runs; failures are reported, the chain goes on.
-    """
+    """The model answered with no text and no tool call; the agent asks it once more."""
 
     type: ClassVar[str] = "empty_reply_nudge"
+    #: The turn of the empty reply.
     turn_index: int = 0
+    #: The empty assistant message.
     message: AssistantMessage | None = None
 
 
 @dataclass(slots=True, kw_only=True)
 class TodoReminderEvent(Event):
-    """The model wanted to stop with open todo items; the agent reminds it.
-
-    Payload: ``todos`` (the open items), ``attempt`` (1 for the first reminder),
-    ``max_attempts``.
-
-    Result: none (a notification).
-
-    Combination: every handler runs; failures are reported, the chain goes on.
-    """
+    """The model wanted to stop with open todo items; the agent reminds it."""
 
     type: ClassVar[str] = "todo_reminder"
+    #: The open todo items.
     todos: list[Any] = field(default_factory=list)
+    #: 1 for the first reminder.
     attempt: int = 1
+    #: How many reminders are given at most.
     max_attempts: int = 1

@@ -2,7 +2,7 @@
 
 Kept apart from the server so each rule is one small function with its own
 tests: no line length, nesting depth or kind of stdin can kill the server.
-``serve --stdio`` and ``serve --http`` read their lines with the same rules.
+``serve --stdio`` reads its lines with the same rules.
 """
 
 from __future__ import annotations

@@ -51,8 +51,8 @@ def ago(seconds: float) -> str:
 class SessionPicker(Dialog):
     """The sessions, a filter field above them; answers the chosen session's file."""
 
-    def __init__(self, cwd: str, sessions: Sequence[SessionInfo]) -> None:
-        super().__init__(f"Resume a session of {cwd}", None, None, None)
+    def __init__(self, cwd: str, sessions: Sequence[SessionInfo], title: str | None = None) -> None:
+        super().__init__(title or f"Resume a session of {cwd}", None, None, None)
         self.sessions = list(sessions)
         self.shown = self.sessions
         self.index = 0
@@ -125,7 +125,10 @@ class SessionPicker(Dialog):
         ]
 
 
-async def pick_session(cwd: str, sessions: Sequence[SessionInfo]) -> str | None:
-    """The file of the session chosen among ``sessions``; ``None`` when the user left."""
-    answer = await run_alone(SessionPicker(cwd, sessions))
+async def pick_session(
+    cwd: str, sessions: Sequence[SessionInfo], *, title: str | None = None
+) -> str | None:
+    """The file of the session chosen among ``sessions``; ``None`` when the user left.
+    ``title`` says what for (default: resuming one of ``cwd``'s sessions)."""
+    answer = await run_alone(SessionPicker(cwd, sessions, title))
     return answer if isinstance(answer, str) else None

@@ -13,6 +13,7 @@ from io import StringIO
 from typing import TYPE_CHECKING, Any
 
 from hookline.core.ui import strip_all_but_style, strip_terminal_controls
+from hookline.tools.elided import elide_lines
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
@@ -21,8 +22,9 @@ if TYPE_CHECKING:
 
     from hookline.core.theme import Theme
 
-#: Tool output lines shown before the block is collapsed.
-COLLAPSED_LINES = 8
+#: A collapsed tool result: its first and last lines, the count of the rest between them.
+COLLAPSED_HEAD_LINES = 5
+COLLAPSED_TAIL_LINES = 3
 #: Lines of a running tool's output shown live.
 LIVE_TAIL_LINES = 6
 
@@ -246,20 +248,22 @@ def tool_block(
     lines = clean(result).rstrip("\n").splitlines() or ["(no output)"]
     if blocked:
         lines[0] = f"blocked {lines[0]}"
-    collapsed = not expanded and len(lines) > COLLAPSED_LINES
-    shown = lines[:COLLAPSED_LINES] if collapsed else lines
+    summary = elide_lines(lines, COLLAPSED_HEAD_LINES, COLLAPSED_TAIL_LINES)
+    collapsed = not expanded and summary.hidden > 0
+    style = "theme.error" if (blocked or is_error) else "theme.output"
+    rows = [(line, style) for line in lines]
     if collapsed:
-        shown.append(f"… {len(lines) - COLLAPSED_LINES} more lines (ctrl+o to expand)")
-    body_style = "theme.error" if (blocked or is_error) else "theme.output"
-    if all(len(line) <= width - 4 for line in shown):  # no line wraps: one plain Text
-        for i, line in enumerate(shown):
+        more = (f"{summary.marker} (ctrl+o to expand)", "theme.muted.italic")
+        rows = [*((line, style) for line in summary.head), more]
+        rows += [(line, style) for line in summary.tail]
+    if all(len(line) <= width - 4 for line, _ in rows):  # no line wraps: one plain Text
+        for i, (line, line_style) in enumerate(rows):
             header.append("\n  " + ("⎿ " if i == 0 else "  "), style="theme.muted")
-            more = collapsed and i == len(shown) - 1
-            header.append(line, style="theme.muted.italic" if more else body_style)
+            header.append(line, style=line_style)
         return header, collapsed
-    body = styled("\n".join(shown[:-1] if collapsed else shown), body_style)
-    if collapsed:
-        body.append("\n" + shown[-1], style="theme.muted.italic")
+    body = styled()
+    for i, (line, line_style) in enumerate(rows):
+        body.append(("\n" if i else "") + line, style=line_style)
     return hanging(header, "  ⎿ ", body), collapsed
 
 

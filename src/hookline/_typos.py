@@ -1,4 +1,5 @@
-"""Did you mean: the names a mistyped word was likely meant to be (events, flags, commands).
+"""Did you mean: the names a mistyped word was likely meant to be (events, flags, commands,
+result keys, settings keys).
 
 Apart from the layers and light (``difflib`` is imported when a guess is asked for):
 the command line asks before anything else is loaded, and the hook API when a hook
@@ -35,7 +36,13 @@ def did_you_mean(word: str, choices: Collection[str]) -> str:
     return f"; did you mean {' or '.join(close)}?" if close else ""
 
 
+def closest(word: str, choices: Collection[str]) -> str | None:
+    """The one choice ``word`` was most likely meant to be (a name, a key), else ``None``."""
+    close = _guesses(word, sorted(choices), _EVENT_CUTOFF)
+    return close[0] if close else None
+
+
 def closest_hint(word: str, choices: Collection[str]) -> str:
     """`` (did you mean 'tool_call'?)`` for the one closest choice, else ``""``."""
-    close = _guesses(word, sorted(choices), _EVENT_CUTOFF)
-    return f" (did you mean {close[0]!r}?)" if close else ""
+    guess = closest(word, choices)
+    return f" (did you mean {guess!r}?)" if guess else ""

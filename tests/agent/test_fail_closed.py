@@ -43,7 +43,7 @@ def write_then_answer(expect: str) -> list[dict[str, object]]:
     ("source", "reason"),
     [
         (RAISES, "RuntimeError: policy service unreachable"),
-        (INVALID, "invalid tool_call result: blok: Extra inputs are not permitted"),
+        (INVALID, "unknown result key 'blok' for tool_call — did you mean 'block'?"),
     ],
     ids=["raises", "invalid-result"],
 )

@@ -6,6 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 HOOK = """\
 def register(pi):
     @pi.on("agent_start")
@@ -90,3 +92,55 @@ def test_a_load_error_names_the_line_too(tmp_path: Path) -> None:
         f"hook {hook} (--hook): failed to load: register() raised RuntimeError: no (at {hook}:3)"
         in done.stderr
     )
+
+
+def test_verbose_shows_only_the_hooks_own_frames(tmp_path: Path) -> None:
+    done = run(tmp_path, "--verbose")
+    trace = done.stderr[done.stderr.index("Traceback") :]
+    assert 'noisy.py", line 4, in start' in trace and 'noisy.py", line 12, in helper' in trace
+    assert "hookline" not in trace.split("RuntimeError: broken on purpose")[0].replace(
+        str(tmp_path), ""
+    )
+
+
+@pytest.mark.parametrize(
+    ("source", "message"),
+    [
+        ("def register(pi)\n    pass\n", "syntax error at line 1: expected ':' (at {hook}:1)"),
+        ("import no_such_module_here\n", "import error: No module named 'no_such_module_here'"),
+        (
+            "def register(pi):\n    pi.on('tool_cal', lambda e, c: None)\n",
+            "unknown event 'tool_cal' (did you mean 'tool_call'?) (at {hook}:2)",
+        ),
+    ],
+    ids=["syntax", "import", "registration"],
+)
+def test_verbose_adds_no_traceback_under_a_complete_load_error(
+    tmp_path: Path, source: str, message: str
+) -> None:
+    hook = tmp_path / "broken.py"
+    hook.write_text(source)
+    done = subprocess.run(
+        [sys.executable, "-m", "hookline.cli", "-p", "hi", "--no-session", "--verbose",
+         "--hook", str(hook)],
+        cwd=tmp_path, capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert done.returncode == 1
+    (line,) = [x for x in done.stderr.splitlines() if "failed to load" in x]
+    assert message.format(hook=hook) in line
+    assert "Traceback" not in done.stderr
+    assert "importlib" not in done.stderr and "discovery" not in done.stderr
+
+
+def test_verbose_shows_the_frames_of_a_register_that_crashes_in_a_helper(tmp_path: Path) -> None:
+    hook = tmp_path / "deep.py"
+    hook.write_text("def helper():\n    return {}['k']\n\ndef register(pi):\n    helper()\n")
+    done = subprocess.run(
+        [sys.executable, "-m", "hookline.cli", "-p", "hi", "--no-session", "--verbose",
+         "--hook", str(hook)],
+        cwd=tmp_path, capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert f"register() raised KeyError: 'k' (at {hook}:2)" in done.stderr
+    trace = done.stderr[done.stderr.index("Traceback") :]
+    assert 'deep.py", line 5, in register' in trace and 'deep.py", line 2, in helper' in trace
+    assert "loader.py" not in trace

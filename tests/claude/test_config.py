@@ -120,8 +120,9 @@ def test_plugin_hooks_unknown_entries_are_skipped_the_rest_loads(tmp_path: Path)
     path.write_text(json.dumps({"hooks": data}))
     source, messages = load_plugin_hooks(path)
     assert messages == [
-        f"{path}: hooks.PreToolUze: unknown event, skipped",
-        f"{path}: hooks.Stop[0].hooks[0].command: Field required; hook skipped",
+        f"{path}: hooks.PreToolUze: unknown event 'PreToolUze' (did you mean 'PreToolUse'?); "
+        "skipped",
+        f"{path}: hooks.Stop[0].hooks[0].command: required, but missing; hook skipped",
     ]
     assert source is not None
     assert [h.command for h in source.hooks["Stop"][0].hooks] == ["echo ok"]  # type: ignore[union-attr]

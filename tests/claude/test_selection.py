@@ -251,7 +251,10 @@ def test_unknown_event_is_a_config_error() -> None:
     from hookline.claude import HookSource
 
     table = build_table([HookSource("user", Path("/u.json"), {"PreToolUze": []})])
-    assert table.errors == ["/u.json: hooks.PreToolUze: unknown event, skipped"]
+    assert table.errors == [
+        "/u.json: hooks.PreToolUze: unknown event 'PreToolUze' (did you mean 'PreToolUse'?); "
+        "skipped"
+    ]
 
 
 def test_add_callback_rejects_unknown_event(tmp_path: Path) -> None:

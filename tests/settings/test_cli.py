@@ -145,7 +145,7 @@ def test_an_unknown_event_or_hook_type_is_a_warning_and_the_deny_rules_hold(
 
     assert done.returncode == 0, done.stderr
     assert not marker.exists()
-    assert f"{path}: hooks.AfterCompact: unknown event, skipped" in done.stderr
+    assert f"{path}: hooks.AfterCompact: unknown event 'AfterCompact'" in done.stderr
     assert (
         f"{path}: hooks.PreToolUse[0].hooks[0].type: unknown hook type 'websocket'" in done.stderr
     )

@@ -153,8 +153,8 @@ def test_a_bad_hook_entry_is_skipped_and_the_rest_of_the_file_applies(
     loaded = load_settings(project, managed_paths=[])
     assert loaded.errors == []
     assert loaded.warnings == [
-        f"{path}: hooks.PreToolUse[0].hooks[0].timeout: Input should be greater than 0; "
-        "hook skipped"
+        f"{path}: hooks.PreToolUse[0].hooks[0].timeout: expected a number greater than 0, "
+        "got int 0; hook skipped"
     ]
     assert loaded.merged.model == "project"
     assert loaded.merged.permissions is not None
@@ -171,44 +171,46 @@ def test_a_wrong_typed_http_hook_limit_stops_start_up(
     path = write_json(project / ".claude" / "settings.json", {key: "http://x/*"})
     loaded = load_settings(project, managed_paths=[])
     (error,) = loaded.errors
-    assert error.startswith(f"{path}: {key}: Input should be a valid list")
+    assert error.startswith(f"{path}: {key}: expected a list, got str 'http://x/*'")
 
 
 @pytest.mark.parametrize(
     ("data", "expected"),
     [
-        ({"hookTimeout": -1}, "hookTimeout: Input should be greater than 0; ignored"),
+        ({"hookTimeout": -1}, "hookTimeout: expected a number greater than 0, got int -1; ignored"),
         ({"hooks": 5}, "hooks: must be a list of hook module paths"),
         ({"hooks": ["a.py", 3]}, "hooks[1]: not a module path (a non-empty string); skipped"),
-        ({"hooks": {"AfterCompact": []}}, "hooks.AfterCompact: unknown event, skipped"),
+        ({"hooks": {"AfterCompact": []}}, "hooks.AfterCompact: unknown event 'AfterCompact'"),
         (
             {"hooks": {"Stop": [{"hooks": [{"type": "command", "command": ""}]}]}},
-            "hooks.Stop[0].hooks[0].command: String should have at least 1 character",
+            "hooks.Stop[0].hooks[0].command: expected at least 1 character, got str ''",
         ),
         (
             {"hooks": {"Stop": [{"hooks": [{"type": "prompt", "promt": "x"}]}]}},
-            "hooks.Stop[0].hooks[0].promt: unknown field, hook skipped",
+            "hooks.Stop[0].hooks[0].promt: unknown key 'promt' in a prompt hook (did you mean "
+            "'prompt'?); hook skipped",
         ),
         (
             {"hooks": {"Stop": [{"hooks": [{"type": "websocket", "url": "ws://x"}]}]}},
-            "hooks.Stop[0].hooks[0].type: unknown hook type 'websocket', skipped",
+            "hooks.Stop[0].hooks[0].type: unknown hook type 'websocket' (hook types: agent, "
+            "command, http, mcp_tool, prompt); hook skipped",
         ),
         (
             {"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "x", "retry": 3}]}]}},
-            "hooks.Stop[0].hooks[0].retry: unknown field, hook skipped",
+            "hooks.Stop[0].hooks[0].retry: unknown key 'retry' in a command hook (keys: ",
         ),
         (
             {"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "x", "shell": "y"}]}]}},
-            "hooks.Stop[0].hooks[0].shell: Input should be 'bash', 'sh' or 'powershell'; hook "
-            "skipped",
+            "hooks.Stop[0].hooks[0].shell: expected 'bash', 'sh' or 'powershell', got str 'y'; "
+            "hook skipped",
         ),
         (
             {"hooks": {"Stop": [{"hooks": [{"type": "command", "args": ["x"]}]}]}},
-            "hooks.Stop[0].hooks[0].command: Field required; hook skipped",
+            "hooks.Stop[0].hooks[0].command: required, but missing; hook skipped",
         ),
         (
             {"hooks": {"Stop": [{"hooks": [{"type": "http", "url": "ws://x"}]}]}},
-            "hooks.Stop[0].hooks[0].url: String should match pattern",
+            "hooks.Stop[0].hooks[0].url: expected text matching ",
         ),
         (
             {
@@ -220,10 +222,11 @@ def test_a_wrong_typed_http_hook_limit_stops_start_up(
         ),
         (
             {"hooks": {"Stop": [{"matcher": "x", "if": "y", "hooks": []}]}},
-            "hooks.Stop[0].if: unknown field, matcher group skipped",
+            "hooks.Stop[0].if: unknown key 'if' in a matcher group (keys: hooks, matcher); "
+            "matcher group skipped",
         ),
         ({"permissions": {"allow": "Read"}}, "permissions.allow: must be a list of strings"),
-        ({"env": {"A": 1}}, "env.A: Input should be a valid string; ignored"),
+        ({"env": {"A": 1}}, "env.A: expected a string, got int 1; ignored"),
     ],
 )
 def test_entries_hookline_does_not_understand_are_warnings_naming_the_key_path(
@@ -247,11 +250,18 @@ def test_entries_hookline_does_not_understand_are_warnings_naming_the_key_path(
         ({"permissions": {"ask": [1]}}, "permissions.ask: must be a list of strings"),
         ({"permissions": {"defaultMode": "strict"}}, "permissions.defaultMode: unknown mode"),
         (
+            {"permissions": {"defaultMode": "acceptEdit"}},
+            "permissions.defaultMode: unknown mode 'acceptEdit' (did you mean 'acceptEdits'?)",
+        ),
+        (
             {"permissions": {"disableBypassPermissionsMode": True}},
             'permissions.disableBypassPermissionsMode: the only value is "disable"',
         ),
-        ({"requiredHooks": "guard.py"}, "requiredHooks: Input should be a valid list"),
-        ({"allowManagedHooksOnly": "maybe"}, "allowManagedHooksOnly: Input should be a valid"),
+        ({"requiredHooks": "guard.py"}, "requiredHooks: expected a list, got str 'guard.py'"),
+        (
+            {"allowManagedHooksOnly": "maybe"},
+            "allowManagedHooksOnly: expected true or false, got str 'maybe'",
+        ),
     ],
 )
 def test_a_wrong_typed_restrictive_key_is_an_error(

@@ -32,7 +32,7 @@ def test_an_invalid_file_is_an_error_that_may_be_set_aside(
     assert loaded.errors and file.settings is None
     assert file.may_set_aside and loaded.stops == []
     assert file.problems == [
-        "permissions.defaultMode: unknown mode 'paranoid' (one of: default, acceptEdits, plan, "
+        "permissions.defaultMode: unknown mode 'paranoid' (modes: default, acceptEdits, plan, "
         "bypassPermissions, dontAsk) (it restricts the agent, so it must be valid)"
     ]
 

@@ -120,7 +120,7 @@ async def test_raising_tool_call_handler_blocks(project: Path, make_runner: Make
 async def test_invalid_tool_call_result_blocks(project: Path, make_runner: MakeRunner) -> None:
     runner = make_runner(on("tool_call", lambda e, c: {"blok": True}))
     tool = wrap_tool(touch_tool(project / "m"), runner)
-    with pytest.raises(ToolBlockedError, match="invalid tool_call result"):
+    with pytest.raises(ToolBlockedError, match="unknown result key 'blok' for tool_call"):
         await tool.execute("c", {}, None, None)
     assert not (project / "m").exists()
 

@@ -1052,21 +1052,30 @@ def _verbose_transcript(agent: Agent, err: TextIO | None) -> None:
 
     This is the product's output for a watching user, not a log: its layout stays."""
 
+    #: A failed call's lines wait for the next payload: when that is its denial by a
+    #: failing hook, the hook's error (printed when it failed) is not said again.
+    ended: list[str] = []
+
+    def say(line: str) -> None:
+        print(line, file=err or sys.stderr, flush=True)
+
     def show(payload: dict[str, object]) -> None:
-        stream = err or sys.stderr
         kind = payload.get("type")
+        if ended:
+            block = ended.pop()
+            if kind == "tool_denied" and payload.get("hook_failed"):
+                block = f"     [x] blocked: its hook {payload.get('hook')} failed (error above)"
+            say(block)
         if kind == "tool_execution_start":
             args = payload.get("input") or {}
             detail = ""
             if isinstance(args, dict):
                 detail = str(args.get("command") or args.get("path") or "")
-            print(f"  -> {payload.get('tool_name')} {detail}", file=stream, flush=True)
+            say(f"  -> {payload.get('tool_name')} {detail}")
         elif kind == "settings_hook_outcome" and payload.get("kind") != "success":
-            print(
+            say(
                 f"     settings hook {payload.get('event')} ({payload.get('hook_id')}): "
-                f"{payload.get('kind')}: {payload.get('reason')}",
-                file=stream,
-                flush=True,
+                f"{payload.get('kind')}: {payload.get('reason')}"
             )
         elif kind == "tool_execution_end":
             from hookline.tools.elided import elide_lines
@@ -1075,9 +1084,12 @@ def _verbose_transcript(agent: Agent, err: TextIO | None) -> None:
             shown = elide_lines(text, _VERBOSE_HEAD_LINES, _VERBOSE_TAIL_LINES).lines() or [""]
             mark = f"[{'x' if payload.get('is_error') else 'ok'}] "
             indent = " " * len(mark)
-            lines = [
+            block = "\n".join(
                 f"     {indent if i else mark}{line[:160]}".rstrip() for i, line in enumerate(shown)
-            ]
-            print("\n".join(lines), file=stream, flush=True)
+            )
+            if payload.get("is_error"):
+                ended.append(block)
+            else:
+                say(block)
 
     agent.subscribe(show)

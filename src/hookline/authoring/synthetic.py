@@ -67,9 +67,11 @@ def make_event(name: str, data: Mapping[str, Any] | None = None) -> Event:
     unknown = [k for k in fields if k not in known]
     if unknown:
         key = unknown[0]
+        from hookline._typos import closest_hint
+
+        hint = claude_field_hint(key) or closest_hint(key, known)
         raise EventInputError(
-            f"{ours}: unknown field {key!r}{claude_field_hint(key)}; "
-            f"fields: {', '.join(known) or '(none)'}"
+            f"{ours}: unknown field {key!r}{hint}; fields: {', '.join(known) or '(none)'}"
         )
     hints = typing.get_type_hints(cls)
     for f in known.values():

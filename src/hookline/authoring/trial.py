@@ -89,7 +89,13 @@ def render(emitted: Emitted) -> str:
         out.append("  no hook handles this event")
     for e in emitted.errors:
         out.append(f"  error {e.hook_path}: {e.error}")
-    out.append(f"Combined result: {short(emitted.result, 400)}")
+    from hookline.core.results import ToolCallResult
+
+    result = emitted.result
+    if isinstance(result, ToolCallResult) and result.hook_failed:  # its error is above
+        out.append(f"Combined result: blocked: its hook {result.hook_path} failed (error above)")
+    else:
+        out.append(f"Combined result: {short(emitted.result, 400)}")
     verdict = {EXIT_ALLOWED: "allowed", EXIT_BLOCKED: "blocked", EXIT_ERROR: "error"}
     status = exit_code(emitted)
     reason = f": {emitted.reason}" if status == EXIT_BLOCKED and emitted.reason else ""

@@ -159,7 +159,10 @@ def build_table(
         denied = policy_verdict(source.scope, policy, project_trusted)
         for event, groups in source.hooks.items():
             if event not in CLAUDE_EVENTS:
-                table.errors.append(f"{origin}: hooks.{event}: unknown event, skipped")
+                from hookline.core.plain_errors import unknown_key
+
+                what = unknown_key(event, CLAUDE_EVENTS, "event")
+                table.errors.append(f"{origin}: hooks.{event}: {what}; skipped")
                 continue
             for g, group in enumerate(groups):
                 literal = event in LITERAL_MATCHER_EVENTS
@@ -253,9 +256,10 @@ def plugin_hooks_source(
     try:
         hooks = _hooks_adapter().validate_python(checked.value)
     except ValidationError as exc:  # pragma: no cover - check_hooks keeps only valid entries
-        first = exc.errors()[0]
-        loc = ".".join(str(p) for p in first["loc"])
-        return None, [*messages, f"{origin}: invalid plugin hooks at {loc}: {first['msg']}"]
+        from hookline.core.plain_errors import plain_errors
+
+        first = plain_errors(exc.errors(), limit=1)[0]
+        return None, [*messages, f"{origin}: invalid plugin hooks: {first}"]
     source = HookSource("plugin", origin, hooks, plugin_root=plugin_root, plugin_data=plugin_data)
     return source, messages
 

@@ -99,11 +99,16 @@ class DeadlineExceeded(Exception):
 
 def describe(exc: BaseException) -> str:
     """``Type: message``, or the type alone when the message is empty (or cannot be made:
-    a failure must be reported whatever its ``__str__`` does)."""
+    a failure must be reported whatever its ``__str__`` does); hookline's own complete
+    messages (an invalid result) without the type."""
+    from hookline.core.plain_errors import PlainError
+
     try:
         message = str(exc)
     except BaseException:
         message = "<message unprintable>"
+    if isinstance(exc, PlainError) and message:
+        return message
     return f"{type(exc).__name__}: {message}" if message else type(exc).__name__
 
 

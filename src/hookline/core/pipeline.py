@@ -56,6 +56,9 @@ class Denial:
     #: The path of the hook that denied it (``source`` "hook" or "permission_request");
     #: ``settings:claude`` for settings hooks.
     hook: str | None = None
+    #: The block is that hook's failure, reported as a hook error when it happened:
+    #: whoever shows the denial points at that error rather than repeating it.
+    hook_failed: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -68,6 +71,8 @@ class Denial:
             out["hint"] = self.hint
         if self.hook:
             out["hook"] = self.hook
+        if self.hook_failed:
+            out["hook_failed"] = True
         return out
 
 
@@ -161,7 +166,14 @@ class ToolPipeline:
         if hooks is not None:
             if hooks.block:
                 reason = hooks.reason or "blocked by hook"
-                denial = Denial(name, tool_call_id, reason, "hook", hook=hooks.hook_path)
+                denial = Denial(
+                    name,
+                    tool_call_id,
+                    reason,
+                    "hook",
+                    hook=hooks.hook_path,
+                    hook_failed=hooks.hook_failed,
+                )
                 return _denied(denial, input)
             if hooks.input is not None:
                 input = hooks.input

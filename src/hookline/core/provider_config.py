@@ -230,9 +230,9 @@ def _known(data: Mapping[str, Any], cls: type, where: str) -> dict[str, Any]:
     fields = {f.name for f in dataclasses.fields(cls)}
     unknown = sorted(str(k) for k in data if k not in fields)
     if unknown:
-        raise ProviderConfigError(
-            f"{where}: unknown key {unknown[0]!r} (known: {', '.join(sorted(fields))})"
-        )
+        from hookline.core.plain_errors import unknown_key
+
+        raise ProviderConfigError(f"{where}: {unknown_key(unknown[0], fields)}")
     return dict(data)
 
 

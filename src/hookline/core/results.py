@@ -14,6 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError
 from pydantic.alias_generators import to_camel
 
 from hookline.core.messages import Attribution, Content, Message
+from hookline.core.plain_errors import PlainError
 
 
 class HookResult(BaseModel):
@@ -86,6 +87,34 @@ class ToolCallResult(HookResult):
     reason: str | None = None
     input: dict[str, Any] | None = None
     permission: Literal["allow", "ask"] | None = None
+
+    #: Set when the block is a handler's failure (reported as a hook error already),
+    #: not its decision; set by the combination rule, never by a handler.
+    _failed: bool = PrivateAttr(default=False)
+
+    @property
+    def hook_failed(self) -> bool:
+        """Whether the block is the deciding hook's failure rather than its decision, so
+        whoever shows the denial can point at the error instead of repeating it.
+
+        Example:
+
+            if result.block and result.hook_failed:
+                print(f"blocked: hook {result.hook_path} failed (its error was reported)")
+        """
+        return self._failed
+
+    def failure_of(self, hook_path: str) -> Self:
+        """A copy of this result, the failure of the hook at ``hook_path`` (the runner's
+        ``tool_call`` rule calls it; a handler has no need to).
+
+        Example:
+
+            failed = ToolCallResult(block=True, reason="...").failure_of("/p/guard.py")
+        """
+        copy = self.decided_by(hook_path)
+        copy._failed = True
+        return copy
 
 
 class ToolResultResult(HookResult):
@@ -346,19 +375,39 @@ RESULT_TYPES: dict[str, type[HookResult]] = {
 }
 
 
-class InvalidResultError(ValueError):
+class InvalidResultError(PlainError):
     """A handler returned something its event does not accept."""
 
 
-def _describe(exc: ValidationError) -> str:
+def _describe(event_type: str, cls: type[HookResult], exc: ValidationError) -> str:
+    """Each problem in plain words: an unknown key with its did-you-mean and the keys
+    accepted (or Claude Code's name for it), a bad value with what was expected."""
+    from hookline.core.plain_errors import plain_errors, without_union_branches
+
+    keys = list(cls.model_fields)
+    unknown, other = [], []
+    for err in without_union_branches(exc.errors()):
+        if err["type"] == "extra_forbidden" and len(err["loc"]) == 1:
+            unknown.append(_unknown_result_key(event_type, str(err["loc"][0]), keys))
+        else:
+            other.append(err)
+    if other:
+        unknown.append(f"invalid {event_type} result: " + "; ".join(plain_errors(other)))
+    return "; ".join(unknown)
+
+
+def _unknown_result_key(event_type: str, key: str, keys: list[str]) -> str:
+    """``unknown result key 'blok' for tool_call — did you mean 'block'? (accepted keys:
+    ...)``; Claude Code's name for a key is answered with hookline's."""
     from hookline.core.vocabulary import claude_result_hint
 
-    parts = []
-    for err in exc.errors():
-        loc = ".".join(str(p) for p in err["loc"]) or "(result)"
-        hint = claude_result_hint(str(err["loc"][0])) if len(err["loc"]) == 1 else ""
-        parts.append(f"{loc}: {err['msg']}{hint}")
-    return "; ".join(parts)
+    hint = claude_result_hint(key)
+    if not hint:
+        from hookline._typos import closest
+
+        guess = closest(key, keys)
+        hint = f" — did you mean {guess!r}?" if guess else ""
+    return f"unknown result key {key!r} for {event_type}{hint} (accepted keys: {', '.join(keys)})"
 
 
 def coerce_result(event_type: str, value: Any) -> HookResult | None:
@@ -389,10 +438,7 @@ def coerce_result(event_type: str, value: Any) -> HookResult | None:
         try:
             return cls.model_validate(value)
         except ValidationError as exc:
-            raise InvalidResultError(
-                f"invalid {event_type} result: {_describe(exc)} (expected keys: "
-                f"{', '.join(cls.model_fields)})"
-            ) from None
+            raise InvalidResultError(_describe(event_type, cls, exc)) from None
     raise InvalidResultError(
         f"invalid {event_type} result: got {type(value).__name__}, "
         f"expected None, a dict or {cls.__name__}"

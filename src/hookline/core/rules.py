@@ -154,7 +154,7 @@ def _blocked(calls: HandlerCalls, path: str, exc: BaseException) -> ToolCallResu
     failed = calls.failure(path, "tool_call", exc, BLOCKED)
     return ToolCallResult(
         block=True, reason=f"tool_call hook {path} {failed.text}; {BLOCKED}"
-    ).decided_by(path)
+    ).failure_of(path)
 
 
 async def _tool_call_abandoned(
@@ -165,7 +165,7 @@ async def _tool_call_abandoned(
     path = entries[index][0]
     calls.failed(path, "tool_call", text, None, BLOCKED)
     reason = f"tool_call hook {path} {text}; {BLOCKED}"
-    return ToolCallResult(block=True, reason=reason).decided_by(path)
+    return ToolCallResult(block=True, reason=reason).failure_of(path)
 
 
 TOOL_CALL = DirectRule(run_tool_call, _tool_call_abandoned)

@@ -46,7 +46,7 @@ _BOUNDS = (
     ("exclusiveMaximum", "<"),
 )
 #: pydantic error types that "must be <the field's type and bounds>" describes; any other
-#: (a list too short, a pattern) is told in pydantic's own words.
+#: (a list too short, a pattern) is told by ``plain_errors``.
 _TYPE_ERRORS = frozenset(
     {
         "greater_than",
@@ -206,10 +206,12 @@ def _expected(prop: Mapping[str, Any]) -> str | None:
 
 
 def _explain(err: ErrorDetails, params: Mapping[str, Any], schema: Mapping[str, Any]) -> str:
+    from hookline.core.plain_errors import plain_message
+
     loc = tuple(err["loc"])
     name = _where(loc)
     if not loc:  # a model-level validator
-        return str(err["msg"])
+        return plain_message(err)
     props: Mapping[str, Any] = schema.get("properties", {})
     prop = props.get(str(loc[0]), {}) if len(loc) == 1 else {}
     expected = _expected(prop)
@@ -217,11 +219,13 @@ def _explain(err: ErrorDetails, params: Mapping[str, Any], schema: Mapping[str, 
     if err["type"] == "missing" or (len(loc) == 1 and loc[0] in params and value is None):
         return f"missing required parameter {name!r}" + (f" ({expected})" if expected else "")
     if err["type"] == "extra_forbidden":
+        from hookline._typos import closest_hint
+
         known = ", ".join(repr(k) for k in props)
-        return f"unknown parameter {name!r}; the parameters are {known or 'none'}"
+        hint = closest_hint(str(loc[-1]), props) if len(loc) == 1 else ""
+        return f"unknown parameter {name!r}{hint}; the parameters are {known or 'none'}"
     if err["type"] == "string_too_short" and value == "":
         return f"parameter {name!r} must not be empty"
     if expected is not None and (err["type"].endswith("_type") or err["type"] in _TYPE_ERRORS):
         return f"parameter {name!r} must be {expected}, got {_show(value)}"
-    msg = str(err["msg"])
-    return f"parameter {name!r}: {msg[:1].lower()}{msg[1:]}, got {_show(value)}"
+    return f"parameter {name!r}: {plain_message(err)}"

@@ -92,11 +92,16 @@ def _to_devnull(stream: TextIO) -> None:
 
 
 def denial_summary(denials: Sequence[Denial]) -> str:
-    """One line: how many calls were denied, why, and which rule or flag would allow each."""
+    """One line: how many calls were denied, why, and which rule or flag would allow each.
+
+    A call a failing hook blocked points at that hook's error, printed when it failed,
+    rather than saying it again.
+    """
     count = f"{len(denials)} tool call{'s' if len(denials) != 1 else ''} denied"
     parts = []
     for d in denials:
-        part = f"{d.tool_name} ({d.tool_call_id}): {d.reason}"
+        why = f"its hook {d.hook} failed (error above)" if d.hook_failed else d.reason
+        part = f"{d.tool_name} ({d.tool_call_id}): {why}"
         if d.hint:
             part += f" [{d.hint}]"
         parts.append(part)

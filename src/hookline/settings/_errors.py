@@ -1,4 +1,5 @@
-"""Readable settings errors: pydantic locations turned into the key paths a user typed.
+"""Readable settings errors: pydantic locations turned into the key paths a user typed,
+each error worded by ``core.plain_errors``.
 
 Pydantic puts union tags into error locations (``hooks.events.PreToolUse.0.
 hooks.0.command.timeout``); users never wrote those, so they are dropped by
@@ -11,6 +12,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from hookline.core.plain_errors import plain_message, unknown_key
 from hookline.settings.models import CLAUDE_EVENTS, HOOKS_UNION_TAGS
 
 _HOOK_TYPES = frozenset({"command", "http", "mcp_tool", "prompt", "agent"})
@@ -49,13 +51,11 @@ def key_path(loc: tuple[int | str, ...], raw: Any) -> str:
 
 
 def _message(error: dict[str, Any]) -> str:
-    """Pydantic's message, with the long event-name enum shortened to something useful."""
+    """The error in plain words (``plain_message``); an unknown event with its closest."""
     loc = error["loc"]
     if error["type"] == "literal_error" and loc and loc[-1] == "[key]" and loc[0] == "hooks":
-        return f"unknown hook event (expected one of: {', '.join(CLAUDE_EVENTS)})"
-    if error["type"] == "extra_forbidden":
-        return "unknown key"
-    return str(error["msg"])
+        return unknown_key(str(error["input"]), CLAUDE_EVENTS, "event")
+    return plain_message(error)
 
 
 def validation_messages(exc: ValidationError, raw: Any) -> list[str]:

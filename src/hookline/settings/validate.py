@@ -27,6 +27,7 @@ from typing import Any
 
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
+from hookline.core.plain_errors import shown, unknown_key
 from hookline.core.vocabulary import PERMISSION_MODES
 from hookline.settings._errors import validation_messages
 from hookline.settings.models import (
@@ -135,7 +136,7 @@ def check_hooks(value: Any, key: str = "hooks") -> Checked:
     for event, groups in value.items():
         where = f"{key}.{event}"
         if event not in CLAUDE_EVENTS:
-            out.warnings.append(f"{where}: unknown event, skipped")
+            out.warnings.append(f"{where}: {unknown_key(event, CLAUDE_EVENTS, 'event')}; skipped")
         elif not isinstance(groups, list):
             out.warnings.append(f"{where}: must be a list of matcher groups; skipped")
         else:
@@ -153,7 +154,8 @@ def _group(group: Any, where: str, out: Checked, event: str) -> dict[str, Any] |
         return None
     unknown = sorted(set(group) - _GROUP_KEYS)
     if unknown:
-        out.warnings.append(f"{where}.{unknown[0]}: unknown field, matcher group skipped")
+        key = unknown_key(unknown[0], _GROUP_KEYS, within="in a matcher group")
+        out.warnings.append(f"{where}.{unknown[0]}: {key}; matcher group skipped")
         return None
     matcher = group.get("matcher")
     if matcher is not None and not isinstance(matcher, str):
@@ -175,11 +177,14 @@ def _hook(hook: Any, where: str, out: Checked, event: str) -> dict[str, Any] | N
         return None
     kind = hook.get("type")
     if kind not in _HOOK_MODELS:
-        out.warnings.append(f"{where}.type: unknown hook type {kind!r}, skipped")
+        what = unknown_key(kind, _HOOK_MODELS, "hook type") if isinstance(kind, str) else ""
+        what = what or f"must be a hook type ({', '.join(_HOOK_MODELS)}), got {shown(kind)}"
+        out.warnings.append(f"{where}.type: {what}; hook skipped")
         return None
     unknown = sorted(set(hook) - _HOOK_FIELDS[kind])
     if unknown:
-        out.warnings.append(f"{where}.{unknown[0]}: unknown field, hook skipped")
+        key = unknown_key(unknown[0], _HOOK_FIELDS[kind], within=f"in a {kind} hook")
+        out.warnings.append(f"{where}.{unknown[0]}: {key}; hook skipped")
         return None
     try:
         _hook_adapter().validate_python(hook)
@@ -226,7 +231,7 @@ def _check_permissions(value: Any, out: Checked) -> None:
                 problem = f"{where}: must be a list of strings"
         elif key == "defaultMode":
             if item not in PERMISSION_MODES:
-                problem = f"{where}: unknown mode {item!r} (one of: {', '.join(PERMISSION_MODES)})"
+                problem = f"{where}: {unknown_key(str(item), PERMISSION_MODES, 'mode')}"
         elif key == "disableBypassPermissionsMode" and item != "disable":
             problem = f'{where}: the only value is "disable"'
         if problem is None:

@@ -352,7 +352,7 @@ def test_registration_while_loading_is_kept_for_the_agent() -> None:
         ({"base_url": "u", "api": "openai-completions", "models": [{"id": "a"}]}, "'api_key'"),
         ({"base_url": "u", "api_key": "k", "api": "grpc", "models": [{"id": "a"}]}, "'grpc'"),
         ({"base_url": "u", "api_key": "k", "api": "x", "models": [{"name": "a"}]}, "'id'"),
-        ({"bse_url": "u"}, "unknown key 'bse_url'"),
+        ({"bse_url": "u"}, "unknown key 'bse_url' (did you mean 'base_url'?)"),
         ({"base_url": 8080}, "'base_url' must be a string"),
         ({"oauth": "yes"}, "'oauth' must be a mapping"),
         ({"oauth": {"name": "x", "login": print}}, "oauth: 'refresh_token' is missing"),

@@ -81,7 +81,7 @@ def test_invalid_json_names_line(tmp_path: Path) -> None:
         (
             "turns:\n  - tool_calls: [{name: x, args: {}}]\n",
             0,
-            "unknown key 'args' (expected name, arguments, id)",
+            "unknown key 'args' (did you mean 'arguments'? expected name, arguments, id)",
         ),
         ("turns:\n  - usage: 5\n", 0, ".usage: must be a mapping, got a number"),
         ("turns:\n  - usage: {output_tokens: true}\n", 0, "output_tokens must be an integer >= 0"),
@@ -90,8 +90,8 @@ def test_invalid_json_names_line(tmp_path: Path) -> None:
         (
             "turns:\n  - usage: {tokens: 1}\n",
             0,
-            ".usage: unknown key 'tokens' (expected input_tokens, output_tokens, cache_read_tokens,"
-            " cache_write_tokens)",
+            ".usage: unknown key 'tokens' (did you mean 'input_tokens'? expected input_tokens,"
+            " output_tokens, cache_read_tokens, cache_write_tokens)",
         ),
         ("turns:\n  - error: [boom]\n", 0, ".error: must be a mapping, got a list"),
         ("turns:\n  - error: ''\n", 0, ".error: missing 'message'"),
@@ -116,7 +116,8 @@ def test_invalid_json_names_line(tmp_path: Path) -> None:
         (
             "turns:\n  - tool_call: []\n",
             0,
-            "unknown key 'tool_call' (expected one of text, thinking, tool_calls, usage, error,"
+            "unknown key 'tool_call' (did you mean 'tool_calls'? expected one of text, thinking,"
+            " tool_calls, usage, error,"
             " delay_ms, stop_reason, expect_user_contains, expect_tool_result_contains,"
             " expect_system_contains)",
         ),

@@ -261,6 +261,26 @@ def test_hook_errors_are_shown_above_the_app(tmp_path: Path) -> None:
     assert "kaboom" not in pane.stderr()  # not written under the app's frame
 
 
+def test_a_failing_tool_call_hook_is_said_once_and_its_block_points_at_it(
+    tmp_path: Path,
+) -> None:
+    hook = """
+    def register(pi):
+        @pi.on("tool_call")
+        def guard(event, ctx):
+            raise RuntimeError("kaboom in a guard")
+    """
+    marker = tmp_path / "ran"
+    turns = [bash(f"touch {marker}"), "blocked then"]
+    with app(tmp_path, turns, hook, "--permission-mode", "bypassPermissions") as pane:
+        pane.ready()
+        pane.type("go")
+        pane.keys("Enter")
+        shown = pane.wait_flat(["it failed (its error is shown above)", "blocked then"])
+        assert shown.count("kaboom in a guard") == 1, shown
+    assert not marker.exists()
+
+
 HEADER_FOOTER = """
 def register(pi):
     @pi.on("session_start")

@@ -10,7 +10,7 @@ key path and what to write instead; the wording is the format's, not pydantic's.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Annotated, Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
@@ -203,7 +203,8 @@ def _turn_problem(error: ErrorDetails, loc: tuple[int | str, ...]) -> tuple[str,
         return "", f"a turn must be a mapping, got {got}"
     key = loc[0]
     if error["type"] == "extra_forbidden" and len(loc) == 1:
-        return "", f"unknown key {key!r} (expected one of {', '.join(SCRIPT_KEYS)})"
+        keys = ", ".join(SCRIPT_KEYS)
+        return "", f"unknown key {key!r} ({_guess(str(key), SCRIPT_KEYS)}expected one of {keys})"
     where = f".{key}"
     if key in ("text", "thinking"):
         return where, f"must be a string, got {got}"
@@ -247,8 +248,17 @@ def _keyed_problem(
         return f"must be a mapping, got {got}"
     key = str(loc[0])
     if error["type"] == "extra_forbidden":
-        return f"unknown key {loc[0]!r} (expected {', '.join(model.model_fields)})"
+        fields = list(model.model_fields)
+        return f"unknown key {loc[0]!r} ({_guess(key, fields)}expected {', '.join(fields)})"
     return (problem or _KEY_PROBLEMS[key]).format(key=key, got=got)
+
+
+def _guess(key: str, keys: Sequence[str]) -> str:
+    """``did you mean 'tool_calls'? `` when ``key`` looks like a misspelt one of ``keys``."""
+    from hookline._typos import closest
+
+    guess = closest(key, keys)
+    return f"did you mean {guess!r}? " if guess else ""
 
 
 def _field_choices(name: str) -> tuple[str, ...]:

@@ -152,7 +152,8 @@ class Transcript:
         denial = next((d for d in reversed(denials) if d.tool_call_id == ended.call_id), None)
         blocked = denial is not None
         if denial is not None:
-            text = f"{self._blocked_by(denial, tool)}: {denial.reason}"
+            why = "it failed (its error is shown above)" if denial.hook_failed else denial.reason
+            text = f"{self._blocked_by(denial, tool)}: {why}"
             if denial.hint:
                 text += f"\n{denial.hint}"
 

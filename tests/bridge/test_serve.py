@@ -258,6 +258,9 @@ def _raw(port: int, headers: dict[str, str], body: bytes) -> int:
         {"Host": "evil.example:8377"},  # DNS rebinding: the name points at 127.0.0.1
         {"Host": "127.0.0.1.evil.example"},
         {"Host": "localhost.evil.example:1"},
+        {"Host": "127.0.0.1:80@evil.example"},  # no name a browser sends: not read leniently
+        {"Host": "[::1]evil.example"},
+        {"Host": "[::1"},
         {},  # no Host at all
     ],
 )

@@ -17,6 +17,8 @@ from pathlib import Path
 
 import pytest
 
+from hookline.bridge.guard import Guard
+
 from .server import SERVE, decision, pre, serving
 
 COUNTER = """
@@ -255,3 +257,28 @@ def test_a_token_file_is_read_again_on_reload(tmp_path: Path, hook: list[str], h
             reload("new")
             assert (status("old"), status("new"), status("")) == (401, 200, 401)
         assert any("the tokens read before stay" in line for line in served.lines)
+
+
+@pytest.mark.parametrize(
+    "host",
+    [
+        "127.0.0.1:80@evil.example",
+        "evil.example@127.0.0.1",
+        "[::1]evil.example",
+        "[::1]:80x",
+        "[::1",
+        "localhost:",
+        "localhost:x",
+        "localhost:80:80",
+        "127.0.0.1 evil.example",
+        "localhost.",
+        "",
+    ],
+)
+def test_a_host_header_is_read_strictly(host: str) -> None:
+    assert Guard([], remote=False).refusal({"host": host})
+
+
+@pytest.mark.parametrize("host", ["localhost", "LOCALHOST:8377", "127.0.0.1:1", "[::1]", "[::1]:9"])
+def test_a_loopback_host_header_is_accepted(host: str) -> None:
+    assert Guard([], remote=False).refusal({"host": host.lower()}) == ""

@@ -113,7 +113,16 @@ class Guard:
 
 
 def _host_name(value: str) -> str:
-    """The host of a ``Host`` header (``[::1]:80`` → ``::1``, ``localhost:80`` → ``localhost``)."""
+    """The host of a ``Host`` header (``[::1]:80`` → ``::1``, ``localhost:80`` → ``localhost``);
+    ``""`` for a value that is not ``HOST[:PORT]`` (``127.0.0.1:80@evil.example``), so
+    nothing but a well-formed loopback name passes."""
     if value.startswith("["):
-        return value[1:].partition("]")[0]
-    return value.rpartition(":")[0] if value.count(":") == 1 else value
+        host, closed, rest = value[1:].partition("]")
+        if not closed:
+            return ""
+    else:
+        host, colon, port = value.partition(":")
+        rest = colon + port
+    if rest and not (rest.startswith(":") and rest[1:].isascii() and rest[1:].isdigit()):
+        return ""
+    return host

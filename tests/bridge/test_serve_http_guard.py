@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from hookline.bridge.guard import Guard
+from hookline.bridge.guard import Guard, TokenFileError
 
 from .server import SERVE, decision, pre, serving
 
@@ -282,3 +282,25 @@ def test_a_host_header_is_read_strictly(host: str) -> None:
 @pytest.mark.parametrize("host", ["localhost", "LOCALHOST:8377", "127.0.0.1:1", "[::1]", "[::1]:9"])
 def test_a_loopback_host_header_is_accepted(host: str) -> None:
     assert Guard([], remote=False).refusal({"host": host.lower()}) == ""
+
+
+def test_a_token_file_s_comments_and_byte_order_mark_are_no_tokens(tmp_path: Path) -> None:
+    tokens = tmp_path / "tokens"
+    tokens.write_text("\ufeffnew-one\n# rotated out: old-one\n  # spare\nold-one\n", "utf-8")
+    guard = Guard([], remote=False, token_file=str(tokens))
+    for given, accepted in [
+        ("new-one", True),
+        ("old-one", True),
+        ("\ufeffnew-one", False),
+        ("# rotated out: old-one", False),
+        ("# spare", False),
+    ]:
+        header = f"Bearer {given}".encode().decode("latin-1")
+        assert guard.authorized({"authorization": header}) is accepted, given
+
+
+def test_a_token_file_of_comments_only_names_no_token(tmp_path: Path) -> None:
+    tokens = tmp_path / "tokens"
+    tokens.write_text("# the tokens go here\n")
+    with pytest.raises(TokenFileError):
+        Guard([], remote=False, token_file=str(tokens))

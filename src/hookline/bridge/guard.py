@@ -41,10 +41,11 @@ class TokenFileError(ValueError):
 
 
 def read_token_file(path: str) -> list[str]:
-    """The tokens in ``path``, one a line (blank lines skipped)."""
+    """The tokens in ``path``, one a line; blank lines and ``#`` comments are skipped (a
+    note such as ``# old: …`` must not become a token), and so is a byte order mark."""
     try:
-        with open(path, encoding="utf-8") as lines:
-            tokens = [line.strip() for line in lines if line.strip()]
+        with open(path, encoding="utf-8-sig") as lines:
+            tokens = [token for line in lines if (token := line.strip()) and token[0] != "#"]
     except (OSError, UnicodeDecodeError) as exc:
         raise TokenFileError(f"--token-file {path}: {exc}") from None
     if not tokens:

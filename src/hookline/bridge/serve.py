@@ -81,8 +81,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--token-file",
         metavar="PATH",
-        help="read the accepted tokens from PATH, one a line (kept out of `ps` and the env); "
-        "read again on a reload",
+        help="read the accepted tokens from PATH, one a line, `#` lines skipped (kept out of "
+        "`ps` and the env); read again on a reload",
     )
     p.add_argument(
         "--workers",

@@ -221,6 +221,33 @@ def test_a_request_head_without_end_is_cut_off(tmp_path: Path, hook: list[str], 
         assert decision(served.post("/", pre("rm x"))) == ("deny", "no rm (call 1)")
 
 
+def test_a_connection_that_never_finishes_a_head_lets_go_of_its_descriptor(
+    tmp_path: Path, hook: list[str]
+) -> None:
+    """Held for good, enough of them would leave no descriptor for the next hook input:
+    a head not complete within its deadline is answered 408 and closed, as is a
+    connection that sends nothing, or a second head that stalls after a first request."""
+    with serving(tmp_path, *hook) as served:
+        silent = socket.create_connection(("127.0.0.1", served.port), timeout=60)
+        partial = socket.create_connection(("127.0.0.1", served.port), timeout=60)
+        partial.sendall(b"POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: 1\r\n")
+        again = socket.create_connection(("127.0.0.1", served.port), timeout=60)
+        body = json.dumps(pre("rm x")).encode()
+        head = b"POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: %d\r\n\r\n" % len(body)
+        again.sendall(head + body)
+        assert b'"permissionDecision": "deny"' in again.recv(65536)
+        again.sendall(b"POST / HTTP/1.1\r\n")  # keeps uvicorn's keep-alive timer off
+        assert decision(served.post("/", pre("rm x")))[0] == "deny"  # answered meanwhile
+        for sock in (silent, partial, again):
+            said = b""
+            while chunk := sock.recv(65536):  # until the server closes it
+                said += chunk
+            assert said.endswith(b"the request's headers did not arrive in time\n"), said
+            assert b"HTTP/1.1 408 " in said
+            sock.close()
+        assert decision(served.post("/", pre("rm x")))[0] == "deny"
+
+
 @pytest.mark.parametrize("how", ["POST /reload", "SIGHUP"])
 def test_a_token_file_is_read_again_on_reload(tmp_path: Path, hook: list[str], how: str) -> None:
     """Rotation without a restart: roll the new token in, move clients, drop the old one.

@@ -82,6 +82,19 @@ def test_every_route_but_health_needs_the_token(tmp_path: Path, hook: list[str])
         assert status == 200 or (status == 404 and "hookline[serve]" in text)
 
 
+def test_readiness_says_why_only_to_a_token_holder(tmp_path: Path) -> None:
+    """A load error can quote a secret and names the hook files: a probe without the
+    token learns whether the service is ready, not why."""
+    (tmp_path / "broken.py").write_text("raise RuntimeError('password hunter2')\n")
+    with serving(tmp_path, "--no-discovery", "--hook", "broken.py", "--token", "t") as served:
+        status, text = served.request("GET", "/readyz")
+        assert (status, json.loads(text)) == (200, {"ready": True})
+        status, text = served.request("GET", "/readyz", headers=_bearer("wrong"))
+        assert (status, json.loads(text)) == (200, {"ready": True})
+        status, text = served.request("GET", "/readyz", headers=_bearer("t"))
+        assert status == 200 and "hunter2" in json.loads(text)["load_errors"][0]
+
+
 def test_a_web_page_reaches_no_route(tmp_path: Path, hook: list[str]) -> None:
     with serving(tmp_path, *hook) as served:
         for method, path in [("GET", "/healthz"), ("GET", "/readyz"), ("POST", "/reload")]:

@@ -202,10 +202,14 @@ class _Exchange:
         await self.reply(200, dumps(answer).encode(), _JSON)
 
     async def _ready(self) -> None:
+        """Ready or not for any probe; why, and which modules failed to load, only for a
+        token holder (a load error names files and may quote what the module held)."""
         service = self.app.service
         problems = service.unready() if service is not None else ["starting"]
-        errors = service.load_errors() if service is not None else []
-        body = {"ready": not problems, "problems": problems, "load_errors": errors}
+        body: dict[str, Any] = {"ready": not problems}
+        if self.app.guard.authorized(self.headers):
+            errors = service.load_errors() if service is not None else []
+            body.update(problems=problems, load_errors=errors)
         await self.reply(503 if problems else 200, json.dumps(body).encode(), _JSON)
 
     async def _metrics(self) -> None:

@@ -202,6 +202,8 @@ def _read_to_close(sock: socket.socket) -> bytes:
 
 def test_workers_each_load_the_hooks_and_answer(tmp_path: Path, hook: Path) -> None:
     with serving(tmp_path, *FLAGS, "--workers", "2") as served:
+        # A count kept in the default store would be split between the workers: said.
+        served.wait_for("each worker keeps its own ctx.store")
         ready = served.wait_for("ready", count=2)
         pids = {line.split("worker ")[1].split()[0] for line in ready}
         assert len(pids) == 2 and str(served.proc.pid) not in pids

@@ -34,7 +34,7 @@ from hookline.bridge.mapping import input_failure, unknown_event_answer
 from hookline.bridge.service import HookSource, answer_text
 from hookline.bridge.worker import AnswerWorker
 from hookline.core.runner import DEFAULT_HOOK_TIMEOUT
-from hookline.core.store import STORE_ENV, StoreConfigError, process_backend
+from hookline.core.store import STORE_ENV, StoreConfigError, check_setting, process_backend
 from hookline.modes.rpc.wire import LineTooLong
 
 #: The environment variable a token may come from (keeps it out of ``ps``).
@@ -293,6 +293,14 @@ def _serve_http(args: argparse.Namespace, address: tuple[str, int], guard: Guard
     shown = f"[{host}]" if ":" in host else host
     scheme = "https" if args.ssl_certfile else "http"
     print(f"hookline serve: listening on {scheme}://{shown}:{port}", file=sys.stderr, flush=True)
+    if args.workers > 1 and check_setting(os.environ.get(STORE_ENV, "").strip()) == "memory":
+        print(
+            f"hookline serve: warning: with --workers {args.workers} and the memory store, each "
+            "worker keeps its own ctx.store (a count a hook keeps is split between them): "
+            "pass --store redis://HOST:6379/0 to share it",
+            file=sys.stderr,
+            flush=True,
+        )
     tls = Tls(args.ssl_certfile, args.ssl_keyfile) if args.ssl_certfile else None
     # Several workers count into files one scrape sums (Prometheus' multiprocess mode).
     shared = shared_metrics_dir() if args.workers > 1 else contextlib.nullcontext()

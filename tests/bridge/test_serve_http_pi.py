@@ -133,3 +133,46 @@ def test_a_pi_body_over_the_limit_is_a_block(tmp_path: Path) -> None:
         assert answer["result"]["block"] is True and "larger than" in answer["error"]
         answer = served.post("/pi", {"id": 2, "type": "tool_call", "data": _call("rm x")})
         assert answer["result"]["reason"] == "no rm here (call 1)"
+
+
+def test_a_reason_that_is_not_utf_8_text_still_blocks(tmp_path: Path) -> None:
+    """A name read from the disk can hold an undecodable byte (``\\udcff`` by
+    surrogateescape): the block must still reach pi, as JSON."""
+    (tmp_path / "odd.py").write_text(
+        "def register(pi):\n"
+        "    @pi.on('tool_call')\n"
+        "    def block(event, ctx):\n"
+        "        name = b'f\\xff'.decode('utf-8', 'surrogateescape')\n"
+        "        return {'block': True, 'reason': 'no rm of ' + name}\n"
+    )
+    with serving(tmp_path, "--no-discovery", "--hook", "odd.py") as served:
+        answer = served.post("/pi", {"id": 1, "type": "tool_call", "data": _call("rm f")})
+        assert answer["result"] == {"block": True, "reason": "no rm of f\udcff"}
+
+
+async def test_a_pi_request_that_cannot_be_answered_is_answered_as_pi_reads_it() -> None:
+    """Whatever fails on /pi, the answer is pi's shape with a block: a Claude Code deny
+    there has no ``error`` or ``result`` and pi's bridge would run the tool."""
+    from hookline.bridge.app import HookApp
+    from hookline.bridge.guard import Guard
+
+    class Failing:
+        async def answer_pi(self, body: bytes) -> dict[str, Any]:
+            raise RuntimeError("the hooks' thread is gone")
+
+    app = HookApp(None, Guard([], remote=False))  # type: ignore[arg-type]
+    app._service = Failing()  # type: ignore[assignment]
+    body = json.dumps({"id": 1, "type": "tool_call", "data": _call("rm f")}).encode()
+    sent: list[dict[str, Any]] = []
+
+    async def receive() -> dict[str, Any]:
+        return {"type": "http.request", "body": body, "more_body": False}
+
+    async def send(message: dict[str, Any]) -> None:
+        sent.append(message)
+
+    scope = {"type": "http", "method": "POST", "path": "/pi", "headers": [(b"host", b"127.0.0.1")]}
+    await app(scope, receive, send)
+    assert sent[0]["status"] == 200
+    answer = json.loads(sent[1]["body"])
+    assert answer["result"]["block"] is True and "the hooks' thread is gone" in answer["error"]

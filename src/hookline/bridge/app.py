@@ -141,9 +141,15 @@ class _Exchange:
         except Exception as exc:  # never close without an answer: the call would run
             if self.started:
                 raise
-            answer = unknown_event_answer(f"no answer could be made ({exc!r:.200})")
-            await self.reply(200, json.dumps(dict(answer.output)).encode(), _JSON, close=True)
-            say(answer.stderr)
+            reason = f"no answer could be made ({exc!r:.200})"
+            if self.scope["path"] == "/pi":  # in pi's shape: a deny of Claude's would be no block
+                body = json.dumps(pi_refusal(None, None, reason)).encode()
+                say(reason)
+            else:
+                answer = unknown_event_answer(reason)
+                body = json.dumps(dict(answer.output)).encode()
+                say(answer.stderr)
+            await self.reply(200, body, _JSON, close=True)
 
     async def _route(self) -> None:
         method, path = self.scope["method"], self.scope["path"]
@@ -199,7 +205,9 @@ class _Exchange:
         from hookline.modes.print_mode import dumps  # as serve --stdio writes its answers
 
         answer = await self._service().answer_pi(body)
-        await self.reply(200, dumps(answer).encode(), _JSON)
+        # A lone surrogate (a file name read with surrogateescape) cannot be UTF-8: written
+        # as its JSON escape, which is what it is inside a JSON string.
+        await self.reply(200, dumps(answer).encode("utf-8", "backslashreplace"), _JSON)
 
     async def _ready(self) -> None:
         """Ready or not for any probe; why, and which modules failed to load, only for a

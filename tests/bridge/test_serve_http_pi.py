@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import subprocess
+from collections.abc import MutableMapping
 from pathlib import Path
 from typing import Any
 
@@ -163,12 +164,12 @@ async def test_a_pi_request_that_cannot_be_answered_is_answered_as_pi_reads_it()
     app = HookApp(None, Guard([], remote=False))  # type: ignore[arg-type]
     app._service = Failing()  # type: ignore[assignment]
     body = json.dumps({"id": 1, "type": "tool_call", "data": _call("rm f")}).encode()
-    sent: list[dict[str, Any]] = []
+    sent: list[MutableMapping[str, Any]] = []
 
     async def receive() -> dict[str, Any]:
         return {"type": "http.request", "body": body, "more_body": False}
 
-    async def send(message: dict[str, Any]) -> None:
+    async def send(message: MutableMapping[str, Any]) -> None:
         sent.append(message)
 
     scope = {"type": "http", "method": "POST", "path": "/pi", "headers": [(b"host", b"127.0.0.1")]}

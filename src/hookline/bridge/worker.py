@@ -3,7 +3,8 @@
 ``hookline serve`` keeps one process for every event, so a plain ``def`` handler
 stuck in ``while True`` or ``time.sleep`` must not stop it: the hooks run on a
 thread of their own (with an event loop there for ``async`` handlers) and the
-server waits for each answer at most ``seconds``. Past that the answer is a deny
+server waits for each answer at most ``seconds`` from its arrival, however many
+events are ahead of it (they run one at a time). Past that the answer is a deny
 (``failure_answer``), the stuck thread is reported on stderr and abandoned, and
 the next event gets a new thread; module state carries over, as it is the same
 modules. What the abandoned thread returns later is dropped.
@@ -39,6 +40,7 @@ class AnswerWorker:
         self._warn = warn
         self._loop: asyncio.AbstractEventLoop | None = None
         self._turn: asyncio.Lock | None = None
+        self._finishing: set[asyncio.Task[None]] = set()
 
     async def answer(self, payload: Mapping[str, Any]) -> ClaudeAnswer:
         """The hooks' answer to ``payload``, or a deny when they gave none in time."""
@@ -62,17 +64,55 @@ class AnswerWorker:
     ) -> T:
         """``work()`` on the hooks' thread, in turn; ``expired(reason)`` when it is late.
 
-        ``what`` names the request in the warning about an abandoned thread.
+        The deadline runs from the call, not from its turn: an event queued behind slow
+        ones is answered within ``seconds`` all the same. ``what`` names the request in
+        the warning about an abandoned thread.
         """
         if self._turn is None:
             self._turn = asyncio.Lock()
-        async with self._turn:  # one event at a time: hooks keep state
-            loop = self._loop or self._start()
-            future = asyncio.run_coroutine_threadsafe(_awaited(work), loop)
-            try:
-                return await asyncio.wait_for(asyncio.wrap_future(future), self.seconds)
-            except TimeoutError:
+        deadline = asyncio.get_running_loop().time() + self.seconds
+        try:
+            async with asyncio.timeout_at(deadline):
+                await self._turn.acquire()  # one event at a time: hooks keep state
+        except TimeoutError:
+            return expired(f"the hooks were busy with earlier events for {self.seconds:g} s")
+        begun = asyncio.get_running_loop().time()
+        loop = self._loop or self._start()
+        answer = asyncio.wrap_future(asyncio.run_coroutine_threadsafe(_awaited(work), loop))
+        try:
+            async with asyncio.timeout_at(deadline):
+                result = await asyncio.shield(answer)
+        except TimeoutError:
+            left = begun + self.seconds - asyncio.get_running_loop().time()
+            if left <= 0:  # it had its whole time: stuck
+                self._turn.release()
                 return expired(self._expired(what, loop))
+            # Late for this caller, not stuck yet: the handler keeps the turn until it
+            # returns or has run ``seconds`` itself, and only then is its thread left.
+            finishing = asyncio.create_task(self._finish(answer, loop, what, left))
+            self._finishing.add(finishing)
+            finishing.add_done_callback(self._finishing.discard)
+            return expired(f"the hooks gave no answer within {self.seconds:g} s")
+        except BaseException:
+            self._turn.release()
+            raise
+        self._turn.release()
+        return result
+
+    async def _finish(
+        self, answer: asyncio.Future[Any], loop: asyncio.AbstractEventLoop, what: str, left: float
+    ) -> None:
+        """Wait ``left`` seconds more for a handler whose caller was answered, then leave
+        its thread; the next event's turn comes after."""
+        assert self._turn is not None
+        try:
+            await asyncio.wait_for(answer, left)
+        except TimeoutError:
+            self._expired(what, loop)
+        except Exception:  # its caller was answered already: what it raised is dropped
+            pass
+        finally:
+            self._turn.release()
 
     async def close(self) -> None:
         """Stop the hooks' thread once the event it runs (if any) has been answered."""

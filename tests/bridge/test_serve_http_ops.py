@@ -6,6 +6,7 @@ Each test drives a real server process over real sockets and waits for what it m
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import json
 import os
@@ -38,6 +39,8 @@ def register(pi):
                 time.sleep(0.005)
         if command == "store":
             return {"block": True, "reason": os.environ.get("HOOKLINE_STORE", "unset")}
+        if command.startswith("exit "):  # a crash, as a C extension's exit(3) would be
+            os._exit(int(command.split()[1]))
         return {"block": True, "reason": f"{VERSION} pid {os.getpid()}"}
 """
 
@@ -218,6 +221,22 @@ def test_workers_each_load_the_hooks_and_answer(tmp_path: Path, hook: Path) -> N
         served.signal(signal.SIGHUP)
         served.wait_for("hook modules reloaded", count=2)
         assert _reason(served).startswith("v9 ")
+
+
+@pytest.mark.parametrize("code", [1, 3])
+def test_a_worker_that_dies_is_replaced_whatever_its_exit_code(
+    tmp_path: Path, hook: Path, code: int
+) -> None:
+    """uvicorn stops the whole service when a worker exits 3, its start-up failure code:
+    a worker that was serving and then died with it must be replaced like any other."""
+    with serving(tmp_path, *FLAGS, "--workers", "2") as served:
+        served.wait_for("ready", count=2)
+        with contextlib.suppress(http.client.HTTPException, OSError):  # died: no answer
+            served.request("POST", "/", pre(f"exit {code}"))
+        served.wait_for("ready", count=3)  # its replacement loaded the hooks
+        for _ in range(20):  # new connections: the kernel hands them to either worker
+            assert _reason(served).startswith("v1 ")
+        assert served.proc.poll() is None
 
 
 def test_store_url_reaches_the_workers(tmp_path: Path, hook: Path) -> None:

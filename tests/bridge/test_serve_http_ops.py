@@ -205,8 +205,8 @@ def _read_to_close(sock: socket.socket) -> bytes:
 
 def test_workers_each_load_the_hooks_and_answer(tmp_path: Path, hook: Path) -> None:
     with serving(tmp_path, *FLAGS, "--workers", "2") as served:
-        # A count kept in the default store would be split between the workers: said.
-        served.wait_for("each worker keeps its own ctx.store")
+        # A count kept in a store per worker would be split between them: refused, and said.
+        served.wait_for("ctx.store refuses every call")
         ready = served.wait_for("ready", count=2)
         pids = {line.split("worker ")[1].split()[0] for line in ready}
         assert len(pids) == 2 and str(served.proc.pid) not in pids
@@ -237,6 +237,36 @@ def test_a_worker_that_dies_is_replaced_whatever_its_exit_code(
         for _ in range(20):  # new connections: the kernel hands them to either worker
             assert _reason(served).startswith("v1 ")
         assert served.proc.poll() is None
+
+
+BUDGET = """
+def register(pi):
+    @pi.on("tool_call")
+    def budget(event, ctx):
+        if ctx.store.session.incr("bash") > 2:
+            return {"block": True, "reason": "budget spent"}
+"""
+
+
+def test_workers_with_no_store_refuse_a_hook_that_keeps_state(tmp_path: Path) -> None:
+    """Each worker's own count would let a budget of 2 through 2 × N times: with several
+    workers and no --store, the store refuses and the call is denied, saying why."""
+    (tmp_path / "budget.py").write_text(BUDGET)
+    with serving(tmp_path, "--no-discovery", "--hook", "budget.py", "--workers", "2") as served:
+        for _ in range(4):
+            status, text = served.request("POST", "/", pre("ls"))
+            verdict, reason = decision(json.loads(text))
+            assert (status, verdict) == (200, "deny"), text
+            assert "--store redis://" in reason and "not shared" in reason, reason
+
+
+def test_store_memory_given_keeps_a_store_per_worker_and_says_so(tmp_path: Path) -> None:
+    (tmp_path / "budget.py").write_text(BUDGET)
+    flags = ["--no-discovery", "--hook", "budget.py", "--workers", "2", "--store", "memory"]
+    with serving(tmp_path, *flags) as served:
+        served.wait_for("each worker keeps its own ctx.store")
+        status, text = served.request("POST", "/", pre("ls"))
+        assert (status, decision(json.loads(text))[0]) == (200, ""), text
 
 
 def test_store_url_reaches_the_workers(tmp_path: Path, hook: Path) -> None:

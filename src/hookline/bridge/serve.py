@@ -34,7 +34,13 @@ from hookline.bridge.mapping import input_failure, unknown_event_answer
 from hookline.bridge.service import HookSource, answer_text
 from hookline.bridge.worker import AnswerWorker
 from hookline.core.runner import DEFAULT_HOOK_TIMEOUT
-from hookline.core.store import STORE_ENV, StoreConfigError, check_setting, process_backend
+from hookline.core.store import (
+    STORE_ENV,
+    UNSHARED,
+    StoreConfigError,
+    check_setting,
+    process_backend,
+)
 from hookline.modes.rpc.wire import LineTooLong
 
 #: The environment variable a token may come from (keeps it out of ``ps``).
@@ -246,6 +252,8 @@ def main(argv: Sequence[str]) -> int:
         _needs_uvicorn()
         if args.store:
             os.environ[STORE_ENV] = args.store  # read where hooks' state lives, in every worker
+        elif args.workers > 1 and not os.environ.get(STORE_ENV, "").strip():
+            os.environ[STORE_ENV] = UNSHARED  # a count split between workers would be wrong
         process_backend()  # HOOKLINE_STORE names a backend hooks' ctx.store can use
     except (ServeError, TokenFileError, StoreConfigError) as exc:
         print(f"hookline serve: error: {exc}", file=sys.stderr)
@@ -293,11 +301,16 @@ def _serve_http(args: argparse.Namespace, address: tuple[str, int], guard: Guard
     shown = f"[{host}]" if ":" in host else host
     scheme = "https" if args.ssl_certfile else "http"
     print(f"hookline serve: listening on {scheme}://{shown}:{port}", file=sys.stderr, flush=True)
-    if args.workers > 1 and check_setting(os.environ.get(STORE_ENV, "").strip()) == "memory":
+    store = check_setting(os.environ.get(STORE_ENV, "").strip())
+    if args.workers > 1 and store != "redis":
+        kept = (
+            "each worker keeps its own ctx.store (a count a hook keeps is split between them)"
+            if store == "memory"
+            else "ctx.store refuses every call (a hook using it blocks its tool call)"
+        )
         print(
-            f"hookline serve: warning: with --workers {args.workers} and the memory store, each "
-            "worker keeps its own ctx.store (a count a hook keeps is split between them): "
-            "pass --store redis://HOST:6379/0 to share it",
+            f"hookline serve: warning: with --workers {args.workers} and no shared store, "
+            f"{kept}: pass --store redis://HOST:6379/0 to share it",
             file=sys.stderr,
             flush=True,
         )

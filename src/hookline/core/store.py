@@ -6,7 +6,10 @@ the same answer whichever process takes the next event (``hookline serve
 backend chosen by the environment variable ``HOOKLINE_STORE``, not in the
 hook's module: unset or ``memory`` keeps it in this process (a dict with
 expiry); ``redis://…`` or ``rediss://…`` keeps it on a Redis server
-(``hookline.core.redis_store``, which imports redis-py on use only).
+(``hookline.core.redis_store``, which imports redis-py on use only);
+``unshared`` refuses every call: what ``hookline serve --workers N`` gives its
+workers when no store was chosen, since a count split between processes would
+let a budget through several times over.
 
 Every key lives under ``hookline:{scope}:{id}:{key}``; ``scope`` is ``session``
 or ``project``, ``id`` the session's id or the project's folder. The id and
@@ -166,6 +169,45 @@ class MemoryBackend:
                 del self._data[gone]
 
 
+#: The setting of a process that must not keep state of its own (one of several workers).
+UNSHARED = "unshared"
+
+
+class UnsharedBackend:
+    """A store that refuses: each of several workers keeping its own would split a count
+    between them (a budget of 3 lets 3 × N through), so a hook that uses it fails and its
+    tool call is blocked, saying how to share the state."""
+
+    _WHY = (
+        "ctx.store is not shared between this service's workers: start `hookline serve` "
+        "with --store redis://HOST:6379/0 (or --store memory for a store per worker)"
+    )
+
+    def get(self, key: str) -> str | None:
+        raise StoreError(self._WHY)
+
+    def set(self, key: str, value: str, ttl: float | None) -> None:
+        raise StoreError(self._WHY)
+
+    def incr(self, key: str, amount: int, ttl: float | None) -> int:
+        raise StoreError(self._WHY)
+
+    def delete(self, key: str) -> bool:
+        raise StoreError(self._WHY)
+
+    async def aget(self, key: str) -> str | None:
+        raise StoreError(self._WHY)
+
+    async def aset(self, key: str, value: str, ttl: float | None) -> None:
+        raise StoreError(self._WHY)
+
+    async def aincr(self, key: str, amount: int, ttl: float | None) -> int:
+        raise StoreError(self._WHY)
+
+    async def adelete(self, key: str) -> bool:
+        raise StoreError(self._WHY)
+
+
 @dataclass(frozen=True, slots=True)
 class StoreScope:
     """One namespace (a session's, or a project's) of a backend: JSON values under keys
@@ -270,6 +312,8 @@ def open_backend(setting: str) -> StoreBackend:
     kind = check_setting(setting)
     if kind == "memory":
         return MemoryBackend()
+    if kind == "unshared":
+        return UnsharedBackend()
     try:
         from hookline.core.redis_store import RedisBackend  # imports redis-py: only now
 
@@ -284,10 +328,12 @@ def open_backend(setting: str) -> StoreBackend:
         raise StoreConfigError(f"{STORE_ENV}={shown_url(setting)!r}: {exc}") from None
 
 
-def check_setting(setting: str) -> Literal["memory", "redis"]:
+def check_setting(setting: str) -> Literal["memory", "redis", "unshared"]:
     """Which backend ``setting`` names, or ``StoreConfigError`` saying what it may be."""
     if setting in ("", "memory"):
         return "memory"
+    if setting == UNSHARED:
+        return "unshared"
     try:
         parts = urlsplit(setting)
         named = parts.scheme in ("redis", "rediss") and bool(parts.hostname)
@@ -298,8 +344,8 @@ def check_setting(setting: str) -> Literal["memory", "redis"]:
     if named:
         return "redis"
     raise StoreConfigError(
-        f"{STORE_ENV}={shown_url(setting)!r}: expected memory, redis://HOST[:PORT][/DB] "
-        "or rediss://HOST[:PORT][/DB]"
+        f"{STORE_ENV}={shown_url(setting)!r}: expected memory, redis://HOST[:PORT][/DB], "
+        f"rediss://HOST[:PORT][/DB] or {UNSHARED}"
     )
 
 

@@ -231,7 +231,7 @@ def test_settings_accept_mcp_tool_hooks_and_name_a_bad_one() -> None:
     good = {"type": "mcp_tool", "server": "s", "tool": "t", "input": {"a": "${cwd}"}}
     checked = check_hooks({"Stop": [{"hooks": [good, {"type": "mcp_tool", "server": "s"}]}]})
     assert checked.value == {"Stop": [{"hooks": [good]}]}
-    assert checked.warnings == ["hooks.Stop[0].hooks[1].tool: Field required; hook skipped"]
+    assert checked.warnings == ["hooks.Stop[0].hooks[1].tool: required, but missing; hook skipped"]
 
 
 def test_the_default_timeout_is_a_minute_and_events_can_lower_it() -> None:

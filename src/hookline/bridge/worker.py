@@ -3,10 +3,16 @@
 ``hookline serve`` keeps one process for every event, so a plain ``def`` handler
 stuck in ``while True`` or ``time.sleep`` must not stop it: the hooks run on a
 thread of their own (with an event loop there for ``async`` handlers) and the
-server waits for each answer at most ``seconds``. Past that the answer is a deny
-(``failure_answer``), the stuck thread is reported on stderr and abandoned, and
-the next event gets a new thread; module state carries over, as it is the same
-modules. What the abandoned thread returns later is dropped.
+server waits for each answer at most ``seconds`` from when the hooks began it.
+Past that the answer is a deny (``failure_answer``), the stuck thread is
+reported on stderr and abandoned, and the events queued behind it go to a new
+thread; module state carries over, as it is the same modules. What the
+abandoned thread returns later is dropped.
+
+The hand-off is cheap under load: events queue on the hooks' thread, which takes
+them one after the other without waiting for the server's loop in between (one
+wake-up for a whole queue), and one timer on the server's loop watches the
+event being answered, instead of a timeout per request.
 
 A thread cannot be killed: code that holds the GIL without pause (a catastrophic
 regular expression in C) stalls the whole server until it returns, and an
@@ -19,8 +25,9 @@ from __future__ import annotations
 import asyncio
 import threading
 import time
+from collections import deque
 from collections.abc import Awaitable, Callable, Mapping
-from typing import Any, TypeVar
+from typing import Any, Generic, TypeVar
 
 from hookline.bridge.engine import BridgeHooks
 from hookline.bridge.mapping import ClaudeAnswer, claude_event_name, failure_answer
@@ -37,8 +44,11 @@ class AnswerWorker:
         self.seconds = seconds
         self.abandoned = 0
         self._warn = warn
-        self._loop: asyncio.AbstractEventLoop | None = None
-        self._turn: asyncio.Lock | None = None
+        self._thread: _HooksThread | None = None
+        #: Events handed to the hooks and not answered yet (the server's loop's).
+        self._flight: set[_Event[Any]] = set()
+        self._timer: asyncio.TimerHandle | None = None
+        self._idle: asyncio.Event | None = None
 
     async def answer(self, payload: Mapping[str, Any]) -> ClaudeAnswer:
         """The hooks' answer to ``payload``, or a deny when they gave none in time."""
@@ -64,46 +74,165 @@ class AnswerWorker:
 
         ``what`` names the request in the warning about an abandoned thread.
         """
-        if self._turn is None:
-            self._turn = asyncio.Lock()
-        async with self._turn:  # one event at a time: hooks keep state
-            loop = self._loop or self._start()
-            future = asyncio.run_coroutine_threadsafe(_awaited(work), loop)
-            try:
-                return await asyncio.wait_for(asyncio.wrap_future(future), self.seconds)
-            except TimeoutError:
-                return expired(self._expired(what, loop))
+        loop = asyncio.get_running_loop()
+        event: _Event[T] = _Event(work, expired, what, loop.create_future())
+        self._flight.add(event)
+        if self._idle is not None:
+            self._idle.clear()
+        self._hand(event)
+        if self._timer is None:
+            self._timer = loop.call_later(self.seconds, self._watch)
+        try:
+            return await event.future
+        finally:
+            self._flight.discard(event)
+            if not self._flight and self._idle is not None:
+                self._idle.set()
 
     async def close(self) -> None:
-        """Stop the hooks' thread once the event it runs (if any) has been answered."""
-        if self._turn is None:
-            self._turn = asyncio.Lock()
-        async with self._turn:
-            if self._loop is not None:
-                self._loop.call_soon_threadsafe(self._loop.stop)
-                self._loop = None
+        """Stop the hooks' thread once the events handed to it (if any) are answered."""
+        if self._flight:
+            self._idle = self._idle or asyncio.Event()
+            await self._idle.wait()
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        if self._thread is not None:
+            self._thread.stop()
+            self._thread = None
 
-    def _start(self) -> asyncio.AbstractEventLoop:
-        loop = asyncio.new_event_loop()
-        thread = threading.Thread(
-            target=loop.run_forever, name="hookline-bridge-hooks", daemon=True
-        )
-        thread.start()
-        self._loop = loop
-        return loop
+    def _hand(self, event: _Event[Any]) -> None:
+        thread = self._thread
+        if thread is None:
+            thread = self._thread = _HooksThread(asyncio.get_running_loop())
+        thread.queue(event)
 
-    def _expired(self, what: str, loop: asyncio.AbstractEventLoop) -> str:
-        """Report and leave the stuck thread (its loop stops once the handler returns);
-        the reason the answer gives."""
-        self._loop = None
+    def _watch(self) -> None:
+        """The timer: answer for the event the hooks hold past ``seconds``, and look again
+        when the one they run now would be late (while any event is in flight)."""
+        self._timer = None
+        if not self._flight:
+            return
+        wait = self.seconds
+        thread = self._thread
+        running = thread.running if thread is not None else None
+        if thread is not None and running is not None:
+            event, started = running
+            wait = started + self.seconds - time.perf_counter()
+            if wait <= 0:
+                queued = thread.abandon(event)
+                if queued is not None:
+                    self._expire(thread, event, queued)
+                wait = self.seconds
+        self._timer = asyncio.get_running_loop().call_later(max(wait, 0.001), self._watch)
+
+    def _expire(self, thread: _HooksThread, event: _Event[Any], queued: list[_Event[Any]]) -> None:
+        """Answer for ``event``, leave its thread, and hand what waited behind it to a new one."""
+        self._thread = None
         self.abandoned += 1
-        loop.call_soon_threadsafe(loop.stop)
+        thread.stop()  # once the stuck handler returns
         reason = f"the hooks gave no answer within {self.seconds:g} s"
         self._warn(
-            f"{what}: {reason}; answered for them, and the thread running them is abandoned "
-            f"(still running; {self.abandoned} so far): fix the handler that blocks"
+            f"{event.what}: {reason}; answered for them, and the thread running them is "
+            f"abandoned (still running; {self.abandoned} so far): fix the handler that blocks"
         )
-        return reason
+        if not event.future.done():
+            event.future.set_result(event.expired(reason))
+        for waiting in queued:
+            self._hand(waiting)
+
+
+class _Event(Generic[T]):
+    """One piece of work for the hooks, and where its outcome goes."""
+
+    __slots__ = ("expired", "future", "what", "work")
+
+    def __init__(
+        self,
+        work: Callable[[], Awaitable[T]],
+        expired: Callable[[str], T],
+        what: str,
+        future: asyncio.Future[T],
+    ) -> None:
+        self.work = work
+        self.expired = expired
+        self.what = what
+        self.future = future
+
+    def settle(self, task: asyncio.Task[T]) -> None:
+        """The outcome of the hooks' task, on the server's loop (dropped when already late)."""
+        exc = None if task.cancelled() else task.exception()  # retrieved, even when late
+        if self.future.done():
+            return
+        if task.cancelled():
+            self.future.set_exception(RuntimeError("the hooks' task was cancelled"))
+        elif exc is None:
+            self.future.set_result(task.result())
+        elif isinstance(exc, Exception):
+            self.future.set_exception(exc)
+        else:  # SystemExit, KeyboardInterrupt out of a handler: no answer, never a server exit
+            self.future.set_exception(RuntimeError(f"the hooks raised {exc!r:.200}"))
+
+
+class _HooksThread:
+    """A thread with an event loop running queued events one at a time.
+
+    ``queue`` (server's loop) and the thread share ``_queued`` under ``_lock``: the
+    thread takes the next event only once the one before is answered, and never once
+    ``abandon`` has taken what is queued.
+    """
+
+    def __init__(self, answers: asyncio.AbstractEventLoop) -> None:
+        self._answers = answers
+        self._lock = threading.Lock()
+        self._queued: deque[_Event[Any]] = deque()
+        self._draining = False
+        self._abandoned = False
+        #: The event being answered and when it began (read by the server's timer).
+        self.running: tuple[_Event[Any], float] | None = None
+        self._loop = asyncio.new_event_loop()
+        threading.Thread(
+            target=self._loop.run_forever, name="hookline-bridge-hooks", daemon=True
+        ).start()
+
+    def queue(self, event: _Event[Any]) -> None:
+        with self._lock:
+            self._queued.append(event)
+            wake, self._draining = not self._draining, True
+        if wake:
+            self._loop.call_soon_threadsafe(self._drain)
+
+    def abandon(self, event: _Event[Any]) -> list[_Event[Any]] | None:
+        """Leave this thread if it still runs ``event``: the events queued behind it (None:
+        it has moved on)."""
+        with self._lock:
+            if self.running is None or self.running[0] is not event:
+                return None
+            self._abandoned = True
+            queued = list(self._queued)
+            self._queued.clear()
+            return queued
+
+    def stop(self) -> None:
+        self._loop.call_soon_threadsafe(self._loop.stop)
+
+    def _drain(self) -> None:
+        """Start the next queued event (on this thread), unless one runs or none waits."""
+        with self._lock:
+            if self._abandoned or not self._queued:
+                self.running, self._draining = None, False
+                return
+            event = self._queued.popleft()
+            self.running = (event, time.perf_counter())
+        task = self._loop.create_task(_awaited(event.work))
+        task.add_done_callback(self._done(event))
+
+    def _done(self, event: _Event[Any]) -> Callable[[asyncio.Task[Any]], None]:
+        def done(task: asyncio.Task[Any]) -> None:
+            self._answers.call_soon_threadsafe(event.settle, task)
+            self._drain()
+
+        return done
 
 
 async def _awaited(work: Callable[[], Awaitable[T]]) -> T:

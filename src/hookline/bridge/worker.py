@@ -168,10 +168,8 @@ class _Event(Generic[T]):
             self.future.set_exception(RuntimeError("the hooks' task was cancelled"))
         elif exc is None:
             self.future.set_result(task.result())
-        elif isinstance(exc, Exception):
+        else:
             self.future.set_exception(exc)
-        else:  # SystemExit, KeyboardInterrupt out of a handler: no answer, never a server exit
-            self.future.set_exception(RuntimeError(f"the hooks raised {exc!r:.200}"))
 
 
 class _HooksThread:
@@ -187,6 +185,7 @@ class _HooksThread:
         self._lock = threading.Lock()
         self._queued: deque[_Event[Any]] = deque()
         self._draining = False
+        self._waking = False
         self._abandoned = False
         #: The event being answered and when it began (read by the server's timer).
         self.running: tuple[_Event[Any], float] | None = None
@@ -196,9 +195,20 @@ class _HooksThread:
         ).start()
 
     def queue(self, event: _Event[Any]) -> None:
+        """Queue ``event`` (on the server's loop). The thread is woken once the server's
+        loop has queued what this turn of it brings, so one wake-up takes them all."""
         with self._lock:
             self._queued.append(event)
-            wake, self._draining = not self._draining, True
+            wake = not (self._draining or self._waking)
+            self._waking = self._waking or wake
+        if wake:
+            self._answers.call_soon(self._wake)
+
+    def _wake(self) -> None:
+        with self._lock:
+            self._waking = False
+            wake = bool(self._queued) and not self._draining
+            self._draining = self._draining or wake
         if wake:
             self._loop.call_soon_threadsafe(self._drain)
 
@@ -236,4 +246,9 @@ class _HooksThread:
 
 
 async def _awaited(work: Callable[[], Awaitable[T]]) -> T:
-    return await work()
+    try:
+        return await work()
+    except (Exception, asyncio.CancelledError):
+        raise
+    except BaseException as exc:  # SystemExit out of a handler would stop the hooks' loop
+        raise RuntimeError(f"the hooks raised {exc!r:.200}") from None

@@ -1,0 +1,80 @@
+"""``AnswerWorker``: events queued on the hooks' thread run one at a time, each under its
+deadline; the ones queued behind a stuck event go to a new thread, in order."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+from hookline.bridge.engine import load_bridge
+from hookline.bridge.worker import AnswerWorker
+
+
+def _worker(tmp_path: Path, seconds: float, warned: list[str]) -> AnswerWorker:
+    hook = tmp_path / "empty.py"
+    hook.write_text("def register(pi):\n    pass\n", encoding="utf-8")
+    bridge = load_bridge([str(hook)], cwd=str(tmp_path), discover=False)
+    return AnswerWorker(bridge, seconds, warned.append)
+
+
+def test_events_behind_a_stuck_one_are_answered_in_turn_by_a_new_thread(tmp_path: Path) -> None:
+    warned: list[str] = []
+    worker = _worker(tmp_path, 0.5, warned)
+    release = threading.Event()
+    ran: list[int] = []
+    active = 0
+    most = 0
+
+    async def stuck() -> str:
+        release.wait()  # blocks the hooks' thread, as a plain handler in a loop would
+        return "late"
+
+    def step(n: int) -> Callable[[], Awaitable[str]]:
+        async def work() -> str:
+            nonlocal active, most
+            active += 1
+            most = max(most, active)
+            for _ in range(3):  # suspends: the next event must still wait its turn
+                await asyncio.sleep(0)
+            ran.append(n)
+            active -= 1
+            return f"answer {n}"
+
+        return work
+
+    async def drive() -> list[str]:
+        first = asyncio.create_task(worker.run(stuck, lambda why: f"denied: {why}", "stuck"))
+        await asyncio.sleep(0)  # queued first
+        rest = [worker.run(step(n), lambda why: "late", f"e{n}") for n in (1, 2, 3)]
+        answers = await asyncio.gather(first, *rest)
+        release.set()  # the abandoned handler returns: what it says is dropped
+        answers.append(await worker.run(step(4), lambda why: "late", "e4"))
+        await worker.close()
+        return answers
+
+    answers = asyncio.run(drive())
+
+    assert answers[0] == "denied: the hooks gave no answer within 0.5 s"
+    assert answers[1:] == ["answer 1", "answer 2", "answer 3", "answer 4"]
+    assert ran == [1, 2, 3, 4] and most == 1
+    assert worker.abandoned == 1
+    assert len(warned) == 1 and "stuck" in warned[0] and "abandoned" in warned[0]
+
+
+def test_a_handler_raising_system_exit_is_an_error_not_an_exit(tmp_path: Path) -> None:
+    worker = _worker(tmp_path, 5.0, [])
+
+    async def leaves() -> str:
+        raise SystemExit(3)
+
+    async def drive() -> str:
+        try:
+            return await worker.run(leaves, lambda why: "late", "exit")
+        except RuntimeError as exc:
+            return str(exc)
+        finally:
+            await worker.close()
+
+    assert "SystemExit" in asyncio.run(drive())

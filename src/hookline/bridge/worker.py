@@ -11,8 +11,9 @@ abandoned thread returns later is dropped.
 
 The hand-off is cheap under load: events queue on the hooks' thread, which takes
 them one after the other without waiting for the server's loop in between (one
-wake-up for a whole queue), and one timer on the server's loop watches the
-event being answered, instead of a timeout per request.
+wake-up for what one turn of the server's loop brings), and one timer on the
+server's loop watches the event being answered, instead of a timeout per request.
+The hooks' loop is uvloop where it is installed, as the server's is.
 
 A thread cannot be killed: code that holds the GIL without pause (a catastrophic
 regular expression in C) stalls the whole server until it returns, and an
@@ -189,7 +190,7 @@ class _HooksThread:
         self._abandoned = False
         #: The event being answered and when it began (read by the server's timer).
         self.running: tuple[_Event[Any], float] | None = None
-        self._loop = asyncio.new_event_loop()
+        self._loop = _new_loop()
         threading.Thread(
             target=self._loop.run_forever, name="hookline-bridge-hooks", daemon=True
         ).start()
@@ -243,6 +244,16 @@ class _HooksThread:
             self._drain()
 
         return done
+
+
+def _new_loop() -> asyncio.AbstractEventLoop:
+    """uvloop where it is installed (the ``serve`` extra has it, as uvicorn runs on it): its
+    hand-overs between threads and its task steps cost the hooks' thread less."""
+    try:
+        import uvloop
+    except ImportError:
+        return asyncio.new_event_loop()
+    return uvloop.new_event_loop()
 
 
 async def _awaited(work: Callable[[], Awaitable[T]]) -> T:

@@ -78,3 +78,31 @@ def test_a_handler_raising_system_exit_is_an_error_not_an_exit(tmp_path: Path) -
             await worker.close()
 
     assert "SystemExit" in asyncio.run(drive())
+
+
+def test_an_event_queued_on_a_loop_stuck_between_events_is_answered(tmp_path: Path) -> None:
+    warned: list[str] = []
+    worker = _worker(tmp_path, 0.5, warned)
+    release = threading.Event()
+
+    async def leaves_a_blocker() -> str:
+        loop = asyncio.get_running_loop()
+        # Runs after this event is answered: the hooks' loop is then stuck with no event.
+        loop.call_soon(lambda: loop.call_soon(release.wait))
+        return "first"
+
+    async def answers() -> str:
+        return "second"
+
+    async def drive() -> list[str]:
+        said = [await worker.run(leaves_a_blocker, lambda why: "late", "first")]
+        said.append(await worker.run(answers, lambda why: f"denied: {why}", "second"))
+        release.set()
+        said.append(await worker.run(answers, lambda why: "late", "third"))
+        await worker.close()
+        return said
+
+    said = asyncio.run(drive())
+
+    assert said == ["first", "denied: the hooks gave no answer within 0.5 s", "second"]
+    assert worker.abandoned == 1 and "second" in warned[0]

@@ -114,17 +114,22 @@ class AnswerWorker:
         self._timer = None
         if not self._flight:
             return
+        # The event the hooks run, from when it began; or, when none runs, the first one
+        # queued, from when it was queued: a loop stuck outside any event (a task a
+        # handler left behind) starts nothing, and that must not wait for ever either.
         wait = self.seconds
         thread = self._thread
-        running = thread.running if thread is not None else None
-        if thread is not None and running is not None:
-            event, started = running
+        first = thread.first() if thread is not None else None
+        if thread is not None and first is not None:
+            event, started = first
             wait = started + self.seconds - time.perf_counter()
             if wait <= 0:
                 queued = thread.abandon(event)
-                if queued is not None:
+                if queued is None:  # it moved on just now: look at the next one
+                    wait = 0.0
+                else:
                     self._expire(thread, event, queued)
-                wait = self.seconds
+                    wait = self.seconds
         self._timer = asyncio.get_running_loop().call_later(max(wait, 0.001), self._watch)
 
     def _expire(self, thread: _HooksThread, event: _Event[Any], queued: list[_Event[Any]]) -> None:
@@ -146,7 +151,7 @@ class AnswerWorker:
 class _Event(Generic[T]):
     """One piece of work for the hooks, and where its outcome goes."""
 
-    __slots__ = ("expired", "future", "what", "work")
+    __slots__ = ("expired", "future", "queued", "what", "work")
 
     def __init__(
         self,
@@ -159,6 +164,7 @@ class _Event(Generic[T]):
         self.expired = expired
         self.what = what
         self.future = future
+        self.queued = time.perf_counter()
 
     def settle(self, task: asyncio.Task[T]) -> None:
         """The outcome of the hooks' task, on the server's loop (dropped when already late)."""
@@ -188,7 +194,7 @@ class _HooksThread:
         self._draining = False
         self._waking = False
         self._abandoned = False
-        #: The event being answered and when it began (read by the server's timer).
+        #: The event being answered and when it began.
         self.running: tuple[_Event[Any], float] | None = None
         self._loop = _new_loop()
         threading.Thread(
@@ -213,12 +219,25 @@ class _HooksThread:
         if wake:
             self._loop.call_soon_threadsafe(self._drain)
 
-    def abandon(self, event: _Event[Any]) -> list[_Event[Any]] | None:
-        """Leave this thread if it still runs ``event``: the events queued behind it (None:
-        it has moved on)."""
+    def first(self) -> tuple[_Event[Any], float] | None:
+        """The event being answered and when it began, or else the first one queued and
+        when it was queued (None: nothing is)."""
         with self._lock:
-            if self.running is None or self.running[0] is not event:
+            if self.running is not None:
+                return self.running
+            return (self._queued[0], self._queued[0].queued) if self._queued else None
+
+    def abandon(self, event: _Event[Any]) -> list[_Event[Any]] | None:
+        """Leave this thread if ``event`` is still ``first``: the events queued behind it
+        (None: it has moved on)."""
+        with self._lock:
+            if self.running is not None:
+                if self.running[0] is not event:
+                    return None
+            elif not self._queued or self._queued[0] is not event:
                 return None
+            else:
+                self._queued.popleft()
             self._abandoned = True
             queued = list(self._queued)
             self._queued.clear()

@@ -84,11 +84,15 @@ def test_an_event_queued_on_a_loop_stuck_between_events_is_answered(tmp_path: Pa
     warned: list[str] = []
     worker = _worker(tmp_path, 0.5, warned)
     release = threading.Event()
+    blocking = threading.Event()
+
+    def blocker() -> None:
+        blocking.set()
+        release.wait()
 
     async def leaves_a_blocker() -> str:
-        loop = asyncio.get_running_loop()
-        # Runs after this event is answered: the hooks' loop is then stuck with no event.
-        loop.call_soon(lambda: loop.call_soon(release.wait))
+        # Runs once this event is answered: the hooks' loop is then stuck with no event.
+        asyncio.get_running_loop().call_soon(blocker)
         return "first"
 
     async def answers() -> str:
@@ -96,6 +100,7 @@ def test_an_event_queued_on_a_loop_stuck_between_events_is_answered(tmp_path: Pa
 
     async def drive() -> list[str]:
         said = [await worker.run(leaves_a_blocker, lambda why: "late", "first")]
+        await asyncio.to_thread(blocking.wait)
         said.append(await worker.run(answers, lambda why: f"denied: {why}", "second"))
         release.set()
         said.append(await worker.run(answers, lambda why: "late", "third"))
@@ -106,3 +111,30 @@ def test_an_event_queued_on_a_loop_stuck_between_events_is_answered(tmp_path: Pa
 
     assert said == ["first", "denied: the hooks gave no answer within 0.5 s", "second"]
     assert worker.abandoned == 1 and "second" in warned[0]
+
+
+def test_a_handler_cancelling_its_task_fails_its_event_only(tmp_path: Path) -> None:
+    worker = _worker(tmp_path, 5.0, [])
+
+    async def cancels() -> str:
+        task = asyncio.current_task()
+        assert task is not None
+        task.cancel()
+        await asyncio.sleep(0)
+        return "not reached"
+
+    async def answers() -> str:
+        return "answered"
+
+    async def drive() -> list[str]:
+        async def one(work: Callable[[], Awaitable[str]]) -> str:
+            try:
+                return await worker.run(work, lambda why: "late", "e")
+            except RuntimeError as exc:
+                return str(exc)
+
+        said = await asyncio.gather(one(cancels), one(answers), one(answers))
+        await worker.close()
+        return list(said)
+
+    assert asyncio.run(drive()) == ["the hooks' task was cancelled", "answered", "answered"]

@@ -28,7 +28,7 @@ import threading
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable, Mapping
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, TypeVar, cast
 
 from hookline.bridge.engine import BridgeHooks
 from hookline.bridge.mapping import ClaudeAnswer, claude_event_name, failure_answer
@@ -166,17 +166,14 @@ class _Event(Generic[T]):
         self.future = future
         self.queued = time.perf_counter()
 
-    def settle(self, task: asyncio.Task[T]) -> None:
-        """The outcome of the hooks' task, on the server's loop (dropped when already late)."""
-        exc = None if task.cancelled() else task.exception()  # retrieved, even when late
+    def settle(self, value: T | None, error: Exception | None) -> None:
+        """The hooks' outcome, on the server's loop (dropped when already late)."""
         if self.future.done():
             return
-        if task.cancelled():
-            self.future.set_exception(RuntimeError("the hooks' task was cancelled"))
-        elif exc is None:
-            self.future.set_result(task.result())
+        if error is None:
+            self.future.set_result(cast(T, value))
         else:
-            self.future.set_exception(exc)
+            self.future.set_exception(error)
 
 
 class _HooksThread:
@@ -217,7 +214,10 @@ class _HooksThread:
             wake = bool(self._queued) and not self._draining
             self._draining = self._draining or wake
         if wake:
-            self._loop.call_soon_threadsafe(self._drain)
+            self._loop.call_soon_threadsafe(self._start)
+
+    def _start(self) -> None:
+        self._loop.create_task(self._drain())
 
     def first(self) -> tuple[_Event[Any], float] | None:
         """The event being answered and when it began, or else the first one queued and
@@ -246,23 +246,30 @@ class _HooksThread:
     def stop(self) -> None:
         self._loop.call_soon_threadsafe(self._loop.stop)
 
-    def _drain(self) -> None:
-        """Start the next queued event (on this thread), unless one runs or none waits."""
-        with self._lock:
-            if self._abandoned or not self._queued:
-                self.running, self._draining = None, False
+    async def _drain(self) -> None:
+        """Answer the queued events one after the other, in one task: an event that does not
+        suspend costs no turn of the loop, so a queue is answered in one go."""
+        while True:
+            with self._lock:
+                if self._abandoned or not self._queued:
+                    self.running, self._draining = None, False
+                    return
+                event = self._queued.popleft()
+                self.running = (event, time.perf_counter())
+            value: Any = None
+            error: Exception | None = None
+            try:
+                value = await event.work()
+            except Exception as exc:
+                error = exc
+            except asyncio.CancelledError:  # this task itself: a new one takes the rest
+                error = RuntimeError("the hooks' task was cancelled")
+                self._answers.call_soon_threadsafe(event.settle, None, error)
+                self._loop.call_soon(self._start)
                 return
-            event = self._queued.popleft()
-            self.running = (event, time.perf_counter())
-        task = self._loop.create_task(_awaited(event.work))
-        task.add_done_callback(self._done(event))
-
-    def _done(self, event: _Event[Any]) -> Callable[[asyncio.Task[Any]], None]:
-        def done(task: asyncio.Task[Any]) -> None:
-            self._answers.call_soon_threadsafe(event.settle, task)
-            self._drain()
-
-        return done
+            except BaseException as exc:  # SystemExit out of a handler would stop this loop
+                error = RuntimeError(f"the hooks raised {exc!r:.200}")
+            self._answers.call_soon_threadsafe(event.settle, value, error)
 
 
 def _new_loop() -> asyncio.AbstractEventLoop:
@@ -273,12 +280,3 @@ def _new_loop() -> asyncio.AbstractEventLoop:
     except ImportError:
         return asyncio.new_event_loop()
     return uvloop.new_event_loop()
-
-
-async def _awaited(work: Callable[[], Awaitable[T]]) -> T:
-    try:
-        return await work()
-    except (Exception, asyncio.CancelledError):
-        raise
-    except BaseException as exc:  # SystemExit out of a handler would stop the hooks' loop
-        raise RuntimeError(f"the hooks raised {exc!r:.200}") from None

@@ -17,10 +17,11 @@ for an input the hook lets through): ``wrong`` counts the others.
 
 Then the p99 at a fixed 1 000 requests per second over 100 connections (wrk
 cannot fix a rate: a small asyncio client paces the requests and times each
-from when it was due, as wrk2 does), and with ``--soak SECONDS`` (600 for the
-ten-minute soak) the server's memory (RSS of it and its workers) sampled under
-load, with its slope. ``--servers`` measures the bare app and a hook app on
-uvicorn, granian and hypercorn once, to choose the server.
+from when it was due, as wrk2 does, unless only its own timer woke late), and
+with ``--soak SECONDS`` (600 for the ten-minute soak) the server's memory (RSS
+of it and its workers) sampled under load, with its slope. ``--servers``
+measures the bare app and a hook app on uvicorn, granian and hypercorn once, to
+choose the server.
 
 The generator and the servers share the machine's cores: by default the
 generator is pinned to CPU 0 and the server (all its workers) to CPU 1 with

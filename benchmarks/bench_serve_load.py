@@ -17,10 +17,11 @@ for an input the hook lets through): ``wrong`` counts the others.
 
 Then the p99 at a fixed 1 000 requests per second over 100 connections (wrk
 cannot fix a rate: a small asyncio client paces the requests and times each
-from when it was due, as wrk2 does), and with ``--soak SECONDS`` (600 for the
-ten-minute soak) the server's memory (RSS of it and its workers) sampled under
-load, with its slope. ``--servers`` measures the bare app and a hook app on
-uvicorn, granian and hypercorn once, to choose the server.
+from when it was due, as wrk2 does, unless only its own timer woke late), and
+with ``--soak SECONDS`` (600 for the ten-minute soak) the server's memory (RSS
+of it and its workers) sampled under load, with its slope. ``--servers``
+measures the bare app and a hook app on uvicorn, granian and hypercorn once, to
+choose the server.
 
 The generator and the servers share the machine's cores: by default the
 generator is pinned to CPU 0 and the server (all its workers) to CPU 1 with
@@ -351,8 +352,13 @@ def _ratio(a: Result | None, b: Result | None) -> str:
 
 
 async def _paced(port: int, rate: float, connections: int, seconds: float) -> dict[str, Any]:
-    """Requests due every ``1/rate`` s, spread over ``connections`` kept-alive connections;
-    each timed from when it was due (a late send counts), so a stall is not hidden."""
+    """Requests due every ``1/rate`` s, spread over ``connections`` kept-alive connections.
+
+    A request sent late because the answer before it on its connection came late is
+    timed from when it was due, as wrk2 does, so a stall is not hidden. One the client
+    sent late on its own (its timer woke after the due time, which an event loop's
+    millisecond timers do) is timed from when it was sent: that delay is the client's.
+    """
     body = json.dumps(_payload()).encode()
     request = (
         b"POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
@@ -371,6 +377,7 @@ async def _paced(port: int, rate: float, connections: int, seconds: float) -> di
             delay = due - time.perf_counter()
             if delay > 0:
                 await asyncio.sleep(delay)
+                due = time.perf_counter()  # the server could not have answered sooner
             writer.write(request)
             head = await reader.readuntil(b"\r\n\r\n")
             length = int(re.search(rb"(?i)content-length:\s*(\d+)", head)[1])  # type: ignore[index]
@@ -569,6 +576,12 @@ def main(argv: Sequence[str] = ()) -> None:
 if __name__ == "__main__":
     if sys.argv[1:2] == ["--paced-client"]:
         port, seconds = int(sys.argv[2]), float(sys.argv[3])
-        print(json.dumps(asyncio.run(_paced(port, 1000.0, 100, seconds))))
+        paced = _paced(port, 1000.0, 100, seconds)
+        if importlib.util.find_spec("uvloop") is not None:  # a client that keeps time better
+            import uvloop
+
+            print(json.dumps(uvloop.run(paced)))
+        else:
+            print(json.dumps(asyncio.run(paced)))
     else:
         main(sys.argv[1:])

@@ -20,17 +20,19 @@ is answered with a deny Claude Code reads: never a status that lets the call run
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
 import os
 import signal
 import sys
-from collections.abc import Awaitable, Callable, MutableMapping
-from typing import Any
+from collections.abc import Awaitable, Callable, Coroutine, MutableMapping
+from typing import Any, cast
 
 from hookline._extras import install_hint
 from hookline.bridge.guard import Guard, request_headers
 from hookline.bridge.mapping import MAX_INPUT, unknown_event_answer
 from hookline.bridge.service import HookService, HookSource, Reload, pi_refusal
+from hookline.core.driver import Resume
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -84,7 +86,9 @@ class HookApp:
         tokens = self.guard.refresh()
         if tokens:
             say(f"{tokens} (pid {os.getpid()})")
-        return await self._service.reload(), tokens
+        result = await self._service.reload()
+        gc.freeze()  # the new modules too (see _start)
+        return result, tokens
 
     async def _lifespan(self, receive: Receive, send: Send) -> None:
         while True:
@@ -113,6 +117,9 @@ class HookApp:
         service = HookService(self.source, say)
         service.start()
         self._service = service
+        # What start-up loaded lives as long as the process: kept out of the collector's
+        # full passes, which would otherwise walk it all (over 10 ms) now and then under load.
+        gc.freeze()
         reloads: set[asyncio.Task[Any]] = set()
 
         def reload() -> None:  # SIGHUP: the supervisor forwards it to every worker
@@ -248,17 +255,13 @@ class _Exchange:
         declared = self.headers.get("content-length", "")
         if declared.isdigit() and int(declared) > MAX_BODY:
             raise _Unread(f"larger than {MAX_BODY} bytes")
-        try:
-            async with asyncio.timeout(BODY_SECONDS):
-                return await self._read(MAX_BODY)
-        except TimeoutError:
-            raise _Unread(f"not received within {BODY_SECONDS:g} s") from None
+        return await self._read(MAX_BODY, asyncio.get_running_loop().time() + BODY_SECONDS)
 
-    async def _read(self, limit: int) -> bytes:
+    async def _read(self, limit: int, deadline: float) -> bytes:
         chunks: list[bytes] = []
         size = 0
         while True:
-            message = await self.receive()
+            message = await self._message(deadline)
             if message["type"] != "http.request":
                 raise ConnectionError("the client went away")
             chunk = message.get("body", b"")
@@ -268,6 +271,23 @@ class _Exchange:
             chunks.append(chunk)
             if not message.get("more_body", False):
                 return b"".join(chunks)
+
+    async def _message(self, deadline: float) -> Message:
+        """The next ASGI message, or ``_Unread`` past ``deadline``. A body that has arrived
+        (nearly every one) is taken without a timer: one per request costs under load."""
+        steps = self.receive().__await__()
+        try:
+            waiting = steps.send(None)
+        except StopIteration as arrived:
+            message: Message = arrived.value
+            return message
+        try:
+            async with asyncio.timeout_at(deadline):
+                return cast(
+                    Message, await Resume(cast(Coroutine[Any, Any, Message], steps), waiting)
+                )
+        except TimeoutError:
+            raise _Unread(f"not received within {BODY_SECONDS:g} s") from None
 
     async def reply(self, status: int, body: bytes, kind: bytes, close: bool = False) -> None:
         headers = [(b"content-type", kind), (b"content-length", str(len(body)).encode())]

@@ -11,11 +11,13 @@ file are read again on a reload, so a rotation needs no restart.
 
 from __future__ import annotations
 
+import functools
 import hmac
 import ipaddress
 from collections.abc import Iterable, Mapping, Sequence
 
 
+@functools.lru_cache(maxsize=64)  # asked for every request, mostly of the same few hosts
 def is_loopback(host: str) -> bool:
     """True for ``localhost`` and loopback addresses; hostnames are never trusted."""
     if host == "localhost":

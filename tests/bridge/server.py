@@ -119,11 +119,11 @@ def serving(
             proc.wait(timeout=30)
 
 
-def pre(command: str, session: str = "s") -> dict[str, Any]:
+def pre(command: str, session: str = "s", cwd: str = "/tmp") -> dict[str, Any]:
     """A PreToolUse hook input for a bash ``command``."""
     return {
         "session_id": session,
-        "cwd": "/tmp",
+        "cwd": cwd,
         "hook_event_name": "PreToolUse",
         "tool_name": "Bash",
         "tool_input": {"command": command},

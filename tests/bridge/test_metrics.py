@@ -34,6 +34,7 @@ from hookline.bridge.metrics import (
 from hookline.bridge.worker import AnswerWorker
 
 from .helpers import run_claude_hook
+from .server import pre as pre_tool_use
 
 GUARD = """
 import asyncio, os
@@ -71,17 +72,6 @@ def register(pi):
             while not os.path.exists(RELEASE):
                 time.sleep(0.01)
 """
-
-
-def _pre(command: str, cwd: Path) -> dict[str, Any]:
-    return {
-        "session_id": "s",
-        "cwd": str(cwd),
-        "hook_event_name": "PreToolUse",
-        "tool_name": "Bash",
-        "tool_input": {"command": command},
-        "tool_use_id": "t",
-    }
 
 
 def _stop(cwd: Path) -> dict[str, Any]:
@@ -123,12 +113,12 @@ def test_decisions_are_counted_by_event_hook_and_outcome(
 
     async def drive() -> None:
         for command in ("rm -rf /", "rm x", "ls", "echo hi", "boom"):
-            await bridge.answer(_pre(command, tmp_path))
+            await bridge.answer(pre_tool_use(command, cwd=str(tmp_path)))
         await bridge.answer(_stop(tmp_path))
         await bridge.answer({"hook_event_name": "Notification", "cwd": str(tmp_path)})
 
     asyncio.run(drive())
-    bridge.answer_once(_pre("rm -r y", tmp_path))  # claude-hook's path
+    bridge.answer_once(pre_tool_use("rm -r y", cwd=str(tmp_path)))  # claude-hook's path
 
     samples = _samples(generate_latest(registry).decode())
     decisions = "hookline_decisions_total"
@@ -172,7 +162,7 @@ def test_a_handler_past_the_runners_deadline_is_a_timeout_of_that_hook(
     bridge = _bridge(tmp_path, source, registry, timeout=0.2)
     hook = str(tmp_path / "guard.py")
 
-    answer = asyncio.run(bridge.answer(_pre("wait", tmp_path)))
+    answer = asyncio.run(bridge.answer(pre_tool_use("wait", cwd=str(tmp_path))))
 
     assert claude_outcome(answer) == "deny"
     samples = _samples(generate_latest(registry).decode())
@@ -192,12 +182,12 @@ def test_the_workers_deadline_is_a_timeout_and_the_late_answer_is_not_counted(
 
     async def drive() -> tuple[ClaudeAnswer, ClaudeAnswer]:
         before = set(threading.enumerate())
-        stuck = await worker.answer(_pre("stuck", tmp_path))
+        stuck = await worker.answer(pre_tool_use("stuck", cwd=str(tmp_path)))
         [abandoned] = set(threading.enumerate()) - before  # the thread running the hooks
         release.touch()  # the abandoned handler returns: its answer is dropped
         abandoned.join(10)
         assert not abandoned.is_alive()
-        return stuck, await worker.answer(_pre("echo", tmp_path))
+        return stuck, await worker.answer(pre_tool_use("echo", cwd=str(tmp_path)))
 
     stuck, after = asyncio.run(drive())
 
@@ -220,7 +210,7 @@ def test_answers_are_counted_in_opentelemetry(tmp_path: Path) -> None:
     hook.write_text(GUARD, encoding="utf-8")
     metrics = BridgeMetrics([OtelSink(MeterProvider(metric_readers=[reader]))])
     bridge = load_bridge([str(hook)], cwd=str(tmp_path), discover=False, metrics=metrics)
-    bridge.answer_once(_pre("rm x", tmp_path))
+    bridge.answer_once(pre_tool_use("rm x", cwd=str(tmp_path)))
     bridge.answer_once(_stop(tmp_path))
 
     data = reader.get_metrics_data()
@@ -246,7 +236,7 @@ def test_without_sinks_nothing_is_recorded_and_nothing_imported(tmp_path: Path) 
         "from hookline.bridge.engine import load_bridge\n"
         f"b = load_bridge([{str(tmp_path / 'guard.py')!r}], cwd={str(tmp_path)!r},"
         " discover=False)\n"
-        f"b.answer_once({json.dumps(_pre('rm x', tmp_path))})\n"
+        f"b.answer_once({json.dumps(pre_tool_use('rm x', cwd=str(tmp_path)))})\n"
         "print(sorted(m for m in sys.modules if m.startswith(('prometheus', 'opentelemetry'))))\n"
     )
     (tmp_path / "guard.py").write_text(GUARD, encoding="utf-8")
@@ -272,7 +262,7 @@ def test_the_exposition_of_this_process(tmp_path: Path, monkeypatch: pytest.Monk
         [str(tmp_path / "guard.py")], cwd=str(tmp_path), discover=False, metrics=metrics
     )
     hook = str(tmp_path / "guard.py")  # a label of its own: other tests' counts stay apart
-    bridge.answer_once(_pre("rm x", tmp_path))
+    bridge.answer_once(pre_tool_use("rm x", cwd=str(tmp_path)))
 
     response = metrics_response()
     assert response is not None
@@ -320,7 +310,7 @@ def test_a_scrape_sums_every_process_of_the_service(tmp_path: Path, multiproc_di
         + _pi(2, "tool_call", {**call, "input": {"command": "ls"}})
         + _pi(3, "input", {"text": "hi"})
         + _pi(4, "no_such_event", {})
-        + json.dumps({"id": 5, "input": _pre("rm x", tmp_path)})
+        + json.dumps({"id": 5, "input": pre_tool_use("rm x", cwd=str(tmp_path))})
         + "\n"
     )
     argv = [sys.executable, "-m", "hookline.cli", "serve", "--stdio", "--no-session"]
@@ -455,7 +445,9 @@ def test_claude_hook_sends_its_count_before_it_leaves(
     endpoint, received = collector
     (tmp_path / "guard.py").write_text(GUARD, encoding="utf-8")
     argv = ("--no-discovery", "--hook", "guard.py")
-    answer = run_claude_hook(_pre("rm x", tmp_path), *argv, cwd=tmp_path, env=_otel_env(endpoint))
+    answer = run_claude_hook(
+        pre_tool_use("rm x", cwd=str(tmp_path)), *argv, cwd=tmp_path, env=_otel_env(endpoint)
+    )
 
     assert answer.output["hookSpecificOutput"]["permissionDecision"] == "deny"
     found = _exported(received.get(timeout=60))
@@ -482,7 +474,9 @@ def test_claude_hooks_deadline_is_counted_by_the_process_that_answered(
         encoding="utf-8",
     )
     argv = ("--no-discovery", "--timeout", "0.5", "--hook", "slow.py")
-    answer = run_claude_hook(_pre("ls", tmp_path), *argv, cwd=tmp_path, env=_otel_env(endpoint))
+    answer = run_claude_hook(
+        pre_tool_use("ls", cwd=str(tmp_path)), *argv, cwd=tmp_path, env=_otel_env(endpoint)
+    )
 
     assert answer.code == 2  # denied: the hooks gave no answer in time
     found = _exported(received.get(timeout=60))

@@ -8,12 +8,13 @@ import asyncio
 import threading
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any
 
 from hookline.bridge.engine import load_bridge
 from hookline.bridge.mapping import ClaudeAnswer
 from hookline.bridge.metrics import claude_outcome
 from hookline.bridge.worker import AnswerWorker
+
+from .server import pre
 
 
 def _worker(tmp_path: Path, seconds: float, warned: list[str]) -> AnswerWorker:
@@ -162,17 +163,6 @@ def register(pi):
 """
 
 
-def _pre(command: str, cwd: Path) -> dict[str, Any]:
-    return {
-        "session_id": "s",
-        "cwd": str(cwd),
-        "hook_event_name": "PreToolUse",
-        "tool_name": "Bash",
-        "tool_input": {"command": command},
-        "tool_use_id": "t",
-    }
-
-
 async def test_events_queued_behind_a_stuck_handler_are_denied_within_their_deadline(
     tmp_path: Path,
 ) -> None:
@@ -185,7 +175,7 @@ async def test_events_queued_behind_a_stuck_handler_are_denied_within_their_dead
     worker = AnswerWorker(bridge, 0.5, warned.append)
     try:
         answers: list[ClaudeAnswer] = await asyncio.gather(
-            *(worker.answer(_pre(f"rm {n}", tmp_path)) for n in range(4))
+            *(worker.answer(pre(f"rm {n}", cwd=str(tmp_path))) for n in range(4))
         )
     finally:
         release.touch()  # the abandoned threads return

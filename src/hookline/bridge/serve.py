@@ -102,7 +102,7 @@ def _parser() -> argparse.ArgumentParser:
         "--store",
         metavar="URL",
         help=f"where hooks keep state shared by workers (`memory`, `redis://...`; sets "
-        f"${STORE_ENV})",
+        f"${STORE_ENV}); with --workers above 1 and none, ctx.store refuses every call",
     )
     p.add_argument("--ssl-certfile", metavar="PATH", help="serve HTTPS with this certificate")
     p.add_argument("--ssl-keyfile", metavar="PATH", help="the certificate's private key")

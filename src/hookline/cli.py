@@ -835,6 +835,7 @@ async def _run(
             )
             code = await _until_shutdown(agent, rpc)
         elif mode == "serve":
+            from hookline.bridge._help import say
             from hookline.bridge.engine import share_bridge
             from hookline.bridge.metrics import serving_metrics
             from hookline.bridge.serve import claude_lines
@@ -842,9 +843,7 @@ async def _run(
 
             agent.runner.set_ui(StderrUI(), False)
             # Claude Code's lines are answered by the modules the agent loaded: one state.
-            metrics = serving_metrics(
-                scraped=False, warn=lambda text: print(f"hookline serve: {text}", file=sys.stderr)
-            )
+            metrics = serving_metrics(scraped=False, warn=say)
             bridge = share_bridge(bundle.load_result, agent.runner, allow_skip, metrics)
             claude = claude_lines(bridge, agent.runner.timeout)
             served = serve_stdio(agent, out, claude, bridge.missing(), metrics)

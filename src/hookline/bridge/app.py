@@ -29,6 +29,7 @@ from collections.abc import Awaitable, Callable, Coroutine, MutableMapping
 from typing import Any, cast
 
 from hookline._extras import install_hint
+from hookline.bridge._help import say
 from hookline.bridge.guard import Guard, request_headers
 from hookline.bridge.mapping import MAX_INPUT, unknown_event_answer
 from hookline.bridge.service import HookService, HookSource, Reload, pi_refusal
@@ -46,13 +47,6 @@ MAX_BODY = MAX_INPUT
 BODY_SECONDS = 10.0
 _JSON = b"application/json"
 _TEXT = b"text/plain; charset=utf-8"
-
-
-def say(text: str) -> None:
-    """A line on stderr, where the server's operator reads: one write, so the lines of
-    several workers never interleave."""
-    sys.stderr.write(f"hookline serve: {text}\n")
-    sys.stderr.flush()
 
 
 class _Unread(Exception):

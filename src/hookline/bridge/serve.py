@@ -22,12 +22,11 @@ import contextlib
 import functools
 import json
 import os
-import sys
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from hookline._extras import install_hint
-from hookline.bridge._help import Formatter, positive_seconds
+from hookline.bridge._help import Formatter, positive_int, positive_seconds, say
 from hookline.bridge.engine import BridgeHooks
 from hookline.bridge.guard import Guard, TokenFileError, is_loopback
 from hookline.bridge.mapping import input_failure, unknown_event_answer
@@ -92,7 +91,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--workers",
-        type=_positive_int,
+        type=positive_int,
         default=1,
         metavar="N",
         help="N worker processes, each with the hooks loaded (default 1); SIGHUP reloads "
@@ -146,12 +145,6 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
-def _positive_int(text: str) -> int:
-    if not text.isdigit() or int(text) < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive whole number, got {text!r}")
-    return int(text)
-
-
 #: Where ``--http PORT`` (or ``:PORT``) listens: loopback unless a host is named.
 DEFAULT_HOST = "127.0.0.1"
 
@@ -192,9 +185,7 @@ def claude_lines(
 
 
 def _worker(bridge: BridgeHooks, seconds: float) -> AnswerWorker:
-    return AnswerWorker(
-        bridge, seconds, lambda text: print(f"hookline serve: {text}", file=sys.stderr, flush=True)
-    )
+    return AnswerWorker(bridge, seconds, say)
 
 
 async def _stdio_reply(worker: AnswerWorker, line: str | bytes | LineTooLong) -> dict[str, Any]:
@@ -256,7 +247,7 @@ def main(argv: Sequence[str]) -> int:
             os.environ[STORE_ENV] = UNSHARED  # a count split between workers would be wrong
         process_backend()  # HOOKLINE_STORE names a backend hooks' ctx.store can use
     except (ServeError, TokenFileError, StoreConfigError) as exc:
-        print(f"hookline serve: error: {exc}", file=sys.stderr)
+        say(f"error: {exc}")
         return 2
     return _serve_http(args, address, guard)
 
@@ -295,12 +286,12 @@ def _serve_http(args: argparse.Namespace, address: tuple[str, int], guard: Guard
     try:
         sock = listen(*address)
     except OSError as exc:
-        print(f"hookline serve: error: cannot listen on {args.http}: {exc}", file=sys.stderr)
+        say(f"error: cannot listen on {args.http}: {exc}")
         return 1
     host, port = sock.getsockname()[:2]
     shown = f"[{host}]" if ":" in host else host
     scheme = "https" if args.ssl_certfile else "http"
-    print(f"hookline serve: listening on {scheme}://{shown}:{port}", file=sys.stderr, flush=True)
+    say(f"listening on {scheme}://{shown}:{port}")
     store = check_setting(os.environ.get(STORE_ENV, "").strip())
     if args.workers > 1 and store != "redis":
         kept = (
@@ -308,11 +299,9 @@ def _serve_http(args: argparse.Namespace, address: tuple[str, int], guard: Guard
             if store == "memory"
             else "ctx.store refuses every call (a hook using it blocks its tool call)"
         )
-        print(
-            f"hookline serve: warning: with --workers {args.workers} and no shared store, "
-            f"{kept}: pass --store redis://HOST:6379/0 to share it",
-            file=sys.stderr,
-            flush=True,
+        say(
+            f"warning: with --workers {args.workers} and no shared store, "
+            f"{kept}: pass --store redis://HOST:6379/0 to share it"
         )
     tls = Tls(args.ssl_certfile, args.ssl_keyfile) if args.ssl_certfile else None
     # Several workers count into files one scrape sums (Prometheus' multiprocess mode).

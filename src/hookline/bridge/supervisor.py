@@ -21,7 +21,8 @@ import uvicorn
 from uvicorn.config import STARTUP_FAILURE
 from uvicorn.supervisors.multiprocess import Multiprocess, Process
 
-from hookline.bridge.app import HookApp, say
+from hookline.bridge._help import say
+from hookline.bridge.app import HookApp
 
 
 @dataclass(frozen=True, slots=True)
